@@ -1,0 +1,30 @@
+// Shared helpers for bench/*.bench.ts.
+
+export interface Bench {
+  /** Section heading in RESULTS.md. */
+  title: string;
+  /** Runs the measurements and returns the section body as Markdown. */
+  run(): Promise<string>;
+}
+
+/** Median of a list of numbers. */
+export function median(xs: number[]): number {
+  const s = xs.slice().sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : ((s[m - 1]! + s[m]!) / 2);
+}
+
+/** Runs fn repeatedly for about `ms` milliseconds (after a warm-up) and returns ns per call. */
+export function nsPerCall(fn: () => unknown, ms = 500): number {
+  for (let i = 0; i < 1000; i++) fn();
+  let n = 0;
+  const t0 = process.hrtime.bigint();
+  const end = t0 + BigInt(ms) * 1_000_000n;
+  let t = t0;
+  while (t < end) {
+    for (let i = 0; i < 100; i++) fn();
+    n += 100;
+    t = process.hrtime.bigint();
+  }
+  return Number(t - t0) / n;
+}

@@ -1,0 +1,70 @@
+// `regoc <command> [args...]`: one table of commands, each in its own file under cli/.
+// A command returns its exit code; usage mistakes are RegoErrors with code cli_usage_error.
+import { pathToFileURL } from "node:url";
+import { RegoError } from "../runtime/errors.js";
+
+export interface CliCommand {
+  /** One line for `regoc help`. */
+  summary: string;
+  run(argv: string[]): Promise<number>;
+}
+
+type Loader = () => Promise<CliCommand>;
+
+/** The commands, in the order `regoc help` lists them. Each file default-exports a CliCommand. */
+const commands: Record<string, Loader> = {
+  // one line per command, e.g.  parse: async () => (await import("./cli/parse.js")).default,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    await printHelp();
+    return name === undefined ? 2 : 0;
+  }
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!load) {
+    process.stderr.write(`regoc: unknown command '${name}' (try 'regoc help')\n`);
+    return 2;
+  }
+  let command: CliCommand;
+  try {
+    command = await load();
+  } catch (e) {
+    process.stderr.write(`regoc: command '${name}' is not available in this build: ${(e as Error).message}\n`);
+    return 2;
+  }
+  try {
+    return await command.run(rest);
+  } catch (e) {
+    if (e instanceof RegoError) {
+      process.stderr.write(`${e.toString()}\n`);
+      return e.code === "cli_usage_error" ? 2 : 1;
+    }
+    throw e;
+  }
+}
+
+async function printHelp(): Promise<void> {
+  const lines = ["usage: regoc <command> [args...]", "", "commands:"];
+  for (const [name, load] of Object.entries(commands)) {
+    const summary = await load().then(
+      (c) => c.summary,
+      () => "(not available)",
+    );
+    lines.push(`  ${name.padEnd(12)}${summary}`);
+  }
+  process.stdout.write(lines.join("\n") + "\n");
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`regoc: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+      process.exitCode = 3;
+    },
+  );
+}

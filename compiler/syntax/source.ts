@@ -1,0 +1,63 @@
+// A source file: its name and text. Offsets are UTF-16 indexes into `text`; rows and columns are
+// worked out only when asked for (acorn's habit: the hot path deals in offsets).
+// OPA counts rows by "\n" and columns in code points (runes), both 1-based; so do we.
+
+export class Source {
+  private lineStarts: number[] | undefined;
+
+  constructor(
+    readonly file: string,
+    readonly text: string,
+  ) {}
+
+  /** Row and column (1-based) of a UTF-16 offset. */
+  position(offset: number): { row: number; col: number } {
+    const starts = (this.lineStarts ??= computeLineStarts(this.text));
+    // binary search for the last line start <= offset
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    const start = starts[lo]!;
+    return { row: lo + 1, col: codePointCount(this.text, start, offset) + 1 };
+  }
+
+  /** The text of the line holding `offset`, without its line break. */
+  lineAt(offset: number): string {
+    const { row } = this.position(offset);
+    const starts = this.lineStarts!;
+    const start = starts[row - 1]!;
+    let end = row < starts.length ? starts[row]! - 1 : this.text.length;
+    if (end > start && this.text.charCodeAt(end - 1) === 13) end--;
+    return this.text.slice(start, end);
+  }
+}
+
+function computeLineStarts(text: string): number[] {
+  const starts = [0];
+  let i = text.indexOf("\n");
+  while (i !== -1) {
+    starts.push(i + 1);
+    i = text.indexOf("\n", i + 1);
+  }
+  return starts;
+}
+
+/** Number of code points in text[from, to): a surrogate pair counts once. */
+function codePointCount(text: string, from: number, to: number): number {
+  let n = to - from;
+  for (let i = from; i < to - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}

@@ -1,0 +1,91 @@
+// Operand checks shared by every builtin, with OPA's exact messages
+// ("operand 2 must be number but got set", "operand 1 must be one of {array, set} but got string",
+// "operand 1 must be array of strings but got array containing number").
+// A builtin throws these; the registry's invoke wrapper prefixes the builtin's name, adds the
+// location, and decides between raising (strict mode) and undefined.
+import { RegoError } from "../errors.js";
+import { BigNum, isInteger, toBigInt, type Num } from "../value/number.js";
+import { RegoObject, isObject, type ObjectValue } from "../value/object.js";
+import { RegoSet } from "../value/set.js";
+import { typeName, type Value } from "../value/value.js";
+
+export function operandError(pos: number, message: string): RegoError {
+  return new RegoError("eval_type_error", `operand ${pos} ${message}`);
+}
+
+/** `operand N must be T but got U` / `must be one of {A, B} but got U`. */
+export function operandTypeError(pos: number, got: Value, ...expected: string[]): RegoError {
+  if (expected.length === 1) return operandError(pos, `must be ${expected[0]} but got ${typeName(got)}`);
+  return operandError(pos, `must be one of {${expected.join(", ")}} but got ${typeName(got)}`);
+}
+
+/** `operand N must be array of strings but got array containing number`. */
+export function operandElementError(pos: number, composite: Value, got: Value, ...expected: string[]): RegoError {
+  const t = typeName(composite);
+  if (expected.length === 1) return operandError(pos, `must be ${t} of ${expected[0]}s but got ${t} containing ${typeName(got)}`);
+  return operandError(pos, `must be ${t} of (any of) {${expected.join(", ")}} but got ${t} containing ${typeName(got)}`);
+}
+
+/** `operand N must be one of {a, b}` (a value outside an enumeration). */
+export function operandEnumError(pos: number, ...expected: string[]): RegoError {
+  if (expected.length === 1) return operandError(pos, `must be ${expected[0]}`);
+  return operandError(pos, `must be one of {${expected.join(", ")}}`);
+}
+
+/** A builtin's own failure (`eval_builtin_error`); the wrapper adds the `name: ` prefix. */
+export function builtinError(message: string): RegoError {
+  return new RegoError("eval_builtin_error", message);
+}
+
+export function num(v: Value, pos: number): Num {
+  if (typeof v === "number" || v instanceof BigNum) return v;
+  throw operandTypeError(pos, v, "number");
+}
+
+export function str(v: Value, pos: number): string {
+  if (typeof v === "string") return v;
+  throw operandTypeError(pos, v, "string");
+}
+
+export function bool(v: Value, pos: number): boolean {
+  if (typeof v === "boolean") return v;
+  throw operandTypeError(pos, v, "boolean");
+}
+
+export function arr(v: Value, pos: number): Value[] {
+  if (Array.isArray(v)) return v;
+  throw operandTypeError(pos, v, "array");
+}
+
+export function obj(v: Value, pos: number): ObjectValue {
+  if (isObject(v)) return v;
+  throw operandTypeError(pos, v, "object");
+}
+
+export function set(v: Value, pos: number): RegoSet {
+  if (v instanceof RegoSet) return v;
+  throw operandTypeError(pos, v, "set");
+}
+
+/** An integer operand as a JS number (OPA: "operand N must be integer number but got floating-point number"). */
+export function int(v: Value, pos: number): number {
+  const n = num(v, pos);
+  if (!isInteger(n)) throw operandError(pos, "must be integer number but got floating-point number");
+  return typeof n === "number" ? n : Number(toBigInt(n));
+}
+
+/** An integer operand as a bigint, for exact integer arithmetic. */
+export function bigint(v: Value, pos: number): bigint {
+  const n = num(v, pos);
+  if (!isInteger(n)) throw operandError(pos, "must be integer number but got floating-point number");
+  return toBigInt(n);
+}
+
+/** The elements of an array or set operand (sets in OPA's order). */
+export function arrayOrSet(v: Value, pos: number): readonly Value[] {
+  if (Array.isArray(v)) return v;
+  if (v instanceof RegoSet) return v.sorted();
+  throw operandTypeError(pos, v, "array", "set");
+}
+
+export { RegoObject, RegoSet };

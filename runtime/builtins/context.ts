@@ -1,0 +1,44 @@
+// The per-evaluation context every builtin call receives: strictness, the evaluation's fixed clock
+// and random source (injectable for tests), a cache for nondeterministic builtins (one value per
+// evaluation, as OPA caches them), and the print hook.
+import type { Value } from "../value/value.js";
+
+export interface EvalOptions {
+  /** Raise builtin errors instead of making the call undefined (OPA's strict-builtin-errors). */
+  strictBuiltinErrors?: boolean;
+  /** Clock for time.now_ns and friends: nanoseconds since the epoch. Read once per evaluation. */
+  now?: () => bigint;
+  /** Random source in [0, 1) for rand.intn, uuid.rfc4122, ... */
+  random?: () => number;
+  /** Where `print` writes; off (no output) by default. */
+  print?: (message: string) => void;
+}
+
+export class EvalContext {
+  readonly strict: boolean;
+  readonly print: ((message: string) => void) | undefined;
+  readonly random: () => number;
+  private readonly clock: () => bigint;
+  private nowNs: bigint | undefined;
+  /** Results of nondeterministic builtins, keyed by name and arguments, for this evaluation. */
+  readonly builtinCache = new Map<string, Value | undefined>();
+
+  constructor(options: EvalOptions = {}) {
+    this.strict = options.strictBuiltinErrors === true;
+    this.print = options.print;
+    this.random = options.random ?? Math.random;
+    this.clock = options.now ?? defaultClock;
+  }
+
+  /** The evaluation's time in ns since the epoch: the same for every call within one evaluation. */
+  now(): bigint {
+    return (this.nowNs ??= this.clock());
+  }
+}
+
+function defaultClock(): bigint {
+  // performance.* exists in Node and browsers; it carries sub-millisecond digits.
+  const t = performance.timeOrigin + performance.now();
+  const ms = Math.floor(t);
+  return BigInt(ms) * 1_000_000n + BigInt(Math.floor((t - ms) * 1e6));
+}

@@ -1,0 +1,77 @@
+import { expect } from "chai";
+import {
+  BigNum,
+  RegoObject,
+  RegoSet,
+  add,
+  compare,
+  equal,
+  fromJSONText,
+  multiply,
+  numberFromText,
+  objectGet,
+  objectInsert,
+  newPlainObject,
+  toJSON,
+  toJSONText,
+  typeName,
+  type Value,
+} from "regoc";
+
+describe("value model", () => {
+  it("orders types as OPA does: null < boolean < number < string < array < object < set", () => {
+    const vs: Value[] = [new RegoSet([1]), { a: 1 }, [1], "a", 1, true, null];
+    const sorted = vs.slice().sort(compare).map(typeName);
+    expect(sorted).to.deep.equal(["null", "boolean", "number", "string", "array", "object", "set"]);
+  });
+
+  it("compares numbers by value and keeps big integers exact", () => {
+    const a = numberFromText("28857836529306024611913")!;
+    const b = numberFromText("28857836529306024611912")!;
+    expect(a).to.be.instanceOf(BigNum);
+    expect(equal(a, b)).to.equal(false);
+    expect(compare(a, b)).to.equal(1);
+    expect(equal(numberFromText("1.0")!, 1)).to.equal(true);
+    expect(toJSONText(multiply(numberFromText("9223372036854775807")!, 2)!)).to.equal("18446744073709551614");
+    expect(toJSONText(add(9007199254740991, 2)!)).to.equal("9007199254740993");
+    expect(toJSONText(numberFromText("2e308")!)).to.equal("2e308");
+  });
+
+  it("treats an integer double beyond 2^53 and the equal BigNum as one value", () => {
+    const s = new RegoSet([1e20]);
+    expect(s.has(numberFromText("100000000000000000000")!)).to.equal(true);
+  });
+
+  it("orders strings by code point, not UTF-16 unit", () => {
+    expect(compare("\u{1F600}", "\uFFFF")).to.equal(1);
+    expect(compare("a", "b")).to.equal(-1);
+  });
+
+  it("sets deduplicate structurally and iterate in OPA order", () => {
+    const s = new RegoSet([{ b: 1, a: [2] }, "x", { a: [2], b: 1 }, 3, 1.0, 1]);
+    expect(s.size).to.equal(4);
+    expect(toJSON(s)).to.deep.equal([1, 3, "x", { a: [2], b: 1 }]);
+  });
+
+  it("reads own properties only and lets __proto__ be a plain key", () => {
+    const input = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Value;
+    expect(objectGet(input as never, "__proto__")).to.deep.equal({ polluted: true });
+    expect(objectGet({ a: 1 }, "toString")).to.equal(undefined);
+    let o = objectInsert(newPlainObject(), "__proto__", 1);
+    o = objectInsert(o, "constructor", 2);
+    expect(Object.keys(o)).to.deep.equal(["__proto__", "constructor"]);
+    expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+  });
+
+  it("upgrades to RegoObject on a non-string key and serialises keys as JSON text", () => {
+    let o = objectInsert(newPlainObject(), "a", 1);
+    o = objectInsert(o, [1, 2], "x");
+    expect(o).to.be.instanceOf(RegoObject);
+    expect(toJSON(o)).to.deep.equal({ a: 1, "[1,2]": "x" });
+  });
+
+  it("parses JSON without losing digits", () => {
+    const v = fromJSONText('{"n": 18446744073709551614, "f": 1.5}');
+    expect(toJSONText(v)).to.equal('{"f":1.5,"n":18446744073709551614}');
+  });
+});
