@@ -14,6 +14,7 @@ type Loader = () => Promise<CliCommand>;
 /** The commands, in the order `regoc help` lists them. Each file default-exports a CliCommand. */
 const commands: Record<string, Loader> = {
   // one line per command, e.g.  parse: async () => (await import("./cli/parse.js")).default,
+  compliance: async () => (await import("./cli/compliance.js")).default,
 };
 
 export async function main(argv: string[]): Promise<number> {

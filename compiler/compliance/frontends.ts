@@ -1,0 +1,20 @@
+// The two ways a compliance case reaches the code generator: OPA's own plan (tests the back
+// half), or the case's Rego source through our frontend (tests the front half).
+import type { ComplianceCase } from "./cases.js";
+import type { Evaluable, Frontend } from "./run.js";
+import { RegoError } from "../../runtime/errors.js";
+import type { Value } from "../../runtime/value/value.js";
+import { termTextToValue } from "./inputTerm.js";
+
+export const planFrontend: Frontend = {
+  name: "plan",
+  async prepare(c: ComplianceCase): Promise<Evaluable> {
+    if (c.plan === undefined) throw new RegoError("plan_invalid_error", "case has no plan");
+    const { compilePlan } = await import("../index.js");
+    const entrypoint = c.entrypoints?.[0];
+    return compilePlan(c.plan, entrypoint === undefined ? {} : { entrypoint });
+  },
+  parseInputTerm(text: string): Value {
+    return termTextToValue(text);
+  },
+};

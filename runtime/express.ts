@@ -1,0 +1,143 @@
+// Express middleware (exported as `regoc/express`): builds the decision input from the request and
+// answers for the policy.
+//   no user object (or not an object) → 401 Unauthorized
+//   the decision throws               → 500 Internal Server Error (logged without secrets)
+//   false                             → 403 Forbidden
+//   true                              → next()
+// Bodies are plain text equal to the status text. Types are structural, so using this module does
+// not require @types/express.
+
+/** The input document a policy sees. */
+export interface RequestInput {
+  method: string;
+  /** The mount-relative path split on "/", leading/trailing "/" trimmed, each segment percent-decoded. */
+  path: string[];
+  user: Record<string, unknown>;
+  /** Lower-case header names → all their values. */
+  headers: Record<string, string[]>;
+  /** The current hour, 0–23, from the clock. */
+  time: number;
+  [key: string]: unknown;
+}
+
+export interface RequestLike {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  headersDistinct?: Record<string, string[] | undefined>;
+  [key: string]: unknown;
+}
+
+export interface ResponseLike {
+  status(code: number): ResponseLike;
+  type(type: string): ResponseLike;
+  send(body: string): unknown;
+  headersSent?: boolean;
+}
+
+export type NextLike = (err?: unknown) => void;
+
+export interface Decider {
+  authorize(input: unknown): Promise<boolean> | boolean;
+}
+
+export interface AuthorizeOptions {
+  /** An Authorizer (or anything with `authorize(input)`). One of authorizer/decide is required. */
+  authorizer?: Decider;
+  /** A decision function, e.g. a generated `apiAllow` bound to data. */
+  decide?: (input: RequestInput, req: RequestLike) => Promise<boolean> | boolean;
+  /** Where the user comes from; default `req.user` (set by an authentication middleware). */
+  getUser?: (req: RequestLike) => unknown;
+  /** Adds fields (e.g. `action`, `resource`) to the input; may return a new object or mutate it. */
+  extendInput?: (input: RequestInput, req: RequestLike) => RequestInput | void;
+  /** Clock for `time`; default `() => new Date()`. */
+  now?: () => Date;
+  /** Hour of a date, default the local hour (`date.getHours()`); pass `d => d.getUTCHours()` for UTC. */
+  hourOf?: (date: Date) => number;
+  /** Where errors are reported; default console.error. Receives no input, headers or tokens. */
+  log?: (message: string) => void;
+}
+
+export function authorize(options: AuthorizeOptions) {
+  const { authorizer, decide } = options;
+  if (!authorizer && !decide) throw new TypeError("authorize(): pass `authorizer` or `decide`");
+  const getUser = options.getUser ?? ((req: RequestLike) => req.user);
+  const now = options.now ?? (() => new Date());
+  const hourOf = options.hourOf ?? ((d: Date) => d.getHours());
+  const log = options.log ?? ((m: string) => console.error(m));
+
+  return async function regocAuthorize(req: RequestLike, res: ResponseLike, next: NextLike): Promise<void> {
+    const user = getUser(req);
+    if (typeof user !== "object" || user === null || Array.isArray(user)) {
+      reply(res, 401, "Unauthorized");
+      return;
+    }
+    let allowed: unknown;
+    try {
+      let input: RequestInput = {
+        method: req.method,
+        path: splitPath(req.path),
+        user: user as Record<string, unknown>,
+        headers: headersOf(req),
+        time: hourOf(now()),
+      };
+      if (options.extendInput) input = options.extendInput(input, req) ?? input;
+      allowed = decide ? await decide(input, req) : await authorizer!.authorize(input);
+      if (typeof allowed !== "boolean") throw new TypeError(`decision is ${typeof allowed}, not boolean`);
+    } catch (e) {
+      log(`regoc/express: decision failed for ${req.method} ${safePath(req.path)}: ${describe(e)}`);
+      reply(res, 500, "Internal Server Error");
+      return;
+    }
+    if (allowed) next();
+    else reply(res, 403, "Forbidden");
+  };
+}
+
+function reply(res: ResponseLike, status: number, text: string): void {
+  if (res.headersSent) return;
+  res.status(status).type("text/plain").send(text);
+}
+
+/** "/users/a%2Fb/" → ["users", "a/b"]; a malformed escape keeps the segment's raw text. */
+export function splitPath(path: string): string[] {
+  const trimmed = path.replace(/^\/+|\/+$/g, "");
+  if (trimmed === "") return [];
+  return trimmed.split("/").map((seg) => {
+    try {
+      return decodeURIComponent(seg);
+    } catch {
+      return seg;
+    }
+  });
+}
+
+function headersOf(req: RequestLike): Record<string, string[]> {
+  const out: Record<string, string[]> = Object.create(null);
+  const distinct = req.headersDistinct;
+  if (distinct) {
+    for (const name of Object.keys(distinct)) {
+      const v = distinct[name];
+      if (v) out[name.toLowerCase()] = v.slice();
+    }
+    return out;
+  }
+  for (const name of Object.keys(req.headers)) {
+    const v = req.headers[name];
+    if (v === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(v) ? v.slice() : [v];
+  }
+  return out;
+}
+
+/** The error's code and message only — never the input, headers or tokens. */
+function describe(e: unknown): string {
+  if (!(e instanceof Error)) return "non-error thrown";
+  const code = (e as { code?: unknown }).code;
+  const message = e.message.length > 200 ? `${e.message.slice(0, 200)}…` : e.message;
+  return typeof code === "string" ? `${code}: ${message}` : `${e.name}: ${message}`;
+}
+
+function safePath(path: string): string {
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+}

@@ -1,0 +1,37 @@
+// Storage paths: slash-separated, as OPA's storage API writes them ("/a/b/0"). "/" is the root.
+// Segments are percent-decoded (so a key holding "/" is written "%2F"); an empty segment or a
+// malformed escape is a storage_invalid_path_error.
+import { RegoError } from "../errors.js";
+
+export type StoragePath = readonly string[];
+
+export function parsePath(path: string | readonly string[]): StoragePath {
+  if (typeof path !== "string") {
+    if (!Array.isArray(path) || path.some((s) => typeof s !== "string")) {
+      throw new RegoError("storage_invalid_path_error", `storage path must be a string or an array of strings`);
+    }
+    return path.slice();
+  }
+  if (!path.startsWith("/")) {
+    throw new RegoError("storage_invalid_path_error", `storage path must start with "/": ${JSON.stringify(path)}`);
+  }
+  if (path === "/") return [];
+  const raw = path.replace(/\/$/, "").slice(1).split("/");
+  return raw.map((seg) => {
+    if (seg === "") throw new RegoError("storage_invalid_path_error", `storage path has an empty segment: ${JSON.stringify(path)}`);
+    try {
+      return decodeURIComponent(seg);
+    } catch {
+      throw new RegoError("storage_invalid_path_error", `storage path has a malformed escape: ${JSON.stringify(path)}`);
+    }
+  });
+}
+
+export function formatPath(path: StoragePath): string {
+  return `/${path.map((s) => encodeURIComponent(s)).join("/")}`;
+}
+
+/** An array index segment: a canonical non-negative integer ("0", "12"), else undefined. */
+export function arrayIndex(seg: string): number | undefined {
+  return /^(0|[1-9]\d*)$/.test(seg) && seg.length < 16 ? Number(seg) : undefined;
+}

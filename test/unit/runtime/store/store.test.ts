@@ -1,0 +1,100 @@
+import { expect } from "chai";
+import { RegoError } from "regoc";
+import { Store } from "../../../../runtime/store/index.js";
+
+function code(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).to.be.instanceOf(RegoError);
+    return (e as RegoError).code;
+  }
+  throw new Error("expected a RegoError");
+}
+
+describe("Store", () => {
+  it("adds, replaces and removes at slash paths in a committed transaction", () => {
+    const s = new Store({ a: { b: [1, 2] } });
+    s.write((t) => {
+      t.add("/a/c", { d: true });
+      t.add("/a/b/-", 3);
+      t.add("/a/b/0", 0);
+      t.replace("/a/c/d", false);
+      t.remove("/a/b/1");
+    });
+    expect(s.read()).to.deep.equal({ a: { b: [0, 2, 3], c: { d: false } } });
+  });
+
+  it("keeps snapshots immutable and shares untouched subtrees", () => {
+    const s = new Store({ x: { big: [1, 2, 3] }, y: { n: 1 } });
+    const before = s.read() as Record<string, unknown>;
+    s.write((t) => t.replace("/y/n", 2));
+    const after = s.read() as Record<string, unknown>;
+    expect(before).to.deep.equal({ x: { big: [1, 2, 3] }, y: { n: 1 } });
+    expect(after.x).to.equal(before.x);
+    expect(after.y).to.deep.equal({ n: 2 });
+  });
+
+  it("an aborted or failed transaction changes nothing", () => {
+    const s = new Store({ a: 1 });
+    const t = s.begin();
+    t.add("/b", 2);
+    t.abort();
+    expect(s.read()).to.deep.equal({ a: 1 });
+    expect(() =>
+      s.write((txn) => {
+        txn.add("/c", 3);
+        txn.add("/missing/child", 4);
+      }),
+    ).to.throw(RegoError);
+    expect(s.read()).to.deep.equal({ a: 1 });
+  });
+
+  it("gives clear storage_* errors for missing parents and bad paths", () => {
+    const s = new Store({ a: { b: [1] } });
+    expect(code(() => s.write((t) => t.add("/nope/x", 1)))).to.equal("storage_not_found_error");
+    expect(code(() => s.write((t) => t.replace("/a/zz", 1)))).to.equal("storage_not_found_error");
+    expect(code(() => s.write((t) => t.remove("/a/b/5")))).to.equal("storage_not_found_error");
+    expect(code(() => s.write((t) => t.add("a/b", 1)))).to.equal("storage_invalid_path_error");
+    expect(code(() => s.write((t) => t.add("/a//b", 1)))).to.equal("storage_invalid_path_error");
+    expect(code(() => s.write((t) => t.add("/a/b/x", 1)))).to.equal("storage_invalid_path_error");
+    expect(s.read()).to.deep.equal({ a: { b: [1] } });
+  });
+
+  it("refuses values that are not JSON and stays unchanged", () => {
+    const s = new Store({});
+    const cyc: Record<string, unknown> = {};
+    cyc.self = cyc;
+    for (const bad of [10n, cyc, () => 1, { d: new Date(0) }, Number.NaN, { u: undefined }]) {
+      expect(code(() => s.write((t) => t.add("/x", bad)))).to.equal("storage_invalid_value_error");
+    }
+    expect(s.read()).to.deep.equal({});
+  });
+
+  it("copies values in, so the caller's later changes do not reach the store", () => {
+    const v = { list: [1] };
+    const s = new Store({});
+    s.write((t) => t.add("/v", v));
+    v.list.push(2);
+    expect(s.read("/v/list")).to.deep.equal([1]);
+  });
+
+  it("keeps __proto__ an ordinary key and leaves Object.prototype alone", () => {
+    const s = new Store({});
+    s.write((t) => t.add("/x", JSON.parse('{"__proto__": {"polluted": 1}}')));
+    expect(Object.keys(s.read("/x") as object)).to.deep.equal(["__proto__"]);
+    expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+  });
+
+  it("allows one write transaction at a time and notifies listeners on commit", () => {
+    const s = new Store({});
+    let seen = 0;
+    s.onCommit(() => seen++);
+    const t = s.begin();
+    expect(code(() => s.begin())).to.equal("storage_transaction_error");
+    t.add("/a", 1);
+    t.commit();
+    expect(code(() => t.add("/b", 1))).to.equal("storage_transaction_error");
+    expect(seen).to.equal(1);
+  });
+});
