@@ -18,3 +18,18 @@ export const planFrontend: Frontend = {
     return termTextToValue(text);
   },
 };
+
+/** The case's Rego source through our frontend (compiler/compile.ts): modules + query → plan. */
+export const regoFrontend: Frontend = {
+  name: "rego",
+  async prepare(c: ComplianceCase): Promise<Evaluable> {
+    if (c.query === undefined) throw new RegoError("plan_invalid_error", "case has no query");
+    const { compileRego } = await import("../compile.js");
+    const modules: Record<string, string> = {};
+    (c.modules ?? []).forEach((m, i) => (modules[`module-${i}.rego`] = m));
+    return compileRego({ modules, query: c.query, queryName: "eval" });
+  },
+  parseInputTerm(text: string): Value {
+    return termTextToValue(text);
+  },
+};

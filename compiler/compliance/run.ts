@@ -22,7 +22,7 @@ export type Outcome =
   | { note: string; category: string; status: "pass"; ms: number }
   | { note: string; category: string; status: "fail"; kind: FailureKind; reason: string; missing?: string[]; ms: number };
 
-const MISSING = /missing builtins?: (.+)$/m;
+const MISSING = /missing builtin(?:s| implementations?)?: (.+)$/m;
 
 export async function runCase(frontend: Frontend, c: ComplianceCase): Promise<Outcome> {
   const t0 = performance.now();

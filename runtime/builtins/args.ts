@@ -89,3 +89,37 @@ export function arrayOrSet(v: Value, pos: number): readonly Value[] {
 }
 
 export { RegoObject, RegoSet };
+
+/** A type error whose whole message is given (OPA's bare ErrOperand texts, without `operand N`). */
+export function typeError(message: string): RegoError {
+  return new RegoError("eval_type_error", message);
+}
+
+/**
+ * An integer operand as a bigint, with OPA's BigIntOperand messages: a non-number is
+ * "operand N must be integer but got T", a non-integer number
+ * "operand N must be integer number but got floating-point number".
+ */
+export function bigIntOperand(v: Value, pos: number): bigint {
+  if (typeof v !== "number" && !(v instanceof BigNum)) throw operandTypeError(pos, v, "integer");
+  if (!isInteger(v)) throw operandError(pos, "must be integer number but got floating-point number");
+  return toBigInt(v);
+}
+
+/**
+ * OPA's IntOperand: an integer that fits Go's int (64 bits), as a JS number. Integers beyond
+ * int64 are refused with the same message as fractions ("must be integer number but got
+ * floating-point number"), as OPA's Number.Int() fails for both.
+ */
+export function intOperand(v: Value, pos: number): number {
+  const n = num(v, pos);
+  const fail = () => operandError(pos, "must be integer number but got floating-point number");
+  if (!isInteger(n)) throw fail();
+  if (typeof n === "number") {
+    if (Math.abs(n) >= 2 ** 63) throw fail();
+    return n;
+  }
+  const i = toBigInt(n);
+  if (i < -(1n << 63n) || i >= 1n << 63n) throw fail();
+  return Number(i);
+}
