@@ -1,4 +1,174 @@
-// Builtins of OPA's "jsonschema" category. Each entry: OPA's exact name → { fn(ctx, ...args) }.
+// Builtins of OPA's JSON-schema group: json.verify_schema and json.match_schema.
+//
+// OPA uses gojsonschema: drafts 4, 6 and 7 chosen by `$schema`, and a hybrid mode (draft-7
+// keywords, draft-4 boolean exclusiveMinimum/Maximum and `id` accepted) when `$schema` names none
+// of them. Here jsonschemaCheck.ts makes gojsonschema's load-time checks with its messages, ajv
+// (ajv-draft-04 for draft 4, ajv-formats for formats) compiles and validates, with RE2 (re2js)
+// for `pattern` as Go does, and jsonschemaErrors.ts gives the errors gojsonschema's shape.
+// Remote `$ref`s are not fetched: such a schema fails to compile.
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
+import AjvDraft04Module from "ajv-draft-04";
+import addFormatsModule from "ajv-formats";
+import draft06MetaSchema from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
+import { RE2JS } from "re2js";
+import { isObject } from "../value/object.js";
+import { toJSON, type JSONValue } from "../value/json.js";
+import { newPlainObject, setOwn, type Value } from "../value/value.js";
+import { builtinError } from "./args.js";
+import { DRAFT4, HYBRID, SchemaLoadError, checkSchema, detectDraft } from "./jsonschemaCheck.js";
+import { toResultErrors } from "./jsonschemaErrors.js";
 import type { BuiltinTable } from "./registry.js";
 
-export const jsonschemaBuiltins: BuiltinTable = {};
+type AjvInstance = InstanceType<typeof Ajv>;
+type Plugin = (ajv: AjvInstance) => AjvInstance;
+const addFormats = ((addFormatsModule as unknown as { default?: Plugin }).default ?? addFormatsModule) as unknown as Plugin;
+const AjvDraft04 = ((AjvDraft04Module as unknown as { default?: typeof Ajv }).default ?? AjvDraft04Module) as unknown as typeof Ajv;
+
+/** Go's regexp semantics for `pattern` and `patternProperties`. */
+const re2Engine = Object.assign(
+  (pattern: string) => {
+    const re = RE2JS.compile(pattern);
+    return { test: (s: string) => re.matcher(s).find() };
+  },
+  { code: "re2" },
+);
+
+const options: Options = {
+  strict: false,
+  allErrors: true,
+  verbose: true,
+  validateSchema: false,
+  logger: false,
+  code: { regExp: re2Engine },
+};
+
+let instances: { draft4: AjvInstance; draft7: AjvInstance } | undefined;
+
+function ajvFor(draft: number): AjvInstance {
+  if (!instances) {
+    const draft7 = addFormats(new Ajv(options));
+    draft7.addMetaSchema(draft06MetaSchema);
+    instances = { draft4: addFormats(new AjvDraft04(options)), draft7 };
+  }
+  return draft === DRAFT4 ? instances.draft4 : instances.draft7;
+}
+
+/** Compiled schemas by their JSON text (bounded; the oldest entry goes first). */
+const compiled = new Map<string, ValidateFunction>();
+const CACHE_SIZE = 64;
+
+type Json = JSONValue;
+
+/** OPA's loader: a string must hold JSON; objects and arrays are taken as they are. */
+function load(v: Value): Json {
+  if (typeof v === "string") {
+    try {
+      return JSON.parse(v) as Json;
+    } catch {
+      throw new SchemaLoadError("invalid JSON string");
+    }
+  }
+  if (isObject(v) || Array.isArray(v)) return toJSON(v);
+  throw new SchemaLoadError("wrong type, expected string or object");
+}
+
+const REF_KEEPS = new Set(["$ref", "definitions", "$id", "id", "$schema", "title", "description"]);
+const NOT_SCHEMAS = new Set(["enum", "const", "default", "examples"]);
+
+/**
+ * The schema as gojsonschema reads it, for ajv: keywords beside `$ref` are dropped (gojsonschema
+ * does not read them) and, in hybrid mode, draft-4 boolean exclusive bounds and `id` become
+ * their draft-6/7 forms.
+ */
+function normalize(node: Json, hybrid: boolean): Json {
+  if (Array.isArray(node)) return node.map((n) => normalize(n, hybrid));
+  if (node === null || typeof node !== "object") return node;
+  const out: { [k: string]: Json } = {};
+  const hasRef = typeof node["$ref"] === "string";
+  for (const [k, v] of Object.entries(node)) {
+    if (hasRef && !REF_KEEPS.has(k)) continue;
+    out[k] = NOT_SCHEMAS.has(k) ? v : normalize(v, hybrid);
+  }
+  if (!hybrid) return out;
+  for (const [ex, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    if (typeof out[ex] === "boolean") {
+      if (out[ex] === true) {
+        out[ex] = out[bound]!;
+        delete out[bound];
+      } else delete out[ex];
+    }
+  }
+  if (typeof out["id"] === "string" && !("$id" in out)) {
+    out["$id"] = out["id"];
+    delete out["id"];
+  }
+  return out;
+}
+
+function compile(schema: Json): ValidateFunction {
+  const key = JSON.stringify(schema);
+  const hit = compiled.get(key);
+  if (hit) return hit;
+  const draft = detectDraft(schema);
+  checkSchema(schema, draft);
+  const forAjv = normalize(schema, draft === HYBRID);
+  // an unknown $schema means hybrid mode here; ajv would look the meta-schema up
+  if (draft === HYBRID && forAjv !== null && typeof forAjv === "object" && !Array.isArray(forAjv)) delete forAjv["$schema"];
+  const ajv = ajvFor(draft);
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(forAjv as object | boolean);
+  } catch (e) {
+    throw new SchemaLoadError((e as Error).message);
+  } finally {
+    // ajv keeps every compiled schema (and its $id) until removed; our own cache is the bounded one
+    if (typeof forAjv === "object" && forAjv !== null) ajv.removeSchema(forAjv as object);
+  }
+  if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value!);
+  compiled.set(key, validate);
+  return validate;
+}
+
+function resultArray(valid: boolean, detail: Value): Value[] {
+  return [valid, detail];
+}
+
+function verifySchema(schema: Value): Value[] {
+  try {
+    compile(load(schema));
+    return resultArray(true, null);
+  } catch (e) {
+    if (e instanceof SchemaLoadError) return resultArray(false, `jsonschema: ${e.message}`);
+    throw e;
+  }
+}
+
+function matchSchema(document: Value, schema: Value): Value[] {
+  let validate: ValidateFunction;
+  let doc: Json;
+  try {
+    doc = load(document);
+    validate = compile(load(schema));
+  } catch (e) {
+    if (e instanceof SchemaLoadError) throw builtinError(e.message);
+    throw e;
+  }
+  const valid = validate(doc) as boolean;
+  const errors = valid ? [] : toResultErrors((validate.errors ?? []) as ErrorObject[]);
+  return resultArray(
+    valid,
+    errors.map((r) => {
+      const o = newPlainObject();
+      setOwn(o, "desc", r.desc);
+      setOwn(o, "error", r.error);
+      setOwn(o, "field", r.field);
+      setOwn(o, "type", r.type);
+      return o;
+    }),
+  );
+}
+
+export const jsonschemaBuiltins: BuiltinTable = {
+  "json.match_schema": { fn: (_ctx, document, schema) => matchSchema(document, schema) },
+  "json.verify_schema": { fn: (_ctx, schema) => verifySchema(schema) },
+};

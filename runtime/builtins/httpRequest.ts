@@ -1,0 +1,143 @@
+// Pieces of http.send's request and response handling: the error for a request that cannot be
+// made, the tls_* options (PEM text, files, environment variables; OPA's literal "\n" in
+// tls_ca_cert), and the decoding of response bodies (JSON for application/json and
+// application/*+json or force_json_decode, YAML for application/yaml or force_yaml_decode;
+// a body that does not decode is null, as in OPA).
+import { parse as parseYaml } from "yaml";
+import type { RegoErrorCode } from "../errors.js";
+import { fromJSONText } from "../value/json.js";
+import type { Value } from "../value/value.js";
+import { unmarshal } from "./goJson.js";
+import type { TlsOptions, WireResponse } from "./httpTransport.js";
+
+/** A request that cannot be made; OPA reports it as a builtin (or operand type) error. */
+export class RequestError extends Error {
+  constructor(
+    message: string,
+    readonly code: RegoErrorCode = "eval_builtin_error",
+  ) {
+    super(message);
+  }
+}
+
+type FS = typeof import("node:fs/promises");
+type Crypto = typeof import("node:crypto");
+
+async function nodeModules(): Promise<{ fs: FS; crypto: Crypto; tls: typeof import("node:tls") }> {
+  try {
+    const [fs, crypto, tls] = await Promise.all([import("node:fs/promises"), import("node:crypto"), import("node:tls")]);
+    return { fs, crypto, tls };
+  } catch {
+    throw new RequestError("tls_* options need Node.js");
+  }
+}
+
+async function readFile(fs: FS, path: string): Promise<string> {
+  try {
+    return await fs.readFile(path, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new RequestError(`open ${path}: ${code === "ENOENT" ? "no such file or directory" : (e as Error).message}`);
+  }
+}
+
+const PEM_CERT = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+
+function certificates(crypto: Crypto, pem: string): string[] {
+  const out: string[] = [];
+  for (const block of pem.match(PEM_CERT) ?? []) {
+    try {
+      new crypto.X509Certificate(block);
+      out.push(block);
+    } catch {
+      // skipped, as Go's AppendCertsFromPEM skips blocks it cannot parse
+    }
+  }
+  return out;
+}
+
+/**
+ * The TLS options of a request, or undefined when it sets none. `params` holds the tls_* keys;
+ * a Host header also names the TLS server, as in OPA.
+ */
+export async function loadTls(
+  params: Map<string, Value>,
+  hostHeader: string | undefined,
+  parseBool: (v: Value) => boolean,
+): Promise<TlsOptions | undefined> {
+  if (params.size === 0 && hostHeader === undefined) return undefined;
+  const str = (k: string) => {
+    const v = params.get(k);
+    return typeof v === "string" ? v.replace(/^"+|"+$/g, "") : "";
+  };
+  const out: TlsOptions = {};
+  if (params.has("tls_insecure_skip_verify") && parseBool(params.get("tls_insecure_skip_verify")!)) out.rejectUnauthorized = false;
+  const needsNode = [...params.keys()].some((k) => k !== "tls_insecure_skip_verify" && k !== "tls_server_name" && k !== "tls_use_system_certs");
+  if (needsNode) {
+    const { fs, crypto, tls } = await nodeModules();
+    const env = (name: string) => (typeof process === "object" ? (process.env[name] ?? "") : "");
+    const pair = async (cert: string, key: string, what: string) => {
+      if (cert === "" || key === "") return;
+      try {
+        crypto.createPrivateKey(key);
+        new crypto.X509Certificate(cert);
+      } catch (e) {
+        throw new RequestError(`${what}tls: ${(e as Error).message}`);
+      }
+      out.cert = cert;
+      out.key = key;
+    };
+    await pair(str("tls_client_cert"), str("tls_client_key"), "");
+    if (str("tls_client_cert_file") && str("tls_client_key_file")) {
+      await pair(await readFile(fs, str("tls_client_cert_file")), await readFile(fs, str("tls_client_key_file")), "");
+    }
+    const certEnv = str("tls_client_cert_env_variable");
+    const keyEnv = str("tls_client_key_env_variable");
+    if (certEnv && keyEnv) {
+      await pair(env(certEnv), env(keyEnv), `cannot extract public/private key pair from envvars ${JSON.stringify(certEnv)}, ${JSON.stringify(keyEnv)}: `);
+    }
+    const system = params.has("tls_use_system_certs") && parseBool(params.get("tls_use_system_certs")!);
+    const cas: string[] = system ? [...tls.rootCertificates] : [];
+    let customCA = false;
+    const addCAs = (pem: string) => {
+      const found = certificates(crypto, pem);
+      if (found.length === 0) throw new RequestError("could not append CA certificates from PEM bytes");
+      cas.push(...found);
+      customCA = true;
+    };
+    if (str("tls_ca_cert")) addCAs(str("tls_ca_cert").replace(/\\n/g, "\n"));
+    if (str("tls_ca_cert_file")) addCAs(await readFile(fs, str("tls_ca_cert_file")));
+    if (str("tls_ca_cert_env_variable")) addCAs(env(str("tls_ca_cert_env_variable")));
+    if (customCA) out.ca = cas;
+  }
+  if (hostHeader !== undefined) out.servername = hostHeader;
+  if (str("tls_server_name")) out.servername = str("tls_server_name");
+  return out;
+}
+
+function contentType(res: WireResponse): string {
+  return res.headers.get("content-type")?.[0] ?? "";
+}
+
+/** Go's mime.ParseMediaType check for application/json and application/*+json. */
+function isJSONType(res: WireResponse): boolean {
+  const media = contentType(res).split(";")[0]!.trim().toLowerCase();
+  const parts = media.split("/");
+  if (parts.length !== 2 || parts[0] !== "application") return false;
+  return parts[1] === "json" || parts[1]!.endsWith("+json");
+}
+
+export function decodeBody(res: WireResponse, forceJson: boolean, forceYaml: boolean): Value {
+  const text = new TextDecoder().decode(res.body);
+  try {
+    if (forceJson || isJSONType(res)) return unmarshal(text);
+    const ct = contentType(res);
+    if (forceYaml || ct.includes("application/yaml") || ct.includes("application/x-yaml")) {
+      const parsed: unknown = parseYaml(text);
+      return parsed === undefined ? null : fromJSONText(JSON.stringify(parsed));
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}

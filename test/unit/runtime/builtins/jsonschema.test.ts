@@ -1,0 +1,89 @@
+import { expect } from "chai";
+import { toJSON, type Value } from "regoc";
+import { callBuiltin, runCases, type BuiltinCase } from "./coreHarness.js";
+
+const builtinErr = (message: string) => ({ code: "eval_builtin_error", message });
+const err = (field: string, type: string, desc: string) => ({ desc, error: `${field}: ${desc}`, field, type });
+const match = (doc: Value, schema: Value) => toJSON(callBuiltin("json.match_schema", [doc, schema])!);
+
+describe("builtins: json.verify_schema", () => {
+  const notValid = (given: string) =>
+    `jsonschema: has a primitive type that is NOT VALID -- given: /${given}/ Expected valid values are:[array boolean integer number null object string]`;
+  const cases: BuiltinCase[] = [
+    { note: "object schema", args: [{ type: "boolean" }], want: [true, null] },
+    { note: "string schema", args: ['{"type": "boolean"}'], want: [true, null] },
+    { note: "boolean schema", args: ["true"], want: [true, null] },
+    { note: "unknown type", args: [{ type: "unknown_type" }], want: [false, notValid("unknown_type")] },
+    { note: "unknown type in a list", args: [{ type: ["string", "int"] }], want: [false, notValid("int")] },
+    { note: "duplicated type", args: [{ type: ["string", "string"] }], want: [false, "jsonschema: string type is duplicated"] },
+    { note: "nested unknown type", args: [{ properties: { a: { items: { type: "x" } } } }], want: [false, notValid("x")] },
+    { note: "negative minLength", args: [{ minLength: -1 }], want: [false, "jsonschema: minLength must be greater than or equal to 0"] },
+    { note: "fractional maxItems", args: [{ maxItems: 1.5 }], want: [false, "jsonschema: maxItems must be of an integer"] },
+    { note: "min above max", args: [{ minimum: 5, maximum: 1 }], want: [false, "jsonschema: minimum cannot be greater than maximum"] },
+    { note: "zero multipleOf", args: [{ multipleOf: 0 }], want: [false, "jsonschema: multipleOf must be strictly greater than 0"] },
+    { note: "required not strings", args: [{ required: [1] }], want: [false, "jsonschema: Invalid type. Expected: string, given: required"] },
+    { note: "required twice", args: [{ required: ["a", "a"] }], want: [false, "jsonschema: required items must be unique"] },
+    { note: "enum not an array", args: [{ enum: "a" }], want: [false, "jsonschema: enum must be of an array"] },
+    { note: "RE2 pattern (lookahead is not RE2)", args: [{ pattern: "(?=a)" }], want: [false, "jsonschema: pattern must be a valid regex"] },
+    { note: "draft-4 exclusiveMinimum without minimum", args: [{ exclusiveMinimum: true }], want: [false, "jsonschema: exclusiveMinimum cannot be used without minimum"] },
+    { note: "$schema not a string", args: [{ $schema: 4 }], want: [false, "jsonschema: $schema must be of type string"] },
+    { note: "draft-7 exclusiveMinimum must be a number", args: [{ $schema: "http://json-schema.org/draft-07/schema#", exclusiveMinimum: true }], want: [false, "jsonschema: Invalid type. Expected: number, given: exclusiveMinimum"] },
+    { note: "siblings of $ref are not read", args: [{ definitions: { a: { type: "string" } }, $ref: "#/definitions/a", type: "nope" }], want: [true, null] },
+    { note: "invalid JSON text", args: ["{"], want: [false, "jsonschema: invalid JSON string"] },
+    { note: "wrong operand type", args: [1], want: [false, "jsonschema: wrong type, expected string or object"] },
+  ];
+  runCases("json.verify_schema", cases);
+
+  it("does not fetch remote references", () => {
+    const got = toJSON(callBuiltin("json.verify_schema", [{ $ref: "http://127.0.0.1:9/schema.json" }])!) as [boolean, string];
+    expect(got[0]).to.equal(false);
+    expect(got[1]).to.match(/^jsonschema: /);
+  });
+});
+
+describe("builtins: json.match_schema", () => {
+  const schema = { properties: { id: { type: "integer" } }, required: ["id"] };
+  const cases: BuiltinCase[] = [
+    { note: "match", args: [{ id: 5 }, schema], want: [true, []] },
+    { note: "string document", args: ['{"id": 5}', schema], want: [true, []] },
+    { note: "1.0 is an integer", args: ['{"id": 1.0}', schema], want: [true, []] },
+    { note: "wrong type", args: [{ id: "foo" }, schema], want: [false, [err("id", "invalid_type", "Invalid type. Expected: integer, given: string")]] },
+    { note: "number given", args: [{ id: 1.5 }, schema], want: [false, [err("id", "invalid_type", "Invalid type. Expected: integer, given: number")]] },
+    { note: "missing property", args: [{}, schema], want: [false, [err("(root)", "required", "id is required")]] },
+    { note: "several types", args: [{ id: null }, { properties: { id: { type: ["string", "integer"] } } }], want: [false, [err("id", "invalid_type", "Invalid type. Expected: [string,integer], given: null")]] },
+    { note: "nested path", args: [{ a: { b: [1, "x"] } }, { properties: { a: { properties: { b: { items: { type: "integer" } } } } } }], want: [false, [err("a.b.1", "invalid_type", "Invalid type. Expected: integer, given: string")]] },
+    { note: "enum", args: ['"c"', { enum: ["a", "<b>"] }], want: [false, [err("(root)", "enum", '(root) must be one of the following: "a", "\\u003cb\\u003e"')]] },
+    { note: "const", args: ["2", { const: 1 }], want: [false, [err("(root)", "const", "(root) does not match: 1")]] },
+    { note: "bounds", args: ["7", { minimum: 10, exclusiveMaximum: 5 }], want: [false, [err("(root)", "number_lt", "Must be less than 5"), err("(root)", "number_gte", "Must be greater than or equal to 10")]] },
+    { note: "draft-4 exclusive minimum", args: ["7", { $schema: "http://json-schema.org/draft-04/schema#", minimum: 7, exclusiveMinimum: true }], want: [false, [err("(root)", "number_gt", "Must be greater than 7")]] },
+    { note: "hybrid exclusive minimum (boolean)", args: ["7", { minimum: 7, exclusiveMinimum: true }], want: [false, [err("(root)", "number_gt", "Must be greater than 7")]] },
+    { note: "string length counts characters", args: ['"ਊਊ"', { maxLength: 1 }], want: [false, [err("(root)", "string_lte", "String length must be less than or equal to 1")]] },
+    { note: "pattern (RE2)", args: ['"abc"', { pattern: "^\\d+$" }], want: [false, [err("(root)", "pattern", "Does not match pattern '^\\d+$'")]] },
+    { note: "format", args: ['"no"', { format: "ipv4" }], want: [false, [err("(root)", "format", "Does not match format 'ipv4'")]] },
+    { note: "unknown formats pass", args: ['"x"', { format: "my-format" }], want: [true, []] },
+    { note: "additional property", args: [{ a: 1, b: 2 }, { properties: { a: {} }, additionalProperties: false }], want: [false, [err("(root)", "additional_property_not_allowed", "Additional property b is not allowed")]] },
+    { note: "unique items", args: ["[1, 2, 1]", { uniqueItems: true }], want: [false, [err("(root)", "unique", "array items[0,2] must be unique")]] },
+    { note: "anyOf", args: ["true", { anyOf: [{ type: "string" }, { type: "number" }] }], want: [false, [err("(root)", "number_any_of", "Must validate at least one schema (anyOf)")]] },
+    { note: "not", args: ["1", { not: { type: "number" } }], want: [false, [err("(root)", "number_not", "Must not validate the schema (not)")]] },
+    { note: "false schema", args: ["1", "false"], want: [false, [err("(root)", "false", "False always fails validation")]] },
+    { note: "invalid schema", args: [{}, { type: "unknown" }], error: builtinErr("has a primitive type that is NOT VALID -- given: /unknown/ Expected valid values are:[array boolean integer number null object string]") },
+    { note: "invalid document text", args: ["{", schema], error: builtinErr("invalid JSON string") },
+    { note: "document of the wrong type", args: [7, schema], error: builtinErr("wrong type, expected string or object") },
+  ];
+  runCases("json.match_schema", cases);
+
+  it("accepts schemas that reuse an $id with other content", () => {
+    expect(match('"a"', { $id: "http://example.com/s", type: "string" })).to.deep.equal([true, []]);
+    expect(match('"a"', { $id: "http://example.com/s", type: "number" })).to.deep.equal([false, [err("(root)", "invalid_type", "Invalid type. Expected: number, given: string")]]);
+  });
+
+  it("resolves local references", () => {
+    const schema = { definitions: { pos: { type: "integer", minimum: 0 } }, properties: { n: { $ref: "#/definitions/pos" } } };
+    expect(match({ n: -1 }, schema)).to.deep.equal([false, [err("n", "number_gte", "Must be greater than or equal to 0")]]);
+  });
+
+  it("reuses compiled schemas and keeps them apart", () => {
+    for (let i = 0; i < 100; i++) expect(match(`${i}`, { maximum: i })).to.deep.equal([true, []]);
+    expect(match("101", { maximum: 100 })).to.deep.equal([false, [err("(root)", "number_lte", "Must be less than or equal to 100")]]);
+  });
+});
