@@ -11,7 +11,7 @@ if (existsSync(built)) {
   process.exitCode = await main(process.argv.slice(2));
 } else {
   const source = fileURLToPath(new URL("../compiler/cli.ts", import.meta.url));
-  const r = spawnSync(process.execPath, ["--conditions=regoc-source", "--import", "tsx", source, ...process.argv.slice(2)], {
+  const r = spawnSync(process.execPath, ["--no-experimental-require-module", "--conditions=regoc-source", "--import", "tsx", source, ...process.argv.slice(2)], {
     stdio: "inherit",
   });
   process.exitCode = r.status ?? 1;

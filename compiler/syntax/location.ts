@@ -1,12 +1,10 @@
 // Node locations. A location keeps the source, the offset its row/col point at and the span of
-// its text; row, col and text are computed on first use.
+// its text; row, col and text are computed when asked for.
 import type { NodeLocation } from "../ast/nodes.js";
 import type { Location } from "../../runtime/errors.js";
 import type { Source } from "./source.js";
 
 export class SourceLocation implements NodeLocation {
-  private rc: { row: number; col: number } | undefined;
-
   constructor(
     readonly source: Source,
     /** Where row and col point (OPA keeps some nodes' row/col at an inner token). */
@@ -19,11 +17,12 @@ export class SourceLocation implements NodeLocation {
   get file(): string {
     return this.source.file;
   }
+  // row and col are worked out on demand (rarely needed; not stored, to keep nodes small)
   get row(): number {
-    return (this.rc ??= this.source.position(this.offset)).row;
+    return this.source.position(this.offset).row;
   }
   get col(): number {
-    return (this.rc ??= this.source.position(this.offset)).col;
+    return this.source.position(this.offset).col;
   }
   get text(): string {
     return this.source.text.slice(this.start, this.end);

@@ -10,8 +10,22 @@ export class Source {
     readonly text: string,
   ) {}
 
-  /** Row and column (1-based) of a UTF-16 offset. */
+  /**
+   * Row and column (1-based) of a UTF-16 offset, as OPA's scanner numbers them: a line break
+   * belongs to the next row, at column 0; the end of the input is where the last character
+   * is (or column 0 of the next row after a final line break).
+   */
   position(offset: number): { row: number; col: number } {
+    const text = this.text;
+    if (offset >= text.length) {
+      if (text.length === 0) return { row: 1, col: 0 };
+      return this.position(text.length - 1);
+    }
+    if (text.charCodeAt(offset) === 10) return { row: this.rowCol(offset).row + 1, col: 0 };
+    return this.rowCol(offset);
+  }
+
+  private rowCol(offset: number): { row: number; col: number } {
     const starts = (this.lineStarts ??= computeLineStarts(this.text));
     // binary search for the last line start <= offset
     let lo = 0;
@@ -27,7 +41,7 @@ export class Source {
 
   /** The text of the line holding `offset`, without its line break. */
   lineAt(offset: number): string {
-    const { row } = this.position(offset);
+    const { row } = this.rowCol(Math.min(offset, this.text.length));
     const starts = this.lineStarts!;
     const start = starts[row - 1]!;
     let end = row < starts.length ? starts[row]! - 1 : this.text.length;

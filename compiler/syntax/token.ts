@@ -3,22 +3,18 @@
 // precedence. Compare token types by identity (`tok === tt.comma`).
 
 export class TokenType {
+  /** Errors say "keyword" rather than "token". */
+  readonly keyword: boolean;
+  /** Binding precedence of an infix term operator (higher binds tighter; 0: not one). */
+  readonly binop: number;
+
   constructor(
     /** OPA's name for the token, as errors print it ("identifier", "plus", "[", "eof", ...). */
     readonly label: string,
-    readonly opts: {
-      /** Errors say "keyword" rather than "token". */
-      keyword?: boolean;
-      /** Binding precedence of an infix term operator (higher binds tighter). */
-      binop?: number;
-    } = {},
-  ) {}
-
-  get keyword(): boolean {
-    return this.opts.keyword === true;
-  }
-  get binop(): number {
-    return this.opts.binop ?? 0;
+    opts: { keyword?: boolean; binop?: number } = {},
+  ) {
+    this.keyword = opts.keyword === true;
+    this.binop = opts.binop ?? 0;
   }
 }
 

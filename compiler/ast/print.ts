@@ -1,0 +1,298 @@
+// AST → canonical Rego text (v1 syntax), for round trips, golden output and error messages.
+// Printing and parsing again gives the same AST, locations aside: operators print infix with
+// the parentheses precedence needs, wildcards print as `_`, generated values and bodies are
+// left out, and `# METADATA` blocks print before the node they annotate.
+import { stringify } from "yaml";
+
+import type { Annotations, Body, Expr, ExprTerms, Module, Rule, Term } from "./nodes.js";
+
+/** Infix operators: operator var → [symbol, precedence]. Precedence as in the parser's token
+ * table; `in` is the loosest. */
+const INFIX: Record<string, [string, number]> = {
+  equal: ["==", 1],
+  neq: ["!=", 1],
+  lt: ["<", 1],
+  gt: [">", 1],
+  lte: ["<=", 1],
+  gte: [">=", 1],
+  or: ["|", 2],
+  and: ["&", 3],
+  plus: ["+", 4],
+  minus: ["-", 4],
+  mul: ["*", 5],
+  div: ["/", 5],
+  rem: ["%", 5],
+};
+const PREC_IN = 0;
+const PREC_ATOM = 9;
+
+const IDENT = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+export function printModule(m: Module): string {
+  const out: string[] = [];
+  const annotated = new Map<unknown, Annotations[]>();
+  for (const a of m.annotations) {
+    if (!a.target) continue;
+    const list = annotated.get(a.target) ?? [];
+    list.push(a);
+    annotated.set(a.target, list);
+  }
+  const annotations = (node: unknown): void => {
+    for (const a of annotated.get(node) ?? []) out.push(printAnnotations(a));
+  };
+  annotations(m.package);
+  out.push(`package ${printRef(m.package.path.slice(1), true)}`);
+  if (m.imports.length > 0) out.push("");
+  for (const imp of m.imports) {
+    annotations(imp);
+    out.push(`import ${printTerm(imp.path)}${imp.alias ? ` as ${imp.alias}` : ""}`);
+  }
+  for (const rule of m.rules) {
+    out.push("");
+    annotations(rule);
+    out.push(printRule(rule));
+  }
+  return out.join("\n") + "\n";
+}
+
+/** `# METADATA` followed by the block's YAML. */
+export function printAnnotations(a: Annotations): string {
+  const doc: Record<string, unknown> = { scope: a.scope };
+  if (a.title !== undefined) doc["title"] = a.title;
+  if (a.description !== undefined) doc["description"] = a.description;
+  if (a.entrypoint) doc["entrypoint"] = true;
+  if (a.organizations) doc["organizations"] = a.organizations;
+  if (a.relatedResources) doc["related_resources"] = a.relatedResources;
+  if (a.authors) doc["authors"] = a.authors;
+  if (a.schemas) {
+    doc["schemas"] = a.schemas.map((s) => ({
+      [printTerm({ type: "ref", value: s.path, location: a.location })]:
+        s.definition !== undefined ? s.definition : printTerm({ type: "ref", value: s.schema ?? [], location: a.location }),
+    }));
+  }
+  if (a.custom) doc["custom"] = a.custom;
+  const yaml = stringify(doc).trimEnd();
+  return ["# METADATA", ...yaml.split("\n").map((l) => `# ${l}`)].join("\n");
+}
+
+export function printRule(rule: Rule): string {
+  const head = rule.head;
+  let s = rule.default ? "default " : "";
+  // (a v0 partial set `p[x] { }` keeps the key out of its ref: it prints with `contains`)
+  s += printRef(head.reference, true);
+  if (head.args) s += `(${head.args.map((a) => paren(a, isKeyValueIn(a))).join(", ")})`;
+  if (head.key && !head.value) s += ` contains ${printTerm(head.key)}`;
+  if (head.value && !head.generatedValue) s += `${head.assign ? " :=" : " ="} ${printTerm(head.value)}`;
+  if (!rule.default && !rule.generatedBody) s += ` if ${printBlock(rule.body, 0)}`;
+  for (let e = rule.else; e; e = e.else) {
+    s += " else";
+    if (e.head.value && !e.head.generatedValue) s += `${e.head.assign ? " :=" : " ="} ${printTerm(e.head.value)}`;
+    if (!e.generatedBody) s += ` if ${printBlock(e.body, 0)}`;
+  }
+  return s;
+}
+
+/** `{ ... }` with one expression per line, indented by `depth + 1` tabs. */
+export function printBlock(body: Body, depth: number): string {
+  const pad = "\t".repeat(depth + 1);
+  return `{\n${body.map((e) => pad + printExpr(e, depth + 1)).join("\n")}\n${"\t".repeat(depth)}}`;
+}
+
+export function printBody(body: Body): string {
+  return body.map((e) => printExpr(e, 0)).join("; ");
+}
+
+/** `operand`: the expression is an operand of `and`/`or`. There, and after `not`, a leading `{`
+ * would open a body, so a term that prints with one is put in parentheses. */
+export function printExpr(e: Expr, depth = 0, operand = false): string {
+  let s = e.negated ? "not " : "";
+  let body = printExprTerms(e.terms, depth);
+  if ((operand || e.negated) && body.startsWith("{")) body = unbrace(e.terms, depth);
+  s += body;
+  for (const w of e.with) s += ` with ${printTerm(w.target)} as ${printTerm(w.value)}`;
+  return s;
+}
+
+function unbrace(t: ExprTerms, depth: number): string {
+  if (Array.isArray(t)) {
+    const op = operatorName(t[0]);
+    if ((op === "eq" || op === "assign") && t.length === 3) {
+      return `(${printTerm(t[1]!)}) ${op === "eq" ? "=" : ":="} ${printTerm(t[2]!)}`;
+    }
+  }
+  // a call or a term in parentheses is the same call or term
+  return `(${printExprTerms(t, depth)})`;
+}
+
+function printExprTerms(t: ExprTerms, depth: number): string {
+  if (Array.isArray(t)) {
+    const op = operatorName(t[0]);
+    if ((op === "eq" || op === "assign") && t.length === 3) {
+      return `${printTerm(t[1]!)} ${op === "eq" ? "=" : ":="} ${printTerm(t[2]!)}`;
+    }
+    return printTerm({ type: "call", value: t, location: t[0]!.location });
+  }
+  switch (t.type) {
+    case "some": {
+      const first = t.symbols[0];
+      if (first && first.type === "call") {
+        const [, ...args] = first.value;
+        const domain = args.pop()!;
+        return `some ${args.map((a) => printTerm(a)).join(", ")} in ${printTerm(domain)}`;
+      }
+      return `some ${t.symbols.map((x) => printTerm(x)).join(", ")}`;
+    }
+    case "every": {
+      const vars = t.key ? `${printTerm(t.key)}, ${printTerm(t.value)}` : printTerm(t.value);
+      return `every ${vars} in ${printTerm(t.domain)} ${printBlock(t.body, depth)}`;
+    }
+    case "and":
+    case "or": {
+      const prec = t.type === "and" ? 2 : 1;
+      const lhs = printOperand(t.lhs, t.explicitLhs, prec, false, depth);
+      const rhs = printOperand(t.rhs, t.explicitRhs, prec, true, depth);
+      return `${lhs} ${t.type} ${rhs}`;
+    }
+    case "not":
+      return t.explicitBody ? `not {${printBody(t.body)}}` : `not (${printBody(t.body)})`;
+    default:
+      return printTerm(t);
+  }
+}
+
+/** An operand of `and`/`or`: `{ body }` when explicit, else its one expression, in parentheses
+ * when it is a logical expression that would otherwise regroup. */
+function printOperand(body: Body, explicit: boolean, prec: number, right: boolean, depth: number): string {
+  if (explicit) return `{${printBody(body)}}`;
+  const e = body[0]!;
+  const t = e.terms;
+  if (!Array.isArray(t) && (t.type === "and" || t.type === "or") && !e.negated && e.with.length === 0) {
+    const inner = t.type === "and" ? 2 : 1;
+    if (inner < prec || (inner === prec && right)) return `(${printExpr(e, depth)})`;
+  }
+  return printExpr(e, depth, true);
+}
+
+function operatorName(t: Term | undefined): string | undefined {
+  if (!t || t.type !== "ref") return undefined;
+  if (t.value.length === 1 && t.value[0]!.type === "var") return t.value[0]!.value;
+  if (t.value.length === 2 && t.value[0]!.type === "var" && t.value[0]!.value === "internal" && t.value[1]!.type === "string") {
+    return `internal.${t.value[1]!.value}`;
+  }
+  return undefined;
+}
+
+/** Precedence of a term as printed (infix calls lower than atoms). */
+function precedence(t: Term): number {
+  if (t.type !== "call") return PREC_ATOM;
+  const op = operatorName(t.value[0]);
+  if (op === undefined) return PREC_ATOM;
+  if (op === "internal.member_2" && t.value.length === 3) return PREC_IN;
+  if (op === "internal.member_3" && t.value.length === 4) return PREC_IN;
+  const infix = INFIX[op];
+  return infix && t.value.length === 3 ? infix[1] : PREC_ATOM;
+}
+
+function paren(t: Term, needed: boolean): string {
+  return needed ? `(${printTerm(t)})` : printTerm(t);
+}
+
+/** An element of a collection or a comprehension head: infix calls go in parentheses, so that
+ * `|` and `,` keep their meaning. */
+function element(t: Term): string {
+  return paren(t, precedence(t) < PREC_ATOM);
+}
+
+export function printTerm(t: Term): string {
+  switch (t.type) {
+    case "null":
+      return "null";
+    case "boolean":
+      return String(t.value);
+    case "number":
+      return t.value;
+    case "string":
+      return JSON.stringify(t.value);
+    case "var":
+      return t.value.startsWith("$") ? "_" : t.value;
+    case "ref":
+      return printRef(t.value, false);
+    case "array":
+      return `[${t.value.map(element).join(", ")}]`;
+    case "set":
+      return t.value.length === 0 ? "set()" : `{${t.value.map(element).join(", ")}}`;
+    case "object":
+      return `{${t.value.map(([k, v]) => `${element(k)}: ${element(v)}`).join(", ")}}`;
+    case "arraycomprehension":
+      return `[${element(t.value.term)} | ${printBody(t.value.body)}]`;
+    case "setcomprehension":
+      return `{${element(t.value.term)} | ${printBody(t.value.body)}}`;
+    case "objectcomprehension":
+      return `{${element(t.value.key)}: ${element(t.value.value)} | ${printBody(t.value.body)}}`;
+    case "call":
+      return printCall(t);
+    case "templatestring":
+      return printTemplate(t.value.multiLine, t.value.parts);
+  }
+}
+
+function printCall(t: Term & { type: "call" }): string {
+  const [op, ...args] = t.value;
+  const name = operatorName(op);
+  const prec = precedence(t);
+  if (prec === PREC_IN) {
+    const domain = args[args.length - 1]!;
+    const vars = args.slice(0, -1).map((a) => paren(a, precedence(a) <= PREC_IN));
+    return `${vars.join(", ")} in ${paren(domain, precedence(domain) <= PREC_IN)}`;
+  }
+  if (name !== undefined && prec < PREC_ATOM) {
+    const [symbol] = INFIX[name]!;
+    const [l, r] = args as [Term, Term];
+    // left-associative: the right operand needs parentheses at equal precedence
+    return `${paren(l, precedence(l) < prec)} ${symbol} ${paren(r, precedence(r) <= prec)}`;
+  }
+  // a `k, v in xs` argument needs parentheses, or its comma would split it
+  return `${printTerm(op!)}(${args.map((a) => paren(a, isKeyValueIn(a))).join(", ")})`;
+}
+
+function isKeyValueIn(t: Term): boolean {
+  return precedence(t) === PREC_IN && t.type === "call" && t.value.length === 4;
+}
+
+/** A ref: `a.b[x]["c d"]`. With `bare` (package paths, rule heads) a leading string prints as
+ * a name. */
+export function printRef(ref: Term[], bare: boolean): string {
+  let s = "";
+  ref.forEach((t, i) => {
+    if (i === 0) {
+      if (t.type === "var" || (bare && t.type === "string")) s += t.value;
+      else if (t.type === "call" || t.type === "ref") s += printTerm(t);
+      else s += element(t);
+      return;
+    }
+    if (t.type === "string" && IDENT.test(t.value)) s += `.${t.value}`;
+    else s += `[${printTerm(t)}]`;
+  });
+  return s;
+}
+
+function printTemplate(multiLine: boolean, parts: (Term | Expr)[]): string {
+  const close = multiLine ? "`" : '"';
+  let s = `$${close}`;
+  let prev: string | undefined;
+  for (const p of parts) {
+    const afterString = prev === "string";
+    prev = p.type;
+    if (p.type === "string" && afterString) {
+      // two string parts in a row: the second came from an expression (`{"x"}`)
+      s += `{${printTerm(p)}}`;
+    } else if (p.type === "string") {
+      s += multiLine ? p.value.replace(/\{/g, "\\{") : JSON.stringify(p.value).slice(1, -1).replace(/\{/g, "\\{");
+    } else if (p.type === "expr") {
+      s += `{${printExpr(p)}}`;
+    } else {
+      s += `{${printTerm(p)}}`;
+    }
+  }
+  return s + close;
+}

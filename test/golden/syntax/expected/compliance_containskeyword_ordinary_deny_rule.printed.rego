@@ -1,0 +1,9 @@
+package test
+
+p contains msg if {
+	msg := "nono"
+}
+
+p contains msg if {
+	msg := "nonono"
+}
