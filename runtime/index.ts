@@ -14,3 +14,13 @@ export {
   type BuiltinTable,
   type CallSite,
 } from "./builtins/registry.js";
+// Evaluation support for generated code (compiler/codegen) and prepared queries.
+export * from "./eval/ops.js";
+export * from "./eval/state.js";
+export * from "./eval/results.js";
+export * from "./eval/prepared.js";
+// The application runtime: data store, prepared decisions, the query engine.
+export { Store, Transaction, parsePath, formatPath, copyJSON, type StoragePath } from "./store/index.js";
+export { Authorizer, type AuthorizerOptions } from "./authorizer.js";
+export { Engine, type EngineOptions, type QueryResult } from "./engine.js";
+export { compileDecision, rulePath, type CompiledDecision, type CompileDecisionOptions, type QueryExpression } from "./decision.js";

@@ -62,4 +62,3 @@ export function collectionCanonical(kind: "set" | "object", parts: string[]): st
   return kind === "set" ? `<${parts.join(",")}>` : `{${parts.join(",")}}`;
 }
 
-export type { RegoObject, RegoSet };

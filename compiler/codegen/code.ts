@@ -1,0 +1,148 @@
+// Generated code is a value, never a bare string (ajv's habit). `Code` is the only type that holds
+// raw TypeScript text, and raw text enters it only from this compiler's own templates:
+//   - `_` tagged template: interpolated Code/Name pass through; a plain string always comes out as
+//     a quoted literal (through `lit`); numbers, booleans and null as their literal text.
+//   - `lit(v)`: THE literal function — JSON.stringify plus escaping of U+2028/U+2029. Every string,
+//     key and name that comes from a policy or a plan reaches the output through it (or as a
+//     `Name` allocated by names.ts). Nothing is ever spliced raw.
+//   - `comment(text)`: Rego/plan text inside a comment, with `*/`, line breaks and other
+//     troublesome characters neutralised.
+// Statement structure (blocks, labels, loops) is built from `Node`s and rendered with indentation.
+
+export class Code {
+  /** @internal Raw text; build Code only through `_`, `lit`, `comment`, `join` and `Name`. */
+  readonly text: string;
+  protected constructor(text: string) {
+    this.text = text;
+  }
+  toString(): string {
+    return this.text;
+  }
+  /** @internal For this file and names.ts only. */
+  static raw(text: string): Code {
+    return new Code(text);
+  }
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A validated identifier, allocated by a Scope (names.ts). */
+export class Name extends Code {
+  constructor(text: string) {
+    if (!IDENTIFIER.test(text)) throw new Error(`codegen: ${JSON.stringify(text)} is not an identifier`);
+    super(text);
+  }
+}
+
+export type CodeArg = Code | string | number | boolean | null;
+
+/** The one literal function: a JS/TS literal of a string, finite number, boolean or null. */
+export function lit(v: string | number | boolean | null): Code {
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw new Error(`codegen: cannot write the number ${v} as a literal`);
+    return Code.raw(Object.is(v, -0) ? "0" : String(v));
+  }
+  return Code.raw(JSON.stringify(v).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029")));
+}
+
+function argText(a: CodeArg): string {
+  if (a instanceof Code) return a.text;
+  return lit(a).text;
+}
+
+/** Tagged template: `_\`${name} = ${value};\`` — strings become literals, Code passes through. */
+export function _(strings: TemplateStringsArray, ...args: CodeArg[]): Code {
+  let s = strings[0]!;
+  for (let i = 0; i < args.length; i++) s += argText(args[i]!) + strings[i + 1]!;
+  return Code.raw(s);
+}
+
+export function join(parts: readonly Code[], sep: Code = _`, `): Code {
+  return Code.raw(parts.map((p) => p.text).join(sep.text));
+}
+
+/** A block comment holding arbitrary text safely: no `*\/`, no line breaks, printable only. */
+export function comment(text: string): Code {
+  return Code.raw(`/* ${commentText(text)} */`);
+}
+
+/** A line comment holding arbitrary text safely. */
+export function lineComment(text: string): Code {
+  return Code.raw(`// ${commentText(text)}`);
+}
+
+function commentText(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        out += text[i]! + text[i + 1]!;
+        i++;
+        continue;
+      }
+    }
+    const ch = text[i]!;
+    if (c < 0x20 || c === 0x7f || (c >= 0x80 && c < 0xa0) || c === 0x2028 || c === 0x2029 || (c >= 0xd800 && c <= 0xdfff)) {
+      out += `\\u${c.toString(16).padStart(4, "0")}`;
+    } else if (ch === "*" && text[i + 1] === "/") {
+      out += "*\\";
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+// ---- statements ----
+
+/** A jump target: a labelled statement, emitted with its label only when something jumps to it. */
+export class Label {
+  used = false;
+  constructor(readonly name: Name) {}
+}
+
+/** A statement, a group of statements, or a (possibly labelled) braced construct. */
+export type Node = Code | Node[] | Braced;
+
+export interface Braced {
+  kind: "braced";
+  /** Text before `{` (e.g. `while (it.next())`, `try`); empty for a plain block. */
+  head: Code | null;
+  label: Label | null;
+  body: Node[];
+  /** Text after the closing `}` on the same line (e.g. ` finally { ... }`). */
+  tail?: Code;
+}
+
+export function braced(head: Code | null, label: Label | null, body: Node[], tail?: Code): Braced {
+  return tail === undefined ? { kind: "braced", head, label, body } : { kind: "braced", head, label, body, tail };
+}
+
+/** Renders statements with two-space indentation, starting at `depth`. */
+export function render(nodes: Node[], depth = 0): string {
+  const out: string[] = [];
+  renderInto(nodes, depth, out);
+  return out.join("\n");
+}
+
+function renderInto(nodes: Node[], depth: number, out: string[]): void {
+  const pad = "  ".repeat(depth);
+  for (const n of nodes) {
+    if (n instanceof Code) {
+      if (n.text !== "") out.push(pad + n.text);
+    } else if (Array.isArray(n)) {
+      renderInto(n, depth, out);
+    } else if (n.head === null && (n.label === null || !n.label.used) && n.tail === undefined) {
+      // A plain block nothing jumps to: its statements run in order in the parent.
+      renderInto(n.body, depth, out);
+    } else {
+      const label = n.label?.used ? `${n.label.name.text}: ` : "";
+      const head = n.head ? `${n.head.text} ` : "";
+      out.push(`${pad}${label}${head}{`);
+      renderInto(n.body, depth + 1, out);
+      out.push(`${pad}}${n.tail ? n.tail.text : ""}`);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+// CallStmt and CallDynamicStmt, and the module's dynamic dispatcher.
+//   - a func: `r = f($, args...); if (r === undefined) <undefined>` — args may be undefined (the
+//     callee decides); memoisation happens inside memoised funcs;
+//   - a builtin: through the registry's invoke policy with a module-level call site constant
+//     (`call2($, c3, a, b)`: undefined when an argument is undefined or the builtin fails in
+//     non-strict mode); void builtins are called for their effect and never fail; async builtins
+//     are awaited (their plan gets an async entrypoint);
+//   - CallDynamic: the dispatcher maps the path (JSON text) to a func; no such func → undefined
+//     (break 0, the planner's fallback block follows); the func's result undefined → break 3.
+import { getBuiltin } from "../../../runtime/builtins/registry.js";
+import type { Func, StmtMap } from "../../ir/types.js";
+import { _, braced, join, lit, type Code, type Node } from "../code.js";
+import { done, type Emitted, type FuncEmitter, type ModuleEmitter } from "./context.js";
+
+type E<T extends keyof StmtMap> = (fe: FuncEmitter, s: StmtMap[T]) => Emitted;
+
+export const callStmt: E<"CallStmt"> = (fe, s) => {
+  const mod = fe.mod;
+  const r = fe.local(s.result);
+  const args = s.args.map((a) => fe.operand(a));
+  const func = mod.policy.funcs.funcs[mod.funcIndex.get(s.func) ?? -1];
+  if (func) {
+    const call = _`${mod.funcName(func)}(${join([fe.state, ...args])})`;
+    const value = mod.calls.asyncFuncs.has(func.name) ? _`await ${call}` : call;
+    return done(_`${r} = ${value}; if (${r} === undefined) ${fe.jump(0)}`);
+  }
+  const decl = mod.policy.static.builtin_funcs.find((b) => b.name === s.func)!.decl;
+  const site = mod.builtinSite(s.func, s);
+  const def = getBuiltin(s.func);
+  if (decl.result === undefined || decl.result === null) {
+    return done(_`${mod.rt("callVoid")}(${fe.state}, ${site}, [${join(args)}]);`);
+  }
+  let call: Code;
+  if (def?.async) call = _`await ${mod.rt("callAsync")}(${fe.state}, ${site}, [${join(args)}])`;
+  else if (args.length <= 3) {
+    const helper = (["call0", "call1", "call2", "call3"] as const)[args.length]!;
+    call = _`${mod.rt(helper)}(${join([fe.state, site, ...args])})`;
+  } else call = _`${mod.rt("callN")}(${fe.state}, ${site}, [${join(args)}])`;
+  return done(_`${r} = ${call}; if (${r} === undefined) ${fe.jump(0)}`);
+};
+
+export const callDynamicStmt: E<"CallDynamicStmt"> = (fe, s) => {
+  const mod = fe.mod;
+  const r = fe.local(s.result);
+  const t = fe.temp(_`${mod.fixed.V} | typeof ${mod.rt("NOT_FOUND")}`);
+  const key = _`${mod.rt("pathKey")}([${join(s.path.map((p) => fe.operand(p)))}])`;
+  const [input, data] = s.args.map((a) => fe.local(a)) as [Code, Code];
+  const call = _`${mod.fixed.dispatch}(${fe.state}, ${key}, ${input}, ${data})`;
+  const nodes: Node[] = [
+    _`${t} = ${dispatchIsAsync(mod) ? _`await ${call}` : call};`,
+    _`if (${t} === ${mod.rt("NOT_FOUND")}) ${fe.jump(0)}`,
+    _`${r} = ${t}; if (${r} === undefined) ${fe.jump(3)}`,
+  ];
+  return done(nodes);
+};
+
+export function dispatchIsAsync(mod: ModuleEmitter): boolean {
+  for (const name of mod.calls.dynamicTargets) if (mod.calls.asyncFuncs.has(name)) return true;
+  return false;
+}
+
+/** `function callDynamic($, key, input, data)`: a switch over the paths of the possible targets. */
+export function dispatcher(mod: ModuleEmitter, targets: readonly Func[]): { params: Code; returnType: Code; body: Node[]; isAsync: boolean } {
+  const isAsync = dispatchIsAsync(mod);
+  const $ = mod.fixed.state;
+  const cases: Node[] = targets.map((f) => {
+    const call = _`${mod.funcName(f)}(${$}, input, data)`;
+    return _`case ${lit(JSON.stringify(f.path))}: return ${mod.calls.asyncFuncs.has(f.name) ? _`await ${call}` : call};`;
+  });
+  const V = mod.fixed.V;
+  const ret = _`${V} | typeof ${mod.rt("NOT_FOUND")}`;
+  return {
+    params: _`${$}: ${mod.rt("EvalState")}, key: string | undefined, input: ${V}, data: ${V}`,
+    returnType: isAsync ? _`Promise<${ret}>` : ret,
+    body: [braced(_`switch (key)`, null, [...cases, _`default: return ${mod.rt("NOT_FOUND")};`])],
+    isAsync,
+  };
+}

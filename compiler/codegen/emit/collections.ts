@@ -1,0 +1,50 @@
+// Statements that build collections: MakeArray/MakeObject/MakeSet, ArrayAppend, SetAdd,
+// ObjectInsert[Once] (the object local is reassigned: it becomes a RegoObject when a key is not a
+// string), ObjectMerge, and ResultSetAdd (into the plan's result set, or — for a direct-value
+// entrypoint — the binding object is never built: its one value is returned).
+import type { StmtMap } from "../../ir/types.js";
+import { _ } from "../code.js";
+import { done, type Emitted, type FuncEmitter } from "./context.js";
+
+type E<T extends keyof StmtMap> = (fe: FuncEmitter, s: StmtMap[T]) => Emitted;
+
+function direct(fe: FuncEmitter) {
+  return fe.result && "direct" in fe.result ? fe.result.direct : undefined;
+}
+
+export const makeArrayStmt: E<"MakeArrayStmt"> = (fe, s) => done(_`${fe.local(s.target)} = [];`);
+
+export const makeObjectStmt: E<"MakeObjectStmt"> = (fe, s) => {
+  if (direct(fe)?.make === s) return done([]);
+  return done(_`${fe.local(s.target)} = ${fe.mod.rt("newObject")}();`);
+};
+
+export const makeSetStmt: E<"MakeSetStmt"> = (fe, s) => done(_`${fe.local(s.target)} = new ${fe.mod.rt("RegoSet")}();`);
+
+export const arrayAppendStmt: E<"ArrayAppendStmt"> = (fe, s) =>
+  done(_`${fe.mod.rt("push")}(${fe.local(s.array)}, ${fe.operand(s.value)});`);
+
+export const setAddStmt: E<"SetAddStmt"> = (fe, s) => done(_`${fe.mod.rt("addTo")}(${fe.local(s.set)}, ${fe.operand(s.value)});`);
+
+export const objectInsertStmt: E<"ObjectInsertStmt"> = (fe, s) => {
+  const o = fe.local(s.object);
+  // Direct value: the binding object's only key; keep its value in the object's local.
+  if (direct(fe)?.insert === s) return done(_`${o} = ${fe.operand(s.value)};`);
+  return done(_`${o} = ${fe.mod.rt("insert")}(${o}, ${fe.operand(s.key)}, ${fe.operand(s.value)});`);
+};
+
+export const objectInsertOnceStmt: E<"ObjectInsertOnceStmt"> = (fe, s) => {
+  const o = fe.local(s.object);
+  const site = fe.mod.conflictSite("object", s);
+  return done(_`${o} = ${fe.mod.rt("insertOnce")}(${o}, ${fe.operand(s.key)}, ${fe.operand(s.value)}, ${site});`);
+};
+
+export const objectMergeStmt: E<"ObjectMergeStmt"> = (fe, s) =>
+  done(_`${fe.local(s.target)} = ${fe.mod.rt("merge")}(${fe.local(s.a)}, ${fe.local(s.b)});`);
+
+export const resultSetAddStmt: E<"ResultSetAddStmt"> = (fe, s) => {
+  const d = direct(fe);
+  if (d?.add === s) return done(fe.returnValue(fe.local(s.value)), true);
+  if (!fe.result || !("resultSet" in fe.result)) throw new Error("codegen: ResultSetAddStmt outside a plan");
+  return done(_`${fe.result.resultSet}.add(${fe.local(s.value)});`);
+};

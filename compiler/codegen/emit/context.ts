@@ -1,0 +1,206 @@
+// State shared while emitting one module (ModuleEmitter: runtime imports used, module-level
+// constants such as call sites and number literals, names of funcs) and one function
+// (FuncEmitter: its locals, its label stack for breaks, whether it is async, memoised, a plan).
+import type { Func, Operand, Policy, StmtLocation } from "../../ir/types.js";
+import type { CallGraph } from "../analysis/calls.js";
+import type { FuncFacts } from "../analysis/kinds.js";
+import type { DirectEntry } from "../analysis/entry.js";
+import { Code, Label, Name, _, lit, type Node } from "../code.js";
+import { FIXED, RT, Scope, type RuntimeName } from "../names.js";
+
+export class ModuleEmitter {
+  readonly scope = new Scope();
+  readonly used = new Set<RuntimeName>();
+  /** Module-level `const` declarations (call sites, conflict sites, numbers), in order. */
+  readonly consts: Array<{ name: Name; type?: Code; init: Code }> = [];
+  readonly funcNames = new Map<string, Name>();
+  readonly funcIndex = new Map<string, number>();
+  private readonly sites = new Map<string, Name>();
+  private readonly numbers = new Map<string, Code>();
+  readonly fixed: { [K in keyof typeof FIXED]: Name };
+
+  constructor(
+    readonly policy: Policy,
+    readonly calls: CallGraph,
+    readonly facts: Map<string, FuncFacts>,
+  ) {
+    for (const n of Object.values(RT)) this.scope.reserve(n);
+    this.fixed = {
+      V: this.scope.reserve(FIXED.V),
+      state: this.scope.reserve(FIXED.state),
+      entrypoints: this.scope.reserve(FIXED.entrypoints),
+      dispatch: this.scope.reserve(FIXED.dispatch),
+      input: this.scope.reserve(FIXED.input),
+      data: this.scope.reserve(FIXED.data),
+      options: this.scope.reserve(FIXED.options),
+      key: this.scope.reserve(FIXED.key),
+    };
+    policy.funcs.funcs.forEach((f, i) => this.funcIndex.set(f.name, i));
+  }
+
+  /** A runtime export, recorded as imported. */
+  rt(name: RuntimeName): Name {
+    this.used.add(name);
+    return new Name(RT[name]);
+  }
+
+  string(index: number): string {
+    return this.policy.static.strings[index]!.value;
+  }
+
+  file(loc: StmtLocation): string {
+    return this.policy.static.files[loc.file]?.value ?? "";
+  }
+
+  funcName(f: Func): Name {
+    let n = this.funcNames.get(f.name);
+    if (!n) this.funcNames.set(f.name, (n = this.scope.ident(f.name)));
+    return n;
+  }
+
+  /** A module constant for a builtin call site (name + location), shared by identical sites. */
+  builtinSite(name: string, loc: StmtLocation): Name {
+    const file = this.file(loc);
+    const key = JSON.stringify(["b", name, file, loc.row, loc.col]);
+    let n = this.sites.get(key);
+    if (!n) {
+      n = this.scope.name("c");
+      this.consts.push({ name: n, init: _`${this.rt("builtinSite")}(${name}, ${file}, ${loc.row}, ${loc.col})` });
+      this.sites.set(key, n);
+    }
+    return n;
+  }
+
+  /** A module constant for a conflict check's message and location. */
+  conflictSite(kind: "rule" | "function" | "object", loc: StmtLocation): Name {
+    const file = this.file(loc);
+    const key = JSON.stringify(["k", kind, file, loc.row, loc.col]);
+    let n = this.sites.get(key);
+    if (!n) {
+      n = this.scope.name("k");
+      this.consts.push({ name: n, init: _`${this.rt("conflictSite")}(${kind}, ${file}, ${loc.row}, ${loc.col})` });
+      this.sites.set(key, n);
+    }
+    return n;
+  }
+
+  /**
+   * A number literal from its source text: written as a JS number when that is exactly the same
+   * text (`1`, `0.5`), else a module constant `num("123456789012345678901234")`.
+   */
+  number(text: string): Code {
+    let c = this.numbers.get(text);
+    if (c) return c;
+    const d = Number(text);
+    if (Number.isFinite(d) && String(d) === text && (Number.isSafeInteger(d) || !Number.isInteger(d))) c = lit(d);
+    else {
+      const n = this.scope.name("n");
+      this.consts.push({ name: n, init: _`${this.rt("num")}(${text})` });
+      c = n;
+    }
+    this.numbers.set(text, c);
+    return c;
+  }
+}
+
+/** A break target seen from inside: `break label` or, for a scan's iteration level, `continue label`. */
+export interface Level {
+  label: Label;
+  verb: "break" | "continue";
+}
+
+export interface Emitted {
+  node: Node;
+  /** Control never reaches the next statement of the same block. */
+  terminal: boolean;
+}
+
+export function done(node: Node, terminal = false): Emitted {
+  return { node, terminal };
+}
+
+export class FuncEmitter {
+  readonly scope = new Scope();
+  readonly locals = new Map<number, Name>();
+  /** Function-level temporaries: `let t0: <type>`. */
+  readonly temps: Array<{ name: Name; type: Code }> = [];
+  private readonly levels: Level[] = [];
+  /** DotStmts reading base data (number keys are read as their text). */
+  dataDots: ReadonlySet<object> = new Set();
+  /** Writes `return v` for this function (casts, memoisation). */
+  returnValue: (v: Code) => Code = (v) => _`return ${v};`;
+
+  constructor(
+    readonly mod: ModuleEmitter,
+    readonly kind: "plan" | "func",
+    readonly params: readonly number[],
+    readonly isAsync: boolean,
+    /** Set for memoised funcs: the memo key. */
+    readonly memoId: number | undefined,
+    /** Plans: "resultset", or the direct-value facts (analysis/entry.ts). */
+    mode: "resultset" | DirectEntry | undefined,
+    /** Funcs with arguments report "functions must not produce multiple outputs". */
+    readonly isFunction: boolean,
+  ) {
+    for (const p of params) this.local(p);
+    this.result = mode === undefined ? undefined : mode === "resultset" ? { resultSet: this.scope.name("r") } : { direct: mode };
+  }
+
+  /** Plans: the result set builder's name, or the direct-value facts. */
+  readonly result: { resultSet: Name } | { direct: DirectEntry } | undefined;
+
+  get state(): Name {
+    return this.mod.fixed.state;
+  }
+
+  local(n: number): Name {
+    let name = this.locals.get(n);
+    if (!name) this.locals.set(n, (name = new Name(`l${n}`)));
+    return name;
+  }
+
+  temp(type: Code): Name {
+    const name = this.scope.name("t");
+    this.temps.push({ name, type });
+    return name;
+  }
+
+  operand(op: Operand): Code {
+    switch (op.type) {
+      case "local":
+        return this.local(op.value);
+      case "bool":
+        return lit(op.value);
+      case "string_index":
+        return lit(this.mod.string(op.value));
+    }
+  }
+
+  /** A new label (b0, s1, n2, ...); labels have their own namespace in JS. */
+  label(prefix: "b" | "s" | "n"): Label {
+    return new Label(this.scope.name(prefix));
+  }
+
+  /** Runs `fn` with `levels` pushed (innermost last). */
+  within<T>(levels: Level[], fn: () => T): T {
+    this.levels.push(...levels);
+    try {
+      return fn();
+    } finally {
+      this.levels.length -= levels.length;
+    }
+  }
+
+  level(k: number): Level {
+    const l = this.levels[this.levels.length - 1 - k];
+    if (!l) throw new Error(`codegen: break level ${k} out of range`); // validate.ts rules this out
+    return l;
+  }
+
+  /** `break`/`continue` statement leaving `k` levels (0 = the current block: "undefined"). */
+  jump(k: number): Code {
+    const l = this.level(k);
+    l.label.used = true;
+    return _`${Code.raw(l.verb)} ${l.label.name};`;
+  }
+}

@@ -1,0 +1,156 @@
+// IR funcs → module functions, plans → exported entrypoint functions.
+//   function g0DataTestAllow($: EvalState, l0: V, l1: V): V { let l2: V, ...; b0: {...} ... }
+//   export function testAllow(input: TestInput | undefined, data: TestData, options?: EvalOptions): boolean
+// Locals are function-level `let`s (the IR's frames are flat). Memoised funcs look up the current
+// memo frame first and record what they return. A plan's function makes the evaluation's state,
+// binds locals 0/1 to input and data (data defaults to {}), and returns its result set, or its
+// single binding's value directly (see analysis/entry.ts).
+import type { Func, Plan, Stmt } from "../../ir/types.js";
+import { blockFlow, localKinds, K, type Kinds } from "../analysis/kinds.js";
+import type { DirectEntry } from "../analysis/entry.js";
+import { baseDataDots } from "../analysis/shapes.js";
+import { _, comment, join, type Code, type Name, type Node } from "../code.js";
+import { FuncEmitter, type ModuleEmitter } from "./context.js";
+import { labelledBlock } from "./blocks.js";
+import { kindsType } from "./types.js";
+
+export interface Param {
+  name: Name;
+  type: Code;
+  optional?: boolean;
+}
+
+export interface FunctionParts {
+  name: Name;
+  doc: Code;
+  params: Param[];
+  returnType: Code;
+  body: Node[];
+  isAsync: boolean;
+  isExported: boolean;
+}
+
+function emitBody(fe: FuncEmitter, blocks: Func["blocks"]): { nodes: Node[]; terminal: boolean } {
+  const nodes: Node[] = [];
+  for (const b of blocks) {
+    const e = labelledBlock(fe, b);
+    nodes.push(e.node);
+    if (e.terminal) return { nodes, terminal: true };
+  }
+  return { nodes, terminal: false };
+}
+
+function declarations(fe: FuncEmitter, skip: ReadonlySet<number>): Node[] {
+  const V = fe.mod.fixed.V;
+  const locals = [...fe.locals].filter(([n]) => !skip.has(n)).sort(([a], [b]) => a - b);
+  const decls = [...locals.map(([, name]) => _`${name}: ${V}`), ...fe.temps.map((t) => _`${t.name}: ${t.type}`)];
+  return decls.length === 0 ? [] : [_`let ${join(decls)};`];
+}
+
+export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
+  const isAsync = mod.calls.asyncFuncs.has(f.name);
+  const memoId = mod.calls.memoised.has(f.name) ? mod.funcIndex.get(f.name)! : undefined;
+  const fe = new FuncEmitter(mod, "func", f.params, isAsync, memoId, undefined, f.params.length > 2);
+  fe.dataDots = baseDataDots(mod.policy, f.blocks, f.params[1]);
+  const $ = fe.state;
+  const V = mod.fixed.V;
+  const prelude: Node[] = [];
+  if (memoId !== undefined) {
+    const m = fe.scope.name("m");
+    prelude.push(_`const ${m} = ${$}.memo;`, _`if (${m} !== undefined && ${m}.has(${memoId})) return ${m}.get(${memoId});`);
+    fe.returnValue = (v) => _`return ${$}.memoize(${memoId}, ${v});`;
+  }
+  const body = emitBody(fe, f.blocks);
+  const end: Node[] = body.terminal ? [] : [memoId !== undefined ? _`return ${$}.memoize(${memoId}, undefined);` : _`return undefined;`];
+  const params: Param[] = [{ name: $, type: mod.rt("EvalState") }, ...f.params.map((p) => ({ name: fe.local(p), type: V }))];
+  return {
+    name: mod.funcName(f),
+    doc: comment(memoId !== undefined ? `${f.name} (memoised)` : f.name),
+    params,
+    returnType: isAsync ? _`Promise<${V}>` : V,
+    body: [...prelude, ...declarations(fe, new Set(f.params)), ...body.nodes, ...end],
+    isAsync,
+    isExported: false,
+  };
+}
+
+export interface EntryParts extends FunctionParts {
+  kind: "value" | "resultset";
+  binding: string | undefined;
+}
+
+/** Types of an entrypoint's parameters: the input and data type aliases. */
+export interface EntryTypes {
+  input: Name;
+  data: Name;
+}
+
+function directType(mod: ModuleEmitter, plan: Plan, direct: DirectEntry): { type: Code; maybeUndefined: boolean } {
+  let kinds: Kinds;
+  if (direct.value.type === "local") kinds = localKinds(plan.blocks, [0, 1], mod.policy, mod.facts).get(direct.value.value) ?? 0;
+  else kinds = direct.value.type === "bool" ? K.boolean : K.string;
+  let maybeUndefined = true;
+  if (direct.topLevelPrefix) {
+    const mayBeUndefinedCall = (s: Stmt) =>
+      s.type !== "CallStmt" || !(mod.facts.get(s.stmt.func)?.defined ?? false);
+    const flow = blockFlow({ stmts: direct.topLevelPrefix }, new Set([1]), mayBeUndefinedCall);
+    const v = direct.value;
+    maybeUndefined = flow.mayFail || flow.out === null || (v.type === "local" && !flow.out.has(v.value));
+  }
+  return { type: kindsType(mod, kinds), maybeUndefined };
+}
+
+export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: EntryTypes, direct: DirectEntry | undefined): EntryParts {
+  const isAsync = mod.calls.asyncPlans.has(plan.name);
+  const $ = mod.fixed.state;
+  const V = mod.fixed.V;
+  let fe: FuncEmitter;
+  let returnType: Code;
+  let maybeUndefined = true;
+  if (direct) {
+    const t = directType(mod, plan, direct);
+    maybeUndefined = t.maybeUndefined;
+    fe = new FuncEmitter(mod, "plan", [], isAsync, undefined, direct, false);
+    const cast = maybeUndefined ? _`${t.type} | undefined` : t.type;
+    fe.returnValue = (v) => _`return ${v} as ${cast};`;
+    returnType = t.type;
+  } else {
+    fe = new FuncEmitter(mod, "plan", [], isAsync, undefined, "resultset", false);
+    returnType = mod.rt("ResultSet");
+  }
+  fe.dataDots = baseDataDots(mod.policy, plan.blocks, 1);
+  const l0 = fe.local(0);
+  const l1 = fe.local(1);
+  const body = emitBody(fe, plan.blocks);
+  const nodes: Node[] = [_`const ${$} = new ${mod.rt("EvalState")}(${mod.fixed.options});`];
+  nodes.push(...declarations(fe, new Set([0, 1])));
+  nodes.push(
+    _`let ${l0}: ${V} = ${mod.fixed.input} as unknown as ${V}, ${l1}: ${V} = (${mod.fixed.data} ?? ${mod.rt("EMPTY_OBJECT")}) as unknown as ${V};`,
+  );
+  const rs = fe.result && "resultSet" in fe.result ? fe.result.resultSet : undefined;
+  if (rs) nodes.push(_`const ${rs} = new ${mod.rt("ResultSetBuilder")}();`);
+  nodes.push(...body.nodes);
+  if (direct) {
+    if (!body.terminal) {
+      // The analysis proved the value is always there; should it ever not be, fail loudly.
+      nodes.push(maybeUndefined ? _`return undefined;` : _`throw ${mod.rt("internalError")}(${`entrypoint ${plan.name} produced no value`});`);
+    }
+    if (maybeUndefined) returnType = _`${returnType} | undefined`;
+  } else if (!body.terminal) nodes.push(_`return ${rs!}.rows;`);
+  const params: Param[] = [
+    { name: mod.fixed.input, type: _`${types.input} | undefined` },
+    { name: mod.fixed.data, type: types.data },
+    { name: mod.fixed.options, type: mod.rt("EvalOptions"), optional: true },
+  ];
+  return {
+    name,
+    doc: comment(`Entrypoint ${plan.name}`),
+    params,
+    returnType: isAsync ? _`Promise<${returnType}>` : returnType,
+    body: nodes,
+    isAsync,
+    isExported: true,
+    kind: direct ? "value" : "resultset",
+    binding: direct?.binding,
+  };
+}

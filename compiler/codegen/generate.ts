@@ -1,0 +1,162 @@
+// IR plan → one TypeScript module: decode and validate the plan, analyse it (call graph, kinds,
+// entrypoint shapes, input/data types), emit every reachable func and every selected plan, and lay
+// the module out with ts-morph.
+import { RegoError } from "../../runtime/errors.js";
+import { decodePolicy } from "../ir/decode.js";
+import type { Plan, Policy } from "../ir/types.js";
+import { validatePolicy } from "../ir/validate.js";
+import { analyseCalls } from "./analysis/calls.js";
+import { detectDirect } from "./analysis/entry.js";
+import { analyseFuncs } from "./analysis/kinds.js";
+import { collectShapes, emptyShape, type Shapes } from "./analysis/shapes.js";
+import { _, comment, join, lineComment, lit, type Code, type Name, type Node } from "./code.js";
+import { dispatcher } from "./emit/calls.js";
+import { ModuleEmitter } from "./emit/context.js";
+import { emitFunc, emitPlan, type EntryParts, type FunctionParts } from "./emit/functions.js";
+import { shapeType } from "./emit/types.js";
+import { buildModule, type ModuleParts } from "./module.js";
+import { RT, RT_TYPES, type RuntimeName } from "./names.js";
+
+export interface GenerateOptions {
+  /** Generate only this entrypoint (plan name, e.g. "authz/allow"); default: every plan. */
+  entrypoint?: string;
+}
+
+export interface GeneratedEntrypoint {
+  /** The plan name, e.g. "authz/allow": the key of the module's `entrypoints` table. */
+  name: string;
+  /** The exported function, e.g. "authzAllow". */
+  exportName: string;
+  kind: "value" | "resultset";
+  /** The binding a "value" entrypoint returns (e.g. "result"). */
+  binding?: string;
+  async: boolean;
+}
+
+export interface GeneratedModule {
+  code: string;
+  entrypoints: GeneratedEntrypoint[];
+  /** Builtins the module calls (each must be in the registry when it is loaded). */
+  builtins: string[];
+}
+
+/** Decodes and validates a plan (JSON text or parsed JSON). */
+export function preparePolicy(plan: unknown): Policy {
+  const policy = decodePolicy(plan);
+  validatePolicy(policy);
+  return policy;
+}
+
+export function selectPlans(policy: Policy, entrypoint: string | undefined): Plan[] {
+  const plans = policy.plans.plans;
+  if (plans.length === 0) throw new RegoError("plan_invalid_error", "plans.plans: the plan has no entrypoints");
+  if (entrypoint === undefined) return plans;
+  const p = plans.find((x) => x.name === entrypoint);
+  if (!p) {
+    throw new RegoError(
+      "plan_invalid_error",
+      `no entrypoint ${JSON.stringify(entrypoint)} in the plan (entrypoints: ${plans.map((x) => JSON.stringify(x.name)).join(", ")})`,
+    );
+  }
+  return [p];
+}
+
+/** The package part of an entrypoint name ("authz/allow" → "authz"), naming its input/data types. */
+function typeGroup(name: string): string {
+  const i = name.lastIndexOf("/");
+  return i > 0 ? name.slice(0, i) : name;
+}
+
+export function generateModule(policy: Policy, options: GenerateOptions = {}): GeneratedModule {
+  const plans = selectPlans(policy, options.entrypoint);
+  const calls = analyseCalls(policy, plans);
+  const facts = analyseFuncs(policy, calls.funcs);
+  const mod = new ModuleEmitter(policy, calls, facts);
+
+  // Exported names first, so entrypoints get the plain names.
+  const entryNames = plans.map((p) => mod.scope.ident(p.name));
+  const groups = new Map<string, { input: Name; data: Name; shapes: Shapes; plans: Plan[] }>();
+  for (const p of plans) {
+    const g = typeGroup(p.name);
+    let grp = groups.get(g);
+    if (!grp) {
+      grp = { input: mod.scope.ident(`${g} input`, "pascal"), data: mod.scope.ident(`${g} data`, "pascal"), shapes: { input: emptyShape(), data: emptyShape() }, plans: [] };
+      groups.set(g, grp);
+    }
+    grp.plans.push(p);
+  }
+  for (const grp of groups.values()) {
+    const reach = analyseCalls(policy, grp.plans).funcs;
+    for (const p of grp.plans) collectShapes(policy, p.blocks, new Map([[0, "input"], [1, "data"]] as const), grp.shapes);
+    for (const f of reach) {
+      const roots = new Map<number, "input" | "data">();
+      if (f.params[0] !== undefined) roots.set(f.params[0], "input");
+      if (f.params[1] !== undefined) roots.set(f.params[1], "data");
+      collectShapes(policy, f.blocks, roots, grp.shapes);
+    }
+  }
+  for (const f of calls.funcs) mod.funcName(f);
+
+  const functions: FunctionParts[] = calls.funcs.map((f) => emitFunc(mod, f));
+  if (calls.dynamicTargets.size > 0) {
+    const targets = calls.funcs.filter((f) => calls.dynamicTargets.has(f.name));
+    const d = dispatcher(mod, targets);
+    functions.push({
+      name: mod.fixed.dispatch,
+      doc: comment("CallDynamicStmt: the func at a data path"),
+      params: [
+        { name: mod.fixed.state, type: mod.rt("EvalState") },
+        { name: mod.fixed.key, type: _`string | undefined` },
+        { name: mod.fixed.input, type: mod.fixed.V },
+        { name: mod.fixed.data, type: mod.fixed.V },
+      ],
+      returnType: d.returnType,
+      body: d.body,
+      isAsync: d.isAsync,
+      isExported: false,
+    });
+  }
+  const entries: EntryParts[] = plans.map((p, i) => {
+    const grp = groups.get(typeGroup(p.name))!;
+    return emitPlan(mod, p, entryNames[i]!, { input: grp.input, data: grp.data }, detectDirect(policy, p));
+  });
+  functions.push(...entries);
+
+  const table: Node[] = entries.map((e, i) => {
+    const fields = [_`kind: ${e.kind}`, ...(e.binding !== undefined ? [_`binding: ${e.binding}`] : []), _`async: ${e.isAsync}`, _`fn: ${e.name}`];
+    return _`[${lit(plans[i]!.name)}]: { ${join(fields)} },`;
+  });
+  const tableInit = _`{\n${join(table.map((t) => _`  ${t as Code}`), _`\n`)}\n}`;
+  mod.rt("EntrypointTable");
+
+  const typeAliases: ModuleParts["typeAliases"] = [{ name: mod.fixed.V, type: mod.rt("MaybeValue"), exported: false, doc: comment("a value, or undefined") }];
+  for (const [g, grp] of groups) {
+    typeAliases.push({ name: grp.input, type: shapeType(grp.shapes.input), exported: true, doc: comment(`input read by ${g}`) });
+    typeAliases.push({ name: grp.data, type: shapeType(grp.shapes.data), exported: true, doc: comment(`data read by ${g}`) });
+  }
+  const imports = [...mod.used]
+    .sort()
+    .map((n: RuntimeName) => ({ name: RT[n], typeOnly: RT_TYPES.has(n) }));
+  const code = buildModule({
+    header: [
+      lineComment("Generated by regoc from an OPA IR plan: do not edit."),
+      lineComment(`Entrypoints: ${plans.map((p) => p.name).join(", ")}`),
+    ],
+    imports,
+    typeAliases,
+    consts: mod.consts,
+    functions,
+    tail: [{ name: mod.fixed.entrypoints, type: mod.rt("EntrypointTable"), init: tableInit, exported: true, doc: comment("entrypoint name → function") }],
+  });
+  return {
+    code,
+    entrypoints: entries.map((e, i) => ({
+      name: plans[i]!.name,
+      exportName: e.name.text,
+      kind: e.kind,
+      ...(e.binding !== undefined ? { binding: e.binding } : {}),
+      async: e.isAsync,
+    })),
+    builtins: [...calls.builtins].sort(),
+  };
+}

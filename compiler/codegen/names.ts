@@ -1,0 +1,154 @@
+// Identifiers of generated code. They are allocated, never derived raw:
+//   - `Scope.name(prefix)` hands out `prefix0`, `prefix1`, ... for the generator's own names
+//     (locals `l3`, labels `b2`, call sites `c0`, ...);
+//   - `Scope.ident(text)` is THE identifier function for names derived from a policy or plan
+//     (entrypoints, IR funcs, type names): sanitised to [A-Za-z0-9_], camelCased, kept clear of
+//     reserved words, globals, runtime imports and the generator's own `x123` pattern, and made
+//     unique. Whatever the text, the result is a valid identifier no other name can collide with.
+// The fixed names every generated module shares (the runtime imports) are in one table, RT.
+import { Name } from "./code.js";
+
+/** Runtime exports generated code may import from "regoc" (see runtime/index.ts). */
+export const RT = {
+  // types
+  MaybeValue: "MaybeValue",
+  Value: "Value",
+  Num: "Num",
+  ObjectValue: "ObjectValue",
+  PlainObject: "PlainObject",
+  EvalOptions: "EvalOptions",
+  ResultSet: "ResultSet",
+  EntrypointTable: "EntrypointTable",
+  BuiltinSite: "BuiltinSite",
+  ConflictSite: "ConflictSite",
+  MemoFrame: "MemoFrame",
+  // values
+  EvalState: "EvalState",
+  ResultSetBuilder: "ResultSetBuilder",
+  RegoSet: "RegoSet",
+  EMPTY_OBJECT: "EMPTY_OBJECT",
+  NOT_FOUND: "NOT_FOUND",
+  builtinSite: "builtinSite",
+  conflictSite: "conflictSite",
+  call0: "call0",
+  call1: "call1",
+  call2: "call2",
+  call3: "call3",
+  callN: "callN",
+  callVoid: "callVoid",
+  callAsync: "callAsync",
+  dot: "dot",
+  dotKey: "dotKey",
+  dotData: "dotData",
+  len: "len",
+  scan: "scan",
+  equal: "equal",
+  isObjectValue: "isObjectValue",
+  isSetValue: "isSetValue",
+  newObject: "newObject",
+  push: "push",
+  addTo: "addTo",
+  insert: "insert",
+  insertOnce: "insertOnce",
+  assignOnce: "assignOnce",
+  merge: "merge",
+  upsert: "upsert",
+  num: "num",
+  internalError: "internalError",
+  pathKey: "pathKey",
+} as const;
+
+export type RuntimeName = keyof typeof RT;
+
+/** Names of type-only runtime imports. */
+export const RT_TYPES: ReadonlySet<RuntimeName> = new Set<RuntimeName>([
+  "MaybeValue",
+  "Value",
+  "Num",
+  "ObjectValue",
+  "PlainObject",
+  "EvalOptions",
+  "ResultSet",
+  "EntrypointTable",
+  "BuiltinSite",
+  "ConflictSite",
+  "MemoFrame",
+]);
+
+/** Module-level names the generator itself declares. */
+export const FIXED = {
+  V: "V",
+  state: "$",
+  entrypoints: "entrypoints",
+  dispatch: "callDynamic",
+  // parameter names of generated functions, kept clear of module-level names they could shadow
+  input: "input",
+  data: "data",
+  options: "options",
+  key: "key",
+} as const;
+
+const RESERVED = new Set([
+  // ECMAScript reserved words, strict-mode and TS contextual words that cannot name a function
+  "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
+  "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
+  "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void",
+  "while", "with", "yield", "let", "static", "implements", "interface", "package", "private",
+  "protected", "public", "await", "async", "arguments", "eval", "undefined", "NaN", "Infinity",
+  "type", "declare", "namespace", "module", "abstract", "as", "any", "unknown", "never", "object",
+  "string", "number", "boolean", "symbol", "bigint", "keyof", "readonly", "infer", "is", "asserts",
+  "satisfies", "of", "get", "set", "constructor", "require", "exports",
+  // globals generated code or the runtime may rely on
+  "globalThis", "Object", "Array", "Map", "Set", "JSON", "Math", "Number", "String", "Boolean",
+  "Symbol", "Promise", "Error", "BigInt", "Reflect", "Proxy", "Function", "Date", "RegExp",
+  "console", "Record", "Partial", "Readonly", "ReadonlyArray", "Iterable",
+  ...Object.values(RT),
+  ...Object.values(FIXED),
+]);
+
+/** The generator's own names look like this; derived names never do. */
+const INTERNAL = /^[A-Za-z]{1,2}\d+$/;
+
+/** Splits text into alphanumeric words: "authz/allow_all" → ["authz", "allow", "all"]. */
+function words(text: string): string[] {
+  return text.split(/[^A-Za-z0-9]+/).filter((w) => w !== "");
+}
+
+export type IdentStyle = "camel" | "pascal";
+
+export class Scope {
+  private readonly counters = new Map<string, number>();
+  private readonly used = new Set<string>();
+
+  /** A fresh generator-owned name: `prefix` + counter (prefix: a short lowercase word). */
+  name(prefix: string): Name {
+    if (!/^[a-z]{1,2}$/.test(prefix)) throw new Error(`codegen: name prefix ${JSON.stringify(prefix)} must be 1-2 lowercase letters`);
+    let n = this.counters.get(prefix) ?? 0;
+    let text = `${prefix}${n}`;
+    while (this.used.has(text)) text = `${prefix}${++n}`;
+    this.counters.set(prefix, n + 1);
+    this.used.add(text);
+    return new Name(text);
+  }
+
+  /** Marks a fixed name as taken. */
+  reserve(text: string): Name {
+    this.used.add(text);
+    return new Name(text);
+  }
+
+  /** The identifier function: a unique, valid identifier derived from arbitrary text. */
+  ident(text: string, style: IdentStyle = "camel"): Name {
+    const ws = words(text);
+    let base = ws
+      .map((w, i) => (i === 0 && style === "camel" ? w[0]!.toLowerCase() + w.slice(1) : w[0]!.toUpperCase() + w.slice(1)))
+      .join("");
+    if (base === "") base = style === "camel" ? "policy" : "Policy";
+    if (/^[0-9]/.test(base)) base = `_${base}`;
+    if (RESERVED.has(base) || INTERNAL.test(base)) base = `${base}_`;
+    let text2 = base;
+    for (let i = 2; this.used.has(text2); i++) text2 = `${base}${i}`;
+    this.used.add(text2);
+    return new Name(text2);
+  }
+}

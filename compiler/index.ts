@@ -1,0 +1,41 @@
+// regoc's public compiler API (`regoc/compiler`).
+//   compilePlan(plan, {entrypoint?})    IR plan (OPA's plan.json, parsed or text) → PreparedQuery
+//   generateTypeScript(plan, options?)  IR plan → {code, entrypoints, builtins}: one TS module
+//   loadModule(code)                    generated TS → live module (its `entrypoints` table, ...)
+//   writeModule(file, code)             saves generated TS for ahead-of-time use
+import { getBuiltin } from "../runtime/builtins/registry.js";
+import { RegoError } from "../runtime/errors.js";
+import { PreparedQuery } from "../runtime/eval/prepared.js";
+import { generateModule, preparePolicy, selectPlans, type GeneratedModule, type GenerateOptions } from "./codegen/generate.js";
+import { loadModule } from "./codegen/loader.js";
+
+export { loadModule, writeModule, toJavaScript, RUNTIME_URL, type LoadedModule } from "./codegen/loader.js";
+export type { GeneratedModule, GeneratedEntrypoint, GenerateOptions } from "./codegen/generate.js";
+export { PreparedQuery, type EvaluateOptions, type ResultSet, type Bindings, type EntrypointTable, type EntrypointInfo } from "../runtime/eval/prepared.js";
+
+export interface CompilePlanOptions {
+  /** The entrypoint `evaluate` runs by default (default: the only, or first, plan). Every plan is
+   * compiled; `evaluate({entrypoint})` selects another. */
+  entrypoint?: string;
+}
+
+/** Generates the TypeScript module of a plan (every entrypoint, or the one selected). */
+export function generateTypeScript(plan: unknown, options: GenerateOptions = {}): GeneratedModule {
+  return generateModule(preparePolicy(plan), options);
+}
+
+/** Compiles a plan to a prepared query: validate, check builtins, generate, load. */
+export async function compilePlan(plan: unknown, options: CompilePlanOptions = {}): Promise<PreparedQuery> {
+  const policy = preparePolicy(plan);
+  const entrypoint = selectPlans(policy, options.entrypoint)[0]!.name;
+  const generated = generateModule(policy);
+  const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
+  if (missing.length > 0) {
+    throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`, undefined, {
+      details: { missingBuiltins: missing },
+    });
+  }
+  const mod = await loadModule(generated.code);
+  return new PreparedQuery(mod.entrypoints, entrypoint, generated.code);
+}
+export * from "./compile.js";

@@ -1,0 +1,209 @@
+// OPA's IR plan (`opa build -t plan`), with OPA's exact JSON field names (v1/ir/ir.go, marshal.go).
+// These are the *decoded* shapes: decode.ts turns Go's null-for-empty into [] and reads
+// MakeNumberRefStmt's `index ?? Index` into `index`; everything else is as OPA writes it.
+// See ../../../shared/docs/opa-ir-reference.md for the semantics of every statement.
+
+/** A plan-scoped (or func-scoped) variable slot. */
+export type Local = number;
+
+/** A value a statement reads: a local, a boolean constant or a string from `static.strings`. */
+export type Operand =
+  | { type: "local"; value: Local }
+  | { type: "bool"; value: boolean }
+  | { type: "string_index"; value: number };
+
+/** Location fields sit inside each `stmt` object (file indexes `static.files`). */
+export interface StmtLocation {
+  file: number;
+  row: number;
+  col: number;
+}
+
+export interface Block {
+  stmts: Stmt[];
+}
+
+// ---- statements (34) ----
+
+export interface ArrayAppendStmt extends StmtLocation { array: Local; value: Operand }
+export interface AssignIntStmt extends StmtLocation { value: number; target: Local }
+export interface AssignVarOnceStmt extends StmtLocation { source: Operand; target: Local }
+export interface AssignVarStmt extends StmtLocation { source: Operand; target: Local }
+export interface BlockStmt extends StmtLocation { blocks: Block[] }
+export interface BreakStmt extends StmtLocation { index: number }
+export interface CallDynamicStmt extends StmtLocation { args: Local[]; path: Operand[]; result: Local }
+export interface CallStmt extends StmtLocation { func: string; args: Operand[]; result: Local }
+export interface DotStmt extends StmtLocation { source: Operand; key: Operand; target: Local }
+export interface EqualStmt extends StmtLocation { a: Operand; b: Operand }
+export interface IsArrayStmt extends StmtLocation { source: Operand }
+export interface IsDefinedStmt extends StmtLocation { source: Local }
+export interface IsObjectStmt extends StmtLocation { source: Operand }
+export interface IsSetStmt extends StmtLocation { source: Operand }
+export interface IsUndefinedStmt extends StmtLocation { source: Local }
+export interface LenStmt extends StmtLocation { source: Operand; target: Local }
+export interface MakeArrayStmt extends StmtLocation { capacity: number; target: Local }
+export interface MakeNullStmt extends StmtLocation { target: Local }
+export interface MakeNumberIntStmt extends StmtLocation { value: number; target: Local }
+/** `index` is read from `index ?? Index` (older OPA writes only the capitalised key). */
+export interface MakeNumberRefStmt extends StmtLocation { index: number; target: Local }
+export interface MakeObjectStmt extends StmtLocation { target: Local }
+export interface MakeSetStmt extends StmtLocation { target: Local }
+export interface NopStmt extends StmtLocation {}
+export interface NotEqualStmt extends StmtLocation { a: Operand; b: Operand }
+export interface NotStmt extends StmtLocation { block: Block }
+export interface ObjectInsertOnceStmt extends StmtLocation { object: Local; key: Operand; value: Operand }
+export interface ObjectInsertStmt extends StmtLocation { object: Local; key: Operand; value: Operand }
+export interface ObjectMergeStmt extends StmtLocation { a: Local; b: Local; target: Local }
+export interface ResetLocalStmt extends StmtLocation { target: Local }
+export interface ResultSetAddStmt extends StmtLocation { value: Local }
+export interface ReturnLocalStmt extends StmtLocation { source: Local }
+export interface ScanStmt extends StmtLocation { source: Local; key: Local; value: Local; block: Block }
+export interface SetAddStmt extends StmtLocation { set: Local; value: Operand }
+/** `path` is [] both for `with input as x` and (decoded from null) for the "undo" withs. */
+export interface WithStmt extends StmtLocation { local: Local; path: number[]; value: Operand; block: Block }
+
+/** Statement name → its fields. The keys are OPA's `type` strings. */
+export interface StmtMap {
+  ArrayAppendStmt: ArrayAppendStmt;
+  AssignIntStmt: AssignIntStmt;
+  AssignVarOnceStmt: AssignVarOnceStmt;
+  AssignVarStmt: AssignVarStmt;
+  BlockStmt: BlockStmt;
+  BreakStmt: BreakStmt;
+  CallDynamicStmt: CallDynamicStmt;
+  CallStmt: CallStmt;
+  DotStmt: DotStmt;
+  EqualStmt: EqualStmt;
+  IsArrayStmt: IsArrayStmt;
+  IsDefinedStmt: IsDefinedStmt;
+  IsObjectStmt: IsObjectStmt;
+  IsSetStmt: IsSetStmt;
+  IsUndefinedStmt: IsUndefinedStmt;
+  LenStmt: LenStmt;
+  MakeArrayStmt: MakeArrayStmt;
+  MakeNullStmt: MakeNullStmt;
+  MakeNumberIntStmt: MakeNumberIntStmt;
+  MakeNumberRefStmt: MakeNumberRefStmt;
+  MakeObjectStmt: MakeObjectStmt;
+  MakeSetStmt: MakeSetStmt;
+  NopStmt: NopStmt;
+  NotEqualStmt: NotEqualStmt;
+  NotStmt: NotStmt;
+  ObjectInsertOnceStmt: ObjectInsertOnceStmt;
+  ObjectInsertStmt: ObjectInsertStmt;
+  ObjectMergeStmt: ObjectMergeStmt;
+  ResetLocalStmt: ResetLocalStmt;
+  ResultSetAddStmt: ResultSetAddStmt;
+  ReturnLocalStmt: ReturnLocalStmt;
+  ScanStmt: ScanStmt;
+  SetAddStmt: SetAddStmt;
+  WithStmt: WithStmt;
+}
+
+export type StmtType = keyof StmtMap;
+
+/** The `{type, stmt}` envelope, discriminated on `type`. */
+export type Stmt = { [T in StmtType]: { type: T; stmt: StmtMap[T] } }[StmtType];
+
+/** A statement of one given type. */
+export type StmtOf<T extends StmtType> = Extract<Stmt, { type: T }>;
+
+// ---- top level ----
+
+export interface StringConst {
+  value: string;
+}
+
+/** An OPA type declaration (`types.Function` JSON), as in a capabilities file; kept as read. */
+export interface TypeDecl {
+  type: string;
+  [field: string]: unknown;
+}
+
+export interface FunctionDecl extends TypeDecl {
+  type: "function";
+  args?: TypeDecl[];
+  /** Absent for void builtins (internal.print, internal.test_case). */
+  result?: TypeDecl;
+  variadic?: TypeDecl;
+}
+
+export interface BuiltinFunc {
+  name: string;
+  decl: FunctionDecl;
+}
+
+export interface Static {
+  strings: StringConst[];
+  builtin_funcs: BuiltinFunc[];
+  files: StringConst[];
+}
+
+export interface Plan {
+  name: string;
+  blocks: Block[];
+}
+
+export interface Func {
+  name: string;
+  params: Local[];
+  return: Local;
+  blocks: Block[];
+  /** `["g0", "pkg", "rule"]`; used by CallDynamicStmt. May be absent on old plans. */
+  path: string[];
+}
+
+export interface UnplannedRule {
+  path: string;
+  location?: unknown;
+}
+
+export interface Policy {
+  static: Static;
+  plans: { plans: Plan[] };
+  funcs: { funcs: Func[] };
+  /** Newer OPA: rules no entrypoint reaches (coverage only; evaluation ignores it). */
+  unplanned_rules?: UnplannedRule[];
+}
+
+/** Every statement type, in OPA's marshal order. */
+export const STMT_TYPES: readonly StmtType[] = [
+  "ArrayAppendStmt",
+  "AssignIntStmt",
+  "AssignVarOnceStmt",
+  "AssignVarStmt",
+  "BlockStmt",
+  "BreakStmt",
+  "CallDynamicStmt",
+  "CallStmt",
+  "DotStmt",
+  "EqualStmt",
+  "IsArrayStmt",
+  "IsDefinedStmt",
+  "IsObjectStmt",
+  "IsSetStmt",
+  "IsUndefinedStmt",
+  "LenStmt",
+  "MakeArrayStmt",
+  "MakeNullStmt",
+  "MakeNumberIntStmt",
+  "MakeNumberRefStmt",
+  "MakeObjectStmt",
+  "MakeSetStmt",
+  "NopStmt",
+  "NotEqualStmt",
+  "NotStmt",
+  "ObjectInsertOnceStmt",
+  "ObjectInsertStmt",
+  "ObjectMergeStmt",
+  "ResetLocalStmt",
+  "ResultSetAddStmt",
+  "ReturnLocalStmt",
+  "ScanStmt",
+  "SetAddStmt",
+  "WithStmt",
+];
+
+/** Plan locals 0 and 1 are the global input and data documents. */
+export const INPUT_LOCAL: Local = 0;
+export const DATA_LOCAL: Local = 1;

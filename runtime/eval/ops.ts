@@ -1,0 +1,300 @@
+// The operations generated code calls for IR statements that are more than a line of JS:
+// lookups (DotStmt), lengths, scans in OPA's order, collection building (ArrayAppend, SetAdd,
+// ObjectInsert[Once]), ObjectMerge, the copy-on-write upsert of WithStmt, conflict checks and
+// number constants. They read the caller's JSON as it is (own properties only) and never mutate
+// input or data: the collections they mutate are ones the plan has just made.
+import { RegoError, type Location } from "../errors.js";
+import { equal } from "../value/compare.js";
+import { BigNum, numberFromText, numberText, type Num } from "../value/number.js";
+import { RegoObject, isObject, objectGet, objectHas, objectInsert, sortedPlainKeys, type ObjectValue } from "../value/object.js";
+import { RegoSet } from "../value/set.js";
+import { Special, copyPlainObject, newPlainObject, setOwn, type MaybeValue, type PlainObject, type Value } from "../value/value.js";
+
+type V = MaybeValue;
+
+/** A broken invariant of the plan (the planner never produces it); not a policy error. */
+export function internalError(message: string): RegoError {
+  return new RegoError("eval_internal_error", message);
+}
+
+/** DotStmt: `source[key]` — object value, array element (integral index in range), set member. */
+export function dot(source: V, key: V): V {
+  if (typeof source !== "object" || source === null || key === undefined) return undefined;
+  if (Array.isArray(source)) {
+    return typeof key === "number" && Number.isInteger(key) && key >= 0 && key < source.length ? source[key] : undefined;
+  }
+  if (source instanceof Special) {
+    if (source instanceof RegoObject || source instanceof RegoSet) return source.get(key);
+    return undefined;
+  }
+  return typeof key === "string" && Object.hasOwn(source, key) ? source[key] : undefined;
+}
+
+/** DotStmt with a constant string key (the common `input.user.role` chain). */
+export function dotKey(source: V, key: string): V {
+  if (typeof source !== "object" || source === null || Array.isArray(source)) return undefined;
+  if (source instanceof Special) {
+    if (source instanceof RegoObject || source instanceof RegoSet) return source.get(key);
+    return undefined;
+  }
+  return Object.hasOwn(source, key) ? source[key] : undefined;
+}
+
+/**
+ * DotStmt on base data: OPA reads base documents by storage path, where a number key is its text
+ * (`data[2]` reads key "2"); everything else is `dot`.
+ */
+export function dotData(source: V, key: V): V {
+  if ((typeof key === "number" || key instanceof BigNum) && typeof source === "object" && source !== null && !Array.isArray(source) && !(source instanceof Special)) {
+    const k = numberText(key);
+    return Object.hasOwn(source, k) ? source[k] : undefined;
+  }
+  return dot(source, key);
+}
+
+/** LenStmt: elements of an array, object or set; code points of a string; 0 otherwise. */
+export function len(v: V): number {
+  if (typeof v === "string") {
+    let n = 0;
+    for (let i = 0; i < v.length; i++) {
+      const c = v.charCodeAt(i);
+      if (c < 0xd800 || c > 0xdbff || i + 1 === v.length) n++;
+      else {
+        const d = v.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) i++;
+        n++;
+      }
+    }
+    return n;
+  }
+  if (typeof v !== "object" || v === null) return 0;
+  if (Array.isArray(v)) return v.length;
+  if (v instanceof RegoSet || v instanceof RegoObject) return v.size;
+  if (v instanceof Special) return 0;
+  return Object.keys(v).length;
+}
+
+/** IsSetStmt. */
+export function isSetValue(v: V): boolean {
+  return v instanceof RegoSet;
+}
+
+/** IsObjectStmt. */
+export function isObjectValue(v: V): boolean {
+  return v !== undefined && isObject(v);
+}
+
+/**
+ * ScanStmt's cursor: arrays in index order, objects by sorted key, sets by sorted element (OPA's
+ * order); anything else has no elements. Usage: `const it = scan(x); while (it.next()) { it.key ... }`.
+ */
+export class Scan {
+  key: Value = null;
+  value: Value = null;
+  private i = 0;
+  private readonly n: number;
+  /** 0 array, 1 set, 2 plain object, 3 RegoObject. */
+  private readonly mode: 0 | 1 | 2 | 3;
+  private readonly elems: readonly Value[];
+  private readonly keys: readonly string[];
+  private readonly entries: ReadonlyArray<readonly [Value, Value]>;
+  private readonly obj: PlainObject;
+
+  constructor(source: V) {
+    this.elems = this.keys = this.entries = NONE;
+    this.obj = EMPTY_OBJECT;
+    this.mode = 0;
+    if (typeof source !== "object" || source === null) this.n = 0;
+    else if (Array.isArray(source)) this.n = (this.elems = source).length;
+    else if (source instanceof RegoSet) {
+      this.mode = 1;
+      this.n = (this.elems = source.sorted()).length;
+    } else if (source instanceof RegoObject) {
+      this.mode = 3;
+      this.n = (this.entries = source.sorted()).length;
+    } else if (source instanceof Special) this.n = 0;
+    else {
+      this.mode = 2;
+      this.obj = source;
+      this.n = (this.keys = sortedPlainKeys(source)).length;
+    }
+  }
+
+  next(): boolean {
+    const i = this.i;
+    if (i >= this.n) return false;
+    this.i = i + 1;
+    switch (this.mode) {
+      case 0:
+        this.key = i;
+        this.value = this.elems[i]!;
+        break;
+      case 1:
+        this.key = this.value = this.elems[i]!;
+        break;
+      case 2: {
+        const k = this.keys[i]!;
+        this.key = k;
+        this.value = this.obj[k]!;
+        break;
+      }
+      default: {
+        const e = this.entries[i]!;
+        this.key = e[0];
+        this.value = e[1];
+      }
+    }
+    return true;
+  }
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/** Starts a scan over any value (scalars and undefined give no iterations; scans never fail). */
+export function scan(source: V): Scan {
+  return new Scan(source);
+}
+
+/** MakeObjectStmt: a fresh null-prototype object. */
+export function newObject(): PlainObject {
+  return newPlainObject();
+}
+
+/** ArrayAppendStmt. */
+export function push(array: V, value: V): void {
+  if (!Array.isArray(array)) throw internalError("ArrayAppendStmt: target is not an array");
+  if (value === undefined) throw internalError("ArrayAppendStmt: value is undefined");
+  array.push(value);
+}
+
+/** SetAddStmt. */
+export function addTo(set: V, value: V): void {
+  if (!(set instanceof RegoSet)) throw internalError("SetAddStmt: target is not a set");
+  if (value === undefined) throw internalError("SetAddStmt: value is undefined");
+  set.add(value);
+}
+
+function objectTarget(o: V, what: string): ObjectValue {
+  if (o === undefined || !isObject(o)) throw internalError(`${what}: target is not an object`);
+  return o;
+}
+
+/** ObjectInsertStmt: inserts or overwrites; returns the object (a RegoObject once a key is not a string). */
+export function insert(object: V, key: V, value: V): Value {
+  const o = objectTarget(object, "ObjectInsertStmt");
+  if (key === undefined || value === undefined) throw internalError("ObjectInsertStmt: key or value is undefined");
+  return objectInsert(o, key, value);
+}
+
+/** Where a conflict is raised from: OPA's message and the statement's location. */
+export interface ConflictSite {
+  readonly message: string;
+  readonly location: Location;
+}
+
+const CONFLICT_MESSAGES = {
+  rule: "complete rules must not produce multiple outputs",
+  function: "functions must not produce multiple outputs for same inputs",
+  object: "object keys must be unique",
+} as const;
+
+/** A module-level constant of generated code: one per AssignVarOnce/ObjectInsertOnce statement. */
+export function conflictSite(kind: keyof typeof CONFLICT_MESSAGES, file: string, row: number, col: number): ConflictSite {
+  return Object.freeze({ message: CONFLICT_MESSAGES[kind], location: Object.freeze({ file, row, col }) });
+}
+
+export function conflictError(site: ConflictSite): RegoError {
+  return new RegoError("eval_conflict_error", site.message, site.location);
+}
+
+/** ObjectInsertOnceStmt: a key already present with a different value is a conflict. */
+export function insertOnce(object: V, key: V, value: V, site: ConflictSite): Value {
+  const o = objectTarget(object, "ObjectInsertOnceStmt");
+  if (key === undefined || value === undefined) throw internalError("ObjectInsertOnceStmt: key or value is undefined");
+  if (objectHas(o, key)) {
+    if (equal(objectGet(o, key), value)) return o;
+    throw conflictError(site);
+  }
+  return objectInsert(o, key, value);
+}
+
+/** AssignVarOnceStmt: returns the local's new value; a different defined value is a conflict. */
+export function assignOnce(target: V, value: V, site: ConflictSite): V {
+  if (target === undefined) return value;
+  if (equal(target, value)) return target;
+  throw conflictError(site);
+}
+
+/** ObjectMergeStmt: recursive merge of base data `a` with rule documents `b`; `a` wins on clashes. */
+export function merge(a: V, b: V): V {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  if (!isObject(a) || !isObject(b)) return a;
+  let out: ObjectValue = newPlainObject();
+  const add = (k: Value, v: Value) => {
+    out = objectInsert(out, k, v);
+  };
+  forEachEntry(a, (k, va) => {
+    const vb = objectGet(b, k);
+    add(k, vb !== undefined && isObject(va) && isObject(vb) ? (merge(va, vb) as Value) : va);
+  });
+  forEachEntry(b, (k, vb) => {
+    if (!objectHas(a, k)) add(k, vb);
+  });
+  return out;
+}
+
+function forEachEntry(o: ObjectValue, fn: (k: Value, v: Value) => void): void {
+  if (o instanceof RegoObject) for (const [k, v] of o.unordered()) fn(k, v);
+  else for (const k of Object.keys(o)) fn(k, o[k]!);
+}
+
+function shallowCopy(o: ObjectValue): ObjectValue {
+  return o instanceof RegoObject ? new RegoObject(o.unordered()) : copyPlainObject(o);
+}
+
+/**
+ * WithStmt with a path: a copy of `doc` with `value` at `path` (string keys). Objects along the
+ * path are shallow-copied; missing or non-object nodes become fresh objects. `doc` is unchanged.
+ */
+export function upsert(doc: V, path: readonly string[], value: V): V {
+  if (path.length === 0) return value;
+  if (value === undefined) throw internalError("WithStmt: value is undefined");
+  const root: ObjectValue = doc !== undefined && isObject(doc) ? shallowCopy(doc) : newPlainObject();
+  let parent = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i]!;
+    const child = objectGet(parent, key);
+    const copy: ObjectValue = child !== undefined && isObject(child) ? shallowCopy(child) : newPlainObject();
+    setKey(parent, key, copy);
+    parent = copy;
+  }
+  setKey(parent, path[path.length - 1]!, value);
+  return root;
+}
+
+function setKey(o: ObjectValue, key: string, v: Value): void {
+  if (o instanceof RegoObject) o.set(key, v);
+  else setOwn(o, key, v);
+}
+
+/** MakeNumberRefStmt for literals a double cannot hold exactly: hoisted to a module constant. */
+export function num(text: string): Num {
+  const n = numberFromText(text);
+  if (n === undefined) throw internalError(`MakeNumberRefStmt: ${JSON.stringify(text)} is not a number`);
+  return n;
+}
+
+/** The data document when the caller gives none: an empty, frozen, null-prototype object. */
+export const EMPTY_OBJECT: PlainObject = Object.freeze(newPlainObject());
+
+/** CallDynamicStmt: the dispatch key of a path (JSON text), or undefined when a segment is not a string. */
+export function pathKey(segments: readonly V[]): string | undefined {
+  for (const s of segments) if (typeof s !== "string") return undefined;
+  return JSON.stringify(segments);
+}
+
+/** CallDynamicStmt: what the generated dispatcher returns when no func has the path. */
+export const NOT_FOUND: unique symbol = Symbol("regoc.notFound");
+
+export { BigNum };

@@ -1,0 +1,69 @@
+// code.ts and names.ts: the one literal function, comments, the `_` template, identifiers.
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { Code, Name, _, comment, lit, lineComment } from "../../../../compiler/codegen/code.js";
+import { Scope } from "../../../../compiler/codegen/names.js";
+
+describe("codegen: code.ts", () => {
+  it("lit() round-trips any string (lone surrogates, U+2028/2029 included) as a JS literal", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }), (s) => {
+        const text = lit(s).text;
+        assert.ok(!/[\u2028\u2029\n\r]/.test(text));
+        assert.equal(new Function(`return ${text};`)(), s); // test only: evaluates our own literal
+      }),
+    );
+  });
+
+  it("lit() writes numbers, booleans and null, and refuses non-finite numbers", () => {
+    assert.equal(lit(-1.5).text, "-1.5");
+    assert.equal(lit(-0).text, "0");
+    assert.equal(lit(true).text, "true");
+    assert.equal(lit(null).text, "null");
+    assert.throws(() => lit(NaN));
+    assert.throws(() => lit(Infinity));
+  });
+
+  it("the `_` template quotes plain strings and passes Code through", () => {
+    const n = new Name("l3");
+    assert.equal(_`${n} = ${'a"b'};`.text, 'l3 = "a\\"b";');
+    assert.equal(_`f(${1}, ${false}, ${null}, ${_`raw`})`.text, "f(1, false, null, raw)");
+    assert.ok(_`x` instanceof Code);
+  });
+
+  it("comment() neutralises */, line breaks and control characters", () => {
+    const c = comment("a */ b\nc\u2028d\re\u0000f\ud800");
+    assert.equal(c.text, "/* a *\\/ b\\u000ac\\u2028d\\u000de\\u0000f\\ud800 */");
+    assert.equal(lineComment("x\ny").text, "// x\\u000ay");
+    assert.equal(comment("emoji 😀 ok").text, "/* emoji 😀 ok */");
+  });
+
+  it("Name refuses anything that is not an identifier", () => {
+    for (const bad of ["", "1a", "a-b", "a b", "a;b", "😀", "a\u2028"]) assert.throws(() => new Name(bad));
+    new Name("$");
+    new Name("_x1");
+  });
+});
+
+describe("codegen: names.ts", () => {
+  it("Scope.name hands out prefix counters and refuses long prefixes", () => {
+    const s = new Scope();
+    assert.deepEqual([s.name("l").text, s.name("l").text, s.name("t").text], ["l0", "l1", "t0"]);
+    assert.throws(() => s.name("long"));
+  });
+
+  it("Scope.ident sanitises, camel-cases, avoids reserved and generator names, and is unique", () => {
+    const s = new Scope();
+    const got = ["authz/allow", "authz.allow", "eval", "class", "1x", "l3", "c10", "", "  ", "__proto__", "a_b-c", "évé", "constructor", "process", "Object"].map((t) => s.ident(t).text);
+    assert.deepEqual(got, ["authzAllow", "authzAllow2", "eval_", "class_", "_1x", "l3_", "c10_", "policy", "policy2", "proto", "aBC", "v", "constructor_", "process", "object_"]);
+    assert.equal(new Scope().ident("authz input", "pascal").text, "AuthzInput");
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: "binary" }), { maxLength: 20 }), (texts) => {
+        const sc = new Scope();
+        const names = texts.map((t) => sc.ident(t).text);
+        assert.equal(new Set(names).size, names.length);
+        for (const n of names) assert.match(n, /^[A-Za-z_][A-Za-z0-9_]*$/);
+      }),
+    );
+  });
+});

@@ -1,0 +1,87 @@
+// loader.ts: generated TS → a live module sharing the host's runtime instance; failures keep the
+// generated source; .ts files for ahead-of-time use; modules are reentrant.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RegoError, RegoSet, type Value } from "regoc";
+import { compilePlan, generateTypeScript, loadModule, toJavaScript, writeModule } from "regoc/compiler";
+import { L, PolicyBuilder, block, st } from "./plans.js";
+import "./support.js";
+
+function setPlan(): PolicyBuilder {
+  const b = new PolicyBuilder();
+  b.func("g0.data.test.s", [0, 1], 2, [
+    block(st("MakeSetStmt", { target: 2 })),
+    block(b.scan(0, 3, 4, st("SetAddStmt", { set: 2, value: L(4) }))),
+    block(st("ReturnLocalStmt", { source: 2 })),
+  ]);
+  b.entry("test/s", "g0.data.test.s");
+  return b;
+}
+
+describe("codegen: loader", () => {
+  it("generated modules share the host's runtime: instanceof works across", async () => {
+    const mod = await loadModule(generateTypeScript(setPlan().json()).code);
+    const out = (mod.testS as (input: unknown, data: unknown) => Value)(["b", "a", "b"], {});
+    assert.ok(out instanceof RegoSet);
+    assert.deepEqual(out.sorted(), ["a", "b"]);
+  });
+
+  it("the only import is rewritten to this process's runtime", async () => {
+    const js = await toJavaScript(generateTypeScript(setPlan().json()).code);
+    assert.doesNotMatch(js, /from "regoc"/);
+    assert.match(js, /runtime\/index\.(ts|js)"/);
+  });
+
+  it("a module that fails to compile or load is a rego_compile_error carrying the source", async () => {
+    const bad = 'import { RegoSet } from "regoc";\nexport const entrypoints = {;\n';
+    await assert.rejects(
+      () => loadModule(bad),
+      (e: unknown) => e instanceof RegoError && e.code === "rego_compile_error" && (e.details as { source: string }).source === bad,
+    );
+    const throwing = 'import { RegoSet } from "regoc";\nthrow new Error(String(RegoSet).slice(0, 0) + "boom");\nexport const entrypoints = {};\n';
+    await assert.rejects(
+      () => loadModule(throwing),
+      (e: unknown) => e instanceof RegoError && /boom/.test(e.message) && (e.details as { source: string }).source === throwing,
+    );
+    await assert.rejects(() => loadModule("export const x = 1;\n"), (e: unknown) => e instanceof RegoError && /exports no entrypoints table/.test(e.message));
+    await assert.rejects(
+      () => loadModule('const a = 1;\nimport { RegoSet } from "regoc";\nexport const entrypoints = { a, RegoSet };\n'),
+      (e: unknown) => e instanceof RegoError && /start with its import from "regoc"/.test(e.message),
+    );
+  });
+
+  it("writeModule saves the TypeScript for ahead-of-time use", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "regoc-"));
+    try {
+      const code = generateTypeScript(setPlan().json()).code;
+      const file = join(dir, "nested", "policy.ts");
+      await writeModule(file, code);
+      assert.equal(readFileSync(file, "utf8"), code);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("modules are reentrant: interleaved async evaluations keep their own state", async () => {
+    const b = new PolicyBuilder();
+    b.builtin("regoc_test.async_id", 1);
+    b.func("g0.data.test.r", [0, 1], 2, [block(b.dot(L(0), b.s("v"), 3), b.call("regoc_test.async_id", [L(3)], 2)), block(st("ReturnLocalStmt", { source: 2 }))]);
+    b.plan(
+      "test/r",
+      block(
+        st("MakeArrayStmt", { capacity: 0, target: 10 }),
+        b.call("g0.data.test.r", [L(0), L(1)], 11),
+        st("ArrayAppendStmt", { array: 10, value: L(11) }),
+        b.with(0, ["v"], b.s("inner"), b.call("g0.data.test.r", [L(0), L(1)], 12), st("ArrayAppendStmt", { array: 10, value: L(12) })),
+        b.call("g0.data.test.r", [L(0), L(1)], 13),
+        st("ArrayAppendStmt", { array: 10, value: L(13) }),
+        ...b.result("result", L(10), 99),
+      ),
+    );
+    const pq = await compilePlan(b.json());
+    const runs = await Promise.all(Array.from({ length: 20 }, (_, i) => pq.evaluateAsync({ input: { v: i } })));
+    runs.forEach((rows, i) => assert.deepEqual(rows[0]!.result, [i, "inner", i]));
+  });
+});

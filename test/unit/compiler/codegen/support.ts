@@ -1,0 +1,60 @@
+// Test support: builtins of our own (so codegen tests do not depend on the builtin library being
+// written in parallel), and a one-call compile + evaluate.
+import { compilePlan, type EvaluateOptions, type PreparedQuery } from "regoc/compiler";
+import { RegoError, registerBuiltins, toJSON, type BuiltinTable, type Value } from "regoc";
+import type { PolicyBuilder } from "./plans.js";
+
+export const calls = { counter: 0, log: [] as unknown[] };
+
+const table: BuiltinTable = {
+  /** Identity. */
+  "regoc_test.id": { fn: (_ctx, a) => a },
+  /** Always fails with a type error (undefined unless strict). */
+  "regoc_test.fail": {
+    fn: () => {
+      throw new RegoError("eval_type_error", "operand 1 must be something else");
+    },
+  },
+  /** Async identity. */
+  "regoc_test.async_id": { async: true, fn: async (_ctx, a) => a },
+  /** Nondeterministic: a new number per call unless cached. */
+  "regoc_test.counter": { nondeterministic: true, fn: () => ++calls.counter },
+  /** Void: records its argument. */
+  "regoc_test.log": {
+    fn: (_ctx, a) => {
+      calls.log.push(a);
+      return undefined;
+    },
+  },
+  /** Joins its (string) arguments with "-". */
+  "regoc_test.concat": { fn: (_ctx, ...args) => args.join("-") },
+  /** a + b on small integers (for loops and memo tests). */
+  "regoc_test.add": { fn: (_ctx, a, b) => (a as number) + (b as number) },
+};
+
+let registered = false;
+export function useTestBuiltins(): void {
+  if (registered) return;
+  registered = true;
+  registerBuiltins(table);
+}
+useTestBuiltins();
+
+export async function prepare(b: PolicyBuilder, entrypoint?: string): Promise<PreparedQuery> {
+  return compilePlan(b.json(), entrypoint === undefined ? {} : { entrypoint });
+}
+
+/** Compiles and evaluates; rows converted to JSON. */
+export async function run(b: PolicyBuilder, options: EvaluateOptions = {}, entrypoint?: string): Promise<unknown[]> {
+  const pq = await prepare(b, entrypoint);
+  const rs = pq.async ? await pq.evaluateAsync(options) : pq.evaluate(options);
+  // JSON round trip: plain objects (the runtime's have a null prototype) for deepStrictEqual.
+  return rs.map((r) => JSON.parse(JSON.stringify(toJSON(r as Value))) as unknown);
+}
+
+/** The value of the `result` binding of the only row, or undefined for an empty result. */
+export async function value(b: PolicyBuilder, options: EvaluateOptions = {}): Promise<unknown> {
+  const rows = (await run(b, options)) as Array<Record<string, unknown>>;
+  if (rows.length > 1) throw new Error(`expected at most one row, got ${JSON.stringify(rows)}`);
+  return rows[0]?.result;
+}

@@ -1,0 +1,187 @@
+// The runtime operations generated code calls (runtime/eval/ops.ts), and prototype safety.
+import assert from "node:assert/strict";
+import {
+  BigNum,
+  EMPTY_OBJECT,
+  RegoError,
+  RegoObject,
+  RegoSet,
+  assignOnce,
+  conflictSite,
+  dot,
+  dotData,
+  dotKey,
+  insert,
+  insertOnce,
+  len,
+  merge,
+  newObject,
+  num,
+  pathKey,
+  push,
+  addTo,
+  scan,
+  toJSON,
+  upsert,
+  type MaybeValue,
+  type Value,
+} from "regoc";
+
+const json = (v: MaybeValue) => (v === undefined ? undefined : JSON.parse(JSON.stringify(toJSON(v))));
+
+function scanAll(v: MaybeValue): Array<[Value, Value]> {
+  const out: Array<[Value, Value]> = [];
+  const it = scan(v);
+  while (it.next()) out.push([it.key, it.value]);
+  return out;
+}
+
+describe("runtime/eval: ops", () => {
+  it("dot reads objects (own keys only), arrays by integral index, sets by membership", () => {
+    assert.equal(dot({ a: 1 }, "a"), 1);
+    assert.equal(dot({ a: 1 }, "toString"), undefined);
+    assert.equal(dot({}, "__proto__"), undefined);
+    assert.equal(dot(["x", "y"], 1), "y");
+    assert.equal(dot(["x", "y"], 1.5), undefined);
+    assert.equal(dot(["x", "y"], -1), undefined);
+    assert.equal(dot(["x", "y"], "1"), undefined);
+    assert.equal(dot(["x"], "length"), undefined);
+    assert.deepEqual(dot(new RegoSet([[1], "a"]), [1]), [1]);
+    assert.equal(dot(new RegoSet(["a"]), "b"), undefined);
+    assert.equal(dot(new RegoObject([[1, "one"]]), 1), "one");
+    assert.equal(dot("string", 0), undefined);
+    assert.equal(dot(undefined, "a"), undefined);
+    assert.equal(dot(new BigNum(5n, 30), "a"), undefined);
+    assert.equal(dotKey({ a: 1 }, "a"), 1);
+    assert.equal(dotKey(["a"], "0"), undefined);
+    assert.equal(dotKey({ constructor: 1 }, "constructor"), 1);
+    assert.equal(dotKey({}, "constructor"), undefined);
+  });
+
+  it("dotData reads a number key of base data as its text; other values as dot", () => {
+    assert.equal(dotData({ "2": "bar" }, 2), "bar");
+    assert.equal(dotData({ "2.5": "x" }, 2.5), "x");
+    assert.equal(dotData(["a", "b", "c"], 2), "c");
+    assert.equal(dot({ "2": "bar" }, 2), undefined);
+  });
+
+  it("len counts collections and code points", () => {
+    assert.equal(len([1, 2]), 2);
+    assert.equal(len({ a: 1, b: 2, c: 3 }), 3);
+    assert.equal(len(new RegoSet([1, 2, 2])), 2);
+    assert.equal(len("a😀"), 2);
+    assert.equal(len(5), 0);
+    assert.equal(len(undefined), 0);
+  });
+
+  it("scan: arrays in order, objects by key, sets by element, scalars not at all", () => {
+    assert.deepEqual(scanAll(["b", "a"]), [
+      [0, "b"],
+      [1, "a"],
+    ]);
+    assert.deepEqual(scanAll({ b: 1, a: 2, "10": 3, "9": 4 }), [
+      ["10", 3],
+      ["9", 4],
+      ["a", 2],
+      ["b", 1],
+    ]);
+    assert.deepEqual(scanAll(new RegoSet(["b", 2, "a", null])), [
+      [null, null],
+      [2, 2],
+      ["a", "a"],
+      ["b", "b"],
+    ]);
+    assert.deepEqual(scanAll(new RegoObject([[2, "two"], ["x", "ex"], [1, "one"]])), [
+      [1, "one"],
+      [2, "two"],
+      ["x", "ex"],
+    ]);
+    for (const v of [undefined, null, 1, "str", true, new BigNum(1n, 40)]) assert.deepEqual(scanAll(v), []);
+  });
+
+  it("upsert copies on write and never touches the original", () => {
+    const doc = Object.freeze({ a: Object.freeze({ b: 1, c: Object.freeze([1]) }), d: "x" }) as unknown as Value;
+    const out = upsert(doc, ["a", "b"], 2);
+    assert.deepEqual(json(out), { a: { b: 2, c: [1] }, d: "x" });
+    assert.deepEqual(json(upsert(doc, ["d", "e"], true)), { a: { b: 1, c: [1] }, d: { e: true } });
+    assert.deepEqual(json(upsert(undefined, ["x"], 1)), { x: 1 });
+    assert.deepEqual(json(upsert("scalar", ["x"], 1)), { x: 1 });
+    assert.equal(upsert(doc, [], "whole"), "whole");
+    const ro = upsert(new RegoObject([[1, "one"]]), ["k"], "v");
+    assert.ok(ro instanceof RegoObject);
+    assert.equal(ro.get(1), "one");
+  });
+
+  it("merge: recursive, base (a) wins on clashes, undefined sides", () => {
+    assert.deepEqual(json(merge({ a: { x: 1 }, b: 1 }, { a: { y: 2 }, b: 2, c: 3 })), { a: { x: 1, y: 2 }, b: 1, c: 3 });
+    assert.deepEqual(json(merge(undefined, { a: 1 })), { a: 1 });
+    assert.deepEqual(json(merge({ a: 1 }, undefined)), { a: 1 });
+    assert.equal(merge(1, { a: 1 }), 1);
+  });
+
+  it("collection building checks its targets (never a TypeError from generated code)", () => {
+    const arr: Value[] = [];
+    push(arr, 1);
+    assert.deepEqual(arr, [1]);
+    const set = new RegoSet();
+    addTo(set, [1]);
+    addTo(set, [1]);
+    assert.equal(set.size, 1);
+    const internal = (e: unknown) => e instanceof RegoError && e.code === "eval_internal_error";
+    assert.throws(() => push({}, 1), internal);
+    assert.throws(() => push([], undefined), internal);
+    assert.throws(() => addTo([], 1), internal);
+    assert.throws(() => insert("x", "k", 1), internal);
+    assert.throws(() => insert({}, undefined, 1), internal);
+  });
+
+  it("insert keeps plain objects plain until a non-string key arrives", () => {
+    const o = newObject();
+    assert.equal(insert(o, "a", 1), o);
+    const r = insert(o, 1, "one");
+    assert.ok(r instanceof RegoObject);
+    assert.equal((r as RegoObject).get("a"), 1);
+  });
+
+  it("insertOnce and assignOnce raise a conflict only for different values", () => {
+    const site = conflictSite("object", "f.rego", 3, 4);
+    const o = newObject();
+    insertOnce(o, "k", [1, { a: 1 }], site);
+    insertOnce(o, "k", [1.0, { a: 1 }], site);
+    assert.throws(
+      () => insertOnce(o, "k", [2], site),
+      (e: unknown) => e instanceof RegoError && e.code === "eval_conflict_error" && e.message === "object keys must be unique" && e.location?.row === 3,
+    );
+    const rule = conflictSite("rule", "f.rego", 1, 1);
+    assert.equal(assignOnce(undefined, 1, rule), 1);
+    assert.equal(assignOnce(1, 1.0, rule), 1);
+    assert.throws(() => assignOnce(1, 2, rule), (e: unknown) => e instanceof RegoError && e.message === "complete rules must not produce multiple outputs");
+  });
+
+  it("pathKey, num, EMPTY_OBJECT", () => {
+    assert.equal(pathKey(["g0", "a\u0000b"]), '["g0","a\\u0000b"]');
+    assert.equal(pathKey(["g0", 1]), undefined);
+    assert.equal(num("42"), 42);
+    assert.equal(String(num("123456789012345678901234")), "123456789012345678901234");
+    assert.throws(() => num("x"), (e: unknown) => e instanceof RegoError);
+    assert.ok(Object.isFrozen(EMPTY_OBJECT));
+    assert.equal(Object.getPrototypeOf(EMPTY_OBJECT), null);
+  });
+
+  it("__proto__, constructor and hasOwnProperty are plain keys; no prototype changes", () => {
+    const before = Object.getOwnPropertyNames(Object.prototype).sort();
+    const input = JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": 1}, "hasOwnProperty": 3}') as Value;
+    assert.deepEqual(json(dotKey(input, "__proto__")), { polluted: true });
+    assert.equal(dotKey(input, "hasOwnProperty"), 3);
+    const o = newObject();
+    insert(o, "__proto__", { polluted: true });
+    const u = upsert(input, ["__proto__", "polluted"], "yes");
+    assert.deepEqual(json(dotKey(dotKey(u, "__proto__"), "polluted")), "yes");
+    const m = merge(input, JSON.parse('{"__proto__": {"other": 1}}') as Value);
+    assert.deepEqual(json(dotKey(m, "__proto__")), { polluted: true, other: 1 });
+    assert.deepEqual(scanAll(input).map(([k]) => k), ["__proto__", "constructor", "hasOwnProperty"]);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    assert.equal(({} as Record<string, unknown>).other, undefined);
+    assert.deepEqual(Object.getOwnPropertyNames(Object.prototype).sort(), before);
+  });
+});
