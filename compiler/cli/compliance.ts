@@ -1,10 +1,11 @@
 // `regoc compliance --from plan|rego [--cases DIR] [--filter REGEX] [--json FILE] [--failures]
-//                   [--update-known FILE]`
+//                   [--update-known FILE] [--show]`
 // Runs OPA's compliance cases end to end and prints a table per category, then `N passed, M failed`.
+// `--show` (with --filter) prints each selected case's Rego, its generated TypeScript and its outcome.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { RegoError } from "../../runtime/errors.js";
-import { defaultCasesDir, loadCases } from "../compliance/cases.js";
+import { defaultCasesDir, loadCases, type ComplianceCase } from "../compliance/cases.js";
 import { planFrontend } from "../compliance/frontends.js";
 import { updateKnownFailures } from "../compliance/knownFailures.js";
 import { formatReport } from "../compliance/report.js";
@@ -21,6 +22,18 @@ async function frontendFor(name: string): Promise<Frontend> {
   throw new RegoError("cli_usage_error", `--from must be plan or rego, not '${name}'`);
 }
 
+async function showCase(frontend: Frontend, c: ComplianceCase, outcome: Outcome): Promise<string> {
+  const out = [`=== ${c.note} (${c.file})`, ...(c.modules ?? []), `query: ${c.query ?? ""}`];
+  try {
+    const prepared = (await frontend.prepare(c)) as { source?: string };
+    if (prepared.source) out.push("--- generated TypeScript", prepared.source);
+  } catch {
+    // the outcome below says why preparing failed
+  }
+  out.push(`--- ${outcome.status === "pass" ? "PASS" : `FAIL [${outcome.kind}] ${outcome.reason}`}`);
+  return out.join("\n");
+}
+
 const command: CliCommand = {
   summary: "run OPA's compliance cases from their plans or Rego source",
   async run(argv) {
@@ -33,6 +46,7 @@ const command: CliCommand = {
         json: { type: "string" },
         failures: { type: "boolean", default: false },
         "update-known": { type: "string" },
+        show: { type: "boolean", default: false },
       },
       strict: true,
     });
@@ -45,7 +59,11 @@ const command: CliCommand = {
     }
     const cases = loadCases(values.cases ?? defaultCasesDir(), filter);
     const outcomes: Outcome[] = [];
-    for (const c of cases) outcomes.push(await runCase(frontend, c));
+    for (const c of cases) {
+      const outcome = await runCase(frontend, c);
+      outcomes.push(outcome);
+      if (values.show) process.stdout.write(`${await showCase(frontend, c, outcome)}\n`);
+    }
     process.stdout.write(`${formatReport(outcomes, { failures: values.failures })}\n`);
     if (values.json) writeFileSync(values.json, `${JSON.stringify(outcomes, null, 2)}\n`);
     if (values["update-known"]) {
