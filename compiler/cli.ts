@@ -14,10 +14,21 @@ type Loader = () => Promise<CliCommand>;
 /** The commands, in the order `regoc help` lists them. Each file default-exports a CliCommand. */
 const commands: Record<string, Loader> = {
   // one line per command, e.g.  parse: async () => (await import("./cli/parse.js")).default,
+  parse: async () => (await import("./cli/parse.js")).default,
   compliance: async () => (await import("./cli/compliance.js")).default,
+  plan: async () => (await import("./cli/plan.js")).default,
+  eval: async () => (await import("./cli/eval.js")).default,
+  check: async () => (await import("./cli/check.js")).default,
+  builtins: async () => (await import("./cli/builtins.js")).default,
+  test: async () => (await import("./cli/test.js")).default,
 };
 
 export async function main(argv: string[]): Promise<number> {
+  // A closed pipe (`regoc ... | head`) ends the command quietly.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0);
+    throw e;
+  });
   const [name, ...rest] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     await printHelp();
