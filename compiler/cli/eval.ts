@@ -1,0 +1,74 @@
+// `regoc eval [-d path]... [-i input.json] [--v0-compatible] '<query>'`: compiles the query
+// against the policies and data under the -d paths, evaluates it and prints OPA's output shape:
+// {"result": [{"expressions": [{"value", "text", "location"}], "bindings": {...}}]}
+// (`{}` when the query is undefined).
+import { parseArgs } from "node:util";
+import { RegoError } from "../../runtime/errors.js";
+import { toJSONText } from "../../runtime/value/json.js";
+import { newPlainObject, setOwn, type PlainObject, type Value } from "../../runtime/value/value.js";
+import type { CliCommand } from "../cli.js";
+import { parseQuery } from "../syntax/index.js";
+import { loadSources, readDataFile } from "./sources.js";
+
+const command: CliCommand = {
+  summary: "evaluate a query against Rego policies and data, printing OPA's result format",
+  async run(argv) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: {
+        data: { type: "string", short: "d", multiple: true },
+        input: { type: "string", short: "i" },
+        "v0-compatible": { type: "boolean", default: false },
+        strict: { type: "boolean", default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length !== 1) throw new RegoError("cli_usage_error", "usage: regoc eval [-d path]... [-i input.json] '<query>'");
+    const query = positionals[0]!;
+    const v0 = values["v0-compatible"] === true;
+    const { modules, data } = loadSources(values.data ?? []);
+    const input = values.input ? readDataFile(values.input) : undefined;
+    const { compileRego } = await import("../compile.js");
+    const prepared = await compileRego({ modules, query, v0Compatible: v0, strict: values.strict === true, captureExpressions: true, print: true });
+    const rows = await prepared.evaluateAsync({ input, data, strictBuiltinErrors: values.strict === true });
+    const exprs = parseQuery(query, { regoVersion: v0 ? "v0" : "v1" });
+    const result = rows.map((row) => {
+      const expressions = exprs.map((e, i) => {
+        const key = `$expr${i}`;
+        const value = Object.hasOwn(row, key) ? row[key]! : true;
+        return { value, text: e.location.text, location: { row: e.location.row, col: e.location.col } };
+      });
+      const bindings = newPlainObject();
+      for (const k of Object.keys(row).sort()) if (!k.startsWith("$expr")) setOwn(bindings, k, row[k]!);
+      const out: Record<string, unknown> = { expressions };
+      if (Object.keys(bindings).length > 0) out.bindings = bindings;
+      return out;
+    });
+    process.stdout.write(`${render(result.length === 0 ? {} : { result }, "")}\n`);
+    return 0;
+  },
+};
+
+/** Pretty JSON (two spaces, as `opa eval` prints) with Rego values converted exactly. */
+function render(v: unknown, indent: string): string {
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    const inner = indent + "  ";
+    return `[\n${v.map((x) => inner + render(x, inner)).join(",\n")}\n${indent}]`;
+  }
+  if (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
+    const keys = Object.keys(v);
+    if (keys.length === 0) return "{}";
+    const inner = indent + "  ";
+    return `{\n${keys.map((k) => `${inner}${JSON.stringify(k)}: ${render((v as Record<string, unknown>)[k], inner)}`).join(",\n")}\n${indent}}`;
+  }
+  return reindent(toJSONText(v as Value, "  "), indent);
+}
+
+function reindent(text: string, indent: string): string {
+  return text.split("\n").join(`\n${indent}`);
+}
+
+export type { PlainObject };
+export default command;

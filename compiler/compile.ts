@@ -1,0 +1,220 @@
+// The Rego frontend's public entry: Rego source → checked, rewritten program (compiler/passes) →
+// IR plan in OPA's JSON format (compiler/planner) → the code generator (compilePlan).
+//   planRego({modules, entrypoints | query})    → plan JSON
+//   compileRego({modules, entrypoints | query}) → PreparedQuery
+// Entrypoints are rule paths (`authz/allow`, planned as the query `result = data.authz.allow`);
+// a query string (`data.test.p = x`) is planned as a plan named "query" returning its bindings.
+import type { Body, Module, Term } from "./ast/nodes.js";
+import type { Policy } from "./ir/types.js";
+import { RegoError, RegoErrors } from "../runtime/errors.js";
+import { numberFromText } from "../runtime/value/number.js";
+import { RegoObject, objectInsert } from "../runtime/value/object.js";
+import { RegoSet } from "../runtime/value/set.js";
+import { newPlainObject, type Value } from "../runtime/value/value.js";
+import type { Capabilities } from "./builtins/decls.js";
+import type { CompileContext } from "./passes/context.js";
+import { compileModules, compileQuery, throwIfFailed } from "./passes/runner.js";
+import { planProgram, type QuerySet } from "./planner/planner.js";
+import { parseModuleResult, parseQueryResult } from "./syntax/index.js";
+import type { PreparedQuery } from "../runtime/eval/prepared.js";
+
+export interface CompileRegoOptions {
+  /** Rego sources by file name. */
+  modules: Readonly<Record<string, string>>;
+  /** A query to plan (its plan is named `queryName`, default "query"). */
+  query?: string;
+  queryName?: string;
+  /** Rule paths to plan, e.g. `authz/allow` (or `data.authz.allow`). */
+  entrypoints?: readonly string[];
+  /** Parse the modules (and the query) as Rego v0. */
+  v0Compatible?: boolean;
+  /** Keep `print(...)` calls, erased by default. `true`: compileRego's query writes them to
+   * stderr (unless `evaluate` is given its own `print` hook); a function: the default hook. */
+  print?: boolean | ((message: string) => void);
+  /** OPA's strict mode. */
+  strict?: boolean;
+  capabilities?: Capabilities;
+  /** For `regoc eval`: the value of each query expression is added to every result row under
+   * the key `$expr<i>` (i = the expression's index). */
+  captureExpressions?: boolean;
+}
+
+export interface PlannedRego {
+  plan: Policy;
+  /** The plan names, in order (entrypoints first, then the query). */
+  names: string[];
+  /** With captureExpressions: expression index → result key. */
+  expressionKeys: Map<number, string>;
+}
+
+/** Parses every module; throws all parse errors at once. */
+export function parseModules(modules: Readonly<Record<string, string>>, v0: boolean): Module[] {
+  const out: Module[] = [];
+  const errors: RegoError[] = [];
+  for (const file of Object.keys(modules).sort()) {
+    const r = parseModuleResult(modules[file]!, { file, regoVersion: v0 ? "v0" : "v1" });
+    if (r.module) out.push(r.module);
+    errors.push(...r.errors);
+  }
+  if (errors.length > 0) throw new RegoErrors(errors);
+  return out;
+}
+
+function entrypointRef(e: string): string[] {
+  const path = e.startsWith("data.") ? e.slice(5).split(".") : e.replace(/^\/+/, "").split("/");
+  if (path.some((s) => s === "")) throw new RegoError("rego_compile_error", `invalid entrypoint "${e}"`);
+  return path;
+}
+
+function quoteSegment(s: string): string {
+  return /^[a-zA-Z_][a-zA-Z0-9_]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`;
+}
+
+function parseQueryText(text: string, v0: boolean, file = ""): Body {
+  const r = parseQueryResult(text, { file, regoVersion: v0 ? "v0" : "v1" });
+  if (!r.body) throw new RegoErrors(r.errors);
+  if (r.body.length === 0) throw new RegoError("rego_compile_error", "empty query cannot be compiled");
+  return r.body;
+}
+
+/** Compiles one query against the compiled modules (on a copy of the context's query state). */
+function compileQuerySet(ctx: CompileContext, name: string, body: Body, captures: Map<string, string> | undefined): QuerySet {
+  compileQuery(ctx, body);
+  throwIfFailed(ctx);
+  const q = ctx.query!;
+  const qs: QuerySet = { name, query: q.body, rewritten: q.rewritten };
+  if (captures) qs.captures = captures;
+  return qs;
+}
+
+/** Rego source → IR plan (OPA's plan JSON). Throws RegoErrors on parse and compile errors. */
+export function planRegoDetailed(options: CompileRegoOptions): PlannedRego {
+  const v0 = options.v0Compatible === true;
+  const modules = parseModules(options.modules, v0);
+  const compileOptions: Parameters<typeof compileModules>[1] = { enablePrint: options.print !== undefined && options.print !== false, strict: options.strict === true };
+  if (options.capabilities) compileOptions.capabilities = options.capabilities;
+  const ctx = compileModules(modules, compileOptions);
+  throwIfFailed(ctx);
+
+  const queries: QuerySet[] = [];
+  for (const e of options.entrypoints ?? []) {
+    const path = entrypointRef(e);
+    const name = path.join("/");
+    const node = ctx.ruleTree!.lookup([{ type: "var", value: "data" } as Term, ...path.map((s) => ({ type: "string", value: s }) as Term)]);
+    if (!node) throw new RegoError("rego_compile_error", `entrypoint "${name}" does not refer to a rule or policy decision`);
+    if (node.values.some((r) => (r.head.args?.length ?? 0) > 0)) {
+      throw new RegoError("rego_type_error", `function data.${path.join(".")} used as entrypoint (functions are not documents)`);
+    }
+    const text = `result = data${path.map(quoteSegment).join("")}`;
+    queries.push(compileQuerySet(ctx, name, parseQueryText(text, false), undefined));
+  }
+  const expressionKeys = new Map<number, string>();
+  if (options.query !== undefined) {
+    const body = parseQueryText(options.query, v0);
+    const captures = options.captureExpressions ? captureExpressions(ctx, body, expressionKeys) : undefined;
+    queries.push(compileQuerySet(ctx, options.queryName ?? "query", body, captures));
+  }
+  if (queries.length === 0) throw new RegoError("rego_compile_error", "nothing to plan: give entrypoints or a query");
+  const plan = planProgram({
+    modules: ctx.modules,
+    ruleRef: (r) => ctx.ruleRef(r),
+    builtins: ctx.builtins,
+    queries,
+  });
+  return { plan, names: queries.map((q) => q.name), expressionKeys };
+}
+
+export function planRego(options: CompileRegoOptions): Policy {
+  return planRegoDetailed(options).plan;
+}
+
+/** Rego source → a prepared query (the first plan: the first entrypoint, else the query). */
+export async function compileRego(options: CompileRegoOptions): Promise<PreparedQuery> {
+  const { plan, names } = planRegoDetailed(options);
+  const { compilePlan } = await import("./index.js");
+  const prepared = await compilePlan(plan, { entrypoint: names[0]! });
+  if (options.print === undefined || options.print === false) return prepared;
+  const hook = typeof options.print === "function" ? options.print : (m: string): void => void process.stderr.write(`${m}\n`);
+  const evaluate = prepared.evaluate.bind(prepared);
+  const evaluateAsync = prepared.evaluateAsync.bind(prepared);
+  prepared.evaluate = (o = {}) => evaluate({ print: hook, ...o });
+  prepared.evaluateAsync = (o = {}) => evaluateAsync({ print: hook, ...o });
+  return prepared;
+}
+
+/** OPA's rewriteQueryToCaptureValue: a term expression `t` becomes `t = $exprN` and a call whose
+ * result is not captured gets an output `$exprN`; with more than one expression the captured
+ * value must also be true (`$exprN` is appended as a condition). */
+function captureExpressions(ctx: CompileContext, body: Body, keys: Map<number, string>): Map<string, string> {
+  const captures = new Map<string, string>();
+  const iteration = body.some((e) => hasIteration(e));
+  const check = iteration || body.length > 1;
+  const extra: Body = [];
+  body.forEach((e, i) => {
+    if (e.negated) return;
+    const ts = e.terms;
+    const loc = e.location;
+    const v = `__localcapture${i}__`;
+    const vt: Term = { type: "var", value: v, location: loc };
+    if (Array.isArray(ts)) {
+      const op = ts[0]!;
+      if (op.type !== "ref") return;
+      const name = op.value.map((t) => (t as { value: string }).value).join(".");
+      if (name === "eq" || name === "assign") return;
+      if (ctx.getArity(op.value) !== ts.length - 1) return;
+      ts.push(vt);
+    } else if (ts.type === "some" || ts.type === "every" || ts.type === "and" || ts.type === "or" || ts.type === "not") {
+      return;
+    } else {
+      e.terms = [{ type: "ref", value: [{ type: "var", value: "eq", location: loc }], location: loc }, ts as Term, vt];
+    }
+    captures.set(v, `$expr${i}`);
+    keys.set(i, `$expr${i}`);
+    if (check) extra.push({ type: "expr", index: body.length + extra.length, terms: { ...vt }, negated: false, with: [], generated: true, location: loc });
+  });
+  body.push(...extra);
+  return captures;
+}
+
+function hasIteration(e: Body[number]): boolean {
+  let found = false;
+  const visit = (t: Term): void => {
+    if (found) return;
+    if (t.type === "ref") {
+      if (t.value.slice(1).some((x) => x.type === "var")) found = true;
+      t.value.forEach(visit);
+    } else if (t.type === "array" || t.type === "set" || t.type === "call") t.value.forEach(visit);
+    else if (t.type === "object") for (const [k, v] of t.value) (visit(k), visit(v));
+  };
+  const ts = e.terms;
+  if (Array.isArray(ts)) ts.forEach(visit);
+  else if (ts.type !== "some" && ts.type !== "every" && ts.type !== "and" && ts.type !== "or" && ts.type !== "not") visit(ts as Term);
+  return found;
+}
+
+/** A constant term (no vars, refs or comprehensions) as a runtime value. */
+export function termToValue(t: Term): Value {
+  switch (t.type) {
+    case "null":
+      return null;
+    case "boolean":
+    case "string":
+      return t.value;
+    case "number": {
+      const n = numberFromText(t.value);
+      if (n === undefined) throw new RegoError("rego_parse_error", `invalid number ${t.value}`, t.location);
+      return n;
+    }
+    case "array":
+      return t.value.map(termToValue);
+    case "set":
+      return new RegoSet(t.value.map(termToValue));
+    case "object": {
+      let o: ReturnType<typeof objectInsert> = newPlainObject();
+      for (const [k, v] of t.value) o = objectInsert(o, termToValue(k), termToValue(v));
+      return o instanceof RegoObject ? o : o;
+    }
+    default:
+      throw new RegoError("rego_compile_error", `not a constant: ${t.type}`, t.location);
+  }
+}

@@ -1,0 +1,26 @@
+// CheckRecursion: no rule may depend on itself, directly or through others (the dependency graph
+// of SetGraph). Each rule on a cycle is reported with the cycle.
+import type { Rule } from "../ast/nodes.js";
+import type { CompileContext } from "./context.js";
+import { buildGraph } from "./graph.js";
+import { refString } from "./terms.js";
+
+export function setGraph(ctx: CompileContext): void {
+  ctx.graph = buildGraph(ctx);
+}
+
+export function checkRecursion(ctx: CompileContext): void {
+  const g = ctx.graph!;
+  const name = (r: Rule): string => refString(ctx.ruleRef(r));
+  ctx.ruleTree!.depthFirst((node) => {
+    for (const top of node.values) {
+      for (let r: Rule | undefined = top; r; r = r.else) {
+        const path = g.dfsPath(r, r);
+        if (path.length > 0) {
+          ctx.err("rego_recursion_error", `rule ${name(r)} is recursive: ${path.map(name).join(" -> ")}`, r.location);
+        }
+      }
+    }
+    return false;
+  });
+}

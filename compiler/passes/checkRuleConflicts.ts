@@ -1,0 +1,107 @@
+// CheckRuleConflicts: rules sharing a path must agree (all single-value or all multi-value, the
+// same arity, complete and partial definitions not mixed, at most one default); a rule with a
+// ground ref owns its whole extent (no other rule, and no package, may live below it), and a rule
+// with variables in its ref may not have functions below it.
+import type { Ref, Rule } from "../ast/nodes.js";
+import type { CompileContext } from "./context.js";
+import type { TreeNode } from "./ruleTree.js";
+import { isGround, refHasPrefix, refString, termString } from "./terms.js";
+
+function isMultiValue(r: Rule): boolean {
+  return r.head.key !== undefined && r.head.value === undefined;
+}
+
+function locString(r: { location: { file: string; row: number } }): string {
+  return `${r.location.file}:${r.location.row}`;
+}
+
+export function checkRuleConflicts(ctx: CompileContext): void {
+  const name = (r: Rule): string =>
+    refString(
+      ctx.ruleRef(r).map((t) => (t.type === "var" && ctx.rewrittenVars.has(t.value) ? { ...t, value: ctx.rewrittenVars.get(t.value)! } : t)),
+    );
+  const rename = (ref: Ref): Ref => ref.map((t) => (t.type === "var" && ctx.rewrittenVars.has(t.value) ? { ...t, value: ctx.rewrittenVars.get(t.value)! } : t));
+  ctx.ruleTree!.depthFirst((node) => {
+    if (node.values.length === 0) return false;
+    const lengths = new Set(node.values.map((r) => ctx.ruleRef(r).length));
+    const kinds = new Set<boolean>();
+    const arities = new Set<number>();
+    let complete = 0;
+    let partial = 0;
+    const defaults: Rule[] = [];
+    let conflicts: { ref: Ref; rule: Rule }[] | undefined;
+    let groundSeen = false;
+    for (const r of node.values) {
+      const ref = ctx.ruleRef(r);
+      kinds.add(isMultiValue(r));
+      arities.add(r.head.args?.length ?? 0);
+      if (r.default) defaults.push(r);
+      const ground = ref.every((t, i) => i === 0 || isGround(t));
+      if (ground) groundSeen = true;
+      if (!isMultiValue(r) && ground) complete++;
+      else partial++;
+    }
+    if (node.children.size > 0) {
+      // the last rule decides which conflicts are reported (as OPA does)
+      const lastGround = ctx.ruleRef(node.values[node.values.length - 1]!).every((t, i) => i === 0 || isGround(t));
+      if (lastGround) conflicts = flattenChildren(ctx, node, () => true);
+      else {
+        const fns = flattenChildren(ctx, node, (x) => (x.head.args?.length ?? 0) > 0);
+        if (fns.length > 0) conflicts = fns;
+        else if (groundSeen) conflicts = flattenChildren(ctx, node, () => true);
+      }
+    }
+    const first = node.values[0]!;
+    const n = name(node.values[node.values.length - 1]!);
+    if (conflicts && conflicts.length > 0) {
+      const lines = conflicts.map((c) => `  rule ${refString(rename(c.ref))} at ${locString(c.rule)}`);
+      ctx.err("rego_type_error", `rule ${n} conflicts with:\n${lines.join("\n")}`, first.location);
+    } else if (kinds.size > 1 || arities.size > 1 || (complete >= 1 && partial >= 1) || (kinds.has(true) && lengths.size > 1)) {
+      ctx.err("rego_type_error", `conflicting rules ${n} found`, first.location);
+    } else if (defaults.length > 1) {
+      const pkg = ctx.ruleModule.get(defaults[0]!)!.package;
+      ctx.err("rego_type_error", `multiple default rules ${n} found at ${defaults.map(locString).join(", ")}`, pkg.location);
+    }
+    return false;
+  });
+
+  // packages inside the extent of a rule
+  for (const m of ctx.modules) {
+    const { node: pkgNode, tail } = ctx.moduleTree!.find(m.package.path.map((t, i) => (i === 0 ? { ...t, type: "string" as const } : t)) as Ref);
+    if (tail.length > 0) continue;
+    for (const r of m.rules) {
+      const ref = r.head.reference;
+      if (!ref.every((t, i) => i === 0 || isGround(t))) continue;
+      const rel = ref.map((t) => (t.type === "var" ? { ...t, type: "string" as const } : t)) as Ref;
+      const { node, tail: rest } = pkgNode.find(rel);
+      if (rest.length > 0) continue;
+      for (const child of node.modules) {
+        if (child === m) continue;
+        const pkg = child.package.path.slice(1).map((t) => (t as { value: string }).value).join(".");
+        ctx.err("rego_type_error", `package ${pkg} conflicts with rule ${refString(ref)} defined at ${locString(r)}`, m.package.location);
+      }
+    }
+  }
+}
+
+/** The rules below a node, with refs that are prefixes of others removed, sorted. */
+function flattenChildren(ctx: CompileContext, node: TreeNode, keep: (r: Rule) => boolean): { ref: Ref; rule: Rule }[] {
+  let out: { ref: Ref; rule: Rule }[] = [];
+  for (const sub of node.children.values()) {
+    sub.depthFirst((x) => {
+      for (const r of x.values) {
+        if (!keep(r)) continue;
+        const ref = ctx.ruleRef(r);
+        if (out.some((o) => refHasPrefix(ref, o.ref))) continue;
+        out = out.filter((o) => !refHasPrefix(o.ref, ref));
+        out.push({ ref, rule: r });
+      }
+      return false;
+    });
+  }
+  return out.sort((a, b) => {
+    const x = a.ref.map(termString).join("\u0000");
+    const y = b.ref.map(termString).join("\u0000");
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}

@@ -1,0 +1,289 @@
+// CheckSafetyRuleHeads and CheckSafetyRuleBodies: every variable must be bound before it is used
+// in a position that cannot bind it (negation, built-in inputs, closures). Bodies are reordered
+// so that left-to-right evaluation binds variables first (stable: expressions keep their order
+// unless they must wait); what can never be bound is reported ("var x is unsafe").
+import type { Body, Expr, Module, NodeLocation, Rule, Term } from "../ast/nodes.js";
+import { refString } from "./terms.js";
+import type { CompileContext } from "./context.js";
+import { outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
+import { headMayHaveVars } from "./rewriteLocalVars.js";
+import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, walkTerms } from "./visit.js";
+
+const RESERVED = ["input", "data"];
+const FUTURE_KEYWORDS = new Set(["in", "every", "contains", "if"]);
+
+type Unsafe = Map<Expr, Set<string>>;
+
+function addUnsafe(u: Unsafe, e: Expr, v: string): void {
+  let s = u.get(e);
+  if (!s) u.set(e, (s = new Set()));
+  s.add(v);
+}
+
+/** Reorders a body for safety; returns the new order and what stayed unsafe. */
+export function reorderBodyForSafety(arity: Arity, globals: ReadonlySet<string>, body: Body): { body: Body; unsafe: Unsafe } {
+  const bodyVars = varsOf(body, SAFETY_PARAMS);
+  const safe = new Set([...bodyVars].filter((v) => globals.has(v)));
+  const unsafe: Unsafe = new Map();
+  let lastVars = new Set<string>();
+  for (const e of body) {
+    lastVars = varsOf(e, SAFETY_PARAMS);
+    for (const v of lastVars) if (!safe.has(v)) addUnsafe(unsafe, e, v);
+  }
+  const reordered: Body = [];
+  const placed = new Set<Expr>();
+  // what `reordered` binds; recomputed only when it grows (safe grows with it)
+  let ob: Set<string> | undefined;
+  let obLength = -1;
+  const closureVars = new Map<Expr, string[]>();
+  for (const e of body) {
+    const cv = [...varsInClosures(e)].filter((v) => bodyVars.has(v) && !globals.has(v));
+    if (cv.length > 0) closureVars.set(e, cv);
+  }
+  for (;;) {
+    const n = reordered.length;
+    for (const e of body) {
+      if (placed.has(e)) continue;
+      const ovs = outputVarsForExpr(e, arity, safe);
+      const cv = closureVars.get(e) ?? [];
+      if (cv.length > 0 && obLength !== reordered.length) {
+        ob = outputVarsForBody(reordered, arity, safe);
+        obLength = reordered.length;
+      }
+      const uv = new Set(cv.filter((v) => !ob!.has(v)));
+      if (uv.size > 0) {
+        if (uv.size === ovs.size && [...uv].every((v) => ovs.has(v))) continue;
+        unsafe.set(e, uv);
+      }
+      const u = unsafe.get(e);
+      if (u) for (const v of [...u]) if (ovs.has(v) || safe.has(v)) u.delete(v);
+      if (!u || u.size === 0) {
+        unsafe.delete(e);
+        reordered.push(e);
+        placed.add(e);
+        for (const v of ovs) safe.add(v);
+      }
+    }
+    if (reordered.length === n) break;
+  }
+
+  // closures: their bodies are checked with the variables bound before them
+  const g = new Set(globals);
+  const carry = lastVars;
+  reordered.forEach((e, i) => {
+    if (i > 0) {
+      for (const v of carry) g.add(v);
+      for (const v of varsOf(reordered[i - 1]!, SAFETY_PARAMS)) g.add(v);
+    }
+    reorderClosures(arity, g, unsafe, e);
+  });
+  return { body: reordered, unsafe };
+}
+
+/** Variables inside the closures of an expression (comprehensions, every bodies). */
+function varsInClosures(e: Expr): Set<string> {
+  const vs = new Set<string>();
+  const ts = e.terms;
+  if (!Array.isArray(ts) && ts.type === "every") {
+    varsOf(ts.body, {}, vs);
+    return vs;
+  }
+  if (!Array.isArray(ts) && (ts.type === "and" || ts.type === "or")) {
+    varsOf(ts.lhs, {}, vs);
+    varsOf(ts.rhs, {}, vs);
+    return vs;
+  }
+  if (!Array.isArray(ts) && ts.type === "not") {
+    varsOf(ts.body, {}, vs);
+    return vs;
+  }
+  forEachClosureTerm(e, (t) => varsOf(t, {}, vs));
+  return vs;
+}
+
+function forEachClosureTerm(e: Expr, f: (t: Term) => void): void {
+  const visit = (t: Term): void => {
+    switch (t.type) {
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "templatestring":
+        f(t);
+        return;
+      case "ref":
+      case "array":
+      case "set":
+      case "call":
+        t.value.forEach(visit);
+        return;
+      case "object":
+        for (const [k, v] of t.value) {
+          visit(k);
+          visit(v);
+        }
+        return;
+      default:
+        return;
+    }
+  };
+  const ts = e.terms;
+  if (Array.isArray(ts)) ts.forEach(visit);
+  else if (ts.type === "some") ts.symbols.forEach(visit);
+  else if (ts.type === "every") visit(ts.domain);
+  else if (ts.type !== "and" && ts.type !== "or" && ts.type !== "not") visit(ts as Term);
+  for (const w of e.with) {
+    visit(w.target);
+    visit(w.value);
+  }
+}
+
+function reorderClosures(arity: Arity, g: Set<string>, unsafe: Unsafe, current: Expr): void {
+  const nested = (termVars: Set<string>, body: Body): Body => {
+    const bv = varsOf(body, SAFETY_PARAMS);
+    for (const v of g) bv.add(v);
+    for (const v of termVars) if (!bv.has(v)) addUnsafe(unsafe, current, v);
+    const r = reorderBodyForSafety(arity, g, body);
+    if (r.unsafe.size === 0) return r.body;
+    for (const [e, vs] of r.unsafe) for (const v of vs) addUnsafe(unsafe, e, v);
+    return body;
+  };
+  const ts = current.terms;
+  if (!Array.isArray(ts) && ts.type === "every") {
+    if (ts.key?.type === "var") g.add(ts.key.value);
+    if (ts.value.type === "var") g.add(ts.value.value);
+    ts.body = nested(new Set(), ts.body);
+    return;
+  }
+  // `and`/`or` operands: an explicit `{ ... }` operand is a body of its own; an implicit one is a
+  // condition that binds nothing. What stays unsafe is reported at the innermost group.
+  const operand = (group: { location: NodeLocation }, body: Body, explicit: boolean): Body => {
+    let globals: Set<string> = g;
+    if (!explicit) {
+      // only the compiler's own temporaries may be bound inside an implicit operand
+      const at = groupExpr(group);
+      globals = new Set(g);
+      for (const v of varsOf(body, SAFETY_PARAMS)) {
+        if (g.has(v) || isGenerated(v)) continue;
+        addUnsafe(unsafe, at, v);
+        globals.add(v);
+      }
+    }
+    const r = reorderBodyForSafety(arity, globals, body);
+    if (r.unsafe.size === 0) return r.body;
+    for (const [e, vs] of r.unsafe) for (const v of vs) addUnsafe(unsafe, e, v);
+    return body;
+  };
+  if (!Array.isArray(ts) && (ts.type === "and" || ts.type === "or")) {
+    ts.lhs = operand(ts, ts.lhs, ts.explicitLhs);
+    ts.rhs = operand(ts, ts.rhs, ts.explicitRhs);
+    return;
+  }
+  if (!Array.isArray(ts) && ts.type === "not") {
+    ts.body = operand(ts, ts.body, ts.explicitBody);
+    return;
+  }
+  forEachClosureTerm(current, (t) => {
+    if (t.type === "arraycomprehension" || t.type === "setcomprehension") t.value.body = nested(varsOf(t.value.term), t.value.body);
+    else if (t.type === "objectcomprehension") t.value.body = nested(varsOfTerms([t.value.key, t.value.value]), t.value.body);
+  });
+}
+
+/** A stand-in expression for an `and`/`or`/`not` group, so that its unsafe vars are reported
+ * at the group. */
+const groupExprs = new WeakMap<object, Expr>();
+function groupExpr(group: { location: NodeLocation }): Expr {
+  let e = groupExprs.get(group);
+  if (!e) groupExprs.set(group, (e = { type: "expr", index: 0, terms: [], negated: false, with: [], generated: false, location: group.location }));
+  return e;
+}
+
+function compareLoc(a: NodeLocation, b: NodeLocation): number {
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return a.row - b.row || a.col - b.col;
+}
+
+/** The errors for what stayed unsafe (OPA's safetyErrorSlice). */
+export function reportUnsafe(ctx: CompileContext, unsafe: Unsafe, rewritten: ReadonlyMap<string, string>[], suffix = ""): void {
+  if (unsafe.size === 0) return;
+  const locs = new Map<string, NodeLocation>();
+  for (const [e, vs] of unsafe) {
+    for (const v of vs) {
+      const l = locs.get(v);
+      if (!l || compareLoc(l, e.location) > 0) locs.set(v, e.location);
+    }
+  }
+  const pairs = [...locs].sort((a, b) => compareLoc(a[1], b[1]));
+  let reported = 0;
+  for (const [v0, loc] of pairs) {
+    let v = v0;
+    for (const m of rewritten) if (m.has(v)) v = m.get(v)!;
+    if (isGenerated(v)) continue;
+    const name = v.startsWith("$") ? "_" : v;
+    const msg = FUTURE_KEYWORDS.has(name)
+      ? `var ${name} is unsafe (hint: \`import future.keywords.${name}\` to import a future keyword)`
+      : `var ${name} is unsafe${suffix}`;
+    ctx.err("rego_unsafe_var_error", msg, loc);
+    reported++;
+  }
+  if (reported > 0) return;
+  const seen = new Set<string>();
+  for (const [e, vs] of [...unsafe].sort((a, b) => compareLoc(a[0].location, b[0].location))) {
+    const before = seen.size;
+    for (const v of vs) if (isGenerated(v)) seen.add(v);
+    if (seen.size > before) ctx.err("rego_unsafe_var_error", "expression is unsafe", e.location);
+  }
+}
+
+/** " in rule p" when another rule starts on the same line (so the message says which). */
+function ruleSuffix(m: Module, rule: Rule): string {
+  const row = rule.location.row;
+  const name = refString(rule.head.reference);
+  if (!m.rules.some((r) => r !== rule && r.location.row === row && refString(r.head.reference) !== name)) return "";
+  return ` in rule ${name}`;
+}
+
+export function checkSafetyRuleHeads(ctx: CompileContext): void {
+  for (const m of ctx.modules) {
+    for (const top of m.rules) {
+      for (let r: Rule | undefined = top; r; r = r.else) {
+        if (!headMayHaveVars(r)) continue;
+        const safe = varsOf(r.body, SAFETY_PARAMS);
+        varsOfTerms(r.head.args ?? [], {}, safe);
+        const h = r.head;
+        const seen = new Set<string>();
+        const terms = [...h.reference.slice(1), ...(h.args ?? []), ...(h.key ? [h.key] : []), ...(h.value ? [h.value] : [])];
+        for (const t of terms) {
+          walkTerms(t, (x) => {
+            if (x.type !== "var" || safe.has(x.value) || seen.has(x.value)) return false;
+            seen.add(x.value);
+            const v = ctx.rewrittenVars.get(x.value) ?? x.value;
+            if (!isGenerated(v)) ctx.err("rego_unsafe_var_error", `var ${v.startsWith("$") ? "_" : v} is unsafe${ruleSuffix(m, top)}`, x.location);
+            return false;
+          });
+        }
+      }
+    }
+  }
+}
+
+export function checkSafetyRuleBodies(ctx: CompileContext): void {
+  const arity: Arity = (ref) => ctx.getArity(ref);
+  for (const m of ctx.modules) {
+    for (const top of m.rules) {
+      for (let r: Rule | undefined = top; r; r = r.else) {
+        const globals = new Set(RESERVED);
+        varsOfTerms(r.head.args ?? [], {}, globals);
+        const { body, unsafe } = reorderBodyForSafety(arity, globals, r.body);
+        if (unsafe.size > 0) reportUnsafe(ctx, unsafe, [ctx.rewrittenVars], ruleSuffix(m, top));
+        else r.body = body;
+      }
+    }
+  }
+}
+
+export function checkSafetyQuery(ctx: CompileContext): void {
+  const q = ctx.query!;
+  const { body, unsafe } = reorderBodyForSafety((ref) => ctx.getArity(ref), new Set(RESERVED), q.body);
+  if (unsafe.size > 0) reportUnsafe(ctx, unsafe, [q.rewritten, ctx.rewrittenVars]);
+  else q.body = body;
+}

@@ -1,0 +1,350 @@
+// CheckTypes: OPA's type checker. Rules are typed in dependency order (their types go into the
+// environment under their paths: a complete rule's value type, a set, an object, a function);
+// each body is checked expression by expression: calls against the declared argument types
+// ("count: invalid argument(s)"), unification of incompatible types ("match error"), membership,
+// references into values whose shape is known ("undefined ref: ..."), functions used as values,
+// and `with` replacements of functions by functions of another arity.
+import type { Body, Expr, NodeLocation, Ref, Rule, Term } from "../ast/nodes.js";
+import type { CompileContext } from "./context.js";
+import { refString, termString } from "./terms.js";
+import { TypeEnv } from "./types/env.js";
+import { checkRefs, type Messages, type TypeError } from "./types/refs.js";
+import { A, fromDecl, isNil, keys, obj, or, set, unifies, values, type MaybeType, type Type } from "./types/types.js";
+import { fillNil, hasVars, isDataRef, nested, unify1, unify2 } from "./types/unify.js";
+
+
+class Checker {
+  constructor(
+    readonly ctx: CompileContext,
+    readonly rename: (t: Term) => Term,
+  ) {}
+
+  private readonly builtinTypes = new Map<string, Type>();
+  private readonly msgs: Messages = { err: (m, l, nil) => this.err(m, l, nil), name: (r) => this.name(r) };
+
+  /** The root environment (rule types go in as rules are checked). */
+  rootEnv(): TypeEnv {
+    return new TypeEnv(undefined, (e, t) => this.closureType(e, t));
+  }
+
+  /** The type of what a call's operator (or a `with` target) names: a user function under
+   * `data`, else a built-in. */
+  funcType(env: TypeEnv, ref: Ref): MaybeType {
+    if (isDataRef(ref)) return env.getRef(ref);
+    const name = refString(ref);
+    let t = this.builtinTypes.get(name);
+    if (!t) {
+      const b = this.ctx.builtins.get(name);
+      if (!b) return undefined;
+      this.builtinTypes.set(name, (t = fromDecl(b.decl)));
+    }
+    return t;
+  }
+
+  /** Comprehension bodies already checked in an environment (checkClosures, then typing). */
+  private readonly closureCache = new WeakMap<Term, { env: TypeEnv; result: { env: TypeEnv; errs: TypeError[] } }>();
+
+  private checkClosureBody(env: TypeEnv, t: Term & { value: { body: Body } }): { env: TypeEnv; errs: TypeError[] } {
+    const hit = this.closureCache.get(t);
+    if (hit && hit.env === env) return hit.result;
+    const result = this.checkBody(env, t.value.body);
+    this.closureCache.set(t, { env, result });
+    return result;
+  }
+
+  closureType(env: TypeEnv, t: Term & { type: "arraycomprehension" | "setcomprehension" | "objectcomprehension" }): MaybeType {
+    const { env: cpy, errs } = this.checkClosureBody(env, t);
+    if (errs.length > 0) return undefined;
+    // what the body leaves undetermined (variables of the enclosing scope not typed yet) is any
+    const of = (x: Term): Type => fillNil(cpy.get(x));
+    if (t.type === "arraycomprehension") return { kind: "array", static: [], dynamic: of(t.value.term) };
+    if (t.type === "setcomprehension") return set(of(t.value.term));
+    return obj([], { key: of(t.value.key), value: of(t.value.value) });
+  }
+
+  checkBody(parent: TypeEnv, body: Body): { env: TypeEnv; errs: TypeError[] } {
+    const env = parent.wrap();
+    const errs: TypeError[] = [];
+    for (const e of body) {
+      const w = this.checkWith(env, e);
+      if (w) {
+        errs.push(w);
+        continue;
+      }
+      const restore = this.applyWith(env, e);
+      try {
+        const closureErrs = this.checkClosures(env, e);
+        errs.push(...closureErrs);
+        const refErrs = this.checkRefs(env, e);
+        errs.push(...refErrs);
+        const err = this.checkExpr(env, e);
+        if (err && !((closureErrs.length > 0 || refErrs.length > 0) && err.nil)) errs.push(err);
+      } finally {
+        restore();
+      }
+    }
+    return { env, errs };
+  }
+
+  private checkClosures(env: TypeEnv, e: Expr): TypeError[] {
+    let result: TypeError[] = [];
+    const visit = (t: Term): boolean => {
+      if (t.type === "arraycomprehension" || t.type === "setcomprehension" || t.type === "objectcomprehension") {
+        const { errs } = this.checkClosureBody(env, t);
+        if (errs.length > 0) {
+          result = errs;
+          return true;
+        }
+        return false;
+      }
+      switch (t.type) {
+        case "ref":
+        case "array":
+        case "set":
+        case "call":
+          return t.value.some(visit);
+        case "object":
+          return t.value.some(([k, v]) => visit(k) || visit(v));
+        default:
+          return false;
+      }
+    };
+    const ts = e.terms;
+    if (Array.isArray(ts)) ts.some(visit);
+    else if (ts.type !== "some" && ts.type !== "every" && ts.type !== "and" && ts.type !== "or" && ts.type !== "not") visit(ts as Term);
+    return result;
+  }
+
+  checkRule(env: TypeEnv, rule: Rule): void {
+    const { env: cpy, errs } = this.checkBody(env.wrap(), rule.body);
+    const path = this.ctx.ruleRef(rule);
+    if (errs.length > 0) {
+      this.report(errs);
+      env.put(path, A);
+      return;
+    }
+    const h = rule.head;
+    let t: MaybeType;
+    // arguments the body does not constrain are any
+    for (const a of h.args ?? []) {
+      const visit = (x: Term): void => {
+        if (x.type === "var" && !cpy.get(x)) cpy.putVar(x.value, A);
+        else if (x.type === "array" || x.type === "ref") x.value.forEach(visit);
+        else if (x.type === "object") x.value.forEach(([, v]) => visit(v));
+      };
+      visit(a);
+    }
+    if (h.args && h.args.length > 0) {
+      t = { kind: "function", args: h.args.map((a) => fillNil(cpy.get(a))), result: fillNil(h.value ? cpy.get(h.value) : undefined) };
+      env.insert(path, t);
+      return;
+    }
+    if (h.key !== undefined && h.value === undefined) {
+      const k = cpy.get(h.key);
+      if (!k) return;
+      t = set(fillNil(k));
+      const cut = path.findIndex((x, i) => i > 0 && x.type === "var");
+      if (cut >= 0) {
+        // multi-value rules with vars in their ref: an object of sets
+        t = nested(cpy, path.slice(cut), t);
+        if (!t) return;
+        env.insert(path.slice(0, cut), t);
+        return;
+      }
+      env.insert(path, t);
+      return;
+    }
+    const v0 = h.value ? cpy.get(h.value) : undefined;
+    const v = v0 ? fillNil(v0) : undefined;
+    const cut = path.findIndex((x, i) => i > 0 && hasVars(x));
+    if (cut >= 0) {
+      t = nested(cpy, path.slice(cut), v);
+      if (t) env.insert(path.slice(0, cut), t);
+      return;
+    }
+    if (v) env.insert(path, v);
+  }
+
+  report(errs: TypeError[]): void {
+    for (const e of errs) this.ctx.err("rego_type_error", e.message, e.location);
+  }
+
+  private err(message: string, location: NodeLocation, nil = false): TypeError {
+    return { message, location, nil };
+  }
+
+  private name(ref: Ref): string {
+    return refString(ref.map(this.rename));
+  }
+
+  checkExpr(env: TypeEnv, e: Expr): TypeError | undefined {
+    return this.checkExprInner(env, e);
+  }
+
+  /** `with data.x as v` (or a replaced function): what is replaced may have the value's type too,
+   * and the rules depending on it may have any type. Applied to the body's environment for the
+   * duration of one expression. */
+  private applyWith(env: TypeEnv, e: Expr): () => void {
+    const targets = e.with.filter((w) => w.target.type === "ref" && isDataRef(w.target.value));
+    if (targets.length === 0) return () => undefined;
+    const key = "var:data";
+    const saved = env.tree.children.get(key);
+    env.tree.children.delete(key);
+    const affected = new Set<Rule>();
+    for (const w of targets) {
+      const ref = (w.target as { value: Ref }).value;
+      const orig = env.next?.getRef(ref);
+      const vt = env.get(w.value);
+      const replaced = orig?.kind === "function" ? A : or(orig, vt ?? A);
+      for (const r of this.ctx.graph?.nodes ?? []) {
+        const rr = this.ctx.ruleRef(r);
+        const n = Math.min(rr.length, ref.length);
+        if (rr.slice(0, n).every((t, i) => termString(t) === termString(ref[i]!))) affected.add(r);
+      }
+      env.put(ref, replaced);
+    }
+    // rules that depend on replaced ones, transitively
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const r of this.ctx.graph?.nodes ?? []) {
+        if (affected.has(r)) continue;
+        for (const d of this.ctx.graph!.dependencies(r)) {
+          if (affected.has(d)) {
+            affected.add(r);
+            grew = true;
+            break;
+          }
+        }
+      }
+    }
+    for (const r of affected) {
+      const rr = this.ctx.ruleRef(r);
+      const cut = rr.findIndex((t, i) => i > 0 && hasVars(t));
+      const path = cut < 0 ? rr : rr.slice(0, cut);
+      if (!targets.some((w) => termString(w.target) === termString({ type: "ref", value: path, location: w.target.location }))) env.put(path, A);
+    }
+    return () => {
+      env.tree.children.delete(key);
+      if (saved) env.tree.children.set(key, saved);
+    };
+  }
+
+  private checkExprInner(env: TypeEnv, e: Expr): TypeError | undefined {
+    const ts = e.terms;
+    if (!Array.isArray(ts)) return undefined;
+    const op = ts[0]!;
+    if (op.type !== "ref") return undefined;
+    const operator = refString(op.value);
+    const args = ts.slice(1);
+    if (operator === "eq") return this.checkEq(env, e, args);
+    if (operator === "internal.member_2" || operator === "internal.member_3") {
+      const m = this.checkMember(env, e, args, operator === "internal.member_3");
+      if (m) return m;
+    }
+    return this.checkCall(env, e, op.value, args);
+  }
+
+  private checkWith(env: TypeEnv, e: Expr): TypeError | undefined {
+    for (const w of e.with) {
+      const target = w.target.type === "ref" ? this.funcType(env, w.target.value) : undefined;
+      const value = w.value.type === "ref" ? this.funcType(env, w.value.value) : env.get(w.value);
+      if (target?.kind === "function" && value?.kind === "function" && !unifies(target, value)) {
+        return this.err(`${this.name((w.target as { value: Ref }).value)}: arity mismatch`, w.location);
+      }
+    }
+    return undefined;
+  }
+
+  private checkCall(env: TypeEnv, e: Expr, op: Ref, args: Term[]): TypeError | undefined {
+    const t = this.funcType(env, op);
+    const nil = args.some((a) => isNil(env.get(a)));
+    if (!t) return this.err(`undefined function ${this.name(op)}`, e.location, nil);
+    // any, or a union that may be a function (several definitions): nothing to check
+    if (t.kind === "any" && (t.of.length === 0 || t.of.some((m) => m.kind === "function"))) return undefined;
+    if (t.kind !== "function") return this.err(`undefined function ${this.name(op)}`, e.location, nil);
+    const fargs = t.result ? [...t.args, t.result] : t.args;
+    if (args.length > fargs.length && !t.variadic) return this.err(`${this.name(op)}: too many arguments`, e.location, nil);
+    if (args.length < t.args.length) return this.err(`${this.name(op)}: too few arguments`, e.location, nil);
+    for (let i = 0; i < args.length; i++) {
+      const want = i < fargs.length ? fargs[i]! : t.variadic!;
+      if (!unify1(env, args[i]!, want, false)) return this.err(`${this.name(op)}: invalid argument(s)`, e.location, nil);
+    }
+    return undefined;
+  }
+
+  private checkEq(env: TypeEnv, e: Expr, args: Term[]): TypeError | undefined {
+    if (args.length !== 2) return this.err(`eq: ${args.length < 2 ? "too few" : "too many"} arguments`, e.location);
+    const [a, b] = args as [Term, Term];
+    const ta = env.get(a);
+    const tb = env.get(b);
+    if (!unify2(env, a, ta, b, tb)) return this.err("match error", e.location, isNil(ta) || isNil(tb));
+    return undefined;
+  }
+
+  /** `x in xs` / `k, v in xs`: the operands must be able to be an element (and key) of xs. */
+  private checkMember(env: TypeEnv, e: Expr, args: Term[], three: boolean): TypeError | undefined {
+    const coll = args[three ? 2 : 1];
+    if (!coll) return undefined;
+    const ct = env.get(coll);
+    if (!ct || isNil(ct)) return undefined;
+    const check = (t: Term | undefined, want: MaybeType): boolean => {
+      if (!t || !want) return true;
+      const have = env.get(t);
+      if (!have || isNil(have)) return true;
+      return unifies(have, want);
+    };
+    if (three && !check(args[0], keys(ct))) return this.err("match error", e.location);
+    if (!check(args[three ? 1 : 0], values(ct))) return this.err("match error", e.location);
+    return undefined;
+  }
+
+  private checkRefs(env: TypeEnv, e: Expr): TypeError[] {
+    return checkRefs(env, e, this.msgs);
+  }
+}
+
+/** Maps the compiler's names back to what the user wrote, for messages. */
+function renamer(ctx: CompileContext, maps: ReadonlyMap<string, string>[]): (t: Term) => Term {
+  const rename = (t: Term): Term => {
+    switch (t.type) {
+      case "var": {
+        const h = ctx.hoisted.get(t.value);
+        if (h) return rename(h);
+        for (const m of maps) {
+          const o = m.get(t.value);
+          if (o !== undefined) return { ...t, value: o };
+        }
+        return t;
+      }
+      case "ref":
+      case "array":
+      case "set":
+      case "call":
+        return { ...t, value: t.value.map(rename) };
+      case "object":
+        return { ...t, value: t.value.map(([k, v]) => [rename(k), rename(v)] as [Term, Term]) };
+      default:
+        return t;
+    }
+  };
+  return rename;
+}
+
+export function checkTypes(ctx: CompileContext): void {
+  const checker = new Checker(ctx, renamer(ctx, [ctx.rewrittenVars]));
+  const env = checker.rootEnv();
+  const sorted = ctx.graph?.sort() ?? [];
+  for (const r of sorted) checker.checkRule(env, r);
+  ctx.typeEnv = env;
+}
+
+export function checkTypesInQuery(ctx: CompileContext): void {
+  const q = ctx.query!;
+  const checker = new Checker(ctx, renamer(ctx, [q.rewritten, ctx.rewrittenVars]));
+  const env = ctx.typeEnv ?? checker.rootEnv();
+  const { errs } = checker.checkBody(env, q.body);
+  checker.report(errs);
+}
+
+export type { TypeEnv };

@@ -1,0 +1,74 @@
+// CheckUndefinedFuncs: every call names a built-in or a user function, with the right number of
+// arguments (one more when the result is captured).
+import type { Body, Ref, Term } from "../ast/nodes.js";
+import type { CompileContext } from "./context.js";
+import { isEquality, refString, termString } from "./terms.js";
+import { walkExprs, type VarNode } from "./visit.js";
+
+/** Maps generated names back to the user's (for messages). */
+export function originalRef(ref: Ref, ...maps: ReadonlyMap<string, string>[]): string {
+  const rename = (t: Term): Term => {
+    switch (t.type) {
+      case "var":
+        for (const m of maps) {
+          const o = m.get(t.value);
+          if (o !== undefined) return { ...t, value: o };
+        }
+        return t;
+      case "ref":
+      case "array":
+      case "set":
+      case "call":
+        return { ...t, value: t.value.map(rename) };
+      case "object":
+        return { ...t, value: t.value.map(([k, v]) => [rename(k), rename(v)] as [Term, Term]) };
+      default:
+        return t;
+    }
+  };
+  return refString(ref.map(rename));
+}
+
+function check(ctx: CompileContext, node: VarNode | Body, rewritten: ReadonlyMap<string, string>[]): void {
+  walkExprs(node, (e) => {
+    if (!Array.isArray(e.terms)) return false;
+    const op = e.terms[0]!;
+    if (op.type !== "ref") {
+      ctx.err("rego_type_error", `undefined function ${termString(op)}`, e.location);
+      return true;
+    }
+    const arity = ctx.getArity(op.value);
+    const n = e.terms.length - 1;
+    if (arity >= 0) {
+      if (e.generated) {
+        if (!isEquality(e) && n !== arity + 1) {
+          arityError(ctx, op.value, e.location, arity, n - 1, rewritten);
+          return true;
+        }
+      } else if (n !== arity && n !== arity + 1) {
+        arityError(ctx, op.value, e.location, arity, n, rewritten);
+        return true;
+      }
+      return false;
+    }
+    ctx.err("rego_type_error", `undefined function ${originalRef(op.value, ...rewritten)}`, e.location);
+    return true;
+  });
+}
+
+function arityError(ctx: CompileContext, ref: Ref, loc: Term["location"], exp: number, act: number, rewritten: ReadonlyMap<string, string>[]): void {
+  const name = originalRef(ref, ...rewritten);
+  if (ctx.builtins.has(refString(ref))) {
+    ctx.err("rego_type_error", `${name}: arity mismatch`, loc);
+    return;
+  }
+  ctx.err("rego_type_error", `function ${name} has arity ${exp}, got ${act} argument${act === 1 ? "" : "s"}`, loc);
+}
+
+export function checkUndefinedFuncs(ctx: CompileContext): void {
+  for (const m of ctx.modules) check(ctx, m, [ctx.rewrittenVars]);
+}
+
+export function checkUndefinedFuncsInQuery(ctx: CompileContext): void {
+  check(ctx, ctx.query!.body, [ctx.query!.rewritten, ctx.rewrittenVars]);
+}

@@ -1,0 +1,25 @@
+// CheckVoidCalls: a built-in without a result (`print`, `internal.print`) cannot be used as a
+// value (`x := print(1)`).
+import type { Term } from "../ast/nodes.js";
+import type { CompileContext } from "./context.js";
+import { refString, termString } from "./terms.js";
+import { walkTerms, type VarNode } from "./visit.js";
+
+function check(ctx: CompileContext, node: VarNode | Term[]): void {
+  walkTerms(node, (t) => {
+    if (t.type !== "call") return false;
+    const op = t.value[0]!;
+    if (op.type !== "ref") return false;
+    const bi = ctx.builtins.get(refString(op.value));
+    if (bi && bi.result === undefined) ctx.err("rego_type_error", `${termString(t)} used as value`, t.location);
+    return false;
+  });
+}
+
+export function checkVoidCalls(ctx: CompileContext): void {
+  for (const m of ctx.modules) check(ctx, m);
+}
+
+export function checkVoidCallsInQuery(ctx: CompileContext): void {
+  check(ctx, ctx.query!.body);
+}

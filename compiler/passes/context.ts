@@ -1,0 +1,142 @@
+// The state one compilation carries from stage to stage: the modules (sorted by file name, as
+// OPA sorts them), the trees and graph built from them, the generated-variable counter, the map of
+// rewritten variables, the type environment, and the errors (capped as OPA caps them).
+import type { Body, Import, Module, NodeLocation, Ref, Rule, Term } from "../ast/nodes.js";
+import { RegoError, type RegoErrorCode } from "../../runtime/errors.js";
+import { defaultCapabilities, type BuiltinDecl, type Capabilities } from "../builtins/decls.js";
+import type { ModuleTreeNode, TreeNode } from "./ruleTree.js";
+import type { Graph } from "./graph.js";
+import type { TypeEnv } from "./types/env.js";
+import { refString, stringTerm } from "./terms.js";
+import { varsOf } from "./visit.js";
+
+export interface CompileOptions {
+  capabilities?: Capabilities;
+  /** OPA's strict mode (unused imports/args/vars, deprecated built-ins, keyword overrides). */
+  strict?: boolean;
+  /** Keep `print(...)` calls (rewritten to `internal.print`); off by default, as in OPA. */
+  enablePrint?: boolean;
+  /** Stop after this many errors (OPA's default is 10); 0 means no limit. */
+  maxErrors?: number;
+}
+
+/** Thrown by `err` when the limit is reached; the runner catches it. */
+export class ErrorLimitReached extends Error {}
+
+export interface QueryState {
+  body: Body;
+  /** Generated var → the user's var name (`__localq0__` → `x`). */
+  rewritten: Map<string, string>;
+  /** The package and imports the query is compiled in (none for entrypoint queries). */
+  pkg?: Ref;
+  imports?: Import[];
+  gen: LocalVarGen;
+}
+
+export class LocalVarGen {
+  private next = 0;
+  constructor(
+    private readonly exclude: ReadonlySet<string>,
+    private readonly suffix = "",
+  ) {}
+  generate(): string {
+    for (;;) {
+      const v = `__local${this.suffix}${this.next++}__`;
+      if (!this.exclude.has(v)) return v;
+    }
+  }
+}
+
+export class CompileContext {
+  readonly errors: RegoError[] = [];
+  readonly builtins: ReadonlyMap<string, BuiltinDecl>;
+  readonly strict: boolean;
+  readonly enablePrint: boolean;
+  readonly maxErrors: number;
+  /** Modules sorted by file name. */
+  modules: Module[];
+  /** Imports saved by RemoveImports. */
+  readonly imports = new Map<Module, Import[]>();
+  readonly ruleModule = new Map<Rule, Module>();
+  moduleTree: ModuleTreeNode | undefined;
+  ruleTree: TreeNode | undefined;
+  graph: Graph | undefined;
+  typeEnv: TypeEnv | undefined;
+  readonly rewrittenVars = new Map<string, string>();
+  gen: LocalVarGen = new LocalVarGen(new Set());
+  query: QueryState | undefined;
+  /** Stage name → milliseconds, filled by the runner. */
+  readonly timings: { stage: string; ms: number }[] = [];
+  /** Generated var → the term it stands for (hoisted refs and calls), so that type errors can
+   * print what the user wrote instead of the compiler's locals. */
+  readonly hoisted = new Map<string, Term>();
+  /** Built-ins the program needs (print, for example, after RewritePrintCalls). */
+  readonly required = new Set<string>();
+
+  constructor(modules: Module[], options: CompileOptions = {}) {
+    this.modules = [...modules].sort((a, b) => cmp(moduleFile(a), moduleFile(b)));
+    this.builtins = (options.capabilities ?? defaultCapabilities()).builtins;
+    this.strict = options.strict === true;
+    this.enablePrint = options.enablePrint === true;
+    this.maxErrors = options.maxErrors ?? 10;
+    for (const m of this.modules) for (const r of m.rules) for (let x: Rule | undefined = r; x; x = x.else) this.ruleModule.set(x, m);
+  }
+
+  /** Records an error; past the limit, records "error limit reached" and stops the stage. */
+  err(code: RegoErrorCode, message: string, location: NodeLocation | undefined): void {
+    if (this.maxErrors > 0 && this.errors.length >= this.maxErrors) {
+      this.errors.push(new RegoError("rego_compile_error", "error limit reached"));
+      throw new ErrorLimitReached();
+    }
+    this.errors.push(new RegoError(code, message, location ? plainLoc(location) : undefined));
+  }
+
+  failed(): boolean {
+    return this.errors.length > 0;
+  }
+
+  initLocalVarGen(): void {
+    const vars = new Set<string>();
+    for (const m of this.modules) varsOf(m, {}, vars);
+    this.gen = new LocalVarGen(vars);
+  }
+
+  /** A rule's full ref: its package path followed by its head ref (`data.pkg.p.q[x]`). */
+  ruleRef(rule: Rule): Ref {
+    const m = this.ruleModule.get(rule);
+    const pkg = m ? m.package.path : [];
+    const href = rule.head.reference;
+    const head = href[0]!;
+    const out: Term[] = pkg.slice();
+    out.push(head.type === "var" ? stringTerm(head.value, head.location) : head);
+    for (let i = 1; i < href.length; i++) out.push(href[i]!);
+    return out;
+  }
+
+  /** The number of arguments of a built-in or user function, -1 if `ref` names neither. */
+  getArity(ref: Ref): number {
+    const name = refString(ref);
+    const bi = this.builtins.get(name);
+    if (bi) return bi.arity;
+    const rules = this.ruleTree?.findRules(ref);
+    if (!rules || rules.length === 0) return -1;
+    return rules[0]!.head.args?.length ?? 0;
+  }
+
+  /** Every rule, else branches excluded, in module order. */
+  *rules(): Generator<Rule> {
+    for (const m of this.modules) yield* m.rules;
+  }
+}
+
+export function moduleFile(m: Module): string {
+  return m.package.location.file;
+}
+
+export function plainLoc(l: NodeLocation): { file: string; row: number; col: number; offset: number; text: string } {
+  return { file: l.file, row: l.row, col: l.col, offset: l.offset, text: l.text };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,75 @@
+// Deep copies of AST nodes (locations are shared: they are never mutated). Stages rewrite in
+// place, so anything that is planned or rewritten twice (a with-mocked function, a `some ... in`
+// expansion) is copied first.
+import type { Body, Expr, Head, Rule, Term, With } from "../ast/nodes.js";
+
+export function copyTerm<T extends Term>(t: T): T {
+  switch (t.type) {
+    case "ref":
+    case "array":
+    case "set":
+    case "call":
+      return { ...t, value: t.value.map(copyTerm) };
+    case "object":
+      return { ...t, value: t.value.map(([k, v]) => [copyTerm(k), copyTerm(v)] as [Term, Term]) };
+    case "arraycomprehension":
+    case "setcomprehension":
+      return { ...t, value: { term: copyTerm(t.value.term), body: copyBody(t.value.body) } };
+    case "objectcomprehension":
+      return {
+        ...t,
+        value: { key: copyTerm(t.value.key), value: copyTerm(t.value.value), body: copyBody(t.value.body) },
+      };
+    case "templatestring":
+      return {
+        ...t,
+        value: {
+          multiLine: t.value.multiLine,
+          parts: t.value.parts.map((p) => ((p as { type: string }).type === "expr" ? copyExpr(p as Expr) : copyTerm(p as Term))),
+        },
+      };
+    default:
+      return { ...t };
+  }
+}
+
+export function copyExpr(e: Expr): Expr {
+  const ts = e.terms;
+  let terms: Expr["terms"];
+  if (Array.isArray(ts)) terms = ts.map(copyTerm);
+  else if (ts.type === "some") terms = { ...ts, symbols: ts.symbols.map(copyTerm) };
+  else if (ts.type === "every") {
+    terms = { ...ts, value: copyTerm(ts.value), domain: copyTerm(ts.domain), body: copyBody(ts.body) };
+    if (ts.key) terms.key = copyTerm(ts.key);
+  } else if (ts.type === "and" || ts.type === "or") terms = { ...ts, lhs: copyBody(ts.lhs), rhs: copyBody(ts.rhs) };
+  else if (ts.type === "not") terms = { ...ts, body: copyBody(ts.body) };
+  else terms = copyTerm(ts as Term);
+  return { ...e, terms, with: e.with.map(copyWith) };
+}
+
+export function copyWith(w: With): With {
+  return { ...w, target: copyTerm(w.target), value: copyTerm(w.value) };
+}
+
+export function copyBody(b: Body): Body {
+  return b.map(copyExpr);
+}
+
+export function copyHead(h: Head): Head {
+  const reference = h.reference.map(copyTerm);
+  const out: Head = { ...h, reference, keywords: [...h.keywords] };
+  if (h.args) out.args = h.args.map(copyTerm);
+  if (h.key) {
+    // keep the key and the last ref term the same object when they were
+    const last = h.reference.length - 1;
+    out.key = h.key === h.reference[last] ? reference[last]! : copyTerm(h.key);
+  }
+  if (h.value) out.value = copyTerm(h.value);
+  return out;
+}
+
+export function copyRule(r: Rule): Rule {
+  const out: Rule = { ...r, head: copyHead(r.head), body: copyBody(r.body), annotations: r.annotations };
+  if (r.else) out.else = copyRule(r.else);
+  return out;
+}

@@ -1,0 +1,337 @@
+// The rewriter behind RewriteLocalVars: walks a body with a stack of declared scopes, gives each
+// declared variable (`:=`, `some`, `every`, comprehension scopes) its generated name, and records
+// the errors OPA reports (redeclaration, assignment to non-variables, use before declaration,
+// `some` and `every` misuse; unused variables in strict mode).
+import type { Body, Expr, Rule, Term, With } from "../ast/nodes.js";
+import type { LocalVarGen } from "./context.js";
+import { LocalDeclaredVars, Occurrence } from "./localVars.js";
+import { assignments } from "./marks.js";
+import { outputVarsForExprEq } from "./outputVars.js";
+import { declaredVars } from "./resolveRefs.js";
+import { boolTerm, isAssignment, isEvery, isSome, nameRef, newExpr, refTerm, termString, validEqAssignArgCount, varTerm } from "./terms.js";
+import { isWildcard, varsOf, varsOfTerms } from "./visit.js";
+
+type Errs = { code: "rego_compile_error"; message: string; at: Term | Expr | With | Rule | { location: Term["location"] } }[];
+
+export class Rewriter {
+  readonly errs: Errs = [];
+  constructor(
+    readonly gen: LocalVarGen,
+    readonly strict: boolean,
+  ) {}
+
+  error(message: string, at: { location: Term["location"] }): void {
+    this.errs.push({ code: "rego_compile_error", message, at });
+  }
+
+  body(stack: LocalDeclaredVars, used: Set<string>, body: Body): Body {
+    const errsBefore = this.errs.length;
+    const out: Body = [];
+    for (const e of body) {
+      let x: Expr | undefined;
+      if (isAssignment(e)) {
+        stack.assignment = true;
+        x = this.assignment(stack, e);
+      } else if (isSome(e)) x = this.some(stack, e);
+      else if (isEvery(e)) x = this.every(stack, e);
+      else x = this.expr(stack, e);
+      if (x) out.push(x);
+    }
+    if (out.length === 0) out.push(newExpr(boolTerm(true, body[0]!.location), body[0]!.location));
+    if (this.strict && this.errs.length === errsBefore) this.checkUnusedAssigned(body, stack, used);
+    if (this.errs.length === errsBefore) this.checkUnusedDeclared(body, stack, used, out);
+    return out;
+  }
+
+  private checkUnusedAssigned(body: Body, stack: LocalDeclaredVars, used: Set<string>): void {
+    const vs = stack.peek();
+    const unused: string[] = [];
+    for (const [v, occ] of stack.peekOccurrences()) {
+      if (occ === Occurrence.Assigned && !isWildcard(v) && stack.count(v) <= 1) unused.push(vs.get(v)!);
+    }
+    if (unused.length === 0) return;
+    const rewrittenUsed = new Set([...used].map((v) => stack.declared(v) ?? v));
+    const reversed = new Map([...vs].map(([k, v]) => [v, k]));
+    for (const gv of unused.filter((v) => !rewrittenUsed.has(v)).sort()) {
+      const at = body.find((e) => varsOf(e).has(gv)) ?? body[0]!;
+      this.error(`assigned var ${reversed.get(gv)} unused`, at);
+    }
+  }
+
+  private checkUnusedDeclared(body: Body, stack: LocalDeclaredVars, used: Set<string>, out: Body): void {
+    const vs = stack.peek();
+    const declared = new Set<string>();
+    for (const [v, occ] of stack.peekOccurrences()) if (occ === Occurrence.Declared) declared.add(vs.get(v)!);
+    if (declared.size === 0) return;
+    const bodyVars = varsOf(out);
+    for (const v of used) bodyVars.add(stack.declared(v) ?? v);
+    const reversed = new Map([...vs].map(([k, v]) => [v, k]));
+    for (const gv of [...declared].filter((v) => !bodyVars.has(v) && !used.has(v)).sort()) {
+      const rv = reversed.get(gv)!;
+      if (rv.startsWith("__local")) continue;
+      const at = body.find((e) => declaredVars(e).has(rv)) ?? body[0]!;
+      this.error(`declared var ${rv} unused`, at);
+    }
+  }
+
+  /** Renames a declaration; reports redeclarations in the same scope. */
+  declare(stack: LocalDeclaredVars, v: string, occ: Occurrence): string | string[] {
+    switch (stack.occurrence(v)) {
+      case Occurrence.Seen:
+        return [`var ${v} referenced above`];
+      case Occurrence.Assigned:
+        return [`var ${v} assigned above`];
+      case Occurrence.Declared:
+        return [`var ${v} declared above`];
+      case Occurrence.Arg:
+        return [`arg ${v} redeclared`];
+    }
+    const gv = this.gen.generate();
+    stack.insert(v, gv, occ);
+    return gv;
+  }
+
+  assignment(stack: LocalDeclaredVars, e: Expr & { terms: Term[] }): Expr {
+    if (e.negated) {
+      this.error("cannot assign vars inside negated expression", e);
+      return e;
+    }
+    const before = this.errs.length;
+    if (!validEqAssignArgCount(e)) return e;
+    this.term(stack, e.terms[2]!);
+    for (const w of e.with) this.term(stack, w.value);
+    const lhs = (t: Term): void => {
+      switch (t.type) {
+        case "var": {
+          const gv = this.declare(stack, t.value, Occurrence.Assigned);
+          if (typeof gv === "string") (t as { value: string }).value = gv;
+          else this.error(gv[0]!, t);
+          return;
+        }
+        case "array":
+          for (const x of t.value) lhs(x);
+          return;
+        case "object":
+          for (const [, v] of t.value) lhs(v);
+          return;
+        case "ref":
+          if (isRootDocRef(t)) {
+            const gv = this.declare(stack, (t.value[0] as { value: string }).value, Occurrence.Assigned);
+            if (typeof gv === "string") replaceWithVar(t, gv);
+            else this.error(gv[0]!, t);
+            return;
+          }
+          break;
+      }
+      this.error(`cannot assign to ${t.type}`, t);
+    };
+    lhs(e.terms[1]!);
+    if (this.errs.length === before) {
+      e.terms[0] = nameRef("eq", e.terms[0]!.location);
+      assignments.add(e);
+    }
+    return e;
+  }
+
+  some(stack: LocalDeclaredVars, e: Expr): Expr | undefined {
+    const decl = (e.terms as { symbols: Term[]; location: Term["location"] });
+    for (const s of decl.symbols) {
+      if (s.type === "var") {
+        const gv = this.declare(stack, s.value, Occurrence.Declared);
+        if (typeof gv !== "string") {
+          this.error(gv[0]!, decl);
+          return undefined;
+        }
+      } else if (s.type === "call") {
+        const args = s.value.slice(1);
+        let key: Term;
+        let val: Term;
+        let container: Term;
+        if (args.length === 3) [key, val, container] = args as [Term, Term, Term];
+        else {
+          key = varTerm(this.gen.generate(), s.location);
+          [val, container] = args as [Term, Term];
+        }
+        const rhs = container.type === "ref" ? refTerm([...container.value, key], container.location) : refTerm([container, key], container.location);
+        const x: Expr = { ...e, terms: [nameRef("eq", e.location), val, rhs] };
+        for (const v0 of [...outputVarsForExprEq(x as Expr & { terms: Term[] }, varsOf(container))].sort()) {
+          const gv = this.declare(stack, v0, Occurrence.Declared);
+          if (typeof gv !== "string") {
+            this.error(gv[0]!, decl);
+            return undefined;
+          }
+        }
+        return this.expr(stack, x);
+      }
+    }
+    return undefined;
+  }
+
+  every(stack: LocalDeclaredVars, e: Expr): Expr | undefined {
+    const ev = e.terms as import("../ast/nodes.js").Every;
+    this.term(stack, ev.domain);
+    stack.push();
+    try {
+      if (ev.key) {
+        const k = ev.key as Term;
+        if (k.type === "var" && !isWildcard(k.value)) {
+          const gv = this.declare(stack, k.value, Occurrence.Declared);
+          if (typeof gv !== "string") {
+            this.error(gv[0]!, ev);
+            return undefined;
+          }
+          k.value = gv;
+        }
+      } else {
+        ev.key = varTerm(this.gen.generate(), ev.location);
+      }
+      const v = ev.value;
+      if (v.type === "var" && !isWildcard(v.value)) {
+        const gv = this.declare(stack, v.value, Occurrence.Declared);
+        if (typeof gv !== "string") {
+          this.error(gv[0]!, ev);
+          return undefined;
+        }
+        v.value = gv;
+      }
+      ev.body = this.body(stack, new Set(), ev.body);
+      for (const w of e.with) this.with(stack, w);
+    } finally {
+      stack.pop();
+    }
+    return e;
+  }
+
+  expr(stack: LocalDeclaredVars, e: Expr): Expr {
+    const ts = e.terms;
+    if (Array.isArray(ts)) for (const t of ts) this.term(stack, t);
+    else if (ts.type === "and" || ts.type === "or") {
+      if (!ts.explicitLhs) this.noAssignments(ts.lhs, `implicit ${ts.type} operand`);
+      if (!ts.explicitRhs) this.noAssignments(ts.rhs, `implicit ${ts.type} operand`);
+      ts.lhs = this.nested(stack, ts.lhs);
+      ts.rhs = this.nested(stack, ts.rhs);
+    } else if (ts.type === "not") {
+      if (!ts.explicitBody) this.noAssignments(ts.body, "negated expression");
+      ts.body = this.nested(stack, ts.body);
+    }
+    else if (ts.type !== "every" && ts.type !== "some") this.term(stack, ts as Term);
+    for (const w of e.with) this.with(stack, w);
+    return e;
+  }
+
+  /** An implicit operand is a condition: it may not declare variables. */
+  private noAssignments(body: Body, what: string): void {
+    for (const e of body) if (isAssignment(e)) this.error(`cannot assign vars inside ${what}`, e);
+  }
+
+  private nested(stack: LocalDeclaredVars, body: Body): Body {
+    stack.push();
+    try {
+      return this.body(stack, new Set(), body);
+    } finally {
+      stack.pop();
+    }
+  }
+
+  with(stack: LocalDeclaredVars, w: With): void {
+    this.term(stack, w.target);
+    const shadowed = stack.declared("input");
+    if (shadowed !== undefined) {
+      const t = w.target;
+      if (t.type === "var" && t.value === shadowed) replaceWithRef(t, "input");
+      else if (t.type === "ref" && t.value[0]!.type === "var" && t.value[0]!.value === shadowed) (t.value[0] as { value: string }).value = "input";
+    }
+    this.term(stack, w.value);
+  }
+
+  /** Rewrites the uses of declared vars in a term (and the declarations in its closures). */
+  term(stack: LocalDeclaredVars, t: Term): void {
+    switch (t.type) {
+      case "var": {
+        const gv = stack.declared(t.value);
+        if (gv !== undefined) {
+          stack.seen(t.value);
+          t.value = gv;
+        } else if (stack.occurrence(t.value) === Occurrence.New) {
+          stack.insert(t.value, t.value, Occurrence.Seen);
+        }
+        return;
+      }
+      case "ref": {
+        if (isRootDocRef(t)) {
+          const x = (t.value[0] as { value: string }).value;
+          const occ = stack.globalOccurrence(x);
+          if (occ !== undefined && occ !== Occurrence.Seen) replaceWithVar(t, stack.declared(x)!);
+          return;
+        }
+        for (const x of t.value) this.term(stack, x);
+        return;
+      }
+      case "call": {
+        const op = t.value[0]!;
+        if (op.type === "ref") {
+          for (const v of varsOf(op)) {
+            const gv = stack.declared(v);
+            if (gv !== undefined && gv !== v) {
+              this.error(`called function ${termString(op)} shadowed`, t);
+              break;
+            }
+          }
+        }
+        for (const x of t.value) this.term(stack, x);
+        return;
+      }
+      case "array":
+      case "set":
+        for (const x of t.value) this.term(stack, x);
+        return;
+      case "object":
+        for (const [k, v] of t.value) {
+          this.term(stack, k);
+          this.term(stack, v);
+        }
+        return;
+      case "arraycomprehension":
+      case "setcomprehension": {
+        const used = varsOf(t.value.term);
+        stack.push();
+        t.value.body = this.body(stack, used, t.value.body);
+        this.term(stack, t.value.term);
+        stack.pop();
+        return;
+      }
+      case "objectcomprehension": {
+        const used = varsOfTerms([t.value.key, t.value.value]);
+        stack.push();
+        t.value.body = this.body(stack, used, t.value.body);
+        this.term(stack, t.value.key);
+        this.term(stack, t.value.value);
+        stack.pop();
+        return;
+      }
+      case "templatestring":
+        for (const p of t.value.parts) {
+          if ((p as { type: string }).type === "expr") this.expr(stack, p as Expr);
+          else this.term(stack, p as Term);
+        }
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+function isRootDocRef(t: Term): boolean {
+  return t.type === "ref" && t.value.length === 1 && t.value[0]!.type === "var" && (t.value[0]!.value === "input" || t.value[0]!.value === "data");
+}
+
+function replaceWithVar(t: Term, name: string): void {
+  const m = t as unknown as { type: string; value: unknown };
+  m.type = "var";
+  m.value = name;
+}
+function replaceWithRef(t: Term, root: string): void {
+  const m = t as unknown as { type: string; value: unknown };
+  m.type = "ref";
+  m.value = [varTerm(root, t.location)];
+}

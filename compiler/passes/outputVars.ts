@@ -1,0 +1,240 @@
+// Which variables an expression binds ("output vars"), given the variables already bound: the
+// core of OPA's safety analysis (unify.go and outputVarsFor* in compile.go), shared by the safety
+// check, `some ... in` declarations, print and template-string checks and the planner's ordering.
+import type { Body, Expr, Ref, Term } from "../ast/nodes.js";
+import { isEquality, isGround, validEqAssignArgCount } from "./terms.js";
+import { assignments } from "./marks.js";
+import { SAFETY_PARAMS, varsOf, varsOfTerms, walkTerms, type VarParams } from "./visit.js";
+
+export type Arity = (ref: Ref) => number;
+
+const ALL_SAFE_PARAMS: VarParams = { skipRefHead: true, skipObjectKeys: true, skipClosures: true };
+const CALL_PARAMS: VarParams = { skipClosures: true, skipSets: true, skipObjectKeys: true, skipRefHead: true };
+
+function subsetOf(vs: Set<string>, safe: ReadonlySet<string>): boolean {
+  for (const v of vs) if (!safe.has(v)) return false;
+  return true;
+}
+
+export function isRefSafe(ref: Ref, safe: ReadonlySet<string>): boolean {
+  const head = ref[0]!;
+  if (head.type === "var") return safe.has(head.value);
+  return subsetOf(varsOf(head, SAFETY_PARAMS), safe);
+}
+
+function isCallSafe(call: Term, safe: ReadonlySet<string>): boolean {
+  return subsetOf(varsOf(call, SAFETY_PARAMS), safe);
+}
+
+/** The variables unifying `a` with `b` binds, given `safe` (OPA's Unify). */
+export function unify(safe: ReadonlySet<string>, a: Term, b: Term): Set<string> {
+  const unified = new Set<string>();
+  const unknown = new Map<string, Set<string>>();
+  const isSafe = (x: string): boolean => safe.has(x) || unified.has(x);
+  const markSafe = (x: string): void => {
+    unified.add(x);
+    const deps = unknown.get(x);
+    unknown.delete(x);
+    if (deps) for (const v of deps) markSafe(v);
+    for (const [v, d] of [...unknown]) {
+      if (d.has(x)) {
+        d.delete(x);
+        if (d.size === 0 && unknown.has(v)) {
+          unknown.delete(v);
+          markSafe(v);
+        }
+      }
+    }
+  };
+  const markUnknown = (x: string, y: string): void => {
+    let s = unknown.get(x);
+    if (!s) unknown.set(x, (s = new Set()));
+    s.add(y);
+  };
+  const markAllSafe = (t: Term): void => {
+    for (const v of varsOf(t, ALL_SAFE_PARAMS)) markSafe(v);
+  };
+  const unifyAll = (x: string, t: Term): void => {
+    if (isSafe(x)) {
+      markAllSafe(t);
+      return;
+    }
+    const vs = [...varsOf(t, ALL_SAFE_PARAMS)].filter((v) => !safe.has(v) && !unified.has(v));
+    if (vs.length === 0) markSafe(x);
+    else for (const v of vs) markUnknown(x, v);
+  };
+  const rec = (a: Term, b: Term): void => {
+    switch (a.type) {
+      case "var":
+        switch (b.type) {
+          case "var":
+            if (isSafe(b.value)) markSafe(a.value);
+            else if (isSafe(a.value)) markSafe(b.value);
+            else {
+              markUnknown(a.value, b.value);
+              markUnknown(b.value, a.value);
+            }
+            return;
+          case "array":
+          case "object":
+            return unifyAll(a.value, b);
+          case "ref":
+            if (isRefSafe(b.value, safe)) markSafe(a.value);
+            return;
+          case "call":
+            if (isCallSafe(b, safe)) markSafe(a.value);
+            return;
+          default:
+            markSafe(a.value);
+            return;
+        }
+      case "ref":
+        if (isRefSafe(a.value, safe)) {
+          if (b.type === "var") markSafe(b.value);
+          else if (b.type === "array" || b.type === "object") markAllSafe(b);
+        }
+        return;
+      case "call":
+        if (isCallSafe(a, safe)) {
+          if (b.type === "var") markSafe(b.value);
+          else if (b.type === "array" || b.type === "object") markAllSafe(b);
+        }
+        return;
+      case "arraycomprehension":
+        if (b.type === "var") markSafe(b.value);
+        else if (b.type === "array") markAllSafe(b);
+        return;
+      case "objectcomprehension":
+        if (b.type === "var") markSafe(b.value);
+        else if (b.type === "object") markAllSafe(b);
+        return;
+      case "setcomprehension":
+        if (b.type === "var") markSafe(b.value);
+        return;
+      case "array":
+        switch (b.type) {
+          case "var":
+            return unifyAll(b.value, a);
+          case "arraycomprehension":
+          case "objectcomprehension":
+          case "setcomprehension":
+            return markAllSafe(a);
+          case "ref":
+            if (isRefSafe(b.value, safe)) markAllSafe(a);
+            return;
+          case "call":
+            if (isCallSafe(b, safe)) markAllSafe(a);
+            return;
+          case "array":
+            if (a.value.length === b.value.length) a.value.forEach((x, i) => rec(x, b.value[i]!));
+            return;
+          default:
+            return;
+        }
+      case "object":
+        switch (b.type) {
+          case "var":
+            return unifyAll(b.value, a);
+          case "ref":
+            if (isRefSafe(b.value, safe)) markAllSafe(a);
+            return;
+          case "call":
+            if (isCallSafe(b, safe)) markAllSafe(a);
+            return;
+          case "object":
+            if (a.value.length === b.value.length) {
+              for (const [k, v] of a.value) {
+                const other = b.value.find(([k2]) => sameKey(k, k2));
+                if (other) rec(v, other[1]);
+              }
+            }
+            return;
+          default:
+            return;
+        }
+      default:
+        if (b.type === "var") markSafe(b.value);
+        return;
+    }
+  };
+  rec(a, b);
+  return unified;
+}
+
+function sameKey(a: Term, b: Term): boolean {
+  return a.type === b.type && JSON.stringify((a as { value: unknown }).value) === JSON.stringify((b as { value: unknown }).value);
+}
+
+/** Variables a term-level walk binds: non-ground refs whose head is safe bind their vars. */
+export function outputVarsForTerms(node: Expr | Term, safe: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  walkTerms(node, (t) => {
+    switch (t.type) {
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "templatestring":
+        return true;
+      case "ref":
+        if (!isRefSafe(t.value, safe)) return true;
+        if (!isGround(t)) varsOfTerms(t.value.slice(1), { skipRefHead: true }, out);
+        return false;
+      default:
+        return false;
+    }
+  });
+  // every: walkTerms descends into the body; OPA's does too, but those vars are local
+  return out;
+}
+
+export function outputVarsForExprEq(e: Expr & { terms: Term[] }, safe: ReadonlySet<string>): Set<string> {
+  if (!validEqAssignArgCount(e)) return new Set(safe);
+  const output = outputVarsForTerms(e, safe);
+  for (const v of safe) output.add(v);
+  const unified = unify(output, e.terms[1]!, e.terms[2]!);
+  // `:=` binds its left side from its right side, never the other way
+  const rhs = assignments.has(e) ? varsOf(e.terms[2]!) : undefined;
+  for (const v of unified) if (!rhs?.has(v) || output.has(v)) output.add(v);
+  for (const v of safe) output.delete(v);
+  return output;
+}
+
+export function outputVarsForExpr(e: Expr, arity: Arity, safe: ReadonlySet<string>): Set<string> {
+  if (e.negated) return new Set();
+  for (const w of e.with) {
+    if (!subsetOf(varsOf(w, SAFETY_PARAMS), safe)) return new Set();
+  }
+  const ts = e.terms;
+  if (Array.isArray(ts)) {
+    if (isEquality(e)) return outputVarsForExprEq(e, safe);
+    const op = ts[0]!;
+    if (op.type !== "ref") return new Set();
+    const ar = arity(op.value);
+    if (ar < 0) return new Set();
+    const output = outputVarsForTerms(e, safe);
+    const numInputs = ar + 1;
+    if (numInputs >= ts.length) return output;
+    const inputs = varsOfTerms(ts.slice(0, numInputs), CALL_PARAMS);
+    for (const v of inputs) if (!output.has(v) && !safe.has(v)) return new Set();
+    varsOfTerms(ts.slice(numInputs), CALL_PARAMS, output);
+    return output;
+  }
+  switch (ts.type) {
+    case "every":
+      return outputVarsForTerms(ts.domain, safe);
+    case "some":
+    case "and":
+    case "or":
+    case "not":
+      return new Set();
+    default:
+      return outputVarsForTerms(e, safe);
+  }
+}
+
+export function outputVarsForBody(body: Body, arity: Arity, safe: ReadonlySet<string>): Set<string> {
+  const o = new Set(safe);
+  for (const e of body) for (const v of outputVarsForExpr(e, arity, o)) o.add(v);
+  for (const v of safe) o.delete(v);
+  return o;
+}

@@ -1,0 +1,294 @@
+// ResolveRefs: every reference to a rule of the same package or to an import becomes fully
+// qualified (`p` → `data.pkg.p`, `bar[_]` → `data.foo.bar[_]` under `import data.foo.bar`), except
+// where a local declaration (`:=`, `some`, function arguments) shadows the name. In strict mode,
+// imports that are never used are errors.
+import type { Body, Expr, Import, Ref, Rule, Term } from "../ast/nodes.js";
+import type { CompileContext } from "./context.js";
+import { copyTerm } from "./copy.js";
+import { isAssignment, isGround, refString, refTerm, stringTerm, validEqAssignArgCount } from "./terms.js";
+
+interface Global {
+  ref: Ref;
+  used: boolean;
+}
+type Globals = Map<string, Global>;
+
+export function resolveRefs(ctx: CompileContext): void {
+  const exports = new Map<string, Set<string>>();
+  for (const m of ctx.modules) {
+    const key = pkgKey(m.package.path);
+    let s = exports.get(key);
+    if (!s) exports.set(key, (s = new Set()));
+    for (const r of m.rules) {
+      const head = r.head.reference[0];
+      if (head?.type === "var") s.add(head.value);
+    }
+  }
+  for (const m of ctx.modules) {
+    const globals = getGlobals(m.package.path, exports.get(pkgKey(m.package.path)) ?? new Set(), m.imports);
+    for (const top of m.rules) {
+      for (let r: Rule | undefined = top; r; r = r.else) {
+        const err = resolveRefsInRule(globals, r);
+        if (err) ctx.err("rego_compile_error", err, r.location);
+      }
+    }
+    if (ctx.strict) {
+      for (const imp of m.imports) {
+        if (isDirective(imp)) continue;
+        const g = globals.get(importName(imp));
+        if (g && !g.used) ctx.err("rego_compile_error", `${importString(imp)} unused`, imp.location);
+      }
+    }
+  }
+}
+
+/** ResolveRefs for a query: only names declared in it are left alone. */
+export function resolveRefsInQuery(ctx: CompileContext): void {
+  const q = ctx.query!;
+  let globals: Globals = new Map();
+  if (q.pkg || (q.imports && q.imports.length > 0)) {
+    const pkg = q.pkg ?? [];
+    const exports = new Set<string>();
+    for (const m of ctx.modules) {
+      if (pkgKey(m.package.path) !== pkgKey(pkg)) continue;
+      for (const r of m.rules) if (r.head.reference[0]?.type === "var") exports.add(r.head.reference[0].value);
+    }
+    globals = getGlobals(pkg, exports, q.imports ?? []);
+  }
+  const ignore = new DeclaredStack([declaredVars(q.body)]);
+  q.body = resolveBody(globals, ignore, q.body);
+}
+
+function pkgKey(path: Ref): string {
+  return path.map((t) => (t as { value: string }).value).join("\u0000");
+}
+
+function isDirective(imp: Import): boolean {
+  const head = imp.path.type === "ref" ? imp.path.value[0] : imp.path;
+  return head?.type === "var" && (head.value === "future" || head.value === "rego");
+}
+
+/** The name an import binds: its alias, or the last segment of its path. */
+export function importName(imp: Import): string {
+  if (imp.alias) return imp.alias;
+  const path = imp.path.type === "ref" ? imp.path.value : [imp.path];
+  const last = path[path.length - 1]!;
+  return (last as { value: string }).value;
+}
+
+export function importString(imp: Import): string {
+  const path = imp.path.type === "ref" ? imp.path.value : [imp.path];
+  return `import ${refString(path)}${imp.alias ? ` as ${imp.alias}` : ""}`;
+}
+
+function getGlobals(pkg: Ref, rules: ReadonlySet<string>, imports: readonly Import[]): Globals {
+  const globals: Globals = new Map();
+  for (const v of rules) {
+    const loc = pkg[0]?.location;
+    globals.set(v, { ref: [...pkg, stringTerm(v, loc!)], used: false });
+  }
+  for (const imp of imports) {
+    if (isDirective(imp)) continue;
+    const path = imp.path.type === "ref" ? imp.path.value : [imp.path];
+    globals.set(importName(imp), { ref: path, used: false });
+  }
+  return globals;
+}
+
+export class DeclaredStack {
+  constructor(private readonly frames: Set<string>[] = []) {}
+  has(v: string): boolean {
+    return this.frames.some((f) => f.has(v));
+  }
+  push(s: Set<string>): void {
+    this.frames.push(s);
+  }
+  pop(): void {
+    this.frames.pop();
+  }
+}
+
+/** The vars a body declares with `:=` or `some` (not looking into comprehensions). */
+export function declaredVars(body: Body | Expr): Set<string> {
+  const out = new Set<string>();
+  const visitExpr = (e: Expr): void => {
+    if (isAssignment(e) && validEqAssignArgCount(e)) {
+      collectVars(e.terms[1]!, out);
+    } else if (!Array.isArray(e.terms) && e.terms.type === "some") {
+      for (const s of e.terms.symbols) {
+        if (s.type === "var") out.add(s.value);
+        else if (s.type === "call") {
+          const args = s.value.slice(1);
+          if (args.length === 3) collectVars(args[1]!, out);
+          collectVars(args[0]!, out);
+        }
+      }
+    } else if (!Array.isArray(e.terms) && e.terms.type === "every") {
+      // every bodies are visited (OPA's generic visitor descends into them)
+      for (const x of e.terms.body) visitExpr(x);
+    }
+  };
+  if (Array.isArray(body)) body.forEach(visitExpr);
+  else visitExpr(body);
+  return out;
+}
+
+function collectVars(t: Term, out: Set<string>): void {
+  switch (t.type) {
+    case "var":
+      out.add(t.value);
+      return;
+    case "ref":
+    case "array":
+    case "set":
+    case "call":
+      for (const x of t.value) collectVars(x, out);
+      return;
+    case "object":
+      for (const [k, v] of t.value) {
+        collectVars(k, out);
+        collectVars(v, out);
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+function resolveRefsInRule(globals: Globals, rule: Rule): string | undefined {
+  const argVars = new Set<string>();
+  let err: string | undefined;
+  const walkArg = (t: Term): void => {
+    if (err) return;
+    switch (t.type) {
+      case "var":
+        argVars.add(t.value);
+        return;
+      case "ref":
+        if (t.value.length === 1 && t.value[0]!.type === "var" && (t.value[0]!.value === "input" || t.value[0]!.value === "data")) {
+          err = `args must not shadow ${t.value[0]!.value} (use a different variable name)`;
+          return;
+        }
+        for (const x of t.value) walkArg(x);
+        return;
+      case "array":
+        for (const x of t.value) walkArg(x);
+        return;
+      case "object":
+        for (const [, v] of t.value) walkArg(v);
+        return;
+      default:
+        return;
+    }
+  };
+  for (const a of rule.head.args ?? []) walkArg(a);
+  if (err) return err;
+  const ignore = new DeclaredStack([argVars, declaredVars(rule.body)]);
+  const h = rule.head;
+  const last = h.reference.length - 1;
+  const keyIsLast = h.key !== undefined && h.key === h.reference[last];
+  for (let i = 1; i < h.reference.length; i++) h.reference[i] = resolveTerm(globals, ignore, h.reference[i]!);
+  if (h.key) h.key = keyIsLast ? h.reference[last]! : resolveTerm(globals, ignore, h.key);
+  if (h.value) h.value = resolveTerm(globals, ignore, h.value);
+  rule.body = resolveBody(globals, ignore, rule.body);
+  return undefined;
+}
+
+function resolveBody(globals: Globals, ignore: DeclaredStack, body: Body): Body {
+  return body.map((e) => resolveExpr(globals, ignore, e));
+}
+
+function resolveExpr(globals: Globals, ignore: DeclaredStack, e: Expr): Expr {
+  const ts = e.terms;
+  if (Array.isArray(ts)) {
+    e.terms = ts.map((t) => resolveTerm(globals, ignore, t));
+  } else if (ts.type === "some") {
+    const s = ts.symbols[0];
+    if (s?.type === "call") ts.symbols = [resolveTerm(globals, ignore, s)];
+  } else if (ts.type === "every") {
+    const locals = new Set<string>();
+    if (ts.key) collectVars(ts.key, locals);
+    collectVars(ts.value, locals);
+    ignore.push(locals);
+    ts.domain = resolveTerm(globals, ignore, ts.domain);
+    ts.body = resolveBody(globals, ignore, ts.body);
+    ignore.pop();
+  } else if (ts.type === "and" || ts.type === "or") {
+    ts.lhs = resolveBody(globals, ignore, ts.lhs);
+    ts.rhs = resolveBody(globals, ignore, ts.rhs);
+  } else if (ts.type === "not") {
+    ts.body = resolveBody(globals, ignore, ts.body);
+  } else {
+    e.terms = resolveTerm(globals, ignore, ts as Term);
+  }
+  for (const w of e.with) {
+    w.target = resolveTerm(globals, ignore, w.target);
+    w.value = resolveTerm(globals, ignore, w.value);
+  }
+  return e;
+}
+
+function globalRef(g: Global, at: Term): Term[] {
+  g.used = true;
+  return g.ref.map((t) => ({ ...copyTerm(t), location: at.location }));
+}
+
+export function resolveTerm(globals: Globals, ignore: DeclaredStack, t: Term): Term {
+  switch (t.type) {
+    case "var": {
+      const g = globals.get(t.value);
+      if (g && !ignore.has(t.value)) return refTerm(globalRef(g, t), t.location);
+      return t;
+    }
+    case "ref":
+      return { ...t, value: resolveRef(globals, ignore, t.value) };
+    case "object":
+      return { ...t, value: t.value.map(([k, v]) => [resolveTerm(globals, ignore, k), resolveTerm(globals, ignore, v)] as [Term, Term]) };
+    case "array":
+    case "set":
+    case "call":
+      return { ...t, value: t.value.map((x) => resolveTerm(globals, ignore, x)) };
+    case "arraycomprehension":
+    case "setcomprehension":
+      ignore.push(declaredVars(t.value.body));
+      t.value.term = resolveTerm(globals, ignore, t.value.term);
+      t.value.body = resolveBody(globals, ignore, t.value.body);
+      ignore.pop();
+      return t;
+    case "objectcomprehension":
+      ignore.push(declaredVars(t.value.body));
+      t.value.key = resolveTerm(globals, ignore, t.value.key);
+      t.value.value = resolveTerm(globals, ignore, t.value.value);
+      t.value.body = resolveBody(globals, ignore, t.value.body);
+      ignore.pop();
+      return t;
+    case "templatestring":
+      t.value.parts = t.value.parts.map((p) =>
+        (p as { type: string }).type === "expr" ? resolveExpr(globals, ignore, p as Expr) : resolveTerm(globals, ignore, p as Term),
+      );
+      return t;
+    default:
+      return t;
+  }
+}
+
+function resolveRef(globals: Globals, ignore: DeclaredStack, ref: Ref): Ref {
+  const out: Term[] = [];
+  ref.forEach((x, i) => {
+    if (x.type === "var") {
+      const g = globals.get(x.value);
+      if (g && !ignore.has(x.value)) {
+        const cpy = globalRef(g, x);
+        if (i === 0) out.push(...cpy);
+        else out.push(refTerm(cpy, x.location));
+        return;
+      }
+      out.push(x);
+    } else if (!isGround(x) || x.type === "ref" || x.type === "call" || x.type === "array" || x.type === "object" || x.type === "set") {
+      out.push(resolveTerm(globals, ignore, x));
+    } else {
+      out.push(x);
+    }
+  });
+  return out;
+}

@@ -1,0 +1,72 @@
+// RewriteComprehensionTerms: a comprehension's term (or key/value) that needs evaluation is bound
+// in its body (`[x[0] | ...]` → `[__local0__ | ...; __local0__ = x[0]]`), and RewriteRefsInHead
+// does the same for rule heads (`p[data.foo[i]] if {...}` → `p[__local0__] if {...;
+// __local0__ = data.foo[i]}`).
+import type { Body, Rule, Term } from "../ast/nodes.js";
+import type { CompileContext, LocalVarGen } from "./context.js";
+import { eqExpr, isComprehension, varTerm } from "./terms.js";
+import { walkTerms, type VarNode } from "./visit.js";
+
+/** Whether a term contains refs or comprehensions (OPA's requiresEval). */
+export function requiresEval(t: Term | undefined): boolean {
+  if (!t) return false;
+  let found = false;
+  walkTerms(t, (x) => {
+    if (found) return true;
+    if (x.type === "ref" || isComprehension(x)) found = true;
+    return found;
+  });
+  return found;
+}
+
+function bind(gen: LocalVarGen, body: Body, t: Term): Term {
+  const v = varTerm(gen.generate(), t.location);
+  body.push(eqExpr({ ...v }, t, t.location, true));
+  return v;
+}
+
+function rewriteIn(gen: LocalVarGen, node: VarNode | Term[]): void {
+  walkTerms(node, (t) => {
+    switch (t.type) {
+      case "arraycomprehension":
+      case "setcomprehension":
+        rewriteIn(gen, t.value.body);
+        rewriteIn(gen, t.value.term);
+        if (requiresEval(t.value.term)) t.value.term = bind(gen, t.value.body, t.value.term);
+        return true;
+      case "objectcomprehension":
+        rewriteIn(gen, t.value.body);
+        rewriteIn(gen, [t.value.key, t.value.value]);
+        if (requiresEval(t.value.key)) t.value.key = bind(gen, t.value.body, t.value.key);
+        if (requiresEval(t.value.value)) t.value.value = bind(gen, t.value.body, t.value.value);
+        return true;
+      default:
+        return false;
+    }
+  });
+}
+
+export function rewriteComprehensionTerms(ctx: CompileContext): void {
+  for (const m of ctx.modules) for (const r of m.rules) for (let x: Rule | undefined = r; x; x = x.else) rewriteIn(ctx.gen, x);
+}
+
+export function rewriteComprehensionTermsInQuery(ctx: CompileContext): void {
+  rewriteIn(ctx.query!.gen, ctx.query!.body);
+}
+
+export function rewriteRefsInHead(ctx: CompileContext): void {
+  for (const m of ctx.modules) {
+    for (const top of m.rules) {
+      for (let r: Rule | undefined = top; r; r = r.else) {
+        const h = r.head;
+        if (h.key && requiresEval(h.key)) {
+          const keyIsLast = h.key === h.reference[h.reference.length - 1];
+          h.key = bind(ctx.gen, r.body, h.key);
+          if (keyIsLast) h.reference[h.reference.length - 1] = h.key;
+        }
+        if (h.value && requiresEval(h.value)) h.value = bind(ctx.gen, r.body, h.value);
+        if (h.args) h.args = h.args.map((a) => (requiresEval(a) ? bind(ctx.gen, r.body, a) : a));
+      }
+    }
+  }
+}

@@ -1,0 +1,164 @@
+// RewritePrintCalls: with print enabled, `print(a, b)` becomes
+// `internal.print([{__local0__ | __local0__ = a}, {__local1__ | __local1__ = b}])` so that an
+// undefined operand prints as <undefined> instead of stopping the body; every operand's vars must
+// be declared before the call. With print disabled (OPA's default) the calls are erased.
+import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
+import type { CompileContext, LocalVarGen } from "./context.js";
+import { outputVarsForBody, type Arity } from "./outputVars.js";
+import { boolTerm, eqExpr, nameRef, newExpr, operatorName, varTerm, isCallExpr } from "./terms.js";
+import { isGenerated, SAFETY_PARAMS, varsOf, walkBodies, walkExprs } from "./visit.js";
+
+const RESERVED = ["input", "data"];
+
+export function isPrintCall(e: Expr): boolean {
+  return isCallExpr(e) && operatorName(e) === "print";
+}
+
+export function rewritePrintCalls(ctx: CompileContext): void {
+  if (!ctx.enablePrint) {
+    for (const m of ctx.modules) for (const r of m.rules) erase(r);
+    return;
+  }
+  const arity: Arity = (ref) => ctx.getArity(ref);
+  for (const m of ctx.modules) {
+    for (const top of m.rules) {
+      for (let r: Rule | undefined = top; r; r = r.else) {
+        let hasPrint = false;
+        walkExprs(r, (e) => {
+          if (isPrintCall(e)) hasPrint = true;
+          return hasPrint;
+        });
+        if (!hasPrint) continue;
+        const safe = varsOf(r.head.args ?? []);
+        for (const v of RESERVED) safe.add(v);
+        const report = (errs: Err[]): void => {
+          for (const e of errs) ctx.err("rego_compile_error", e.message, e.at);
+        };
+        report(rewriteBody(ctx.gen, arity, safe, r.body, ctx.rewrittenVars));
+        // closures in the head see the arguments only
+        const h = r.head;
+        for (const t of [...h.reference.slice(1), ...(h.args ?? []), ...(h.key ? [h.key] : []), ...(h.value ? [h.value] : [])]) {
+          forEachClosureIn(t, (b, extra = []) => report(rewriteBody(ctx.gen, arity, new Set([...safe, ...extra]), b, ctx.rewrittenVars)));
+        }
+      }
+    }
+  }
+  ctx.required.add("internal.print");
+}
+
+export function rewritePrintCallsInQuery(ctx: CompileContext): void {
+  const q = ctx.query!;
+  if (!ctx.enablePrint) {
+    q.body = eraseBody(q.body);
+    return;
+  }
+  for (const e of rewriteBody(q.gen, (ref) => ctx.getArity(ref), new Set(RESERVED), q.body, q.rewritten)) {
+    ctx.err("rego_compile_error", e.message, e.at);
+  }
+}
+
+type Err = { message: string; at: Term["location"] };
+
+/** Rewrites the print calls of one body (and of the closures inside it). */
+export function rewriteBody(gen: LocalVarGen, arity: Arity, globals: ReadonlySet<string>, body: Body, rewritten: ReadonlyMap<string, string>): Err[] {
+  const errs: Err[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const safe = outputVarsForBody(body.slice(0, i), arity, globals);
+    for (const v of globals) safe.add(v);
+    const closure = (b: Body, extra: Iterable<string> = []): void => {
+      const s = new Set(safe);
+      for (const v of extra) s.add(v);
+      errs.push(...rewriteBody(gen, arity, s, b, rewritten));
+    };
+    forEachClosure(body[i]!, closure);
+    if (errs.length > 0) return errs;
+  }
+  for (let i = 0; i < body.length; i++) {
+    const e = body[i]!;
+    if (!isPrintCall(e)) continue;
+    const safe = outputVarsForBody(body.slice(0, i), arity, globals);
+    for (const v of globals) safe.add(v);
+    for (const v of varsOf(body.slice(0, i))) if (isGenerated(v)) safe.add(v);
+    const args = (e.terms as Term[]).slice(1);
+    const local: Err[] = [];
+    for (const a of args) {
+      for (const v of [...varsOf(a, SAFETY_PARAMS)].filter((v) => !safe.has(v)).sort()) {
+        const name = rewritten.get(v) ?? v;
+        local.push({ message: `var ${name.startsWith("$") ? "_" : name} is undeclared`, at: a.location });
+      }
+    }
+    if (local.length > 0) return [...errs, ...local];
+    const terms: Term[] = args.map((a) => {
+      const x = varTerm(gen.generate(), a.location);
+      return { type: "setcomprehension", value: { term: x, body: [eqExpr({ ...x }, a, a.location)] }, location: a.location };
+    });
+    body[i] = newExpr([nameRef("internal.print", e.location), { type: "array", value: terms, location: e.location }], e.location);
+  }
+  return errs;
+}
+
+/** Calls f on the bodies of the closures directly inside an expression. */
+export function forEachClosure(e: Expr, f: (b: Body, extra?: Iterable<string>) => void): void {
+  const ts = e.terms;
+  if (!Array.isArray(ts) && ts.type === "every") {
+    const kv: string[] = [];
+    if (ts.key?.type === "var") kv.push(ts.key.value);
+    if (ts.value.type === "var") kv.push(ts.value.value);
+    f(ts.body, kv);
+    return;
+  }
+  const visitTerm = (t: Term): void => forEachClosureIn(t, f);
+  if (Array.isArray(ts)) ts.forEach(visitTerm);
+  else if (ts.type !== "some" && ts.type !== "and" && ts.type !== "or" && ts.type !== "not") visitTerm(ts as Term);
+  for (const w of e.with) visitTerm(w.value);
+}
+
+/** Calls f on the bodies of the closures directly inside a term. */
+export function forEachClosureIn(t0: Term, f: (b: Body, extra?: Iterable<string>) => void): void {
+  const visitTerm = (t: Term): void => {
+    switch (t.type) {
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+        f(t.value.body);
+        return;
+      case "ref":
+      case "array":
+      case "set":
+      case "call":
+        t.value.forEach(visitTerm);
+        return;
+      case "object":
+        for (const [k, v] of t.value) {
+          visitTerm(k);
+          visitTerm(v);
+        }
+        return;
+      default:
+        return;
+    }
+  };
+  visitTerm(t0);
+}
+
+function erase(r: Rule): void {
+  for (let x: Rule | undefined = r; x; x = x.else) {
+    walkBodies(x.head, eraseInPlace);
+    walkBodies(x.body, eraseInPlace);
+  }
+}
+
+/** Removes the print calls of a body in place (an emptied body becomes `true`). */
+function eraseInPlace(b: Body): void {
+  if (!b.some(isPrintCall)) return;
+  const loc = b[0]!.location;
+  const kept = b.filter((e) => !isPrintCall(e));
+  b.length = 0;
+  b.push(...kept);
+  if (b.length === 0) b.push(newExpr(boolTerm(true, loc), loc));
+}
+
+function eraseBody(b: Body): Body {
+  eraseInPlace(b);
+  return b;
+}

@@ -1,0 +1,214 @@
+// OPA's module tree (modules by package path) and rule tree (rules by the ground prefix of their
+// ref: `data.pkg.p` for `p[x]`, `data.pkg.a.b` for `a.b[x].c`), with the lookups the stages use.
+import type { Module, Ref, Rule, Term } from "../ast/nodes.js";
+import type { CompileContext } from "./context.js";
+import { groundPrefix, isConstant, termString } from "./terms.js";
+
+export function keyOf(t: Term): string {
+  if (t.type === "var" || t.type === "string") return `${t.type}:${t.value}`;
+  return `${t.type}:${termString(t)}`;
+}
+
+export class ModuleTreeNode {
+  readonly modules: Module[] = [];
+  readonly children = new Map<string, ModuleTreeNode>();
+  constructor(
+    readonly key: string,
+    readonly hide = false,
+  ) {}
+
+  /** Descends along a ref (the head `data` counts as the string "data"); returns the deepest
+   * node reached and the part of the ref left over. */
+  find(ref: Ref): { node: ModuleTreeNode; tail: Ref } {
+    let node: ModuleTreeNode = this;
+    for (let i = 0; i < ref.length; i++) {
+      const t = ref[i]!;
+      const k = t.type === "string" || t.type === "var" ? t.value : undefined;
+      const next = k === undefined ? undefined : node.children.get(k);
+      if (!next) return { node, tail: ref.slice(i) };
+      node = next;
+    }
+    return { node, tail: [] };
+  }
+
+  depthFirst(f: (n: ModuleTreeNode) => boolean): void {
+    if (f(this)) return;
+    for (const c of this.children.values()) c.depthFirst(f);
+  }
+}
+
+export function buildModuleTree(modules: readonly Module[]): ModuleTreeNode {
+  const root = new ModuleTreeNode("");
+  for (const m of modules) {
+    let node = root;
+    m.package.path.forEach((t, i) => {
+      const k = (t as { value: string }).value;
+      let c = node.children.get(k);
+      if (!c) {
+        c = new ModuleTreeNode(k, i === 1 && k === "system");
+        node.children.set(k, c);
+      }
+      node = c;
+    });
+    node.modules.push(m);
+  }
+  return root;
+}
+
+export class TreeNode {
+  readonly values: Rule[] = [];
+  readonly children = new Map<string, TreeNode>();
+  hide = false;
+  constructor(readonly key: Term | undefined) {}
+
+  child(k: Term): TreeNode | undefined {
+    if (k.type === "ref" || k.type === "call") return undefined;
+    return this.children.get(keyOf(k));
+  }
+
+  /** Children in OPA's value order (the order extents and trie walks use). */
+  sortedChildren(): TreeNode[] {
+    return [...this.children.values()].sort((a, b) => compareKeys(a.key!, b.key!));
+  }
+
+  find(ref: Ref): { node: TreeNode; tail: Ref } {
+    let node: TreeNode = this;
+    for (let i = 0; i < ref.length; i++) {
+      const next = node.child(ref[i]!);
+      if (!next) return { node, tail: ref.slice(i) };
+      node = next;
+    }
+    return { node, tail: [] };
+  }
+
+  /** The node at exactly `ref`, if any. */
+  lookup(ref: Ref): TreeNode | undefined {
+    const { node, tail } = this.find(ref);
+    return tail.length === 0 ? node : undefined;
+  }
+
+  add(path: Ref, rule: Rule | undefined): void {
+    const { node, tail } = this.find(path);
+    let n = node;
+    for (const t of tail) {
+      const c = new TreeNode(t);
+      n.children.set(keyOf(t), c);
+      n = c;
+    }
+    if (rule) n.values.push(rule);
+  }
+
+  depthFirst(f: (n: TreeNode) => boolean): void {
+    if (f(this)) return;
+    for (const c of this.children.values()) c.depthFirst(f);
+  }
+
+  /** The rules at exactly `ref` (OPA's GetRulesExact). */
+  findRules(ref: Ref): Rule[] {
+    return this.lookup(ref)?.values ?? [];
+  }
+
+  /** The rules producing the document at `ref` (the first node on the way that has rules). */
+  rulesForVirtualDocument(ref: Ref): Rule[] {
+    let node: TreeNode | undefined = this;
+    for (const t of ref) {
+      node = node.child(t);
+      if (!node) return [];
+      if (node.values.length > 0) return node.values;
+    }
+    return node.values;
+  }
+
+  /** Every rule at or below `ref`. */
+  rulesWithPrefix(ref: Ref): Rule[] {
+    const node = this.lookup(ref);
+    if (!node) return [];
+    const out: Rule[] = [];
+    const acc = (n: TreeNode): void => {
+      out.push(...n.values);
+      for (const c of n.children.values()) if (!c.hide) acc(c);
+    };
+    acc(node);
+    return out;
+  }
+
+  /** Every rule a ref with vars could refer to (OPA's GetRulesDynamic). */
+  rulesDynamic(ref: Ref, includeHidden: boolean): Set<Rule> {
+    const set = new Set<Rule>();
+    const walk = (node: TreeNode, i: number): void => {
+      if (i >= ref.length) {
+        node.depthFirst((d) => {
+          for (const r of d.values) set.add(r);
+          return includeHidden ? false : d.hide;
+        });
+      } else if (i === 0 || isConstant(ref[i]!)) {
+        const c = node.child(ref[i]!);
+        if (!c) return;
+        for (const r of c.values) set.add(r);
+        walk(c, i + 1);
+      } else {
+        for (const c of node.children.values()) {
+          if (c.hide && !includeHidden) continue;
+          for (const r of c.values) set.add(r);
+          walk(c, i + 1);
+        }
+      }
+    };
+    walk(this, 0);
+    return set;
+  }
+}
+
+export function buildRuleTree(ctx: CompileContext): TreeNode {
+  const root = new TreeNode(undefined);
+  // modules in package-tree order (a package before the packages below it), as OPA adds them
+  const ordered: Module[] = [];
+  const visit = (n: ModuleTreeNode): void => {
+    ordered.push(...n.modules);
+    for (const k of [...n.children.keys()].sort()) visit(n.children.get(k)!);
+  };
+  visit(ctx.moduleTree ?? buildModuleTree(ctx.modules));
+  for (const m of ordered) {
+    if (m.rules.length === 0) root.add(m.package.path, undefined);
+    for (const r of m.rules) root.add(groundPrefix(ctx.ruleRef(r)), r);
+  }
+  const sys = root.children.get("var:data")?.children.get("string:system");
+  if (sys) sys.hide = true;
+  return root;
+}
+
+/** OPA's order of values, enough for rule-tree keys (scalars, then by printed form). */
+export function compareKeys(a: Term, b: Term): number {
+  const ra = TYPE_RANK[a.type] ?? 9;
+  const rb = TYPE_RANK[b.type] ?? 9;
+  if (ra !== rb) return ra - rb;
+  switch (a.type) {
+    case "boolean":
+      return Number(a.value) - Number(b.value as boolean);
+    case "number":
+      return Number(a.value) - Number(b.value as string);
+    case "string":
+    case "var": {
+      const x = a.value;
+      const y = b.value as string;
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    default: {
+      const x = termString(a);
+      const y = termString(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+  }
+}
+
+const TYPE_RANK: Record<string, number> = {
+  null: 0,
+  boolean: 1,
+  number: 2,
+  string: 3,
+  var: 4,
+  ref: 5,
+  array: 6,
+  object: 7,
+  set: 8,
+};

@@ -1,0 +1,126 @@
+// The type checker's checks of references: functions used as values, and keys that cannot exist
+// in a value whose shape is known ("undefined ref: ...").
+import type { Expr, NodeLocation, Ref, Term } from "../../ast/nodes.js";
+import { constantJson, NOT_JSON, type TypeEnv, type TypeNode } from "./env.js";
+import { A, keys, select, unifies, values, type MaybeType } from "./types.js";
+import { isDataRef, unify1 } from "./unify.js";
+
+export interface TypeError {
+  message: string;
+  location: NodeLocation;
+  /** Caused by an unknown (nil) type: dropped when a more specific error was reported. */
+  nil: boolean;
+}
+
+/** How the checker builds its errors and prints refs as the user wrote them. */
+export interface Messages {
+  err(message: string, location: NodeLocation, nil?: boolean): TypeError;
+  name(ref: Ref): string;
+}
+
+/** References: functions used as values, and keys that cannot exist in a value of known shape. */
+export function checkRefs(env: TypeEnv, e: Expr, m: Messages): TypeError[] {
+  const errs: TypeError[] = [];
+  const visit = (t: Term): void => {
+    switch (t.type) {
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+        return;
+      case "ref": {
+        const ft = isDataRef(t.value) ? env.getRef(t.value) : undefined;
+        if (ft?.kind === "function") {
+          errs.push(m.err(`function ${m.name(t.value)} used as reference, not called`, t.value[0]!.location));
+          return;
+        }
+        const err = checkRef(m, env, env, env.tree, t.value, 0);
+        if (err) errs.push(err);
+        t.value.forEach(visit);
+        return;
+      }
+      case "array":
+      case "set":
+      case "call":
+        t.value.forEach(visit);
+        return;
+      case "object":
+        for (const [k, v] of t.value) {
+          visit(k);
+          visit(v);
+        }
+        return;
+      default:
+        return;
+    }
+  };
+  const ts = e.terms;
+  if (Array.isArray(ts)) ts.slice(1).forEach(visit);
+  else if (ts.type !== "some" && ts.type !== "every" && ts.type !== "and" && ts.type !== "or" && ts.type !== "not") visit(ts as Term);
+  return errs;
+}
+
+function refError(m: Messages, ref: Ref): TypeError {
+  return m.err(`undefined ref: ${m.name(ref)}`, ref[0]!.location);
+}
+
+function checkRef(m: Messages, env: TypeEnv, curr: TypeEnv, node: TypeNode, ref: Ref, idx: number): TypeError | undefined {
+  if (idx === ref.length) return undefined;
+  const head = ref[idx]!;
+  if ((idx === 1 || idx === 2) && isDataRef(ref) && head.type !== "var" && head.type !== "string") return refError(m, ref);
+  if (head.type === "var" && idx !== 0) {
+    const kt = keys(env.extent(node)) ?? A;
+    const exist = env.get(head);
+    if (exist) {
+      if (!unifies(kt, exist)) return refError(m, ref);
+    } else env.putVar(head.value, kt);
+  }
+  const child = node.child(head);
+  if (!child) {
+    // start over in the enclosing environment; base documents are open; anything else is any
+    if (curr.next) return checkRef(m, env, curr.next, curr.next.tree, ref, 0);
+    const root = ref[0]!;
+    if (root.type === "var" && (root.value === "input" || root.value === "data")) return idx === 0 ? checkRefLeaf(m, env, A, ref, 1) : undefined;
+    return checkRefLeaf(m, env, A, ref, 0);
+  }
+  if (child.leaf()) {
+    // rules at this path and below it (ref heads): their types are not merged, so do not judge
+    if (child.children.size > 0) return undefined;
+    return checkRefLeaf(m, env, child.value, ref, idx + 1);
+  }
+  return checkRef(m, env, curr, child, ref, idx + 1);
+}
+
+function checkRefLeaf(m: Messages, env: TypeEnv, t: MaybeType, ref: Ref, idx: number): TypeError | undefined {
+  if (idx === ref.length || !t) return undefined;
+  const head = ref[idx]!;
+  const kt = keys(t);
+  if (kt === undefined) {
+    if (t.kind === "function") {
+      let end = ref.length;
+      while (end > idx && ref[end - 1]!.type === "var" && (ref[end - 1] as { value: string }).value.startsWith("__local")) end--;
+      return m.err(`function ${m.name(ref.slice(0, end))} used as reference, not called`, ref[0]!.location);
+    }
+    return refError(m, ref);
+  }
+  if (head.type === "var") {
+    const exist = env.get(head);
+    if (exist) {
+      if (!unifies(exist, kt)) return refError(m, ref);
+    } else env.putVar(head.value, kt);
+    return checkRefLeaf(m, env, values(t), ref, idx + 1);
+  }
+  if (head.type === "ref") {
+    const exist = env.get(head);
+    if (exist && !unifies(exist, kt)) return refError(m, ref);
+    return checkRefLeaf(m, env, values(t), ref, idx + 1);
+  }
+  if (head.type === "array" || head.type === "object" || head.type === "set") {
+    if (!unify1(env, head, kt, false)) return refError(m, ref);
+    return checkRefLeaf(m, env, values(t), ref, idx + 1);
+  }
+  const kj = constantJson(head);
+  if (kj === NOT_JSON) return undefined;
+  const child = select(t, kj);
+  if (child === undefined) return refError(m, ref);
+  return checkRefLeaf(m, env, child, ref, idx + 1);
+}

@@ -1,0 +1,274 @@
+// OPA's type system (v1/types), as the type checker needs it: the types of values, unions
+// ("any<...>"), their printed form, reading built-in declarations, and the operations the checker
+// uses (Or, Keys, Values, Select, Nil).
+import type { TypeDecl } from "../../builtins/decls.js";
+
+export type Type =
+  | { kind: "any"; of: Type[] }
+  | { kind: "null" }
+  | { kind: "boolean" }
+  | { kind: "number" }
+  | { kind: "string" }
+  | { kind: "array"; static: (Type | undefined)[]; dynamic?: Type }
+  | { kind: "object"; static: { key: unknown; value: Type | undefined }[]; dynamic?: { key: Type; value: Type } }
+  | { kind: "set"; of: Type }
+  | { kind: "function"; args: Type[]; result?: Type; variadic?: Type };
+
+/** A type that may still hold unknowns (OPA's nil type inside composites). */
+export type MaybeType = Type | undefined;
+
+export const A: Type = { kind: "any", of: [] };
+export const N: Type = { kind: "number" };
+export const S: Type = { kind: "string" };
+export const B: Type = { kind: "boolean" };
+export const NL: Type = { kind: "null" };
+
+export function arr(stat: MaybeType[], dyn?: Type): Type {
+  return dyn ? { kind: "array", static: stat, dynamic: dyn } : { kind: "array", static: stat };
+}
+export function obj(stat: { key: unknown; value: MaybeType }[], dyn?: { key: Type; value: Type }): Type {
+  const sorted = [...stat].sort((a, b) => compareJson(a.key, b.key));
+  return dyn ? { kind: "object", static: sorted, dynamic: dyn } : { kind: "object", static: sorted };
+}
+export function set(of: Type): Type {
+  return { kind: "set", of };
+}
+
+const RANK: Record<Type["kind"], number> = { any: 0, null: 1, boolean: 2, number: 3, string: 4, array: 5, object: 6, set: 7, function: 8 };
+
+export function compareTypes(a: Type, b: Type): number {
+  if (a.kind !== b.kind) return RANK[a.kind] - RANK[b.kind];
+  const s = sprint(a);
+  const t = sprint(b);
+  return s < t ? -1 : s > t ? 1 : 0;
+}
+
+function compareJson(a: unknown, b: unknown): number {
+  const x = JSON.stringify(a);
+  const y = JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** OPA's types.Or: a union, flattened and deduplicated; `any` absorbs everything. */
+export function or(a: MaybeType, b: MaybeType): MaybeType {
+  if (!a) return b;
+  if (!b) return a;
+  if (isAny(a)) return a;
+  if (isAny(b)) return b;
+  const members = [...(a.kind === "any" ? a.of : [a]), ...(b.kind === "any" ? b.of : [b])];
+  const out: Type[] = [];
+  for (const m of members) if (!out.some((o) => sprint(o) === sprint(m))) out.push(m);
+  if (out.length === 1) return out[0];
+  return { kind: "any", of: out.sort(compareTypes) };
+}
+
+export function isAny(t: MaybeType): boolean {
+  return t !== undefined && t.kind === "any" && t.of.length === 0;
+}
+
+/** Whether a type holds unknowns (an undetermined part). */
+export function isNil(t: MaybeType): boolean {
+  if (!t) return true;
+  switch (t.kind) {
+    case "array":
+      return t.static.some(isNil) || (t.dynamic !== undefined && isNil(t.dynamic));
+    case "object":
+      return t.static.some((p) => isNil(p.value)) || (t.dynamic !== undefined && (isNil(t.dynamic.key) || isNil(t.dynamic.value)));
+    case "set":
+      return isNil(t.of);
+    default:
+      return false;
+  }
+}
+
+/** The type of the keys a value of type t can be indexed with (OPA's types.Keys). */
+export function keys(t: MaybeType): MaybeType {
+  if (!t) return undefined;
+  switch (t.kind) {
+    case "any": {
+      if (t.of.length === 0) return A;
+      let out: MaybeType;
+      for (const m of t.of) out = or(out, keys(m));
+      return out;
+    }
+    case "array":
+      return N;
+    case "object": {
+      let out: MaybeType;
+      for (const p of t.static) out = or(out, jsonType(p.key));
+      if (t.dynamic) out = or(out, t.dynamic.key);
+      return out;
+    }
+    case "set":
+      return t.of;
+    default:
+      return undefined;
+  }
+}
+
+/** The type of the elements (OPA's types.Values). */
+export function values(t: MaybeType): MaybeType {
+  if (!t) return undefined;
+  switch (t.kind) {
+    case "any": {
+      if (t.of.length === 0) return A;
+      let out: MaybeType;
+      for (const m of t.of) out = or(out, values(m));
+      return out;
+    }
+    case "array": {
+      let out: MaybeType;
+      for (const s of t.static) out = or(out, s);
+      if (t.dynamic) out = or(out, t.dynamic);
+      return out;
+    }
+    case "object": {
+      let out: MaybeType;
+      for (const p of t.static) out = or(out, p.value);
+      if (t.dynamic) out = or(out, t.dynamic.value);
+      return out;
+    }
+    case "set":
+      return t.of;
+    default:
+      return undefined;
+  }
+}
+
+/** The type at a constant key (OPA's types.Select), undefined when the key cannot be there. */
+export function select(t: MaybeType, key: unknown): MaybeType {
+  if (!t) return undefined;
+  switch (t.kind) {
+    case "any": {
+      if (t.of.length === 0) return A;
+      let out: MaybeType;
+      for (const m of t.of) out = or(out, select(m, key));
+      return out;
+    }
+    case "array": {
+      if (typeof key !== "number" || !Number.isInteger(key) || key < 0) return undefined;
+      if (key < t.static.length) return t.static[key];
+      return t.dynamic;
+    }
+    case "object": {
+      const p = t.static.find((x) => compareJson(x.key, key) === 0);
+      if (p) return p.value;
+      if (t.dynamic && unifies(jsonType(key), t.dynamic.key)) return t.dynamic.value;
+      return undefined;
+    }
+    case "set":
+      return unifies(jsonType(key), t.of) ? t.of : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export function jsonType(v: unknown): Type {
+  if (v === null) return NL;
+  if (typeof v === "boolean") return B;
+  if (typeof v === "number") return N;
+  if (typeof v === "string") return S;
+  return A;
+}
+
+/** Whether a value could have both types (OPA's unifies). */
+export function unifies(a: MaybeType, b: MaybeType): boolean {
+  if (!a || !b) return false;
+  if (a.kind === "any" && b.kind !== "function" && (a.of.length === 0 || a.of.some((m) => unifies(m, b)))) return true;
+  if (b.kind === "any" && a.kind !== "function" && (b.of.length === 0 || b.of.some((m) => unifies(m, a)))) return true;
+  if (a.kind === "any" || b.kind === "any") return false;
+  if (a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case "array": {
+      const bb = b as typeof a;
+      const staticOk = (x: typeof a, y: typeof a): boolean => x.static.every((_, i) => unifies(selectIndex(x, i), selectIndex(y, i)));
+      return staticOk(a, bb) && staticOk(bb, a) && (!a.dynamic || !bb.dynamic || unifies(a.dynamic, bb.dynamic));
+    }
+    case "object": {
+      const bb = b as typeof a;
+      // a key missing on one side is fine when either side is open (has dynamic keys)
+      const open = a.dynamic !== undefined || bb.dynamic !== undefined;
+      const staticOk = (x: typeof a, y: typeof a): boolean =>
+        x.static.every((p) => {
+          const ys = select(y, p.key);
+          return (ys === undefined && open) || unifies(select(x, p.key), ys);
+        });
+      return staticOk(a, bb) && staticOk(bb, a) && (!a.dynamic || !bb.dynamic || unifies(a.dynamic.value, bb.dynamic.value));
+    }
+    case "set":
+      return unifies(a.of, (b as typeof a).of);
+    case "function": {
+      const bb = b as typeof a;
+      return a.args.length === bb.args.length && a.args.every((x, i) => unifies(x, bb.args[i]));
+    }
+    default:
+      return true;
+  }
+}
+
+function selectIndex(t: Type & { kind: "array" }, i: number): MaybeType {
+  return i < t.static.length ? t.static[i] : t.dynamic;
+}
+
+/** OPA's printed form of a type. */
+export function sprint(t: MaybeType): string {
+  if (!t) return "???";
+  switch (t.kind) {
+    case "any":
+      return t.of.length === 0 ? "any" : `any<${t.of.map(sprint).join(", ")}>`;
+    case "null":
+    case "boolean":
+    case "number":
+    case "string":
+      return t.kind;
+    case "array": {
+      let s = "array";
+      if (t.static.length > 0) s += `<${t.static.map(sprint).join(", ")}>`;
+      if (t.dynamic) s += `[${sprint(t.dynamic)}]`;
+      return s;
+    }
+    case "object": {
+      let s = "object";
+      if (t.static.length > 0) s += `<${t.static.map((p) => `${typeof p.key === "string" ? p.key : JSON.stringify(p.key)}: ${sprint(p.value)}`).join(", ")}>`;
+      if (t.dynamic) s += `[${sprint(t.dynamic.key)}: ${sprint(t.dynamic.value)}]`;
+      return s;
+    }
+    case "set":
+      return `set[${sprint(t.of)}]`;
+    case "function":
+      return `(${t.args.map(sprint).join(", ")})${t.result ? ` => ${sprint(t.result)}` : ""}`;
+  }
+}
+
+/** A type from a capabilities declaration. */
+export function fromDecl(d: TypeDecl | undefined): Type {
+  if (!d) return A;
+  switch (d.type) {
+    case "any": {
+      const of = Array.isArray(d.of) ? d.of.map(fromDecl) : [];
+      return of.length === 0 ? A : ({ kind: "any", of: of.sort(compareTypes) } as Type);
+    }
+    case "null":
+    case "boolean":
+    case "number":
+    case "string":
+      return { kind: d.type };
+    case "array":
+      return arr(((d.static as TypeDecl[] | undefined) ?? []).map(fromDecl), d.dynamic ? fromDecl(d.dynamic as TypeDecl) : undefined);
+    case "object": {
+      const stat = ((d.static as { key: unknown; value: TypeDecl }[] | undefined) ?? []).map((p) => ({ key: p.key, value: fromDecl(p.value) }));
+      const dyn = d.dynamic as { key: TypeDecl; value: TypeDecl } | undefined;
+      return obj(stat, dyn ? { key: fromDecl(dyn.key), value: fromDecl(dyn.value) } : undefined);
+    }
+    case "set":
+      return set(fromDecl(d.of as TypeDecl | undefined));
+    case "function": {
+      const f: Type = { kind: "function", args: (d.args ?? []).map(fromDecl) };
+      if (d.result) f.result = fromDecl(d.result);
+      if (d.variadic) f.variadic = fromDecl(d.variadic);
+      return f;
+    }
+    default:
+      return A;
+  }
+}

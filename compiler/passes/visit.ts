@@ -1,0 +1,388 @@
+// Walking the AST: OPA's VarVisitor (the variables of a node, with the same skip parameters the
+// safety checks use) and generic walkers over terms, expressions, bodies and closures.
+import type { Body, Every, Expr, Head, Module, Rule, SomeDecl, Term, With } from "../ast/nodes.js";
+
+export interface VarParams {
+  /** Skip the head (first term) of refs. */
+  skipRefHead?: boolean;
+  /** Skip the operator of calls (call expressions and call terms). */
+  skipRefCallHead?: boolean;
+  /** Skip comprehensions, template strings and `every` bodies (closures). */
+  skipClosures?: boolean;
+  skipObjectKeys?: boolean;
+  skipSets?: boolean;
+  skipWithTarget?: boolean;
+}
+
+/** OPA's SafetyCheckVisitorParams. */
+export const SAFETY_PARAMS: VarParams = { skipRefCallHead: true, skipClosures: true };
+
+export type VarNode = Term | Expr | Body | Rule | Head | With | SomeDecl | Every | Module;
+
+/** The variables of a node. */
+export function varsOf(node: VarNode | Term[], params: VarParams = {}, into: Set<string> = new Set()): Set<string> {
+  const v = new VarCollector(params, into);
+  v.node(node);
+  return into;
+}
+
+export function varsOfTerms(terms: readonly Term[], params: VarParams = {}, into: Set<string> = new Set()): Set<string> {
+  const v = new VarCollector(params, into);
+  for (const t of terms) v.term(t);
+  return into;
+}
+
+class VarCollector {
+  constructor(
+    readonly p: VarParams,
+    readonly vars: Set<string>,
+  ) {}
+
+  node(n: VarNode | Term[]): void {
+    if (Array.isArray(n)) {
+      for (const x of n) {
+        if ((x as { type: string }).type === "expr") this.expr(x as Expr);
+        else this.term(x as Term);
+      }
+      return;
+    }
+    switch (n.type) {
+      case "expr":
+        return this.expr(n);
+      case "rule":
+        return this.rule(n);
+      case "head":
+        return this.head(n);
+      case "with":
+        return this.with(n);
+      case "some":
+        for (const s of n.symbols) this.term(s);
+        return;
+      case "every":
+        return this.every(n, false);
+      case "module":
+        for (const r of n.rules) this.rule(r);
+        return;
+      default:
+        return this.term(n);
+    }
+  }
+
+  rule(r: Rule): void {
+    this.head(r.head);
+    for (const e of r.body) this.expr(e);
+    if (r.else) this.rule(r.else);
+  }
+
+  head(h: Head): void {
+    this.refTerms(h.reference);
+    if (h.key) this.term(h.key);
+    for (const a of h.args ?? []) this.term(a);
+    if (h.value) this.term(h.value);
+  }
+
+  expr(e: Expr): void {
+    const ts = e.terms;
+    if (Array.isArray(ts)) {
+      const op = ts[0]!;
+      if (this.p.skipRefCallHead && op.type === "ref") {
+        for (const t of op.value.slice(1)) this.term(t);
+      } else {
+        this.term(op);
+      }
+      for (let i = 1; i < ts.length; i++) this.term(ts[i]!);
+    } else if (ts.type === "some") {
+      for (const s of ts.symbols) this.term(s);
+    } else if (ts.type === "every") {
+      this.every(ts, this.p.skipClosures === true);
+    } else if (ts.type === "and" || ts.type === "or") {
+      if (!this.p.skipClosures) for (const x of [...ts.lhs, ...ts.rhs]) this.expr(x);
+    } else if (ts.type === "not") {
+      if (!this.p.skipClosures) for (const x of ts.body) this.expr(x);
+    } else {
+      this.term(ts as Term);
+    }
+    for (const w of e.with) this.with(w);
+  }
+
+  every(ev: Every, closure: boolean): void {
+    if (closure) {
+      this.term(ev.domain);
+      return;
+    }
+    if (ev.key) this.term(ev.key);
+    this.term(ev.value);
+    this.term(ev.domain);
+    for (const e of ev.body) this.expr(e);
+  }
+
+  with(w: With): void {
+    if (this.p.skipWithTarget) {
+      this.term(w.value);
+      return;
+    }
+    if (this.p.skipRefCallHead) {
+      if (w.target.type === "ref") for (const t of w.target.value.slice(1)) this.term(t);
+      if (w.value.type === "ref") for (const t of w.value.value.slice(1)) this.term(t);
+      else this.term(w.value);
+      return;
+    }
+    this.term(w.target);
+    this.term(w.value);
+  }
+
+  refTerms(ref: Term[]): void {
+    const from = this.p.skipRefHead ? 1 : 0;
+    for (let i = from; i < ref.length; i++) this.term(ref[i]!);
+  }
+
+  term(t: Term): void {
+    switch (t.type) {
+      case "var":
+        this.vars.add(t.value);
+        return;
+      case "ref":
+        return this.refTerms(t.value);
+      case "array":
+        for (const x of t.value) this.term(x);
+        return;
+      case "set":
+        if (this.p.skipSets) return;
+        for (const x of t.value) this.term(x);
+        return;
+      case "object":
+        for (const [k, v] of t.value) {
+          if (!this.p.skipObjectKeys) this.term(k);
+          this.term(v);
+        }
+        return;
+      case "call": {
+        const [op, ...args] = t.value;
+        if (this.p.skipRefCallHead && op!.type === "ref") for (const x of op!.value.slice(1)) this.term(x);
+        else this.term(op!);
+        for (const a of args) this.term(a);
+        return;
+      }
+      case "arraycomprehension":
+      case "setcomprehension":
+        if (this.p.skipClosures) return;
+        this.term(t.value.term);
+        for (const e of t.value.body) this.expr(e);
+        return;
+      case "objectcomprehension":
+        if (this.p.skipClosures) return;
+        this.term(t.value.key);
+        this.term(t.value.value);
+        for (const e of t.value.body) this.expr(e);
+        return;
+      case "templatestring":
+        if (this.p.skipClosures) return;
+        for (const part of t.value.parts) {
+          if ((part as { type: string }).type === "expr") this.expr(part as Expr);
+          else this.term(part as Term);
+        }
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generic walkers. A callback returning true stops the descent below that node.
+
+export type TermVisitor = (t: Term) => boolean | void;
+
+/** Visits every term under a node, outermost first (comprehension and every bodies included). */
+export function walkTerms(node: VarNode | Term[], f: TermVisitor): void {
+  new TermWalker(f).any(node);
+}
+
+/** Visits every expression under a node (including those in comprehension and every bodies).
+ * Returning true stops the descent into that expression's closures. */
+export function walkExprs(node: VarNode | Term[], f: (e: Expr) => boolean | void): void {
+  new ExprWalker(f).any(node);
+}
+
+abstract class Walker {
+  abstract expr(e: Expr): void;
+  abstract term(t: Term): void;
+
+  any(node: VarNode | Term[]): void {
+    if (Array.isArray(node)) {
+      for (const x of node) {
+        if ((x as { type: string }).type === "expr") this.expr(x as Expr);
+        else this.term(x as Term);
+      }
+      return;
+    }
+    switch (node.type) {
+      case "expr":
+        return this.expr(node);
+      case "module":
+        for (const r of node.rules) this.any(r);
+        return;
+      case "rule":
+        this.any(node.head);
+        for (const e of node.body) this.expr(e);
+        if (node.else) this.any(node.else);
+        return;
+      case "head":
+        for (const t of node.reference) this.term(t);
+        for (const a of node.args ?? []) this.term(a);
+        if (node.key && node.key !== node.reference[node.reference.length - 1]) this.term(node.key);
+        if (node.value) this.term(node.value);
+        return;
+      case "with":
+        this.term(node.target);
+        this.term(node.value);
+        return;
+      case "some":
+        for (const t of node.symbols) this.term(t);
+        return;
+      case "every":
+        if (node.key) this.term(node.key);
+        this.term(node.value);
+        this.term(node.domain);
+        for (const e of node.body) this.expr(e);
+        return;
+      default:
+        return this.term(node);
+    }
+  }
+
+  /** The sub-terms and bodies of a term. */
+  children(t: Term): void {
+    switch (t.type) {
+      case "ref":
+      case "array":
+      case "set":
+      case "call":
+        for (const x of t.value) this.term(x);
+        return;
+      case "object":
+        for (const [k, v] of t.value) {
+          this.term(k);
+          this.term(v);
+        }
+        return;
+      case "arraycomprehension":
+      case "setcomprehension":
+        this.term(t.value.term);
+        for (const e of t.value.body) this.expr(e);
+        return;
+      case "objectcomprehension":
+        this.term(t.value.key);
+        this.term(t.value.value);
+        for (const e of t.value.body) this.expr(e);
+        return;
+      case "templatestring":
+        for (const p of t.value.parts) {
+          if ((p as { type: string }).type === "expr") this.expr(p as Expr);
+          else this.term(p as Term);
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The terms and bodies of an expression. */
+  parts(e: Expr, withTargets: boolean): void {
+    const ts = e.terms;
+    if (Array.isArray(ts)) for (const t of ts) this.term(t);
+    else if (ts.type === "some") for (const t of ts.symbols) this.term(t);
+    else if (ts.type === "every") {
+      if (withTargets && ts.key) this.term(ts.key);
+      if (withTargets) this.term(ts.value);
+      this.term(ts.domain);
+      for (const x of ts.body) this.expr(x);
+    } else if (ts.type === "and" || ts.type === "or") {
+      for (const x of ts.lhs) this.expr(x);
+      for (const x of ts.rhs) this.expr(x);
+    } else if (ts.type === "not") for (const x of ts.body) this.expr(x);
+    else this.term(ts as Term);
+    for (const w of e.with) {
+      if (withTargets) this.term(w.target);
+      this.term(w.value);
+    }
+  }
+}
+
+class TermWalker extends Walker {
+  constructor(private readonly f: TermVisitor) {
+    super();
+  }
+  expr(e: Expr): void {
+    this.parts(e, true);
+  }
+  term(t: Term): void {
+    if (this.f(t) !== true) this.children(t);
+  }
+}
+
+class ExprWalker extends Walker {
+  constructor(private readonly f: (e: Expr) => boolean | void) {
+    super();
+  }
+  expr(e: Expr): void {
+    if (this.f(e) !== true) this.parts(e, false);
+  }
+  term(t: Term): void {
+    this.children(t);
+  }
+}
+
+/** Calls f on every body under a node: rule bodies, comprehension bodies, every bodies. */
+export function walkBodies(node: VarNode, f: (b: Body) => void): void {
+  if (Array.isArray(node)) f(node as Body);
+  else if (node.type === "rule") f(node.body);
+  const seen = new Set<Body>();
+  walkTerms(node, (t) => {
+    if (t.type === "arraycomprehension" || t.type === "setcomprehension" || t.type === "objectcomprehension") {
+      if (!seen.has(t.value.body)) {
+        seen.add(t.value.body);
+        f(t.value.body);
+      }
+    }
+  });
+  walkExprs(node, (e) => {
+    if (!Array.isArray(e.terms) && e.terms.type === "every" && !seen.has(e.terms.body)) {
+      seen.add(e.terms.body);
+      f(e.terms.body);
+    }
+  });
+}
+
+/** Whether an expression contains a closure (comprehension or every). */
+export function containsClosures(e: Expr): boolean {
+  if (!Array.isArray(e.terms) && e.terms.type === "every") return true;
+  let found = false;
+  walkTerms(e, (t) => {
+    if (found) return true;
+    if (t.type === "arraycomprehension" || t.type === "setcomprehension" || t.type === "objectcomprehension") {
+      found = true;
+      return true;
+    }
+    return false;
+  });
+  return found;
+}
+
+export function isGenerated(v: string): boolean {
+  return v.startsWith("__local");
+}
+export function isWildcard(v: string): boolean {
+  return v.startsWith("$");
+}
+
+/** Whether any term under a node satisfies `pred` (stops at the first). */
+export function someTerm(node: VarNode | Term[], pred: (t: Term) => boolean): boolean {
+  let found = false;
+  walkTerms(node, (t) => {
+    if (found) return true;
+    if (pred(t)) found = true;
+    return found;
+  });
+  return found;
+}

@@ -1,0 +1,279 @@
+// Planning expressions: a body is planned expression by expression, each one continuing into the
+// next; negation, `with` (input/data rebinding with undo, function and built-in mocks), `every`,
+// calls of built-ins, user functions and relations, and OPA's newer `and`/`or` groups.
+import type { Body, Every, Expr, LogicalExpr, NotGroup, Ref, Term } from "../ast/nodes.js";
+import type { Block, Operand } from "../ir/types.js";
+import { refString, termString } from "../passes/terms.js";
+import { bool, DATA, INPUT, local, type Iter, type Planner } from "./planner.js";
+import { planRules } from "./rules.js";
+import { isRoot, planWith } from "./with.js";
+import { planScan, planScanValues, planTerm, planUnify, planUnifyLocal } from "./terms.js";
+
+export function planQuery(p: Planner, q: Body, index: number, iter: Iter): void {
+  if (index >= q.length) {
+    iter();
+    return;
+  }
+  const old = p.loc;
+  p.loc = q[index]!.location;
+  planExpr(p, q[index]!, () =>
+    planQuery(p, q, index + 1, () => {
+      const curr = p.loc;
+      p.loc = old;
+      iter();
+      p.loc = curr;
+    }),
+  );
+  p.loc = old;
+}
+
+export function planExpr(p: Planner, e: Expr, iter: Iter): void {
+  if (e.negated) return planNot(p, e, iter);
+  if (e.with.length > 0) return planWith(p, e, iter);
+  const ts = e.terms;
+  if (Array.isArray(ts)) return planExprCall(p, e, ts, iter);
+  switch (ts.type) {
+    case "every":
+      return planExprEvery(p, ts, iter);
+    case "and":
+    case "or":
+      return planExprLogical(p, ts, iter);
+    case "not":
+      return planNotGroup(p, ts, iter);
+    case "some":
+      return iter();
+    default: {
+      const t = ts as Term;
+      // `false` cannot hold; other constants always do; vars and refs are checked at run time
+      if (t.type === "boolean") {
+        if (!t.value) p.appendStmt("BreakStmt", { index: 0 });
+        return iter();
+      }
+      if (t.type !== "ref" && t.type !== "var") return iter();
+      return planTerm(p, t, () => {
+        p.appendStmt("NotEqualStmt", { a: p.ltarget, b: bool(false) });
+        iter();
+      });
+    }
+  }
+}
+
+function planNot(p: Planner, e: Expr, iter: Iter): void {
+  const block: Block = { stmts: [] };
+  const prev = p.curr;
+  p.curr = block;
+  planExpr(p, { ...e, negated: false }, () => undefined);
+  p.curr = prev;
+  p.appendStmt("NotStmt", { block });
+  iter();
+}
+
+function planNotGroup(p: Planner, g: NotGroup, iter: Iter): void {
+  const block: Block = { stmts: [] };
+  const prev = p.curr;
+  p.curr = block;
+  p.vars.push();
+  planQuery(p, g.body, 0, () => undefined);
+  p.vars.pop();
+  p.curr = prev;
+  p.appendStmt("NotStmt", { block });
+  iter();
+}
+
+/** `a or b`: defined when either operand body is; `a and b`: when both are. */
+function planExprLogical(p: Planner, l: LogicalExpr, iter: Iter): void {
+  const flag = p.newLocal();
+  p.appendStmt("ResetLocalStmt", { target: flag });
+  const branch = (bodies: Body[]): Block => {
+    const block: Block = { stmts: [] };
+    const prev = p.curr;
+    p.curr = block;
+    p.vars.push();
+    const rec = (i: number): void => {
+      if (i >= bodies.length) {
+        p.appendStmt("AssignVarStmt", { source: bool(true), target: flag });
+        return;
+      }
+      planQuery(p, bodies[i]!, 0, () => rec(i + 1));
+    };
+    rec(0);
+    p.vars.pop();
+    p.curr = prev;
+    return block;
+  };
+  const blocks = l.type === "and" ? [branch([l.lhs, l.rhs])] : [branch([l.lhs]), branch([l.rhs])];
+  p.appendStmt("BlockStmt", { blocks });
+  p.appendStmt("IsDefinedStmt", { source: flag });
+  iter();
+}
+
+export function isFunction(p: Planner, ref: Ref): boolean {
+  const node = p.rules.lookup(ref);
+  return node !== undefined && node.arity() > 0;
+}
+
+function planExprEvery(p: Planner, every: Every, iter: Iter): void {
+  const cond0 = p.newLocal();
+  const cond1 = p.newLocal();
+  p.appendStmt("ResetLocalStmt", { target: cond0 });
+  planTerm(p, every.domain, () => {
+    // the domain must be a collection: each check breaks out of the guard, none makes it undefined
+    const d = p.ltarget;
+    const checks = (["IsArrayStmt", "IsObjectStmt", "IsSetStmt"] as const).map((type) => {
+      const b: Block = { stmts: [] };
+      p.appendStmtTo(b, type, { source: d });
+      p.appendStmtTo(b, "BreakStmt", { index: 1 });
+      return b;
+    });
+    const guard: Block = { stmts: [p.stmt("BlockStmt", { blocks: checks }), p.stmt("BreakStmt", { index: 1 })] };
+    p.appendStmt("BlockStmt", { blocks: [guard] });
+    planScan(p, every.key!, () => {
+      p.appendStmt("ResetLocalStmt", { target: cond1 });
+      const inner: Block = { stmts: [] };
+      const prev = p.curr;
+      p.curr = inner;
+      planUnifyLocal(p, p.ltarget, every.value, () => {
+        planQuery(p, every.body, 0, () => {
+          p.appendStmt("AssignVarStmt", { source: bool(true), target: cond1 });
+        });
+      });
+      p.curr = prev;
+      p.appendStmt("BlockStmt", { blocks: [inner] });
+      p.appendStmt("IsUndefinedStmt", { source: cond1 });
+      p.appendStmt("AssignVarStmt", { source: bool(true), target: cond0 });
+    });
+  });
+  p.appendStmt("IsUndefinedStmt", { source: cond0 });
+  iter();
+}
+
+function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
+  const opTerm = terms[0]!;
+  if (opTerm.type !== "ref") throw p.error(`illegal call: operator ${termString(opTerm)}`);
+  const operator = refString(opTerm.value);
+  if (operator === "eq") {
+    planUnify(p, terms[1]!, terms[2]!, iter);
+    return;
+  }
+  const operands = terms.slice(1);
+  const replacement = p.mocks.lookup(operator);
+  if (replacement) {
+    if (replacement.type === "ref") {
+      const r = replacement.value;
+      if (!isRoot(r, DATA) && !isRoot(r, INPUT)) {
+        const name = refString(r);
+        const bi = p.input.builtins.get(name);
+        if (!bi) throw p.error(`illegal replacement of operator "${operator}" by ${name}`);
+        p.externs.set(name, bi);
+        return planExprCallFunc(p, name, bi.arity, false, operands, [], iter);
+      }
+      const node = p.rules.lookup(r);
+      if (node && node.arity() > 0) {
+        p.mocks.push();
+        const name = planRules(p, node.rulesOf());
+        p.mocks.pop();
+        return planExprCallFunc(p, name, node.arity(), false, operands, p.defaultOperands(), iter);
+      }
+    }
+    const bi = p.input.builtins.get(operator);
+    if (bi) return planExprCallValue(p, replacement, bi.arity, operands, iter);
+    const node = p.rules.lookup(opTerm.value);
+    if (node) return planExprCallValue(p, replacement, node.arity(), operands, iter);
+    throw p.error(`illegal replacement of operator "${operator}" by ${termString(replacement)}`);
+  }
+
+  let name: string;
+  let arity: number;
+  let args: Operand[] = [];
+  let relation = false;
+  let isVoid = false;
+  const node = p.rules.lookup(opTerm.value);
+  if (node && node.rulesOf().length > 0) {
+    name = planRules(p, node.rulesOf());
+    arity = node.arity();
+    args = p.defaultOperands();
+  } else {
+    const decl = p.input.builtins.get(operator);
+    if (!decl) throw p.error(`illegal call: unknown operator "${operator}"`);
+    relation = decl.relation;
+    arity = decl.arity;
+    isVoid = decl.result === undefined;
+    name = operator;
+    p.externs.set(operator, decl);
+  }
+  if (operands.length < arity || operands.length > arity + 1) {
+    throw p.error(`illegal call: wrong number of operands: got ${operands.length}, want ${arity}`);
+  }
+  if (relation) return planExprCallRelation(p, name, arity, operands, args, iter);
+  return planExprCallFunc(p, name, arity, isVoid, operands, args, iter);
+}
+
+function planExprCallRelation(p: Planner, name: string, arity: number, operands: Term[], args: Operand[], iter: Iter): void {
+  if (operands.length === arity) {
+    planCallArgs(p, operands, 0, args, (a) => {
+      const target = p.newLocal();
+      p.ltarget = local(target);
+      p.appendStmt("CallStmt", { func: name, args: a, result: target });
+      const size = p.newLocal();
+      p.appendStmt("LenStmt", { source: local(target), target: size });
+      const zero = p.newLocal();
+      p.appendStmt("MakeNumberIntStmt", { value: 0, target: zero });
+      p.appendStmt("NotEqualStmt", { a: local(size), b: local(zero) });
+      iter();
+    });
+    return;
+  }
+  planCallArgs(p, operands.slice(0, -1), 0, args, (a) => {
+    const target = p.newLocal();
+    p.ltarget = local(target);
+    p.appendStmt("CallStmt", { func: name, args: a, result: target });
+    planScanValues(p, operands[operands.length - 1]!, iter);
+  });
+}
+
+function planExprCallFunc(p: Planner, name: string, arity: number, isVoid: boolean, operands: Term[], args: Operand[], iter: Iter): void {
+  if (operands.length === arity) {
+    planCallArgs(p, operands, 0, args, (a) => {
+      const target = p.newLocal();
+      p.ltarget = local(target);
+      p.appendStmt("CallStmt", { func: name, args: a, result: target });
+      if (!isVoid) p.appendStmt("NotEqualStmt", { a: local(target), b: bool(false) });
+      iter();
+    });
+  } else if (operands.length === arity + 1) {
+    planCallArgs(p, operands.slice(0, -1), 0, args, (a) => {
+      const result = p.newLocal();
+      p.appendStmt("CallStmt", { func: name, args: a, result });
+      planUnifyLocal(p, local(result), operands[operands.length - 1]!, iter);
+    });
+  } else {
+    throw p.error("impossible replacement, arity mismatch");
+  }
+}
+
+function planExprCallValue(p: Planner, value: Term, arity: number, operands: Term[], iter: Iter): void {
+  if (operands.length === arity) {
+    planCallArgs(p, operands, 0, [], () => {
+      p.ltarget = p.newOperand();
+      planTerm(p, value, () => {
+        p.appendStmt("NotEqualStmt", { a: p.ltarget, b: bool(false) });
+        iter();
+      });
+    });
+  } else if (operands.length === arity + 1) {
+    planCallArgs(p, operands.slice(0, -1), 0, [], () => {
+      p.ltarget = p.newOperand();
+      planTerm(p, value, () => planUnifyLocal(p, p.ltarget, operands[operands.length - 1]!, iter));
+    });
+  } else {
+    throw p.error("impossible replacement, arity mismatch");
+  }
+}
+
+function planCallArgs(p: Planner, terms: Term[], idx: number, args: Operand[], iter: (args: Operand[]) => void): void {
+  if (idx >= terms.length) {
+    iter(args);
+    return;
+  }
+  planTerm(p, terms[idx]!, () => planCallArgs(p, terms, idx + 1, [...args, p.ltarget], iter));
+}

@@ -1,0 +1,200 @@
+// The planner: a compiled program (compiler/passes) → an IR plan in OPA's JSON vocabulary
+// (see ../../../shared/docs/opa-ir-reference.md §6-§9). Like OPA's planner it works in
+// continuation style: each planX(..., iter) appends its statements to the current block and calls
+// `iter` where the rest of the query goes (inside scans, with-blocks, ...). This file holds the
+// planner's state and the entry points; rules.ts plans rules into funcs, exprs.ts expressions,
+// terms.ts values and unification, refs.ts references into data.
+import type { Body, Module, NodeLocation, Ref, Rule } from "../ast/nodes.js";
+import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtMap, StmtType } from "../ir/types.js";
+import { RegoError } from "../../runtime/errors.js";
+import type { BuiltinDecl } from "../builtins/decls.js";
+import { isGenerated, isWildcard, SAFETY_PARAMS, varsOf } from "../passes/visit.js";
+import { planQuery } from "./exprs.js";
+import { FuncStack, MocksStack, RuleTrie } from "./trie.js";
+import { VarStack } from "./vars.js";
+
+export type Iter = () => void;
+
+/** One plan to produce: a name (`test/allow`) and its query. */
+export interface QuerySet {
+  name: string;
+  query: Body;
+  /** Generated var → user var, for result-set keys (`__localq0__` → `x`). */
+  rewritten?: ReadonlyMap<string, string>;
+  /** Extra (generated) vars to put in each result under the given key (expression values). */
+  captures?: ReadonlyMap<string, string>;
+}
+
+export interface PlanInput {
+  modules: readonly Module[];
+  /** The rule → module map of the compilation (for rule refs). */
+  ruleRef: (r: Rule) => Ref;
+  builtins: ReadonlyMap<string, BuiltinDecl>;
+  queries: readonly QuerySet[];
+}
+
+export const INPUT = "input";
+export const DATA = "data";
+
+/** Stmt fields without the location (appendStmt adds it). */
+type Fields<T extends StmtType> = Omit<StmtMap[T], "file" | "row" | "col">;
+
+export class Planner {
+  readonly strings: { value: string }[] = [];
+  private readonly stringIndex = new Map<string, number>();
+  readonly files: { value: string }[] = [];
+  private readonly fileIndex = new Map<string, number>();
+  readonly externs = new Map<string, BuiltinDecl>();
+  readonly rules = new RuleTrie();
+  readonly funcs = new FuncStack();
+  readonly mocks = new MocksStack();
+  readonly funcList: Func[] = [];
+  readonly plans: Plan[] = [];
+  curr: Block = { stmts: [] };
+  vars = new VarStack(new Map([[INPUT, 0], [DATA, 1]]));
+  ltarget: Operand = { type: "local", value: 0 };
+  lnext: Local = 2;
+  loc: NodeLocation | undefined;
+
+  constructor(readonly input: PlanInput) {}
+
+  plan(): Policy {
+    this.buildTrie();
+    for (const qs of this.input.queries) this.planQuerySet(qs);
+    const builtin_funcs = [...this.externs.values()]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((b) => ({ name: b.name, decl: b.decl as Policy["static"]["builtin_funcs"][number]["decl"] }));
+    return {
+      static: { strings: this.strings, builtin_funcs, files: this.files },
+      plans: { plans: this.plans },
+      funcs: { funcs: this.funcList },
+    };
+  }
+
+  private buildTrie(): void {
+    for (const m of this.input.modules) {
+      if (m.rules.length === 0) {
+        this.rules.lookupOrInsert(m.package.path);
+        continue;
+      }
+      for (const r of m.rules) {
+        const ref = this.input.ruleRef(r);
+        const cut = ref.findIndex((t, i) => i > 0 && t.type !== "string");
+        const node = this.rules.lookupOrInsert(cut < 0 ? ref : ref.slice(0, cut));
+        node.collapse();
+        node.rules!.push(r);
+      }
+    }
+  }
+
+  private planQuerySet(qs: QuerySet): void {
+    const plan: Plan = { name: qs.name, blocks: [] };
+    this.plans.push(plan);
+    const qvars = [...varsOf(qs.query, SAFETY_PARAMS)].filter((v) => v !== INPUT && v !== DATA).sort();
+    const names = new Map<string, number>();
+    const visible: [string, number][] = [];
+    for (const v of qvars) {
+      const rw = qs.rewritten?.get(v) ?? v;
+      if (isGenerated(rw) || isWildcard(rw)) continue;
+      if (!names.has(rw)) names.set(rw, this.getString(rw));
+      visible.push([v, names.get(rw)!]);
+    }
+    const captures = [...(qs.captures ?? [])].map(([v, key]) => [v, this.getString(key)] as const);
+    this.loc = qs.query[0]?.location;
+    this.lnext = 2;
+    this.vars.push();
+    this.curr = { stmts: [] };
+    let defined = false;
+    planQuery(this, qs.query, 0, () => {
+      const lr = this.newLocal();
+      this.appendStmt("MakeObjectStmt", { target: lr });
+      for (const [v, key] of [...visible, ...captures]) {
+        this.appendStmt("ObjectInsertStmt", { object: lr, key: { type: "string_index", value: key }, value: this.varOperand(v) });
+      }
+      this.appendStmt("ResultSetAddStmt", { value: lr });
+      defined = true;
+    });
+    this.vars.pop();
+    if (defined) plan.blocks.push(this.curr);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // helpers shared by the planning functions
+
+  varOperand(v: string): Operand {
+    return { type: "local", value: this.vars.getOrEmpty(v) };
+  }
+
+  getString(s: string): number {
+    let i = this.stringIndex.get(s);
+    if (i === undefined) {
+      i = this.strings.length;
+      this.strings.push({ value: s });
+      this.stringIndex.set(s, i);
+    }
+    return i;
+  }
+
+  private getFile(s: string): number {
+    let i = this.fileIndex.get(s);
+    if (i === undefined) {
+      i = this.files.length;
+      this.files.push({ value: s });
+      this.fileIndex.set(s, i);
+    }
+    return i;
+  }
+
+  stmt<T extends StmtType>(type: T, fields: Fields<T>): Stmt {
+    const loc = this.loc;
+    const stmt = { ...fields, file: loc ? this.getFile(loc.file || "<query>") : 0, col: loc?.col ?? 0, row: loc?.row ?? 0 };
+    if (type === "MakeNumberRefStmt") (stmt as { Index?: number }).Index = (fields as unknown as { index: number }).index;
+    return { type, stmt } as Stmt;
+  }
+
+  appendStmt<T extends StmtType>(type: T, fields: Fields<T>): void {
+    this.curr.stmts.push(this.stmt(type, fields));
+  }
+
+  appendStmtTo<T extends StmtType>(block: Block, type: T, fields: Fields<T>): void {
+    block.stmts.push(this.stmt(type, fields));
+  }
+
+  blockWith<T extends StmtType>(type: T, fields: Fields<T>): Block {
+    return { stmts: [this.stmt(type, fields)] };
+  }
+
+  newLocal(): Local {
+    return this.lnext++;
+  }
+
+  newOperand(): Operand {
+    return { type: "local", value: this.newLocal() };
+  }
+
+  /** The leading args of every call of a user func: input, data and the generation's captures. */
+  defaultOperands(): Operand[] {
+    return [this.varOperand(INPUT), this.varOperand(DATA), ...this.funcs.captures().map((c) => this.varOperand(c))];
+  }
+
+  /** Counter for capture names (see FuncStack.captures). */
+  captureCount = 0;
+
+  error(message: string): RegoError {
+    const l = this.loc;
+    return new RegoError("rego_compile_error", message, l ? { file: l.file, row: l.row, col: l.col } : undefined);
+  }
+}
+
+export function local(l: Local): Operand {
+  return { type: "local", value: l };
+}
+
+export function bool(b: boolean): Operand {
+  return { type: "bool", value: b };
+}
+
+/** Plans the queries against the modules; the result is OPA's plan JSON (decoded shape). */
+export function planProgram(input: PlanInput): Policy {
+  return new Planner(input).plan();
+}

@@ -1,0 +1,255 @@
+// Planning references. `input.a.b` and local refs are dots and scans; refs into `data` follow the
+// rule trie: a prefix naming rules becomes a call of their func, base data a dot on the data
+// local, a variable over rules one block per rule key plus a scan of base data, a bound variable
+// a CallDynamic, and a whole subtree its "extent" (virtual documents merged over base data).
+import type { Ref, Rule, Term } from "../ast/nodes.js";
+import type { Block, Local, Operand } from "../ir/types.js";
+import { varsOf } from "../passes/visit.js";
+import { DATA, INPUT, local, type Iter, type Planner } from "./planner.js";
+import { planRules } from "./rules.js";
+import { planDot, planScan, planSet, planTerm, planUnifyLocal } from "./terms.js";
+import type { RuleTrie } from "./trie.js";
+
+export function planRef(p: Planner, ref: Ref, iter: Iter): void {
+  const head = ref[0]!;
+  if (head.type !== "var") throw p.error("illegal ref: non-var head");
+  if (head.value === DATA) {
+    const virtual = p.rules.get(head);
+    return planRefData(p, virtual, { local: p.vars.getOrEmpty(DATA), path: [] }, ref, 1, iter);
+  }
+  if (head.value === INPUT && ref.length === 1) p.appendStmt("IsDefinedStmt", { source: p.vars.getOrEmpty(INPUT) });
+  const l = p.vars.get(head.value);
+  if (l === undefined) throw p.error(`illegal ref: unsafe head ${head.value}`);
+  p.ltarget = local(l);
+  planRefRec(p, ref, 1, iter);
+}
+
+export function planRefRec(p: Planner, ref: Ref, index: number, iter: Iter): void {
+  if (index === ref.length) return iter();
+  if (!unseenVars(p, ref[index]!)) return planDot(p, ref[index]!, () => planRefRec(p, ref, index + 1, iter));
+  planScan(p, ref[index]!, () => planRefRec(p, ref, index + 1, iter));
+}
+
+function unseenVars(p: Planner, t: Term): boolean {
+  for (const v of varsOf(t)) if (p.vars.get(v) === undefined) return true;
+  return false;
+}
+
+interface BasePtr {
+  local: Local;
+  path: Ref;
+}
+
+function planRefData(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, ref: Ref, index: number, iter: Iter): void {
+  if (index >= ref.length) return planRefDataExtent(p, virtual, base, iter);
+
+  if (index === 1 && virtual) {
+    const opt = optimizeLookup(p, virtual, ref);
+    if (opt) {
+      if (opt.rulesets.length === 0) return planRefData(p, undefined, base, ref, 1, iter);
+      for (const rules of opt.rulesets) planRules(p, rules);
+      const target = p.newLocal();
+      const prev = p.curr;
+      const callDyn: Block = { stmts: [] };
+      p.curr = callDyn;
+      p.appendStmt("CallDynamicStmt", { args: [p.vars.getOrEmpty(INPUT), p.vars.getOrEmpty(DATA)], path: opt.path, result: target });
+      p.appendStmt("BreakStmt", { index: 1 });
+      const dotBlock: Block = { stmts: [] };
+      p.curr = dotBlock;
+      p.ltarget = p.varOperand(DATA);
+      planRefRec(p, ref.slice(0, opt.index + 1), 1, () => {
+        p.appendStmt("AssignVarStmt", { source: p.ltarget, target });
+        p.appendStmt("BreakStmt", { index: 1 });
+        p.ltarget = local(target);
+        const outer: Block = {
+          stmts: [
+            p.stmt("BlockStmt", {
+              blocks: [{ stmts: [p.stmt("BlockStmt", { blocks: [callDyn, dotBlock] }), p.stmt("BreakStmt", { index: 2 })] }],
+            }),
+          ],
+        };
+        p.curr = outer;
+        planRefRec(p, ref, opt.index + 1, iter);
+        p.curr = prev;
+        p.appendStmt("BlockStmt", { blocks: [outer] });
+      });
+      return;
+    }
+  }
+
+  const term = ref[index]!;
+  if (!varsOf(term).size) {
+    let vchild: RuleTrie | undefined;
+    let rules: Rule[] = [];
+    if (virtual) {
+      vchild = virtual.get(term);
+      rules = vchild?.rulesOf() ?? [];
+    }
+    if (rules.length > 0) {
+      const target = p.newLocal();
+      p.ltarget = local(target);
+      const name = planRules(p, rules);
+      p.appendStmt("CallStmt", { func: name, args: p.defaultOperands(), result: target });
+      return planRefRec(p, ref, index + 1, iter);
+    }
+    return planRefData(p, vchild, { local: base.local, path: [...base.path, term] }, ref, index + 1, iter);
+  }
+
+  const exclude: Term[] = [];
+  if (virtual) {
+    const blocks: Block[] = [];
+    for (const key of virtual.childKeys()) {
+      const block: Block = { stmts: [] };
+      const prev = p.curr;
+      p.curr = block;
+      exclude.push(key);
+      p.vars.push();
+      planTerm(p, key, () =>
+        planUnifyLocal(p, p.ltarget, term, () => {
+          const cpy = [...ref];
+          cpy[index] = key;
+          planRefData(p, virtual, base, cpy, index, iter);
+        }),
+      );
+      p.vars.pop();
+      p.curr = prev;
+      blocks.push(block);
+    }
+    p.appendStmt("BlockStmt", { blocks });
+  }
+
+  if (exclude.length > 0) {
+    let lexclude: Operand | undefined;
+    planSet(p, exclude, () => {
+      lexclude = p.ltarget;
+    });
+    p.ltarget = local(base.local);
+    planRefRec(p, base.path, 0, () =>
+      planScan(p, term, (lkey) => {
+        const ignore = p.newLocal();
+        p.appendStmt("NotStmt", { block: p.blockWith("DotStmt", { source: lexclude!, key: local(lkey), target: ignore }) });
+        planRefData(p, undefined, { local: (p.ltarget as { value: Local }).value, path: [] }, ref, index + 1, iter);
+      }),
+    );
+    return;
+  }
+
+  p.ltarget = local(base.local);
+  const path = [...base.path, term];
+  planRefRec(p, path, 0, () => planRefData(p, undefined, { local: (p.ltarget as { value: Local }).value, path: [] }, ref, index + 1, iter));
+}
+
+function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: BasePtr | undefined, iter: Iter): void {
+  const vtarget = p.newLocal();
+  if (virtual) {
+    p.appendStmt("MakeObjectStmt", { target: vtarget });
+    const keys = virtual.childKeys();
+    if (keys.some((k) => varsOf(k).size > 0)) {
+      const rules = keys.flatMap((k) => virtual.get(k)?.rulesOf() ?? []);
+      const name = planRules(p, rules);
+      const b: Block = { stmts: [] };
+      p.appendStmtTo(b, "CallStmt", { func: name, args: p.defaultOperands(), result: vtarget });
+      p.appendStmt("BlockStmt", { blocks: [b] });
+    } else {
+      for (const key of keys) {
+        const child = virtual.get(key)!;
+        if (child.arity() > 0) continue;
+        const rules = child.rulesOf();
+        planTerm(p, key, () => {
+          const lkey = p.ltarget;
+          if (rules.length === 0) {
+            planRefDataExtent(p, child, undefined, () => {
+              p.appendStmt("ObjectInsertStmt", { object: vtarget, key: lkey, value: p.ltarget });
+            });
+            return;
+          }
+          const lvalue = p.newLocal();
+          const name = planRules(p, rules);
+          const b: Block = { stmts: [] };
+          p.appendStmtTo(b, "CallStmt", { func: name, args: p.defaultOperands(), result: lvalue });
+          p.appendStmtTo(b, "ObjectInsertStmt", { object: vtarget, key: lkey, value: local(lvalue) });
+          p.appendStmt("BlockStmt", { blocks: [b] });
+        });
+      }
+    }
+    if (!base) {
+      p.ltarget = local(vtarget);
+      return iter();
+    }
+  }
+  const prev = p.curr;
+  p.curr = { stmts: [] };
+  p.ltarget = local(base!.local);
+  let target = p.newLocal();
+  planRefRec(p, base!.path, 0, () => {
+    if (!virtual) target = (p.ltarget as { value: Local }).value;
+    else p.appendStmt("ObjectMergeStmt", { a: (p.ltarget as { value: Local }).value, b: vtarget, target });
+    p.appendStmt("BreakStmt", { index: 1 });
+  });
+  const inner = p.curr;
+  p.curr = { stmts: [] };
+  p.appendStmt("BlockStmt", { blocks: [inner] });
+  if (virtual) p.appendStmt("AssignVarStmt", { source: local(vtarget), target });
+  else p.appendStmt("BreakStmt", { index: 1 });
+  const outer = p.curr;
+  p.curr = prev;
+  p.appendStmt("BlockStmt", { blocks: [outer] });
+  p.ltarget = local(target);
+  iter();
+}
+
+/** OPA's CallDynamic optimisation: possible when every var of the ref is already bound and the
+ * trie below it leads only to rule sets (no rules met on the way down). */
+function optimizeLookup(p: Planner, t: RuleTrie, ref: Ref): { rulesets: Rule[][]; path: Operand[]; index: number } | undefined {
+  let nodes: RuleTrie[] = [t];
+  let opt = false;
+  let index = 0;
+  outer: for (let i = 1; i < ref.length; i++) {
+    index = i;
+    const r = ref[i]!;
+    const next: RuleTrie[] = [];
+    if (r.type === "var") {
+      if (p.vars.get(r.value) === undefined) return undefined;
+      opt = true;
+      for (const n of nodes) {
+        if (n.rulesOf().length > 0) return undefined;
+        for (const k of n.childKeys()) next.push(n.get(k)!);
+      }
+    } else if (r.type === "string") {
+      for (const n of nodes) {
+        if (n.rulesOf().length > 0) return undefined;
+        const c = n.get(r);
+        if (c) next.push(c);
+      }
+    } else {
+      return undefined;
+    }
+    nodes = next;
+    // stop when no node has a child relevant to the next term
+    let relevant = 0;
+    if (i < ref.length - 1) {
+      const nt = ref[i + 1]!;
+      for (const n of nodes) relevant += nt.type === "var" ? n.childCount() : n.get(nt) ? 1 : 0;
+    }
+    if (relevant === 0) break;
+    // at the penultimate term, rules with vars in their refs end the descent
+    if (index === ref.length - 2) {
+      for (const n of nodes) if (n.rulesOf().some((rule) => !p.input.ruleRef(rule).every((x, j) => j === 0 || varsOf(x).size === 0))) break outer;
+    }
+  }
+  if (!opt) return undefined;
+  const rulesets: Rule[][] = [];
+  for (const n of nodes) {
+    if (index === ref.length - 1 && n.rulesOf().length === 0 && n.childCount() > 0) return undefined;
+    const rules = n.rulesOf();
+    if (rules.length > 0) rulesets.push(rules);
+  }
+  if (rulesets.length === 0) return { rulesets, path: [], index };
+  const path: Operand[] = [{ type: "string_index", value: p.getString(`g${p.funcs.gen()}`) }];
+  for (let i = 1; i <= index; i++) {
+    const r = ref[i]!;
+    if (r.type === "var") path.push(local(p.vars.get(r.value)!));
+    else if (r.type === "string") path.push({ type: "string_index", value: p.getString(r.value) });
+  }
+  return { rulesets, path, index };
+}

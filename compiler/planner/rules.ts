@@ -1,0 +1,186 @@
+// Planning the rules at one path into one func (`g0.data.pkg.p`), once per generation: complete
+// rules (with else chains and a default), multi-value rules (a set), rules whose refs go deeper
+// than the func's path (an object built key by key, creating nested objects and sets on demand),
+// and functions (params unified with the head arguments).
+import type { Rule, Term } from "../ast/nodes.js";
+import type { Block, Func, Local, Operand } from "../ir/types.js";
+import { refString } from "../passes/terms.js";
+import { planQuery } from "./exprs.js";
+import { DATA, INPUT, local, type Planner } from "./planner.js";
+import { planTerm, planUnifyLocal } from "./terms.js";
+import { VarStack } from "./vars.js";
+
+function isMultiValue(r: Rule): boolean {
+  return r.head.key !== undefined && r.head.value === undefined;
+}
+
+/** Plans the rules (all at one trie node) if not planned in this generation; returns the name. */
+export function planRules(p: Planner, unsorted: Rule[]): string {
+  // longer refs first: a shallower rule's value then conflicts with what deeper rules inserted
+  const rules = unsorted
+    .map((r, i) => ({ r, i, n: p.input.ruleRef(r).length }))
+    .sort((a, b) => b.n - a.n || a.i - b.i)
+    .map((x) => x.r);
+  const refs = rules.map((r) => p.input.ruleRef(r));
+  const pathRef = refs[0]!;
+  let pieces = pathRef.length;
+  for (const ref of refs) {
+    const cut = ref.findIndex((t, i) => i > 0 && t.type !== "string");
+    if (cut >= 0 && cut < pieces) pieces = cut;
+  }
+  const buildObject = refs.some((ref) => ref.length !== pieces);
+  const path = refString(pathRef.slice(0, pieces));
+  const existing = p.funcs.get(path);
+  if (existing) return existing;
+
+  const saved = { vars: p.vars, curr: p.curr, ltarget: p.ltarget, lnext: p.lnext, loc: p.loc };
+  p.lnext = 0;
+  p.loc = rules[0]!.head.location;
+  const gen = p.funcs.gen();
+  const fn: Func = {
+    name: `g${gen}.${path}`,
+    params: [p.newLocal(), p.newLocal()],
+    return: p.newLocal(),
+    blocks: [],
+    path: [`g${gen}`, ...pathRef.slice(1, pieces).map((t) => (t as { value: string }).value)],
+  };
+  const captures = p.funcs.captures();
+  const captureLocals = captures.map(() => p.newLocal());
+  fn.params.push(...captureLocals);
+  const nargs = rules[0]!.head.args?.length ?? 0;
+  for (let i = 0; i < nargs; i++) fn.params.push(p.newLocal());
+  const params = fn.params.slice(2 + captures.length);
+  const baseFrame = (): Map<string, Local> =>
+    new Map<string, Local>([
+      [INPUT, fn.params[0]!],
+      [DATA, fn.params[1]!],
+      ...captures.map((c, i) => [c, captureLocals[i]!] as [string, Local]),
+    ]);
+  const multi = isMultiValue(rules[0]!);
+  if (buildObject) fn.blocks.push(p.blockWith("MakeObjectStmt", { target: fn.return }));
+  else if (multi) fn.blocks.push(p.blockWith("MakeSetStmt", { target: fn.return }));
+  const lresult = p.newLocal();
+  const lnext = p.lnext;
+  let defaultRule: Rule | undefined;
+  const ruleLoc = p.loc;
+
+  for (let i = 0; i < rules.length; i++) {
+    const top = rules[i]!;
+    if (top.default) {
+      defaultRule = top;
+      continue;
+    }
+    let blocks: Block[];
+    if (!top.else) blocks = fn.blocks;
+    else {
+      const stmt = p.stmt("BlockStmt", { blocks: [] });
+      fn.blocks.push({ stmts: [stmt] });
+      blocks = (stmt.stmt as { blocks: Block[] }).blocks;
+    }
+    let prev: Rule | undefined;
+    for (let rule: Rule | undefined = top; rule; prev = rule, rule = rule.else) {
+      p.loc = rule.head.location;
+      p.lnext = lnext;
+      p.vars = new VarStack(baseFrame());
+      const curr: Block = { stmts: [] };
+      blocks.push(curr);
+      p.curr = curr;
+      if (prev) p.appendStmt("IsUndefinedStmt", { source: lresult });
+      else p.appendStmt("ResetLocalStmt", { target: lresult });
+      const r = rule;
+      const fullRef = refs[i]!;
+      planParams(p, params, r.head.args ?? [], 0, () =>
+        planQuery(p, r.body, 0, () => {
+          if (buildObject) return planObjectInsert(p, fn.return, fullRef.slice(pieces), r);
+          if (isMultiValue(r)) return planTerm(p, r.head.key!, () => p.appendStmt("SetAddStmt", { set: fn.return, value: p.ltarget }));
+          planTerm(p, r.head.value!, () => p.appendStmt("AssignVarOnceStmt", { target: lresult, source: p.ltarget }));
+        }),
+      );
+    }
+    if (!isMultiValue(top) && !buildObject) {
+      const end: Block = { stmts: [] };
+      p.appendStmtTo(end, "IsDefinedStmt", { source: lresult });
+      p.appendStmtTo(end, "AssignVarOnceStmt", { target: fn.return, source: local(lresult) });
+      blocks.push(end);
+    }
+  }
+
+  if (defaultRule) {
+    const d = defaultRule;
+    p.loc = d.head.location;
+    p.lnext = lnext;
+    p.vars = new VarStack(baseFrame());
+    const block = p.blockWith("IsUndefinedStmt", { source: fn.return });
+    fn.blocks.push(block);
+    p.curr = block;
+    planParams(p, params, d.head.args ?? [], 0, () =>
+      planQuery(p, d.body, 0, () => {
+        p.loc = d.head.location;
+        planTerm(p, d.head.value!, () => p.appendStmt("AssignVarOnceStmt", { target: fn.return, source: p.ltarget }));
+      }),
+    );
+  }
+
+  p.loc = ruleLoc;
+  fn.blocks.push(p.blockWith("ReturnLocalStmt", { source: fn.return }));
+  p.funcList.push(fn);
+  p.funcs.add(path, fn.name);
+  p.lnext = saved.lnext;
+  p.ltarget = saved.ltarget;
+  p.vars = saved.vars;
+  p.curr = saved.curr;
+  p.loc = saved.loc;
+  return fn.name;
+}
+
+function planParams(p: Planner, params: Local[], args: Term[], idx: number, iter: () => void): void {
+  if (idx >= args.length) return iter();
+  planUnifyLocal(p, local(params[idx]!), args[idx]!, () => planParams(p, params, args, idx + 1, iter));
+}
+
+/** Inserts the rule's value at `keys` below the func's object (OPA's planNestedObjects and
+ * planDotOr): intermediate objects, and the set of a multi-value rule, are looked up and created
+ * when missing, then written back. */
+function planObjectInsert(p: Planner, root: Local, keys: Term[], r: Rule): void {
+  if (keys.length === 0) throw p.error("illegal rule: empty ref below the rule set's path");
+  const lastKey = keys[keys.length - 1]!;
+  if (isMultiValue(r)) {
+    planNestedObjects(p, root, keys.slice(0, -1), (obj) =>
+      planTerm(p, lastKey, () => {
+        const key = p.ltarget;
+        planTerm(p, r.head.key!, () => {
+          const value = p.ltarget;
+          planDotOr(p, obj, key, "MakeSetStmt", (set) => p.appendStmt("SetAddStmt", { set, value }));
+        });
+      }),
+    );
+    return;
+  }
+  planTerm(p, r.head.value!, () => {
+    const value = p.ltarget;
+    planNestedObjects(p, root, keys.slice(0, -1), (obj) =>
+      planTerm(p, lastKey, () => p.appendStmt("ObjectInsertOnceStmt", { object: obj, key: p.ltarget, value })),
+    );
+  });
+}
+
+function planNestedObjects(p: Planner, obj: Local, keys: Term[], iter: (obj: Local) => void): void {
+  if (keys.length === 0) return iter(obj);
+  planTerm(p, keys[0]!, () => {
+    const key = p.ltarget;
+    planDotOr(p, obj, key, "MakeObjectStmt", (child) => planNestedObjects(p, child, keys.slice(1), iter));
+  });
+}
+
+/** `child = obj[key]`, or a fresh object/set when missing; `iter` fills it; then it is put back. */
+function planDotOr(p: Planner, obj: Local, key: Operand, make: "MakeObjectStmt" | "MakeSetStmt", iter: (child: Local) => void): void {
+  const child = p.newLocal();
+  const lookup: Block = { stmts: [] };
+  p.appendStmtTo(lookup, "DotStmt", { source: local(obj), key, target: child });
+  p.appendStmtTo(lookup, "BreakStmt", { index: 1 });
+  const outer: Block = { stmts: [p.stmt("BlockStmt", { blocks: [lookup] })] };
+  p.appendStmtTo(outer, make, { target: child });
+  p.appendStmt("BlockStmt", { blocks: [outer] });
+  iter(child);
+  p.appendStmt("ObjectInsertStmt", { object: obj, key, value: local(child) });
+}

@@ -1,0 +1,371 @@
+// Planning terms into locals (scalars, collections, comprehensions), unification (`=` in both
+// directions, array and object patterns), dots and scans.
+import type { Body, Term } from "../ast/nodes.js";
+import type { Block, Local, Operand } from "../ir/types.js";
+import { termString } from "../passes/terms.js";
+import { planQuery } from "./exprs.js";
+import { bool, local, type Iter, type Planner } from "./planner.js";
+import { planRef } from "./refs.js";
+
+export function planTerm(p: Planner, t: Term, iter: Iter): void {
+  switch (t.type) {
+    case "null": {
+      const target = p.newLocal();
+      p.appendStmt("MakeNullStmt", { target });
+      p.ltarget = local(target);
+      return iter();
+    }
+    case "boolean":
+      p.ltarget = bool(t.value);
+      return iter();
+    case "number": {
+      const target = p.newLocal();
+      p.appendStmt("MakeNumberRefStmt", { index: p.getString(t.value), target });
+      p.ltarget = local(target);
+      return iter();
+    }
+    case "string":
+      p.ltarget = { type: "string_index", value: p.getString(t.value) };
+      return iter();
+    case "var":
+      p.ltarget = local(p.vars.getOrElse(t.value, () => p.newLocal()));
+      return iter();
+    case "ref":
+      return planRef(p, t.value, iter);
+    case "array": {
+      const arr = p.newLocal();
+      p.appendStmt("MakeArrayStmt", { capacity: t.value.length, target: arr });
+      const rec = (i: number): void => {
+        if (i === t.value.length) {
+          p.ltarget = local(arr);
+          return iter();
+        }
+        planTerm(p, t.value[i]!, () => {
+          p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr });
+          rec(i + 1);
+        });
+      };
+      return rec(0);
+    }
+    case "object": {
+      const obj = p.newLocal();
+      p.appendStmt("MakeObjectStmt", { target: obj });
+      const rec = (i: number): void => {
+        if (i === t.value.length) {
+          p.ltarget = local(obj);
+          return iter();
+        }
+        const [k, v] = t.value[i]!;
+        planTerm(p, k, () => {
+          const key = p.ltarget;
+          planTerm(p, v, () => {
+            p.appendStmt("ObjectInsertStmt", { key, value: p.ltarget, object: obj });
+            rec(i + 1);
+          });
+        });
+      };
+      return rec(0);
+    }
+    case "set":
+      return planSet(p, t.value, iter);
+    case "setcomprehension": {
+      p.loc = t.location;
+      const set = p.newLocal();
+      p.appendStmt("MakeSetStmt", { target: set });
+      const c = t.value;
+      return planComprehension(p, c.body, () => planTerm(p, c.term, () => p.appendStmt("SetAddStmt", { value: p.ltarget, set })), set, iter);
+    }
+    case "arraycomprehension": {
+      p.loc = t.location;
+      const arr = p.newLocal();
+      p.appendStmt("MakeArrayStmt", { capacity: 0, target: arr });
+      const c = t.value;
+      return planComprehension(p, c.body, () => planTerm(p, c.term, () => p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr })), arr, iter);
+    }
+    case "objectcomprehension": {
+      p.loc = t.location;
+      const obj = p.newLocal();
+      p.appendStmt("MakeObjectStmt", { target: obj });
+      const c = t.value;
+      return planComprehension(
+        p,
+        c.body,
+        () =>
+          planTerm(p, c.key, () => {
+            const key = p.ltarget;
+            planTerm(p, c.value, () => p.appendStmt("ObjectInsertOnceStmt", { key, value: p.ltarget, object: obj }));
+          }),
+        obj,
+        iter,
+      );
+    }
+    default:
+      throw p.error(`${t.type} term not implemented: ${termString(t)}`);
+  }
+}
+
+export function planSet(p: Planner, elems: Term[], iter: Iter): void {
+  const set = p.newLocal();
+  p.appendStmt("MakeSetStmt", { target: set });
+  const rec = (i: number): void => {
+    if (i === elems.length) {
+      p.ltarget = local(set);
+      return iter();
+    }
+    planTerm(p, elems[i]!, () => {
+      p.appendStmt("SetAddStmt", { value: p.ltarget, set });
+      rec(i + 1);
+    });
+  };
+  rec(0);
+}
+
+function planComprehension(p: Planner, body: Body, closureIter: Iter, target: Local, iter: Iter): void {
+  p.vars.push();
+  const prev = p.curr;
+  const block: Block = { stmts: [] };
+  p.curr = block;
+  const ploc = p.loc;
+  planQuery(p, body, 0, closureIter);
+  p.curr = prev;
+  p.loc = ploc;
+  p.vars.pop();
+  p.appendStmt("BlockStmt", { blocks: [block] });
+  p.ltarget = local(target);
+  iter();
+}
+
+export function planTermSlice(p: Planner, terms: Term[], iter: (locals: Operand[]) => void): void {
+  const out: Operand[] = [];
+  const rec = (i: number): void => {
+    if (i >= terms.length) return iter(out);
+    planTerm(p, terms[i]!, () => {
+      out[i] = p.ltarget;
+      rec(i + 1);
+    });
+  };
+  rec(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// unification
+
+function isEvaluated(t: Term): boolean {
+  switch (t.type) {
+    case "null":
+    case "boolean":
+    case "number":
+    case "string":
+    case "ref":
+    case "set":
+    case "setcomprehension":
+    case "arraycomprehension":
+    case "objectcomprehension":
+      return true;
+    default:
+      return false;
+  }
+}
+
+export function planUnify(p: Planner, a: Term, b: Term, iter: Iter): void {
+  if (isEvaluated(a)) return planTerm(p, a, () => planUnifyLocal(p, p.ltarget, b, iter));
+  if (a.type === "var") return planUnifyVar(p, a.value, b, iter);
+  if (a.type === "array") {
+    if (b.type === "var") return planUnifyVar(p, b.value, a, iter);
+    if (b.type === "ref" || b.type === "arraycomprehension") return planTerm(p, b, () => planUnifyLocalArray(p, p.ltarget, a.value, iter));
+    if (b.type === "array") {
+      if (a.value.length !== b.value.length) return;
+      const rec = (i: number): void => (i === a.value.length ? iter() : planUnify(p, a.value[i]!, b.value[i]!, () => rec(i + 1)));
+      return rec(0);
+    }
+  }
+  if (a.type === "object") {
+    if (b.type === "var") return planUnifyVar(p, b.value, a, iter);
+    if (b.type === "ref") return planTerm(p, b, () => planUnifyLocalObject(p, p.ltarget, a.value, iter));
+    if (b.type === "object") return planUnifyObjects(p, a.value, b.value, iter);
+  }
+  throw p.error(`not implemented: unify(${termString(a)}, ${termString(b)})`);
+}
+
+function planUnifyVar(p: Planner, a: string, b: Term, iter: Iter): void {
+  const la = p.vars.get(a);
+  if (la !== undefined) return planUnifyLocal(p, local(la), b, iter);
+  planTerm(p, b, () => {
+    const known = p.vars.get(a);
+    if (known !== undefined) {
+      p.appendStmt("EqualStmt", { a: local(known), b: p.ltarget });
+    } else {
+      const target = p.newLocal();
+      p.vars.put(a, target);
+      p.appendStmt("AssignVarStmt", { source: p.ltarget, target });
+    }
+    iter();
+  });
+}
+
+export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): void {
+  // constant strings and booleans are compared at plan time
+  if (a.type === "string_index" && b.type === "string") {
+    if (a.value !== p.getString(b.value)) p.appendStmt("BreakStmt", { index: 0 });
+    return iter();
+  }
+  if (a.type === "bool" && b.type === "boolean") {
+    if (a.value !== b.value) p.appendStmt("BreakStmt", { index: 0 });
+    return iter();
+  }
+  if (isEvaluated(b)) {
+    return planTerm(p, b, () => {
+      p.appendStmt("EqualStmt", { a, b: p.ltarget });
+      iter();
+    });
+  }
+  switch (b.type) {
+    case "var": {
+      const lv = p.vars.get(b.value);
+      if (lv !== undefined) {
+        p.appendStmt("EqualStmt", { a, b: local(lv) });
+        return iter();
+      }
+      const target = p.newLocal();
+      p.vars.put(b.value, target);
+      p.appendStmt("AssignVarStmt", { source: a, target });
+      return iter();
+    }
+    case "array":
+      return planUnifyLocalArray(p, a, b.value, iter);
+    case "object":
+      return planUnifyLocalObject(p, a, b.value, iter);
+    default:
+      throw p.error(`not implemented: unifyLocal(${termString(b)})`);
+  }
+}
+
+function planUnifyLocalArray(p: Planner, a: Operand, b: Term[], iter: Iter): void {
+  p.appendStmt("IsArrayStmt", { source: a });
+  const blen = p.newLocal();
+  const alen = p.newLocal();
+  p.appendStmt("LenStmt", { source: a, target: alen });
+  p.appendStmt("MakeNumberIntStmt", { value: b.length, target: blen });
+  p.appendStmt("EqualStmt", { a: local(alen), b: local(blen) });
+  const lkey = p.newLocal();
+  p.appendStmt("MakeNumberIntStmt", { value: 0, target: lkey });
+  const lval = p.newLocal();
+  const rec = (i: number): void => {
+    if (i === b.length) return iter();
+    p.appendStmt("AssignIntStmt", { value: i, target: lkey });
+    p.appendStmt("DotStmt", { source: a, key: local(lkey), target: lval });
+    planUnifyLocal(p, local(lval), b[i]!, () => rec(i + 1));
+  };
+  rec(0);
+}
+
+function planUnifyLocalObject(p: Planner, a: Operand, b: [Term, Term][], iter: Iter): void {
+  p.appendStmt("IsObjectStmt", { source: a });
+  const blen = p.newLocal();
+  const alen = p.newLocal();
+  p.appendStmt("LenStmt", { source: a, target: alen });
+  p.appendStmt("MakeNumberIntStmt", { value: b.length, target: blen });
+  p.appendStmt("EqualStmt", { a: local(alen), b: local(blen) });
+  const lval = p.newLocal();
+  const rec = (i: number): void => {
+    if (i === b.length) return iter();
+    const [k, v] = b[i]!;
+    planTerm(p, k, () => {
+      p.appendStmt("DotStmt", { source: a, key: p.ltarget, target: lval });
+      planUnifyLocal(p, local(lval), v, () => rec(i + 1));
+    });
+  };
+  rec(0);
+}
+
+function sameKey(a: Term, b: Term): boolean {
+  return termString(a) === termString(b) && a.type === b.type;
+}
+
+function planUnifyObjects(p: Planner, a: [Term, Term][], b: [Term, Term][], iter: Iter): void {
+  if (a.length !== b.length) return;
+  const common = a.filter(([k]) => b.some(([k2]) => sameKey(k, k2)));
+  const only = a.filter(([k]) => !b.some(([k2]) => sameKey(k, k2)));
+  const rec = (i: number): void => {
+    if (i === common.length) {
+      if (only.length === 0) return iter();
+      // keys that differ syntactically: compare both objects' values at a's keys
+      return planTerm(p, { type: "object", value: a, location: p.loc! }, () => {
+        const la = p.ltarget;
+        planTerm(p, { type: "object", value: b, location: p.loc! }, () => {
+          const lb = p.ltarget;
+          const l0 = p.newLocal();
+          const l1 = p.newLocal();
+          const keys = (j: number): void => {
+            if (j === only.length) return iter();
+            planTerm(p, only[j]![0], () => {
+              p.appendStmt("DotStmt", { source: la, key: p.ltarget, target: l0 });
+              p.appendStmt("DotStmt", { source: lb, key: p.ltarget, target: l1 });
+              p.appendStmt("EqualStmt", { a: local(l0), b: local(l1) });
+              keys(j + 1);
+            });
+          };
+          keys(0);
+        });
+      });
+    }
+    const [k, av] = common[i]!;
+    const bv = b.find(([k2]) => sameKey(k, k2))![1];
+    planUnify(p, av, bv, () => rec(i + 1));
+  };
+  rec(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// dots and scans
+
+/** Makes sure the current target is a local (scans need one). */
+function targetLocal(p: Planner): Local {
+  if (p.ltarget.type === "local") return p.ltarget.value;
+  const l = p.newLocal();
+  p.appendStmt("AssignVarStmt", { source: p.ltarget, target: l });
+  return l;
+}
+
+export function planDot(p: Planner, key: Term, iter: Iter): void {
+  const source = p.ltarget;
+  planTerm(p, key, () => {
+    const target = p.newLocal();
+    p.appendStmt("DotStmt", { source, key: p.ltarget, target });
+    p.ltarget = local(target);
+    iter();
+  });
+}
+
+/** Scans the current target, unifying each key with `key`; `iter` runs in the loop body with the
+ * element as the current target. */
+export function planScan(p: Planner, key: Term, iter: (key: Local) => void): void {
+  const source = targetLocal(p);
+  const scanKey = p.newLocal();
+  const value = p.newLocal();
+  const block: Block = { stmts: [] };
+  const prev = p.curr;
+  p.curr = block;
+  planUnifyLocal(p, local(scanKey), key, () => {
+    p.ltarget = local(value);
+    iter(scanKey);
+  });
+  p.curr = prev;
+  p.appendStmt("ScanStmt", { source, key: scanKey, value, block });
+}
+
+/** Scans the current target, unifying each value with `val` (relation results). */
+export function planScanValues(p: Planner, val: Term, iter: Iter): void {
+  const source = targetLocal(p);
+  const scanKey = p.newLocal();
+  const value = p.newLocal();
+  const block: Block = { stmts: [] };
+  const prev = p.curr;
+  p.curr = block;
+  planUnifyLocal(p, local(value), val, () => {
+    p.ltarget = local(value);
+    iter();
+  });
+  p.curr = prev;
+  p.appendStmt("ScanStmt", { source, key: scanKey, value, block });
+}

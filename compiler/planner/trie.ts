@@ -1,0 +1,169 @@
+// The planner's view of the rules: a trie keyed by rule refs (cut at their first non-string
+// term, so `p.q[r].s` lives at `data.pkg.p.q`), with OPA's "shadowing" for `with data...`
+// (a shadowed node reads as base data, and its rules are re-planned in a new generation); the
+// stack of planned funcs per generation; and the stack of function mocks (`with f as g`).
+import type { Ref, Rule, Term } from "../ast/nodes.js";
+import { keyOf, compareKeys } from "../passes/ruleTree.js";
+
+export class RuleTrie {
+  /** Key → the stack of nodes for that key (a null on top shadows the key). */
+  private readonly children = new Map<string, { key: Term; nodes: (RuleTrie | null)[] }>();
+  rules: Rule[] | undefined;
+
+  arity(): number {
+    const rules = this.rulesOf();
+    return rules.length > 0 ? (rules[0]!.head.args?.length ?? 0) : 0;
+  }
+
+  /** The rules to plan for this node (a node with rules holds every rule below it too). */
+  rulesOf(): Rule[] {
+    return this.rules ?? [];
+  }
+
+  /** Makes this node hold the rules of every node below it (OPA's functrie collapse). */
+  collapse(): void {
+    this.rules = this.descendantRules();
+    this.children.clear();
+  }
+
+  descendantRules(): Rule[] {
+    const out = [...(this.rules ?? [])];
+    for (const { nodes } of this.children.values()) {
+      const top = nodes[nodes.length - 1];
+      if (top) out.push(...top.descendantRules());
+    }
+    return out;
+  }
+
+  get(k: Term): RuleTrie | undefined {
+    const e = this.children.get(keyOf(k));
+    if (!e || e.nodes.length === 0) return undefined;
+    return e.nodes[e.nodes.length - 1] ?? undefined;
+  }
+
+  /** Children keys (not shadowed), in value order. */
+  childKeys(): Term[] {
+    return [...this.children.values()]
+      .filter((e) => e.nodes.length > 0 && e.nodes[e.nodes.length - 1])
+      .map((e) => e.key)
+      .sort(compareKeys);
+  }
+
+  childCount(): number {
+    return this.children.size;
+  }
+
+  insert(ref: Ref): RuleTrie {
+    let node: RuleTrie = this;
+    for (const t of ref) {
+      let child = node.get(t);
+      if (!child) {
+        child = new RuleTrie();
+        const k = keyOf(t);
+        const e = node.children.get(k);
+        if (e) e.nodes.push(child);
+        else node.children.set(k, { key: t, nodes: [child] });
+      }
+      node = child;
+    }
+    return node;
+  }
+
+  lookup(ref: Ref): RuleTrie | undefined {
+    let node: RuleTrie | undefined = this;
+    for (const t of ref) {
+      node = node.get(t);
+      if (!node) return undefined;
+    }
+    return node;
+  }
+
+  /** The first node along `ref` that has rules, else the node at `ref` (or nothing). */
+  lookupShallowest(ref: Ref): RuleTrie | undefined {
+    let node: RuleTrie | undefined = this;
+    for (const t of ref) {
+      node = node.get(t);
+      if (!node) return undefined;
+      if (node.rules && node.rules.length > 0) return node;
+    }
+    return node;
+  }
+
+  lookupOrInsert(ref: Ref): RuleTrie {
+    return this.lookupShallowest(ref) ?? this.insert(ref);
+  }
+
+  /** Shadows the node at `ref` (if the path exists). */
+  push(ref: Ref): void {
+    const parent = this.lookup(ref.slice(0, -1));
+    if (!parent) return;
+    const last = ref[ref.length - 1]!;
+    const k = keyOf(last);
+    const e = parent.children.get(k);
+    if (e) e.nodes.push(null);
+    else parent.children.set(k, { key: last, nodes: [null] });
+  }
+
+  pop(ref: Ref): void {
+    const parent = this.lookup(ref.slice(0, -1));
+    if (!parent) return;
+    parent.children.get(keyOf(ref[ref.length - 1]!))?.nodes.pop();
+  }
+}
+
+/** Planned funcs per generation: rule path → func name. `with` that shadows rules or mocks a
+ * function pushes a new generation (g1, g2, ...), so affected rules are planned again. */
+export class FuncStack {
+  private readonly stack: { pairs: Map<string, string>; gen: number; captures: string[] }[] = [{ pairs: new Map(), gen: 0, captures: [] }];
+  private next = 1;
+
+  /** Names of the caller's values a mock refers to: funcs of this generation take them as extra
+   * params after input and data (regoc's way to let `with f as x` use a local `x`). */
+  captures(): readonly string[] {
+    return this.stack[this.stack.length - 1]!.captures;
+  }
+
+  get(path: string): string | undefined {
+    return this.stack[this.stack.length - 1]!.pairs.get(path);
+  }
+  add(path: string, name: string): void {
+    this.stack[this.stack.length - 1]!.pairs.set(path, name);
+  }
+  push(captures: readonly string[] = []): void {
+    const outer = this.captures();
+    this.stack.push({ pairs: new Map(), gen: this.next++, captures: [...outer, ...captures] });
+  }
+  pop(): void {
+    this.stack.pop();
+  }
+  gen(): number {
+    return this.stack[this.stack.length - 1]!.gen;
+  }
+}
+
+/** Function mocks in effect: frames of target name → replacement term. A replacement function
+ * is planned in a new (empty) scope, so mocks do not apply inside it. */
+export class MocksStack {
+  private readonly stack: Map<string, Term>[][] = [[]];
+
+  push(): void {
+    this.stack.push([]);
+  }
+  pop(): void {
+    this.stack.pop();
+  }
+  pushFrame(f: Map<string, Term>): void {
+    this.stack[this.stack.length - 1]!.push(f);
+  }
+  popFrame(): void {
+    this.stack[this.stack.length - 1]!.pop();
+  }
+  lookup(name: string): Term | undefined {
+    const cur = this.stack[this.stack.length - 1]!;
+    for (let i = cur.length - 1; i >= 0; i--) {
+      const t = cur[i]!.get(name);
+      if (t) return t;
+    }
+    return undefined;
+  }
+}

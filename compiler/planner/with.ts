@@ -1,0 +1,138 @@
+// Planning `with`: replacements of input and data paths become WithStmts (the originals saved
+// first and restored around the rest of the query, as OPA's planner does), replacements of
+// functions and built-ins become mocks, under which the affected funcs are planned anew.
+import type { Expr, Ref, Term } from "../ast/nodes.js";
+import type { Local, Operand } from "../ir/types.js";
+import { refString, termString } from "../passes/terms.js";
+import { varsOf } from "../passes/visit.js";
+import { isFunction, planExpr } from "./exprs.js";
+import { DATA, INPUT, local, type Iter, type Planner } from "./planner.js";
+import { planTermSlice } from "./terms.js";
+
+export function isRoot(ref: Ref, root: string): boolean {
+  return ref[0]?.type === "var" && ref[0].value === root;
+}
+
+export function planWith(p: Planner, e: Expr, iter: Iter): void {
+  const values: Term[] = [];
+  const targets: Ref[] = [];
+  const mocks = new Map<string, Term>();
+  const captures: string[] = [];
+  for (const w of e.with) {
+    if (w.target.type !== "ref") throw p.error(`invalid with target ${termString(w.target)}`);
+    const v = w.target.value;
+    if (!isFunction(p, v) && (isRoot(v, DATA) || isRoot(v, INPUT))) {
+      values.push(w.value);
+      targets.push(v);
+      continue;
+    }
+    mocks.set(refString(v), captureLocals(p, w.value, captures));
+  }
+  planTermSlice(p, values, (locals) => {
+    p.mocks.pushFrame(mocks);
+    const paths: number[][] = [];
+    const saveVars = new Set<string>();
+    const dataRefs: Ref[] = [];
+    for (const target of targets) {
+      const path: number[] = [];
+      for (const t of target.slice(1)) {
+        if (t.type !== "string") throw p.error("invalid with target");
+        path.push(p.getString(t.value));
+      }
+      paths.push(path);
+      const head = (target[0] as { value: string }).value;
+      saveVars.add(head);
+      if (head === DATA) dataRefs.push(target);
+    }
+    const restore: [Local, Local][] = [];
+    for (const v of [...saveVars].sort()) {
+      const orig = p.vars.getOrEmpty(v);
+      const save = p.newLocal();
+      p.appendStmt("AssignVarStmt", { source: local(orig), target: save });
+      restore.push([orig, save]);
+    }
+    const shadowing = dataRefs.some((r) => p.rules.lookup(r) !== undefined) || mocks.size > 0;
+    const shadow = (): void => {
+      if (!shadowing) return;
+      p.funcs.push(captures);
+      for (const r of dataRefs) p.rules.push(r);
+    };
+    const unshadow = (): void => {
+      if (!shadowing) return;
+      p.funcs.pop();
+      for (let i = dataRefs.length - 1; i >= 0; i--) p.rules.pop(dataRefs[i]!);
+    };
+    shadow();
+    planWithRec(p, e, targets, paths, locals, 0, () => {
+      p.mocks.popFrame();
+      unshadow();
+      planWithUndoRec(p, restore, 0, () => {
+        iter();
+        p.mocks.pushFrame(mocks);
+        shadow();
+      });
+    });
+    p.mocks.popFrame();
+    unshadow();
+  });
+}
+
+function planWithRec(p: Planner, e: Expr, targets: Ref[], paths: number[][], values: Operand[], index: number, iter: Iter): void {
+  if (index >= targets.length) {
+    planExpr(p, { ...e, with: [] }, iter);
+    return;
+  }
+  const prev = p.curr;
+  p.curr = { stmts: [] };
+  planWithRec(p, e, targets, paths, values, index + 1, iter);
+  const block = p.curr;
+  p.curr = prev;
+  const head = (targets[index]![0] as { value: string }).value;
+  p.appendStmt("WithStmt", { local: p.vars.getOrEmpty(head), path: paths[index]!, value: values[index]!, block });
+}
+
+function planWithUndoRec(p: Planner, restore: [Local, Local][], index: number, iter: Iter): void {
+  if (index >= restore.length) {
+    iter();
+    return;
+  }
+  const prev = p.curr;
+  p.curr = { stmts: [] };
+  planWithUndoRec(p, restore, index + 1, iter);
+  const block = p.curr;
+  p.curr = prev;
+  const [orig, save] = restore[index]!;
+  // OPA writes a null path for the undo statements
+  p.appendStmt("WithStmt", { local: orig, path: null as unknown as number[], value: local(save), block });
+}
+
+/** A mock replacement that refers to the caller's variables: each such variable gets a capture
+ * name bound to its local here; funcs planned under the mock receive it as a param. */
+function captureLocals(p: Planner, t: Term, captures: string[]): Term {
+  const rename = new Map<string, string>();
+  for (const v of varsOf(t)) {
+    const l = p.vars.get(v);
+    if (l === undefined || v === INPUT || v === DATA) continue;
+    const c = `$capture${p.captureCount++}`;
+    p.vars.put(c, l);
+    rename.set(v, c);
+    captures.push(c);
+  }
+  if (rename.size === 0) return t;
+  const sub = (x: Term): Term => {
+    switch (x.type) {
+      case "var":
+        return rename.has(x.value) ? { ...x, value: rename.get(x.value)! } : x;
+      case "ref":
+      case "array":
+      case "set":
+      case "call":
+        return { ...x, value: x.value.map(sub) };
+      case "object":
+        return { ...x, value: x.value.map(([k, v]) => [sub(k), sub(v)] as [Term, Term]) };
+      default:
+        return x;
+    }
+  };
+  return sub(t);
+}

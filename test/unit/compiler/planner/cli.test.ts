@@ -1,0 +1,189 @@
+// The frontend's commands (`regoc plan`, `regoc eval`, `regoc check`) and the optional bridge to
+// an `opa` binary, exercised with a fake executable standing in for opa.
+import { expect } from "chai";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import checkCommand from "../../../../compiler/cli/check.js";
+import evalCommand from "../../../../compiler/cli/eval.js";
+import planCommand from "../../../../compiler/cli/plan.js";
+import { opaFromEnv, planWithOpa } from "../../../../compiler/opa.js";
+import { RegoError } from "../../../../runtime/errors.js";
+
+async function capture(run: () => Promise<number>): Promise<{ code: number; out: string }> {
+  const chunks: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    chunks.push(String(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    const code = await run();
+    return { code, out: chunks.join("") };
+  } finally {
+    process.stdout.write = write;
+  }
+}
+
+const POLICY = `package authz
+
+default allow := false
+
+allow if input.user == "admin"
+
+names contains n if some n in ["a", "b"]
+`;
+
+/** A stand-in for `opa`: records its arguments and writes a bundle holding /plan.json. */
+function fakeOpa(dir: string, opts: { fail?: boolean } = {}): string {
+  const bin = join(dir, "opa");
+  const plan = JSON.stringify({ static: { strings: [{ value: "from-fake-opa" }] }, plans: { plans: [] }, funcs: { funcs: [] } });
+  const script = opts.fail
+    ? `#!/bin/sh\necho "1 error occurred: policy.rego:3: rego_parse_error: unexpected eof" >&2\nexit 1\n`
+    : `#!/bin/sh
+printf '%s\\n' "$@" > "${join(dir, "args.txt")}"
+out=""
+prev=""
+for a in "$@"; do
+  if [ "$prev" = "-o" ]; then out="$a"; fi
+  prev="$a"
+done
+work="${join(dir, "work")}"
+mkdir -p "$work"
+printf '%s' '${plan}' > "$work/plan.json"
+printf '{}' > "$work/data.json"
+tar czf "$out" -C "$work" plan.json data.json
+`;
+  writeFileSync(bin, script);
+  chmodSync(bin, 0o755);
+  return bin;
+}
+
+describe("cli: regoc plan / eval / check", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "regoc-cli-test-"));
+    writeFileSync(join(dir, "authz.rego"), POLICY);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("plan prints OPA's plan.json shape for the entrypoints", async () => {
+    const { code, out } = await capture(() => planCommand.run([join(dir, "authz.rego"), "-e", "authz/allow"]));
+    expect(code).to.equal(0);
+    const plan = JSON.parse(out) as { plans: { plans: { name: string }[] }; funcs: { funcs: { name: string }[] } };
+    expect(plan.plans.plans.map((p) => p.name)).to.deep.equal(["authz/allow"]);
+    expect(plan.funcs.funcs.map((f) => f.name)).to.include("g0.data.authz.allow");
+  });
+
+  it("plan without an entrypoint is a usage error", async () => {
+    let err: unknown;
+    try {
+      await planCommand.run([join(dir, "authz.rego")]);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).to.be.instanceOf(RegoError);
+    expect((err as RegoError).code).to.equal("cli_usage_error");
+  });
+
+  it("eval prints expressions with text and location, and bindings", async () => {
+    writeFileSync(join(dir, "input.json"), JSON.stringify({ user: "admin" }));
+    const { code, out } = await capture(() =>
+      evalCommand.run(["-d", join(dir, "authz.rego"), "-i", join(dir, "input.json"), "x := data.authz.allow; data.authz.names[y]"]),
+    );
+    expect(code).to.equal(0);
+    const res = JSON.parse(out) as { result: { expressions: { value: unknown; text: string; location: unknown }[]; bindings: object }[] };
+    expect(res.result).to.have.length(2);
+    expect(res.result[0]!.expressions).to.deep.equal([
+      { value: true, text: "x := data.authz.allow", location: { row: 1, col: 1 } },
+      { value: "a", text: "data.authz.names[y]", location: { row: 1, col: 24 } },
+    ]);
+    expect(res.result.map((r) => r.bindings)).to.deep.equal([
+      { x: true, y: "a" },
+      { x: true, y: "b" },
+    ]);
+  });
+
+  it("eval of an undefined query prints {}", async () => {
+    const { code, out } = await capture(() => evalCommand.run(["-d", join(dir, "authz.rego"), "x := data.authz.allow; x == true"]));
+    expect(code).to.equal(0);
+    expect(JSON.parse(out)).to.deep.equal({});
+  });
+
+  it("eval of a single comparison reports its value, as opa eval does", async () => {
+    const { out } = await capture(() => evalCommand.run(["-d", join(dir, "authz.rego"), "data.authz.allow == true"]));
+    expect(JSON.parse(out).result[0].expressions[0].value).to.equal(false);
+  });
+
+  it("check reports every error as file:row:col: code: message with a frame, exit 1", async () => {
+    writeFileSync(join(dir, "bad.rego"), "package bad\n\np if {\n\tx := 1\n\ty\n}\n\nr if z > 1\n");
+    const { code, out } = await capture(() => checkCommand.run([join(dir, "bad.rego")]));
+    expect(code).to.equal(1);
+    expect(out).to.contain(`${join(dir, "bad.rego")}:5:2: rego_unsafe_var_error: var y is unsafe`);
+    expect(out).to.contain(`${join(dir, "bad.rego")}:8:6: rego_unsafe_var_error: var z is unsafe`);
+    expect(out).to.match(/\n\s*5 \|\s+y\n/);
+    expect(out.trimEnd().split("\n").pop()).to.equal("2 errors");
+  });
+
+  it("check of a clean policy exits 0", async () => {
+    const { code } = await capture(() => checkCommand.run([join(dir, "authz.rego")]));
+    expect(code).to.equal(0);
+  });
+});
+
+describe("opa bridge (fake opa executable)", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "regoc-opa-test-"));
+    writeFileSync(join(dir, "authz.rego"), POLICY);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("OPA_BIN names the binary; empty or unset means none", () => {
+    expect(opaFromEnv({})).to.equal(undefined);
+    expect(opaFromEnv({ OPA_BIN: " " })).to.equal(undefined);
+    expect(opaFromEnv({ OPA_BIN: "/usr/local/bin/opa" })).to.equal("/usr/local/bin/opa");
+  });
+
+  it("runs `opa build -t plan` and reads plan.json from the bundle", async () => {
+    const opa = fakeOpa(dir);
+    const plan = (await planWithOpa({ opa, paths: [join(dir, "authz.rego")], entrypoints: ["authz/allow", "authz/names"], v0Compatible: true })) as unknown as {
+      static: { strings: { value: string }[] };
+    };
+    expect(plan.static.strings[0]!.value).to.equal("from-fake-opa");
+    const args = readFileSync(join(dir, "args.txt"), "utf8").trim().split("\n");
+    expect(args.slice(0, 3)).to.deep.equal(["build", "-t", "plan"]);
+    expect(args).to.include.members(["-e", "authz/allow", "authz/names", "--v0-compatible", join(dir, "authz.rego")]);
+  });
+
+  it("`regoc plan --opa PATH` prints the binary's plan", async () => {
+    const opa = fakeOpa(dir);
+    const { code, out } = await capture(() => planCommand.run([join(dir, "authz.rego"), "-e", "authz/allow", "--opa", opa]));
+    expect(code).to.equal(0);
+    expect(JSON.parse(out).static.strings[0].value).to.equal("from-fake-opa");
+  });
+
+  it("a failing build is a rego_compile_error carrying opa's message", async () => {
+    const opa = fakeOpa(dir, { fail: true });
+    let err: unknown;
+    try {
+      await planWithOpa({ opa, paths: [join(dir, "authz.rego")], entrypoints: ["authz/allow"] });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).to.be.instanceOf(RegoError);
+    expect((err as RegoError).code).to.equal("rego_compile_error");
+    expect((err as RegoError).message).to.contain("opa build failed: 1 error occurred");
+  });
+
+  it("a missing binary is a rego_compile_error, not a crash", async () => {
+    let err: unknown;
+    try {
+      await planWithOpa({ opa: join(dir, "no-such-opa"), paths: [join(dir, "authz.rego")], entrypoints: ["authz/allow"] });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).to.be.instanceOf(RegoError);
+    expect((err as RegoError).code).to.equal("rego_compile_error");
+  });
+});
