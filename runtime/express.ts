@@ -20,12 +20,13 @@ export interface RequestInput {
   [key: string]: unknown;
 }
 
+/** What the middleware reads of a request (Express's Request has it; no index signature, so that
+ * Express's interfaces are assignable). The user is read from `req.user` unless `getUser` says. */
 export interface RequestLike {
   method: string;
   path: string;
   headers: Record<string, string | string[] | undefined>;
   headersDistinct?: Record<string, string[] | undefined>;
-  [key: string]: unknown;
 }
 
 export interface ResponseLike {
@@ -39,6 +40,13 @@ export type NextLike = (err?: unknown) => void;
 
 export interface Decider {
   authorize(input: unknown): Promise<boolean> | boolean;
+  /** When present and `async` is false, used instead of `authorize` (an Authorizer has both). */
+  authorizeSync?(input: unknown): boolean;
+  readonly async?: boolean;
+}
+
+function isSyncAuthorizer(a: Decider | undefined): a is Decider & { authorizeSync(input: unknown): boolean } {
+  return a !== undefined && typeof a.authorizeSync === "function" && a.async === false;
 }
 
 export interface AuthorizeOptions {
@@ -61,19 +69,21 @@ export interface AuthorizeOptions {
 export function authorize(options: AuthorizeOptions) {
   const { authorizer, decide } = options;
   if (!authorizer && !decide) throw new TypeError("authorize(): pass `authorizer` or `decide`");
-  const getUser = options.getUser ?? ((req: RequestLike) => req.user);
+  const getUser = options.getUser ?? ((req: RequestLike) => (req as RequestLike & { user?: unknown }).user);
   const now = options.now ?? (() => new Date());
   const hourOf = options.hourOf ?? ((d: Date) => d.getHours());
   const log = options.log ?? ((m: string) => console.error(m));
+  // An Authorizer whose policy needs no async builtin decides synchronously (no promise per request).
+  const syncAuthorizer = !decide && isSyncAuthorizer(authorizer) ? authorizer : undefined;
 
   return async function regocAuthorize(req: RequestLike, res: ResponseLike, next: NextLike): Promise<void> {
-    const user = getUser(req);
-    if (typeof user !== "object" || user === null || Array.isArray(user)) {
-      reply(res, 401, "Unauthorized");
-      return;
-    }
     let allowed: unknown;
     try {
+      const user = getUser(req);
+      if (typeof user !== "object" || user === null || Array.isArray(user)) {
+        reply(res, 401, "Unauthorized");
+        return;
+      }
       let input: RequestInput = {
         method: req.method,
         path: splitPath(req.path),
@@ -82,10 +92,15 @@ export function authorize(options: AuthorizeOptions) {
         time: hourOf(now()),
       };
       if (options.extendInput) input = options.extendInput(input, req) ?? input;
-      allowed = decide ? await decide(input, req) : await authorizer!.authorize(input);
+      const pending = decide ? decide(input, req) : syncAuthorizer ? syncAuthorizer.authorizeSync(input) : authorizer!.authorize(input);
+      allowed = typeof pending === "boolean" ? pending : await pending;
       if (typeof allowed !== "boolean") throw new TypeError(`decision is ${typeof allowed}, not boolean`);
     } catch (e) {
-      log(`regoc/express: decision failed for ${req.method} ${safePath(req.path)}: ${describe(e)}`);
+      try {
+        log(`regoc/express: decision failed for ${req.method} ${safePath(req.path)}: ${describe(e)}`);
+      } catch {
+        // a failing logger must not keep the request from its answer
+      }
       reply(res, 500, "Internal Server Error");
       return;
     }
@@ -101,15 +116,23 @@ function reply(res: ResponseLike, status: number, text: string): void {
 
 /** "/users/a%2Fb/" → ["users", "a/b"]; a malformed escape keeps the segment's raw text. */
 export function splitPath(path: string): string[] {
-  const trimmed = path.replace(/^\/+|\/+$/g, "");
-  if (trimmed === "") return [];
-  return trimmed.split("/").map((seg) => {
-    try {
-      return decodeURIComponent(seg);
-    } catch {
-      return seg;
-    }
-  });
+  let start = 0;
+  let end = path.length;
+  while (start < end && path.charCodeAt(start) === 47) start++;
+  while (end > start && path.charCodeAt(end - 1) === 47) end--;
+  if (start === end) return [];
+  const segments = path.slice(start, end).split("/");
+  if (!path.includes("%")) return segments;
+  return segments.map(decodeSegment);
+}
+
+function decodeSegment(seg: string): string {
+  if (!seg.includes("%")) return seg;
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    return seg;
+  }
 }
 
 function headersOf(req: RequestLike): Record<string, string[]> {

@@ -1,0 +1,76 @@
+// `regoc test <paths...> [-v] [--run REGEX] [--v0-compatible] [--format pretty|json]`
+// Runs the Rego tests under the paths as `opa test` does and prints its report (compiler/testing).
+// Exit code: 0 when every test passed (skipped tests allowed), 1 on any failure or error, 2 on load
+// or compile errors and usage mistakes.
+import { parseArgs } from "node:util";
+import { isRegoErrorLike } from "../../runtime/decision.js";
+import { RegoError } from "../../runtime/errors.js";
+import { jsonReport, prettyReport, summarize } from "../testing/report.js";
+import { runTests, type TestResult } from "../testing/runner.js";
+import type { CliCommand } from "../cli.js";
+
+const USAGE = "usage: regoc test <path> [path ...] [-v] [--run REGEX] [--v0-compatible] [--format pretty|json]";
+
+function usage(message: string): RegoError {
+  return new RegoError("cli_usage_error", `${message}\n${USAGE}`);
+}
+
+/** OPA's error list text: `1 error occurred: file:row: code: message`, or `N errors occurred:` + lines. */
+export function formatErrors(e: RegoError): string {
+  const nested = (e as { errors?: unknown }).errors;
+  const list = Array.isArray(nested) && nested.length > 0 ? (nested as RegoError[]) : [e];
+  const one = (x: RegoError): string => {
+    const loc = x.location;
+    return `${loc ? `${loc.file}:${loc.row}: ` : ""}${x.code}: ${x.message}`;
+  };
+  if (list.length === 1) return `1 error occurred: ${one(list[0]!)}`;
+  return `${list.length} errors occurred:\n${list.map(one).join("\n")}`;
+}
+
+const command: CliCommand = {
+  summary: "run Rego tests (test_* rules) as `opa test` does",
+  async run(argv) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        options: {
+          verbose: { type: "boolean", short: "v", default: false },
+          run: { type: "string", short: "r" },
+          "v0-compatible": { type: "boolean", default: false },
+          format: { type: "string", short: "f", default: "pretty" },
+        },
+        allowPositionals: true,
+        strict: true,
+      });
+    } catch (e) {
+      throw usage((e as Error).message);
+    }
+    const { values, positionals } = parsed;
+    if (positionals.length === 0) throw usage("specify at least one file");
+    const format = values.format ?? "pretty";
+    if (format !== "pretty" && format !== "json") throw usage(`--format must be pretty or json, not '${format}'`);
+    let run: RegExp | undefined;
+    if (values.run !== undefined) {
+      try {
+        run = new RegExp(values.run);
+      } catch (e) {
+        throw usage(`--run: ${(e as Error).message}`);
+      }
+    }
+
+    let results: TestResult[];
+    try {
+      results = await runTests(positionals, { run, v0Compatible: values["v0-compatible"] });
+    } catch (e) {
+      if (!isRegoErrorLike(e) || e.code === "cli_usage_error") throw e;
+      process.stderr.write(`${formatErrors(e)}\n`);
+      return 2;
+    }
+    process.stdout.write(format === "json" ? jsonReport(results) : prettyReport(results, values.verbose === true));
+    const s = summarize(results);
+    return s.fail > 0 || s.error > 0 ? 1 : 0;
+  },
+};
+
+export default command;

@@ -1,0 +1,132 @@
+// Runs Rego tests: load the paths, discover the tests, compile every module with one plan entrypoint
+// per test (print() kept, its output captured per test), and evaluate each test once:
+//   true                                  → PASS
+//   false, undefined, any other value     → FAIL
+//   an error                              → ERROR (with the error)
+//   todo_test_*                           → SKIPPED (not evaluated)
+// A partial-object test (`test_x[note] if ...`) passes when every leaf of its object is true;
+// each key is a sub-result, as in OPA. Builtin errors are not raised (OPA's default for `opa test`).
+// Load and compile errors are thrown (RegoError / RegoErrors): no test runs.
+import { asRegoError } from "../../runtime/decision.js";
+import { RegoError } from "../../runtime/errors.js";
+import type { EntrypointInfo } from "../../runtime/eval/prepared.js";
+import type { JSONValue } from "../../runtime/value/json.js";
+import { discoverTests, type TestCase } from "./discover.js";
+import { loadPaths } from "./load.js";
+
+export interface SubResult {
+  name: string;
+  fail: boolean;
+  subResults: SubResult[];
+}
+
+export interface TestResult {
+  location: { file: string; row: number; col: number };
+  package: string;
+  name: string;
+  error?: RegoError;
+  fail: boolean;
+  skip: boolean;
+  /** Nanoseconds. */
+  duration: number;
+  /** What print() wrote, one line per call. */
+  output: string;
+  subResults: SubResult[];
+}
+
+export interface RunTestsOptions {
+  /** Only tests whose full name (`data.pkg.test_x`) matches. */
+  run?: RegExp;
+  v0Compatible?: boolean;
+  /** Sources and data given directly instead of loaded from paths (for tests of the runner). */
+  files?: { modules: Record<string, string>; data?: Record<string, unknown> };
+}
+
+export async function runTests(paths: readonly string[], options: RunTestsOptions = {}): Promise<TestResult[]> {
+  const loaded = options.files ? { modules: options.files.modules, data: options.files.data ?? {} } : loadPaths(paths);
+  const v0 = options.v0Compatible === true;
+  const { modules, tests } = discoverTests(loaded.modules, v0);
+  const selected = tests.filter((t) => !options.run || options.run.test(t.fullName));
+  const torun = selected.filter((t) => !t.skip);
+  const table = await compileTests(modules, torun, v0);
+  // Values are read with the runtime instance the generated module uses (imported the same way).
+  const { toJSON } = await import("../../runtime/value/json.js");
+  const results: TestResult[] = [];
+  for (const t of selected) results.push(t.skip ? skipped(t) : await runOne(t, table[t.entrypoint]!, loaded.data, toJSON as ToJSON));
+  return results;
+}
+
+type ToJSON = (v: unknown) => JSONValue;
+
+async function compileTests(modules: Record<string, string>, tests: TestCase[], v0: boolean): Promise<Record<string, EntrypointInfo>> {
+  const { planRego, generateTypeScript, loadModule } = await import("../index.js");
+  const { getBuiltin } = await import("../../runtime/builtins/registry.js");
+  if (Object.keys(modules).length === 0) return {};
+  const entrypoints = [...new Set(tests.map((t) => t.entrypoint))];
+  // With no test to run, still compile the modules (a query of `true`), as opa test does.
+  const plan = planRego(entrypoints.length > 0 ? { modules, entrypoints, v0Compatible: v0, print: true } : { modules, query: "true", v0Compatible: v0 });
+  if (entrypoints.length === 0) return {};
+  const generated = generateTypeScript(plan);
+  const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
+  if (missing.length > 0) throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
+  const mod = await loadModule(generated.code);
+  return mod.entrypoints as Record<string, EntrypointInfo>;
+}
+
+function base(t: TestCase): TestResult {
+  return { location: t.location, package: t.package, name: t.name, fail: false, skip: false, duration: 0, output: "", subResults: [] };
+}
+
+function skipped(t: TestCase): TestResult {
+  return { ...base(t), skip: true };
+}
+
+async function runOne(t: TestCase, info: EntrypointInfo, data: Record<string, unknown>, toJSON: ToJSON): Promise<TestResult> {
+  const r = base(t);
+  const lines: string[] = [];
+  const options = { print: (m: string) => lines.push(m) };
+  const fn = info.fn as (input: unknown, data: unknown, options: unknown) => unknown;
+  const t0 = process.hrtime.bigint();
+  let out: unknown;
+  try {
+    out = info.async ? await fn(undefined, data, options) : fn(undefined, data, options);
+  } catch (e) {
+    r.error = asRegoError(e);
+  }
+  r.duration = Number(process.hrtime.bigint() - t0);
+  if (lines.length > 0) r.output = lines.map((l) => `${l}\n`).join("");
+  if (r.error) return r;
+  const value = info.kind === "resultset" ? firstValue(out) : out;
+  if (value === undefined) r.fail = true;
+  else if (t.partialObject) {
+    // Sets become arrays and non-string keys strings: only a real object has sub-results.
+    const json = toJSON(value);
+    if (typeof json === "object" && json !== null && !Array.isArray(json) && Object.keys(json).length > 0) {
+      r.subResults = subResults(json);
+      r.fail = r.subResults.some((s) => s.fail);
+    } else r.fail = value !== true;
+  } else r.fail = value !== true;
+  return r;
+}
+
+function firstValue(rows: unknown): unknown {
+  const rs = rows as Record<string, unknown>[];
+  if (!Array.isArray(rs) || rs.length === 0) return undefined;
+  const row = rs[0]!;
+  const keys = Object.keys(row);
+  return keys.length === 0 ? undefined : row[keys[0]!];
+}
+
+/** OPA's sub-results: one per key, sorted by key; nested objects nest, booleans pass when true. */
+function subResults(json: { [key: string]: JSONValue }): SubResult[] {
+  return Object.keys(json)
+    .sort()
+    .map((k) => {
+      const x = json[k];
+      if (typeof x === "object" && x !== null && !Array.isArray(x)) {
+        const subs = subResults(x);
+        return { name: k, fail: subs.some((s) => s.fail), subResults: subs };
+      }
+      return { name: k, fail: x !== true, subResults: [] };
+    });
+}

@@ -1,0 +1,143 @@
+// Authorizer: one policy decision, compiled once, evaluated per request.
+//
+//   const authz = await Authorizer.create({ modules, query: "data.authz.allow", data });
+//   if (await authz.authorize(input)) ...
+//
+// The three rules of a decision:
+//   the query has no result       → false
+//   its value is not a boolean    → RegoError eval_invalid_result
+//   evaluation fails              → the error is thrown (never turned into an answer)
+// Creation fails with a RegoError that wraps the compile error (its code, location and cause).
+import type { EvalOptions } from "./builtins/context.js";
+import { asRegoError, compileDecision, wrapCompileError, type CompiledDecision } from "./decision.js";
+import { RegoError } from "./errors.js";
+import type { Bindings } from "./eval/prepared.js";
+import { Store } from "./store/index.js";
+
+export interface AuthorizerOptions {
+  /** One Rego module's source (file name "policy.rego"). One of policy/modules is required. */
+  policy?: string;
+  /** Rego sources by file name. */
+  modules?: Readonly<Record<string, string>>;
+  /** The decision: a rule path (`data.authz.allow`, fastest) or a one-expression query. */
+  query: string;
+  /** The data document: JSON (copied into a new Store) or a Store (read at each decision). */
+  data?: unknown;
+  /** Parse the modules as Rego v0. */
+  v0Compatible?: boolean;
+  /** Evaluation options (strict builtin errors, clock, print hook). */
+  evalOptions?: EvalOptions;
+}
+
+export class Authorizer {
+  /** The data the policy reads as `data`; write to it with `store.write(txn => ...)`. */
+  readonly store: Store;
+  readonly query: string;
+  private readonly compiled: CompiledDecision;
+  private readonly evalOptions: EvalOptions | undefined;
+
+  private constructor(compiled: CompiledDecision, store: Store, query: string, evalOptions: EvalOptions | undefined) {
+    this.compiled = compiled;
+    this.store = store;
+    this.query = query;
+    this.evalOptions = evalOptions;
+  }
+
+  static async create(options: AuthorizerOptions): Promise<Authorizer> {
+    if (typeof options !== "object" || options === null) throw new TypeError("Authorizer.create: options are required");
+    if (typeof options.query !== "string" || options.query.trim() === "") {
+      throw new RegoError("rego_compile_error", "Authorizer: `query` must be a non-empty string, e.g. \"data.authz.allow\"");
+    }
+    const modules = modulesOf(options);
+    const store = options.data instanceof Store ? options.data : new Store(options.data ?? {});
+    let compiled: CompiledDecision;
+    try {
+      compiled = await compileDecision({ modules, query: options.query, v0Compatible: options.v0Compatible === true });
+    } catch (e) {
+      throw wrapCompileError("Authorizer: the policy does not compile", e);
+    }
+    if (compiled.mode === "rows" && compiled.expressions.length !== 1) {
+      throw new RegoError(
+        "rego_compile_error",
+        `Authorizer: the query must be one expression whose value is the decision, got ${compiled.expressions.length}: ${JSON.stringify(options.query)}`,
+      );
+    }
+    return new Authorizer(compiled, store, options.query, options.evalOptions);
+  }
+
+  /** True when the decision needs `authorize` (it calls async builtins such as http.send). */
+  get async(): boolean {
+    return this.compiled.async;
+  }
+
+  /** The generated TypeScript of the decision, for debugging. */
+  get source(): string {
+    return this.compiled.source;
+  }
+
+  async authorize(input: unknown): Promise<boolean> {
+    let out: unknown;
+    try {
+      out = await this.compiled.run(input, this.store.read(), this.evalOptions);
+    } catch (e) {
+      throw asRegoError(e);
+    }
+    return this.decide(out);
+  }
+
+  /** Synchronous decision; refused (eval_internal_error) when the policy calls async builtins. */
+  authorizeSync(input: unknown): boolean {
+    if (this.compiled.async) {
+      throw new RegoError("eval_internal_error", "Authorizer: this policy calls async builtins (e.g. http.send): use authorize()");
+    }
+    let out: unknown;
+    try {
+      out = this.compiled.run(input, this.store.read(), this.evalOptions);
+    } catch (e) {
+      throw asRegoError(e);
+    }
+    return this.decide(out);
+  }
+
+  private decide(out: unknown): boolean {
+    let value: unknown;
+    if (this.compiled.mode === "value") value = out;
+    else {
+      const rows = out as Bindings[];
+      if (rows.length === 0) return false;
+      if (rows.length > 1) {
+        throw new RegoError("eval_invalid_result", `Authorizer: the query ${JSON.stringify(this.query)} produced ${rows.length} results, expected one`);
+      }
+      const key = this.compiled.expressions[0]!.key;
+      value = key === undefined ? true : rows[0]![key];
+    }
+    if (value === undefined) return false;
+    if (typeof value !== "boolean") {
+      throw new RegoError("eval_invalid_result", `Authorizer: the decision ${this.query} is ${describe(value)}, not a boolean`);
+    }
+    return value;
+  }
+}
+
+function modulesOf(options: AuthorizerOptions): Record<string, string> {
+  const { policy, modules } = options;
+  if (policy !== undefined && modules !== undefined) throw new TypeError("Authorizer.create: pass `policy` or `modules`, not both");
+  if (typeof policy === "string") return { "policy.rego": policy };
+  if (typeof modules === "object" && modules !== null) {
+    const out: Record<string, string> = {};
+    for (const [file, source] of Object.entries(modules)) {
+      if (typeof source !== "string") throw new TypeError(`Authorizer.create: module ${JSON.stringify(file)} is not a string`);
+      out[file] = source;
+    }
+    if (Object.keys(out).length === 0) throw new TypeError("Authorizer.create: `modules` is empty");
+    return out;
+  }
+  throw new TypeError("Authorizer.create: pass the Rego source as `policy` (a string) or `modules` ({file: source})");
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return (v as object).constructor?.name === "RegoSet" ? "a set" : "an object";
+  return `a ${typeof v}`;
+}

@@ -1,0 +1,156 @@
+// Compiling a decision at runtime, for the Authorizer and the Engine: Rego source + a query →
+// a live generated module. The compiler (and with it ts-morph and esbuild) is imported lazily, on
+// the first compilation, so that code which only runs ahead-of-time generated modules never loads it.
+//
+// Two shapes of query:
+//   a rule path ("data.authz.allow")  → planned as an entrypoint: the function returns the
+//                                       rule's value directly (fastest; what the Authorizer uses)
+//   any other query ("x := data.a[_]") → planned as a query whose rows carry the bindings and the
+//                                       value of each expression (`$expr<i>`), as OPA reports them
+import type { EvalOptions } from "./builtins/context.js";
+import { RegoError, type Location } from "./errors.js";
+import type { Bindings, EntrypointInfo } from "./eval/prepared.js";
+import type { JSONValue } from "./value/json.js";
+import { newPlainObject, setOwn, type Value } from "./value/value.js";
+
+export interface CompileDecisionOptions {
+  /** Rego sources by file name. */
+  modules: Readonly<Record<string, string>>;
+  /** The query: a rule path (`data.authz.allow`) or any Rego query. */
+  query: string;
+  /** Force query mode even for a rule path (the Engine wants OPA's result shape). */
+  asQuery?: boolean;
+  v0Compatible?: boolean;
+}
+
+/** One expression of a compiled query, as OPA reports it. */
+export interface QueryExpression {
+  /** The expression's source text. */
+  text: string;
+  location: { row: number; col: number };
+  /** The result-row key holding its value; absent when OPA reports `true` (assignments, `not`, `some`). */
+  key?: string;
+}
+
+export interface CompiledDecision {
+  /** "value": `run` returns the rule's value (undefined = no result); "rows": the result rows. */
+  readonly mode: "value" | "rows";
+  /** True when the query calls async builtins (http.send): `run` returns a Promise. */
+  readonly async: boolean;
+  /** The query's expressions ("rows" mode only). */
+  readonly expressions: readonly QueryExpression[];
+  readonly run: (input: unknown, data: unknown, options?: EvalOptions) => unknown;
+  /** The generated TypeScript, for debugging. */
+  readonly source: string;
+  /** toJSON of the runtime instance the generated module uses (sets → sorted arrays, ...). */
+  readonly toJSON: (value: unknown) => JSONValue;
+}
+
+const RULE_PATH = /^\s*data(\.[A-Za-z_][A-Za-z0-9_]*)+\s*$/;
+
+/** The entrypoint name of a rule-path query ("data.authz.allow" → "authz/allow"), else undefined. */
+export function rulePath(query: string): string | undefined {
+  if (!RULE_PATH.test(query)) return undefined;
+  return query.trim().slice("data.".length).split(".").join("/");
+}
+
+/** Compiles a query against Rego modules. Compile errors are RegoErrors with OPA's codes. */
+export async function compileDecision(options: CompileDecisionOptions): Promise<CompiledDecision> {
+  const compiler = await import("../compiler/index.js");
+  let path = options.asQuery ? undefined : rulePath(options.query);
+  const base = { modules: options.modules, v0Compatible: options.v0Compatible === true };
+  const asQuery = () => compiler.planRegoDetailed({ ...base, query: options.query, captureExpressions: true });
+  let planned;
+  try {
+    planned = path ? compiler.planRegoDetailed({ ...base, entrypoints: [path] }) : asQuery();
+  } catch (e) {
+    // A path that is not a rule (base data, a key of a rule's value): plan it as a query.
+    if (path === undefined) throw e;
+    path = undefined;
+    planned = asQuery();
+  }
+  const entrypoint = planned.names[0]!;
+  const generated = compiler.generateTypeScript(planned.plan, { entrypoint });
+  const { getBuiltin } = await import("./builtins/registry.js");
+  const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
+  if (missing.length > 0) {
+    throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
+  }
+  const mod = await compiler.loadModule(generated.code);
+  const info = Object.hasOwn(mod.entrypoints, entrypoint) ? (mod.entrypoints[entrypoint] as EntrypointInfo) : undefined;
+  if (!info) throw new RegoError("eval_internal_error", `generated module has no entrypoint ${JSON.stringify(entrypoint)}`);
+  const expressions = path ? [] : await queryExpressions(options.query, base.v0Compatible, planned.expressionKeys);
+  const fn = info.fn as (input: unknown, data: unknown, options?: EvalOptions) => unknown;
+  let run = fn;
+  if (path === undefined && info.kind === "value") {
+    // A query plan with one binding returns its value directly: give it the rows shape.
+    const binding = info.binding ?? "result";
+    const toRows = (v: unknown): Bindings[] => (v === undefined ? [] : [rowOf(binding, v)]);
+    run = info.async
+      ? async (input, data, opts) => toRows(await fn(input, data, opts))
+      : (input, data, opts) => toRows(fn(input, data, opts));
+  } else if (path !== undefined && info.kind === "resultset") {
+    // A rule path whose plan returns rows: the decision is the first row's value.
+    const first = (rows: unknown): unknown => {
+      const row = (rows as Bindings[])[0];
+      return row === undefined ? undefined : row[Object.keys(row)[0] ?? ""];
+    };
+    run = info.async ? async (input, data, opts) => first(await fn(input, data, opts)) : (input, data, opts) => first(fn(input, data, opts));
+  }
+  // The runtime as the generated module sees it: imported like the compiler, so that when a host
+  // loads modules twice (a CommonJS test runner), values and the code reading them still agree.
+  const { toJSON } = await import("./value/json.js");
+  return {
+    mode: path ? "value" : "rows",
+    async: info.async,
+    expressions,
+    run,
+    source: generated.code,
+    toJSON: toJSON as (value: unknown) => JSONValue,
+  };
+}
+
+function rowOf(key: string, value: unknown): Bindings {
+  const row = newPlainObject();
+  setOwn(row, key, value as Value);
+  return row;
+}
+
+/** Text and location of each expression of the query (parsed again: the planner rewrote its copy). */
+async function queryExpressions(query: string, v0: boolean, keys: ReadonlyMap<number, string>): Promise<QueryExpression[]> {
+  const { parseQueryResult } = await import("../compiler/syntax/index.js");
+  const parsed = parseQueryResult(query, { regoVersion: v0 ? "v0" : "v1" });
+  return (parsed.body ?? []).map((e, i) => {
+    const loc: Location = e.location;
+    const out: QueryExpression = { text: loc.text ?? "", location: { row: loc.row, col: loc.col } };
+    const key = keys.get(i);
+    if (key !== undefined) out.key = key;
+    return out;
+  });
+}
+
+/** A RegoError, recognised by shape: a second copy of the runtime (two installed versions, or a
+ * test runner that loads modules twice) has its own RegoError class, so `instanceof` is not enough. */
+export function isRegoErrorLike(e: unknown): e is RegoError {
+  const code = e instanceof Error ? (e as unknown as { code?: unknown }).code : undefined;
+  return typeof code === "string" && /^[a-z]+(_[a-z]+)+$/.test(code);
+}
+
+/** The error as a RegoError of this runtime (its code, message, location and details kept). */
+export function asRegoError(e: unknown, fallback: RegoError["code"] = "eval_internal_error"): RegoError {
+  if (e instanceof RegoError) return e;
+  if (isRegoErrorLike(e)) {
+    const src = e as RegoError;
+    return new RegoError(src.code, src.message, src.location, { details: src.details, cause: e });
+  }
+  return new RegoError(fallback, e instanceof Error ? e.message : String(e), undefined, { cause: e });
+}
+
+/** Wraps a compile failure: the message says what failed, the cause keeps the original error. */
+export function wrapCompileError(what: string, e: unknown): RegoError {
+  if (isRegoErrorLike(e)) {
+    return new RegoError(e.code, `${what}: ${e.message}`, e.location, { details: e.details, cause: e });
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return new RegoError("rego_compile_error", `${what}: ${message}`, undefined, { cause: e });
+}

@@ -1,0 +1,145 @@
+// Engine: a data store plus a set of Rego modules, answering any query with OPA's result shape.
+//
+//   const engine = await Engine.create({ policyDir: "policies" });
+//   engine.loadData("/", JSON.parse(readFileSync("policies/data.json", "utf8")));
+//   await engine.evaluate("data.authz.allow", input)
+//     → [{ expressions: [{ value: true, text: "data.authz.allow", location: { row: 1, col: 1 } }], bindings: {} }]
+//
+// Each distinct query is compiled on first use and cached (the compiling promise is cached, so
+// concurrent first uses compile once; a failed compilation is not cached).
+import type { EvalOptions } from "./builtins/context.js";
+import { Authorizer } from "./authorizer.js";
+import { asRegoError, compileDecision, wrapCompileError, type CompiledDecision } from "./decision.js";
+import { RegoError } from "./errors.js";
+import type { Bindings } from "./eval/prepared.js";
+import { Store, parsePath, type StoragePath } from "./store/index.js";
+import type { JSONValue } from "./value/json.js";
+
+export interface EngineOptions {
+  /** Rego sources by file name. */
+  modules?: Readonly<Record<string, string>>;
+  /** A directory whose `.rego` files (recursively) are added to `modules`. */
+  policyDir?: string;
+  /** Parse the modules (and queries) as Rego v0. */
+  v0Compatible?: boolean;
+  /** Evaluation options (strict builtin errors, clock, print hook). */
+  evalOptions?: EvalOptions;
+}
+
+/** One result of a query, as OPA's REST API and `rego.Eval` return it. */
+export interface QueryResult {
+  expressions: { value: JSONValue; text: string; location: { row: number; col: number } }[];
+  bindings: Record<string, JSONValue>;
+}
+
+export class Engine {
+  readonly store = new Store();
+  readonly modules: Readonly<Record<string, string>>;
+  private readonly v0: boolean;
+  private readonly evalOptions: EvalOptions | undefined;
+  private readonly cache = new Map<string, Promise<CompiledDecision>>();
+
+  private constructor(modules: Record<string, string>, options: EngineOptions) {
+    this.modules = Object.freeze(modules);
+    this.v0 = options.v0Compatible === true;
+    this.evalOptions = options.evalOptions;
+  }
+
+  /** Loads the modules; with at least one module, checks that they compile (errors wrapped). */
+  static async create(options: EngineOptions = {}): Promise<Engine> {
+    const modules: Record<string, string> = { ...(options.modules ?? {}) };
+    if (options.policyDir !== undefined) Object.assign(modules, await readPolicyDir(options.policyDir));
+    const engine = new Engine(modules, options);
+    if (Object.keys(modules).length > 0) {
+      // Compile the modules alone (the trivial query `true`): errors surface at creation.
+      await engine.compiled("true");
+    }
+    return engine;
+  }
+
+  /**
+   * Writes a value at a slash path of `data` ("/" replaces the whole document), in one committed
+   * transaction. The value is checked and copied as JSON: BigInt, cycles, functions, undefined,
+   * non-finite numbers and class instances are refused (storage_invalid_value_error). Missing
+   * parent objects are created. On any failure the transaction is aborted: the store is unchanged.
+   */
+  loadData(path: string, value: unknown): void {
+    const p = parsePath(path);
+    this.store.write((txn) => {
+      for (let i = 1; i < p.length; i++) {
+        const parent: StoragePath = p.slice(0, i);
+        if (txn.read(parent) === undefined) txn.add(parent, {});
+      }
+      txn.add(p, value);
+    });
+  }
+
+  /** Evaluates any query against the current data and the given input. */
+  async evaluate(query: string, input?: unknown): Promise<QueryResult[]> {
+    const compiled = await this.compiled(query);
+    let rows: Bindings[];
+    try {
+      rows = (await compiled.run(input, this.store.read(), this.evalOptions)) as Bindings[];
+    } catch (e) {
+      throw asRegoError(e);
+    }
+    return rows.map((row) => {
+      const bindings: Record<string, JSONValue> = {};
+      const toJSON = compiled.toJSON;
+      for (const k of Object.keys(row)) if (!k.startsWith("$")) bindings[k] = toJSON(row[k]);
+      const expressions = compiled.expressions.map((e) => ({
+        value: e.key === undefined ? true : toJSON(row[e.key]),
+        text: e.text,
+        location: { ...e.location },
+      }));
+      return { expressions, bindings };
+    });
+  }
+
+  /** An Authorizer for a decision of these modules that reads this engine's store (loadData
+   * reaches it at once). */
+  authorizer(query: string): Promise<Authorizer> {
+    return Authorizer.create({ modules: this.modules, query, data: this.store, v0Compatible: this.v0, ...(this.evalOptions ? { evalOptions: this.evalOptions } : {}) });
+  }
+
+  private compiled(query: string): Promise<CompiledDecision> {
+    if (typeof query !== "string" || query.trim() === "") {
+      return Promise.reject(new RegoError("rego_compile_error", "Engine: the query must be a non-empty string"));
+    }
+    let p = this.cache.get(query);
+    if (!p) {
+      p = compileDecision({ modules: this.modules, query, asQuery: true, v0Compatible: this.v0 }).catch((e: unknown) => {
+        this.cache.delete(query);
+        throw wrapCompileError(`Engine: query ${JSON.stringify(query)} does not compile`, e);
+      });
+      this.cache.set(query, p);
+    }
+    return p;
+  }
+}
+
+/** Every `.rego` file under dir, keyed by its path relative to the working directory. (node:fs is
+ * imported here, not at the top: the runtime must load in browsers too.) */
+async function readPolicyDir(dir: string): Promise<Record<string, string>> {
+  const { readdirSync, readFileSync, statSync } = await import("node:fs");
+  const { join, relative } = await import("node:path");
+  const out: Record<string, string> = {};
+  let found = false;
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d).sort()) {
+      const full = join(d, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (name.endsWith(".rego")) {
+        out[relative(process.cwd(), full) || full] = readFileSync(full, "utf8");
+        found = true;
+      }
+    }
+  };
+  try {
+    walk(dir);
+  } catch (e) {
+    throw new RegoError("rego_compile_error", `Engine: cannot read policyDir ${JSON.stringify(dir)}: ${(e as Error).message}`, undefined, { cause: e });
+  }
+  if (!found) throw new RegoError("rego_compile_error", `Engine: no .rego files in policyDir ${JSON.stringify(dir)}`);
+  return out;
+}

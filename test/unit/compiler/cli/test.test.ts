@@ -1,0 +1,192 @@
+// `regoc test`: OPA-compatible suites under test/fixtures/regotest run unchanged; output layout,
+// JSON and exit codes as the issue and `opa test` define them.
+import { expect } from "chai";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import testCommand from "../../../../compiler/cli/test.js";
+
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
+const fx = "test/fixtures/regotest";
+const HL = "-".repeat(80);
+
+async function regocTest(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  const ewrite = process.stderr.write.bind(process.stderr);
+  const cwd = process.cwd();
+  process.chdir(root);
+  process.stdout.write = ((c: string | Uint8Array) => (out.push(String(c)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((c: string | Uint8Array) => (err.push(String(c)), true)) as typeof process.stderr.write;
+  try {
+    const code = await testCommand.run(argv);
+    return { code, out: out.join(""), err: err.join("") };
+  } finally {
+    process.stdout.write = write;
+    process.stderr.write = ewrite;
+    process.chdir(cwd);
+  }
+}
+
+/** Durations vary: `(12.3µs)` → `(T)`. */
+function norm(s: string): string {
+  return s.replace(/ \((\d+(\.\d+)?(ns|µs|ms|s)|\d+m[\d.]+s)\)$/gm, " (T)");
+}
+
+describe("cli: regoc test", () => {
+  it("a real-world v1 suite (data from .json and .yaml in subdirectories) passes unchanged", async () => {
+    const r = await regocTest([`${fx}/v1`]);
+    expect(r).to.include({ code: 0, out: "PASS: 7/7\n", err: "" });
+  });
+
+  it("a real-world v0 suite passes with --v0-compatible, and is a parse error (exit 2) without", async () => {
+    expect(await regocTest([`${fx}/v0`, "--v0-compatible"])).to.include({ code: 0, out: "PASS: 5/5\n" });
+    const r = await regocTest([`${fx}/v0`]);
+    expect(r.code).to.equal(2);
+    expect(r.out).to.equal("");
+    expect(r.err).to.match(/^\d+ errors? occurred:/);
+    expect(r.err).to.contain("rego_parse_error");
+  });
+
+  it("a v0 suite mocking builtins and functions with `with` (time.now_ns, http.send, a rule's function)", async () => {
+    expect(await regocTest([`${fx}/v0-mocks`, "--v0-compatible"])).to.include({ code: 0, out: "PASS: 4/4\n", err: "" });
+  });
+
+  it("-v lists every test under its file, in source order", async () => {
+    const r = await regocTest(["-v", `${fx}/v0`, "--v0-compatible"]);
+    expect(norm(r.out)).to.equal(
+      [
+        `${fx}/v0/admission_test.rego:`,
+        "data.kubernetes.admission.test_trusted_image_allowed: PASS (T)",
+        "data.kubernetes.admission.test_untrusted_image_denied: PASS (T)",
+        "data.kubernetes.admission.test_missing_limit_denied: PASS (T)",
+        "data.kubernetes.admission.test_other_kinds_ignored: PASS (T)",
+        "data.kubernetes.admission.test_two_bad_containers: PASS (T)",
+        HL,
+        "PASS: 5/5",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("every outcome: failures and errors by default, errors indented, print output, duplicates, exit 1", async () => {
+    const r = await regocTest([`${fx}/mixed`]);
+    expect(r.code).to.equal(1);
+    const file = `${fx}/mixed/mixed_test.rego`;
+    expect(norm(r.out)).to.equal(
+      [
+        `${file}:`,
+        "data.mixed.test_fail: FAIL (T)",
+        "data.mixed.test_undefined_fails: FAIL (T)",
+        "data.mixed.test_non_boolean_fails: FAIL (T)",
+        "data.mixed.test_error: ERROR (T)",
+        `  ${file}:4: eval_conflict_error: complete rules must not produce multiple outputs`,
+        "data.mixed.todo_test_later: SKIPPED",
+        "data.mixed.test_prints_and_fails: FAIL (T)",
+        "",
+        "  about to fail",
+        "",
+        "data.mixed.test_dup#01: FAIL (T)",
+        HL,
+        "PASS: 3/10",
+        "FAIL: 5/10",
+        "SKIPPED: 1/10",
+        "ERROR: 1/10",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("-v shows passing tests and their print output too", async () => {
+    const r = await regocTest([`${fx}/mixed`, "-v"]);
+    expect(norm(r.out)).to.contain(["data.mixed.test_prints: PASS (T)", "", '  hello {"a": [1, 2]}', "", "data.mixed.test_prints_and_fails"].join("\n"));
+    expect(norm(r.out)).to.contain("data.mixed.test_dup: PASS (T)\ndata.mixed.test_dup#01: FAIL (T)\n");
+  });
+
+  it("--run filters by full name (a regular expression)", async () => {
+    const r = await regocTest([`${fx}/mixed`, "--run", "test_(pass|dup)$", "-v"]);
+    expect(r.code).to.equal(0);
+    expect(norm(r.out)).to.equal([`${fx}/mixed/mixed_test.rego:`, "data.mixed.test_pass: PASS (T)", "data.mixed.test_dup: PASS (T)", HL, "PASS: 2/2", ""].join("\n"));
+  });
+
+  it("partial-object tests report their sub-results", async () => {
+    const r = await regocTest([`${fx}/partial`]);
+    expect(r.code).to.equal(1);
+    expect(norm(r.out)).to.equal(
+      [
+        `${fx}/partial/cases_test.rego:`,
+        "data.cases.test_concat: FAIL (T)",
+        "  wrong on purpose: FAIL",
+        HL,
+        "PASS: 4/5",
+        "FAIL: 1/5",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("--format json is OPA's array of results", async () => {
+    const r = await regocTest([`${fx}/mixed`, "--format", "json"]);
+    expect(r.code).to.equal(1);
+    const json = JSON.parse(r.out) as Record<string, unknown>[];
+    expect(json.map((t) => t.name)).to.deep.equal([
+      "test_pass",
+      "test_fail",
+      "test_undefined_fails",
+      "test_non_boolean_fails",
+      "test_error",
+      "todo_test_later",
+      "test_prints",
+      "test_prints_and_fails",
+      "test_dup",
+      "test_dup#01",
+    ]);
+    const byName = Object.fromEntries(json.map((t) => [t.name, t]));
+    expect(byName.test_pass).to.have.all.keys("location", "package", "name", "duration");
+    expect(byName.test_pass!.package).to.equal("data.mixed");
+    expect(byName.test_pass!.location).to.deep.equal({ file: `${fx}/mixed/mixed_test.rego`, row: 8, col: 1 });
+    expect(byName.test_fail!.fail).to.equal(true);
+    expect(byName.todo_test_later).to.deep.include({ skip: true, duration: 0 });
+    expect((byName.test_error!.error as { code: string }).code).to.equal("eval_conflict_error");
+    expect(Buffer.from(byName.test_prints!.output as string, "base64").toString()).to.equal('hello {"a": [1, 2]}\n');
+    expect(byName.test_pass!.duration).to.be.a("number").greaterThan(0);
+  });
+
+  it("compile errors: exit 2, the errors on stderr as OPA prints them, nothing on stdout", async () => {
+    const r = await regocTest([`${fx}/compile-error`]);
+    expect(r).to.include({ code: 2, out: "" });
+    expect(r.err).to.equal(`1 error occurred: ${fx}/compile-error/bad.rego:4: rego_unsafe_var_error: var x is unsafe\n`);
+  });
+
+  it("usage mistakes are cli_usage_error (exit 2 from the CLI)", async () => {
+    for (const argv of [[], [`${fx}/v1`, "--format", "xml"], [`${fx}/v1`, "--run", "("], [`${fx}/v1`, "--bogus"], ["does/not/exist"]]) {
+      let code: string | undefined;
+      try {
+        await regocTest(argv);
+      } catch (e) {
+        code = (e as { code?: string }).code;
+      }
+      expect(code, argv.join(" ")).to.equal("cli_usage_error");
+    }
+  });
+
+  describe("through the regoc binary", function () {
+    this.timeout(90_000);
+    function bin(args: string[]) {
+      return spawnSync(process.execPath, ["bin/regoc.js", "test", ...args], { cwd: root, encoding: "utf8", timeout: 60_000 });
+    }
+
+    it("regoc test policies/: every policy test passes", () => {
+      const r = bin(["policies/"]);
+      expect(r.stderr).to.equal("");
+      expect(r.status).to.equal(0);
+      expect(r.stdout).to.match(/^PASS: (\d+)\/\1\n$/);
+      expect(Number(/PASS: (\d+)/.exec(r.stdout)![1])).to.be.greaterThan(50);
+    });
+
+    it("exit codes: 1 on failures, 2 on compile errors", () => {
+      expect(bin([`${fx}/mixed`]).status).to.equal(1);
+      expect(bin([`${fx}/compile-error`]).status).to.equal(2);
+    });
+  });
+});

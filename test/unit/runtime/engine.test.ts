@@ -1,0 +1,207 @@
+import { expect } from "chai";
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Engine, RegoError } from "regoc";
+
+const POLICY = `package app
+
+default allow := false
+
+allow if input.user in data.admins
+
+names contains name if some name, _ in data.users
+
+conflict := x if some x in input.values
+`;
+
+async function rejects(p: Promise<unknown>): Promise<RegoError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).to.be.instanceOf(Error);
+    expect((e as RegoError).code).to.be.a("string");
+    return e as RegoError;
+  }
+  throw new Error("expected a rejection");
+}
+
+function throws(fn: () => unknown): RegoError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).to.be.instanceOf(RegoError);
+    return e as RegoError;
+  }
+  throw new Error("expected a RegoError");
+}
+
+describe("Engine", () => {
+  let engine: Engine;
+  beforeEach(async () => {
+    engine ??= await Engine.create({ modules: { "app.rego": POLICY } });
+    engine.loadData("/", { admins: ["root"], users: { alice: {}, bob: {} } });
+  });
+
+  describe("evaluate: OPA's result set", () => {
+    it("a rule: one expression with its value, text and location, no bindings", async () => {
+      expect(await engine.evaluate("data.app.allow", { user: "root" })).to.deep.equal([
+        { expressions: [{ value: true, text: "data.app.allow", location: { row: 1, col: 1 } }], bindings: {} },
+      ]);
+      expect(await engine.evaluate("data.app.allow", { user: "eve" })).to.deep.equal([
+        { expressions: [{ value: false, text: "data.app.allow", location: { row: 1, col: 1 } }], bindings: {} },
+      ]);
+    });
+
+    it("sets come back as sorted arrays", async () => {
+      const rs = await engine.evaluate("data.app.names");
+      expect(rs[0]!.expressions[0]!.value).to.deep.equal(["alice", "bob"]);
+    });
+
+    it("bindings of every solution; assignments report true", async () => {
+      const rs = await engine.evaluate("some name; data.users[name]; x := upper(name)");
+      expect(rs).to.have.length(2);
+      const sorted = rs.slice().sort((a, b) => String(a.bindings.name).localeCompare(String(b.bindings.name)));
+      expect(sorted.map((r) => r.bindings)).to.deep.equal([
+        { name: "alice", x: "ALICE" },
+        { name: "bob", x: "BOB" },
+      ]);
+      expect(sorted[0]!.expressions.map((e) => [e.text, e.value, e.location.col])).to.deep.equal([
+        ["some name", true, 1],
+        ["data.users[name]", {}, 12],
+        ["x := upper(name)", true, 30],
+      ]);
+    });
+
+    it("an undefined query is the empty result set", async () => {
+      expect(await engine.evaluate("data.app.nothing")).to.deep.equal([]);
+      expect(await engine.evaluate("data.admins[_] == \"eve\"")).to.deep.equal([]);
+    });
+
+    it("a query without modules evaluates over data alone", async () => {
+      const bare = await Engine.create();
+      bare.loadData("/x", { y: [1, 2, 3] });
+      const rs = await bare.evaluate("n := count(data.x.y)");
+      expect(rs[0]!.bindings).to.deep.equal({ n: 3 });
+    });
+
+    it("caches compiled queries (the same query compiles once)", async () => {
+      const t0 = performance.now();
+      await engine.evaluate("data.app.allow == true", { user: "root" });
+      const first = performance.now() - t0;
+      const t1 = performance.now();
+      for (let i = 0; i < 20; i++) await engine.evaluate("data.app.allow == true", { user: "root" });
+      const twenty = performance.now() - t1;
+      expect(twenty).to.be.lessThan(first);
+    });
+
+    it("evaluation errors are thrown with their code", async () => {
+      const e = await rejects(engine.evaluate("data.app.conflict", { values: [1, 2] }));
+      expect(e.code).to.equal("eval_conflict_error");
+    });
+
+    it("compile errors of a query are wrapped and not cached", async () => {
+      const e = await rejects(engine.evaluate("data.app.allow ==", {}));
+      expect(e.code).to.equal("rego_parse_error");
+      expect(e.message).to.match(/^Engine: query "data.app.allow ==" does not compile/);
+      expect((await rejects(engine.evaluate("x == 1"))).code).to.equal("rego_unsafe_var_error");
+      expect((await rejects(engine.evaluate(""))).code).to.equal("rego_compile_error");
+    });
+  });
+
+  describe("loadData", () => {
+    it("writes at a path, creating missing parents, seen by the next evaluation", async () => {
+      engine.loadData("/admins", ["eve"]);
+      expect((await engine.evaluate("data.app.allow", { user: "eve" }))[0]!.expressions[0]!.value).to.equal(true);
+      engine.loadData("/deep/er/path", 1);
+      expect(engine.store.read("/deep")).to.deep.equal({ er: { path: 1 } });
+    });
+
+    it("copies the value: later changes to the caller's object do not reach the store", () => {
+      const v = { list: [1] };
+      engine.loadData("/copied", v);
+      v.list.push(2);
+      expect(engine.store.read("/copied")).to.deep.equal({ list: [1] });
+    });
+
+    it("keeps __proto__ and constructor as ordinary keys", async () => {
+      const value = JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"x": 1}}}');
+      engine.loadData("/weird", value);
+      expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+      const rs = await engine.evaluate('data.weird["__proto__"].polluted');
+      expect(rs[0]!.expressions[0]!.value).to.equal(true);
+    });
+
+    const cycle: Record<string, unknown> = { a: 1 };
+    cycle.self = cycle;
+    const bad: [string, unknown][] = [
+      ["a BigInt", { n: 10n }],
+      ["a cycle", cycle],
+      ["a function", { f: () => 1 }],
+      ["undefined", undefined],
+      ["NaN", { n: NaN }],
+      ["a class instance", { d: new Date(0) }],
+      ["a symbol", { s: Symbol("s") }],
+    ];
+    for (const [what, value] of bad) {
+      it(`refuses ${what} with a clear error and leaves the store unchanged`, () => {
+        const before = engine.store.read();
+        const e = throws(() => engine.loadData("/new/place", value));
+        expect(e.code).to.equal("storage_invalid_value_error");
+        expect(e.message).to.match(/is not JSON/);
+        expect(engine.store.read()).to.equal(before);
+        expect(engine.store.read("/new")).to.equal(undefined);
+      });
+    }
+
+    it("refuses a non-object root and bad paths, leaving the store unchanged", () => {
+      const before = engine.store.read();
+      expect(throws(() => engine.loadData("/", [1])).code).to.equal("storage_invalid_value_error");
+      expect(throws(() => engine.loadData("admins", 1)).code).to.equal("storage_invalid_path_error");
+      expect(throws(() => engine.loadData("/a//b", 1)).code).to.equal("storage_invalid_path_error");
+      expect(throws(() => engine.loadData("/admins/0/x", 1)).code).to.equal("storage_not_found_error");
+      expect(engine.store.read()).to.equal(before);
+    });
+  });
+
+  describe("create", () => {
+    it("loads every .rego file of policyDir", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "regoc-engine-"));
+      try {
+        mkdirSync(join(dir, "sub"));
+        writeFileSync(join(dir, "a.rego"), "package a\nx := data.b.y + 1");
+        writeFileSync(join(dir, "sub", "b.rego"), "package b\ny := 41");
+        writeFileSync(join(dir, "notes.txt"), "not rego");
+        const e = await Engine.create({ policyDir: dir });
+        expect(Object.keys(e.modules)).to.have.length(2);
+        expect((await e.evaluate("data.a.x"))[0]!.expressions[0]!.value).to.equal(42);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("fails with the wrapped compile error of a bad module", async () => {
+      const e = await rejects(Engine.create({ modules: { "bad.rego": "package bad\np if q" } }));
+      expect(e.code).to.equal("rego_unsafe_var_error");
+      expect(e.location).to.include({ file: "bad.rego", row: 2 });
+    });
+
+    it("fails clearly for a missing or empty policyDir", async () => {
+      expect((await rejects(Engine.create({ policyDir: "/nonexistent/regoc" }))).message).to.match(/cannot read policyDir/);
+      const dir = mkdtempSync(join(tmpdir(), "regoc-engine-"));
+      try {
+        expect((await rejects(Engine.create({ policyDir: dir }))).message).to.match(/no \.rego files/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("gives Authorizers that share its store", async () => {
+      const a = await engine.authorizer("data.app.allow");
+      expect(a.store).to.equal(engine.store);
+      expect(a.authorizeSync({ user: "zoe" })).to.equal(false);
+      engine.loadData("/admins", ["zoe"]);
+      expect(a.authorizeSync({ user: "zoe" })).to.equal(true);
+    });
+  });
+});
