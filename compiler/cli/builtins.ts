@@ -3,9 +3,10 @@
 //   implemented     — the runtime registry has it;
 //   compile-time    — the compiler turns it into plan statements, so no runtime function exists;
 //   not implemented — with the reason.
-// A table by default; `--json` prints [{name, status, reason?}, ...].
+// A table by default; `--json` prints [{name, status, category?, reason?}, ...] (category: the
+// runtime/builtins/ file of an implemented builtin).
 import { parseArgs } from "node:util";
-import { getBuiltin } from "../../runtime/builtins/registry.js";
+import { builtinCategory, getBuiltin } from "../../runtime/builtins/registry.js";
 import { RegoError } from "../../runtime/errors.js";
 import { defaultCapabilities } from "../builtins/decls.js";
 import type { CliCommand } from "../cli.js";
@@ -15,6 +16,7 @@ export type BuiltinStatus = "implemented" | "compile-time" | "not implemented";
 export interface BuiltinReport {
   name: string;
   status: BuiltinStatus;
+  category?: string;
   reason?: string;
 }
 
@@ -34,7 +36,10 @@ export function builtinReports(): BuiltinReport[] {
   return names.map((name): BuiltinReport => {
     const compileTime = COMPILE_TIME[name];
     if (compileTime !== undefined) return { name, status: "compile-time", reason: compileTime };
-    if (getBuiltin(name)) return { name, status: "implemented" };
+    if (getBuiltin(name)) {
+      const category = builtinCategory(name);
+      return category === undefined ? { name, status: "implemented" } : { name, status: "implemented", category };
+    }
     return { name, status: "not implemented", reason: NOT_IMPLEMENTED[name] ?? "no runtime implementation yet" };
   });
 }

@@ -37,6 +37,41 @@ export function builtinError(message: string): RegoError {
   return new RegoError("eval_builtin_error", message);
 }
 
+/** An error class a helper module throws with Go's text (DerError, UrlError, LayoutError, ...). */
+export type ErrorClass = abstract new (...args: never[]) => Error;
+
+const isOneOf = (e: unknown, kinds: ErrorClass | readonly ErrorClass[]): e is Error =>
+  Array.isArray(kinds) ? kinds.some((k) => e instanceof k) : e instanceof (kinds as ErrorClass);
+
+/**
+ * Runs a helper (a parser or decoder ported from Go) and turns its failures of the given classes
+ * into builtin errors carrying their text, after `prefix` (OPA's `fmt.Errorf("...: %v", err)`).
+ * Anything else propagates unchanged.
+ */
+export function goErrors<T>(kinds: ErrorClass | readonly ErrorClass[], f: () => T, prefix = ""): T {
+  try {
+    return f();
+  } catch (e) {
+    if (isOneOf(e, kinds)) throw builtinError(`${prefix}${e.message}`);
+    throw e;
+  }
+}
+
+/** The *.is_valid shape: whether f runs without a failure of the given classes (others propagate). */
+export function succeeds(kinds: ErrorClass | readonly ErrorClass[], f: () => unknown): boolean {
+  try {
+    f();
+    return true;
+  } catch (e) {
+    if (isOneOf(e, kinds)) return false;
+    throw e;
+  }
+}
+
+/** Go's int64 range, for the operands and results OPA holds in an int64. */
+export const INT64_MIN = -(1n << 63n);
+export const INT64_MAX = (1n << 63n) - 1n;
+
 export function num(v: Value, pos: number): Num {
   if (typeof v === "number" || v instanceof BigNum) return v;
   throw operandTypeError(pos, v, "number");
@@ -120,6 +155,6 @@ export function intOperand(v: Value, pos: number): number {
     return n;
   }
   const i = toBigInt(n);
-  if (i < -(1n << 63n) || i >= 1n << 63n) throw fail();
+  if (i < INT64_MIN || i > INT64_MAX) throw fail();
   return Number(i);
 }

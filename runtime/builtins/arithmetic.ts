@@ -136,23 +136,18 @@ function round(_ctx: EvalContext, a: Value): Value {
 
 // OPA's ceil and floor truncate toward zero and then adjust by one unless the truncated value is
 // negative; zero is never negative, so ceil(-0.5) is 1 and floor(-0.5) is 0 in OPA. Kept as is.
-function ceil(_ctx: EvalContext, a: Value): Value {
+function ceilOrFloor(a: Value, up: boolean): Value {
   const n = num(a, 1);
   if (isInteger(n)) return n;
   const x = bf.fromNum(n);
   const i = bf.trunc(x);
   if (bf.isInt(x)) return fromBigInt(i);
-  return fromBigInt(i < 0n ? i : i + 1n);
-}
-
-function floor(_ctx: EvalContext, a: Value): Value {
-  const n = num(a, 1);
-  if (isInteger(n)) return n;
-  const x = bf.fromNum(n);
-  const i = bf.trunc(x);
-  if (bf.isInt(x)) return fromBigInt(i);
+  if (up) return fromBigInt(i < 0n ? i : i + 1n);
   return fromBigInt(i >= 0n ? i : i - 1n);
 }
+
+const ceil = (_ctx: EvalContext, a: Value): Value => ceilOrFloor(a, true);
+const floor = (_ctx: EvalContext, a: Value): Value => ceilOrFloor(a, false);
 
 function range(lo: bigint, hi: bigint, step: bigint): Value[] {
   const out: Value[] = [];

@@ -7,6 +7,7 @@
 // A value is m × 2^e with a signed bigint m; only the arithmetic OPA needs is here.
 import { decimalOf, fromBigInt, normalize, type Num } from "../value/number.js";
 import { builtinError } from "./args.js";
+import { roundDecimal, roundDown, roundUp, trimZeros, type Decimal } from "./goFloat.js";
 
 export interface BigFloat {
   readonly m: bigint;
@@ -121,13 +122,7 @@ export function toNum(x: BigFloat, prec: number = PREC): Num {
 }
 
 // --- shortest decimal (Go's big.Float roundShortest) -------------------------------------------
-// A decimal is its digits (no trailing zeros) and the position of the decimal point:
-// value = 0.d1d2d3... × 10^point.
-
-interface Decimal {
-  digits: string;
-  point: number;
-}
+// Decimals and their rounding are strconv's (goFloat.ts): value = 0.d × 10^dp, no trailing zeros.
 
 const POW5 = new Map<number, bigint>();
 
@@ -140,12 +135,10 @@ function pow5Exact(k: number): bigint {
   return p;
 }
 
-/** The exact decimal of n × 10^-k (n ≥ 0), trailing zeros dropped. */
+/** The exact decimal of n × 10^-k (n ≥ 0). */
 function decimalOfScaled(n: bigint, k: number): Decimal {
   const text = n.toString();
-  let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === 48) end--;
-  return { digits: text.slice(0, end), point: text.length - k };
+  return { d: trimZeros(text), dp: text.length - k };
 }
 
 /** The value, lower and upper bounds (m - 1, m, m + 1) × 2^e as exact decimals. */
@@ -161,32 +154,7 @@ function exactDecimals(m: bigint, e: number): [Decimal, Decimal, Decimal] {
   return [decimalOfScaled(v - unit, -e), decimalOfScaled(v, -e), decimalOfScaled(v + unit, -e)];
 }
 
-function at(d: Decimal, i: number): string {
-  return i < d.digits.length ? d.digits[i]! : "0";
-}
-
-function roundDown(d: Decimal, n: number): Decimal {
-  let digits = d.digits.slice(0, n);
-  let end = digits.length;
-  while (end > 0 && digits[end - 1] === "0") end--;
-  digits = digits.slice(0, end);
-  return { digits, point: d.point };
-}
-
-function roundUp(d: Decimal, n: number): Decimal {
-  if (n >= d.digits.length) return d;
-  let i = n - 1;
-  while (i >= 0 && d.digits[i] === "9") i--;
-  if (i < 0) return { digits: "1", point: d.point + 1 };
-  return { digits: d.digits.slice(0, i) + String.fromCharCode(d.digits.charCodeAt(i) + 1), point: d.point };
-}
-
-function roundHalfEven(d: Decimal, n: number): Decimal {
-  if (n >= d.digits.length) return d;
-  const c = d.digits[n]!;
-  const up = c === "5" && n + 1 === d.digits.length ? n > 0 && (d.digits.charCodeAt(n - 1) - 48) % 2 === 1 : c >= "5";
-  return up ? roundUp(d, n) : roundDown(d, n);
-}
+const digitAt = (x: Decimal, i: number): string => (i < x.d.length ? x.d[i]! : "0");
 
 /** Digits and point of the shortest decimal that rounds back to x at `prec` bits. */
 function shortest(x: BigFloat, prec: number): [string, number] {
@@ -197,23 +165,21 @@ function shortest(x: BigFloat, prec: number): [string, number] {
   if (s < 0) m <<= BigInt(-s);
   else if (s > 0) m >>= BigInt(s);
   e += s;
-  const [lower, d, upper] = exactDecimals(m, e);
+  const [lo, d, up] = exactDecimals(m, e);
   const inclusive = (m & 2n) === 0n;
   // Digits are compared position by position, as Go does, even when a bound's decimal point
   // differs from the value's (a power of ten between them).
-  const lo = lower;
-  const up = upper;
-  for (let i = 0; i < d.digits.length; i++) {
-    const c = d.digits[i]!;
-    const l = at(lo, i);
-    const u = at(up, i);
-    const okDown = l !== c || (inclusive && i + 1 === lo.digits.length);
-    const okUp = c !== u && (inclusive || c.charCodeAt(0) + 1 < u.charCodeAt(0) || i + 1 < up.digits.length);
+  for (let i = 0; i < d.d.length; i++) {
+    const c = d.d[i]!;
+    const l = digitAt(lo, i);
+    const u = digitAt(up, i);
+    const okDown = l !== c || (inclusive && i + 1 === lo.d.length);
+    const okUp = c !== u && (inclusive || c.charCodeAt(0) + 1 < u.charCodeAt(0) || i + 1 < up.d.length);
     let r: Decimal | undefined;
-    if (okDown && okUp) r = roundHalfEven(d, i + 1);
+    if (okDown && okUp) r = roundDecimal(d, i + 1);
     else if (okDown) r = roundDown(d, i + 1);
     else if (okUp) r = roundUp(d, i + 1);
-    if (r) return [r.digits, r.point];
+    if (r) return [r.d, r.dp];
   }
-  return [d.digits, d.point];
+  return [d.d, d.dp];
 }

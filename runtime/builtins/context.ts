@@ -1,7 +1,11 @@
 // The per-evaluation context every builtin call receives: strictness, the evaluation's fixed clock
-// and random source (injectable for tests), a cache for nondeterministic builtins (one value per
-// evaluation, as OPA caches them), and the print hook.
+// and random source (injectable for tests), the evaluation's cache of builtin results (one answer
+// per evaluation for nondeterministic builtins and http.send, errors included, as OPA keeps them),
+// and the print hook.
 import type { Value } from "../value/value.js";
+
+/** What an evaluation remembers of a builtin call: its value (undefined: no value) or its error. */
+export type Remembered = { value: Value | undefined } | { error: unknown };
 
 export interface EvalOptions {
   /** Raise builtin errors instead of making the call undefined (OPA's strict-builtin-errors). */
@@ -20,8 +24,11 @@ export class EvalContext {
   readonly random: () => number;
   private readonly clock: () => bigint;
   private nowNs: bigint | undefined;
-  /** Results of nondeterministic builtins, keyed by name and arguments, for this evaluation. */
-  readonly builtinCache = new Map<string, Value | undefined>();
+  /**
+   * Results remembered for this evaluation, keyed by builtin name and arguments (the registry's
+   * cache of nondeterministic builtins; http.send's and rand.intn's own keys start with their name).
+   */
+  readonly builtinCache = new Map<string, Remembered>();
 
   constructor(options: EvalOptions = {}) {
     this.strict = options.strictBuiltinErrors === true;

@@ -2,7 +2,7 @@
 // certificate requests and private keys parsed as Go's crypto/x509 does, returned as the JSON OPA
 // produces from Go's structs. Parsing helpers live in ./crypto/.
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { builtinError, obj, str } from "./args.js";
+import { INT64_MAX, INT64_MIN, builtinError, goErrors, obj, str } from "./args.js";
 import { isNumber, isInteger, toBigInt } from "../value/number.js";
 import { RegoObject, objectGet, sortedPlainKeys } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
@@ -10,24 +10,16 @@ import type { Value } from "../value/value.js";
 import type { BuiltinTable } from "./registry.js";
 import { parseCertificateRequestJSON } from "./crypto/csr.js";
 import { DerError } from "./crypto/der.js";
-import { stdDecode, tryStdDecode } from "./crypto/gobase64.js";
+import { stdDecode, tryStdDecode } from "./goBase64.js";
 import { parseECPrivateKey, parsePKCS1PrivateKey, parsePKCS8PrivateKey, privateKeyJSON, privateKeyJWK, x509KeyPairJSON, type PrivateKey } from "./crypto/keys.js";
-import { pemDecode, pemEncode } from "./crypto/pem.js";
+import { pemDecode, pemEncode, startsWith } from "./crypto/pem.js";
 import { verifyChain, type VerifyOptions } from "./crypto/verify.js";
 import { certificateJSON, parseCertificates, type Certificate } from "./crypto/x509.js";
 
 /** Runs a parser, turning its Go-style failures into builtin errors. */
-function go<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof DerError) throw builtinError(e.message);
-    throw e;
-  }
-}
+const go = <T>(f: () => T): T => goErrors(DerError, f);
 
 const BEGIN = Buffer.from("-----BEGIN");
-const startsWith = (b: Buffer, p: Buffer): boolean => b.length >= p.length && b.subarray(0, p.length).equals(p);
 
 function digest(alg: string) {
   return { fn: (_: unknown, s: Value) => createHash(alg).update(str(s, 1), "utf8").digest("hex") };
@@ -102,8 +94,6 @@ const KEY_USAGES: Record<string, number> = {
   KeyUsageMicrosoftKernelCodeSigning: 13,
 };
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /** OPA's extractVerifyOpts. */
 function verifyOptions(options: Value, nowMs: number): VerifyOptions {

@@ -9,8 +9,9 @@
 // range", ...). A parsed pattern is compiled to an anchored RE2 regex (re2js: linear time, whole
 // code points) and cached.
 import { RE2JS } from "re2js";
-import { arr, builtinError, operandElementError, operandTypeError, str } from "./args.js";
+import { arr, goErrors, operandElementError, operandTypeError, str } from "./args.js";
 import type { EvalContext } from "./context.js";
+import { LruCache } from "./lruCache.js";
 import type { BuiltinTable } from "./registry.js";
 import type { Value } from "../value/value.js";
 
@@ -288,27 +289,16 @@ function toRegex(node: Node, seps: string): string {
 
 type Matcher = ReturnType<RE2JS["re2"]>;
 
-const CACHE_SIZE = 256;
-const cache = new Map<string, Matcher | Error>();
+/** Compiled globs (and the errors of invalid ones) by pattern and delimiters. */
+const cache = new LruCache<Matcher>(256);
 
 function compileGlob(pattern: string, delimiters: readonly string[]): Matcher {
-  const key = `${pattern}\u0000${delimiters.join("")}`;
-  let hit = cache.get(key);
-  if (hit !== undefined) {
-    cache.delete(key);
-  } else {
-    try {
-      const tree = parse(lex(pattern));
-      const seps = classEscape(delimiters.join(""));
-      hit = RE2JS.compile(`(?s)\\A${toRegex(tree, seps)}\\z`).re2();
-    } catch (e) {
-      hit = e instanceof GlobSyntaxError ? builtinError(e.message) : e instanceof Error ? e : new Error(String(e));
-    }
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  }
-  cache.set(key, hit);
-  if (hit instanceof Error) throw hit;
-  return hit;
+  const seps = delimiters.join("");
+  return cache.get(`${pattern}\u0000${seps}`, () => goErrors(GlobSyntaxError, () => buildMatcher(pattern, seps)));
+}
+
+function buildMatcher(pattern: string, seps: string): Matcher {
+  return RE2JS.compile(`(?s)\\A${toRegex(parse(lex(pattern)), classEscape(seps))}\\z`).re2();
 }
 
 /** Operand 2: null (no delimiters) or an array of one-rune strings; an empty array means ["."]. */

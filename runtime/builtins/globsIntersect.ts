@@ -5,7 +5,7 @@
 // not a full automaton intersection) are what policies depend on, so the same algorithm is written
 // here from its description: tokenize, merge adjacent flagged duplicates, trim a matching prefix and
 // suffix, then walk both token lists, letting a starred/plussed token gobble tokens of the other side.
-import { builtinError } from "./args.js";
+import { goErrors } from "./args.js";
 
 const enum Kind {
   Char,
@@ -211,15 +211,7 @@ function intersectStar(starred: Glob, other: Glob): boolean {
 
 /** OPA's regex.globs_match; invalid globs are builtin errors with the library's messages. */
 export function globsIntersect(lhs: string, rhs: string): boolean {
-  let g1: Token[];
-  let g2: Token[];
-  try {
-    g1 = simplify(tokenize(lhs));
-    g2 = simplify(tokenize(rhs));
-  } catch (e) {
-    if (e instanceof InvalidGlob) throw builtinError(e.message);
-    throw e;
-  }
+  const [g1, g2] = goErrors(InvalidGlob, () => [simplify(tokenize(lhs)), simplify(tokenize(rhs))]);
   const trimmed = trim(g1, g2);
   return trimmed !== undefined && intersectNormal(trimmed[0], trimmed[1]);
 }

@@ -22,7 +22,8 @@ function bitsOf(x: number): { neg: boolean; exp: number; mant: bigint } {
   return { neg: hi >>> 31 === 1, exp: (hi >>> 20) & 0x7ff, mant: (BigInt(hi & 0xfffff) << 32n) | BigInt(lo) };
 }
 
-function trimZeros(d: string): string {
+/** The digits without trailing zeros. */
+export function trimZeros(d: string): string {
   let n = d.length;
   while (n > 0 && d.charCodeAt(n - 1) === 48) n--;
   return d.slice(0, n);
@@ -68,7 +69,26 @@ export function shortestDecimal(x: number, bits: 32 | 64 = 64): Decimal {
   return { d, dp: Number(e) + 1 };
 }
 
-/** Rounds to nd significant digits, half to even (Go's decimal.Round; nd < 0 leaves it as is). */
+/** Truncates to nd significant digits (Go's decimal.RoundDown). */
+export function roundDown(a: Decimal, nd: number): Decimal {
+  if (nd < 0 || nd >= a.d.length) return a;
+  const d = trimZeros(a.d.slice(0, nd));
+  return { d, dp: d.length === 0 ? 0 : a.dp };
+}
+
+/** Rounds up (away from zero) to nd significant digits (Go's decimal.RoundUp). */
+export function roundUp(a: Decimal, nd: number): Decimal {
+  if (nd < 0 || nd >= a.d.length) return a;
+  let i = nd - 1;
+  while (i >= 0 && a.d[i] === "9") i--;
+  if (i < 0) return { d: "1", dp: a.dp + 1 };
+  return { d: a.d.slice(0, i) + String.fromCharCode(a.d.charCodeAt(i) + 1), dp: a.dp };
+}
+
+/**
+ * Rounds to nd significant digits, half to even (Go's decimal.Round in strconv and math/big;
+ * nd < 0 leaves it as is).
+ */
 export function roundDecimal(a: Decimal, nd: number): Decimal {
   if (nd < 0 || nd >= a.d.length) return a;
   const c = a.d.charCodeAt(nd);
@@ -77,14 +97,7 @@ export function roundDecimal(a: Decimal, nd: number): Decimal {
   else if (c < 53) up = false;
   else if (nd + 1 === a.d.length) up = nd > 0 && (a.d.charCodeAt(nd - 1) - 48) % 2 === 1;
   else up = true;
-  if (!up) {
-    const d = trimZeros(a.d.slice(0, nd));
-    return { d, dp: d.length === 0 ? 0 : a.dp };
-  }
-  let i = nd - 1;
-  while (i >= 0 && a.d[i] === "9") i--;
-  if (i < 0) return { d: "1", dp: a.dp + 1 };
-  return { d: a.d.slice(0, i) + String.fromCharCode(a.d.charCodeAt(i) + 1), dp: a.dp };
+  return up ? roundUp(a, nd) : roundDown(a, nd);
 }
 
 function fmtE(neg: boolean, d: Decimal, prec: number, ch: string): string {
@@ -169,6 +182,14 @@ function fmtX(x: number, prec: number, upper: boolean): string {
   return `${out}${upper ? "P" : "p"}${sign}${exp < 10 ? `0${exp}` : exp}`;
 }
 
+/**
+ * Whether x lies exactly halfway between two multiples of 10^-prec. A double with k fractional
+ * bits has exactly k fractional decimal digits, the last a 5, so that happens only for k = prec + 1.
+ */
+function halfwayAt(x: number, prec: number): boolean {
+  return Number.isInteger(x * 2 ** (prec + 1)) && !Number.isInteger(x * 2 ** prec);
+}
+
 /** strconv.FormatFloat(x, fmt, prec, bits) for finite x. */
 export function formatFloat(x: number, fmt: FloatFormat, prec: number, bits: 32 | 64 = 64): string {
   if (Number.isNaN(x)) return "NaN";
@@ -176,6 +197,11 @@ export function formatFloat(x: number, fmt: FloatFormat, prec: number, bits: 32 
   if (fmt === "b") return fmtB(x);
   if (fmt === "x" || fmt === "X") return fmtX(x, prec, fmt === "X");
   const neg = x < 0 || Object.is(x, -0);
+  if (fmt === "f" && prec >= 0 && prec <= 100 && Math.abs(x) < 1e21 && !halfwayAt(x, prec)) {
+    // toFixed rounds the exact binary value to nearest too; only exact halves differ (JS rounds
+    // them up, Go to even), and those are taken below.
+    return `${neg ? "-" : ""}${Math.abs(x).toFixed(prec)}`;
+  }
   const shortest = prec < 0;
   let d: Decimal;
   if (shortest) {

@@ -1,17 +1,32 @@
-// Go's fmt verbs for the four kinds of Go values OPA's sprintf passes (int64, *big.Int, float64,
-// string): flags, width, precision, padding and Go's error forms (%!d(string=hi)), following Go's
-// fmt/print.go and fmt/format.go, and math/big's Int.Format. The format-string parsing is in
-// sprintf.ts. Hand-written: no JS library implements Go's fmt.
+// Go's fmt verbs for the Go values that reach fmt in OPA: the four kinds OPA's sprintf passes
+// (int64, *big.Int, float64, string) and, for strings.render_template's printf, bools, nil, named
+// integer and string types (int, json.Number) and composites: flags, width, precision, padding
+// and Go's error forms (%!d(string=hi)), following Go's fmt/print.go and fmt/format.go, and
+// math/big's Int.Format. The format-string parsing is in sprintf.ts. Hand-written: no JS library
+// implements Go's fmt.
 import { formatFloat, type FloatFormat } from "./goFloat.js";
 import { canBackquote, isPrint, quote, quoteRune, runeCount, utf8, validRune } from "./goStrconv.js";
 
+/**
+ * A Go value handed to fmt. `name` is the Go type's name where it is not the kind's own (a
+ * template's `int` constants are int64-kind, json.Number is a string kind). A composite (slice,
+ * map) is passed as its %v text: %v and %s print it, other verbs are Go's bad-verb form.
+ */
 export type GoArg =
-  | { t: "int64"; v: bigint }
+  | { t: "int64"; v: bigint; name?: string }
   | { t: "bigint"; v: bigint }
   | { t: "float64"; v: number }
-  | { t: "string"; v: string };
+  | { t: "string"; v: string; name?: string }
+  | { t: "bool"; v: boolean }
+  | { t: "nil" }
+  | { t: "composite"; name: string; text: string };
 
-export const TYPE_NAMES = { int64: "int64", bigint: "*big.Int", float64: "float64", string: "string" } as const;
+const KIND_NAMES = { int64: "int64", bigint: "*big.Int", float64: "float64", string: "string", bool: "bool", nil: "<nil>" } as const;
+
+/** The Go type name fmt prints for %T, bad verbs and %!(EXTRA ...). */
+export function goTypeName(arg: GoArg): string {
+  return "name" in arg && arg.name !== undefined ? arg.name : KIND_NAMES[arg.t as keyof typeof KIND_NAMES];
+}
 
 // math/big's Int.Format: the verbs it accepts, their bases, and the '#' prefixes.
 const BIG_BASES: Partial<Record<string, number>> = { b: 2, o: 8, O: 8, d: 10, s: 10, v: 10, x: 16, X: 16 };
@@ -45,7 +60,8 @@ export class GoFormatter {
   }
 
   protected printArg(arg: GoArg, verb: string): void {
-    if (verb === "T") return this.fmtS(TYPE_NAMES[arg.t]);
+    if (verb === "T") return this.fmtS(goTypeName(arg));
+    if (arg.t === "nil") return verb === "v" ? this.pad("<nil>") : this.badVerb(arg, verb);
     if (verb === "p" && arg.t !== "bigint") return this.badVerb(arg, verb);
     switch (arg.t) {
       case "int64":
@@ -54,6 +70,10 @@ export class GoFormatter {
         return this.fmtFloatVerb(arg, verb);
       case "string":
         return this.fmtStringVerb(arg, verb);
+      case "bool":
+        return verb === "t" || verb === "v" ? this.pad(String(arg.v)) : this.badVerb(arg, verb);
+      case "composite":
+        return verb === "v" || verb === "s" ? this.pad(arg.text) : this.badVerb(arg, verb);
       default:
         return this.fmtBig(arg, verb);
     }
@@ -61,10 +81,13 @@ export class GoFormatter {
 
   private badVerb(arg: GoArg, verb: string): void {
     this.erroring = true;
-    this.out += `%!${verb}(${TYPE_NAMES[arg.t]}=`;
-    if (arg.t === "bigint") this.out += bigIntStruct(arg.v);
-    else this.printArg(arg, "v");
-    this.out += ")";
+    if (arg.t === "nil") this.out += `%!${verb}(<nil>)`;
+    else {
+      this.out += `%!${verb}(${goTypeName(arg)}=`;
+      if (arg.t === "bigint") this.out += bigIntStruct(arg.v);
+      else this.printArg(arg, "v");
+      this.out += ")";
+    }
     this.erroring = false;
   }
 

@@ -1,18 +1,18 @@
-// JSON the way OPA's Go code reads and writes it (encoding/json):
-//   - writing: keys sorted by bytes, numbers as their exact text, Go's string escaping (<, >, & as
-//     \u003c \u003e \u0026, U+2028/2029 escaped, \b \f \n \r \t, other controls as \u00XX),
-//     MarshalIndent's layout; sets become sorted arrays, non-string object keys their JSON text;
+// JSON the way OPA's Go code reads and writes it (encoding/json), for every builtin that does:
+//   - writing: json.Marshal of ast.JSON(v) — the value model's one writer (value/json.ts
+//     writeJSON: keys sorted by bytes, numbers as their exact text, sets as sorted arrays,
+//     non-string keys as their JSON text) with Go's string escaping (<, >, & as \u003c \u003e
+//     \u0026, U+2028/2029 escaped, \b \f \n \r \t, other controls as \u00XX) and MarshalIndent's layout;
 //   - reading: a json.Decoder with UseNumber (exact numbers), duplicate keys resolved last-wins,
 //     lone surrogate escapes as U+FFFD, Go's error texts ("invalid character 'x' looking for
-//     beginning of value", "unexpected EOF"), and OPA's check for data after the first value.
+//     beginning of value", "unexpected EOF"), and OPA's check for data after the first value
+//     (util.UnmarshalJSON, which json.unmarshal and the JWT decoders use).
 // Hand-written: JSON.parse and lossless-json reject duplicate keys or lose digits, and neither
 // gives Go's escaping or error texts.
-import { BigNum, numberFromText, numberText } from "../value/number.js";
-import { RegoObject, sortedPlainKeys } from "../value/object.js";
-import { RegoSet } from "../value/set.js";
+import { numberFromText } from "../value/number.js";
+import { writeJSON } from "../value/json.js";
 import { newPlainObject, type PlainObject, type Value } from "../value/value.js";
-import { compareStrings } from "../value/compare.js";
-import { quote } from "./goStrconv.js";
+import { quote, utf8 } from "./goStrconv.js";
 
 const HEX = "0123456789abcdef";
 const NEEDS_ESCAPE = /["\\\x00-\x1f\u2028\u2029\ud800-\udfff]/;
@@ -74,52 +74,9 @@ export function jsonKey(k: Value): string {
   return typeof k === "string" ? k : marshal(k);
 }
 
-function entriesOf(v: PlainObject | RegoObject): Array<[string, Value]> {
-  if (v instanceof RegoObject) {
-    const out = v.sorted().map(([k, x]) => [jsonKey(k), x] as [string, Value]);
-    // Several keys may share a text (1 and 1.0 cannot, "1" and 1 can): Go's map keeps the last.
-    const byKey = new Map<string, Value>();
-    for (const [k, x] of out) byKey.set(k, x);
-    return [...byKey].sort((a, b) => compareStrings(a[0], b[0]));
-  }
-  return sortedPlainKeys(v).map((k) => [k, v[k]!]);
-}
-
-/** json.Marshal (indent undefined) or json.MarshalIndent(v, prefix, indent). */
+/** json.Marshal (layout undefined) or json.MarshalIndent(v, prefix, indent). */
 export function marshal(v: Value, layout?: { prefix: string; indent: string }): string {
-  return write(v, layout, 0);
-}
-
-function write(v: Value, layout: { prefix: string; indent: string } | undefined, depth: number): string {
-  switch (typeof v) {
-    case "string":
-      return jsonString(v);
-    case "boolean":
-      return v ? "true" : "false";
-    case "number":
-      return numberText(v);
-    default:
-      break;
-  }
-  if (v === null) return "null";
-  if (v instanceof BigNum) return v.toString();
-  const items: string[] = [];
-  let open = "[";
-  let close = "]";
-  if (Array.isArray(v) || v instanceof RegoSet) {
-    const elems = Array.isArray(v) ? v : v.sorted();
-    for (const e of elems) items.push(write(e, layout, depth + 1));
-  } else {
-    open = "{";
-    close = "}";
-    const sep = layout ? ": " : ":";
-    for (const [k, x] of entriesOf(v)) items.push(`${jsonString(k)}${sep}${write(x, layout, depth + 1)}`);
-  }
-  if (items.length === 0) return open + close;
-  if (!layout) return `${open}${items.join(",")}${close}`;
-  const nl = `\n${layout.prefix}`;
-  const inner = nl + layout.indent.repeat(depth + 1);
-  return `${open}${inner}${items.join(`,${inner}`)}${nl}${layout.indent.repeat(depth)}${close}`;
+  return writeJSON(v, layout ? { quote: jsonString, prefix: layout.prefix, indent: layout.indent } : { quote: jsonString });
 }
 
 // --- decoding --------------------------------------------------------------------------------
@@ -177,7 +134,7 @@ class Reader {
   private charAt(i: number): string {
     const c = this.s.codePointAt(i)!;
     if (c < 0x80) return this.s[i]!;
-    const lead = new TextEncoder().encode(String.fromCodePoint(c))[0]!;
+    const lead = utf8(String.fromCodePoint(c))[0]!;
     return String.fromCharCode(lead);
   }
 

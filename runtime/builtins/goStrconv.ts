@@ -27,6 +27,24 @@ export function runes(s: string): number[] {
   return out;
 }
 
+/** The length in bytes of a string's UTF-8 encoding (Go's len(s)); lone surrogates count 3 (U+FFFD). */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
+}
+
 /** Number of runes in a string (Go's utf8.RuneCountInString). */
 export function runeCount(s: string): number {
   let n = 0;
@@ -53,7 +71,8 @@ export function validRune(r: number): boolean {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder("utf-8", { fatal: false });
+// ignoreBOM: a leading U+FEFF is kept, as in a Go string (TextDecoder drops it by default).
+const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
 /** The UTF-8 bytes of a string (lone surrogates encode as U+FFFD, EF BF BD). */
 export function utf8(s: string): Uint8Array {
@@ -106,8 +125,11 @@ function escapeRune(r: number, quote: number, asciiOnly: boolean): string {
   return r < 0x10000 ? `\\u${hex(r, 4)}` : `\\U${hex(r, 8)}`;
 }
 
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /** strconv.Quote (asciiOnly: strconv.QuoteToASCII). */
 export function quote(s: string, asciiOnly = false): string {
+  if (PLAIN_ASCII.test(s)) return `"${s}"`;
   let out = '"';
   for (const r of runes(s)) out += escapeRune(r, 0x22, asciiOnly);
   return `${out}"`;

@@ -6,6 +6,7 @@
 //     literals for multi-line strings, and plain scalars folded past column 80.
 // The yaml package parses (yaml.ts); the emitter is a port of go-yaml's (libyaml's) decisions
 // because the yaml package's stringifier quotes, folds and orders keys differently.
+import { INT64_MAX, INT64_MIN } from "./args.js";
 import { formatFloat } from "./goFloat.js";
 import { runes } from "./goStrconv.js";
 
@@ -26,8 +27,6 @@ put(".nan .NaN .NAN", { t: "float", v: NaN });
 put(".inf .Inf .INF +.inf +.Inf +.INF", { t: "float", v: Infinity });
 put("-.inf -.Inf -.INF", { t: "float", v: -Infinity });
 
-const INT64_MIN = -(1n << 63n);
-const INT64_MAX = (1n << 63n) - 1n;
 const UINT64_MAX = (1n << 64n) - 1n;
 const YAML_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 

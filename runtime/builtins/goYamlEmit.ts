@@ -2,7 +2,8 @@
 // reproducing its layout decisions: block mappings and sequences (a sequence under a mapping key
 // is not indented), `[]`/`{}` for empty collections, keys as simple keys up to 128 bytes and as
 // `? key` otherwise, scalar styles chosen by analyzeScalar, plain and quoted scalars folded at
-// the first space past column 80, literal blocks with chomping hints.
+// the first space past column 80, literal blocks with chomping hints. Collections are written
+// from a stack of pending steps rather than by recursion, so any nesting depth can be written.
 import { numberText, type Num } from "../value/number.js";
 import { RegoSet } from "../value/set.js";
 import { BigNum } from "../value/number.js";
@@ -60,6 +61,8 @@ function numberScalar(n: Num): string {
 
 class Emitter {
   out = "";
+  /** Steps still to run, the next one last (a collection pushes one per member). */
+  readonly steps: Array<() => void> = [];
   private column = 0;
   private indent = -1;
   private readonly indents: number[] = [];
@@ -101,6 +104,7 @@ class Emitter {
     this.indent = this.indents.pop()!;
   }
 
+  /** Writes a scalar, or starts a collection whose members are pushed onto `steps`. */
   node(v: Value, mappingContext: boolean, simpleKey: boolean): void {
     if (Array.isArray(v) || v instanceof RegoSet) return this.sequence(Array.isArray(v) ? v : v.sorted(), mappingContext);
     if (isObject(v)) return this.mapping(v);
@@ -114,12 +118,15 @@ class Emitter {
       return;
     }
     this.increaseIndent(false, mappingContext && !this.indention);
-    for (const item of items) {
-      this.writeIndent();
-      this.indicator("-", true, false, true);
-      this.node(item, false, false);
+    this.steps.push(() => this.popIndent());
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i]!;
+      this.steps.push(() => {
+        this.writeIndent();
+        this.indicator("-", true, false, true);
+        this.node(item, false, false);
+      });
     }
-    this.popIndent();
   }
 
   private mapping(o: Parameters<typeof objectEntries>[0]): void {
@@ -131,21 +138,24 @@ class Emitter {
     }
     entries.sort((a, b) => (yamlKeyLess(a[0], b[0]) ? -1 : yamlKeyLess(b[0], a[0]) ? 1 : 0));
     this.increaseIndent(false, false);
-    for (const [k, x] of entries) {
-      const simple = utf8(k).length <= 128 && !analyzeScalar(k).multiline;
-      this.writeIndent();
-      if (simple) {
-        this.scalar(k, true);
-        this.indicator(":", false, false, false);
-      } else {
-        this.indicator("?", true, false, true);
-        this.scalar(k, false);
+    this.steps.push(() => this.popIndent());
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, x] = entries[i]!;
+      this.steps.push(() => {
+        const simple = utf8(k).length <= 128 && !analyzeScalar(k).multiline;
         this.writeIndent();
-        this.indicator(":", true, false, true);
-      }
-      this.node(x, true, false);
+        if (simple) {
+          this.scalar(k, true);
+          this.indicator(":", false, false, false);
+        } else {
+          this.indicator("?", true, false, true);
+          this.scalar(k, false);
+          this.writeIndent();
+          this.indicator(":", true, false, true);
+        }
+        this.node(x, true, false);
+      });
     }
-    this.popIndent();
   }
 
   private scalar(v: Value, simpleKey: boolean): void {
@@ -275,6 +285,7 @@ class Emitter {
 export function yamlMarshal(v: Value): string {
   const e = new Emitter();
   e.node(v, false, false);
+  while (e.steps.length > 0) e.steps.pop()!();
   e.writeIndent();
   return e.out;
 }

@@ -6,6 +6,8 @@
 // fractional seconds after a seconds field the layout lacks), the same range checks and messages.
 // Calendar arithmetic is proleptic Gregorian on day numbers; zones are passed in as offsets.
 import type { Civil } from "./gocalendar.js";
+import { LruCache } from "./lruCache.js";
+import { utf8 } from "./goStrconv.js";
 
 export enum Std {
   None,
@@ -78,76 +80,79 @@ const STD0X = [Std.ZeroMonth, Std.ZeroDay, Std.ZeroHour12, Std.ZeroMinute, Std.Z
 
 export const isDigitAt = (s: string, i: number): boolean => i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57;
 
+function chunk(layout: string, i: number, std: Std, len: number, prefixEnd = i): Chunk {
+  return { prefix: layout.slice(0, prefixEnd), std, digits: 0, sep: "", suffix: layout.slice(i + len) };
+}
+
+/** Chunks by layout text: parsing and formatting walk the same few layouts over and over. */
+const chunks = new LruCache<Chunk>(512);
+
 /** Go's nextStdChunk: the text before the first layout element, the element, and the rest. */
 export function nextStdChunk(layout: string): Chunk {
-  const chunk = (i: number, std: Std, len: number, prefixEnd = i): Chunk => ({
-    prefix: layout.slice(0, prefixEnd),
-    std,
-    digits: 0,
-    sep: "",
-    suffix: layout.slice(i + len),
-  });
-  const at = (i: number, s: string): boolean => layout.startsWith(s, i);
+  return chunks.get(layout, () => findStdChunk(layout));
+}
+
+function findStdChunk(layout: string): Chunk {
   for (let i = 0; i < layout.length; i++) {
     switch (layout[i]) {
       case "J":
-        if (at(i, "Jan")) {
-          if (at(i, "January")) return chunk(i, Std.LongMonth, 7);
-          if (!/^[a-z]/.test(layout.slice(i + 3, i + 4))) return chunk(i, Std.Month, 3);
+        if (layout.startsWith("Jan", i)) {
+          if (layout.startsWith("January", i)) return chunk(layout, i, Std.LongMonth, 7);
+          if (!/^[a-z]/.test(layout.slice(i + 3, i + 4))) return chunk(layout, i, Std.Month, 3);
         }
         break;
       case "M":
-        if (at(i, "Mon")) {
-          if (at(i, "Monday")) return chunk(i, Std.LongWeekDay, 6);
-          if (!/^[a-z]/.test(layout.slice(i + 3, i + 4))) return chunk(i, Std.WeekDay, 3);
+        if (layout.startsWith("Mon", i)) {
+          if (layout.startsWith("Monday", i)) return chunk(layout, i, Std.LongWeekDay, 6);
+          if (!/^[a-z]/.test(layout.slice(i + 3, i + 4))) return chunk(layout, i, Std.WeekDay, 3);
         }
-        if (at(i, "MST")) return chunk(i, Std.TZ, 3);
+        if (layout.startsWith("MST", i)) return chunk(layout, i, Std.TZ, 3);
         break;
       case "0": {
         const c = layout.charCodeAt(i + 1);
-        if (c >= 49 && c <= 54) return chunk(i, STD0X[c - 49]!, 2);
-        if (at(i, "002")) return chunk(i, Std.ZeroYearDay, 3);
+        if (c >= 49 && c <= 54) return chunk(layout, i, STD0X[c - 49]!, 2);
+        if (layout.startsWith("002", i)) return chunk(layout, i, Std.ZeroYearDay, 3);
         break;
       }
       case "1":
-        if (layout[i + 1] === "5") return chunk(i, Std.Hour, 2);
-        return chunk(i, Std.NumMonth, 1);
+        if (layout[i + 1] === "5") return chunk(layout, i, Std.Hour, 2);
+        return chunk(layout, i, Std.NumMonth, 1);
       case "2":
-        if (at(i, "2006")) return chunk(i, Std.LongYear, 4);
-        return chunk(i, Std.Day, 1);
+        if (layout.startsWith("2006", i)) return chunk(layout, i, Std.LongYear, 4);
+        return chunk(layout, i, Std.Day, 1);
       case "_":
         if (layout[i + 1] === "2") {
           // `_2006` is a literal `_` followed by the long year.
-          if (at(i + 1, "2006")) return chunk(i + 1, Std.LongYear, 4, i + 1);
-          return chunk(i, Std.UnderDay, 2);
+          if (layout.startsWith("2006", i + 1)) return chunk(layout, i + 1, Std.LongYear, 4, i + 1);
+          return chunk(layout, i, Std.UnderDay, 2);
         }
-        if (at(i, "__2")) return chunk(i, Std.UnderYearDay, 3);
+        if (layout.startsWith("__2", i)) return chunk(layout, i, Std.UnderYearDay, 3);
         break;
       case "3":
-        return chunk(i, Std.Hour12, 1);
+        return chunk(layout, i, Std.Hour12, 1);
       case "4":
-        return chunk(i, Std.Minute, 1);
+        return chunk(layout, i, Std.Minute, 1);
       case "5":
-        return chunk(i, Std.Second, 1);
+        return chunk(layout, i, Std.Second, 1);
       case "P":
-        if (layout[i + 1] === "M") return chunk(i, Std.PM, 2);
+        if (layout[i + 1] === "M") return chunk(layout, i, Std.PM, 2);
         break;
       case "p":
-        if (layout[i + 1] === "m") return chunk(i, Std.pm, 2);
+        if (layout[i + 1] === "m") return chunk(layout, i, Std.pm, 2);
         break;
       case "-":
-        if (at(i, "-070000")) return chunk(i, Std.NumSecondsTz, 7);
-        if (at(i, "-07:00:00")) return chunk(i, Std.NumColonSecondsTZ, 9);
-        if (at(i, "-0700")) return chunk(i, Std.NumTZ, 5);
-        if (at(i, "-07:00")) return chunk(i, Std.NumColonTZ, 6);
-        if (at(i, "-07")) return chunk(i, Std.NumShortTZ, 3);
+        if (layout.startsWith("-070000", i)) return chunk(layout, i, Std.NumSecondsTz, 7);
+        if (layout.startsWith("-07:00:00", i)) return chunk(layout, i, Std.NumColonSecondsTZ, 9);
+        if (layout.startsWith("-0700", i)) return chunk(layout, i, Std.NumTZ, 5);
+        if (layout.startsWith("-07:00", i)) return chunk(layout, i, Std.NumColonTZ, 6);
+        if (layout.startsWith("-07", i)) return chunk(layout, i, Std.NumShortTZ, 3);
         break;
       case "Z":
-        if (at(i, "Z070000")) return chunk(i, Std.ISO8601SecondsTZ, 7);
-        if (at(i, "Z07:00:00")) return chunk(i, Std.ISO8601ColonSecondsTZ, 9);
-        if (at(i, "Z0700")) return chunk(i, Std.ISO8601TZ, 5);
-        if (at(i, "Z07:00")) return chunk(i, Std.ISO8601ColonTZ, 6);
-        if (at(i, "Z07")) return chunk(i, Std.ISO8601ShortTZ, 3);
+        if (layout.startsWith("Z070000", i)) return chunk(layout, i, Std.ISO8601SecondsTZ, 7);
+        if (layout.startsWith("Z07:00:00", i)) return chunk(layout, i, Std.ISO8601ColonSecondsTZ, 9);
+        if (layout.startsWith("Z0700", i)) return chunk(layout, i, Std.ISO8601TZ, 5);
+        if (layout.startsWith("Z07:00", i)) return chunk(layout, i, Std.ISO8601ColonTZ, 6);
+        if (layout.startsWith("Z07", i)) return chunk(layout, i, Std.ISO8601ShortTZ, 3);
         break;
       case ".":
       case ",": {
@@ -284,10 +289,13 @@ function formatNano(nsec: number, c: Chunk): string {
   return digits === "" ? "" : c.sep + digits;
 }
 
-/** Go's quote() for time errors: ASCII printable stays, other bytes become \xNN. */
+/**
+ * The time package's own quote() for its errors: ASCII printable stays, other bytes become \xNN.
+ * (Not strconv.Quote, which goStrconv.ts has: Go's time errors use this simpler form.)
+ */
 export function quote(s: string): string {
   let out = '"';
-  for (const byte of new TextEncoder().encode(s)) {
+  for (const byte of utf8(s)) {
     if (byte >= 0x80 || byte < 0x20) out += `\\x${byte.toString(16).padStart(2, "0")}`;
     else {
       const ch = String.fromCharCode(byte);
@@ -299,6 +307,3 @@ export function quote(s: string): string {
 
 /** A Go time parse error; time.ts turns it into a builtin error with the same text. */
 export class LayoutError extends Error {}
-
-// time.ParseDuration lives in goduration.ts; re-exported here for modules that import it from this one.
-export { parseDuration } from "./goduration.js";

@@ -3,7 +3,9 @@
 // map key is "no value"), truth rules, variable scoping, range over slices/maps/ints with
 // break/continue, and the builtin functions with Go's argument rules and error texts
 // ("template: template:1:7: executing \"template\" at <.a.b>: nil pointer evaluating interface {}.b").
-import { JsonNumber, formatValue, goType, isMap, sprint, sprintf, sprintln, stringLength, type GoMap, type GoVal } from "./gotemplateFmt.js";
+import { fromUtf8, isPrint, utf8, utf8Length as stringLength } from "./goStrconv.js";
+import { queryEscape } from "./goUrl.js";
+import { JsonNumber, formatValue, goType, isMap, sprint, sprintf, sprintln, type GoMap, type GoVal } from "./gotemplateFmt.js";
 import { TemplateError, type Command, type ControlNode, type Operand, type Pipeline, type TemplateNode, type TemplateSet } from "./gotemplateParse.js";
 
 /** "No final value": the command is first in its pipeline. */
@@ -424,7 +426,7 @@ function index(item: GoVal, indexes: GoVal[]): GoVal {
   for (const i of indexes) {
     if (cur === null || cur === undefined) throw new FuncError("index of nil pointer");
     if (Array.isArray(cur) || typeof cur === "string" || cur instanceof JsonNumber) {
-      const seq: readonly GoVal[] = Array.isArray(cur) ? cur : [...new TextEncoder().encode(typeof cur === "string" ? cur : cur.text)].map((b) => BigInt(b));
+      const seq: readonly GoVal[] = Array.isArray(cur) ? cur : [...utf8(typeof cur === "string" ? cur : cur.text)].map((b) => BigInt(b));
       const x = indexArg(i, seq.length);
       if (x >= seq.length) throw new FuncError(`index out of range: ${x}`);
       cur = seq[x];
@@ -455,8 +457,7 @@ function slice(item: GoVal, indexes: GoVal[]): GoVal {
   for (let k = 0; k < indexes.length; k++) idx[k] = indexArg(indexes[k]!, len);
   if (idx[0]! > idx[1]!) throw new FuncError(`invalid slice index: ${idx[0]} > ${idx[1]}`);
   if (Array.isArray(item)) return item.slice(idx[0], idx[1]);
-  const bytes = new TextEncoder().encode(item as string).slice(idx[0], idx[1]);
-  return new TextDecoder().decode(bytes);
+  return fromUtf8(utf8(item as string).slice(idx[0], idx[1]));
 }
 
 type Kind = "bool" | "int" | "float" | "string" | "invalid";
@@ -534,20 +535,10 @@ function jsEscape(s: string): string {
     else if (c === "'") out += "\\'";
     else if (c === '"') out += '\\"';
     else if (c === "<" || c === ">" || c === "&" || c === "=") out += `\\u${cp.toString(16).toUpperCase().padStart(4, "0")}`;
-    else if (cp < 0x20 || (cp >= 0x7f && !/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(c))) {
+    else if (!isPrint(cp)) {
       out += cp < 0x10000 ? `\\u${cp.toString(16).toUpperCase().padStart(4, "0")}` : c;
     } else out += c;
   }
   return out;
 }
 
-function queryEscape(s: string): string {
-  let out = "";
-  for (const b of new TextEncoder().encode(s)) {
-    const c = String.fromCharCode(b);
-    if (/[A-Za-z0-9\-_.~]/.test(c)) out += c;
-    else if (c === " ") out += "+";
-    else out += `%${b.toString(16).toUpperCase().padStart(2, "0")}`;
-  }
-  return out;
-}

@@ -9,7 +9,7 @@ import {
   type GqlArgument, type GqlChild, type GqlDirective, type GqlFragmentDefinition, type GqlOperation,
   type GqlQueryDocument, type GqlSelection, type GqlType, type GqlValue, type GqlVariableDefinition, type Pos,
 } from "./graphqlAst.js";
-import { goQuote } from "./termString.js";
+import { quote as goQuote } from "./goStrconv.js";
 
 /** A syntax error at a 1-based line and column, with gqlparser's message. */
 export class GqlSyntaxError extends Error {

@@ -9,28 +9,22 @@
 // httpTransport.ts. Not supported: OPA's capabilities allow_net and distributed tracing.
 import { RegoError } from "../errors.js";
 import { canonicalKey } from "../value/key.js";
-import { objectEntries, objectGet, objectKeys, type ObjectValue } from "../value/object.js";
+import { objectEntries, objectGet, type ObjectValue } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
 import { isNumber } from "../value/number.js";
 import { newPlainObject, setOwn, typeName, type PlainObject, type Value } from "../value/value.js";
-import { builtinError, obj, operandError } from "./args.js";
+import { builtinError, obj } from "./args.js";
 import type { EvalContext } from "./context.js";
-import { parseDuration } from "./golayout.js";
-import { CACHEABLE, canStore, expiry, interDelete, interGet, interPut, intraCache } from "./httpCache.js";
-import { decodeBody, loadTls, RequestError } from "./httpRequest.js";
+import { parseDuration } from "./goduration.js";
+import { CACHEABLE, canStore, expiry, interDelete, interGet, interPut, intraKey } from "./httpCache.js";
+import { decodeBody, loadTls, RequestError, validateRequestKeys } from "./httpRequest.js";
 import { exchange, NetworkError, type WireRequest, type WireResponse } from "./httpTransport.js";
 import { marshal } from "./goJson.js";
 import { OPA_COMPAT_VERSION } from "./opa.js";
 import type { BuiltinTable } from "./registry.js";
-import { goQuote, termString } from "./termString.js";
+import { fromUtf8, quote as goQuote, utf8 } from "./goStrconv.js";
+import { termString } from "./termString.js";
 
-const ALLOWED = new Set([
-  "method", "url", "body", "enable_redirect", "force_json_decode", "force_yaml_decode", "headers", "raw_body",
-  "tls_use_system_certs", "tls_ca_cert", "tls_ca_cert_file", "tls_ca_cert_env_variable", "tls_client_cert",
-  "tls_client_cert_file", "tls_client_cert_env_variable", "tls_client_key", "tls_client_key_file",
-  "tls_client_key_env_variable", "tls_insecure_skip_verify", "tls_server_name", "timeout", "cache", "force_cache",
-  "force_cache_duration_seconds", "raise_error", "caching_mode", "max_retry_attempts", "cache_ignored_headers",
-]);
 const STRING_KEYS = new Set([
   "method", "url", "raw_body", "tls_ca_cert", "tls_ca_cert_file", "tls_ca_cert_env_variable", "tls_client_cert",
   "tls_client_cert_file", "tls_client_cert_env_variable", "tls_client_key", "tls_client_key_file",
@@ -79,14 +73,6 @@ function parseTimeout(v: Value): number {
   throw new RequestError(`operand 1 'timeout' must be one of {string, number} but got ${typeName(v)}`, "eval_type_error");
 }
 
-function validateKeys(req: ObjectValue): void {
-  const keys = objectKeys(req);
-  const invalid = keys.filter((k) => typeof k !== "string" || !ALLOWED.has(k));
-  if (invalid.length > 0) throw operandError(1, `invalid request parameters(s): ${termString(new RegoSet(invalid))}`);
-  const missing = ["method", "url"].filter((k) => get(req, k) === undefined);
-  if (missing.length > 0) throw operandError(1, `missing required request parameters(s): ${termString(new RegoSet(missing))}`);
-}
-
 /** The cache key: the request without the ignored headers (and without the ignore list). */
 function cacheKey(req: ObjectValue): string {
   const key = newPlainObject();
@@ -128,10 +114,10 @@ async function buildRequest(req: ObjectValue): Promise<WireRequest> {
         followRedirects = parseBoolTerm(v);
         break;
       case "body":
-        body = new TextEncoder().encode(marshal(v));
+        body = utf8(marshal(v));
         break;
       case "raw_body":
-        rawBody = new TextEncoder().encode(s);
+        rawBody = utf8(s);
         break;
       case "headers": {
         if (typeof v !== "object" || v === null || Array.isArray(v) || v instanceof RegoSet) throw new RequestError("invalid type for headers key");
@@ -190,7 +176,7 @@ function toValue(res: WireResponse, forceJson: boolean, forceYaml: boolean): Pla
   setOwn(out, "status", res.status);
   setOwn(out, "status_code", res.statusCode);
   setOwn(out, "body", decodeBody(res, forceJson, forceYaml));
-  setOwn(out, "raw_body", new TextDecoder().decode(res.body));
+  setOwn(out, "raw_body", fromUtf8(res.body));
   setOwn(out, "headers", headers);
   return out;
 }
@@ -214,11 +200,11 @@ function checkCachingMode(req: ObjectValue): void {
 
 async function respond(ctx: EvalContext, req: ObjectValue): Promise<Value> {
   const key = cacheKey(req);
-  const intra = intraCache(ctx);
-  const hit = intra.get(key);
+  const intra = ctx.builtinCache;
+  const hit = intra.get(intraKey(key));
   if (hit) {
     if ("error" in hit) throw hit.error;
-    return hit.value;
+    return hit.value!;
   }
   const { inter, forceSeconds } = cacheOptions(req);
   const forceJson = boolField(req, "force_json_decode");
@@ -226,7 +212,7 @@ async function respond(ctx: EvalContext, req: ObjectValue): Promise<Value> {
   const retries = retryAttempts(req);
   const remember = (res: WireResponse): Value => {
     const value = toValue(res, forceJson, forceYaml);
-    if (inter || CACHEABLE.has(res.statusCode)) intra.set(key, { value });
+    if (inter || CACHEABLE.has(res.statusCode)) intra.set(intraKey(key), { value });
     if (inter && CACHEABLE.has(res.statusCode) && (forceSeconds !== undefined || canStore(res))) {
       try {
         checkCachingMode(req);
@@ -261,7 +247,7 @@ async function respond(ctx: EvalContext, req: ObjectValue): Promise<Value> {
     }
     return remember(await execute(ctx, await buildRequest(req), retries));
   } catch (e) {
-    intra.set(key, { error: e });
+    intra.set(intraKey(key), { error: e });
     throw e;
   }
 }
@@ -296,7 +282,7 @@ async function httpSend(ctx: EvalContext, arg: Value): Promise<Value> {
   if (raise !== undefined && typeof raise !== "boolean") throw builtinError("invalid value for raise_error field");
   const raiseError = raise !== false;
   try {
-    validateKeys(req);
+    validateRequestKeys(req);
   } catch (e) {
     if (raiseError) throw e;
     return quietError(e);

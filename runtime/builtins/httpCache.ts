@@ -1,27 +1,19 @@
 // http.send's caches, as OPA keeps them:
 //   - within one evaluation, every response with a cacheable status (and every error) for a
-//     request is reused, so one evaluation sees one answer per request;
+//     request is reused, so one evaluation sees one answer per request (kept in the evaluation's
+//     EvalContext.builtinCache, under the key intraKey gives);
 //   - across evaluations (`cache: true` or `force_cache: true`), responses are kept until they
 //     expire: `force_cache_duration_seconds` after the evaluation's time, else Cache-Control
 //     max-age from the Date header, else Expires; `no-store` responses are not kept; a stale
 //     entry with an ETag or Last-Modified is revalidated by the caller.
 // The cross-evaluation cache is process-wide and bounded (least recently used goes first).
-import type { EvalContext } from "./context.js";
-import type { Value } from "../value/value.js";
 import type { WireResponse } from "./httpTransport.js";
 
 /** Status codes whose responses may be cached (RFC 7231 §6.1). */
 export const CACHEABLE = new Set([200, 203, 204, 206, 300, 301, 404, 405, 410, 414, 501]);
 
-export type IntraEntry = { value: Value } | { error: unknown };
-
-const intra = new WeakMap<EvalContext, Map<string, IntraEntry>>();
-
-export function intraCache(ctx: EvalContext): Map<string, IntraEntry> {
-  let m = intra.get(ctx);
-  if (!m) intra.set(ctx, (m = new Map()));
-  return m;
-}
+/** The key of a request's answer in the evaluation's cache (EvalContext.builtinCache). */
+export const intraKey = (requestKey: string): string => `http.send:${requestKey}`;
 
 export interface InterEntry {
   response: WireResponse;

@@ -1,14 +1,36 @@
-// Pieces of http.send's request and response handling: the error for a request that cannot be
-// made, the tls_* options (PEM text, files, environment variables; OPA's literal "\n" in
-// tls_ca_cert), and the decoding of response bodies (JSON for application/json and
-// application/*+json or force_json_decode, YAML for application/yaml or force_yaml_decode;
-// a body that does not decode is null, as in OPA).
-import { parse as parseYaml } from "yaml";
+// Pieces of http.send's request and response handling: the check of the request object's keys
+// (providers.aws.sign_req makes the same), the error for a request that cannot be made, the tls_*
+// options (PEM text, files, environment variables; OPA's literal "\n" in tls_ca_cert), and the
+// decoding of response bodies (JSON for application/json and application/*+json or
+// force_json_decode, YAML for application/yaml or force_yaml_decode — JSON text first, as OPA's
+// util.Unmarshal does, else yaml.unmarshal's go-yaml rules; a body that does not decode is null).
 import type { RegoErrorCode } from "../errors.js";
-import { fromJSONText } from "../value/json.js";
+import { objectGet, objectKeys, type ObjectValue } from "../value/object.js";
+import { RegoSet } from "../value/set.js";
 import type { Value } from "../value/value.js";
-import { unmarshal } from "./goJson.js";
+import { operandError } from "./args.js";
+import { isValidJson, unmarshal } from "./goJson.js";
+import { fromUtf8 } from "./goStrconv.js";
 import type { TlsOptions, WireResponse } from "./httpTransport.js";
+import { termString } from "./termString.js";
+import { yamlUnmarshal } from "./yaml.js";
+
+/** The request object's keys OPA knows. */
+const ALLOWED = new Set([
+  "method", "url", "body", "enable_redirect", "force_json_decode", "force_yaml_decode", "headers", "raw_body",
+  "tls_use_system_certs", "tls_ca_cert", "tls_ca_cert_file", "tls_ca_cert_env_variable", "tls_client_cert",
+  "tls_client_cert_file", "tls_client_cert_env_variable", "tls_client_key", "tls_client_key_file",
+  "tls_client_key_env_variable", "tls_insecure_skip_verify", "tls_server_name", "timeout", "cache", "force_cache",
+  "force_cache_duration_seconds", "raise_error", "caching_mode", "max_retry_attempts", "cache_ignored_headers",
+]);
+
+/** OPA's validateHTTPRequestOperand: only known keys, method and url present (operand `pos`). */
+export function validateRequestKeys(req: ObjectValue, pos = 1): void {
+  const invalid = objectKeys(req).filter((k) => typeof k !== "string" || !ALLOWED.has(k));
+  if (invalid.length > 0) throw operandError(pos, `invalid request parameters(s): ${termString(new RegoSet(invalid))}`);
+  const missing = ["method", "url"].filter((k) => objectGet(req, k) === undefined);
+  if (missing.length > 0) throw operandError(pos, `missing required request parameters(s): ${termString(new RegoSet(missing))}`);
+}
 
 /** A request that cannot be made; OPA reports it as a builtin (or operand type) error. */
 export class RequestError extends Error {
@@ -128,13 +150,12 @@ function isJSONType(res: WireResponse): boolean {
 }
 
 export function decodeBody(res: WireResponse, forceJson: boolean, forceYaml: boolean): Value {
-  const text = new TextDecoder().decode(res.body);
+  const text = fromUtf8(res.body);
   try {
     if (forceJson || isJSONType(res)) return unmarshal(text);
     const ct = contentType(res);
     if (forceYaml || ct.includes("application/yaml") || ct.includes("application/x-yaml")) {
-      const parsed: unknown = parseYaml(text);
-      return parsed === undefined ? null : fromJSONText(JSON.stringify(parsed));
+      return isValidJson(text) ? unmarshal(text) : yamlUnmarshal(text);
     }
   } catch {
     return null;

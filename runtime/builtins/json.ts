@@ -3,7 +3,7 @@
 // exact numbers, keys sorted by bytes, and Go's escaping of <, >, & as \u003c, \u003e, \u0026.
 import { objectEntries } from "../value/object.js";
 import type { Value } from "../value/value.js";
-import { builtinError, obj, operandError, str } from "./args.js";
+import { goErrors, obj, operandError, str } from "./args.js";
 import type { EvalContext } from "./context.js";
 import { JsonSyntaxError, isValidJson, marshal, unmarshal } from "./goJson.js";
 import { quote } from "./goStrconv.js";
@@ -48,12 +48,7 @@ function marshalWithOptions(_ctx: EvalContext, x: Value, options: Value): Value 
 }
 
 function jsonUnmarshal(_ctx: EvalContext, text: Value): Value {
-  try {
-    return unmarshal(str(text, 1));
-  } catch (e) {
-    if (e instanceof JsonSyntaxError) throw builtinError(e.message);
-    throw e;
-  }
+  return goErrors(JsonSyntaxError, () => unmarshal(str(text, 1)));
 }
 
 export const jsonBuiltins: BuiltinTable = {

@@ -14,9 +14,10 @@ import { RE2JS } from "re2js";
 import { isObject } from "../value/object.js";
 import { toJSON, type JSONValue } from "../value/json.js";
 import { newPlainObject, setOwn, type Value } from "../value/value.js";
-import { builtinError } from "./args.js";
+import { goErrors } from "./args.js";
 import { DRAFT4, HYBRID, SchemaLoadError, checkSchema, detectDraft } from "./jsonschemaCheck.js";
 import { toResultErrors } from "./jsonschemaErrors.js";
+import { LruCache } from "./lruCache.js";
 import type { BuiltinTable } from "./registry.js";
 
 type AjvInstance = InstanceType<typeof Ajv>;
@@ -53,9 +54,8 @@ function ajvFor(draft: number): AjvInstance {
   return draft === DRAFT4 ? instances.draft4 : instances.draft7;
 }
 
-/** Compiled schemas by their JSON text (bounded; the oldest entry goes first). */
-const compiled = new Map<string, ValidateFunction>();
-const CACHE_SIZE = 64;
+/** Compiled validators (and the load errors of refused schemas) by the schema's JSON text. */
+const compiled = new LruCache<ValidateFunction>(64);
 
 type Json = JSONValue;
 
@@ -106,9 +106,10 @@ function normalize(node: Json, hybrid: boolean): Json {
 }
 
 function compile(schema: Json): ValidateFunction {
-  const key = JSON.stringify(schema);
-  const hit = compiled.get(key);
-  if (hit) return hit;
+  return compiled.get(JSON.stringify(schema), () => compileUncached(schema));
+}
+
+function compileUncached(schema: Json): ValidateFunction {
   const draft = detectDraft(schema);
   checkSchema(schema, draft);
   const forAjv = normalize(schema, draft === HYBRID);
@@ -124,8 +125,6 @@ function compile(schema: Json): ValidateFunction {
     // ajv keeps every compiled schema (and its $id) until removed; our own cache is the bounded one
     if (typeof forAjv === "object" && forAjv !== null) ajv.removeSchema(forAjv as object);
   }
-  if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value!);
-  compiled.set(key, validate);
   return validate;
 }
 
@@ -144,15 +143,7 @@ function verifySchema(schema: Value): Value[] {
 }
 
 function matchSchema(document: Value, schema: Value): Value[] {
-  let validate: ValidateFunction;
-  let doc: Json;
-  try {
-    doc = load(document);
-    validate = compile(load(schema));
-  } catch (e) {
-    if (e instanceof SchemaLoadError) throw builtinError(e.message);
-    throw e;
-  }
+  const [doc, validate] = goErrors(SchemaLoadError, (): [Json, ValidateFunction] => [load(document), compile(load(schema))]);
   const valid = validate(doc) as boolean;
   const errors = valid ? [] : toResultErrors((validate.errors ?? []) as ErrorObject[]);
   return resultArray(

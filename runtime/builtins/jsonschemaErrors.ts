@@ -4,6 +4,7 @@
 // Known differences from gojsonschema: ajv reports errors in its own order; the errors of the
 // branches of a failed anyOf/oneOf are not repeated (gojsonschema repeats those of the closest
 // branch), and a failed allOf reports its branches' errors without an extra "allOf" entry.
+import { formatFloat } from "./goFloat.js";
 import type { ErrorObject } from "ajv";
 import type { Value } from "../value/value.js";
 import { marshal as goMarshal } from "./goJson.js";
@@ -41,15 +42,7 @@ function givenType(v: unknown): string {
 /** Go's big.Float String() (%.10g): "5", "0.25", "1e+21". */
 export function formatG10(n: number): string {
   if (!Number.isFinite(n)) return String(n);
-  if (n === 0) return "0";
-  const [mant, expText] = n.toExponential(9).split("e") as [string, string];
-  const exp = Number(expText);
-  const digits = mant.replace(/\.?0+$/, "");
-  if (exp < -4 || exp >= 10) {
-    const e = Math.abs(exp) < 10 ? `0${Math.abs(exp)}` : String(Math.abs(exp));
-    return `${digits}e${exp < 0 ? "-" : "+"}${e}`;
-  }
-  return String(Number(n.toPrecision(10)));
+  return n === 0 ? "0" : formatFloat(n, "g", 10);
 }
 
 function describe(e: ErrorObject, field: string): [type: string, desc: string] | undefined {

@@ -3,18 +3,20 @@
 // Signatures use node:crypto's synchronous sign/verify (./crypto/jws.ts): builtins are synchronous
 // and jose's verify/sign are async. A bad signature is `false`; malformed input is an error.
 import type { KeyObject } from "node:crypto";
-import { builtinError, obj, str } from "./args.js";
+import { builtinError, goErrors, obj, str } from "./args.js";
 import { compareNumbers, isNumber, numberFromText, toDouble, type Num } from "../value/number.js";
 import { RegoObject, objectGet, objectKeys, sortedPlainKeys } from "../value/object.js";
 import { getOwn, isPlainObject, newPlainObject, type PlainObject, type Value } from "../value/value.js";
 import type { BuiltinTable } from "./registry.js";
 import type { EvalContext } from "./context.js";
 import { DerError, TAG, DerReader } from "./crypto/der.js";
-import { rawURLEncode, urlDecodeLenient } from "./crypto/gobase64.js";
-import { GoJSONError, marshalGo, parseGoJSON, validJSON } from "./crypto/gojson.js";
+import { rawURLEncode, urlDecodeLenient } from "./goBase64.js";
+import { JsonSyntaxError, isValidJson, marshal, unmarshal } from "./goJson.js";
+import { fromUtf8 } from "./goStrconv.js";
 import { parseJwkSet } from "./crypto/jwk.js";
 import { JWS_ALGORITHMS, constantTimeEqual, hmacDigest, signJWS, verifyECHalves, verifyEd25519, verifyJWS, verifyRSA, type VerifyKey } from "./crypto/jws.js";
 import { pemDecode } from "./crypto/pem.js";
+import { LruCache } from "./lruCache.js";
 import { parsePublicKey } from "./crypto/pkix.js";
 import { parseCertificate } from "./crypto/x509.js";
 
@@ -32,7 +34,7 @@ interface VerificationKey {
   kid: string;
 }
 
-const bytesText = (b: Buffer): string => new TextDecoder("utf-8").decode(b);
+const bytesText = fromUtf8;
 
 function decodeJWT(a: Value): Token {
   const s = str(a, 1);
@@ -42,23 +44,12 @@ function decodeJWT(a: Value): Token {
   return { header: parts[0]!, payload: parts[1]!, signature: parts[2]! };
 }
 
-function withPrefix<T>(prefix: string, f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    throw builtinError(`${prefix}${(e as Error).message}`);
-  }
-}
+/** OPA's `fmt.Errorf(prefix + "%v", err)` around any failure of a decoder or parser. */
+const withPrefix = <T>(prefix: string, f: () => T): T => goErrors(Error, f, prefix);
 
-/** OPA's extractJSONObject. */
+/** OPA's extractJSONObject: json.unmarshal's decoding (duplicate keys: the last wins). */
 function jsonObject(text: string): PlainObject {
-  let v: Value;
-  try {
-    v = parseGoJSON(text);
-  } catch (e) {
-    if (e instanceof GoJSONError) throw builtinError(`invalid JSON: ${e.message}`);
-    throw e;
-  }
+  const v = goErrors(JsonSyntaxError, () => unmarshal(text), "invalid JSON: ");
   if (!isPlainObject(v)) throw builtinError("decoded JSON type was not an Object");
   return v;
 }
@@ -105,18 +96,10 @@ function parseTokenHeader(h: PlainObject): TokenHeader {
 const headerValid = (h: TokenHeader): boolean => h.alg !== "" && !h.unknown.some((u) => h.crit?.has(u));
 
 /** Parsed keys by their text: key objects are immutable, and policies reuse a few keys. */
-const keyCache = new Map<string, VerificationKey[]>();
-const KEY_CACHE_SIZE = 64;
+const keyCache = new LruCache<VerificationKey[]>(64);
 
 /** OPA's getKeysFromCertOrJWK: a PEM certificate, a PEM public key, or a JWK (set). */
-function keysFromCertOrJWK(text: string): VerificationKey[] {
-  const cached = keyCache.get(text);
-  if (cached) return cached;
-  const keys = parseKeys(text);
-  if (keyCache.size >= KEY_CACHE_SIZE) keyCache.delete(keyCache.keys().next().value!);
-  keyCache.set(text, keys);
-  return keys;
-}
+const keysFromCertOrJWK = (text: string): VerificationKey[] => keyCache.get(text, () => parseKeys(text));
 
 function parseKeys(text: string): VerificationKey[] {
   const [block, rest] = pemDecode(text);
@@ -321,7 +304,7 @@ function headerString(text: string, name: string): string {
   let v: Value;
   if ("{[\"tfn".includes(t[0]!)) {
     try {
-      v = parseGoJSON(t);
+      v = unmarshal(t);
     } catch (e) {
       throw new Error(`cannot parse JSON: ${(e as Error).message}`);
     }
@@ -347,18 +330,10 @@ function encodeSign(headerText: string, payloadText: string, jwkText: string): s
   } catch {
     typ = undefined;
   }
-  if ((typ === undefined || typ === "JWT") && !validJSON(payloadText)) throw builtinError("type is JWT but payload is not JSON");
+  if ((typ === undefined || typ === "JWT") && !isValidJson(payloadText)) throw builtinError("type is JWT but payload is not JSON");
   const input = `${rawURLEncode(Buffer.from(headerText, "utf8"))}.${rawURLEncode(Buffer.from(payloadText, "utf8"))}`;
   const sig = withPrefix("", () => signJWS(alg, keys[0]!, Buffer.from(input, "utf8")));
   return `${input}.${rawURLEncode(sig)}`;
-}
-
-function marshal(v: Value, what: string): string {
-  try {
-    return marshalGo(v, what);
-  } catch (e) {
-    throw builtinError(`failed to prepare JWT ${what} for marshalling: ${(e as Error).message}`);
-  }
 }
 
 export const jwtBuiltins: BuiltinTable = {
@@ -378,7 +353,8 @@ export const jwtBuiltins: BuiltinTable = {
   "io.jwt.verify_es512": es("512"),
   "io.jwt.verify_eddsa": { fn: (_ctx, jwt, key) => verifyWithKeys(jwt, key, verifyEd25519) },
   "io.jwt.encode_sign": {
-    fn: (_ctx, h, p, k) => encodeSign(marshal(h, "headers"), marshal(p, "payload"), marshal(k, "signature")),
+    // OPA marshals ast.JSON of each operand, which cannot fail for a value (non-string keys become text).
+    fn: (_ctx, h, p, k) => encodeSign(marshal(h), marshal(p), marshal(k)),
     nondeterministic: true,
   },
   "io.jwt.encode_sign_raw": {

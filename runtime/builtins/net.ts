@@ -8,7 +8,7 @@
 import { RegoError } from "../errors.js";
 import { RegoSet, isObject, objectEntries } from "../value/index.js";
 import type { Value } from "../value/value.js";
-import { builtinError, str } from "./args.js";
+import { builtinError, goErrors, str, succeeds } from "./args.js";
 import type { BuiltinTable } from "./registry.js";
 import {
   CIDRParseError,
@@ -34,14 +34,7 @@ function parseNet(v: Value): IPNet {
   return cidr(str(v, 1)).net;
 }
 
-function cidr(s: string): ReturnType<typeof parseCIDR> {
-  try {
-    return parseCIDR(s);
-  } catch (e) {
-    if (e instanceof CIDRParseError) throw builtinError(e.message);
-    throw e;
-  }
-}
+const cidr = (s: string): ReturnType<typeof parseCIDR> => goErrors(CIDRParseError, () => parseCIDR(s));
 
 function cidrContains(a: Value, b: Value): boolean {
   const outer = parseNet(a);
@@ -66,13 +59,7 @@ function cidrIntersects(a: Value, b: Value): boolean {
 }
 
 function cidrIsValid(v: Value): boolean {
-  if (typeof v !== "string") return false;
-  try {
-    parseCIDR(v);
-    return true;
-  } catch {
-    return false;
-  }
+  return typeof v === "string" && succeeds(Error, () => parseCIDR(v));
 }
 
 function cidrExpand(v: Value): RegoSet {

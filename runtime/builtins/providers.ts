@@ -2,50 +2,32 @@
 // computes it (canonical request over the request's headers plus host/x-amz-date/
 // x-amz-content-sha256/x-amz-security-token), with OPA's argument checks and messages.
 import { createHash, createHmac } from "node:crypto";
-import { builtinError, num, obj, operandError, operandTypeError } from "./args.js";
+import { INT64_MAX, INT64_MIN, builtinError, num, obj, operandError, operandTypeError } from "./args.js";
 import { isInteger, toBigInt } from "../value/number.js";
-import { isObject, makeObject, objectEntries, objectGet, objectInsert, objectKeys, type ObjectValue } from "../value/object.js";
-import { compare } from "../value/compare.js";
+import { isObject, makeObject, objectEntries, objectGet, objectInsert, type ObjectValue } from "../value/object.js";
+import { RegoSet } from "../value/set.js";
 import { newPlainObject, setOwn, type PlainObject, type Value } from "../value/value.js";
 import type { BuiltinTable } from "./registry.js";
-import { marshalGo } from "./crypto/gojson.js";
+import { marshal } from "./goJson.js";
+import { validateRequestKeys } from "./httpRequest.js";
+import { termString } from "./termString.js";
 import { parseGoURL } from "./crypto/pkix.js";
 
 const REQUIRED_CONFIG = ["aws_access_key", "aws_region", "aws_secret_access_key", "aws_service"];
-
-/** http.send's request keys (OPA validates sign_req's request with the same check). */
-const ALLOWED_REQUEST_KEYS = new Set([
-  "method", "url", "body", "enable_redirect", "force_json_decode", "force_yaml_decode", "headers", "raw_body",
-  "tls_use_system_certs", "tls_ca_cert", "tls_ca_cert_file", "tls_ca_cert_env_variable", "tls_client_cert",
-  "tls_client_cert_file", "tls_client_cert_env_variable", "tls_client_key", "tls_client_key_file",
-  "tls_client_key_env_variable", "tls_insecure_skip_verify", "tls_server_name", "timeout", "cache", "force_cache",
-  "force_cache_duration_seconds", "raise_error", "caching_mode", "max_retry_attempts", "cache_ignored_headers",
-]);
 
 /** Headers a proxy may change; they stay out of the signature. */
 const IGNORED_HEADERS = new Set(["authorization", "user-agent", "x-amzn-trace-id"]);
 
 /** A Rego set of values as OPA prints it in messages: {"a", "b"}. */
-const setText = (vs: Value[]): string => `{${[...vs].sort(compare).map((v) => marshalGo(v)).join(", ")}}`;
+const setText = (vs: Value[]): string => termString(new RegoSet(vs));
 
 const stringOf = (v: Value | undefined): string => (typeof v === "string" ? v : "");
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 function validateConfig(cfg: ObjectValue): void {
   const missing = REQUIRED_CONFIG.filter((k) => objectGet(cfg, k) === undefined);
   if (missing.length > 0) throw operandError(2, `missing required AWS config parameters(s): ${setText(missing)}`);
   const invalid = REQUIRED_CONFIG.filter((k) => typeof objectGet(cfg, k) !== "string");
   if (invalid.length > 0) throw operandError(2, `invalid values for required AWS config parameters(s): ${setText(invalid)}`);
-}
-
-function validateRequest(req: ObjectValue): void {
-  const keys = objectKeys(req);
-  const invalid = keys.filter((k) => typeof k !== "string" || !ALLOWED_REQUEST_KEYS.has(k));
-  if (invalid.length > 0) throw operandError(1, `invalid request parameters(s): ${setText(invalid)}`);
-  const missing = ["method", "url"].filter((k) => objectGet(req, k) === undefined);
-  if (missing.length > 0) throw operandError(1, `missing required request parameters(s): ${setText(missing)}`);
 }
 
 /** Go's url.URL.EscapedPath for a path without a distinct raw form. */
@@ -122,7 +104,7 @@ function signReq(reqV: Value, cfgV: Value, timeV: Value): Value {
   const t = num(timeV, 1);
   const ns = isInteger(t) ? toBigInt(t) : undefined;
   if (ns === undefined || ns < INT64_MIN || ns > INT64_MAX) throw operandError(3, "could not convert time_ns value into a unix timestamp");
-  validateRequest(req);
+  validateRequestKeys(req); // OPA checks the request as http.send does
   const url = objectGet(req, "url")!;
   const method = objectGet(req, "method")!;
   const headersV = objectGet(req, "headers");
@@ -134,7 +116,7 @@ function signReq(reqV: Value, cfgV: Value, timeV: Value): Value {
   const u = parseGoURL(url as string, (reason) => builtinError(`parse ${JSON.stringify(url)}: ${reason}`));
   const rawBody = objectGet(req, "raw_body");
   const body = objectGet(req, "body");
-  const bodyBytes = rawBody !== undefined ? Buffer.from(stringOf(rawBody), "utf8") : body !== undefined ? Buffer.from(marshalGo(body), "utf8") : Buffer.alloc(0);
+  const bodyBytes = rawBody !== undefined ? Buffer.from(stringOf(rawBody), "utf8") : body !== undefined ? Buffer.from(marshal(body), "utf8") : Buffer.alloc(0);
   const headers = new Map<string, string>();
   if (headersV !== undefined) for (const [k, v] of objectEntries(headersV as ObjectValue)) headers.set(stringOf(k), stringOf(v));
   let disablePayloadSigning = false;

@@ -14,7 +14,7 @@ function randIntn(ctx: EvalContext, key: Value, bound: Value): Value {
   if (n < 0) n = -n;
   const cacheKey = `rand.intn:${JSON.stringify(s)}-${n}`;
   const cached = ctx.builtinCache.get(cacheKey);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined && "value" in cached && cached.value !== undefined) return cached.value;
   let r: number;
   if (n <= 2 ** 32) r = Math.floor(ctx.random() * n);
   else {
@@ -23,7 +23,7 @@ function randIntn(ctx: EvalContext, key: Value, bound: Value): Value {
     const lo = BigInt(Math.floor(ctx.random() * 2 ** 32));
     r = Number(((hi << 32n) | lo) % BigInt(n));
   }
-  ctx.builtinCache.set(cacheKey, r);
+  ctx.builtinCache.set(cacheKey, { value: r });
   return r;
 }
 

@@ -3,10 +3,11 @@
 // once into a bounded LRU cache. Invalid patterns are OPA's errors: `eval_builtin_error` with Go's
 // message, e.g. "regex.match: error parsing regexp: missing closing ]: `[`".
 import { RE2JS, RE2JSSyntaxException } from "re2js";
-import { builtinError, int, str } from "./args.js";
+import { builtinError, int, str, succeeds } from "./args.js";
 import type { EvalContext } from "./context.js";
-import { goQuote, utf8Length } from "./goquote.js";
+import { quote as goQuote, utf8Length } from "./goStrconv.js";
 import { globsIntersect } from "./globsIntersect.js";
+import { LruCache } from "./lruCache.js";
 import type { BuiltinTable } from "./registry.js";
 import type { Value } from "../value/value.js";
 
@@ -18,25 +19,8 @@ interface Compiled {
   names: Record<string, number>;
 }
 
-const CACHE_SIZE = 256;
-const cache = new Map<string, Compiled | Error>();
-
-function cached(key: string, build: () => Compiled): Compiled {
-  let hit = cache.get(key);
-  if (hit !== undefined) {
-    cache.delete(key); // refresh its place in the LRU order
-  } else {
-    try {
-      hit = build();
-    } catch (e) {
-      hit = e instanceof Error ? e : new Error(String(e));
-    }
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  }
-  cache.set(key, hit);
-  if (hit instanceof Error) throw hit;
-  return hit;
-}
+/** Compiled patterns (and the errors of invalid ones) by pattern text. */
+const cache = new LruCache<Compiled>(256);
 
 /** Go's regexp.Compile, with its error text. */
 function compileGo(pattern: string): Compiled {
@@ -54,7 +38,7 @@ function compileGo(pattern: string): Compiled {
 
 /** A compiled pattern from the cache; an invalid pattern throws its (cached) error. */
 export function getRegexp(pattern: string): Compiled {
-  return cached(pattern, () => compileGo(pattern));
+  return cache.get(pattern, () => compileGo(pattern));
 }
 
 function regexMatch(_ctx: EvalContext, pattern: Value, value: Value): Value {
@@ -64,13 +48,7 @@ function regexMatch(_ctx: EvalContext, pattern: Value, value: Value): Value {
 }
 
 function regexIsValid(_ctx: EvalContext, pattern: Value): Value {
-  if (typeof pattern !== "string") return false;
-  try {
-    getRegexp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
+  return typeof pattern === "string" && succeeds(Error, () => getRegexp(pattern));
 }
 
 function regexFindN(_ctx: EvalContext, pattern: Value, value: Value, number: Value): Value {
@@ -185,7 +163,7 @@ function regexTemplateMatch(_ctx: EvalContext, pattern: Value, match: Value, sta
   // OPA reports the start delimiter's length in both messages.
   if (utf8Length(open) !== 1) throw builtinError(`start delimiter has to be exactly one character long but is ${utf8Length(open)} long`);
   if (utf8Length(close) !== 1) throw builtinError(`end delimiter has to be exactly one character long but is ${utf8Length(open)} long`);
-  const compiled = cached(`\u0000template\u0000${open}${close}\u0000${tpl}`, () => compileTemplate(tpl, open, close));
+  const compiled = cache.get(`\u0000template\u0000${open}${close}\u0000${tpl}`, () => compileTemplate(tpl, open, close));
   return compiled.re.match(s) as boolean;
 }
 

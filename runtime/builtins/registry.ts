@@ -58,51 +58,53 @@ export interface CallSite {
   location?: Location;
 }
 
-// Categories, in OPA's grouping. Each file exports one table; add new categories here.
-const categories: BuiltinTable[] = [
-  comparisonBuiltins,
-  arithmeticBuiltins,
-  bitsBuiltins,
-  aggregatesBuiltins,
-  setsBuiltins,
-  arraysBuiltins,
-  objectsBuiltins,
-  typesBuiltins,
-  castsBuiltins,
-  internalBuiltins,
-  graphsBuiltins,
-  stringsBuiltins,
-  encodingBuiltins,
-  jsonBuiltins,
-  yamlBuiltins,
-  unitsBuiltins,
-  semverBuiltins,
-  uuidBuiltins,
-  randBuiltins,
-  regexBuiltins,
-  globBuiltins,
-  templatesBuiltins,
-  timeBuiltins,
-  cryptoBuiltins,
-  jwtBuiltins,
-  providersBuiltins,
-  netBuiltins,
-  httpBuiltins,
-  graphqlBuiltins,
-  jsonschemaBuiltins,
-  regoBuiltins,
-  opaBuiltins,
-];
+// Categories, one file each, named after OPA's categories; add new categories here.
+const categories: Readonly<Record<string, BuiltinTable>> = {
+  comparison: comparisonBuiltins,
+  arithmetic: arithmeticBuiltins,
+  bits: bitsBuiltins,
+  aggregates: aggregatesBuiltins,
+  sets: setsBuiltins,
+  arrays: arraysBuiltins,
+  objects: objectsBuiltins,
+  types: typesBuiltins,
+  casts: castsBuiltins,
+  internal: internalBuiltins,
+  graphs: graphsBuiltins,
+  strings: stringsBuiltins,
+  encoding: encodingBuiltins,
+  json: jsonBuiltins,
+  yaml: yamlBuiltins,
+  units: unitsBuiltins,
+  semver: semverBuiltins,
+  uuid: uuidBuiltins,
+  rand: randBuiltins,
+  regex: regexBuiltins,
+  glob: globBuiltins,
+  templates: templatesBuiltins,
+  time: timeBuiltins,
+  crypto: cryptoBuiltins,
+  jwt: jwtBuiltins,
+  providers: providersBuiltins,
+  net: netBuiltins,
+  http: httpBuiltins,
+  graphql: graphqlBuiltins,
+  jsonschema: jsonschemaBuiltins,
+  rego: regoBuiltins,
+  opa: opaBuiltins,
+};
 
 const registry = new Map<string, BuiltinDef>();
-for (const table of categories) addTable(table, false);
+const categoryOf = new Map<string, string>();
+for (const [category, table] of Object.entries(categories)) addTable(table, false, category);
 
-function addTable(table: BuiltinTable, custom: boolean): void {
+function addTable(table: BuiltinTable, custom: boolean, category?: string): void {
   for (const name of Object.keys(table)) {
     if (registry.has(name)) {
       throw new RegoError("rego_compile_error", custom ? `custom builtin ${name} conflicts with an existing builtin` : `builtin ${name} is registered twice`);
     }
     registry.set(name, table[name]!);
+    if (category !== undefined) categoryOf.set(name, category);
   }
 }
 
@@ -112,6 +114,11 @@ export function getBuiltin(name: string): BuiltinDef | undefined {
 
 export function builtinNames(): string[] {
   return [...registry.keys()].sort();
+}
+
+/** The category (file under runtime/builtins/) of a built-in builtin; undefined for custom ones. */
+export function builtinCategory(name: string): string | undefined {
+  return categoryOf.get(name);
 }
 
 /** Adds application-defined builtins; a name that clashes with an existing builtin is refused. */
@@ -145,8 +152,15 @@ function asBuiltinError(site: CallSite, e: unknown): RegoError {
     return new RegoError(e.code, prefixed, site.location, { details: e.details, cause: e.cause });
   }
   // A JS exception inside a builtin is a bug or a library failure: report it as a builtin error.
-  const message = e instanceof Error ? e.message : String(e);
+  // The JS call stack running out means a value nested deeper than the builtin can follow.
+  const message = isStackOverflow(e) ? STACK_OVERFLOW : e instanceof Error ? e.message : String(e);
   return new RegoError("eval_builtin_error", `${site.name}: ${message}`, site.location, { cause: e });
+}
+
+const STACK_OVERFLOW = "value nested too deeply (the JavaScript call stack is exhausted)";
+
+function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && e.message === "Maximum call stack size exceeded";
 }
 
 /** Calls a builtin with the invoke policy applied (generated code may inline the same shape). */
@@ -159,29 +173,32 @@ export function invokeBuiltin(ctx: EvalContext, def: BuiltinDef, site: CallSite,
   }
 }
 
-/** Nondeterministic builtins give one value per evaluation for the same arguments. */
+/** Nondeterministic builtins give one answer per evaluation for the same arguments (a value or an error). */
 function invokeCached(ctx: EvalContext, def: BuiltinDef, site: CallSite, args: Value[]): Value | undefined {
   const key = `${site.name}(${canonicalKey(args)})`;
-  if (ctx.builtinCache.has(key)) return ctx.builtinCache.get(key);
-  let result: Value | undefined;
-  try {
-    result = (def.fn as BuiltinFn)(ctx, ...args);
-  } catch (e) {
-    result = builtinFailed(ctx, site, e);
+  let r = ctx.builtinCache.get(key);
+  if (r === undefined) {
+    try {
+      r = { value: (def.fn as BuiltinFn)(ctx, ...args) };
+    } catch (e) {
+      r = { error: e };
+    }
+    ctx.builtinCache.set(key, r);
   }
-  ctx.builtinCache.set(key, result);
-  return result;
+  return "error" in r ? builtinFailed(ctx, site, r.error) : r.value;
 }
 
 /** Async variant for builtins that do I/O. */
 export async function invokeBuiltinAsync(ctx: EvalContext, def: BuiltinDef, site: CallSite, args: Value[]): Promise<Value | undefined> {
   const key = def.nondeterministic ? `${site.name}(${canonicalKey(args)})` : undefined;
-  if (key !== undefined && ctx.builtinCache.has(key)) return ctx.builtinCache.get(key);
+  const remembered = key !== undefined ? ctx.builtinCache.get(key) : undefined;
+  if (remembered !== undefined) return "error" in remembered ? builtinFailed(ctx, site, remembered.error) : remembered.value;
   try {
-    const result = await def.fn(ctx, ...args);
-    if (key !== undefined) ctx.builtinCache.set(key, result);
-    return result;
+    const value = await def.fn(ctx, ...args);
+    if (key !== undefined) ctx.builtinCache.set(key, { value });
+    return value;
   } catch (e) {
+    if (key !== undefined) ctx.builtinCache.set(key, { error: e });
     return builtinFailed(ctx, site, e);
   }
 }

@@ -4,7 +4,7 @@
 // sign. The semver package's grammar differs (no leading zeros, "=" prefixes, whitespace, numbers
 // up to 2^53), so it would accept and refuse other strings than OPA: the rules are ported here.
 import type { Value } from "../value/value.js";
-import { builtinError, str } from "./args.js";
+import { INT64_MAX, INT64_MIN, builtinError, str } from "./args.js";
 import type { EvalContext } from "./context.js";
 import { quote } from "./goStrconv.js";
 import type { BuiltinTable } from "./registry.js";
@@ -17,8 +17,6 @@ interface Version {
 }
 
 const IDENTIFIERS = /^[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*$/;
-const INT64_MAX = (1n << 63n) - 1n;
-const INT64_MIN = -(1n << 63n);
 
 function cut(s: string, sep: string): [string, string] {
   const i = s.indexOf(sep);

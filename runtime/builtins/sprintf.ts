@@ -8,13 +8,12 @@
 // Hand-written: Go's fmt has no JS equivalent; this follows Go's fmt/print.go and fmt/format.go.
 import { BigNum, numberText, toDouble, type Num } from "../value/number.js";
 import type { Value } from "../value/value.js";
-import { GoFormatter, TYPE_NAMES, type GoArg } from "./goFmt.js";
+import { INT64_MAX, INT64_MIN } from "./args.js";
+import { GoFormatter, goTypeName, type GoArg } from "./goFmt.js";
 import { termString } from "./termString.js";
 
 export type { GoArg };
 
-const INT64_MIN = -(1n << 63n);
-const INT64_MAX = (1n << 63n) - 1n;
 
 /** The Go value OPA passes to fmt for one element of sprintf's array operand. */
 export function goArg(v: Value): GoArg {
@@ -140,7 +139,7 @@ class Printer extends GoFormatter {
       this.out += "%!(EXTRA ";
       a.slice(argNum).forEach((arg, k) => {
         if (k > 0) this.out += ", ";
-        this.out += `${TYPE_NAMES[arg.t]}=`;
+        this.out += `${goTypeName(arg)}=`;
         this.printArg(arg, "v");
       });
       this.out += ")";

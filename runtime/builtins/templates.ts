@@ -2,7 +2,7 @@
 // (gotemplateParse.ts, gotemplateExec.ts) with an object's values. As OPA does, the variables go
 // through JSON (numbers stay their text, as json.Number), missing keys render as "<undefined>",
 // and template errors are builtin errors with Go's text.
-import { builtinError, obj, str } from "./args.js";
+import { builtinError, goErrors, obj, str } from "./args.js";
 import type { EvalContext } from "./context.js";
 import { executeTemplate } from "./gotemplateExec.js";
 import { JsonNumber, type GoVal } from "./gotemplateFmt.js";
@@ -70,14 +70,8 @@ function renderTemplate(_ctx: EvalContext, template: Value, vars: Value): Value 
   const variables = obj(vars, 2);
   const decodeError = jsonDecodeError(variables);
   if (decodeError !== undefined) throw builtinError(decodeError);
-  try {
-    const set = parseTemplate(text);
-    // OPA renders Go's "<no value>" (a missing key) as "<undefined>".
-    return executeTemplate(set, toGo(variables)).replaceAll("<no value>", "<undefined>");
-  } catch (e) {
-    if (e instanceof TemplateError) throw builtinError(e.message);
-    throw e;
-  }
+  // OPA renders Go's "<no value>" (a missing key) as "<undefined>".
+  return goErrors(TemplateError, () => executeTemplate(parseTemplate(text), toGo(variables)).replaceAll("<no value>", "<undefined>"));
 }
 
 export const templatesBuiltins: BuiltinTable = {

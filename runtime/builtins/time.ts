@@ -3,7 +3,7 @@
 // nanoseconds can hold (1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z).
 // Layouts are Go's (golayout.ts, golayoutParse.ts, goduration.ts); zones are IANA names through Intl
 // (gocalendar.ts).
-import { builtinError, int, operandTypeError, str } from "./args.js";
+import { INT64_MAX, INT64_MIN, builtinError, goErrors, int, operandTypeError, str } from "./args.js";
 import type { EvalContext } from "./context.js";
 import { civilFromDays, daysFromCivil, loadZone, UnknownZoneError, UTC, wallToUnix, type Zone } from "./gocalendar.js";
 import { parseDuration } from "./goduration.js";
@@ -14,8 +14,9 @@ import { BigNum, fromBigInt, isInteger, toBigInt, type Num } from "../value/numb
 import type { Value } from "../value/value.js";
 
 const NS = 1_000_000_000n;
-const MIN_NS = -(1n << 63n);
-const MAX_NS = (1n << 63n) - 1n;
+/** Nanoseconds OPA holds in an int64. */
+const MIN_NS = INT64_MIN;
+const MAX_NS = INT64_MAX;
 
 /** An instant: whole seconds since the epoch and nanoseconds within the second (0 ≤ nsec < 1e9). */
 interface Instant {
@@ -42,14 +43,7 @@ function safeUnixNano(sec: number, nsec: number): Num {
 }
 
 /** A Go time error (parse, duration, zone) as OPA reports it: a builtin error with Go's text. */
-function goError<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof LayoutError || e instanceof UnknownZoneError) throw builtinError(e.message);
-    throw e;
-  }
-}
+const goError = <T>(f: () => T): T => goErrors([LayoutError, UnknownZoneError], f);
 
 interface ZonedTime {
   ns: bigint;

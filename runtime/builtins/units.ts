@@ -44,33 +44,30 @@ function parseDecimal(text: string): [bigint, number] | undefined {
   return [mant, Number(m[4] ?? 0) - frac.length];
 }
 
-const K = 1000n;
-const UNITS = new Map<string, bigint>([
-  ["", 1n],
-  ["k", K],
-  ["K", K],
-  ["ki", 1n << 10n],
-  ["Ki", 1n << 10n],
-  ["M", K ** 2n],
-  ["mi", 1n << 20n],
-  ["Mi", 1n << 20n],
-  ["g", K ** 3n],
-  ["G", K ** 3n],
-  ["gi", 1n << 30n],
-  ["Gi", 1n << 30n],
-  ["t", K ** 4n],
-  ["T", K ** 4n],
-  ["ti", 1n << 40n],
-  ["Ti", 1n << 40n],
-  ["p", K ** 5n],
-  ["P", K ** 5n],
-  ["pi", 1n << 50n],
-  ["Pi", 1n << 50n],
-  ["e", K ** 6n],
-  ["E", K ** 6n],
-  ["ei", 1n << 60n],
-  ["Ei", 1n << 60n],
-]);
+// The unit tables. Decimal prefixes are powers of 1000, binary ones (ki, Mi, ...) of 1024.
+// units.parse is case-sensitive in the prefix but k and K are both kilo and lower-case m is milli
+// (unitFactor), so mega is M only; units.parse_bytes lower-cases its input and accepts kb, k,
+// kib, ki, ...
+const UNITS = new Map<string, bigint>([["", 1n]]);
+const BYTE_UNITS = new Map<string, bigint>([["", 1n]]);
+["k", "m", "g", "t", "p", "e"].forEach((p, i) => {
+  const decimal = 1000n ** BigInt(i + 1);
+  const binary = 1n << BigInt(10 * (i + 1));
+  const P = p.toUpperCase();
+  if (p !== "m") UNITS.set(p, decimal);
+  UNITS.set(P, decimal).set(`${p}i`, binary).set(`${P}i`, binary);
+  BYTE_UNITS.set(p, decimal).set(`${p}b`, decimal).set(`${p}i`, binary).set(`${p}ib`, binary);
+});
+
+/** extractNumAndUnit with OPA's message for an over-long exponent. */
+function numAndUnit(s: string, fail: (msg: string) => Error): [string, string] {
+  try {
+    return extractNumAndUnit(s);
+  } catch (e) {
+    if (e instanceof ExponentTooLarge) throw fail("exponent too large");
+    throw e;
+  }
+}
 
 /** The factor of a units.parse unit as an exact decimal [mantissa, exponent], or undefined. */
 function unitFactor(unit: string): [bigint, number] | undefined {
@@ -101,14 +98,7 @@ function unitsParse(_ctx: EvalContext, x: Value): Value {
   const fail = (msg: string) => builtinError(`units.parse: ${msg}`);
   const s = str(x, 1).replace(/"/g, "");
   if (s.includes(" ")) throw fail("spaces not allowed in resource strings");
-  let num: string;
-  let unit: string;
-  try {
-    [num, unit] = extractNumAndUnit(s);
-  } catch (e) {
-    if (e instanceof ExponentTooLarge) throw fail("exponent too large");
-    throw e;
-  }
+  let [num, unit] = numAndUnit(s, fail);
   if (num === "") throw fail("no amount provided");
   if (unit.length > 1) unit = unit[0] + unit.slice(1).toLowerCase();
   const factor = unitFactor(unit);
@@ -118,48 +108,13 @@ function unitsParse(_ctx: EvalContext, x: Value): Value {
   return ratNumber(d[0] * factor[0], d[1] + factor[1]);
 }
 
-const BYTE_UNITS: Record<string, bigint> = {
-  "": 1n,
-  kb: 1000n,
-  k: 1000n,
-  kib: 1n << 10n,
-  ki: 1n << 10n,
-  mb: 1000n ** 2n,
-  m: 1000n ** 2n,
-  mib: 1n << 20n,
-  mi: 1n << 20n,
-  gb: 1000n ** 3n,
-  g: 1000n ** 3n,
-  gib: 1n << 30n,
-  gi: 1n << 30n,
-  tb: 1000n ** 4n,
-  t: 1000n ** 4n,
-  tib: 1n << 40n,
-  ti: 1n << 40n,
-  pb: 1000n ** 5n,
-  p: 1000n ** 5n,
-  pib: 1n << 50n,
-  pi: 1n << 50n,
-  eb: 1000n ** 6n,
-  e: 1000n ** 6n,
-  eib: 1n << 60n,
-  ei: 1n << 60n,
-};
-
 function parseBytes(_ctx: EvalContext, x: Value): Value {
   const fail = (msg: string) => builtinError(`units.parse_bytes: ${msg}`);
   const s = str(x, 1).toLowerCase().replace(/"/g, "");
   if (s.includes(" ")) throw fail("spaces not allowed in resource strings");
-  let num: string;
-  let unit: string;
-  try {
-    [num, unit] = extractNumAndUnit(s);
-  } catch (e) {
-    if (e instanceof ExponentTooLarge) throw fail("exponent too large");
-    throw e;
-  }
+  const [num, unit] = numAndUnit(s, fail);
   if (num === "") throw fail("no byte amount provided");
-  const factor = Object.hasOwn(BYTE_UNITS, unit) ? BYTE_UNITS[unit]! : undefined;
+  const factor = BYTE_UNITS.get(unit);
   if (factor === undefined) throw fail(`byte unit ${unit} not recognized`);
   const d = parseDecimal(num);
   if (d === undefined) throw fail("could not parse byte amount to a number");

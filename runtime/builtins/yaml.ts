@@ -3,10 +3,10 @@
 // package parses (with the failsafe schema, so every scalar arrives as text); go-yaml's scalar
 // resolution, the JSON conversion rules (non-string keys become text, NaN/Inf are errors, later
 // duplicate keys and `<<` merges override) and go-yaml's error texts are applied here.
-import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node } from "yaml";
+import { Composer, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, Parser, type CST, type Document, type Node } from "yaml";
 import { fromBigInt, numberFromText } from "../value/number.js";
 import { newPlainObject, setOwn, type PlainObject, type Value } from "../value/value.js";
-import { builtinError, str } from "./args.js";
+import { goErrors, str, succeeds } from "./args.js";
 import type { EvalContext } from "./context.js";
 import { formatFloat, jsonFloat } from "./goFloat.js";
 import { keyText, resolvePlain, type Resolved } from "./goYaml.js";
@@ -17,6 +17,13 @@ class YamlError extends Error {}
 
 /** Alias expansion budget: a "billion laughs" document fails instead of exhausting memory. */
 const MAX_NODES = 1_000_000;
+
+/**
+ * Nesting limit. go-yaml allows 10000 levels; the yaml package composes documents recursively
+ * and exhausts the JS call stack (in Node 20, sometimes fatally) long before that, so deeper
+ * documents are refused before they are composed, with go-yaml's wording.
+ */
+export const MAX_YAML_DEPTH = 500;
 
 const YAML_TAG = "tag:yaml.org,2002:";
 
@@ -40,12 +47,20 @@ const TYPE_NAMES: Record<Resolved["t"], string> = { null: "null", bool: "bool", 
 
 class Converter {
   private budget = MAX_NODES;
+  /** The alias targets being expanded on the current path: an anchor inside itself is an error. */
+  private readonly expanding = new Set<Node>();
+  private depth = 0;
   constructor(private readonly doc: Document) {}
+
+  /** Alias targets, found once each (the yaml package searches the whole document per call). */
+  private readonly targets = new Map<Node, Node | undefined>();
 
   private resolveAlias(n: Node): Node {
     if (!isAlias(n)) return n;
-    const target = n.resolve(this.doc);
+    let target = this.targets.get(n);
+    if (target === undefined && !this.targets.has(n)) this.targets.set(n, (target = n.resolve(this.doc)));
     if (target === undefined) throw new YamlError(`yaml: unknown anchor '${n.source}' referenced`);
+    if (this.expanding.has(target)) throw new YamlError(`yaml: anchor '${n.source}' value contains itself`);
     return target;
   }
 
@@ -69,12 +84,21 @@ class Converter {
     if (--this.budget < 0) throw new YamlError("yaml: document contains excessive aliasing");
     if (node === null || node === undefined) return null;
     const n = this.resolveAlias(node);
-    if (isMap(n)) {
-      const out = newPlainObject();
-      this.mapping(n.items, out);
-      return out;
+    if (isMap(n) || isSeq(n)) {
+      // Aliases can nest expansions deeper than the document itself is.
+      if (++this.depth > MAX_YAML_DEPTH) throw new YamlError(`yaml: exceeded max depth of ${MAX_YAML_DEPTH}`);
+      const aliased = n !== node;
+      if (aliased) this.expanding.add(n);
+      try {
+        if (isSeq(n)) return n.items.map((item) => this.value(item as Node | null));
+        const out = newPlainObject();
+        this.mapping(n.items, out);
+        return out;
+      } finally {
+        if (aliased) this.expanding.delete(n);
+        this.depth--;
+      }
     }
-    if (isSeq(n)) return n.items.map((item) => this.value(item as Node | null));
     const r = this.scalar(n);
     switch (r.t) {
       case "null":
@@ -125,35 +149,40 @@ class Converter {
   }
 }
 
+/** The deepest nesting of collections in the parsed tokens (the parser keeps its own stack). */
+function cstDepth(tokens: readonly CST.Token[]): number {
+  const work: Array<[CST.Token | undefined, number]> = tokens.map((t) => [t, 0]);
+  let max = 0;
+  while (work.length > 0) {
+    const [t, depth] = work.pop()!;
+    if (t === undefined) continue;
+    if (t.type === "document") work.push([t.value, depth]);
+    else if (t.type === "block-map" || t.type === "block-seq" || t.type === "flow-collection") {
+      if (depth + 1 > max) max = depth + 1;
+      for (const item of t.items) {
+        if ("key" in item && item.key) work.push([item.key, depth + 1]);
+        work.push([item.value, depth + 1]);
+      }
+    }
+  }
+  return max;
+}
+
 /** yaml.unmarshal's value for a document (the first one; none is null). */
 export function yamlUnmarshal(text: string): Value {
-  const docs = parseAllDocuments(text, { schema: "failsafe", version: "1.1", uniqueKeys: false, prettyErrors: true });
-  const doc = Array.isArray(docs) ? docs[0] : undefined;
+  const lines = new LineCounter();
+  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  if (cstDepth(tokens) > MAX_YAML_DEPTH) throw new YamlError(`yaml: exceeded max depth of ${MAX_YAML_DEPTH}`);
+  const doc = Array.from(new Composer({ schema: "failsafe", version: "1.1", uniqueKeys: false }).compose(tokens))[0];
   if (doc === undefined) return null;
   const err = doc.errors[0];
-  if (err) throw new YamlError(goMessage(err.code, err.message, err.linePos?.[0].line));
+  if (err) throw new YamlError(goMessage(err.code, err.message, err.pos[0] === -1 ? undefined : lines.linePos(err.pos[0]).line));
   return new Converter(doc).value(doc.contents as Node | null);
 }
 
-function unmarshal(_ctx: EvalContext, x: Value): Value {
-  try {
-    return yamlUnmarshal(str(x, 1));
-  } catch (e) {
-    if (e instanceof YamlError) throw builtinError(e.message);
-    throw e;
-  }
-}
+const unmarshal = (_ctx: EvalContext, x: Value): Value => goErrors(YamlError, () => yamlUnmarshal(str(x, 1)));
 
-function isValid(_ctx: EvalContext, x: Value): Value {
-  if (typeof x !== "string") return false;
-  try {
-    yamlUnmarshal(x);
-    return true;
-  } catch (e) {
-    if (e instanceof YamlError) return false;
-    throw e;
-  }
-}
+const isValid = (_ctx: EvalContext, x: Value): Value => typeof x === "string" && succeeds(YamlError, () => yamlUnmarshal(x));
 
 export const yamlBuiltins: BuiltinTable = {
   "yaml.marshal": { fn: (_ctx: EvalContext, x: Value) => yamlMarshal(x) },

@@ -4,8 +4,11 @@
 //                     already plain JSON are returned as they are, not copied.
 //   toJSONText(v)   — exact JSON text (BigNums keep every digit), keys sorted as OPA prints them.
 //   fromJSONText(s) — parses JSON without losing digits: numbers a double cannot hold stay exact.
+//   writeJSON(v, o) — the one JSON writer behind toJSONText and the builtins' Go encoder
+//                     (builtins/goJson.ts passes Go's string escaping and MarshalIndent's layout).
 import { parse as parseLossless } from "lossless-json";
 import { RegoError } from "../errors.js";
+import { compareStrings } from "./compare.js";
 import { BigNum, numberFromText, numberText } from "./number.js";
 import { RegoObject, sortedPlainKeys } from "./object.js";
 import { RegoSet } from "./set.js";
@@ -59,42 +62,116 @@ export function toJSON(v: Value): JSONValue {
 
 /** Exact JSON text; `indent` pretty-prints as JSON.stringify does. */
 export function toJSONText(v: Value, indent?: string): string {
-  return write(v, indent ?? "", "");
+  return writeJSON(v, indent ? { indent } : {});
 }
 
-function write(v: Value, indent: string, current: string): string {
-  switch (typeof v) {
-    case "string":
-      return JSON.stringify(v);
-    case "boolean":
-      return v ? "true" : "false";
-    case "number":
-      return numberText(v);
-    default:
-      break;
+export interface JSONWriteOptions {
+  /** A string literal's text (default JSON.stringify; the builtins pass Go's escaping). */
+  quote?: (s: string) => string;
+  /** Pretty layout (Go's MarshalIndent, even when empty): every line after the first starts with `prefix`, then `indent` per level. */
+  indent?: string;
+  prefix?: string;
+}
+
+/** One open array or object: what is left to write. Frames are reused from depth to depth. */
+class Frame {
+  /** Array elements, or a RegoObject's values (by `keys`); undefined for a plain object. */
+  vals: readonly Value[] | undefined = undefined;
+  /** Object keys in order; undefined for an array. */
+  keys: readonly string[] | undefined = undefined;
+  obj: PlainObject | undefined = undefined;
+  n = 0;
+  i = 0;
+
+  /** Takes up a collection (v is not a scalar); returns its member count. */
+  open(v: Value, quote: (s: string) => string): number {
+    this.i = 0;
+    this.obj = undefined;
+    if (Array.isArray(v)) {
+      this.vals = v;
+      this.keys = undefined;
+    } else if (v instanceof RegoSet) {
+      this.vals = v.sorted();
+      this.keys = undefined;
+    } else if (v instanceof RegoObject) {
+      // Non-string keys become their JSON text; keys that share a text (the string "1" and the
+      // number 1) keep the last in OPA's order, as a Go map does.
+      const byKey = new Map<string, Value>();
+      for (const [k, x] of v.sorted()) byKey.set(typeof k === "string" ? k : writeJSON(k, { quote }), x);
+      const keys = [...byKey.keys()].sort(compareStrings);
+      this.keys = keys;
+      this.vals = keys.map((k) => byKey.get(k)!);
+    } else {
+      this.obj = v as PlainObject;
+      this.keys = sortedPlainKeys(this.obj);
+      this.vals = undefined;
+    }
+    return (this.n = this.keys !== undefined ? this.keys.length : this.vals!.length);
   }
-  if (v === null) return "null";
-  const inner = current + indent;
-  const open = (items: string[], l: string, r: string) =>
-    items.length === 0 ? l + r : indent ? `${l}\n${inner}${items.join(`,\n${inner}`)}\n${current}${r}` : `${l}${items.join(",")}${r}`;
-  const sep = indent ? ": " : ":";
-  if (Array.isArray(v)) return open(v.map((e) => write(e, indent, inner)), "[", "]");
-  if (v instanceof BigNum) return v.toString();
-  if (v instanceof RegoSet) return open(v.sorted().map((e) => write(e, indent, inner)), "[", "]");
-  if (v instanceof RegoObject) {
-    const items = v.sorted().map(([k, val]) => {
-      const key = typeof k === "string" ? k : toJSONText(k);
-      return [key, `${JSON.stringify(key)}${sep}${write(val, indent, inner)}`] as const;
-    });
-    items.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    return open(items.map((i) => i[1]), "{", "}");
+
+  /** The member at i; for objects, its key is `keys[i]`. */
+  member(i: number): Value {
+    return this.vals !== undefined ? this.vals[i]! : this.obj![this.keys![i]!]!;
   }
-  const o = v as PlainObject;
-  return open(
-    sortedPlainKeys(o).map((k) => `${JSON.stringify(k)}${sep}${write(o[k]!, indent, inner)}`),
-    "{",
-    "}",
-  );
+}
+
+/**
+ * The one JSON writer: keys sorted by code point (UTF-8 byte order, as Go sorts map keys), sets
+ * as sorted arrays, numbers as their exact text. It keeps its own stack, so values nested deeper
+ * than the JS call stack allows are written too.
+ */
+export function writeJSON(root: Value, options: JSONWriteOptions = {}): string {
+  const quote = options.quote ?? JSON.stringify;
+  const indent = options.indent;
+  const sep = indent !== undefined ? ": " : ":";
+  // pads[d]: the line break and indentation before an item at depth d (pretty only).
+  const pads: string[] = indent !== undefined ? [`\n${options.prefix ?? ""}`] : [];
+  const frames: Frame[] = [];
+  let depth = 0; // open collections: frames[0 .. depth-1]
+  let out = "";
+  let v: Value = root;
+  for (;;) {
+    // Write v: a scalar whole; a collection's opening, its first member becoming v.
+    const t = typeof v;
+    if (t === "string") out += quote(v as string);
+    else if (t === "number") out += numberText(v as number);
+    else if (t === "boolean") out += v ? "true" : "false";
+    else if (v === null) out += "null";
+    else if (v instanceof BigNum) out += v.toString();
+    else {
+      const f = depth < frames.length ? frames[depth]! : (frames[depth] = new Frame());
+      const n = f.open(v, quote);
+      const array = f.keys === undefined;
+      if (n === 0) out += array ? "[]" : "{}";
+      else {
+        depth++;
+        out += array ? "[" : "{";
+        if (indent !== undefined) {
+          while (pads.length <= depth) pads.push(pads[pads.length - 1] + indent);
+          out += pads[depth]!;
+        }
+        if (!array) out += quote(f.keys![0]!) + sep;
+        v = f.member(0);
+        continue;
+      }
+    }
+    // Move to the next member of the innermost open collection, closing the finished ones.
+    for (;;) {
+      if (depth === 0) return out;
+      const top = frames[depth - 1]!;
+      const i = ++top.i;
+      if (i < top.n) {
+        out += indent !== undefined ? `,${pads[depth]!}` : ",";
+        if (top.keys !== undefined) out += quote(top.keys[i]!) + sep;
+        v = top.member(i);
+        break;
+      }
+      depth--;
+      if (indent !== undefined) out += pads[depth]!;
+      out += top.keys === undefined ? "]" : "}";
+      top.vals = top.keys = top.obj = undefined; // let go of the value
+    }
+  }
 }
 
 /** Parses JSON text, keeping numbers exact; a syntax error is a RegoError naming the position. */
@@ -105,4 +182,3 @@ export function fromJSONText(text: string, what = "JSON"): Value {
     throw new RegoError("eval_builtin_error", `${what}: ${(e as Error).message}`);
   }
 }
-

@@ -3,7 +3,7 @@
 import { expect } from "chai";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { EvalContext, RegoError, getBuiltin, invokeBuiltinAsync, toJSON, type Value } from "regoc";
+import { EvalContext, RegoError, getBuiltin, invokeBuiltinAsync, toJSON, toJSONText, type PlainObject, type Value } from "regoc";
 import { clearHttpSendCache } from "../../runtime/builtins/httpCache.js";
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
@@ -65,6 +65,10 @@ describe("integration: http.send", function () {
     route("/yaml", (_req, _body, res) => {
       res.setHeader("content-type", "application/yaml");
       res.end("a: 1\nb: [x, y]\n");
+    });
+    route("/yamljson", (_req, _body, res) => {
+      res.setHeader("content-type", "application/x-yaml");
+      res.end('{"n": 12345678901234567890123, "s": "y"}');
     });
     route("/badjson", (_req, _body, res) => {
       res.setHeader("content-type", "application/json");
@@ -138,7 +142,11 @@ describe("integration: http.send", function () {
   });
 
   it("decodes YAML, and gives null for a body that does not decode", async () => {
-    expect((await send({ method: "GET", url: `${base}/yaml` }))["body"]).to.deep.equal({ a: 1, b: ["x", "y"] });
+    // OPA decodes with go-yaml v2 (YAML 1.1), as yaml.unmarshal does: a plain `y` is the boolean true.
+    expect((await send({ method: "GET", url: `${base}/yaml` }))["body"]).to.deep.equal({ a: 1, b: ["x", true] });
+    // JSON text under a YAML type is decoded as JSON first (OPA's util.Unmarshal): exact numbers.
+    const res = await invokeBuiltinAsync(new EvalContext({ strictBuiltinErrors: true }), getBuiltin("http.send")!, { name: "http.send" }, [{ method: "GET", url: `${base}/yamljson` }]);
+    expect(toJSONText((res as PlainObject)["body"]!)).to.equal('{"n":12345678901234567890123,"s":"y"}');
     expect((await send({ method: "GET", url: `${base}/badjson` }))["body"]).to.equal(null);
   });
 

@@ -1,5 +1,6 @@
 // A strict DER reader (what Go's cryptobyte accepts): definite, minimal lengths; each element keeps
 // its raw bytes, which Go's x509 types expose (Raw, RawTBSCertificate, RawSubject, ...).
+import { fromUtf8 } from "../goStrconv.js";
 
 export const TAG = {
   BOOLEAN: 0x01,
@@ -220,7 +221,7 @@ export function asn1String(t: Tlv): string | undefined {
     case TAG.T61_STRING:
       return t.content.toString("latin1");
     case TAG.UTF8_STRING:
-      return new TextDecoder("utf-8", { fatal: false }).decode(t.content);
+      return fromUtf8(t.content);
     case TAG.BMP_STRING: {
       if (t.content.length % 2) return undefined;
       const swapped = Buffer.from(t.content);

@@ -1,5 +1,6 @@
 // JSON Web Keys and key sets (RFC 7517) turned into node:crypto keys, accepting what OPA's JWK
 // library accepts: one key or {"keys": [...]}, kty RSA / EC / OKP / oct.
+import { JsonSyntaxError, unmarshal } from "../goJson.js";
 import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
 import { DerError } from "./der.js";
 
@@ -69,9 +70,10 @@ function keyFrom(o: Record<string, unknown>): Jwk {
 export function parseJwkSet(text: string): Jwk[] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = unmarshal(text);
   } catch (e) {
-    throw new DerError(`failed to unmarshal JSON into key set: ${(e as Error).message}`);
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    throw new DerError(`failed to unmarshal JSON into key set: ${e.message}`);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new DerError("failed to unmarshal JSON into key set: not an object");
   const o = parsed as Record<string, unknown>;

@@ -1,7 +1,7 @@
 // PEM blocks decoded as Go's encoding/pem.Decode does it: the first well-formed block wins, a
 // malformed candidate is skipped, and the remainder after the block is returned (OPA checks it,
 // e.g. "extra data after a PEM certificate block").
-import { tryStdDecode } from "./gobase64.js";
+import { tryStdDecode } from "../goBase64.js";
 
 export interface PemBlock {
   type: string;
@@ -30,7 +30,7 @@ function getLine(data: Buffer): [Buffer, Buffer] {
   return [line.subarray(0, e), rest];
 }
 
-function startsWith(b: Buffer, prefix: Buffer): boolean {
+export function startsWith(b: Buffer, prefix: Buffer): boolean {
   return b.length >= prefix.length && b.subarray(0, prefix.length).equals(prefix);
 }
 

@@ -41,7 +41,8 @@ describe("cli: regoc builtins", () => {
     }
     const byName = new Map(builtinReports().map((r) => [r.name, r]));
     expect(byName.get("net.cidr_merge")?.status).to.equal("implemented");
-    expect(byName.get("http.send")?.status).to.equal("implemented");
+    expect(byName.get("http.send")).to.deep.equal({ name: "http.send", status: "implemented", category: "http" });
+    for (const r of builtinReports()) if (r.status === "implemented") expect(r.category, r.name).to.be.a("string");
   });
 
   it("prints a table with a summary line", async () => {

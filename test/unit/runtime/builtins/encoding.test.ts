@@ -14,6 +14,7 @@ describe("builtins: encoding", () => {
     { note: "padded", args: ["aGVsbG8="], want: "hello" },
     { note: "newlines are skipped", args: ["aGVs\nbG8="], want: "hello" },
     { note: "UTF-8", args: ["w6k="], want: "é" },
+    { note: "a leading byte order mark is kept, as in a Go string", args: ["77u/QQ=="], want: "\ufeffA" },
     { note: "missing padding", args: ["aGVsbG8"], error: builtinErr("illegal base64 data at input byte 4") },
     { note: "url alphabet is not standard", args: ["c3ViamVjdHM_X2Q="], error: builtinErr("illegal base64 data at input byte 11") },
     { note: "trailing garbage after padding", args: ["aGVsbG8=x"], error: builtinErr("illegal base64 data at input byte 8") },

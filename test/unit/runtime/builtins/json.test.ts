@@ -1,10 +1,17 @@
-import { RegoObject, RegoSet, numberFromText } from "regoc";
+import { RegoObject, RegoSet, numberFromText, type Value } from "regoc";
 import { jsonBuiltins } from "../../../../runtime/builtins/json.js";
 import { builtinErr, runCases, typeErr, type Case } from "./stringsHarness.js";
 
 const n = (text: string) => numberFromText(text)!;
 const run = (name: string, cases: Case[]) => describe(name, () => runCases(jsonBuiltins, name, cases));
 const nums = [1234567890, 2000000, 1000000000];
+
+/** [[...[1]...]] or {"a": {"a": ...}} nested `depth` levels: deeper than the JS call stack allows recursion. */
+function nested(depth: number, kind: "array" | "object"): Value {
+  let v: Value = 1;
+  for (let i = 0; i < depth; i++) v = kind === "array" ? [v] : { a: v };
+  return v;
+}
 
 describe("builtins: json", () => {
   run("json.marshal", [
@@ -15,6 +22,9 @@ describe("builtins: json", () => {
     { note: "big numbers keep their digits", args: [[n("123456789012345678901234567890"), n("0.1234567890123456789")]], want: "[123456789012345678901234567890,0.1234567890123456789]" },
     { note: "non-string keys become their JSON text", args: [new RegoObject([[1, "a"], [[true, "<"], "b"]])], want: '{"1":"a","[true,\\"\\\\u003c\\"]":"b"}' },
     { note: "__proto__ is an ordinary key", args: [JSON.parse('{"__proto__": 1}')], want: '{"__proto__":1}' },
+    { note: "a key and a number with the same text: the last in OPA's order wins, as in a Go map", args: [new RegoObject([["1", "s"], [1, "n"]])], want: '{"1":"s"}' },
+    { note: "nested 20000 levels (arrays)", args: [nested(20000, "array")], want: `${"[".repeat(20000)}1${"]".repeat(20000)}` },
+    { note: "nested 20000 levels (objects)", args: [nested(20000, "object")], want: `${'{"a":'.repeat(20000)}1${"}".repeat(20000)}` },
   ]);
   run("json.marshal_with_options", [
     { note: "explicit indent", args: [nums, { indent: "  " }], want: "[\n  1234567890,\n  2000000,\n  1000000000\n]" },
@@ -24,6 +34,8 @@ describe("builtins: json", () => {
     { note: "prefix on every line", args: [{ foo: "bar", bar: "baz" }, { prefix: "JSON => " }], want: 'JSON => {\nJSON => \t"bar": "baz",\nJSON => \t"foo": "bar"\nJSON => }' },
     { note: "empty array", args: [[], { indent: "    ", prefix: "---" }], want: "---[]" },
     { note: "deep", args: [[[[]]], { indent: " " }], want: "[\n [\n  []\n ]\n]" },
+    { note: "empty indent still breaks lines, as MarshalIndent does", args: [[1, [2]], { indent: "" }], want: "[\n1,\n[\n2\n]\n]" },
+    { note: "nested 5000 levels", args: [nested(5000, "array"), { indent: "" }], want: `${"[\n".repeat(5000)}1${"\n]".repeat(5000)}` },
     { note: "unknown key", args: [[], { indent: "    ", include_winning_lottery_numbers: true }], error: typeErr('operand 2 object contained unknown key "include_winning_lottery_numbers"') },
     { note: "indent must be a string", args: [[], { indent: 2 }], error: typeErr('operand 2 key "indent" failed cast to string: operand 0 must be string but got number') },
     { note: "pretty must be a boolean", args: [[], { pretty: "yes" }], error: typeErr('operand 2 key "pretty" failed cast to bool') },
@@ -48,6 +60,8 @@ describe("builtins: json", () => {
     { note: "control character in string", args: ['"a\nb"'], error: builtinErr("invalid character '\\n' in string literal") },
     { note: "missing colon", args: ['{"a" 1}'], error: builtinErr("invalid character '1' after object key") },
     { note: "leading zero", args: ["01"], error: builtinErr("error: invalid character '1' after top-level value") },
+    { note: "10000 levels, Go's limit", args: [`${"[".repeat(10000)}${"]".repeat(10000)}`], wantText: `${"[".repeat(9999)}[]${"]".repeat(9999)}` },
+    { note: "beyond Go's 10000 levels", args: ["[".repeat(10001)], error: builtinErr("invalid character '[' exceeded max depth") },
   ]);
   run("json.is_valid", [
     { note: "plain string", args: ["plainstring"], want: false },

@@ -54,7 +54,17 @@ const cases: Array<{ note: string; format: string; args: Value[]; want: string }
   { note: "null", format: "%s", args: [null], want: "null" },
   { note: "%w is not allowed", format: "%w", args: [1], want: "%!w(int64=1)" },
   { note: "precision rounds with carry", format: "%5.1f%%", args: [99.95], want: "100.0%" },
+  { note: "%f ties at several precisions, and near-ties", format: "%.2f %.3f %.2f %.1f %.2f", args: [0.125, 0.0625, 1.005, -0.25, 2.675], want: "0.12 0.062 1.00 -0.2 2.67" },
+  { note: "%f of negatives that round to zero keep the sign", format: "%.2f %.0f", args: [-0.001, -0.4], want: "-0.00 -0" },
+  { note: "%f ties of large and small floats", format: "%.0f %.0f %.1f %.3f", args: [123456789012.5, 0.5, 1.25e-10, 1e15 + 0.125], want: "123456789012 0 0.0 1000000000000000.125" },
 ];
+
+/** [[...[1]...]] nested `depth` levels. */
+function nested(depth: number): Value {
+  let v: Value = 1;
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+}
 
 describe("builtins: sprintf (Go fmt)", () => {
   for (const tc of cases) {
@@ -62,4 +72,8 @@ describe("builtins: sprintf (Go fmt)", () => {
       expect(goSprintf(tc.format, tc.args.map(goArg))).to.equal(tc.want);
     });
   }
+
+  it("%v of a value nested 20000 levels (the term text is written without recursion)", () => {
+    expect(goSprintf("%v", [goArg(nested(20000))])).to.equal(`${"[".repeat(20000)}1${"]".repeat(20000)}`);
+  });
 });

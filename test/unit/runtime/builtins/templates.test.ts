@@ -89,6 +89,8 @@ describe("builtins: strings.render_template", () => {
       render("{{printf \"%s-%d-%05.2f-%q-%v-%x-%t-%c-%%\" .s 42 3.14159 \"q\" .l 255 true 65}}", { s: "str", l: [1, 2] }, 'str-42-03.14-"q"-[1 2]-ff-true-A-%', "printf"),
       render("{{printf \"%d\" .n}}", { n: 5 }, "%!d(json.Number=5)", "printf %d of a JSON number is Go's bad verb"),
       render("{{printf \"%s %s\" 1}}", {}, "%!s(int=1) %!s(MISSING)", "printf errors inline"),
+      render("{{printf \"%d|%v|%T|%T|%T\" true .z .z 1 .n}}", { z: null, n: 2 }, "%!d(bool=true)|<nil>|<nil>|int|json.Number", "printf of bools, nil and %T: Go's fmt"),
+      render("{{printf \"%.1f|%.0f|%.2f\" 0.25 2.5 .x}}", { x: 0.125 }, "0.2|2|%!f(json.Number=0.)", "printf rounds exact halves to even; a JSON number is a string kind"),
       render("{{html \"<a href='x'>&\"}} {{js \"a'b<\"}} {{urlquery \"a b&c\"}}", {}, "&lt;a href=&#39;x&#39;&gt;&amp; a\\'b\\u003C a+b%26c", "escapers"),
     ]);
   });

@@ -1,9 +1,16 @@
-import { RegoSet, numberFromText } from "regoc";
-import { yamlBuiltins } from "../../../../runtime/builtins/yaml.js";
+import { RegoSet, numberFromText, type Value } from "regoc";
+import { MAX_YAML_DEPTH, yamlBuiltins } from "../../../../runtime/builtins/yaml.js";
 import { builtinErr, runCases, type Case } from "./stringsHarness.js";
 
 const n = (text: string) => numberFromText(text)!;
 const run = (name: string, cases: Case[]) => describe(name, () => runCases(yamlBuiltins, name, cases));
+
+/** [[...[1]...]] or {"a": {"a": ...}} nested `depth` levels. */
+function nested(depth: number, kind: "array" | "object" = "array"): Value {
+  let v: Value = 1;
+  for (let i = 0; i < depth; i++) v = kind === "array" ? [v] : { a: v };
+  return v;
+}
 
 describe("builtins: yaml (go-yaml v2 semantics)", () => {
   run("yaml.marshal", [
@@ -19,6 +26,9 @@ describe("builtins: yaml (go-yaml v2 semantics)", () => {
     { note: "scalars", args: [[null, true, 1.5, n("12345678901234567890")]], want: "- null\n- true\n- 1.5\n- 12345678901234567890\n" },
     { note: "long plain strings fold past column 80", args: [{ k: "word ".repeat(20).trim() }], want: `k: ${"word ".repeat(16).trim()}\n  ${"word ".repeat(4).trim()}\n` },
     { note: "root scalar", args: ["foo"], want: "foo\n" },
+    { note: "nested sequences share a line", args: [{ k: nested(3) }], want: "k:\n- - - 1\n" },
+    { note: "sequences nested 20000 levels", args: [{ k: nested(20000) }], want: `k:\n${"- ".repeat(20000)}1\n` },
+    { note: "mappings nested 3000 levels", args: [nested(3000, "object")], want: `${Array.from({ length: 3000 }, (_, i) => `${"  ".repeat(i)}a:`).join("\n")} 1\n` },
   ]);
   run("yaml.unmarshal", [
     { note: "mapping with a sequence", args: ["foo:\n  - qux: bar\n  - baz: 2"], want: { foo: [{ qux: "bar" }, { baz: 2 }] } },
@@ -39,6 +49,14 @@ describe("builtins: yaml (go-yaml v2 semantics)", () => {
     { note: "mapping values in a compact key", args: ["a: b: c"], error: builtinErr("yaml: line 1: mapping values are not allowed in this context") },
     { note: "infinity cannot become JSON", args: ["x: .inf"], error: builtinErr("json: unsupported value: +Inf") },
     { note: "unknown alias", args: ["a: *nope"], error: builtinErr("yaml: unknown anchor 'nope' referenced") },
+    { note: "an anchor inside its own value", args: ["a: &x [1, *x]"], error: builtinErr("yaml: anchor 'x' value contains itself") },
+    { note: "an alias to an enclosing anchor", args: ["&top\nb:\n  c: *top\n"], error: builtinErr("yaml: anchor 'top' value contains itself") },
+    { note: "an anchor used beside itself is fine", args: ["a: &x [1]\nb: [*x, *x]"], want: { a: [1], b: [[1], [1]] } },
+    { note: "aliases nesting expansions beyond the limit", args: [`a0: &a0 [1]\n${Array.from({ length: MAX_YAML_DEPTH + 1 }, (_, i) => `a${i + 1}: &a${i + 1} [*a${i}]`).join("\n")}\n`], error: builtinErr(`yaml: exceeded max depth of ${MAX_YAML_DEPTH}`) },
+    { note: "flow nesting at the limit", args: [`${"[".repeat(MAX_YAML_DEPTH)}${"]".repeat(MAX_YAML_DEPTH)}`], wantText: `${"[".repeat(MAX_YAML_DEPTH - 1)}[]${"]".repeat(MAX_YAML_DEPTH - 1)}` },
+    { note: "flow nesting beyond the limit", args: [`${"[".repeat(MAX_YAML_DEPTH + 1)}${"]".repeat(MAX_YAML_DEPTH + 1)}`], error: builtinErr(`yaml: exceeded max depth of ${MAX_YAML_DEPTH}`) },
+    { note: "block nesting beyond the limit", args: [`${"- ".repeat(MAX_YAML_DEPTH + 1)}x`], error: builtinErr(`yaml: exceeded max depth of ${MAX_YAML_DEPTH}`) },
+    { note: "deep nesting, many times (the yaml package must not overflow the stack)", args: [`${"[".repeat(3000)}${"]".repeat(3000)}`], error: builtinErr(`yaml: exceeded max depth of ${MAX_YAML_DEPTH}`) },
     { note: "round trip of marshal", args: ["- foo:\n  - 1\n  - 2\n  - 3\n"], want: [{ foo: [1, 2, 3] }] },
   ]);
   run("yaml.is_valid", [
@@ -46,5 +64,6 @@ describe("builtins: yaml (go-yaml v2 semantics)", () => {
     { note: "invalid", args: ["foo:\n   - qux: bar\n   - baz: {"], want: false },
     { note: "JSON", args: ['{"json": "ok"}'], want: true },
     { note: "not a string", args: [1], want: false },
+    { note: "too deep", args: ["[".repeat(MAX_YAML_DEPTH + 1)], want: false },
   ]);
 });

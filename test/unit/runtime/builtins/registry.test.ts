@@ -1,0 +1,87 @@
+// The registry's invoke policy: one answer per evaluation for nondeterministic builtins (values
+// and errors alike, kept in the EvalContext), strict vs undefined, and a clean builtin error when
+// a builtin runs out of JS call stack.
+import { expect } from "chai";
+import { EvalContext, RegoError, type Value } from "regoc";
+import { builtinError } from "../../../../runtime/builtins/args.js";
+import { invokeBuiltin, invokeBuiltinAsync, type BuiltinDef } from "../../../../runtime/builtins/registry.js";
+
+const site = { name: "test.flaky" };
+
+/** A nondeterministic builtin that counts its calls and fails on the first one. */
+function flaky(): { def: BuiltinDef; calls: () => number } {
+  let n = 0;
+  const def: BuiltinDef = {
+    fn: () => {
+      n++;
+      if (n === 1) throw builtinError("first call fails");
+      return n;
+    },
+    nondeterministic: true,
+  };
+  return { def, calls: () => n };
+}
+
+function raised(f: () => unknown): RegoError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).to.be.instanceOf(RegoError);
+    return e as RegoError;
+  }
+  expect.fail("expected an error");
+}
+
+describe("builtins: registry invoke policy", () => {
+  it("remembers a nondeterministic builtin's error for the evaluation (strict: raised each time)", () => {
+    const { def, calls } = flaky();
+    const ctx = new EvalContext({ strictBuiltinErrors: true });
+    const first = raised(() => invokeBuiltin(ctx, def, site, [1]));
+    const second = raised(() => invokeBuiltin(ctx, def, site, [1]));
+    expect(first.code).to.equal("eval_builtin_error");
+    expect(first.message).to.equal("test.flaky: first call fails");
+    expect(second.message).to.equal(first.message);
+    expect(calls()).to.equal(1);
+    // Other arguments are another call; a new evaluation starts afresh.
+    expect(invokeBuiltin(ctx, def, site, [2])).to.equal(2);
+    expect(invokeBuiltin(new EvalContext(), def, site, [1])).to.equal(3);
+  });
+
+  it("remembers a nondeterministic builtin's error for the evaluation (non-strict: undefined each time)", () => {
+    const { def, calls } = flaky();
+    const ctx = new EvalContext();
+    expect(invokeBuiltin(ctx, def, site, [1])).to.equal(undefined);
+    expect(invokeBuiltin(ctx, def, site, [1])).to.equal(undefined);
+    expect(calls()).to.equal(1);
+  });
+
+  it("remembers async nondeterministic results and errors too", async () => {
+    let n = 0;
+    const def: BuiltinDef = {
+      fn: async (_ctx, x) => {
+        n++;
+        if (x === "bad") throw builtinError("no");
+        return n;
+      },
+      async: true,
+      nondeterministic: true,
+    };
+    const ctx = new EvalContext();
+    expect(await invokeBuiltinAsync(ctx, def, site, ["ok"])).to.equal(1);
+    expect(await invokeBuiltinAsync(ctx, def, site, ["ok"])).to.equal(1);
+    expect(await invokeBuiltinAsync(ctx, def, site, ["bad"])).to.equal(undefined);
+    expect(await invokeBuiltinAsync(ctx, def, site, ["bad"])).to.equal(undefined);
+    expect(n).to.equal(2);
+  });
+
+  it("turns an exhausted JS call stack into a builtin error that says so", () => {
+    const deep = (v: Value): number => (Array.isArray(v) ? 1 + deep(v[0]!) : 0);
+    const def: BuiltinDef = { fn: (_ctx, v) => deep(v!) };
+    let v: Value = 1;
+    for (let i = 0; i < 200_000; i++) v = [v];
+    const err = raised(() => invokeBuiltin(new EvalContext({ strictBuiltinErrors: true }), def, { name: "test.deep" }, [v]));
+    expect(err.code).to.equal("eval_builtin_error");
+    expect(err.message).to.equal("test.deep: value nested too deeply (the JavaScript call stack is exhausted)");
+    expect(invokeBuiltin(new EvalContext(), def, { name: "test.deep" }, [v])).to.equal(undefined);
+  });
+});
