@@ -16,25 +16,37 @@ export interface EvalOptions {
   random?: () => number;
   /** Where `print` writes; off (no output) by default. */
   print?: (message: string) => void;
+  /**
+   * What `opa.runtime()` returns. Default `{}`, as OPA embedded as a library without runtime
+   * information: nothing of the host (environment variables, configuration) reaches a policy
+   * unless the application passes it here.
+   */
+  runtime?: Value;
 }
 
 export class EvalContext {
   readonly strict: boolean;
   readonly print: ((message: string) => void) | undefined;
   readonly random: () => number;
+  readonly runtime: Value | undefined;
   private readonly clock: () => bigint;
   private nowNs: bigint | undefined;
   /**
    * Results remembered for this evaluation, keyed by builtin name and arguments (the registry's
    * cache of nondeterministic builtins; http.send's and rand.intn's own keys start with their name).
    */
-  readonly builtinCache = new Map<string, Remembered>();
+  get builtinCache(): Map<string, Remembered> {
+    return (this.cache ??= new Map());
+  }
+  /** Allocated on first use: most decisions call no builtin that needs it. */
+  private cache: Map<string, Remembered> | undefined;
 
   constructor(options: EvalOptions = {}) {
     this.strict = options.strictBuiltinErrors === true;
     this.print = options.print;
     this.random = options.random ?? Math.random;
     this.clock = options.now ?? defaultClock;
+    this.runtime = options.runtime;
   }
 
   /** The evaluation's time in ns since the epoch: the same for every call within one evaluation. */
