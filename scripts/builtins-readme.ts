@@ -18,7 +18,7 @@ const NOTES: Readonly<Record<string, string>> = {
   http: "`http.send` is async (only plans that call it get async entrypoints); Node's HTTP client (fetch in browsers, without TLS options); no `allow_net` capability or distributed tracing; the cross-evaluation cache is process-wide (1000 entries)",
   providers: "a time given as an exponent literal (`-1e9`) is accepted: numbers do not keep their source text (OPA refuses it)",
   jsonschema: "ajv validates: errors come in ajv's order, failed `anyOf`/`oneOf` branches are not repeated; remote `$ref`s are not fetched",
-  opa: "`opa.runtime()` has no `config`; `env` is the process environment",
+  opa: "`opa.runtime()` returns `{}` (OPA as a library) unless the application passes the `runtime` evaluation option: no environment variables reach a policy by default",
 };
 
 function section(): string {
@@ -36,7 +36,7 @@ function section(): string {
     `Every builtin of OPA ${OPA_COMPAT_VERSION}'s capabilities: ${count("implemented")} implemented, ${count("compile-time")} compiled into plan statements (\`eq\`, \`assign\`), ${count("not implemented")} not implemented, of ${reports.length}. ` +
       "Each works as in OPA: argument checks with OPA's messages (`eval_type_error`), OPA's builtin errors (`eval_builtin_error`, undefined unless strict), " +
       "Go's semantics where OPA inherits them (RE2 regexes, Go's fmt, time layouts, JSON and base64 codecs, YAML 1.1), one value per evaluation for " +
-      "`time.now_ns`, `rand.intn`, `uuid.rfc4122`, `opa.runtime` and `http.send`. `regoc builtins [--json]` lists them; this table is written by " +
+      "`time.now_ns`, `rand.intn`, `uuid.rfc4122` and `http.send`. `regoc builtins [--json]` lists them; this table is written by " +
       "`scripts/builtins-readme.ts`.",
     "",
     "| category | implemented | differences from OPA |",
