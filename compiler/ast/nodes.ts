@@ -20,9 +20,10 @@
 //   becomes `true` (`generatedBody`), `default p := v` gets the body `true`, `if {...} {...}`
 //   becomes one rule per body (same head), `else` chains hang off `Rule.else`, and a bodiless
 //   statement such as `a.b.c = 1` or `f(x) = y` or `p[x]` becomes a rule (OPA's "rule from body").
-// - `future.keywords.*` and `rego.v1` imports activate keywords; they stay in `imports`.
-// - `and`/`or` keyword expressions (when activated) and `not (...)`/`not {...}` groups become the
-//   Logical / NotGroup expression terms below (OPA's newest syntax).
+// - `future.keywords.*`, `rego.v1` and `rego.v2` imports activate keywords; they stay in `imports`.
+// - `and`/`or` keyword expressions (when activated) and, with `future.keywords.not`, `not x`,
+//   `not (...)` and `not {...}` become the Logical / NotGroup expression terms below (OPA's newest
+//   syntax); without that import `not x` is a negated expression.
 // - `# METADATA` comment blocks are parsed as YAML into Annotations, attached to the following
 //   package or rule.
 import type { Location } from "../../runtime/errors.js";
@@ -37,7 +38,8 @@ export interface NodeLocation extends Location {
   readonly text: string;
 }
 
-/** "v0" (original syntax), "v0v1" (v0 module that imports rego.v1: both rule sets apply), "v1". */
+/** "v0" (original syntax), "v0v1" (v0 module that imports rego.v1 or rego.v2: both rule sets
+ * apply), "v1". */
 export type RegoVersion = "v0" | "v0v1" | "v1";
 
 // ---------------------------------------------------------------------------------------------
@@ -183,7 +185,8 @@ export interface LogicalExpr {
   location: NodeLocation;
 }
 
-/** `not (a or b)` (explicitBody false) or `not { ... }` (explicitBody true). */
+/** `not (a or b)` and, with `future.keywords.not`, `not x == 1` (explicitBody false: a body of one
+ * expression), or `not { ... }` (explicitBody true). */
 export interface NotGroup {
   type: "not";
   body: Body;

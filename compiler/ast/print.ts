@@ -153,8 +153,14 @@ function printExprTerms(t: ExprTerms, depth: number): string {
       const rhs = printOperand(t.rhs, t.explicitRhs, prec, true, depth);
       return `${lhs} ${t.type} ${rhs}`;
     }
-    case "not":
-      return t.explicitBody ? `not {${printBody(t.body)}}` : `not (${printBody(t.body)})`;
+    case "not": {
+      if (t.explicitBody) return `not ${printBraceBody(t.body)}`;
+      // `not x == 1` (with `future.keywords.not`): one plain expression, written as such
+      const only = t.body.length === 1 ? t.body[0]! : undefined;
+      if (only && !only.negated && only.with.length === 0 && !isLogicalTerms(only.terms)) return `not ${printExpr(only, depth, true)}`;
+      // (several expressions: a body the compiler made, e.g. with calls hoisted into it)
+      return only ? `not (${printBody(t.body)})` : `not ${printBraceBody(t.body)}`;
+    }
     default:
       return printTerm(t);
   }
@@ -163,14 +169,30 @@ function printExprTerms(t: ExprTerms, depth: number): string {
 /** An operand of `and`/`or`: `{ body }` when explicit, else its one expression, in parentheses
  * when it is a logical expression that would otherwise regroup. */
 function printOperand(body: Body, explicit: boolean, prec: number, right: boolean, depth: number): string {
-  if (explicit) return `{${printBody(body)}}`;
+  if (explicit) return printBraceBody(body);
   const e = body[0]!;
+  // an operand's own `with` modifiers are scoped by parentheses
+  if (e.with.length > 0) return `(${printExpr(e, depth)})`;
   const t = e.terms;
   if (!Array.isArray(t) && (t.type === "and" || t.type === "or") && !e.negated && e.with.length === 0) {
     const inner = t.type === "and" ? 2 : 1;
     if (inner < prec || (inner === prec && right)) return `(${printExpr(e, depth)})`;
   }
   return printExpr(e, depth, true);
+}
+
+/** `{ body }` of an operand or a `not`: a leading bare union `a | b` is put in parentheses, or it
+ * would read as the set comprehension `{a | b}` (which the parser rejects as ambiguous). */
+function printBraceBody(body: Body): string {
+  const [first, ...rest] = body;
+  const t = first?.terms;
+  if (!first || first.negated || !Array.isArray(t) || t.length !== 3 || operatorName(t[0]) !== "or") return `{${printBody(body)}}`;
+  const withs = first.with.map((w) => ` with ${printTerm(w.target)} as ${printTerm(w.value)}`).join("");
+  return `{${[`(${printExprTerms(t, 0)})${withs}`, ...rest.map((e) => printExpr(e, 0))].join("; ")}}`;
+}
+
+function isLogicalTerms(t: ExprTerms): boolean {
+  return !Array.isArray(t) && (t.type === "and" || t.type === "or" || t.type === "not");
 }
 
 function operatorName(t: Term | undefined): string | undefined {

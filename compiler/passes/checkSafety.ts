@@ -155,7 +155,8 @@ function reorderClosures(arity: Arity, g: Set<string>, unsafe: Unsafe, current: 
     return;
   }
   // `and`/`or` operands: an explicit `{ ... }` operand is a body of its own; an implicit one is a
-  // condition that binds nothing. What stays unsafe is reported at the innermost group.
+  // condition that binds nothing. What stays unsafe is reported at the innermost expression
+  // holding a group (OPA: a statement that is a group is at its parenthesis).
   const operand = (group: { location: NodeLocation }, body: Body, explicit: boolean): Body => {
     let globals: Set<string> = g;
     if (!explicit) {
@@ -174,12 +175,12 @@ function reorderClosures(arity: Arity, g: Set<string>, unsafe: Unsafe, current: 
     return body;
   };
   if (!Array.isArray(ts) && (ts.type === "and" || ts.type === "or")) {
-    ts.lhs = operand(ts, ts.lhs, ts.explicitLhs);
-    ts.rhs = operand(ts, ts.rhs, ts.explicitRhs);
+    ts.lhs = operand(current, ts.lhs, ts.explicitLhs);
+    ts.rhs = operand(current, ts.rhs, ts.explicitRhs);
     return;
   }
   if (!Array.isArray(ts) && ts.type === "not") {
-    ts.body = operand(ts, ts.body, ts.explicitBody);
+    ts.body = operand(current, ts.body, ts.explicitBody);
     return;
   }
   forEachClosureTerm(current, (t) => {
@@ -188,8 +189,8 @@ function reorderClosures(arity: Arity, g: Set<string>, unsafe: Unsafe, current: 
   });
 }
 
-/** A stand-in expression for an `and`/`or`/`not` group, so that its unsafe vars are reported
- * at the group. */
+/** A stand-in for the expression holding an `and`/`or`/`not` group, so that the group's unsafe
+ * vars are reported at that expression. */
 const groupExprs = new WeakMap<object, Expr>();
 function groupExpr(group: { location: NodeLocation }): Expr {
   let e = groupExprs.get(group);

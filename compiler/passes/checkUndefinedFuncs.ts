@@ -2,7 +2,7 @@
 // arguments (one more when the result is captured).
 import type { Body, Ref, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { isEquality, refString, termString } from "./terms.js";
+import { isEquality, refString } from "./terms.js";
 import { walkExprs, type VarNode } from "./visit.js";
 
 /** Maps generated names back to the user's (for messages). */
@@ -34,7 +34,9 @@ function check(ctx: CompileContext, node: VarNode | Body, rewritten: ReadonlyMap
     if (!Array.isArray(e.terms)) return false;
     const op = e.terms[0]!;
     if (op.type !== "ref") {
-      ctx.err("rego_type_error", `undefined function ${termString(op)}`, e.location);
+      // a local var in the operator's place (`data := 0; data()`): OPA names no function (its
+      // operator ref is empty)
+      ctx.err("rego_type_error", "undefined function ", e.location);
       return true;
     }
     const arity = ctx.getArity(op.value);

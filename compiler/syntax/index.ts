@@ -17,7 +17,7 @@ export interface ParseOptions {
   /** Activate every future keyword (as `import future.keywords`). */
   allFutureKeywords?: boolean;
   /** Activate these future keywords (as `import future.keywords.<kw>`); for queries, which
-   * cannot import. "rego.v1" activates what `import rego.v1` does. */
+   * cannot import. "rego.v1" and "rego.v2" activate what `import rego.v1` / `import rego.v2` do. */
   futureKeywords?: string[];
   /** Nesting limit (default 3000 levels of the parser's recursion; about 300 nested brackets). */
   maxDepth?: number;
@@ -44,6 +44,7 @@ function newParser(text: string, options: ParseOptions): { parser: Parser; error
   for (const kw of options.futureKeywords ?? []) {
     const name = kw.replace(/^future\.keywords\.?/, "");
     if (kw === "rego.v1") parser.addKeywords([...futureKeywordsV0.keys()]);
+    else if (kw === "rego.v2") parser.addKeywords([...futureKeywordsV0.keys(), ...futureKeywordsLogical.keys()]);
     else if (name === "") parser.addKeywords([...futureKeywordsV0.keys(), ...futureKeywordsLogical.keys()]);
     else if (futureKeywordsV0.has(name) || futureKeywordsLogical.has(name)) parser.addKeywords([name]);
     else errors.push({ message: `unknown future keyword: ${name}`, location: parser.locAt(0, 0) });

@@ -49,7 +49,7 @@ function check(text: string, v0 = false): void {
 const tokens = [
   "# METADATA\n# a: &a [1, 2]\n# b: [*a, *a]\n", "# METADATA\n# title: [\n",
   "package", "import", "as", "default", "else", "not", "some", "with", "null", "true", "false", "if", "contains", "in", "every",
-  "and", "or", "future.keywords", "rego.v1", "x", "y", "_", "input", "data", "p", "f", "1", "-1", "1.5", "1e3", "01", '"s"', '"\\n"',
+  "and", "or", "future.keywords", "future.keywords.not", "rego.v1", "rego.v2", "x", "y", "_", "input", "data", "p", "f", "1", "-1", "1.5", "1e3", "01", '"s"', '"\\n"',
   "`raw`", '$"a{', "}", "{", "[", "]", "(", ")", ",", ":", ";", ".", ":=", "=", "==", "!=", "<", ">", "+", "-", "*", "/", "%",
   "&", "|", "$", "!", "#c\n", "\n", " ", "\t", "# METADATA\n# title: t\n", "set()", "[x | x := 1]", "{k: v | true}",
 ];

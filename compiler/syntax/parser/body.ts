@@ -50,7 +50,13 @@ export abstract class BodyParser extends LogicalParser {
     const offset = this.start;
     const at = this.loc();
     const expr = this.parseLiteralInner();
-    if (expr) expr.location = this.span(at, offset, this.lastEnd);
+    if (expr) {
+      expr.location = this.span(at, offset, this.lastEnd);
+      // the expressions of an implicit `not` body that a statement opens are placed with the
+      // statement, at `not` (as OPA places them)
+      const t = expr.terms;
+      if (!Array.isArray(t) && t.type === "not" && !t.explicitBody) for (const e of t.body) e.location = expr.location;
+    }
     return expr;
   }
 
@@ -65,7 +71,9 @@ export abstract class BodyParser extends LogicalParser {
       const start = this.start;
       const before = this.save();
       this.scan();
-      if (this.notGroups && (this.tok === tt.parenL || this.tok === tt.braceL)) {
+      // with `future.keywords.not`, what follows `not` is a body: `not (...)`, `not {...}`, and
+      // `not expr` (a body of one expression)
+      if (this.notGroups && this.tok !== tt.some && this.tok !== tt.every) {
         const op = this.parseNegatedOperand(start, before);
         return op ? this.finishLiteral(op) : undefined;
       }

@@ -3,7 +3,7 @@
 // a rule; anything else is an error with OPA's message. And OPA's Rego-v1 rule checks.
 import type { Body, Expr, Head, NodeLocation, Rule, Term } from "../../ast/nodes.js";
 import { printTerm } from "../../ast/print.js";
-import { builtinNames } from "../builtinNames.js";
+import { builtinDecl } from "../../builtins/decls.js";
 import { keywordsV1 } from "../token.js";
 import { trueExpr } from "./rules.js";
 
@@ -48,7 +48,9 @@ function ruleFromExpr(expr: Expr): FromBody {
     if ("rule" in r && opName === "assign") r.rule.head.assign = true;
     return r;
   }
-  if (builtinNames.has(opName)) return { error: "rule name conflicts with built-in function" };
+  // OPA checks the name against its own built-ins (not a capabilities file given to the compiler);
+  // decls.ts reads them from compiler/builtins/capabilities.json, the one list of them
+  if (opName !== "" && builtinDecl(opName) !== undefined) return { error: "rule name conflicts with built-in function" };
   return ruleFromCall(t);
 }
 

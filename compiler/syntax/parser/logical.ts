@@ -1,6 +1,7 @@
 // The keyword logic of OPA's newest syntax, active once `future.keywords.and` / `.or` / `.not`
 // are imported: `a and b`, `a or b` (`and` binds tighter; both associate to the left), operands
-// written as `{ body }`, parenthesized groups `(a or b)`, and `not (...)` / `not {...}`.
+// written as `{ body }`, parenthesized groups `(a or b)` and `(a with input as x)`, and
+// `not (...)` / `not {...}` / `not x` (a body of one expression).
 import type { Body, Expr, ExprTerms, With } from "../../ast/nodes.js";
 import { tt, type TokenType } from "../token.js";
 import type { State } from "./core.js";
@@ -24,8 +25,9 @@ export abstract class LogicalParser extends ExprParser {
     return this.tok === tt.and || this.tok === tt.or;
   }
 
+  /** Operands may be groups or bodies: `and`, `or` or the `not` groups are imported. */
   protected logicalActive(): boolean {
-    return this.keywords.has("and") || this.keywords.has("or");
+    return this.notGroups || this.keywords.has("and") || this.keywords.has("or");
   }
 
   // -------------------------------------------------------------------------------------------
@@ -89,7 +91,10 @@ export abstract class LogicalParser extends ExprParser {
       const after = this.save();
       this.restore(op.before);
       const body = this.parseExplicitBody();
-      if (body && this.start === after.start) return { body, start: op.start, end: op.end, before: op.before };
+      if (body && this.start === after.start) {
+        if (this.ambiguousUnion(body, op.start, "")) return undefined;
+        return { body, start: op.start, end: op.end, before: op.before };
+      }
       this.restore(after);
     }
     this.error(this.locAt(op.start, op.end), operandBraceError(operator.label, this.text(op.start, op.end)));
@@ -156,26 +161,32 @@ export abstract class LogicalParser extends ExprParser {
   }
 
   /** After `not`: `not (group)` and `not {body}` (with `future.keywords.not`), else a negated
-   * expression. */
+   * expression; with `future.keywords.not` that expression is the implicit body of a `not`
+   * (OPA's Not). An operand's expression is placed at its own start, after `not` (parseLiteral
+   * moves a statement's to `not`). */
   protected parseNegatedOperand(start: number, before: State): Operand | undefined {
     if (this.notGroups && this.tok === tt.parenL) {
-      const g = this.parseGroup(false);
+      const g = this.parseGroup(false, "not ");
       if (g === undefined) return undefined;
-      if (g !== BACKTRACK) {
-        const location = this.locAt(start, g.end);
-        const terms: ExprTerms = { type: "not", body: [g.expr!], explicitBody: false, location };
-        return { expr: newExpr(terms, location), start, end: g.end, before };
-      }
+      if (g !== BACKTRACK) return this.notOperand([g.expr!], false, start, g.end, before);
     } else if (this.notGroups && this.tok === tt.braceL) {
-      const body = this.parseBraceBody((got, text) => notBraceError(got, text));
+      const body = this.parseBraceBody((got, text) => notBraceError(got, text), "not ");
       if (!body) return undefined;
-      const location = this.locAt(start, this.lastEnd);
-      const terms: ExprTerms = { type: "not", body, explicitBody: true, location };
-      return { expr: newExpr(terms, location), start, end: this.lastEnd, before };
+      return this.notOperand(body, true, start, this.lastEnd, before);
     }
     const op = this.parseOperand(false, true, true);
-    if (op?.expr) op.expr.location = this.locAt(start, op.end);
-    return op && { ...op, start, before };
+    if (!op?.expr) return op && { ...op, start, before };
+    const expr = op.expr;
+    expr.location = this.locAt(op.start, op.end);
+    if (!this.notGroups) return { ...op, start, before };
+    expr.negated = false;
+    return this.notOperand([expr], false, start, op.end, before);
+  }
+
+  private notOperand(body: Body, explicitBody: boolean, start: number, end: number, before: State): Operand {
+    const location = this.locAt(start, end);
+    const terms: ExprTerms = { type: "not", body, explicitBody, location };
+    return { expr: newExpr(terms, location), start, end, before };
   }
 
   /** After an operator, `{` opens a body: `x and {y; z}`. */
@@ -188,11 +199,12 @@ export abstract class LogicalParser extends ExprParser {
    * `{ body }` where an operand must be a body. When the braces do not hold a body but do read
    * as a value (`{1, 2}`, `{"a": 1}["a"]`), the error (from `message(kind of that value, text of
    * the expression)`) says how to write the value; otherwise the body's own errors stand.
+   * `prefix`: what precedes the braces in the operand (`not `), for the hints.
    */
-  private parseBraceBody(message: (got: string, text: string) => string): Body | undefined {
+  private parseBraceBody(message: (got: string, text: string) => string, prefix = ""): Body | undefined {
     const brace = this.save();
     const body = this.parseExplicitBody();
-    if (body) return body;
+    if (body) return this.ambiguousUnion(body, brace.start, prefix) ? undefined : body;
     if (this.tokAfter(brace) === tt.braceR) return undefined; // `{}`: "found empty body"
     const failed = this.save();
     this.restore(brace);
@@ -207,6 +219,27 @@ export abstract class LogicalParser extends ExprParser {
     this.restore(brace);
     this.error(this.loc(), message(term.type, text));
     return undefined;
+  }
+
+  /**
+   * A body of braces starting at `braceStart` (just read) whose first expression is a bare infix
+   * union, `{a | b}`, reads as a set comprehension too: OPA rejects it, with both ways to say it
+   * (`(a | b)` or the call `or(a, b)` are not ambiguous).
+   */
+  private ambiguousUnion(body: Body, braceStart: number, prefix: string): boolean {
+    const e = body[0]!;
+    const t = e.terms;
+    if (!Array.isArray(t)) return false;
+    const op = t[0]!;
+    const name = op.type === "ref" && op.value.length === 1 && op.value[0]!.type === "var" ? op.value[0]!.value : "";
+    if (name !== "or" || op.location.text !== "|" || e.location.text.trimStart().startsWith("(")) return false;
+    const braces = this.text(braceStart, this.lastEnd);
+    const rel = e.location.offset - braceStart;
+    const text = e.location.text;
+    const union = rel > 0 && rel + text.length <= braces.length ? `${braces.slice(0, rel)}(${text})${braces.slice(rel + text.length)}` : braces;
+    this.hint(`write \`${prefix}(${braces})\` for the comprehension, or \`${prefix}${union}\` for the set union`);
+    this.error(this.locAt(braceStart, this.lastEnd), "ambiguous `{ ... | ... }` operand: read as a body holding a set-union expression, not as a comprehension");
+    return true;
   }
 
   /** `{ body }` at the current `{`; on success the `}` is consumed. */
@@ -230,16 +263,17 @@ export abstract class LogicalParser extends ExprParser {
 
   /** `( a or b )`: a group with at least one operator. Anything else in parentheses is a
    * parenthesized term (BACKTRACK), except an empty `()` after an operator or `not`. */
-  private parseGroup(stmtStart: boolean): Operand | typeof BACKTRACK | undefined {
+  private parseGroup(stmtStart: boolean, prefix = ""): Operand | typeof BACKTRACK | undefined {
     if (!this.enter()) return undefined;
     try {
-      return this.parseGroupInner(stmtStart);
+      return this.parseGroupInner(stmtStart, prefix);
     } finally {
       this.leave();
     }
   }
 
-  private parseGroupInner(stmtStart: boolean): Operand | typeof BACKTRACK | undefined {
+  /** `prefix`: what precedes the group in the operand (`not `), for the hints. */
+  private parseGroupInner(stmtStart: boolean, prefix: string): Operand | typeof BACKTRACK | undefined {
     const s = this.save();
     const paren = this.loc();
     this.scan();
@@ -264,15 +298,22 @@ export abstract class LogicalParser extends ExprParser {
         return BACKTRACK;
       }
     }
-    if (!this.isLogicalOp() && isLogical(first) && this.tok === tt.parenR && !withs) {
-      // `((a or b))`, `(not (a or b))`: a group holding a group
+    if (!this.isLogicalOp() && first.expr && this.tok === tt.parenR && (withs || isLogical(first))) {
+      // `((a or b))`, `(not a)`: a group holding a group or a negation; `(a with input as x)`:
+      // an operand with its own `with` modifiers (at the start of a statement, only when an
+      // operator follows: on its own it is no operand, and no term either)
       const end = this.end;
       this.scan();
-      return { expr: first.expr!, start: paren.offset, end, before: s };
+      if (withs && stmtStart && !this.isLogicalOp()) {
+        this.restore(s);
+        return BACKTRACK;
+      }
+      if (withs) first.expr.with = [...first.expr.with, ...withs];
+      return { expr: first.expr, start: paren.offset, end, before: s };
     }
     if (!this.isLogicalOp()) {
       if (first.body && this.tok === tt.parenR && !withs) {
-        this.error(paren, `\`(...)\` in an operand position cannot contain a body (hint: drop the parens to keep the body: \`${this.text(first.start, first.end)}\`)`);
+        this.error(paren, `\`(...)\` in an operand position cannot contain a body (hint: drop the parens to keep the body: \`${prefix}${this.text(first.start, first.end)}\`)`);
         return undefined;
       }
       this.restore(s);
@@ -294,17 +335,19 @@ export abstract class LogicalParser extends ExprParser {
       this.error(this.loc(), "expected ) to close parenthesized group");
       return undefined;
     }
+    // the expression keeps its own position (the first operand's), as OPA's does; a statement
+    // that is a group is placed at the parenthesis by parseLiteral
     const end = this.end;
     this.scan();
-    expr.location = this.locAt(paren.offset, end);
     return { expr, start: paren.offset, end, before: s };
   }
 }
 
-/** An operand that is itself an `and`/`or` expression or a `not (...)` / `not {...}` group. */
+/** An operand that is itself an `and`/`or` expression, a `not` (group) or a negated expression. */
 function isLogical(op: Operand): boolean {
   const t = op.expr?.terms;
-  return t !== undefined && !Array.isArray(t) && (t.type === "and" || t.type === "or" || t.type === "not") && !op.expr!.negated;
+  if (t === undefined) return false;
+  return op.expr!.negated || (!Array.isArray(t) && (t.type === "and" || t.type === "or" || t.type === "not"));
 }
 
 function operandBody(op: Operand): Body {

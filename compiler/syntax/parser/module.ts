@@ -30,7 +30,7 @@ export abstract class ModuleParser extends RuleParser {
       const imp = this.parseImport();
       if (imp) {
         const root = imp.path.type === "ref" ? imp.path.value[0] : undefined;
-        if (root?.type === "var" && root.value === "rego") this.regoV1Import(imp);
+        if (root?.type === "var" && root.value === "rego") this.regoImport(imp);
         if (root?.type === "var" && root.value === "future") this.futureImport(imp);
         stmts.push(imp);
         continue;
@@ -196,20 +196,24 @@ export abstract class ModuleParser extends RuleParser {
     this.addKeywords(names);
   }
 
-  /** `import rego.v1`: in v0 modules, the v1 keywords (and the v1 checks). */
-  private regoV1Import(imp: Import): void {
-    const path = (imp.path as Term & { type: "ref" }).value;
-    const second = path[1];
-    if (path.length !== 2 || second?.type !== "string" || second.value !== "v1") {
+  /** `import rego.v1`: in v0 modules, the v1 keywords (and the v1 checks). `import rego.v2`:
+   * rego.v1 plus the logical keywords (`and`, `or`, `not`), in either version. */
+  private regoImport(imp: Import): void {
+    const version = regoImportVersion(imp);
+    if (!version) {
+      const path = (imp.path as Term & { type: "ref" }).value;
       this.error(imp.path.location, `invalid import \`${printRef(path, false)}\`, must be \`rego.v1\``);
       return;
     }
-    if (this.v1) return;
+    // rego.v1 changes nothing in a v1 module (aliased or not); rego.v2 still brings keywords
+    if (this.v1 && version === "v1") return;
     if (imp.alias) {
       this.error(imp.path.location, "`rego` imports cannot be aliased");
       return;
     }
-    this.addKeywords([...futureKeywordsV0.keys()]);
+    const names = this.v1 ? [] : [...futureKeywordsV0.keys()];
+    if (version === "v2") names.push(...futureKeywordsLogical.keys());
+    this.addKeywords(names);
   }
 
   /** Activates keywords; `every` brings `in` along, `not` the `not (...)` groups. */
@@ -258,7 +262,7 @@ export abstract class ModuleParser extends RuleParser {
         case "import":
           imports.push(stmt);
           located.push(stmt);
-          if (regoVersion === "v0" && stmt.path.type === "ref" && printRef(stmt.path.value, false) === "rego.v1") regoVersion = "v0v1";
+          if (regoVersion === "v0" && regoImportVersion(stmt) !== undefined) regoVersion = "v0v1";
           break;
         case "rule":
           rules.push(stmt);
@@ -283,6 +287,14 @@ export abstract class ModuleParser extends RuleParser {
 
   /** Parses `text` as one term (used for refs inside METADATA). */
   abstract parseRefText(text: string): Term | undefined;
+}
+
+/** "v1" for `import rego.v1`, "v2" for `import rego.v2`, else undefined. */
+function regoImportVersion(imp: Import): "v1" | "v2" | undefined {
+  const path = imp.path.type === "ref" ? imp.path.value : undefined;
+  if (path?.length !== 2 || path[0]!.type !== "var" || path[0]!.value !== "rego") return undefined;
+  const v = path[1]!;
+  return v.type === "string" && (v.value === "v1" || v.value === "v2") ? v.value : undefined;
 }
 
 function dataVar(at: NodeLocation): Term {

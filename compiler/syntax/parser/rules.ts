@@ -64,6 +64,9 @@ export abstract class RuleParser extends BodyParser {
       // `p if { true }` is a body, not the set `{true}` (a set literal is never false)
       if (expr && !(isTermExpr(expr) && (expr.terms as Term).type === "set")) {
         rule.body = [expr];
+      } else if (s.tok !== tt.braceL) {
+        // not a `{ body }`: the literal's own errors stand
+        return undefined;
       } else {
         this.restore(s);
         this.scan();

@@ -163,7 +163,9 @@ const cases: Case[] = [
     errors: [[3, 17, "unexpected import path, must not end with a keyword, got: not (hint: import a different path or use an alias)"]],
   },
   { note: "unknown future keyword", module: P + "import future.keywords.foo\n", errors: [[3, 8, "unexpected keyword, must be one of [and contains every if in not or]"]] },
-  { note: "rego.v2", module: P + "import rego.v2\n", errors: [[3, 8, "invalid import `rego.v2`, must be `rego.v1`"]] },
+  { note: "rego.v3", module: P + "import rego.v3\n", errors: [[3, 8, "invalid import `rego.v3`, must be `rego.v1`"]] },
+  { note: "rego.v2.x", module: P + "import rego.v2.x\n", errors: [[3, 8, "invalid import `rego.v2.x`, must be `rego.v1`"]] },
+  { note: "rego.v2 aliased", module: P + "import rego.v2 as v\n", errors: [[3, 8, "`rego` imports cannot be aliased"]] },
   { note: "rego.v1 aliased (v0)", v0: true, module: P + "import rego.v1 as v\n", errors: [[3, 8, "`rego` imports cannot be aliased"]] },
 
   // and / or / not groups
@@ -184,6 +186,31 @@ const cases: Case[] = [
     ],
   },
   { note: "empty group after `or`", module: P + "import future.keywords.or\n\np if {\n\ta or ()\n}\n", errors: [[6, 7, "empty parenthesized group"]] },
+  {
+    note: "a value in braces after `not`, in a one-line rule",
+    module: P + 'import future.keywords.not\n\np if not {"a": 1}\n',
+    errors: [[5, 10, '`{...}` in an operand position must contain expression(s), got: object (hint: write `not ({"a": 1})` to negate the value, or `not {{"a": 1}}` for a body holding it)']],
+  },
+  {
+    note: "a bare union in a `not` body reads as a comprehension too",
+    module: P + "import future.keywords.not\n\np if {\n\tnot {a | b}\n}\n",
+    errors: [[6, 6, "ambiguous `{ ... | ... }` operand: read as a body holding a set-union expression, not as a comprehension (hint: write `not ({a | b})` for the comprehension, or `not {(a | b)}` for the set union)"]],
+  },
+  {
+    note: "a bare union leading an operand body",
+    module: P + "import future.keywords.or\n\np if {\n\tx or {a | b; c}\n}\n",
+    errors: [[6, 7, "ambiguous `{ ... | ... }` operand: read as a body holding a set-union expression, not as a comprehension (hint: write `({a | b; c})` for the comprehension, or `{(a | b); c}` for the set union)"]],
+  },
+  {
+    note: "parentheses around a `not` body (only `not` imported)",
+    module: P + "import future.keywords.not\n\np if {\n\tnot ({x; y})\n}\n",
+    errors: [[6, 6, "`(...)` in an operand position cannot contain a body (hint: drop the parens to keep the body: `not {x; y}`)"]],
+  },
+  {
+    note: "`(a with ...)` alone is no operand",
+    module: P + "import future.keywords.or\n\np if {\n\t(a with input as x)\n}\n",
+    errors: [[6, 5, "non-terminated expression"]],
+  },
 
   // several errors in one file
   {

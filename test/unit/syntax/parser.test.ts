@@ -73,7 +73,7 @@ describe("parser", () => {
   });
 
   describe("expressions (queries, printed back)", () => {
-    const cases: { note: string; query: string; want: string; opts?: { allFutureKeywords?: boolean; regoVersion?: "v0" } }[] = [
+    const cases: { note: string; query: string; want: string; opts?: { allFutureKeywords?: boolean; futureKeywords?: string[]; regoVersion?: "v0" } }[] = [
       { note: "unification", query: "data.test.p = x", want: "data.test.p = x" },
       { note: "assignment and comparison", query: "x := input.a; x > 1", want: "x := input.a; x > 1" },
       { note: "precedence", query: "x := 1 + 2 * 3 - 4 / 5 % 6", want: "x := 1 + 2 * 3 - 4 / 5 % 6" },
@@ -98,6 +98,12 @@ describe("parser", () => {
       { note: "not group", query: "not (a or b)", want: "not (a or b)", opts: { allFutureKeywords: true } },
       { note: "groups in groups", query: "((a or b)) and not (not (c or d))", want: "(a or b) and not (not (c or d))", opts: { allFutureKeywords: true } },
       { note: "a parenthesized term is not a group", query: "not (x) == y", want: "not x == y", opts: { allFutureKeywords: true } },
+      { note: "`with` on a parenthesized operand", query: "(a with input as x) and b", want: "(a with input as x) and b", opts: { allFutureKeywords: true } },
+      { note: "`with` on a parenthesized operand, mid-chain", query: "a and (b with input as v) and c", want: "a and (b with input as v) and c", opts: { allFutureKeywords: true } },
+      { note: "`with` on a negated parenthesized operand", query: "not (a with input as x)", want: "not (a with input as x)", opts: { allFutureKeywords: true } },
+      { note: "a negation in parentheses is an operand", query: "(not a) and b", want: "not a and b", opts: { futureKeywords: ["and"] } },
+      { note: "a union leading an operand body keeps its parentheses", query: "{(a | b); c} or x", want: "{(a | b); c} or x", opts: { allFutureKeywords: true } },
+      { note: "`with` inside a group binds to the group", query: "(a and b with input as x)", want: "a and b with input as x", opts: { allFutureKeywords: true } },
     ];
     for (const tc of cases) it(tc.note, () => expect(printBody(parseQuery(tc.query, tc.opts ?? {}))).to.equal(tc.want));
   });
@@ -163,12 +169,67 @@ describe("parser", () => {
       expect(r.errors.map((e) => e.message)).to.deep.equal(["`if` keyword is required before rule body"]);
       expect(parseModule(P + "import rego.v1\n\np if { true }", { regoVersion: "v0" }).regoVersion).to.equal("v0v1");
     });
+    it("rego.v2 is rego.v1 plus the logical keywords", () => {
+      const v0 = parseModule(P + "import rego.v2\n\np if { a or b }", { regoVersion: "v0" });
+      expect(v0.regoVersion).to.equal("v0v1");
+      expect(printRule(v0.rules[0]!)).to.equal("p if {\n\ta or b\n}");
+      expect(parseModuleResult(P + "import rego.v2\n\np { true }", { regoVersion: "v0" }).errors.map((e) => e.message)).to.deep.equal([
+        "`if` keyword is required before rule body",
+      ]);
+      const v1 = parseModule(P + "import rego.v2\n\np if { a and not (b or c) }");
+      expect(v1.regoVersion).to.equal("v1");
+      expect(printRule(v1.rules[0]!)).to.equal("p if {\n\ta and not (b or c)\n}");
+      // and so does the query option
+      expect(printBody(parseQuery("a or b", { futureKeywords: ["rego.v2"] }))).to.equal("a or b");
+    });
     it("and/or need importing", () => {
       // without the import, `and(a, b)` is the builtin `and` (what `a & b` calls)
       expect(printBody(parseQuery("and(a, b)"))).to.equal("a & b");
       const m = parseModule(P + "import future.keywords.or\n\np if { a or b }");
       const t = m.rules[0]!.body[0]!.terms;
       expect(!Array.isArray(t) && t.type).to.equal("or");
+    });
+  });
+
+  describe("`not` with future.keywords.not", () => {
+    const body = (src: string) => parseModule(P + "import future.keywords.and\nimport future.keywords.not\n\np if {\n\t" + src + "\n}\n").rules[0]!.body;
+    const json = (src: string) => formatOpaJson(bodyToOpaJson(body(src)));
+    it("a negated expression is the implicit body of a `not`", () => {
+      expect(json("not x == 1")).to.equal(
+        '[{"index":0,"terms":{"body":[{"index":0,"terms":[{"type":"ref","value":[{"type":"var","value":"equal"}]},{"type":"var","value":"x"},{"type":"number","value":1}]}],"explicit_body":false,"type":"not"}}]',
+      );
+      // without the import it stays a negated expression
+      expect(formatOpaJson(bodyToOpaJson(parseQuery("not x")))).to.equal('[{"index":0,"negated":true,"terms":{"type":"var","value":"x"}}]');
+    });
+    it("`with` after it modifies the `not`", () => {
+      const [e] = body("not x with input as 1");
+      expect(e!.with.length).to.equal(1);
+      expect((e!.terms as { type: string }).type).to.equal("not");
+      expect(printBody([e!])).to.equal("not x with input as 1");
+    });
+    it("`some` and `every` still cannot be negated", () => {
+      const r = parseModuleResult(P + "import future.keywords.not\n\np if {\n\tnot some x\n}\n");
+      expect(r.errors.map((e) => e.message)).to.deep.equal(["unexpected some keyword: illegal negation of 'some'"]);
+    });
+    it("a statement's body expression is placed at `not`, an operand's at its own start (as OPA)", () => {
+      const [stmt] = body("not f(1)");
+      const t = stmt!.terms as { type: "not"; body: Expr[]; location: { col: number } };
+      expect([stmt!.location.col, t.location.col, t.body[0]!.location.col]).to.deep.equal([2, 2, 2]);
+      const [chain] = body("x == 1 and not x == 2");
+      const rhs = (chain!.terms as { rhs: Expr[] }).rhs[0]!;
+      const inner = (rhs.terms as { body: Expr[] }).body[0]!;
+      expect([rhs.location.col, inner.location.col]).to.deep.equal([13, 17]);
+    });
+  });
+
+  describe("group locations", () => {
+    const body = (src: string) => parseModule(P + "import future.keywords.and\nimport future.keywords.or\n\np if {\n\t" + src + "\n}\n").rules[0]!.body;
+    it("a statement that is a group is at its parenthesis", () => {
+      expect(body("(x or y)")[0]!.location.col).to.equal(2);
+    });
+    it("a group operand is at its first operand (as OPA)", () => {
+      const t = body("(x or y) and (u or v)")[0]!.terms as { lhs: Expr[]; rhs: Expr[] };
+      expect([t.lhs[0]!.location.col, t.rhs[0]!.location.col]).to.deep.equal([3, 16]);
     });
   });
 

@@ -93,7 +93,14 @@ describe("round trip: print(parse(x)) parses to the same AST", () => {
   });
 
   it("random queries with and/or/not groups", () => {
-    const operand = fc.oneof(term, expr.map((e) => `{${e}}`), term.map((t) => `not ${t}`));
+    const operand = fc.oneof(
+      term,
+      expr.map((e) => `{${e}}`),
+      term.map((t) => `not ${t}`),
+      fc.tuple(term, term).map(([a, b]) => `(${a} with input.a as ${b})`),
+      fc.tuple(term, fc.constantFrom("and", "or"), term).map(([a, op, b]) => `(${a} ${op} not ${b})`),
+      fc.tuple(term, term).map(([a, b]) => `not (${a} or ${b} with input.a as 1)`),
+    );
     const logical = fc.tuple(operand, fc.array(fc.tuple(fc.constantFrom("and", "or"), operand), { minLength: 1, maxLength: 3 })).map(([first, rest]) => first + rest.map(([op, o]) => ` ${op} ${o}`).join(""));
     fc.assert(
       fc.property(logical, (q) => {
