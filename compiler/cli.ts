@@ -6,6 +6,8 @@ import { RegoError } from "../runtime/errors.js";
 export interface CliCommand {
   /** One line for `regoc help`. */
   summary: string;
+  /** The synopsis and options, printed by `regoc <command> --help`. */
+  usage?: string;
   run(argv: string[]): Promise<number>;
 }
 
@@ -46,12 +48,26 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`regoc: command '${name}' is not available in this build: ${(e as Error).message}\n`);
     return 2;
   }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(`${command.usage ?? `usage: regoc ${name} [args...]`}\n\n${command.summary}\n`);
+    return 0;
+  }
   try {
     return await command.run(rest);
   } catch (e) {
     if (e instanceof RegoError) {
       process.stderr.write(`${e.toString()}\n`);
       return e.code === "cli_usage_error" ? 2 : 1;
+    }
+    const code = (e as { code?: unknown })?.code;
+    if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`regoc ${name}: ${(e as Error).message.split(". ")[0]} (see 'regoc ${name} --help')\n`);
+      return 2;
+    }
+    if (typeof code === "string" && /^E[A-Z]+$/.test(code)) {
+      // A file system error (ENOENT, EACCES, EISDIR...): the message names the path.
+      process.stderr.write(`regoc ${name}: ${(e as Error).message}\n`);
+      return 1;
     }
     throw e;
   }

@@ -59,6 +59,7 @@ function table(reports: BuiltinReport[]): string {
 
 const command: CliCommand = {
   summary: "list OPA's builtins with their status in regoc (--json for JSON)",
+  usage: "usage: regoc builtins [--json]\n  --json   print every builtin with its status as JSON",
   async run(argv) {
     let json = false;
     try {

@@ -10,6 +10,7 @@ import { formatWithFrame, loadSources } from "./sources.js";
 
 const command: CliCommand = {
   summary: "report every compile error of the Rego files under the given paths",
+  usage: "usage: regoc check <paths...> [--v0-compatible] [--strict] [--max-errors N]\n  reports every compile error as file:row:col: code: message with a code frame; exit 1 on errors",
   async run(argv) {
     const { values, positionals } = parseArgs({
       args: argv,

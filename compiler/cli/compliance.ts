@@ -36,6 +36,7 @@ async function showCase(frontend: Frontend, c: ComplianceCase, outcome: Outcome)
 
 const command: CliCommand = {
   summary: "run OPA's compliance cases from their plans or Rego source",
+  usage: "usage: regoc compliance [--from plan|rego] [--cases DIR] [--filter REGEX] [--json FILE] [--failures] [--show] [--update-known FILE]\n  --from       plan: OPA's plans through the code generator; rego: the Rego source through regoc's frontend\n  --cases      the compliance folder (default ../shared/compliance or $REGOC_COMPLIANCE)\n  --filter     only cases whose note matches\n  --failures   list every failing case with its reason\n  --show       print each case's Rego, generated TypeScript and outcome",
   async run(argv) {
     const { values } = parseArgs({
       args: argv,

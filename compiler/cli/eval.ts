@@ -12,6 +12,7 @@ import { loadSources, readDataFile } from "./sources.js";
 
 const command: CliCommand = {
   summary: "evaluate a query against Rego policies and data, printing OPA's result format",
+  usage: "usage: regoc eval [-d path]... [-i input.json] [--v0-compatible] [--strict] '<query>'\n  -d, --data   a .rego, .json or .yaml file, or a directory of them (repeatable)\n  -i, --input  the input document (JSON)",
   async run(argv) {
     const { values, positionals } = parseArgs({
       args: argv,

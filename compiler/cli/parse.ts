@@ -40,6 +40,7 @@ export function regoFiles(paths: string[]): string[] {
 
 const command: CliCommand = {
   summary: "parse Rego files and report syntax errors (--json: print the AST as OPA's JSON)",
+  usage: "usage: regoc parse <files|dirs...> [--json] [--locations] [--v0-compatible]\n  --json       print the AST of one file as OPA's JSON",
   async run(argv: string[]): Promise<number> {
     let parsed;
     try {

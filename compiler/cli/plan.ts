@@ -10,6 +10,7 @@ import { loadSources } from "./sources.js";
 
 const command: CliCommand = {
   summary: "compile Rego to an IR plan (OPA's plan.json) for the given entrypoints",
+  usage: "usage: regoc plan <paths...> -e <entrypoint> [-e ...] [--v0-compatible] [--opa PATH] [--indent N]\n  -e, --entrypoint  a rule path such as authz/allow (repeatable)\n  --opa PATH        use a real opa binary to plan (also $OPA_BIN); regoc's own frontend otherwise",
   async run(argv) {
     const { values, positionals } = parseArgs({
       args: argv,

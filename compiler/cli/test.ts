@@ -29,6 +29,7 @@ export function formatErrors(e: RegoError): string {
 
 const command: CliCommand = {
   summary: "run Rego tests (test_* rules) as `opa test` does",
+  usage: "usage: regoc test <paths...> [-v] [--run REGEX] [--v0-compatible] [--format pretty|json]\n  -v          list every test, not only failures and errors\n  --run       only tests whose name matches\n  exit 0: all passed; 1: a test failed or errored; 2: load or compile errors",
   async run(argv) {
     let parsed;
     try {
