@@ -1,6 +1,6 @@
 // IR plan → one TypeScript module: decode and validate the plan, analyse it (call graph, kinds,
 // entrypoint shapes, input/data types), emit every reachable func and every selected plan, and lay
-// the module out with ts-morph.
+// the module out (module.ts).
 import { RegoError } from "../../runtime/errors.js";
 import { decodePolicy } from "../ir/decode.js";
 import type { Plan, Policy } from "../ir/types.js";
@@ -86,7 +86,7 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
     grp.plans.push(p);
   }
   for (const grp of groups.values()) {
-    const reach = analyseCalls(policy, grp.plans).funcs;
+    const reach = calls.reach(grp.plans);
     for (const p of grp.plans) collectShapes(policy, p.blocks, new Map([[0, "input"], [1, "data"]] as const), grp.shapes);
     for (const f of reach) {
       const roots = new Map<number, "input" | "data">();

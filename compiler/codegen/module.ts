@@ -1,16 +1,14 @@
-// The module skeleton, built with ts-morph from structures in ONE createSourceFile call (adding
-// declarations one by one is ~35x slower): the import from "regoc", type aliases, module-level
-// constants, functions and the entrypoint table. Bodies and types are Code rendered by code.ts;
-// ts-morph only lays out and indents them. One in-memory Project is reused across compilations.
-import {
-  IndentationText,
-  NewLineKind,
-  Project,
-  QuoteKind,
-  StructureKind,
-  VariableDeclarationKind,
-  type StatementStructures,
-} from "ts-morph";
+// The module layout: header comments, the import from "regoc", type aliases, module-level
+// constants, functions and the entrypoint table, in that order. Every piece is Code rendered by
+// code.ts (types, initializers, bodies) or a Name; this file only adds the fixed syntax around
+// them, so nothing policy-derived reaches the text except through lit() and the identifier
+// function.
+//
+// The layout is the one ts-morph's structure printer gave (the golden tests hold it byte for
+// byte): statements one per line, a blank line before and after each function, two-space
+// indentation, a final newline. It is written directly: ts-morph's printer re-reads every
+// character it writes and costs ~40 µs per function (half a second for a 1 MB policy set), and
+// creating a ts-morph SourceFile would also run the TypeScript parser over the whole module.
 import { render, type Code, type Name } from "./code.js";
 import type { FunctionParts } from "./emit/functions.js";
 
@@ -24,68 +22,67 @@ export interface ModuleParts {
   tail: Array<{ name: Name; type?: Code; init: Code; exported?: boolean; doc?: Code }>;
 }
 
-let project: Project | undefined;
-let counter = 0;
-
-function getProject(): Project {
-  return (project ??= new Project({
-    useInMemoryFileSystem: true,
-    skipLoadingLibFiles: true,
-    manipulationSettings: {
-      indentationText: IndentationText.TwoSpaces,
-      newLineKind: NewLineKind.LineFeed,
-      quoteKind: QuoteKind.Double,
-      useTrailingCommas: true,
-    },
-  }));
+/** `import { a, type B } from "regoc";` (the names are the runtime's own, from names.ts). */
+function importText(imports: ModuleParts["imports"]): string {
+  if (imports.length === 0) return `import "regoc";`;
+  return `import { ${imports.map((i) => (i.typeOnly ? `type ${i.name}` : i.name)).join(", ")} } from "regoc";`;
 }
 
-function variable(c: ModuleParts["consts"][number]): StatementStructures {
-  return {
-    kind: StructureKind.VariableStatement,
-    declarationKind: VariableDeclarationKind.Const,
-    isExported: c.exported === true,
-    ...(c.doc ? { leadingTrivia: `${c.doc.text}\n` } : {}),
-    declarations: [{ name: c.name.text, initializer: c.init.text, ...(c.type ? { type: c.type.text } : {}) }],
-  };
+function constText(c: ModuleParts["consts"][number]): string {
+  const exp = c.exported ? "export " : "";
+  const type = c.type ? `: ${c.type.text}` : "";
+  return `${c.doc ? `${c.doc.text}\n` : ""}${exp}const ${c.name.text}${type} = ${c.init.text};`;
+}
+
+function functionText(f: FunctionParts): string {
+  const params = f.params.map((p) => `${p.name.text}${p.optional === true ? "?" : ""}: ${p.type.text}`).join(", ");
+  const head = `${f.doc.text}\n${f.isExported ? "export " : ""}${f.isAsync ? "async " : ""}function ${f.name.text}(${params}): ${f.returnType.text} {`;
+  // Functions are top-level: their statements sit one level in.
+  const body = render(f.body, 1);
+  return body === "" ? `${head}\n}` : `${head}\n${body}\n}`;
+}
+
+/** Whitespace as ts-morph's layout rules see it. */
+const WHITESPACE = new Set([" ", "\f", "\n", "\r", "\t", "\v", "\u00A0", "\u2028", "\u2029"]);
+
+/** Whether the last non-whitespace character of `text` is `}` (a block ended). */
+function endsWithBlock(text: string): boolean {
+  for (let i = text.length - 1; i >= 0; i--) {
+    if (!WHITESPACE.has(text[i]!)) return text[i] === "}";
+  }
+  return false;
+}
+
+/** The last modules laid out here (see `isOwnLayout`). */
+const recent: string[] = [];
+
+/**
+ * Whether `code` is a module this process laid out just now. In such a module a blank line occurs
+ * only between top-level statements (lit() and comment() escape line breaks; bodies, types and
+ * the entrypoint table never hold an empty line), so the loader may split it there and transform
+ * the pieces in parallel. (Were that ever wrong, a piece would end inside braces, esbuild would
+ * refuse it, and the loader would transform the whole module instead.)
+ */
+export function isOwnLayout(code: string): boolean {
+  return recent.includes(code);
 }
 
 export function buildModule(parts: ModuleParts): string {
-  const statements: Array<string | StatementStructures> = [];
-  for (const h of parts.header) statements.push(h.text);
-  statements.push({
-    kind: StructureKind.ImportDeclaration,
-    moduleSpecifier: "regoc",
-    namedImports: parts.imports.map((i) => ({ name: i.name, isTypeOnly: i.typeOnly })),
-  });
-  // Type aliases are written as text: ts-morph would give a multi-line type a hanging indent.
-  for (const t of parts.typeAliases) {
-    statements.push(`${t.doc ? `${t.doc.text}\n` : ""}${t.exported ? "export " : ""}type ${t.name.text} = ${t.type.text};`);
-  }
-  for (const c of parts.consts) statements.push(variable(c));
-  for (const f of parts.functions) {
-    statements.push({
-      kind: StructureKind.Function,
-      name: f.name.text,
-      isExported: f.isExported,
-      isAsync: f.isAsync,
-      leadingTrivia: `${f.doc.text}\n`,
-      parameters: f.params.map((p) => ({ name: p.name.text, type: p.type.text, hasQuestionToken: p.optional === true })),
-      returnType: f.returnType.text,
-      statements: render(f.body),
-    });
-  }
-  // Trailing constants are written as text: ts-morph would give a multi-line initializer a
-  // hanging indent.
-  for (const c of parts.tail) {
-    const exp = c.exported ? "export " : "";
-    const type = c.type ? `: ${c.type.text}` : "";
-    statements.push(`${c.doc ? `${c.doc.text}\n` : ""}${exp}const ${c.name.text}${type} = ${c.init.text};`);
-  }
-  const file = getProject().createSourceFile(`regoc-module-${counter++}.ts`, { statements }, { overwrite: true });
-  try {
-    return file.getFullText();
-  } finally {
-    getProject().removeSourceFile(file);
-  }
+  const out: string[] = [];
+  /** Appends a statement; `blankBefore`: a blank line separates it from the previous one. */
+  const add = (text: string, blankBefore = false): void => {
+    // After a block (`}`) there is always a blank line.
+    if (out.length > 0 && (blankBefore || endsWithBlock(out[out.length - 1]!))) out.push("");
+    out.push(text);
+  };
+  for (const h of parts.header) add(h.text);
+  add(importText(parts.imports));
+  for (const t of parts.typeAliases) add(`${t.doc ? `${t.doc.text}\n` : ""}${t.exported ? "export " : ""}type ${t.name.text} = ${t.type.text};`);
+  for (const c of parts.consts) add(constText(c));
+  for (const f of parts.functions) add(functionText(f), true);
+  for (const c of parts.tail) add(constText(c));
+  const text = `${out.join("\n")}\n`;
+  recent.unshift(text);
+  if (recent.length > 4) recent.length = 4;
+  return text;
 }

@@ -7,8 +7,8 @@
 // and no in-place mutation of a plan's input/data locals or of a func's params.
 import { numberFromText } from "../../runtime/value/number.js";
 import { invalid } from "./decode.js";
-import type { Func, Operand, Policy, Stmt } from "./types.js";
-import { dynamicCandidates, mutatedOf, operandsOf, walkBlocks } from "./walk.js";
+import type { BuiltinFunc, Func, Operand, Policy, StringConst } from "./types.js";
+import { FuncPaths, forEachStmt, mutatedOf, operandsOf, walkBlocks, type StmtVisit } from "./walk.js";
 
 /** Validates a decoded policy; throws RegoError("plan_invalid_error") on the first problem. */
 export function validatePolicy(policy: Policy): void {
@@ -35,80 +35,14 @@ export function validatePolicy(policy: Policy): void {
     planNames.add(p.name);
   });
 
-  const checkString = (index: number, path: string) => {
-    if (index >= strings.length) throw invalid(path, `string index ${index} out of range (${strings.length} strings)`);
-  };
-  const checkOperand = (op: Operand, path: string) => {
-    if (op.type === "string_index") checkString(op.value, `${path}.value`);
-  };
-
-  const checkBody = (kind: "plan" | "func", protectedLocals: ReadonlySet<number>, stmt: Stmt, path: string, levels: number) => {
-    const sp = `${path}.stmt`;
-    const s = stmt.stmt;
-    if (files.length > 0 ? s.file >= files.length : s.file !== 0) {
-      throw invalid(`${sp}.file`, `file index ${s.file} out of range (${files.length} files)`);
-    }
-    for (const [name, op] of operandsOf(stmt)) checkOperand(op, `${sp}.${name}`);
-    for (const m of mutatedOf(stmt)) {
-      if (protectedLocals.has(m)) throw invalid(sp, `${stmt.type} mutates local ${m}, which holds ${kind === "plan" ? "the input or data document" : "a parameter"}`);
-    }
-    switch (stmt.type) {
-      case "BreakStmt":
-        if (stmt.stmt.index >= levels) throw invalid(`${sp}.index`, `break index ${stmt.stmt.index} leaves the ${kind} (${levels} enclosing levels)`);
-        break;
-      case "MakeNumberRefStmt": {
-        checkString(stmt.stmt.index, `${sp}.index`);
-        const text = strings[stmt.stmt.index]!.value;
-        if (numberFromText(text) === undefined) throw invalid(`${sp}.index`, `string ${JSON.stringify(text)} is not a number`);
-        break;
-      }
-      case "MakeNumberIntStmt":
-      case "AssignIntStmt":
-        if (!Number.isSafeInteger(stmt.stmt.value)) throw invalid(`${sp}.value`, "integer out of range");
-        break;
-      case "WithStmt":
-        stmt.stmt.path.forEach((p, i) => checkString(p, `${sp}.path[${i}]`));
-        break;
-      case "CallStmt": {
-        const name = stmt.stmt.func;
-        const f = funcs.get(name);
-        if (f) {
-          if (stmt.stmt.args.length !== f.params.length) {
-            throw invalid(`${sp}.args`, `func ${JSON.stringify(name)} takes ${f.params.length} arguments, got ${stmt.stmt.args.length}`);
-          }
-          break;
-        }
-        const b = builtins.get(name);
-        if (!b) throw invalid(`${sp}.func`, `unknown function ${JSON.stringify(name)}: not a func and not in static.builtin_funcs`);
-        const args = b.decl.args;
-        if (Array.isArray(args) && b.decl.variadic === undefined && args.length !== stmt.stmt.args.length) {
-          throw invalid(`${sp}.args`, `builtin ${JSON.stringify(name)} takes ${args.length} arguments, got ${stmt.stmt.args.length}`);
-        }
-        break;
-      }
-      case "CallDynamicStmt":
-        if (stmt.stmt.args.length !== 2) throw invalid(`${sp}.args`, "expected the input and data locals");
-        if (stmt.stmt.path.length === 0) throw invalid(`${sp}.path`, "expected a non-empty path");
-        if (levels < 4) throw invalid(sp, `CallDynamicStmt needs 3 enclosing blocks to break out of (${levels - 1} here)`);
-        break;
-      case "ResultSetAddStmt":
-        if (kind !== "plan") throw invalid(sp, "ResultSetAddStmt outside a plan");
-        break;
-      case "ReturnLocalStmt":
-        if (kind !== "func") throw invalid(sp, "ReturnLocalStmt outside a func");
-        break;
-      default:
-        break;
-    }
-  };
-
+  const check = new BodyChecker(strings.length, files.length, funcs, builtins, strings);
   const planLocals = new Set([0, 1]);
   policy.plans.plans.forEach((p, i) => {
-    walkBlocks(p.blocks, `plans.plans[${i}].blocks`, (v) => checkBody("plan", planLocals, v.stmt, v.path, v.levels));
+    walkBlocks(p.blocks, `plans.plans[${i}].blocks`, (v) => check.stmt("plan", planLocals, v));
   });
   policy.funcs.funcs.forEach((f, i) => {
     const params = new Set(f.params);
-    walkBlocks(f.blocks, `funcs.funcs[${i}].blocks`, (v) => checkBody("func", params, v.stmt, v.path, v.levels));
+    walkBlocks(f.blocks, `funcs.funcs[${i}].blocks`, (v) => check.stmt("func", params, v));
   });
   checkAcyclic(policy, funcs);
 }
@@ -116,11 +50,12 @@ export function validatePolicy(policy: Policy): void {
 /** Rego has no recursion: a func that can reach itself (CallStmt or CallDynamicStmt) is refused. */
 function checkAcyclic(policy: Policy, funcs: ReadonlyMap<string, Func>): void {
   const callees = new Map<string, string[]>();
+  const paths = new FuncPaths(funcs.values());
   for (const f of policy.funcs.funcs) {
     const out: string[] = [];
-    walkBlocks(f.blocks, "", (v) => {
-      if (v.stmt.type === "CallStmt" && funcs.has(v.stmt.stmt.func)) out.push(v.stmt.stmt.func);
-      else if (v.stmt.type === "CallDynamicStmt") for (const g of dynamicCandidates(v.stmt.stmt, policy, funcs)) out.push(g.name);
+    forEachStmt(f.blocks, (s) => {
+      if (s.type === "CallStmt" && funcs.has(s.stmt.func)) out.push(s.stmt.func);
+      else if (s.type === "CallDynamicStmt") for (const g of paths.candidates(s.stmt, policy)) out.push(g.name);
     });
     callees.set(f.name, out);
   }
@@ -134,9 +69,106 @@ function checkAcyclic(policy: Policy, funcs: ReadonlyMap<string, Func>): void {
         const cycle = [...chain.slice(chain.indexOf(c)), c].map((n) => JSON.stringify(n)).join(" -> ");
         throw invalid(`funcs.funcs[${index.get(c)}]`, `recursive call: ${cycle}`);
       }
-      if (st === undefined) visit(c, [...chain, c]);
+      if (st === undefined) {
+        chain.push(c);
+        visit(c, chain);
+        chain.pop();
+      }
     }
     state.set(name, 2);
   };
   for (const f of policy.funcs.funcs) if (!state.has(f.name)) visit(f.name, [f.name]);
+}
+
+/** The per-statement checks. JSON paths are built only for an error message (`v.path` is lazy):
+ * a plan has a great many statements. */
+class BodyChecker {
+  constructor(
+    private readonly nStrings: number,
+    private readonly nFiles: number,
+    private readonly funcs: ReadonlyMap<string, Func>,
+    private readonly builtins: ReadonlyMap<string, BuiltinFunc>,
+    private readonly strings: readonly StringConst[],
+  ) {}
+
+  private string(index: number, v: StmtVisit, field: string): void {
+    if (index >= this.nStrings) throw invalid(`${v.path}.stmt.${field}`, `string index ${index} out of range (${this.nStrings} strings)`);
+  }
+
+  private operand(op: Operand, v: StmtVisit, field: string): void {
+    if (op.type === "string_index") this.string(op.value, v, `${field}.value`);
+  }
+
+  stmt(kind: "plan" | "func", protectedLocals: ReadonlySet<number>, v: StmtVisit): void {
+    const { stmt, levels } = v;
+    const s = stmt.stmt;
+    if (this.nFiles > 0 ? s.file >= this.nFiles : s.file !== 0) {
+      throw invalid(`${v.path}.stmt.file`, `file index ${s.file} out of range (${this.nFiles} files)`);
+    }
+    if (stmt.type === "CallStmt" || stmt.type === "CallDynamicStmt") {
+      // operandsOf would name every argument (`args[3]`) up front
+      const [field, list] = stmt.type === "CallStmt" ? ["args", stmt.stmt.args] : ["path", stmt.stmt.path];
+      for (let i = 0; i < list.length; i++) {
+        const op = list[i]!;
+        if (op.type === "string_index" && op.value >= this.nStrings) this.operand(op, v, `${field}[${i}]`);
+      }
+    } else {
+      for (const [field, op] of operandsOf(stmt)) this.operand(op, v, field);
+    }
+    for (const m of mutatedOf(stmt)) {
+      if (protectedLocals.has(m)) {
+        throw invalid(`${v.path}.stmt`, `${stmt.type} mutates local ${m}, which holds ${kind === "plan" ? "the input or data document" : "a parameter"}`);
+      }
+    }
+    switch (stmt.type) {
+      case "BreakStmt":
+        if (stmt.stmt.index >= levels) throw invalid(`${v.path}.stmt.index`, `break index ${stmt.stmt.index} leaves the ${kind} (${levels} enclosing levels)`);
+        break;
+      case "MakeNumberRefStmt": {
+        this.string(stmt.stmt.index, v, "index");
+        const text = this.strings[stmt.stmt.index]!.value;
+        if (numberFromText(text) === undefined) throw invalid(`${v.path}.stmt.index`, `string ${JSON.stringify(text)} is not a number`);
+        break;
+      }
+      case "MakeNumberIntStmt":
+      case "AssignIntStmt":
+        if (!Number.isSafeInteger(stmt.stmt.value)) throw invalid(`${v.path}.stmt.value`, "integer out of range");
+        break;
+      case "WithStmt": {
+        const path = stmt.stmt.path;
+        for (let i = 0; i < path.length; i++) if (path[i]! >= this.nStrings) this.string(path[i]!, v, `path[${i}]`);
+        break;
+      }
+      case "CallStmt": {
+        const name = stmt.stmt.func;
+        const f = this.funcs.get(name);
+        if (f) {
+          if (stmt.stmt.args.length !== f.params.length) {
+            throw invalid(`${v.path}.stmt.args`, `func ${JSON.stringify(name)} takes ${f.params.length} arguments, got ${stmt.stmt.args.length}`);
+          }
+          break;
+        }
+        const b = this.builtins.get(name);
+        if (!b) throw invalid(`${v.path}.stmt.func`, `unknown function ${JSON.stringify(name)}: not a func and not in static.builtin_funcs`);
+        const args = b.decl.args;
+        if (Array.isArray(args) && b.decl.variadic === undefined && args.length !== stmt.stmt.args.length) {
+          throw invalid(`${v.path}.stmt.args`, `builtin ${JSON.stringify(name)} takes ${args.length} arguments, got ${stmt.stmt.args.length}`);
+        }
+        break;
+      }
+      case "CallDynamicStmt":
+        if (stmt.stmt.args.length !== 2) throw invalid(`${v.path}.stmt.args`, "expected the input and data locals");
+        if (stmt.stmt.path.length === 0) throw invalid(`${v.path}.stmt.path`, "expected a non-empty path");
+        if (levels < 4) throw invalid(`${v.path}.stmt`, `CallDynamicStmt needs 3 enclosing blocks to break out of (${levels - 1} here)`);
+        break;
+      case "ResultSetAddStmt":
+        if (kind !== "plan") throw invalid(`${v.path}.stmt`, "ResultSetAddStmt outside a plan");
+        break;
+      case "ReturnLocalStmt":
+        if (kind !== "func") throw invalid(`${v.path}.stmt`, "ReturnLocalStmt outside a func");
+        break;
+      default:
+        break;
+    }
+  }
 }

@@ -6,48 +6,121 @@ import type { Block, CallDynamicStmt, Func, Operand, Policy, Stmt } from "./type
 
 export interface StmtVisit {
   stmt: Stmt;
-  /** JSON path of the statement envelope, e.g. `funcs.funcs[0].blocks[1].stmts[2]`. */
-  path: string;
+  /** JSON path of the statement envelope, e.g. `funcs.funcs[0].blocks[1].stmts[2]` (built on
+   * first access: only error messages need it). */
+  readonly path: string;
   /** Break levels enclosing the statement: a BreakStmt index must be below this. */
   levels: number;
   /** True when the statement is inside a ScanStmt body. */
   inScan: boolean;
 }
 
-/** The nested blocks of a statement, with the break levels each adds and their JSON paths. */
-export function childBlocks(s: Stmt, path: string): Array<{ block: Block; levels: number; path: string }> {
+/** Calls `f` on each block nested directly in a statement, with the break levels it adds. */
+export function forEachChildBlock(s: Stmt, f: (block: Block, levels: number, index: number) => void): void {
   switch (s.type) {
-    case "BlockStmt":
-      return s.stmt.blocks.map((block, i) => ({ block, levels: 1, path: `${path}.stmt.blocks[${i}]` }));
+    case "BlockStmt": {
+      const bs = s.stmt.blocks;
+      for (let i = 0; i < bs.length; i++) f(bs[i]!, 1, i);
+      return;
+    }
     case "NotStmt":
     case "WithStmt":
-      return [{ block: s.stmt.block, levels: 1, path: `${path}.stmt.block` }];
+      f(s.stmt.block, 1, -1);
+      return;
     case "ScanStmt":
-      return [{ block: s.stmt.block, levels: 2, path: `${path}.stmt.block` }];
+      f(s.stmt.block, 2, -1);
+      return;
     default:
-      return [];
+      return;
+  }
+}
+
+/** Where a statement sits, as a chain of (block path, index) links; rendered only on demand. */
+class Visit implements StmtVisit {
+  private text: string | undefined;
+  constructor(
+    readonly stmt: Stmt,
+    readonly levels: number,
+    readonly inScan: boolean,
+    /** The enclosing statement (null at top level), and this statement's block within it. */
+    private readonly parent: Visit | null,
+    private readonly block: number,
+    private readonly index: number,
+    private readonly root: string,
+  ) {}
+
+  get path(): string {
+    if (this.text === undefined) {
+      let base: string;
+      if (this.parent === null) base = `${this.root}[${this.block}]`;
+      else base = this.block < 0 ? `${this.parent.path}.stmt.block` : `${this.parent.path}.stmt.blocks[${this.block}]`;
+      this.text = `${base}.stmts[${this.index}]`;
+    }
+    return this.text;
   }
 }
 
 /** Visits every statement of top-level `blocks` (depth first, in order). */
 export function walkBlocks(blocks: readonly Block[], path: string, visit: (v: StmtVisit) => void): void {
-  blocks.forEach((b, i) => walkBlock(b, `${path}[${i}]`, 1, false, visit));
+  for (let i = 0; i < blocks.length; i++) walkBlock(blocks[i]!, path, null, i, 1, false, visit);
 }
 
-function walkBlock(block: Block, path: string, levels: number, inScan: boolean, visit: (v: StmtVisit) => void): void {
-  block.stmts.forEach((stmt, i) => {
-    const sp = `${path}.stmts[${i}]`;
-    visit({ stmt, path: sp, levels, inScan });
-    for (const child of childBlocks(stmt, sp)) {
-      walkBlock(child.block, child.path, levels + child.levels, inScan || stmt.type === "ScanStmt", visit);
+function walkBlock(block: Block, root: string, parent: Visit | null, blockIndex: number, levels: number, inScan: boolean, visit: (v: StmtVisit) => void): void {
+  const stmts = block.stmts;
+  for (let i = 0; i < stmts.length; i++) {
+    const s = stmts[i]!;
+    const v = new Visit(s, levels, inScan, parent, blockIndex, i, root);
+    visit(v);
+    switch (s.type) {
+      case "BlockStmt": {
+        const bs = s.stmt.blocks;
+        for (let j = 0; j < bs.length; j++) walkBlock(bs[j]!, root, v, j, levels + 1, inScan, visit);
+        break;
+      }
+      case "NotStmt":
+      case "WithStmt":
+        walkBlock(s.stmt.block, root, v, -1, levels + 1, inScan, visit);
+        break;
+      case "ScanStmt":
+        walkBlock(s.stmt.block, root, v, -1, levels + 2, true, visit);
+        break;
+      default:
+        break;
     }
-  });
+  }
+}
+
+/** Calls `f` on every statement of the blocks, depth first, in order (no paths, no levels). */
+export function forEachStmt(blocks: readonly Block[], f: (s: Stmt, inScan: boolean) => void, inScan = false): void {
+  for (let i = 0; i < blocks.length; i++) forEachStmtIn(blocks[i]!, f, inScan);
+}
+
+function forEachStmtIn(block: Block, f: (s: Stmt, inScan: boolean) => void, inScan: boolean): void {
+  const stmts = block.stmts;
+  for (let i = 0; i < stmts.length; i++) {
+    const s = stmts[i]!;
+    f(s, inScan);
+    switch (s.type) {
+      case "BlockStmt":
+        forEachStmt(s.stmt.blocks, f, inScan);
+        break;
+      case "NotStmt":
+      case "WithStmt":
+        forEachStmtIn(s.stmt.block, f, inScan);
+        break;
+      case "ScanStmt":
+        forEachStmtIn(s.stmt.block, f, true);
+        break;
+      default:
+        break;
+    }
+  }
 }
 
 /** Every statement of the blocks, flattened (order: depth first). */
 export function allStmts(blocks: readonly Block[]): Stmt[] {
   const out: Stmt[] = [];
-  walkBlocks(blocks, "", (v) => out.push(v.stmt));
+  forEachStmt(blocks, (s) => out.push(s));
   return out;
 }
 
@@ -140,21 +213,54 @@ export function mutatedOf(s: Stmt): number[] {
   }
 }
 
-/** Funcs whose path may equal the CallDynamicStmt's path (same length, same constant segments). */
-export function dynamicCandidates(stmt: CallDynamicStmt, policy: Policy, funcsByName: ReadonlyMap<string, Func>): Func[] {
-  const strings = policy.static.strings;
-  const out: Func[] = [];
-  for (const f of funcsByName.values()) {
-    if (f.params.length !== 2 || f.path.length !== stmt.path.length) continue;
-    const ok = stmt.path.every((op, i) => {
-      if (op.type === "string_index") return strings[op.value]!.value === f.path[i];
-      return op.type === "local";
-    });
-    if (ok) out.push(f);
-  }
-  return out;
+interface PathNode {
+  children: Map<string, PathNode>;
+  /** Rule funcs whose path ends here, with their position in the policy. */
+  funcs: Array<[index: number, func: Func]>;
 }
 
+/** The rule funcs (2 params: input and data) of a policy, in a trie over their paths, so that the
+ * funcs a CallDynamicStmt may reach are found without scanning every func. */
+export class FuncPaths {
+  private readonly root: PathNode = { children: new Map(), funcs: [] };
+
+  constructor(funcs: Iterable<Func>) {
+    let i = 0;
+    for (const f of funcs) {
+      const index = i++;
+      if (f.params.length !== 2) continue;
+      let n = this.root;
+      for (const seg of f.path) {
+        let c = n.children.get(seg);
+        if (!c) n.children.set(seg, (c = { children: new Map(), funcs: [] }));
+        n = c;
+      }
+      n.funcs.push([index, f]);
+    }
+  }
+
+  /** Funcs whose path may equal the statement's path (same length, same constant segments), in
+   * policy order. */
+  candidates(stmt: CallDynamicStmt, policy: Policy): Func[] {
+    const strings = policy.static.strings;
+    const found: Array<[number, Func]> = [];
+    const visit = (n: PathNode, i: number): void => {
+      if (i === stmt.path.length) {
+        found.push(...n.funcs);
+        return;
+      }
+      const op = stmt.path[i]!;
+      if (op.type === "string_index") {
+        const c = n.children.get(strings[op.value]!.value);
+        if (c) visit(c, i + 1);
+      } else if (op.type === "local") {
+        for (const c of n.children.values()) visit(c, i + 1);
+      }
+    };
+    visit(this.root, 0);
+    return found.sort((a, b) => a[0] - b[0]).map(([, f]) => f);
+  }
+}
 
 /** Every local a statement names (read or written), nested blocks excluded. */
 export function localsOf(s: Stmt): number[] {

@@ -11,21 +11,53 @@ interface Global {
   ref: Ref;
   used: boolean;
 }
-type Globals = Map<string, Global>;
+
+/**
+ * The names a module resolves: its imports (by the name they bind), else the rules of its package.
+ * A package's rule names and their refs are shared by all its modules and made on first use (a
+ * package split over many files would otherwise build every name's ref once per file). Only the
+ * imports' `used` flags are read (strict mode).
+ */
+class Globals {
+  constructor(
+    private readonly imports: ReadonlyMap<string, Global>,
+    private readonly pkg?: PackageRules,
+  ) {}
+
+  get(name: string): Global | undefined {
+    return this.imports.get(name) ?? this.pkg?.get(name);
+  }
+}
+
+/** A package's rule names → `data.<pkg>.<name>` (the location is the use's: see globalRef). */
+class PackageRules {
+  private readonly refs = new Map<string, Global>();
+  constructor(
+    private readonly path: Ref,
+    readonly names: Set<string>,
+  ) {}
+
+  get(name: string): Global | undefined {
+    if (!this.names.has(name)) return undefined;
+    let g = this.refs.get(name);
+    if (!g) this.refs.set(name, (g = { ref: [...this.path, stringTerm(name, this.path[0]?.location!)], used: false }));
+    return g;
+  }
+}
 
 export function resolveRefs(ctx: CompileContext): void {
-  const exports = new Map<string, Set<string>>();
+  const packages = new Map<string, PackageRules>();
   for (const m of ctx.modules) {
     const key = pkgKey(m.package.path);
-    let s = exports.get(key);
-    if (!s) exports.set(key, (s = new Set()));
+    let p = packages.get(key);
+    if (!p) packages.set(key, (p = new PackageRules(m.package.path, new Set())));
     for (const r of m.rules) {
       const head = r.head.reference[0];
-      if (head?.type === "var") s.add(head.value);
+      if (head?.type === "var") p.names.add(head.value);
     }
   }
   for (const m of ctx.modules) {
-    const globals = getGlobals(m.package.path, exports.get(pkgKey(m.package.path)) ?? new Set(), m.imports);
+    const globals = getGlobals(packages.get(pkgKey(m.package.path)), m.imports);
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         const err = resolveRefsInRule(globals, r);
@@ -45,7 +77,7 @@ export function resolveRefs(ctx: CompileContext): void {
 /** ResolveRefs for a query: only names declared in it are left alone. */
 export function resolveRefsInQuery(ctx: CompileContext): void {
   const q = ctx.query!;
-  let globals: Globals = new Map();
+  let globals = new Globals(new Map());
   if (q.pkg || (q.imports && q.imports.length > 0)) {
     const pkg = q.pkg ?? [];
     const exports = new Set<string>();
@@ -53,7 +85,7 @@ export function resolveRefsInQuery(ctx: CompileContext): void {
       if (pkgKey(m.package.path) !== pkgKey(pkg)) continue;
       for (const r of m.rules) if (r.head.reference[0]?.type === "var") exports.add(r.head.reference[0].value);
     }
-    globals = getGlobals(pkg, exports, q.imports ?? []);
+    globals = getGlobals(new PackageRules(pkg, exports), q.imports ?? []);
   }
   const ignore = new DeclaredStack([declaredVars(q.body)]);
   q.body = resolveBody(globals, ignore, q.body);
@@ -81,18 +113,14 @@ export function importString(imp: Import): string {
   return `import ${refString(path)}${imp.alias ? ` as ${imp.alias}` : ""}`;
 }
 
-function getGlobals(pkg: Ref, rules: ReadonlySet<string>, imports: readonly Import[]): Globals {
-  const globals: Globals = new Map();
-  for (const v of rules) {
-    const loc = pkg[0]?.location;
-    globals.set(v, { ref: [...pkg, stringTerm(v, loc!)], used: false });
-  }
+function getGlobals(pkg: PackageRules | undefined, imports: readonly Import[]): Globals {
+  const bound = new Map<string, Global>();
   for (const imp of imports) {
     if (isDirective(imp)) continue;
     const path = imp.path.type === "ref" ? imp.path.value : [imp.path];
-    globals.set(importName(imp), { ref: path, used: false });
+    bound.set(importName(imp), { ref: path, used: false });
   }
-  return globals;
+  return new Globals(bound, pkg);
 }
 
 export class DeclaredStack {

@@ -145,10 +145,22 @@ export class Planner {
     return i;
   }
 
+  /** The location fields of `loc`, worked out once per location (row and col are computed from
+   * the source on each read, and a location stamps many statements). */
+  private stamped: { loc: NodeLocation | undefined; file: number; row: number; col: number } = { loc: undefined, file: 0, row: 0, col: 0 };
+
+  /** A statement: `fields` (a fresh object literal at every call site) with the location added. */
   stmt<T extends StmtType>(type: T, fields: Fields<T>): Stmt {
     const loc = this.loc;
-    const stmt = { ...fields, file: loc ? this.getFile(loc.file || "<query>") : 0, col: loc?.col ?? 0, row: loc?.row ?? 0 };
-    if (type === "MakeNumberRefStmt") (stmt as { Index?: number }).Index = (fields as unknown as { index: number }).index;
+    let st = this.stamped;
+    if (st.loc !== loc) {
+      st = this.stamped = loc ? { loc, file: this.getFile(loc.file || "<query>"), row: loc.row ?? 0, col: loc.col ?? 0 } : { loc, file: 0, row: 0, col: 0 };
+    }
+    const stmt = fields as Fields<T> & { file: number; col: number; row: number; Index?: number };
+    stmt.file = st.file;
+    stmt.col = st.col;
+    stmt.row = st.row;
+    if (type === "MakeNumberRefStmt") stmt.Index = (fields as unknown as { index: number }).index;
     return { type, stmt } as Stmt;
   }
 

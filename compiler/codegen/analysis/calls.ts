@@ -2,10 +2,11 @@
 // generated), which funcs CallDynamicStmt may dispatch to, which funcs are async (they reach an
 // async builtin), and which rule funcs are memoised (2 params, i.e. input/data only, and possibly
 // called more than once per evaluation: from several sites, from a loop, or from a caller that
-// itself runs several times).
+// itself runs several times). Every body is walked once; `reach` answers later reachability
+// questions (e.g. per entrypoint group) from the same graph.
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
 import type { Block, Func, Plan, Policy } from "../../ir/types.js";
-import { dynamicCandidates, walkBlocks } from "../../ir/walk.js";
+import { FuncPaths, forEachStmt } from "../../ir/walk.js";
 
 export interface CallGraph {
   /** Funcs to generate, in plan order (callees first in planner output). */
@@ -20,6 +21,8 @@ export interface CallGraph {
   asyncPlans: Set<string>;
   /** Builtins the generated code calls. */
   builtins: Set<string>;
+  /** The funcs some of the selected plans reach, in policy order. */
+  reach(plans: readonly Plan[]): Func[];
 }
 
 interface Site {
@@ -27,74 +30,94 @@ interface Site {
   inScan: boolean;
 }
 
-function sitesOf(blocks: readonly Block[], policy: Policy, funcsByName: Map<string, Func>): Site[] {
-  const out: Site[] = [];
-  walkBlocks(blocks, "", (v) => {
-    if (v.stmt.type === "CallStmt") out.push({ callee: v.stmt.stmt.func, inScan: v.inScan });
-    else if (v.stmt.type === "CallDynamicStmt") {
-      for (const f of dynamicCandidates(v.stmt.stmt, policy, funcsByName)) out.push({ callee: f.name, inScan: true });
+/** One body as the analyses see it: its call sites (a CallDynamicStmt counts as a site in a loop
+ * for each func it may reach), and whether it has a CallDynamicStmt at all. */
+interface Body {
+  sites: Site[];
+  dynamic: boolean;
+  /** The funcs its CallDynamicStmts may reach. */
+  dynamicCallees: string[];
+}
+
+function bodyOf(blocks: readonly Block[], policy: Policy, paths: FuncPaths): Body {
+  const body: Body = { sites: [], dynamic: false, dynamicCallees: [] };
+  forEachStmt(blocks, (s, inScan) => {
+    if (s.type === "CallStmt") body.sites.push({ callee: s.stmt.func, inScan });
+    else if (s.type === "CallDynamicStmt") {
+      body.dynamic = true;
+      for (const f of paths.candidates(s.stmt, policy)) {
+        body.sites.push({ callee: f.name, inScan: true });
+        body.dynamicCallees.push(f.name);
+      }
     }
   });
-  return out;
+  return body;
 }
 
 export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph {
-  const funcsByName = new Map(policy.funcs.funcs.map((f) => [f.name, f]));
-  const sites = new Map<string, Site[]>();
-  const siteList = (name: string, blocks: readonly Block[]) => {
-    let s = sites.get(name);
-    if (!s) sites.set(name, (s = sitesOf(blocks, policy, funcsByName)));
-    return s;
+  const funcsByName = new Map<string, Func>();
+  const funcIndex = new Map<string, number>();
+  policy.funcs.funcs.forEach((f, i) => {
+    funcsByName.set(f.name, f);
+    funcIndex.set(f.name, i);
+  });
+  const paths = new FuncPaths(policy.funcs.funcs);
+  const bodies = new Map<string, Body>();
+  const planBody = (p: Plan): Body => {
+    let b = bodies.get(`plan:${p.name}`);
+    if (!b) bodies.set(`plan:${p.name}`, (b = bodyOf(p.blocks, policy, paths)));
+    return b;
+  };
+  const funcBody = (f: Func): Body => {
+    let b = bodies.get(`func:${f.name}`);
+    if (!b) bodies.set(`func:${f.name}`, (b = bodyOf(f.blocks, policy, paths)));
+    return b;
   };
 
-  // Reachability from the selected plans.
-  const reached = new Set<string>();
-  const dynamicTargets = new Set<string>();
-  const builtins = new Set<string>();
-  const visit = (blocks: readonly Block[], key: string) => {
-    for (const s of siteList(key, blocks)) {
-      const f = funcsByName.get(s.callee);
-      if (!f) {
-        builtins.add(s.callee);
-        continue;
+  /** Funcs reached from `from`, transitively, in policy order; builtins called on the way. */
+  const reachFrom = (from: readonly Plan[], builtins?: Set<string>): Func[] => {
+    const reached = new Set<string>();
+    const stack: Body[] = from.map(planBody);
+    while (stack.length > 0) {
+      for (const s of stack.pop()!.sites) {
+        const f = funcsByName.get(s.callee);
+        if (!f) {
+          builtins?.add(s.callee);
+          continue;
+        }
+        if (reached.has(f.name)) continue;
+        reached.add(f.name);
+        stack.push(funcBody(f));
       }
-      if (reached.has(f.name)) continue;
-      reached.add(f.name);
-      visit(f.blocks, `func:${f.name}`);
     }
+    return [...reached].sort((a, b) => funcIndex.get(a)! - funcIndex.get(b)!).map((n) => funcsByName.get(n)!);
   };
-  for (const p of plans) visit(p.blocks, `plan:${p.name}`);
-  const scanDynamic = (blocks: readonly Block[]) =>
-    walkBlocks(blocks, "", (v) => {
-      if (v.stmt.type === "CallDynamicStmt") for (const f of dynamicCandidates(v.stmt.stmt, policy, funcsByName)) dynamicTargets.add(f.name);
-    });
-  for (const p of plans) scanDynamic(p.blocks);
-  for (const name of reached) scanDynamic(funcsByName.get(name)!.blocks);
-  const funcs = policy.funcs.funcs.filter((f) => reached.has(f.name));
+
+  const builtins = new Set<string>();
+  const funcs = reachFrom(plans, builtins);
+  const dynamicTargets = new Set<string>();
+  for (const p of plans) for (const n of planBody(p).dynamicCallees) dynamicTargets.add(n);
+  for (const f of funcs) for (const n of funcBody(f).dynamicCallees) dynamicTargets.add(n);
 
   // Async: reaches an async builtin (fixpoint over the acyclic graph). The one dynamic dispatcher
   // is async when any of its targets is, and then so is every body with a CallDynamicStmt.
   const isAsyncBuiltin = (name: string) => getBuiltin(name)?.async === true;
   const asyncFuncs = new Set<string>();
-  const hasDynamic = (blocks: readonly Block[]) => {
-    let found = false;
-    walkBlocks(blocks, "", (v) => (found ||= v.stmt.type === "CallDynamicStmt"));
-    return found;
-  };
-  const isAsyncBody = (key: string, blocks: readonly Block[]) =>
-    siteList(key, blocks).some((s) => asyncFuncs.has(s.callee) || (!funcsByName.has(s.callee) && isAsyncBuiltin(s.callee))) ||
-    ([...dynamicTargets].some((t) => asyncFuncs.has(t)) && hasDynamic(blocks));
+  let dispatchAsync = false;
+  const isAsyncBody = (body: Body) =>
+    body.sites.some((s) => asyncFuncs.has(s.callee) || (!funcsByName.has(s.callee) && isAsyncBuiltin(s.callee))) || (dispatchAsync && body.dynamic);
   for (let changed = true; changed; ) {
     changed = false;
     for (const f of funcs) {
-      if (!asyncFuncs.has(f.name) && isAsyncBody(`func:${f.name}`, f.blocks)) {
+      if (!asyncFuncs.has(f.name) && isAsyncBody(funcBody(f))) {
         asyncFuncs.add(f.name);
+        if (dynamicTargets.has(f.name)) dispatchAsync = true;
         changed = true;
       }
     }
   }
   const asyncPlans = new Set<string>();
-  for (const p of plans) if (isAsyncBody(`plan:${p.name}`, p.blocks)) asyncPlans.add(p.name);
+  for (const p of plans) if (isAsyncBody(planBody(p))) asyncPlans.add(p.name);
 
   // Memoisation: how often may each func run per evaluation (1 or "many" = 2)?
   const runs = new Map<string, number>();
@@ -103,11 +126,11 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     changed = false;
     const next = new Map<string, number>();
     const add = (callee: string, n: number) => next.set(callee, Math.min(2, (next.get(callee) ?? 0) + n));
-    for (const p of plans) for (const s of siteList(`plan:${p.name}`, p.blocks)) add(s.callee, s.inScan ? 2 : 1);
+    for (const p of plans) for (const s of planBody(p).sites) add(s.callee, s.inScan ? 2 : 1);
     for (const f of funcs) {
       const callerRuns = memoised.has(f.name) ? Math.min(1, runs.get(f.name) ?? 0) : (runs.get(f.name) ?? 0);
       if (callerRuns === 0) continue;
-      for (const s of siteList(`func:${f.name}`, f.blocks)) add(s.callee, s.inScan ? 2 : callerRuns);
+      for (const s of funcBody(f).sites) add(s.callee, s.inScan ? 2 : callerRuns);
     }
     for (const f of funcs) {
       const n = next.get(f.name) ?? 0;
@@ -119,5 +142,5 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
       }
     }
   }
-  return { funcs, dynamicTargets, asyncFuncs, memoised, asyncPlans, builtins };
+  return { funcs, dynamicTargets, asyncFuncs, memoised, asyncPlans, builtins, reach: (from) => reachFrom(from) };
 }

@@ -5,7 +5,7 @@
 // else — the generated function returns `v` itself: no result-set or binding allocation. Every
 // other plan returns a result set.
 import type { Block, MakeObjectStmt, ObjectInsertStmt, Operand, Plan, Policy, ResultSetAddStmt, Stmt } from "../../ir/types.js";
-import { localsOf, walkBlocks } from "../../ir/walk.js";
+import { forEachStmt, localsOf } from "../../ir/walk.js";
 
 export interface DirectEntry {
   /** The binding name, e.g. "result" (or "x" for `data.test.p = x`). */
@@ -41,10 +41,10 @@ function tailList(blocks: readonly Block[]): { stmts: Stmt[]; topLevel: boolean 
 export function detectDirect(policy: Policy, plan: Plan): DirectEntry | undefined {
   let adds = 0;
   let inScan = false;
-  walkBlocks(plan.blocks, "", (v) => {
-    if (v.stmt.type === "ResultSetAddStmt") {
+  forEachStmt(plan.blocks, (s, sInScan) => {
+    if (s.type === "ResultSetAddStmt") {
       adds++;
-      inScan ||= v.inScan;
+      inScan ||= sInScan;
     }
   });
   if (adds !== 1 || inScan) return undefined;
@@ -63,7 +63,7 @@ export function detectDirect(policy: Policy, plan: Plan): DirectEntry | undefine
   if (!make || !insert || insert.key.type !== "string_index") return undefined;
   // r must be named by these three statements only.
   let uses = 0;
-  walkBlocks(plan.blocks, "", ({ stmt }) => {
+  forEachStmt(plan.blocks, (stmt) => {
     if (localsOf(stmt).includes(r)) uses += stmt.stmt === make || stmt.stmt === insert || stmt.stmt === add ? 1 : 100;
   });
   if (uses !== 3) return undefined;

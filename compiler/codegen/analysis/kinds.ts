@@ -5,8 +5,8 @@
 // result type. A second, flow-sensitive analysis decides whether a func can return undefined: a
 // rule with a default (`IsUndefined r; AssignVarOnce r ← v`), a partial set or object (`MakeSet r`
 // first) always has a value.
-import type { Block, Func, Operand, Policy, Stmt, TypeDecl } from "../../ir/types.js";
-import { allStmts, childBlocks } from "../../ir/walk.js";
+import type { Block, BuiltinFunc, Func, Operand, Policy, Stmt, TypeDecl } from "../../ir/types.js";
+import { allStmts, forEachChildBlock, forEachStmt } from "../../ir/walk.js";
 
 export const K = { null: 1, boolean: 2, number: 4, string: 8, array: 16, object: 32, set: 64 } as const;
 export const ANY = 127;
@@ -49,10 +49,19 @@ export interface FuncFacts {
 
 type LocalKinds = Map<number, Kinds>;
 
+function builtinsByName(policy: Policy): Map<string, BuiltinFunc> {
+  return new Map(policy.static.builtin_funcs.map((b) => [b.name, b]));
+}
+
 /** Flow-insensitive kinds of every local of a body (params: ANY). */
-export function localKinds(blocks: readonly Block[], params: readonly number[], policy: Policy, facts: Map<string, FuncFacts>): LocalKinds {
+export function localKinds(
+  blocks: readonly Block[],
+  params: readonly number[],
+  policy: Policy,
+  facts: Map<string, FuncFacts>,
+  builtins: ReadonlyMap<string, BuiltinFunc> = builtinsByName(policy),
+): LocalKinds {
   const kinds: LocalKinds = new Map(params.map((p) => [p, ANY]));
-  const builtins = new Map(policy.static.builtin_funcs.map((b) => [b.name, b]));
   const stmts = allStmts(blocks);
   const opKinds = (op: Operand): Kinds => (op.type === "bool" ? K.boolean : op.type === "string_index" ? K.string : (kinds.get(op.value) ?? 0));
   const join = (l: number, k: Kinds): boolean => {
@@ -115,16 +124,6 @@ export function localKinds(blocks: readonly Block[], params: readonly number[], 
 /** Locals definitely defined at a point; null = the point is unreachable. */
 type Defined = Set<number> | null;
 
-function intersect(states: Defined[]): Defined {
-  let out: Set<number> | null = null;
-  for (const s of states) {
-    if (s === null) continue;
-    if (out === null) out = new Set(s);
-    else for (const x of out) if (!s.has(x)) out.delete(x);
-  }
-  return out;
-}
-
 /** Locals a statement (or anything nested in it) may leave undefined. */
 function kills(s: Stmt, out: Set<number>): void {
   switch (s.type) {
@@ -141,7 +140,9 @@ function kills(s: Stmt, out: Set<number>): void {
     default:
       break;
   }
-  for (const c of childBlocks(s, "")) for (const t of c.block.stmts) kills(t, out);
+  forEachChildBlock(s, (b) => {
+    for (const t of b.stmts) kills(t, out);
+  });
 }
 
 /** Whether a break inside `blocks` (entered with `depth` levels) can leave the enclosing block. */
@@ -149,7 +150,11 @@ function escapes(stmts: readonly Stmt[], depth: number): boolean {
   for (const s of stmts) {
     if (s.type === "BreakStmt" && s.stmt.index >= depth) return true;
     if (s.type === "CallDynamicStmt" && 3 >= depth) return true;
-    for (const c of childBlocks(s, "")) if (escapes(c.block.stmts, depth + c.levels)) return true;
+    let found = false;
+    forEachChildBlock(s, (b, levels) => {
+      found ||= escapes(b.stmts, depth + levels);
+    });
+    if (found) return true;
   }
   return false;
 }
@@ -163,50 +168,73 @@ export interface BlockFlow {
   mayFail: boolean;
 }
 
-/** Flow of one top-level block: which locals are definitely defined when it is left. */
+/**
+ * Flow of one top-level block: which locals are definitely defined when it is left. The state is
+ * updated in place, and the states at the block's exits are intersected as they are found (no
+ * copy per statement).
+ */
+/** The exits of a block: the intersection of the states there, and whether any is a failure. */
+class Exits {
+  /** Null before the first exit. */
+  state: Set<number> | null = null;
+  mayFail = false;
+
+  /** Records an exit in state `cur`, less `minus`, plus `plus`. */
+  leave(cur: Set<number>, minus?: number, plus?: number): void {
+    const exit = this.state;
+    if (exit === null) {
+      const first = new Set(cur);
+      if (minus !== undefined) first.delete(minus);
+      if (plus !== undefined) first.add(plus);
+      this.state = first;
+      return;
+    }
+    for (const x of exit) if (x !== plus && (x === minus || !cur.has(x))) exit.delete(x);
+  }
+
+  /** Records a failure (an exit that leaves the block undefined) in state `cur` ± locals. */
+  fail(cur: Set<number>, minus?: number, plus?: number): void {
+    this.mayFail = true;
+    this.leave(cur, minus, plus);
+  }
+}
+
+function isDefined(op: Operand, cur: Set<number>): boolean {
+  return op.type !== "local" || cur.has(op.value);
+}
+
 export function blockFlow(block: Block, before: Set<number>, mayBeUndefinedCall: (s: Stmt) => boolean): BlockFlow {
-  const exits: Defined[] = [];
-  let d: Defined = new Set(before);
+  const exits = new Exits();
+  let st: Set<number> | null = new Set(before);
   let returnsDefined = true;
-  let mayFail = false;
-  const defined = (op: Operand, st: Set<number>) => op.type !== "local" || st.has(op.value);
   for (const s of block.stmts) {
-    if (d === null) break;
-    const st: Set<number> = d;
-    const fail = (state: Set<number>) => {
-      mayFail = true;
-      exits.push(state);
-    };
-    const without = (l: number) => {
-      const n = new Set(st);
-      n.delete(l);
-      return n;
-    };
-    const withL = (l: number) => new Set(st).add(l);
+    if (st === null) break;
+    const cur: Set<number> = st;
     switch (s.type) {
       case "BreakStmt":
-        fail(st);
-        d = null;
+        exits.fail(cur);
+        st = null;
         continue;
       case "ReturnLocalStmt":
-        if (!st.has(s.stmt.source)) returnsDefined = false;
-        d = null;
+        if (!cur.has(s.stmt.source)) returnsDefined = false;
+        st = null;
         continue;
       case "IsUndefinedStmt":
-        fail(withL(s.stmt.source));
+        exits.fail(cur, undefined, s.stmt.source);
         continue;
       case "IsDefinedStmt":
-        fail(without(s.stmt.source));
-        d = withL(s.stmt.source);
+        exits.fail(cur, s.stmt.source);
+        cur.add(s.stmt.source);
         continue;
       case "AssignVarStmt":
-        d = defined(s.stmt.source, st) ? withL(s.stmt.target) : without(s.stmt.target);
+        if (isDefined(s.stmt.source, cur)) cur.add(s.stmt.target);
+        else cur.delete(s.stmt.target);
         continue;
       case "AssignVarOnceStmt":
-        if (!st.has(s.stmt.target)) d = defined(s.stmt.source, st) ? withL(s.stmt.target) : without(s.stmt.target);
+        if (!cur.has(s.stmt.target) && isDefined(s.stmt.source, cur)) cur.add(s.stmt.target);
         continue;
       case "ResetLocalStmt":
-        d = without(s.stmt.target);
+        cur.delete(s.stmt.target);
         continue;
       case "AssignIntStmt":
       case "MakeNullStmt":
@@ -216,30 +244,34 @@ export function blockFlow(block: Block, before: Set<number>, mayBeUndefinedCall:
       case "MakeNumberIntStmt":
       case "MakeNumberRefStmt":
       case "LenStmt":
-        d = withL(s.stmt.target);
+        cur.add(s.stmt.target);
         continue;
       case "ObjectInsertStmt":
       case "ObjectInsertOnceStmt":
-        d = withL(s.stmt.object);
+        cur.add(s.stmt.object);
         continue;
       case "ObjectMergeStmt":
-        d = st.has(s.stmt.a) || st.has(s.stmt.b) ? withL(s.stmt.target) : without(s.stmt.target);
+        if (cur.has(s.stmt.a) || cur.has(s.stmt.b)) cur.add(s.stmt.target);
+        else cur.delete(s.stmt.target);
         continue;
       case "DotStmt":
+        exits.fail(cur, s.stmt.target);
+        cur.add(s.stmt.target);
+        continue;
       case "CallDynamicStmt":
-        fail(without(s.type === "DotStmt" ? s.stmt.target : s.stmt.result));
-        d = withL(s.type === "DotStmt" ? s.stmt.target : s.stmt.result);
+        exits.fail(cur, s.stmt.result);
+        cur.add(s.stmt.result);
         continue;
       case "CallStmt":
-        if (mayBeUndefinedCall(s)) fail(without(s.stmt.result));
-        d = withL(s.stmt.result);
+        if (mayBeUndefinedCall(s)) exits.fail(cur, s.stmt.result);
+        cur.add(s.stmt.result);
         continue;
       case "EqualStmt":
       case "NotEqualStmt":
       case "IsArrayStmt":
       case "IsObjectStmt":
       case "IsSetStmt":
-        fail(st);
+        exits.fail(cur);
         continue;
       case "ArrayAppendStmt":
       case "SetAddStmt":
@@ -252,32 +284,67 @@ export function blockFlow(block: Block, before: Set<number>, mayBeUndefinedCall:
       case "ScanStmt": {
         const k = new Set<number>();
         kills(s, k);
-        const after = new Set([...st].filter((x) => !k.has(x)));
-        const nested = childBlocks(s, "");
-        const canLeave = s.type === "NotStmt" || s.type === "WithStmt" || nested.some((c) => escapes(c.block.stmts, c.levels));
-        if (canLeave) fail(after);
-        d = after;
+        for (const x of k) cur.delete(x);
+        let canLeave = s.type === "NotStmt" || s.type === "WithStmt";
+        if (!canLeave) forEachChildBlock(s, (b, levels) => (canLeave ||= escapes(b.stmts, levels)));
+        if (canLeave) exits.fail(cur);
         continue;
       }
     }
   }
-  exits.push(d);
-  return { out: intersect(exits), returnsDefined, mayFail };
+  if (st !== null) exits.leave(st);
+  return { out: exits.state, returnsDefined, mayFail: exits.mayFail };
 }
 
-/** Return kinds and definiteness of every func (callees are analysed before their callers). */
+/** Return kinds and definiteness of every func. Each func is analysed once, after the funcs it
+ * calls (the call graph is acyclic: validate.ts refuses recursion), so every CallStmt sees its
+ * callee's final facts. */
 export function analyseFuncs(policy: Policy, funcs: readonly Func[]): Map<string, FuncFacts> {
   const facts = new Map<string, FuncFacts>();
-  // Start optimistic-free: unknown funcs return ANY and may be undefined, then refine in order;
-  // planner output lists callees first, so one pass in order is exact; iterate for other orders.
+  // A callee outside `funcs` (none in a validated plan) counts as returning anything.
   for (const f of funcs) facts.set(f.name, { returns: ANY, defined: false });
-  for (let round = 0; round < 3; round++) {
-    for (const f of funcs) {
-      const kinds = localKinds(f.blocks, f.params, policy, facts);
-      facts.set(f.name, { returns: kinds.get(f.return) ?? 0, defined: alwaysDefined(f, facts) });
-    }
+  const builtins = builtinsByName(policy);
+  for (const f of calleesFirst(funcs)) {
+    const kinds = localKinds(f.blocks, f.params, policy, facts, builtins);
+    facts.set(f.name, { returns: kinds.get(f.return) ?? 0, defined: alwaysDefined(f, facts) });
   }
   return facts;
+}
+
+/** The funcs in an order where every func comes after the funcs it calls (CallStmt), keeping the
+ * given order where the calls allow it (a depth-first post-order, without recursion). */
+function calleesFirst(funcs: readonly Func[]): Func[] {
+  const byName = new Map(funcs.map((f) => [f.name, f]));
+  const callees = (f: Func): Func[] => {
+    const out: Func[] = [];
+    forEachStmt(f.blocks, (s) => {
+      if (s.type !== "CallStmt") return;
+      const g = byName.get(s.stmt.func);
+      if (g) out.push(g);
+    });
+    return out;
+  };
+  const order: Func[] = [];
+  const seen = new Set<Func>();
+  for (const root of funcs) {
+    if (seen.has(root)) continue;
+    seen.add(root);
+    const stack: Array<{ f: Func; next: Func[]; i: number }> = [{ f: root, next: callees(root), i: 0 }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.i < top.next.length) {
+        const g = top.next[top.i++]!;
+        if (!seen.has(g)) {
+          seen.add(g);
+          stack.push({ f: g, next: callees(g), i: 0 });
+        }
+        continue;
+      }
+      order.push(top.f);
+      stack.pop();
+    }
+  }
+  return order;
 }
 
 function alwaysDefined(f: Func, facts: Map<string, FuncFacts>): boolean {

@@ -4,7 +4,7 @@
 // `unknown`. Every object node keeps an index signature, so documents with more keys than the
 // policy reads are still accepted; the types only help callers, the code checks everything anyway.
 import type { Block, DotStmt, Policy, Stmt } from "../../ir/types.js";
-import { walkBlocks } from "../../ir/walk.js";
+import { forEachStmt } from "../../ir/walk.js";
 
 export interface Shape {
   /** Constant keys read below this node. */
@@ -47,7 +47,7 @@ export function trackRefs(
   const strings = policy.static.strings;
   const refs = new Map<number, Ref>();
   for (const [l, root] of roots) refs.set(l, { root, path: [] });
-  walkBlocks(blocks, "", ({ stmt: s }) => {
+  forEachStmt(blocks, (s) => {
     switch (s.type) {
       case "DotStmt": {
         const src = s.stmt.source;

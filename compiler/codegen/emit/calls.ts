@@ -24,7 +24,7 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
     const value = mod.calls.asyncFuncs.has(func.name) ? _`await ${call}` : call;
     return done(_`${r} = ${value}; if (${r} === undefined) ${fe.jump(0)}`);
   }
-  const decl = mod.policy.static.builtin_funcs.find((b) => b.name === s.func)!.decl;
+  const decl = mod.builtinDecls.get(s.func)!.decl;
   const site = mod.builtinSite(s.func, s);
   const def = getBuiltin(s.func);
   if (decl.result === undefined || decl.result === null) {

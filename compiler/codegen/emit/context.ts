@@ -17,6 +17,9 @@ export class ModuleEmitter {
   readonly funcIndex = new Map<string, number>();
   private readonly sites = new Map<string, Name>();
   private readonly numbers = new Map<string, Code>();
+  private readonly runtimeNames = new Map<RuntimeName, Name>();
+  /** static.builtin_funcs by name. */
+  readonly builtinDecls: ReadonlyMap<string, Policy["static"]["builtin_funcs"][number]>;
   readonly fixed: { [K in keyof typeof FIXED]: Name };
 
   constructor(
@@ -36,12 +39,15 @@ export class ModuleEmitter {
       key: this.scope.reserve(FIXED.key),
     };
     policy.funcs.funcs.forEach((f, i) => this.funcIndex.set(f.name, i));
+    this.builtinDecls = new Map(policy.static.builtin_funcs.map((b) => [b.name, b]));
   }
 
   /** A runtime export, recorded as imported. */
   rt(name: RuntimeName): Name {
     this.used.add(name);
-    return new Name(RT[name]);
+    let n = this.runtimeNames.get(name);
+    if (!n) this.runtimeNames.set(name, (n = new Name(RT[name])));
+    return n;
   }
 
   string(index: number): string {
