@@ -1,14 +1,23 @@
-// The module layout: header comments, the import from "regoc", type aliases, module-level
-// constants, functions and the entrypoint table, in that order. Every piece is Code rendered by
-// code.ts (types, initializers, bodies) or a Name; this file only adds the fixed syntax around
-// them, so nothing policy-derived reaches the text except through lit() and the identifier
-// function.
+// The module, built with ts-morph: header comments, the import from "regoc", type aliases,
+// module-level constants, functions and the entrypoint table, as ts-morph structures in ONE
+// `createSourceFile` call (ts-morph owns the layout: statement order, blank lines, indentation).
+// Every piece of text in a structure is Code rendered by code.ts or a Name, so nothing
+// policy-derived reaches the module except through lit() and the identifier function.
 //
-// The layout is the one ts-morph's structure printer gave (the golden tests hold it byte for
-// byte): statements one per line, a blank line before and after each function, two-space
-// indentation, a final newline. It is written directly: ts-morph's printer re-reads every
-// character it writes and costs ~40 µs per function (half a second for a 1 MB policy set), and
-// creating a ts-morph SourceFile would also run the TypeScript parser over the whole module.
+// Function bodies are the bulk of a module (a 1 MB policy set gives ~12 MB of bodies) and are
+// already laid out by code.ts's `render`; handing them to ts-morph would only make it print and
+// then re-parse them. So the skeleton is built with empty bodies, and each rendered body is
+// placed into its function by the position ts-morph's AST gives for that body's braces — a
+// position, never a text search, so no string in the policy can steer where a body goes.
+import {
+  IndentationText,
+  NewLineKind,
+  Project,
+  QuoteKind,
+  StructureKind,
+  ts,
+  type StatementStructures,
+} from "ts-morph";
 import { render, type Code, type Name } from "./code.js";
 import type { FunctionParts } from "./emit/functions.js";
 
@@ -22,67 +31,76 @@ export interface ModuleParts {
   tail: Array<{ name: Name; type?: Code; init: Code; exported?: boolean; doc?: Code }>;
 }
 
-/** `import { a, type B } from "regoc";` (the names are the runtime's own, from names.ts). */
-function importText(imports: ModuleParts["imports"]): string {
-  if (imports.length === 0) return `import "regoc";`;
-  return `import { ${imports.map((i) => (i.typeOnly ? `type ${i.name}` : i.name)).join(", ")} } from "regoc";`;
+/** One in-memory project for every module (creating a Project costs more than a module). */
+let project: Project | undefined;
+
+function getProject(): Project {
+  return (project ??= new Project({
+    useInMemoryFileSystem: true,
+    skipLoadingLibFiles: true,
+    manipulationSettings: {
+      indentationText: IndentationText.TwoSpaces,
+      newLineKind: NewLineKind.LineFeed,
+      quoteKind: QuoteKind.Double,
+      useTrailingCommas: true,
+    },
+  }));
 }
 
+/** A constant as text: ts-morph would give a multi-line initializer a hanging indent, and a
+ * policy set has thousands of one-line call-site constants that need no layout. */
 function constText(c: ModuleParts["consts"][number]): string {
   const exp = c.exported ? "export " : "";
   const type = c.type ? `: ${c.type.text}` : "";
   return `${c.doc ? `${c.doc.text}\n` : ""}${exp}const ${c.name.text}${type} = ${c.init.text};`;
 }
 
-function functionText(f: FunctionParts): string {
-  const params = f.params.map((p) => `${p.name.text}${p.optional === true ? "?" : ""}: ${p.type.text}`).join(", ");
-  const head = `${f.doc.text}\n${f.isExported ? "export " : ""}${f.isAsync ? "async " : ""}function ${f.name.text}(${params}): ${f.returnType.text} {`;
-  // Functions are top-level: their statements sit one level in.
-  const body = render(f.body, 1);
-  return body === "" ? `${head}\n}` : `${head}\n${body}\n}`;
-}
-
-/** Whitespace as ts-morph's layout rules see it. */
-const WHITESPACE = new Set([" ", "\f", "\n", "\r", "\t", "\v", "\u00A0", "\u2028", "\u2029"]);
-
-/** Whether the last non-whitespace character of `text` is `}` (a block ended). */
-function endsWithBlock(text: string): boolean {
-  for (let i = text.length - 1; i >= 0; i--) {
-    if (!WHITESPACE.has(text[i]!)) return text[i] === "}";
-  }
-  return false;
-}
-
-/** The last modules laid out here (see `isOwnLayout`). */
-const recent: string[] = [];
-
-/**
- * Whether `code` is a module this process laid out just now. In such a module a blank line occurs
- * only between top-level statements (lit() and comment() escape line breaks; bodies, types and
- * the entrypoint table never hold an empty line), so the loader may split it there and transform
- * the pieces in parallel. (Were that ever wrong, a piece would end inside braces, esbuild would
- * refuse it, and the loader would transform the whole module instead.)
- */
-export function isOwnLayout(code: string): boolean {
-  return recent.includes(code);
+function functionStructure(f: FunctionParts): StatementStructures {
+  return {
+    kind: StructureKind.Function,
+    leadingTrivia: `${f.doc.text}\n`,
+    isExported: f.isExported,
+    isAsync: f.isAsync,
+    name: f.name.text,
+    parameters: f.params.map((p) => ({ name: p.name.text, type: p.type.text, hasQuestionToken: p.optional === true })),
+    returnType: f.returnType.text,
+    statements: [],
+  };
 }
 
 export function buildModule(parts: ModuleParts): string {
-  const out: string[] = [];
-  /** Appends a statement; `blankBefore`: a blank line separates it from the previous one. */
-  const add = (text: string, blankBefore = false): void => {
-    // After a block (`}`) there is always a blank line.
-    if (out.length > 0 && (blankBefore || endsWithBlock(out[out.length - 1]!))) out.push("");
-    out.push(text);
-  };
-  for (const h of parts.header) add(h.text);
-  add(importText(parts.imports));
-  for (const t of parts.typeAliases) add(`${t.doc ? `${t.doc.text}\n` : ""}${t.exported ? "export " : ""}type ${t.name.text} = ${t.type.text};`);
-  for (const c of parts.consts) add(constText(c));
-  for (const f of parts.functions) add(functionText(f), true);
-  for (const c of parts.tail) add(constText(c));
-  const text = `${out.join("\n")}\n`;
-  recent.unshift(text);
-  if (recent.length > 4) recent.length = 4;
-  return text;
+  const project = getProject();
+  const statements: (string | StatementStructures)[] = [
+    ...parts.header.map((h) => h.text),
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: "regoc",
+      namedImports: parts.imports.map((i) => ({ name: i.name, isTypeOnly: i.typeOnly })),
+    },
+    // Type aliases as text: ts-morph would give a multi-line type a hanging indent.
+    ...parts.typeAliases.map((t) => `${t.doc ? `${t.doc.text}\n` : ""}${t.exported ? "export " : ""}type ${t.name.text} = ${t.type.text};`),
+    ...parts.consts.map(constText),
+    ...parts.functions.map(functionStructure),
+    ...parts.tail.map(constText),
+  ];
+  const file = project.createSourceFile("module.ts", { statements }, { overwrite: true });
+  const skeleton = file.getFullText();
+  // Each function's body `{\n}` is replaced by `{\n<rendered body>\n}`, back to front so that
+  // earlier positions stay valid.
+  // (The compiler nodes are read directly: wrapping thousands of them in ts-morph nodes costs more
+  // than building the module.)
+  const bodies = file.compilerNode.statements.filter(ts.isFunctionDeclaration).map((d) => d.body!);
+  if (bodies.length !== parts.functions.length) throw new Error("internal: function count mismatch in the module skeleton");
+  const pieces: string[] = [];
+  let end = skeleton.length;
+  for (let i = bodies.length - 1; i >= 0; i--) {
+    const block = bodies[i]!;
+    const open = block.getStart(file.compilerNode) + 1; // just after `{`
+    const body = render(parts.functions[i]!.body, 1);
+    pieces.push(skeleton.slice(block.end - 1, end), body === "" ? "\n" : `\n${body}\n`);
+    end = open;
+  }
+  pieces.push(skeleton.slice(0, end));
+  project.removeSourceFile(file);
+  return pieces.reverse().join("");
 }
