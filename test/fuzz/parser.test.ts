@@ -1,7 +1,8 @@
 // Fuzzing the parser (as OPA's fuzz_test.go does, seeded from the compliance modules): random
 // text, random token soups, random bytes and mutations of valid modules. Whatever the input, the
-// parser returns an AST or RegoErrors: no other exception, no hang (bounded time per input), no
-// stack overflow on deep nesting. Successful parses also print and export without throwing.
+// parser returns an AST or RegoErrors: no other exception, no hang (mocha's timeout catches one;
+// speed is the benchmarks' business, bench/parser.bench.ts), no stack overflow on deep nesting.
+// Successful parses also print and export without throwing.
 import { expect } from "chai";
 import fc from "fast-check";
 
@@ -12,9 +13,6 @@ import { RegoError } from "../../runtime/errors.js";
 import { haveShared } from "../support/shared.js";
 import { complianceModules } from "../support/complianceModules.js";
 
-/** Per input; generous, since CI machines are shared. Real inputs take well under 1 ms. */
-const MAX_MS = 2000;
-
 const SEED = Number(process.env.FC_SEED ?? 1234);
 const runs = (n: number) => ({ numRuns: Number(process.env.FC_RUNS ?? n), seed: SEED });
 
@@ -23,12 +21,9 @@ let total = 0;
 function check(text: string, v0 = false): void {
   total++;
   const opts = { regoVersion: v0 ? ("v0" as const) : ("v1" as const) };
-  const t0 = performance.now();
   const m = parseModuleResult(text, opts);
   const q = parseQueryResult(text, opts);
   const t = parseTermResult(text, opts);
-  const ms = performance.now() - t0;
-  expect(ms, `took ${ms.toFixed(0)} ms: ${JSON.stringify(text.slice(0, 200))}`).to.be.below(MAX_MS);
   for (const r of [m, q, t]) {
     for (const e of r.errors) {
       expect(e).to.be.instanceOf(RegoError);
@@ -90,21 +85,18 @@ describe("parser fuzz", function () {
       `package p\np if { ${"every x in y { ".repeat(50_000)} }`,
     ];
     for (const text of deep) {
-      const t0 = performance.now();
       const r = parseModuleResult(text);
       expect(r.module, text.slice(0, 40)).to.equal(undefined);
       expect(r.errors.map((e) => e.message)).to.include("max parsing recursion depth exceeded");
       expect(r.errors.length, "the depth error is not followed by a cascade").to.be.below(5);
-      expect(performance.now() - t0).to.be.below(MAX_MS);
       check(text);
     }
   });
 
-  it("long flat inputs parse in linear time", () => {
-    const t0 = performance.now();
+  it("long flat inputs parse (no recursion per operand or per statement)", () => {
     const r = parseModuleResult(`package p\np := 1${" + 1".repeat(50_000)}\nq if {\n${"\tx\n".repeat(50_000)}}\n`);
     expect(r.errors).to.deep.equal([]);
-    expect(performance.now() - t0).to.be.below(5 * MAX_MS);
+    expect(r.module!.rules.map((rule) => rule.body.length)).to.deep.equal([1, 50_000]);
   });
 
   (haveShared ? describe : describe.skip)("mutations of compliance modules", () => {

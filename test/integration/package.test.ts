@@ -10,19 +10,25 @@ import { repoRoot } from "../support/shared.js";
 
 describe("package surface (built)", function () {
   this.timeout(180_000);
-  let dir: string;
+  let dir = "";
 
   before(() => {
-    execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(repoRoot, "tsconfig.build.json")], {
-      cwd: repoRoot,
-      stdio: "pipe",
-    });
+    try {
+      execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(repoRoot, "tsconfig.build.json")], {
+        cwd: repoRoot,
+        stdio: "pipe",
+      });
+    } catch (e) {
+      throw new Error(`the build (tsc -p tsconfig.build.json) failed:\n${String((e as { stdout?: unknown }).stdout ?? e)}`);
+    }
     dir = mkdtempSync(join(tmpdir(), "regoc-pkg-"));
     mkdirSync(join(dir, "node_modules"));
     symlinkSync(repoRoot, join(dir, "node_modules", "regoc"), "dir");
   });
 
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true }); // not made when the build failed
+  });
 
   it("ships type declarations for every export", () => {
     for (const f of ["dist/runtime/index.d.ts", "dist/compiler/index.d.ts", "dist/runtime/express.d.ts"]) {

@@ -252,19 +252,19 @@ describe("npm start (the server as a process)", function () {
     });
     let out = "";
     let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    let announced: (port: number) => void = () => {};
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m) announced(Number(m[1]));
+    });
     child.stderr.on("data", (c: Buffer) => (err += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     try {
+      // the port once the server says it listens; a server that exits first fails the test
       const port = await new Promise<number>((resolve, reject) => {
-        const timer = setInterval(() => {
-          const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
-          if (m) {
-            clearInterval(timer);
-            resolve(Number(m[1]));
-          }
-        }, 50);
-        exited.then(() => reject(new Error(`server exited early: ${err}`)));
+        announced = resolve;
+        void exited.then(() => reject(new Error(`server exited early: ${err}`)));
       });
       expect(err).to.contain("WARNING: JWT_SECRET is not set");
       expect((await rawRequest(port, "GET", "/healthz")).status).to.equal(200);

@@ -8,21 +8,9 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 import command from "../../../compiler/cli/parse.js";
+import { captureOutput } from "../../support/cli.js";
 
-async function run(argv: string[]): Promise<{ code: number; out: string }> {
-  const write = process.stdout.write;
-  let out = "";
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    out += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    const code = await command.run(argv);
-    return { code, out };
-  } finally {
-    process.stdout.write = write;
-  }
-}
+const run = (argv: string[]) => captureOutput(() => command.run(argv));
 
 describe("regoc parse", () => {
   let dir: string;

@@ -1,25 +1,6 @@
 import { expect } from "chai";
 import { Authorizer, RegoError, Store } from "regoc";
-
-async function rejects(p: Promise<unknown>): Promise<RegoError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).to.be.instanceOf(RegoError);
-    return e as RegoError;
-  }
-  throw new Error("expected a rejection");
-}
-
-function throws(fn: () => unknown): RegoError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).to.be.instanceOf(RegoError);
-    return e as RegoError;
-  }
-  throw new Error("expected a RegoError");
-}
+import { rejected, thrown } from "../../support/errors.js";
 
 const POLICY = `package authz
 
@@ -53,8 +34,12 @@ describe("Authorizer", () => {
   it("reads the store at each decision (a committed write is seen at once)", () => {
     expect(authz.authorizeSync({ user: { id: "eve" }, action: "read" })).to.equal(false);
     authz.store.write((t) => t.add("/grants/eve", ["read"]));
-    expect(authz.authorizeSync({ user: { id: "eve" }, action: "read" })).to.equal(true);
-    authz.store.write((t) => t.remove("/grants/eve"));
+    try {
+      expect(authz.authorizeSync({ user: { id: "eve" }, action: "read" })).to.equal(true);
+    } finally {
+      authz.store.write((t) => t.remove("/grants/eve"));
+    }
+    expect(authz.authorizeSync({ user: { id: "eve" }, action: "read" })).to.equal(false);
   });
 
   it("accepts a Store as data, shared with its owner", async () => {
@@ -77,17 +62,17 @@ describe("Authorizer", () => {
   for (const value of [1, "true", null, [true], { ok: true }]) {
     it(`a decision of ${JSON.stringify(value)} is eval_invalid_result`, async () => {
       const a = await Authorizer.create({ policy: POLICY, query: "data.authz.value" });
-      expect(throws(() => a.authorizeSync({ value })).code).to.equal("eval_invalid_result");
-      expect((await rejects(a.authorize({ value }))).code).to.equal("eval_invalid_result");
+      expect(thrown(() => a.authorizeSync({ value })).code).to.equal("eval_invalid_result");
+      expect((await rejected(a.authorize({ value }))).code).to.equal("eval_invalid_result");
     });
   }
 
   it("an evaluation error is thrown, never turned into a decision", async () => {
     const a = await Authorizer.create({ policy: POLICY, query: "data.authz.conflict" });
-    const e = throws(() => a.authorizeSync({ values: [true, false] }));
+    const e = thrown(() => a.authorizeSync({ values: [true, false] }));
     expect(e.code).to.equal("eval_conflict_error");
     expect(e.location).to.include({ file: "policy.rego" });
-    expect((await rejects(a.authorize({ values: [true, false] }))).code).to.equal("eval_conflict_error");
+    expect((await rejected(a.authorize({ values: [true, false] }))).code).to.equal("eval_conflict_error");
     expect(a.authorizeSync({ values: [true] })).to.equal(true);
   });
 
@@ -95,7 +80,7 @@ describe("Authorizer", () => {
     const lax = await Authorizer.create({ policy: POLICY, query: "data.authz.fails" });
     expect(lax.authorizeSync({ n: "abc" })).to.equal(false);
     const strict = await Authorizer.create({ policy: POLICY, query: "data.authz.fails", evalOptions: { strictBuiltinErrors: true } });
-    expect(throws(() => strict.authorizeSync({ n: "abc" })).code).to.equal("eval_builtin_error");
+    expect(thrown(() => strict.authorizeSync({ n: "abc" })).code).to.equal("eval_builtin_error");
   });
 
   it("a policy calling an async builtin (http.send): authorize() awaits it, authorizeSync refuses", async () => {
@@ -104,7 +89,7 @@ describe("Authorizer", () => {
       query: "data.t.allow",
     });
     expect(a.async).to.equal(true);
-    expect(throws(() => a.authorizeSync({})).code).to.equal("eval_internal_error");
+    expect(thrown(() => a.authorizeSync({})).code).to.equal("eval_internal_error");
     expect(await a.authorize({})).to.equal(true);
   });
 
@@ -118,11 +103,11 @@ describe("Authorizer", () => {
   });
 
   it("refuses a query of several expressions, or several results", async () => {
-    const e = await rejects(Authorizer.create({ policy: POLICY, query: "data.authz.allow; true" }));
+    const e = await rejected(Authorizer.create({ policy: POLICY, query: "data.authz.allow; true" }));
     expect(e.code).to.equal("rego_compile_error");
     const a = await Authorizer.create({ policy: POLICY, query: "x := input.xs[_]" });
     expect(a.authorizeSync({ xs: [1] })).to.equal(true);
-    expect(throws(() => a.authorizeSync({ xs: [1, 2] })).code).to.equal("eval_invalid_result");
+    expect(thrown(() => a.authorizeSync({ xs: [1, 2] })).code).to.equal("eval_invalid_result");
   });
 
   describe("creation errors wrap the compile error", () => {
@@ -134,7 +119,7 @@ describe("Authorizer", () => {
     ];
     for (const c of cases) {
       it(c.note, async () => {
-        const e = await rejects(Authorizer.create({ policy: c.policy, query: "data.x.allow" }));
+        const e = await rejected(Authorizer.create({ policy: c.policy, query: "data.x.allow" }));
         expect(e.code).to.equal(c.code);
         expect(e.message).to.match(/^Authorizer: the policy does not compile: /);
         expect(e.location).to.include({ file: "policy.rego", row: c.row });
@@ -143,25 +128,33 @@ describe("Authorizer", () => {
     }
 
     it("a query that does not compile", async () => {
-      const e = await rejects(Authorizer.create({ policy: POLICY, query: "data.authz.allow[" }));
+      const e = await rejected(Authorizer.create({ policy: POLICY, query: "data.authz.allow[" }));
       expect(e.code).to.equal("rego_parse_error");
     });
 
     it("bad options", async () => {
-      for (const bad of [{ query: "data.x.allow" }, { policy: POLICY, modules: {}, query: "data.x" }, { modules: { "a.rego": 1 }, query: "data.x" }]) {
-        let failed = false;
+      const cases: [unknown, string][] = [
+        [undefined, "Authorizer.create: options are required"],
+        [{ query: "data.x.allow" }, "Authorizer.create: pass the Rego source as `policy` (a string) or `modules` ({file: source})"],
+        [{ policy: POLICY, modules: {}, query: "data.x" }, "Authorizer.create: pass `policy` or `modules`, not both"],
+        [{ modules: { "a.rego": 1 }, query: "data.x" }, 'Authorizer.create: module "a.rego" is not a string'],
+        [{ modules: {}, query: "data.x" }, "Authorizer.create: `modules` is empty"],
+      ];
+      for (const [bad, message] of cases) {
+        let err: unknown;
         try {
           await Authorizer.create(bad as never);
         } catch (e) {
-          failed = e instanceof TypeError;
+          err = e;
         }
-        expect(failed, JSON.stringify(bad)).to.equal(true);
+        expect(err, JSON.stringify(bad)).to.be.instanceOf(TypeError);
+        expect((err as TypeError).message).to.equal(message);
       }
-      expect((await rejects(Authorizer.create({ policy: POLICY, query: " " }))).code).to.equal("rego_compile_error");
+      expect((await rejected(Authorizer.create({ policy: POLICY, query: " " }))).code).to.equal("rego_compile_error");
     });
 
     it("data that is not JSON", async () => {
-      const e = await rejects(Authorizer.create({ policy: POLICY, query: "data.authz.allow", data: { n: 1n } }));
+      const e = await rejected(Authorizer.create({ policy: POLICY, query: "data.authz.allow", data: { n: 1n } }));
       expect(e.code).to.equal("storage_invalid_value_error");
     });
   });

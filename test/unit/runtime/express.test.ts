@@ -114,12 +114,12 @@ describe("regoc/express: authorize()", () => {
           throw new Error("logger down");
         },
       });
-      expect(o).to.include({ status: 500 });
+      expect(o).to.include({ status: 500, body: "Internal Server Error", next: false });
     });
 
     it("sends nothing when the response was already sent", async () => {
       const o = await run({ decide: () => false }, request(), true);
-      expect(o.status).to.equal(undefined);
+      expect([o.status, o.type, o.body, o.next]).to.deep.equal([undefined, undefined, undefined, false]);
     });
   });
 

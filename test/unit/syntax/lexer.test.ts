@@ -40,7 +40,8 @@ const cases: { note: string; text: string; tokens: string[]; v0?: boolean }[] = 
   { note: "punctuation", text: "[]{}(),:;.", tokens: ["[:[", "]:]", "{:{", "}:}", "(:(", "):)", ",:,", ":::", ";:;", ".:."] },
   { note: "comments end at the line break (without \\r)", text: "x # hi\r\ny", tokens: ["identifier:x", "ws", "comment:# hi", "ws+nl", "identifier:y"] },
   { note: "whitespace runs are one token", text: "a \t\r\n b", tokens: ["identifier:a", "ws+nl", "identifier:b"] },
-  { note: "template string parts", text: '$"a {x} b"', tokens: ['template-string-part:"a {', "identifier:x", "}:}"] },
+  // (after the `}`, the parser asks for the next part: see "continues a template string" below)
+  { note: "template string parts", text: '$"a {x}', tokens: ['template-string-part:"a {', "identifier:x", "}:}"] },
   { note: "template escapes drop the backslash before {", text: '$"\\{x}"', tokens: ['template-string-end:"{x}"'] },
   { note: "raw template", text: "$`a\n{", tokens: ["raw-template-string-part:`a\n{"] },
   { note: "error: unterminated string", text: '"abc', tokens: ["illegal!non-terminated string"] },
@@ -62,7 +63,7 @@ describe("lexer", () => {
     it(tc.note, () => {
       const kws = tc.v0 ? new Map(baseKeywords) : v1Keywords;
       const got = lex(tc.text, kws);
-      expect(got.slice(0, tc.tokens.length)).to.deep.equal(tc.tokens);
+      expect(got).to.deep.equal(tc.tokens);
     });
   }
 

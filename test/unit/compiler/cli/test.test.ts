@@ -4,26 +4,19 @@ import { expect } from "chai";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import testCommand from "../../../../compiler/cli/test.js";
+import { captureOutput, type CommandOutput } from "../../../support/cli.js";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const fx = "test/fixtures/regotest";
 const HL = "-".repeat(80);
 
-async function regocTest(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const write = process.stdout.write.bind(process.stdout);
-  const ewrite = process.stderr.write.bind(process.stderr);
+/** `regoc test argv` run from the repository root (the fixtures' paths are relative to it). */
+async function regocTest(argv: string[]): Promise<CommandOutput> {
   const cwd = process.cwd();
   process.chdir(root);
-  process.stdout.write = ((c: string | Uint8Array) => (out.push(String(c)), true)) as typeof process.stdout.write;
-  process.stderr.write = ((c: string | Uint8Array) => (err.push(String(c)), true)) as typeof process.stderr.write;
   try {
-    const code = await testCommand.run(argv);
-    return { code, out: out.join(""), err: err.join("") };
+    return await captureOutput(() => testCommand.run(argv));
   } finally {
-    process.stdout.write = write;
-    process.stderr.write = ewrite;
     process.chdir(cwd);
   }
 }

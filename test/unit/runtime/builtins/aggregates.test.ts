@@ -1,8 +1,7 @@
 import { RegoObject, RegoSet, numberFromText, type Value } from "regoc";
-import { runCases, type BuiltinCase } from "./coreHarness.js";
+import { runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string): Value => numberFromText(text)!;
-const typeErr = (message: string) => ({ code: "eval_type_error", message });
 
 describe("builtins: aggregates", () => {
   describe("count", () => {

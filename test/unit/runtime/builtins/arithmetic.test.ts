@@ -1,9 +1,7 @@
 import { RegoSet, numberFromText, type Value } from "regoc";
-import { runCases, type BuiltinCase } from "./coreHarness.js";
+import { builtinErr, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string): Value => numberFromText(text)!;
-const typeErr = (message: string) => ({ code: "eval_type_error", message });
-const builtinErr = (message: string) => ({ code: "eval_builtin_error", message });
 
 describe("builtins: arithmetic", () => {
   describe("plus", () => {

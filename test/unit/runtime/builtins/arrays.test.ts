@@ -1,7 +1,6 @@
-import { RegoSet, numberFromText, type Value } from "regoc";
-import { runCases, type BuiltinCase } from "./coreHarness.js";
+import { RegoSet, type Value } from "regoc";
+import { runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
-const typeErr = (message: string) => ({ code: "eval_type_error", message });
 
 describe("builtins: array", () => {
   const abc: Value = ["a", "b", "c", "d"];

@@ -1,8 +1,7 @@
 import { RegoSet, numberFromText, type Value } from "regoc";
-import { runCases, type BuiltinCase } from "./coreHarness.js";
+import { runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string): Value => numberFromText(text)!;
-const typeErr = (message: string) => ({ code: "eval_type_error", message });
 const syntax = (s: string) => ({ code: "eval_builtin_error", message: `strconv.ParseFloat: parsing ${s}: invalid syntax` });
 
 describe("builtins: casts", () => {

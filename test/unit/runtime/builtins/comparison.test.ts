@@ -1,5 +1,5 @@
 import { RegoObject, RegoSet, numberFromText, type Value } from "regoc";
-import { runCases, type BuiltinCase } from "./coreHarness.js";
+import { runCases, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string): Value => numberFromText(text)!;
 

@@ -1,16 +1,8 @@
 import { expect } from "chai";
-import { RegoSet, newPlainObject, setOwn, toJSON, toJSONText, type PlainObject, type Value } from "regoc";
-import { callBuiltin, runCases, type BuiltinCase } from "./coreHarness.js";
+import { RegoSet, toJSON, toJSONText, type PlainObject, type Value } from "regoc";
+import { builtinErr, builtinError, callBuiltin, obj, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 import { ecKeys, edKeys, mintCSR, mintCert, mintChain, rsaKeys, toPem } from "./cryptoFixtures.js";
 
-const typeErr = (message: string) => ({ code: "eval_type_error", message });
-const builtinErr = (message: string) => ({ code: "eval_builtin_error", message });
-
-function obj(fields: Record<string, Value>): PlainObject {
-  const o = newPlainObject();
-  for (const [k, v] of Object.entries(fields)) setOwn(o, k, v);
-  return o;
-}
 
 const json = (v: Value | undefined): any => (v === undefined ? undefined : toJSON(v));
 
@@ -199,7 +191,9 @@ describe("builtins: crypto.x509.parse_certificate_request", () => {
     { note: "another PEM type", args: [Buffer.from("-----BEGIN X-----\nAAAA\n-----END X-----\n").toString("base64")], error: builtinErr("invalid PEM-encoded certificate signing request") },
   ]);
   it("reports Go's ASN.1 structure error for garbage", () => {
-    expect(() => callBuiltin("crypto.x509.parse_certificate_request", ["YmFkc3RyaW5n"])).to.throw(/asn1: structure error: tags don't match \(16 vs \{class:1 tag:2 length:97 isCompound:true\}\)/);
+    const err = builtinError("crypto.x509.parse_certificate_request", ["YmFkc3RyaW5n"]);
+    expect(err.code).to.equal("eval_builtin_error");
+    expect(err.message).to.match(/^crypto\.x509\.parse_certificate_request: asn1: structure error: tags don't match \(16 vs \{class:1 tag:2 length:97 isCompound:true\}\)/);
   });
 });
 
@@ -263,6 +257,8 @@ describe("builtins: crypto.x509.parse_keypair", () => {
   ]);
   it("needs a certificate, not a public key", () => {
     const pub = toPem("PUBLIC KEY", key.publicKey.export({ format: "der", type: "spki" }) as Buffer);
-    expect(() => callBuiltin("crypto.x509.parse_keypair", [pub, keyPem])).to.throw(/failed to find "CERTIFICATE" PEM block/);
+    const err = builtinError("crypto.x509.parse_keypair", [pub, keyPem]);
+    expect(err.code).to.equal("eval_builtin_error");
+    expect(err.message).to.equal('crypto.x509.parse_keypair: tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [PUBLIC KEY]');
   });
 });

@@ -1,8 +1,7 @@
 import { RegoObject, RegoSet } from "regoc";
-import { encodingBuiltins } from "../../../../runtime/builtins/encoding.js";
-import { builtinErr, runCases, typeErr, type Case } from "./stringsHarness.js";
+import { builtinErr, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
-const run = (name: string, cases: Case[]) => describe(name, () => runCases(encodingBuiltins, name, cases));
+const run = (name: string, cases: BuiltinCase[]) => describe(name, () => runCases(name, cases));
 
 describe("builtins: encoding", () => {
   run("base64.encode", [

@@ -1,28 +1,7 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { expect } from "chai";
-import { getBuiltin } from "regoc";
-import { runCases, type BuiltinCase } from "./coreHarness.js";
-import { describeWithShared, sharedDir } from "../../../support/shared.js";
-
-const CAPABILITIES = join(sharedDir, "opa", "capabilities-v1.20.2.json");
-
-const builtinErr = (message: string) => ({ code: "eval_builtin_error", message });
-const typeErr = (message: string) => ({ code: "eval_type_error", message });
+import { builtinErr, registersLikeOpa, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 describe("builtins: glob", () => {
-  describeWithShared("registration", () => {
-    it("registers every builtin of the category with OPA's name and arity", () => {
-      const caps = JSON.parse(readFileSync(CAPABILITIES, "utf8")) as { builtins: Array<{ name: string; decl: { args?: unknown[] } }> };
-      const mine = caps.builtins.filter((b) => /^glob\./.test(b.name));
-      expect(mine.length).to.be.greaterThan(0);
-      for (const b of mine) {
-        const def = getBuiltin(b.name);
-        expect(def, b.name).to.not.equal(undefined);
-        expect(def!.fn.length - 1, b.name).to.equal((b.decl.args ?? []).length);
-      }
-    });
-  });
+  registersLikeOpa(/^glob\./);
 
   describe("glob.match", () => {
     const cases: BuiltinCase[] = [

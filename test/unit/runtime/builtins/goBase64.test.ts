@@ -2,17 +2,14 @@
 // skipped, padding required, and the native fast path for well-formed text agreeing with the
 // byte-by-byte decoder on every input.
 import { expect } from "chai";
-import { RegoError } from "regoc";
+import { thrown } from "../../../support/errors.js";
 import { rawURLEncode, stdDecode, stdEncode, tryStdDecode, urlDecodeLenient, urlEncode } from "../../../../runtime/builtins/goBase64.js";
 
+/** The message of the builtin error `f` throws. */
 function message(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    expect(e).to.be.instanceOf(RegoError);
-    return (e as RegoError).message;
-  }
-  return expect.fail("expected an error");
+  const err = thrown(f);
+  expect(err.code).to.equal("eval_builtin_error");
+  return err.message;
 }
 
 describe("builtins: goBase64", () => {

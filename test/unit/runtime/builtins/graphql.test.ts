@@ -1,8 +1,7 @@
 import { expect } from "chai";
 import { toJSON, type Value } from "regoc";
-import { callBuiltin, runCases, type BuiltinCase } from "./coreHarness.js";
+import { builtinErr, callBuiltin, runCases, type BuiltinCase } from "../../../support/builtins.js";
 
-const builtinErr = (message: string) => ({ code: "eval_builtin_error", message });
 const json = (name: string, ...args: Value[]) => toJSON(callBuiltin(name, args)!);
 
 const SCHEMA = `

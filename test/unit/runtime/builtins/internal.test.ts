@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { RegoError, RegoObject, RegoSet, numberFromText, type Value } from "regoc";
-import { callBuiltin, runCases, type BuiltinCase } from "./coreHarness.js";
+import { callBuiltin, runCases, type BuiltinCase } from "../../../support/builtins.js";
 
 const s = (...xs: Value[]) => new RegoSet(xs);
 

@@ -1,9 +1,8 @@
 import { RegoObject, RegoSet, numberFromText, type Value } from "regoc";
-import { jsonBuiltins } from "../../../../runtime/builtins/json.js";
-import { builtinErr, runCases, typeErr, type Case } from "./stringsHarness.js";
+import { builtinErr, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string) => numberFromText(text)!;
-const run = (name: string, cases: Case[]) => describe(name, () => runCases(jsonBuiltins, name, cases));
+const run = (name: string, cases: BuiltinCase[]) => describe(name, () => runCases(name, cases));
 const nums = [1234567890, 2000000, 1000000000];
 
 /** [[...[1]...]] or {"a": {"a": ...}} nested `depth` levels: deeper than the JS call stack allows recursion. */

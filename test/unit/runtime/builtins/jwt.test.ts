@@ -1,19 +1,11 @@
 import { constants, createHmac, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { expect } from "chai";
-import { BigNum, RegoSet, newPlainObject, setOwn, toJSON, toJSONText, type PlainObject, type Value } from "regoc";
-import { callBuiltin, runCases, type BuiltinCase } from "./coreHarness.js";
+import { BigNum, RegoSet, toJSON, toJSONText, type PlainObject, type Value } from "regoc";
+import { builtinErr, builtinError, callBuiltin, obj, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 import { ecKeys, edKeys, mintCert, rsaKeys, toPem } from "./cryptoFixtures.js";
 
-const typeErr = (message: string) => ({ code: "eval_type_error", message });
-const builtinErr = (message: string) => ({ code: "eval_builtin_error", message });
 const b64 = (s: string | Buffer) => Buffer.from(s).toString("base64url");
 const json = (v: Value | undefined): any => (v === undefined ? undefined : toJSON(v));
-
-function obj(fields: Record<string, Value>): PlainObject {
-  const o = newPlainObject();
-  for (const [k, v] of Object.entries(fields)) setOwn(o, k, v);
-  return o;
-}
 
 /** A compact JWS signed with node:crypto directly (independent of io.jwt.encode_sign). */
 function token(header: object, payload: object | string, alg: string, key: KeyObject | Buffer): string {
@@ -239,7 +231,8 @@ describe("builtins: io.jwt.encode_sign", () => {
   }
   it("an HS256 token with exp null fails decode_verify with an error", () => {
     const t = callBuiltin("io.jwt.encode_sign", [obj({ alg: "HS256" }), obj({ exp: null }), obj({ kty: "oct", k: b64("42") })]);
-    expect(() => callBuiltin("io.jwt.decode_verify", [t!, obj({ secret: "42" })])).to.throw("io.jwt.decode_verify: exp value must be a number");
+    const err = builtinError("io.jwt.decode_verify", [t!, obj({ secret: "42" })]);
+    expect([err.code, err.message]).to.deep.equal(["eval_builtin_error", "io.jwt.decode_verify: exp value must be a number"]);
   });
   const raw = (h: string, p: string, k = JSON.stringify(rfcKey)): Value[] => [h, p, k];
   runCases("io.jwt.encode_sign_raw", [

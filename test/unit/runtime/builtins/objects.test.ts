@@ -1,8 +1,7 @@
 import { RegoObject, RegoSet, type Value } from "regoc";
-import { runCases, type BuiltinCase } from "./coreHarness.js";
+import { runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const s = (...xs: Value[]) => new RegoSet(xs);
-const typeErr = (message: string) => ({ code: "eval_type_error", message });
 
 describe("builtins: object", () => {
   describe("object.get, object.keys", () => {

@@ -1,8 +1,9 @@
 import { expect } from "chai";
-import { EvalContext, getBuiltin, invokeBuiltin, toJSON } from "regoc";
+import { EvalContext, toJSON } from "regoc";
+import { callBuiltin } from "../../../support/builtins.js";
 
 describe("builtins: opa.runtime", () => {
-  const call = (ctx: EvalContext) => toJSON(invokeBuiltin(ctx, getBuiltin("opa.runtime")!, { name: "opa.runtime" }, [])!);
+  const call = (ctx: EvalContext) => toJSON(callBuiltin("opa.runtime", [], {}, ctx)!);
 
   it("returns {} by default: nothing of the host (environment, secrets) reaches a policy", () => {
     process.env.REGOC_TEST_SECRET = "s3cret";

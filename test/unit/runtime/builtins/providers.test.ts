@@ -1,12 +1,6 @@
 import { expect } from "chai";
-import { RegoSet, newPlainObject, numberFromText, setOwn, toJSON, type PlainObject, type Value } from "regoc";
-import { callBuiltin, runCases, type BuiltinCase } from "./coreHarness.js";
-
-function obj(fields: Record<string, Value>): PlainObject {
-  const o = newPlainObject();
-  for (const [k, v] of Object.entries(fields)) setOwn(o, k, v);
-  return o;
-}
+import { RegoSet, numberFromText, toJSON, type PlainObject, type Value } from "regoc";
+import { callBuiltin, obj, runCases, type BuiltinCase } from "../../../support/builtins.js";
 
 // OPA's own test vectors for providers.aws.sign_req (2015-12-28T14:08:25Z, example credentials).
 const TIME = numberFromText("1451311705000000000")!;

@@ -2,7 +2,8 @@
 // and errors alike, kept in the EvalContext), strict vs undefined, and a clean builtin error when
 // a builtin runs out of JS call stack.
 import { expect } from "chai";
-import { EvalContext, RegoError, type Value } from "regoc";
+import { EvalContext, type Value } from "regoc";
+import { thrown } from "../../../support/errors.js";
 import { builtinError } from "../../../../runtime/builtins/args.js";
 import { invokeBuiltin, invokeBuiltinAsync, type BuiltinDef } from "../../../../runtime/builtins/registry.js";
 
@@ -22,22 +23,12 @@ function flaky(): { def: BuiltinDef; calls: () => number } {
   return { def, calls: () => n };
 }
 
-function raised(f: () => unknown): RegoError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).to.be.instanceOf(RegoError);
-    return e as RegoError;
-  }
-  expect.fail("expected an error");
-}
-
 describe("builtins: registry invoke policy", () => {
   it("remembers a nondeterministic builtin's error for the evaluation (strict: raised each time)", () => {
     const { def, calls } = flaky();
     const ctx = new EvalContext({ strictBuiltinErrors: true });
-    const first = raised(() => invokeBuiltin(ctx, def, site, [1]));
-    const second = raised(() => invokeBuiltin(ctx, def, site, [1]));
+    const first = thrown(() => invokeBuiltin(ctx, def, site, [1]));
+    const second = thrown(() => invokeBuiltin(ctx, def, site, [1]));
     expect(first.code).to.equal("eval_builtin_error");
     expect(first.message).to.equal("test.flaky: first call fails");
     expect(second.message).to.equal(first.message);
@@ -79,7 +70,7 @@ describe("builtins: registry invoke policy", () => {
     const def: BuiltinDef = { fn: (_ctx, v) => deep(v!) };
     let v: Value = 1;
     for (let i = 0; i < 200_000; i++) v = [v];
-    const err = raised(() => invokeBuiltin(new EvalContext({ strictBuiltinErrors: true }), def, { name: "test.deep" }, [v]));
+    const err = thrown(() => invokeBuiltin(new EvalContext({ strictBuiltinErrors: true }), def, { name: "test.deep" }, [v]));
     expect(err.code).to.equal("eval_builtin_error");
     expect(err.message).to.equal("test.deep: value nested too deeply (the JavaScript call stack is exhausted)");
     expect(invokeBuiltin(new EvalContext(), def, { name: "test.deep" }, [v])).to.equal(undefined);

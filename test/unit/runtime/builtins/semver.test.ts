@@ -1,7 +1,6 @@
-import { semverBuiltins } from "../../../../runtime/builtins/semver.js";
-import { builtinErr, runCases, typeErr, type Case } from "./stringsHarness.js";
+import { builtinErr, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
-const run = (name: string, cases: Case[]) => describe(name, () => runCases(semverBuiltins, name, cases));
+const run = (name: string, cases: BuiltinCase[]) => describe(name, () => runCases(name, cases));
 
 describe("builtins: semver (OPA's parser)", () => {
   run("semver.compare", [

@@ -1,9 +1,8 @@
 import { RegoSet, numberFromText, type Value } from "regoc";
-import { runCases, type BuiltinCase } from "./coreHarness.js";
+import { runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string): Value => numberFromText(text)!;
 const s = (...xs: Value[]) => new RegoSet(xs);
-const typeErr = (message: string) => ({ code: "eval_type_error", message });
 
 describe("builtins: sets", () => {
   const cases: BuiltinCase[] = [

@@ -1,9 +1,8 @@
 import { RegoObject, RegoSet, numberFromText } from "regoc";
-import { stringsBuiltins } from "../../../../runtime/builtins/strings.js";
-import { builtinErr, runCases, typeErr, type Case } from "./stringsHarness.js";
+import { builtinErr, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string) => numberFromText(text)!;
-const run = (name: string, cases: Case[]) => describe(name, () => runCases(stringsBuiltins, name, cases));
+const run = (name: string, cases: BuiltinCase[]) => describe(name, () => runCases(name, cases));
 
 describe("builtins: strings", () => {
   run("concat", [

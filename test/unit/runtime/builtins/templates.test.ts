@@ -1,30 +1,11 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { expect } from "chai";
-import { RegoObject, RegoSet, numberFromText, type Value, getBuiltin } from "regoc";
-import { runCases, type BuiltinCase } from "./coreHarness.js";
-import { describeWithShared, sharedDir } from "../../../support/shared.js";
+import { RegoObject, RegoSet, numberFromText, type Value } from "regoc";
+import { builtinErr, registersLikeOpa, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
-const CAPABILITIES = join(sharedDir, "opa", "capabilities-v1.20.2.json");
-
-const builtinErr = (message: string) => ({ code: "eval_builtin_error", message });
-const typeErr = (message: string) => ({ code: "eval_type_error", message });
 const render = (template: string, vars: Value, want: string, note = template): BuiltinCase => ({ note, args: [template, vars], want });
 const fails = (template: string, vars: Value, message: string, note = template): BuiltinCase => ({ note, args: [template, vars], error: builtinErr(message) });
 
 describe("builtins: strings.render_template", () => {
-  describeWithShared("registration", () => {
-    it("registers every builtin of the category with OPA's name and arity", () => {
-      const caps = JSON.parse(readFileSync(CAPABILITIES, "utf8")) as { builtins: Array<{ name: string; decl: { args?: unknown[] } }> };
-      const mine = caps.builtins.filter((b) => /^strings\.render_template$/.test(b.name));
-      expect(mine.length).to.be.greaterThan(0);
-      for (const b of mine) {
-        const def = getBuiltin(b.name);
-        expect(def, b.name).to.not.equal(undefined);
-        expect(def!.fn.length - 1, b.name).to.equal((b.decl.args ?? []).length);
-      }
-    });
-  });
+  registersLikeOpa(/^strings\.render_template$/);
 
   describe("compliance shapes", () => {
     runCases("strings.render_template", [

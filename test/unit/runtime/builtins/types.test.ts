@@ -1,5 +1,5 @@
 import { RegoObject, RegoSet, numberFromText } from "regoc";
-import { runCases, type BuiltinCase } from "./coreHarness.js";
+import { runCases, type BuiltinCase } from "../../../support/builtins.js";
 
 describe("builtins: types", () => {
   const big = numberFromText("123456789012345678901234567890")!;

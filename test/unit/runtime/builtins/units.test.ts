@@ -1,9 +1,8 @@
 import { numberFromText } from "regoc";
-import { unitsBuiltins } from "../../../../runtime/builtins/units.js";
-import { builtinErr, runCases, typeErr, type Case } from "./stringsHarness.js";
+import { builtinErr, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string) => numberFromText(text)!;
-const run = (name: string, cases: Case[]) => describe(name, () => runCases(unitsBuiltins, name, cases));
+const run = (name: string, cases: BuiltinCase[]) => describe(name, () => runCases(name, cases));
 
 describe("builtins: units", () => {
   run("units.parse", [

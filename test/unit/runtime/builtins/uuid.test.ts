@@ -1,11 +1,9 @@
 import { expect } from "chai";
 import { EvalContext, numberFromText } from "regoc";
-import { randBuiltins } from "../../../../runtime/builtins/rand.js";
-import { uuidBuiltins } from "../../../../runtime/builtins/uuid.js";
-import { call, runCases, typeErr, type Case } from "./stringsHarness.js";
+import { builtinError, callBuiltin, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const v2 = { clocksequence: 12800, domain: "Person", id: 1000, macvariables: "local:unicast", nodeid: "32-50-96-b3-9f-47", variant: "RFC4122", version: 2 };
-const run = (name: string, cases: Case[]) => describe(name, () => runCases(uuidBuiltins, name, cases));
+const run = (name: string, cases: BuiltinCase[]) => describe(name, () => runCases(name, cases));
 
 describe("builtins: uuid", () => {
   run("uuid.parse", [
@@ -28,12 +26,18 @@ describe("builtins: uuid", () => {
   describe("uuid.rfc4122", () => {
     it("makes a version 4, RFC 4122 UUID from the evaluation's random source", () => {
       const ctx = new EvalContext({ random: () => 0.999 });
-      const u = call(uuidBuiltins, "uuid.rfc4122", ["k"], {}, ctx) as string;
+      const u = callBuiltin("uuid.rfc4122", ["k"], {}, ctx) as string;
       expect(u).to.equal("ffffffff-ffff-4fff-bfff-ffffffffffff");
-      expect(call(uuidBuiltins, "uuid.parse", [u])).to.deep.include({ version: 4, variant: "RFC4122" });
+      expect(callBuiltin("uuid.parse", [u])).to.deep.include({ version: 4, variant: "RFC4122" });
     });
-    it("is marked nondeterministic (cached per evaluation by the registry)", () => {
-      expect(uuidBuiltins["uuid.rfc4122"]!.nondeterministic).to.equal(true);
+    it("gives one UUID per key within an evaluation, and new ones in the next evaluation", () => {
+      let i = 0;
+      const random = () => ((i++ * 7919) % 1000) / 1000;
+      const ctx = new EvalContext({ random });
+      const a = callBuiltin("uuid.rfc4122", ["k"], {}, ctx);
+      expect(callBuiltin("uuid.rfc4122", ["k"], {}, ctx)).to.equal(a);
+      expect(callBuiltin("uuid.rfc4122", ["other"], {}, ctx)).to.not.equal(a);
+      expect(callBuiltin("uuid.rfc4122", ["k"], {}, new EvalContext({ random }))).to.not.equal(a);
     });
   });
 });
@@ -43,15 +47,22 @@ describe("builtins: rand.intn", () => {
     let i = 0;
     const draws = [0.5, 0.1];
     const ctx = new EvalContext({ random: () => draws[i++ % draws.length]! });
-    expect(call(randBuiltins, "rand.intn", ["k", 10], {}, ctx)).to.equal(5);
-    expect(call(randBuiltins, "rand.intn", ["k", -10], {}, ctx)).to.equal(5);
-    expect(call(randBuiltins, "rand.intn", ["other", 10], {}, ctx)).to.equal(1);
-    expect(call(randBuiltins, "rand.intn", ["k", 0], {}, ctx)).to.equal(0);
+    expect(callBuiltin("rand.intn", ["k", 10], {}, ctx)).to.equal(5);
+    expect(callBuiltin("rand.intn", ["k", -10], {}, ctx)).to.equal(5);
+    expect(callBuiltin("rand.intn", ["other", 10], {}, ctx)).to.equal(1);
+    expect(callBuiltin("rand.intn", ["k", 0], {}, ctx)).to.equal(0);
   });
   it("refuses fractional bounds", () => {
-    expect(() => call(randBuiltins, "rand.intn", ["k", 1.5])).to.throw("operand 2 must be integer number but got floating-point number");
+    const err = builtinError("rand.intn", ["k", 1.5]);
+    expect([err.code, err.message]).to.deep.equal(["eval_type_error", "rand.intn: operand 2 must be integer number but got floating-point number"]);
   });
-  it("is marked nondeterministic", () => {
-    expect(randBuiltins["rand.intn"]!.nondeterministic).to.equal(true);
+  it("gives the same draw for the same call within an evaluation, a new one in the next", () => {
+    const draws = [0.5, 0.1, 0.9];
+    let i = 0;
+    const random = () => draws[i++ % draws.length]!;
+    const ctx = new EvalContext({ random });
+    expect(callBuiltin("rand.intn", ["k", 10], {}, ctx)).to.equal(5);
+    expect(callBuiltin("rand.intn", ["k", 10], {}, ctx)).to.equal(5);
+    expect(callBuiltin("rand.intn", ["k", 10], {}, new EvalContext({ random }))).to.equal(1);
   });
 });

@@ -1,9 +1,9 @@
 import { RegoSet, numberFromText, type Value } from "regoc";
-import { MAX_YAML_DEPTH, yamlBuiltins } from "../../../../runtime/builtins/yaml.js";
-import { builtinErr, runCases, type Case } from "./stringsHarness.js";
+import { MAX_YAML_DEPTH } from "../../../../runtime/builtins/yaml.js";
+import { builtinErr, runCases, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string) => numberFromText(text)!;
-const run = (name: string, cases: Case[]) => describe(name, () => runCases(yamlBuiltins, name, cases));
+const run = (name: string, cases: BuiltinCase[]) => describe(name, () => runCases(name, cases));
 
 /** [[...[1]...]] or {"a": {"a": ...}} nested `depth` levels. */
 function nested(depth: number, kind: "array" | "object" = "array"): Value {

@@ -155,7 +155,10 @@ describe("runtime/eval: ops", () => {
     const rule = conflictSite("rule", "f.rego", 1, 1);
     assert.equal(assignOnce(undefined, 1, rule), 1);
     assert.equal(assignOnce(1, 1.0, rule), 1);
-    assert.throws(() => assignOnce(1, 2, rule), (e: unknown) => e instanceof RegoError && e.message === "complete rules must not produce multiple outputs");
+    assert.throws(
+      () => assignOnce(1, 2, rule),
+      (e: unknown) => e instanceof RegoError && e.code === "eval_conflict_error" && e.message === "complete rules must not produce multiple outputs" && e.location?.file === "f.rego",
+    );
   });
 
   it("pathKey, num, EMPTY_OBJECT", () => {
@@ -163,7 +166,7 @@ describe("runtime/eval: ops", () => {
     assert.equal(pathKey(["g0", 1]), undefined);
     assert.equal(num("42"), 42);
     assert.equal(String(num("123456789012345678901234")), "123456789012345678901234");
-    assert.throws(() => num("x"), (e: unknown) => e instanceof RegoError);
+    assert.throws(() => num("x"), (e: unknown) => e instanceof RegoError && e.code === "eval_internal_error" && e.message === 'MakeNumberRefStmt: "x" is not a number');
     assert.ok(Object.isFrozen(EMPTY_OBJECT));
     assert.equal(Object.getPrototypeOf(EMPTY_OBJECT), null);
   });

@@ -1,16 +1,8 @@
 import { expect } from "chai";
-import { RegoError } from "regoc";
+import { thrown } from "../../../support/errors.js";
 import { Store } from "../../../../runtime/store/index.js";
 
-function code(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).to.be.instanceOf(RegoError);
-    return (e as RegoError).code;
-  }
-  throw new Error("expected a RegoError");
-}
+const code = (fn: () => unknown): string => thrown(fn).code;
 
 describe("Store", () => {
   it("adds, replaces and removes at slash paths in a committed transaction", () => {
@@ -41,12 +33,14 @@ describe("Store", () => {
     t.add("/b", 2);
     t.abort();
     expect(s.read()).to.deep.equal({ a: 1 });
-    expect(() =>
-      s.write((txn) => {
-        txn.add("/c", 3);
-        txn.add("/missing/child", 4);
-      }),
-    ).to.throw(RegoError);
+    expect(
+      code(() =>
+        s.write((txn) => {
+          txn.add("/c", 3);
+          txn.add("/missing/child", 4);
+        }),
+      ),
+    ).to.equal("storage_not_found_error");
     expect(s.read()).to.deep.equal({ a: 1 });
   });
 
