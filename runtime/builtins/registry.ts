@@ -99,10 +99,13 @@ const categoryOf = new Map<string, string>();
 for (const [category, table] of Object.entries(categories)) addTable(table, false, category);
 
 function addTable(table: BuiltinTable, custom: boolean, category?: string): void {
+  // Check every name first: a refused table leaves the registry as it was.
   for (const name of Object.keys(table)) {
     if (registry.has(name)) {
       throw new RegoError("rego_compile_error", custom ? `custom builtin ${name} conflicts with an existing builtin` : `builtin ${name} is registered twice`);
     }
+  }
+  for (const name of Object.keys(table)) {
     registry.set(name, table[name]!);
     if (category !== undefined) categoryOf.set(name, category);
   }
@@ -121,9 +124,16 @@ export function builtinCategory(name: string): string | undefined {
   return categoryOf.get(name);
 }
 
-/** Adds application-defined builtins; a name that clashes with an existing builtin is refused. */
-export function registerBuiltins(table: BuiltinTable): void {
+/**
+ * Adds application-defined builtins; a name that clashes with an existing builtin is refused.
+ * Returns a function that removes them again. Generated modules look their builtins up when they
+ * are loaded: register before compiling the policies that call them.
+ */
+export function registerBuiltins(table: BuiltinTable): () => void {
   addTable(table, true);
+  return () => {
+    for (const name of Object.keys(table)) if (registry.get(name) === table[name]) registry.delete(name);
+  };
 }
 
 /** Registers one category table (used by category files' tests and by the registry list). */

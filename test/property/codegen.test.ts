@@ -143,7 +143,8 @@ describe("property: codegen safety", function () {
         const pq = await compilePlan(b.json());
         assert.throws(
           () => pq.evaluate(),
-          (e: unknown) => e instanceof RegoError && e.location?.file === file && e.location.row === 3 && e.location.col === 4,
+          (e: unknown) =>
+            e instanceof RegoError && e.code === "eval_conflict_error" && e.location?.file === file && e.location.row === 3 && e.location.col === 4,
         );
       }),
       { numRuns: 30 },

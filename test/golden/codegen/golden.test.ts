@@ -134,7 +134,8 @@ describe("golden: generated TypeScript", () => {
     it(name, () => {
       const code = generateTypeScript(build().json()).code;
       const file = new URL(`${name}.ts`, dir);
-      if (process.env.UPDATE_GOLDEN === "1" || !existsSync(file)) writeFileSync(file, code);
+      if (process.env.UPDATE_GOLDEN === "1") writeFileSync(file, code);
+      assert.ok(existsSync(file), `${name}.ts is missing: run with UPDATE_GOLDEN=1 and review it`);
       assert.equal(code, readFileSync(file, "utf8"), `${name}.ts differs: rerun with UPDATE_GOLDEN=1 and review the diff`);
     });
   }

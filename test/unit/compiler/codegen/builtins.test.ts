@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { RegoError } from "regoc";
 import { compilePlan, generateTypeScript } from "regoc/compiler";
 import { L, PolicyBuilder, block, st } from "./plans.js";
-import { calls, prepare, run, value } from "./support.js";
+import { calls, prepare, run, useTestBuiltins, value } from "./support.js";
 
 function callPlan(name: string, arity: number, args: ReturnType<typeof L>[], opts: { void?: boolean } = {}): PolicyBuilder {
   const b = new PolicyBuilder();
@@ -15,6 +15,7 @@ function callPlan(name: string, arity: number, args: ReturnType<typeof L>[], opt
 }
 
 describe("codegen: builtin calls", () => {
+  useTestBuiltins();
   it("a failing builtin is undefined by default and an error naming it and its location in strict mode", async () => {
     const b = callPlan("regoc_test.fail", 1, [L(0)]);
     assert.deepEqual(await run(b, { input: 1 }), []);

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { RegoError, RegoSet, type Value } from "regoc";
 import { compilePlan, generateTypeScript, loadModule, toJavaScript, writeModule } from "regoc/compiler";
 import { L, PolicyBuilder, block, st } from "./plans.js";
-import "./support.js";
+import { useTestBuiltins } from "./support.js";
 
 function setPlan(): PolicyBuilder {
   const b = new PolicyBuilder();
@@ -21,6 +21,7 @@ function setPlan(): PolicyBuilder {
 }
 
 describe("codegen: loader", () => {
+  useTestBuiltins();
   it("generated modules share the host's runtime: instanceof works across", async () => {
     const mod = await loadModule(generateTypeScript(setPlan().json()).code);
     const out = (mod.testS as (input: unknown, data: unknown) => Value)(["b", "a", "b"], {});

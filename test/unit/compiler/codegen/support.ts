@@ -32,13 +32,12 @@ const table: BuiltinTable = {
   "regoc_test.add": { fn: (_ctx, a, b) => (a as number) + (b as number) },
 };
 
-let registered = false;
+/** Registers the regoc_test.* builtins for the enclosing mocha suite only. */
 export function useTestBuiltins(): void {
-  if (registered) return;
-  registered = true;
-  registerBuiltins(table);
+  let unregister: (() => void) | undefined;
+  before(() => (unregister = registerBuiltins(table)));
+  after(() => unregister?.());
 }
-useTestBuiltins();
 
 export async function prepare(b: PolicyBuilder, entrypoint?: string): Promise<PreparedQuery> {
   return compilePlan(b.json(), entrypoint === undefined ? {} : { entrypoint });

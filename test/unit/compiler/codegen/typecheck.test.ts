@@ -47,9 +47,12 @@ function check(dir: string): void {
     JSON.stringify({ extends: "../../../tsconfig.json", compilerOptions: { noEmit: true }, include: ["*.ts"], exclude: [] }),
   );
   const tsc = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
+  assert.ok(notes.length > 0, "no generated module was type-checked");
+  assert.equal(tsc.error, undefined, `tsc did not run: ${tsc.error?.message}`);
   const errors = tsc.stdout
     .split("\n")
     .filter((l) => l.includes("regoc-typecheck"))
     .map((l) => l.replace(/^.*?m(\d+)\.ts/, (_m, i: string) => `${notes[Number(i)]}`));
   assert.deepEqual(errors.slice(0, 20), [], `${errors.length} type errors in generated modules`);
+  assert.equal(tsc.status, 0, `tsc failed:\n${tsc.stdout.slice(0, 2000)}${tsc.stderr.slice(0, 2000)}`);
 }

@@ -5,7 +5,7 @@ import { expect } from "chai";
 import { EvalContext, type Value } from "regoc";
 import { thrown } from "../../../support/errors.js";
 import { builtinError } from "../../../../runtime/builtins/args.js";
-import { invokeBuiltin, invokeBuiltinAsync, type BuiltinDef } from "../../../../runtime/builtins/registry.js";
+import { getBuiltin, invokeBuiltin, invokeBuiltinAsync, registerBuiltins, type BuiltinDef } from "../../../../runtime/builtins/registry.js";
 
 const site = { name: "test.flaky" };
 
@@ -74,5 +74,24 @@ describe("builtins: registry invoke policy", () => {
     expect(err.code).to.equal("eval_builtin_error");
     expect(err.message).to.equal("test.deep: value nested too deeply (the JavaScript call stack is exhausted)");
     expect(invokeBuiltin(new EvalContext(), def, { name: "test.deep" }, [v])).to.equal(undefined);
+  });
+});
+
+describe("builtins: custom builtins", () => {
+  it("registers application builtins, refuses a clash with an existing name, and unregisters", () => {
+    const table = { "app.double": { fn: (_ctx: EvalContext, x: Value) => (x as number) * 2 } };
+    const unregister = registerBuiltins(table);
+    try {
+      expect(invokeBuiltin(new EvalContext(), getBuiltin("app.double")!, { name: "app.double" }, [21])).to.equal(42);
+      expect(thrown(() => registerBuiltins({ "app.other": { fn: () => 0 }, count: { fn: () => 0 } })).message).to.equal(
+        "custom builtin count conflicts with an existing builtin",
+      );
+      expect(getBuiltin("app.other"), "a refused table registers nothing").to.equal(undefined);
+      expect(thrown(() => registerBuiltins(table)).code).to.equal("rego_compile_error");
+    } finally {
+      unregister();
+    }
+    expect(getBuiltin("app.double")).to.equal(undefined);
+    expect(getBuiltin("count")).to.not.equal(undefined);
   });
 });
