@@ -13,6 +13,7 @@ import { RegoSet } from "../runtime/value/set.js";
 import { newPlainObject, type Value } from "../runtime/value/value.js";
 import type { Capabilities } from "./builtins/decls.js";
 import type { CompileContext } from "./passes/context.js";
+import { isStackOverflow } from "./passes/limits.js";
 import { compileModules, compileQuery, throwIfFailed } from "./passes/runner.js";
 import { planProgram, type QuerySet } from "./planner/planner.js";
 import { parseModuleResult, parseQueryResult } from "./syntax/index.js";
@@ -87,8 +88,33 @@ function compileQuerySet(ctx: CompileContext, name: string, body: Body, captures
   return qs;
 }
 
+/** The prefix of the message of a RegoError that stands for a bug of the compiler (an exception
+ * other than a RegoError): bad input gets a RegoError of its own, never this. */
+export const INTERNAL_COMPILER_ERROR = "internal error in the compiler";
+
 /** Rego source → IR plan (OPA's plan JSON). Throws RegoErrors on parse and compile errors. */
 export function planRegoDetailed(options: CompileRegoOptions): PlannedRego {
+  return asRegoError("the compiler", () => planRegoUnguarded(options));
+}
+
+/** Runs `f`; an exception that is not a RegoError (a bug, or the JS stack running out where no
+ * limit caught it first) becomes one, so callers see only RegoErrors. */
+function asRegoError<T>(what: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw toRegoError(what, e);
+  }
+}
+
+function toRegoError(what: string, e: unknown): RegoError {
+  if (e instanceof RegoError) return e;
+  if (isStackOverflow(e)) return new RegoError("rego_compile_error", `policy too complex to compile: ${what} ran out of stack`, undefined, { cause: e });
+  const message = e instanceof Error ? e.message : String(e);
+  return new RegoError("rego_compile_error", `${INTERNAL_COMPILER_ERROR}: ${what}: ${message}`, undefined, { cause: e });
+}
+
+function planRegoUnguarded(options: CompileRegoOptions): PlannedRego {
   const v0 = options.v0Compatible === true;
   const modules = parseModules(options.modules, v0);
   const compileOptions: Parameters<typeof compileModules>[1] = { enablePrint: options.print !== undefined && options.print !== false, strict: options.strict === true };
@@ -115,11 +141,13 @@ export function planRegoDetailed(options: CompileRegoOptions): PlannedRego {
     queries.push(compileQuerySet(ctx, options.queryName ?? "query", body, captures));
   }
   if (queries.length === 0) throw new RegoError("rego_compile_error", "nothing to plan: give entrypoints or a query");
+  const sourceSize = Object.values(options.modules).reduce((n, text) => n + text.length, 0) + (options.query?.length ?? 0);
   const plan = planProgram({
     modules: ctx.modules,
     ruleRef: (r) => ctx.ruleRef(r),
     builtins: ctx.builtins,
     queries,
+    sourceSize,
   });
   return { plan, names: queries.map((q) => q.name), expressionKeys };
 }
@@ -132,7 +160,12 @@ export function planRego(options: CompileRegoOptions): Policy {
 export async function compileRego(options: CompileRegoOptions): Promise<PreparedQuery> {
   const { plan, names } = planRegoDetailed(options);
   const { compilePlan } = await import("./index.js");
-  const prepared = await compilePlan(plan, { entrypoint: names[0]! });
+  let prepared: PreparedQuery;
+  try {
+    prepared = await compilePlan(plan, { entrypoint: names[0]! });
+  } catch (e) {
+    throw toRegoError("the code generator", e);
+  }
   if (options.print === undefined || options.print === false) return prepared;
   const hook = typeof options.print === "function" ? options.print : (m: string): void => void process.stderr.write(`${m}\n`);
   const evaluate = prepared.evaluate.bind(prepared);

@@ -61,23 +61,36 @@ function checkAcyclic(policy: Policy, funcs: ReadonlyMap<string, Func>): void {
   }
   const state = new Map<string, 1 | 2>(); // 1 = on the stack, 2 = done
   const index = new Map(policy.funcs.funcs.map((f, i) => [f.name, i]));
-  const visit = (name: string, chain: string[]): void => {
-    state.set(name, 1);
-    for (const c of callees.get(name) ?? []) {
+  // depth-first with an explicit stack (call chains can be thousands of funcs long)
+  const visit = (root: string): void => {
+    const chain: string[] = [root];
+    const next: number[] = [0];
+    state.set(root, 1);
+    while (chain.length > 0) {
+      const name = chain[chain.length - 1]!;
+      const cs = callees.get(name) ?? [];
+      const i = next[next.length - 1]!;
+      if (i === cs.length) {
+        state.set(name, 2);
+        chain.pop();
+        next.pop();
+        continue;
+      }
+      next[next.length - 1] = i + 1;
+      const c = cs[i]!;
       const st = state.get(c);
       if (st === 1) {
         const cycle = [...chain.slice(chain.indexOf(c)), c].map((n) => JSON.stringify(n)).join(" -> ");
         throw invalid(`funcs.funcs[${index.get(c)}]`, `recursive call: ${cycle}`);
       }
       if (st === undefined) {
+        state.set(c, 1);
         chain.push(c);
-        visit(c, chain);
-        chain.pop();
+        next.push(0);
       }
     }
-    state.set(name, 2);
   };
-  for (const f of policy.funcs.funcs) if (!state.has(f.name)) visit(f.name, [f.name]);
+  for (const f of policy.funcs.funcs) if (!state.has(f.name)) visit(f.name);
 }
 
 /** The per-statement checks. JSON paths are built only for an error message (`v.path` is lazy):

@@ -12,9 +12,14 @@ export function setGraph(ctx: CompileContext): void {
 export function checkRecursion(ctx: CompileContext): void {
   const g = ctx.graph!;
   const name = (r: Rule): string => refString(ctx.ruleRef(r));
+  // a path is searched (and reported) only from the rules that are on a cycle: one search per
+  // rule would make a long chain of rules quadratic
+  const cyclic = g.onCycles();
+  if (cyclic.size === 0) return;
   ctx.ruleTree!.depthFirst((node) => {
     for (const top of node.values) {
       for (let r: Rule | undefined = top; r; r = r.else) {
+        if (!cyclic.has(r)) continue;
         const path = g.dfsPath(r, r);
         if (path.length > 0) {
           ctx.err("rego_recursion_error", `rule ${name(r)} is recursive: ${path.map(name).join(" -> ")}`, r.location);

@@ -6,6 +6,7 @@ import type { Body, Expr, Module, NodeLocation, Rule, Term } from "../ast/nodes.
 import { refString } from "./terms.js";
 import type { CompileContext } from "./context.js";
 import { outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
+import { ScopedVars, type VarSet } from "./scopedVars.js";
 import { headMayHaveVars } from "./rewriteLocalVars.js";
 import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, walkTerms } from "./visit.js";
 
@@ -21,7 +22,7 @@ function addUnsafe(u: Unsafe, e: Expr, v: string): void {
 }
 
 /** Reorders a body for safety; returns the new order and what stayed unsafe. */
-export function reorderBodyForSafety(arity: Arity, globals: ReadonlySet<string>, body: Body): { body: Body; unsafe: Unsafe } {
+export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body): { body: Body; unsafe: Unsafe } {
   const bodyVars = varsOf(body, SAFETY_PARAMS);
   const safe = new Set([...bodyVars].filter((v) => globals.has(v)));
   const unsafe: Unsafe = new Map();
@@ -32,9 +33,12 @@ export function reorderBodyForSafety(arity: Arity, globals: ReadonlySet<string>,
   }
   const reordered: Body = [];
   const placed = new Set<Expr>();
-  // what `reordered` binds; recomputed only when it grows (safe grows with it)
+  // what `reordered` binds; recomputed only when it grows (safe grows with it), and only when it
+  // could matter: when a closure var occurs in `reordered` (all its vars: `placedVars`) and is
+  // not safe yet — recomputing it for every closure would make long bodies quadratic
   let ob: Set<string> | undefined;
   let obLength = -1;
+  const placedVars = new Set<string>();
   const closureVars = new Map<Expr, string[]>();
   for (const e of body) {
     const cv = [...varsInClosures(e)].filter((v) => bodyVars.has(v) && !globals.has(v));
@@ -46,11 +50,11 @@ export function reorderBodyForSafety(arity: Arity, globals: ReadonlySet<string>,
       if (placed.has(e)) continue;
       const ovs = outputVarsForExpr(e, arity, safe);
       const cv = closureVars.get(e) ?? [];
-      if (cv.length > 0 && obLength !== reordered.length) {
+      if (cv.some((v) => placedVars.has(v) && !safe.has(v)) && obLength !== reordered.length) {
         ob = outputVarsForBody(reordered, arity, safe);
         obLength = reordered.length;
       }
-      const uv = new Set(cv.filter((v) => !ob!.has(v)));
+      const uv = new Set(obLength === reordered.length ? cv.filter((v) => !ob!.has(v)) : cv);
       if (uv.size > 0) {
         if (uv.size === ovs.size && [...uv].every((v) => ovs.has(v))) continue;
         unsafe.set(e, uv);
@@ -62,13 +66,14 @@ export function reorderBodyForSafety(arity: Arity, globals: ReadonlySet<string>,
         reordered.push(e);
         placed.add(e);
         for (const v of ovs) safe.add(v);
+        varsOf(e, {}, placedVars);
       }
     }
     if (reordered.length === n) break;
   }
 
   // closures: their bodies are checked with the variables bound before them
-  const g = new Set(globals);
+  const g = new ScopedVars(globals);
   const carry = lastVars;
   reordered.forEach((e, i) => {
     if (i > 0) {
@@ -137,11 +142,10 @@ function forEachClosureTerm(e: Expr, f: (t: Term) => void): void {
   }
 }
 
-function reorderClosures(arity: Arity, g: Set<string>, unsafe: Unsafe, current: Expr): void {
+function reorderClosures(arity: Arity, g: ScopedVars, unsafe: Unsafe, current: Expr): void {
   const nested = (termVars: Set<string>, body: Body): Body => {
     const bv = varsOf(body, SAFETY_PARAMS);
-    for (const v of g) bv.add(v);
-    for (const v of termVars) if (!bv.has(v)) addUnsafe(unsafe, current, v);
+    for (const v of termVars) if (!bv.has(v) && !g.has(v)) addUnsafe(unsafe, current, v);
     const r = reorderBodyForSafety(arity, g, body);
     if (r.unsafe.size === 0) return r.body;
     for (const [e, vs] of r.unsafe) for (const v of vs) addUnsafe(unsafe, e, v);
@@ -158,11 +162,11 @@ function reorderClosures(arity: Arity, g: Set<string>, unsafe: Unsafe, current: 
   // condition that binds nothing. What stays unsafe is reported at the innermost expression
   // holding a group (OPA: a statement that is a group is at its parenthesis).
   const operand = (group: { location: NodeLocation }, body: Body, explicit: boolean): Body => {
-    let globals: Set<string> = g;
+    let globals: ScopedVars = g;
     if (!explicit) {
       // only the compiler's own temporaries may be bound inside an implicit operand
       const at = groupExpr(group);
-      globals = new Set(g);
+      globals = new ScopedVars(g);
       for (const v of varsOf(body, SAFETY_PARAMS)) {
         if (g.has(v) || isGenerated(v)) continue;
         addUnsafe(unsafe, at, v);

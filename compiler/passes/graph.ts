@@ -27,39 +27,103 @@ export class Graph {
     return this.adj.get(r) ?? EMPTY;
   }
 
+  // The searches below are depth-first with explicit stacks: dependency chains can be as long
+  // as there are rules.
+
   /** Rules ordered so that dependencies come first; undefined when there is a cycle. */
   sort(): Rule[] | undefined {
     const sorted: Rule[] = [];
     const marked = new Set<Rule>();
     const temp = new Set<Rule>();
-    const visit = (n: Rule): boolean => {
-      if (temp.has(n)) return false;
-      if (marked.has(n)) return true;
-      temp.add(n);
-      for (const d of this.dependencies(n)) if (!visit(d)) return false;
-      marked.add(n);
-      temp.delete(n);
-      sorted.push(n);
-      return true;
-    };
-    for (const n of this.nodes) if (!visit(n)) return undefined;
+    for (const root of this.nodes) {
+      if (marked.has(root)) continue;
+      temp.add(root);
+      const stack: [Rule, Iterator<Rule>][] = [[root, this.dependencies(root).values()]];
+      while (stack.length > 0) {
+        const [n, deps] = stack[stack.length - 1]!;
+        const d = deps.next();
+        if (d.done) {
+          stack.pop();
+          marked.add(n);
+          temp.delete(n);
+          sorted.push(n);
+          continue;
+        }
+        if (temp.has(d.value)) return undefined;
+        if (marked.has(d.value)) continue;
+        temp.add(d.value);
+        stack.push([d.value, this.dependencies(d.value).values()]);
+      }
+    }
     return sorted;
   }
 
   /** A path a → ... → z along dependencies (OPA's DFSPath), or [] when there is none. */
   dfsPath(a: Rule, z: Rule): Rule[] {
-    const visited = new Set<Rule>();
-    const rec = (u: Rule): Rule[] => {
-      if (visited.has(u)) return [];
-      visited.add(u);
-      for (const v of this.dependencies(u)) {
-        if (v === z) return [z, u];
-        const p = rec(v);
-        if (p.length > 0) return [...p, u];
+    const visited = new Set<Rule>([a]);
+    const stack: [Rule, Iterator<Rule>][] = [[a, this.dependencies(a).values()]];
+    while (stack.length > 0) {
+      const [, deps] = stack[stack.length - 1]!;
+      const d = deps.next();
+      if (d.done) {
+        stack.pop();
+        continue;
       }
-      return [];
-    };
-    return rec(a).reverse();
+      const v = d.value;
+      if (v === z) return [...stack.map(([u]) => u), z];
+      if (visited.has(v)) continue;
+      visited.add(v);
+      stack.push([v, this.dependencies(v).values()]);
+    }
+    return [];
+  }
+
+  /** The rules on a cycle (in a strongly connected component of more than one rule, or
+   * depending on themselves): Tarjan's algorithm, iteratively. */
+  onCycles(): Set<Rule> {
+    const out = new Set<Rule>();
+    const index = new Map<Rule, number>();
+    const low = new Map<Rule, number>();
+    const onStack = new Set<Rule>();
+    const scc: Rule[] = [];
+    let next = 0;
+    for (const root of this.nodes) {
+      if (index.has(root)) continue;
+      const stack: [Rule, Iterator<Rule>][] = [];
+      const open = (u: Rule): void => {
+        index.set(u, next);
+        low.set(u, next++);
+        scc.push(u);
+        onStack.add(u);
+        stack.push([u, this.dependencies(u).values()]);
+      };
+      open(root);
+      while (stack.length > 0) {
+        const [u, deps] = stack[stack.length - 1]!;
+        const d = deps.next();
+        if (!d.done) {
+          const v = d.value;
+          if (v === u) out.add(u);
+          if (!index.has(v)) open(v);
+          else if (onStack.has(v)) low.set(u, Math.min(low.get(u)!, index.get(v)!));
+          continue;
+        }
+        stack.pop();
+        const parent = stack[stack.length - 1]?.[0];
+        if (parent) low.set(parent, Math.min(low.get(parent)!, low.get(u)!));
+        if (low.get(u) === index.get(u)) {
+          const members: Rule[] = [];
+          for (;;) {
+            const w = scc.pop()!;
+            onStack.delete(w);
+            members.push(w);
+            if (w === u) break;
+          }
+          if (members.length > 1) for (const w of members) out.add(w);
+        }
+      }
+    }
+    return out;
   }
 }
 

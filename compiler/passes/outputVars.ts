@@ -4,30 +4,31 @@
 import type { Body, Expr, Ref, Term } from "../ast/nodes.js";
 import { isEquality, isGround, validEqAssignArgCount } from "./terms.js";
 import { assignments } from "./marks.js";
-import { SAFETY_PARAMS, varsOf, varsOfTerms, walkTerms, type VarParams } from "./visit.js";
+import { ScopedVars, type VarLookup, type VarSet } from "./scopedVars.js";
+import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, walkTerms, type VarParams } from "./visit.js";
 
 export type Arity = (ref: Ref) => number;
 
 const ALL_SAFE_PARAMS: VarParams = { skipRefHead: true, skipObjectKeys: true, skipClosures: true };
 const CALL_PARAMS: VarParams = { skipClosures: true, skipSets: true, skipObjectKeys: true, skipRefHead: true };
 
-function subsetOf(vs: Set<string>, safe: ReadonlySet<string>): boolean {
+function subsetOf(vs: Set<string>, safe: VarLookup): boolean {
   for (const v of vs) if (!safe.has(v)) return false;
   return true;
 }
 
-export function isRefSafe(ref: Ref, safe: ReadonlySet<string>): boolean {
+export function isRefSafe(ref: Ref, safe: VarLookup): boolean {
   const head = ref[0]!;
   if (head.type === "var") return safe.has(head.value);
   return subsetOf(varsOf(head, SAFETY_PARAMS), safe);
 }
 
-function isCallSafe(call: Term, safe: ReadonlySet<string>): boolean {
+function isCallSafe(call: Term, safe: VarLookup): boolean {
   return subsetOf(varsOf(call, SAFETY_PARAMS), safe);
 }
 
 /** The variables unifying `a` with `b` binds, given `safe` (OPA's Unify). */
-export function unify(safe: ReadonlySet<string>, a: Term, b: Term): Set<string> {
+export function unify(safe: VarLookup, a: Term, b: Term): Set<string> {
   const unified = new Set<string>();
   const unknown = new Map<string, Set<string>>();
   const isSafe = (x: string): boolean => safe.has(x) || unified.has(x);
@@ -143,9 +144,14 @@ export function unify(safe: ReadonlySet<string>, a: Term, b: Term): Set<string> 
             return;
           case "object":
             if (a.value.length === b.value.length) {
+              const values = new Map<string, Term>();
+              for (const [k, v] of b.value) {
+                const key = keyText(k);
+                if (!values.has(key)) values.set(key, v);
+              }
               for (const [k, v] of a.value) {
-                const other = b.value.find(([k2]) => sameKey(k, k2));
-                if (other) rec(v, other[1]);
+                const other = values.get(keyText(k));
+                if (other) rec(v, other);
               }
             }
             return;
@@ -161,12 +167,13 @@ export function unify(safe: ReadonlySet<string>, a: Term, b: Term): Set<string> 
   return unified;
 }
 
-function sameKey(a: Term, b: Term): boolean {
-  return a.type === b.type && JSON.stringify((a as { value: unknown }).value) === JSON.stringify((b as { value: unknown }).value);
+/** Object keys match when their types and values do (the first of equal keys counts). */
+function keyText(k: Term): string {
+  return `${k.type}:${JSON.stringify((k as { value: unknown }).value)}`;
 }
 
 /** Variables a term-level walk binds: non-ground refs whose head is safe bind their vars. */
-export function outputVarsForTerms(node: Expr | Term, safe: ReadonlySet<string>): Set<string> {
+export function outputVarsForTerms(node: Expr | Term, safe: VarLookup): Set<string> {
   const out = new Set<string>();
   walkTerms(node, (t) => {
     switch (t.type) {
@@ -187,19 +194,19 @@ export function outputVarsForTerms(node: Expr | Term, safe: ReadonlySet<string>)
   return out;
 }
 
-export function outputVarsForExprEq(e: Expr & { terms: Term[] }, safe: ReadonlySet<string>): Set<string> {
+export function outputVarsForExprEq(e: Expr & { terms: Term[] }, safe: VarSet): Set<string> {
   if (!validEqAssignArgCount(e)) return new Set(safe);
+  // the term walk's vars and `safe` are known to unify (a view: `safe` can be the whole body's)
   const output = outputVarsForTerms(e, safe);
-  for (const v of safe) output.add(v);
-  const unified = unify(output, e.terms[1]!, e.terms[2]!);
+  const unified = unify({ has: (v) => output.has(v) || safe.has(v) }, e.terms[1]!, e.terms[2]!);
   // `:=` binds its left side from its right side, never the other way
   const rhs = assignments.has(e) ? varsOf(e.terms[2]!) : undefined;
   for (const v of unified) if (!rhs?.has(v) || output.has(v)) output.add(v);
-  for (const v of safe) output.delete(v);
+  for (const v of output) if (safe.has(v)) output.delete(v);
   return output;
 }
 
-export function outputVarsForExpr(e: Expr, arity: Arity, safe: ReadonlySet<string>): Set<string> {
+export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): Set<string> {
   if (e.negated) return new Set();
   for (const w of e.with) {
     if (!subsetOf(varsOf(w, SAFETY_PARAMS), safe)) return new Set();
@@ -232,9 +239,36 @@ export function outputVarsForExpr(e: Expr, arity: Arity, safe: ReadonlySet<strin
   }
 }
 
-export function outputVarsForBody(body: Body, arity: Arity, safe: ReadonlySet<string>): Set<string> {
+export function outputVarsForBody(body: Body, arity: Arity, safe: VarSet): Set<string> {
   const o = new Set(safe);
   for (const e of body) for (const v of outputVarsForExpr(e, arity, o)) o.add(v);
   for (const v of safe) o.delete(v);
   return o;
+}
+
+/** The variables known before an expression of a body: the globals, what the expressions before
+ * it bind (OPA's output vars) and the compiler's temporaries they mention. */
+export class KnownVars implements VarSet {
+  private readonly bound: ScopedVars;
+  private readonly generated = new Set<string>();
+  constructor(
+    globals: VarSet,
+    private readonly arity: Arity,
+  ) {
+    this.bound = new ScopedVars(globals);
+  }
+
+  after(e: Expr): void {
+    for (const v of outputVarsForExpr(e, this.arity, this.bound)) this.bound.add(v);
+    for (const v of varsOf(e)) if (isGenerated(v)) this.generated.add(v);
+  }
+
+  has(v: string): boolean {
+    return this.bound.has(v) || this.generated.has(v);
+  }
+
+  *[Symbol.iterator](): Iterator<string> {
+    yield* this.bound;
+    for (const v of this.generated) if (!this.bound.has(v)) yield v;
+  }
 }

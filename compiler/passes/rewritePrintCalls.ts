@@ -4,9 +4,10 @@
 // be declared before the call. With print disabled (OPA's default) the calls are erased.
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
-import { outputVarsForBody, type Arity } from "./outputVars.js";
+import { KnownVars, outputVarsForExpr, type Arity } from "./outputVars.js";
+import { ScopedVars, type VarSet } from "./scopedVars.js";
 import { boolTerm, eqExpr, nameRef, newExpr, operatorName, varTerm, isCallExpr } from "./terms.js";
-import { isGenerated, SAFETY_PARAMS, varsOf, walkBodies, walkExprs } from "./visit.js";
+import { SAFETY_PARAMS, varsOf, walkBodies, walkExprs } from "./visit.js";
 
 const RESERVED = ["input", "data"];
 
@@ -49,7 +50,7 @@ export function rewritePrintCalls(ctx: CompileContext): void {
 export function rewritePrintCallsInQuery(ctx: CompileContext): void {
   const q = ctx.query!;
   if (!ctx.enablePrint) {
-    q.body = eraseBody(q.body);
+    eraseAll(q.body);
     return;
   }
   for (const e of rewriteBody(q.gen, (ref) => ctx.getArity(ref), new Set(RESERVED), q.body, q.rewritten)) {
@@ -59,26 +60,27 @@ export function rewritePrintCallsInQuery(ctx: CompileContext): void {
 
 type Err = { message: string; at: Term["location"] };
 
-/** Rewrites the print calls of one body (and of the closures inside it). */
-export function rewriteBody(gen: LocalVarGen, arity: Arity, globals: ReadonlySet<string>, body: Body, rewritten: ReadonlyMap<string, string>): Err[] {
+/** Rewrites the print calls of one body (and of the closures inside it). What each expression
+ * sees bound is worked out as the body goes (not once per expression: bodies can be long). */
+export function rewriteBody(gen: LocalVarGen, arity: Arity, globals: VarSet, body: Body, rewritten: ReadonlyMap<string, string>): Err[] {
   const errs: Err[] = [];
-  for (let i = 0; i < body.length; i++) {
-    const safe = outputVarsForBody(body.slice(0, i), arity, globals);
-    for (const v of globals) safe.add(v);
+  // the globals and what the expressions so far bind
+  const bound = new ScopedVars(globals);
+  for (const e of body) {
     const closure = (b: Body, extra: Iterable<string> = []): void => {
-      const s = new Set(safe);
+      const s = new ScopedVars(bound);
       for (const v of extra) s.add(v);
       errs.push(...rewriteBody(gen, arity, s, b, rewritten));
     };
-    forEachClosure(body[i]!, closure);
+    forEachClosure(e, closure);
     if (errs.length > 0) return errs;
+    for (const v of outputVarsForExpr(e, arity, bound)) bound.add(v);
   }
-  for (let i = 0; i < body.length; i++) {
+  // and the compiler's temporaries they mention
+  const safe = new KnownVars(globals, arity);
+  for (let i = 0; i < body.length; safe.after(body[i]!), i++) {
     const e = body[i]!;
     if (!isPrintCall(e)) continue;
-    const safe = outputVarsForBody(body.slice(0, i), arity, globals);
-    for (const v of globals) safe.add(v);
-    for (const v of varsOf(body.slice(0, i))) if (isGenerated(v)) safe.add(v);
     const args = (e.terms as Term[]).slice(1);
     const local: Err[] = [];
     for (const a of args) {
@@ -97,7 +99,8 @@ export function rewriteBody(gen: LocalVarGen, arity: Arity, globals: ReadonlySet
   return errs;
 }
 
-/** Calls f on the bodies of the closures directly inside an expression. */
+/** Calls f on the bodies of the closures directly inside an expression (and on the bodies of
+ * `and`/`or`/`not` groups, which see the same variables). */
 export function forEachClosure(e: Expr, f: (b: Body, extra?: Iterable<string>) => void): void {
   const ts = e.terms;
   if (!Array.isArray(ts) && ts.type === "every") {
@@ -107,9 +110,18 @@ export function forEachClosure(e: Expr, f: (b: Body, extra?: Iterable<string>) =
     f(ts.body, kv);
     return;
   }
+  if (!Array.isArray(ts) && (ts.type === "and" || ts.type === "or")) {
+    f(ts.lhs);
+    f(ts.rhs);
+    return;
+  }
+  if (!Array.isArray(ts) && ts.type === "not") {
+    f(ts.body);
+    return;
+  }
   const visitTerm = (t: Term): void => forEachClosureIn(t, f);
   if (Array.isArray(ts)) ts.forEach(visitTerm);
-  else if (ts.type !== "some" && ts.type !== "and" && ts.type !== "or" && ts.type !== "not") visitTerm(ts as Term);
+  else if (ts.type !== "some") visitTerm(ts as Term);
   for (const w of e.with) visitTerm(w.value);
 }
 
@@ -143,9 +155,22 @@ export function forEachClosureIn(t0: Term, f: (b: Body, extra?: Iterable<string>
 
 function erase(r: Rule): void {
   for (let x: Rule | undefined = r; x; x = x.else) {
-    walkBodies(x.head, eraseInPlace);
-    walkBodies(x.body, eraseInPlace);
+    eraseAll(x.head);
+    eraseAll(x.body);
   }
+}
+
+/** Erases the print calls of every body under a node: closures and `and`/`or`/`not` groups. */
+function eraseAll(node: Rule["head"] | Body): void {
+  walkBodies(node, eraseInPlace);
+  walkExprs(node, (e) => {
+    const ts = e.terms;
+    if (Array.isArray(ts)) return;
+    if (ts.type === "and" || ts.type === "or") {
+      eraseInPlace(ts.lhs);
+      eraseInPlace(ts.rhs);
+    } else if (ts.type === "not") eraseInPlace(ts.body);
+  });
 }
 
 /** Removes the print calls of a body in place (an emptied body becomes `true`). */
@@ -158,7 +183,4 @@ function eraseInPlace(b: Body): void {
   if (b.length === 0) b.push(newExpr(boolTerm(true, loc), loc));
 }
 
-function eraseBody(b: Body): Body {
-  eraseInPlace(b);
-  return b;
-}
+

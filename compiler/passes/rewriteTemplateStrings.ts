@@ -5,9 +5,10 @@
 // must be declared before it. Later stages flatten the call like any other.
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
-import { outputVarsForBody, type Arity } from "./outputVars.js";
+import { KnownVars, outputVarsForBody, type Arity } from "./outputVars.js";
+import { ScopedVars, type VarSet } from "./scopedVars.js";
 import { eqExpr, nameRef, varTerm } from "./terms.js";
-import { isGenerated, SAFETY_PARAMS, someTerm, varsOf, walkTerms } from "./visit.js";
+import { SAFETY_PARAMS, someTerm, varsOf, walkTerms } from "./visit.js";
 
 type Err = { message: string; at: Term["location"] };
 
@@ -18,30 +19,34 @@ class TemplateRewriter {
     readonly arity: Arity,
   ) {}
 
-  /** Rewrites the template strings of a body and of the closures inside it. */
-  body(body: Body, globals: ReadonlySet<string>): void {
-    for (let i = 0; i < body.length; i++) {
-      const safe = this.safeBefore(body, i, globals);
-      const before = this.errs.length;
-      this.convertIn(body[i]!, safe);
-      if (this.errs.length > before) return;
+  /** Rewrites the template strings of a body and of the closures inside it. Each expression sees
+   * what the ones before it bind (worked out as the body goes, not once per expression). */
+  body(body: Body, globals: VarSet): void {
+    if (!body.some(hasTemplate)) return;
+    const known = new KnownVars(globals, this.arity);
+    for (const e of body) {
+      if (hasTemplate(e)) {
+        const before = this.errs.length;
+        this.convertIn(e, known);
+        if (this.errs.length > before) return;
+      }
+      known.after(e);
     }
   }
 
-  private safeBefore(body: Body, i: number, globals: ReadonlySet<string>): Set<string> {
-    const prefix = body.slice(0, i);
-    const safe = outputVarsForBody(prefix, this.arity, globals);
-    for (const v of globals) safe.add(v);
-    for (const v of varsOf(prefix)) if (isGenerated(v)) safe.add(v);
-    return safe;
+  /** What is known after the whole body (for the terms of a comprehension). */
+  private safeAfter(body: Body, globals: VarSet): VarSet {
+    const known = new KnownVars(globals, this.arity);
+    for (const e of body) known.after(e);
+    return known;
   }
 
   /** Converts the template strings of an expression or term (closures get their own scope). */
-  convertIn(node: Expr | Term, safe: ReadonlySet<string>): void {
+  convertIn(node: Expr | Term, safe: VarSet): void {
     if (node.type === "expr" && !Array.isArray(node.terms) && node.terms.type === "every") {
       const ev = node.terms;
       this.convertIn(ev.domain, safe);
-      const inner = new Set(safe);
+      const inner = new ScopedVars(safe);
       for (const k of [ev.key, ev.value]) if (k?.type === "var") inner.add(k.value);
       this.body(ev.body, inner);
       return;
@@ -64,13 +69,14 @@ class TemplateRewriter {
     });
   }
 
-  closure(body: Body, terms: Term[], globals: ReadonlySet<string>): void {
+  closure(body: Body, terms: Term[], globals: VarSet): void {
     this.body(body, globals);
-    const safe = this.safeBefore(body, body.length, globals);
+    if (!terms.some(hasTemplate)) return;
+    const safe = this.safeAfter(body, globals);
     for (const t of terms) this.convertIn(t, safe);
   }
 
-  private convert(t: Term & { type: "templatestring" }, safe: ReadonlySet<string>): void {
+  private convert(t: Term & { type: "templatestring" }, safe: VarSet): void {
     const parts: Term[] = [];
     let failed = false;
     for (const p of t.value.parts) {
@@ -101,6 +107,10 @@ class TemplateRewriter {
     call.type = "call";
     call.value = [nameRef("internal.template_string", t.location), { type: "array", value: parts, location: t.location }];
   }
+}
+
+function hasTemplate(node: Expr | Term): boolean {
+  return someTerm(node, (t) => t.type === "templatestring");
 }
 
 export function rewriteTemplateStrings(ctx: CompileContext): void {

@@ -1,8 +1,9 @@
 // Runs the stage lists: each stage is timed, the run stops after the first stage that reports
 // errors, and the error count is capped (OPA's limit of 10, then "error limit reached").
 import type { Body, Module } from "../ast/nodes.js";
-import { RegoErrors } from "../../runtime/errors.js";
+import { RegoError, RegoErrors } from "../../runtime/errors.js";
 import { CompileContext, ErrorLimitReached, LocalVarGen, type CompileOptions } from "./context.js";
+import { checkModuleLimits, checkQueryLimits, isStackOverflow, stackOverflowError } from "./limits.js";
 import { queryStages, stages, type Stage } from "./stages.js";
 import { varsOf } from "./visit.js";
 
@@ -13,6 +14,11 @@ function runStages(ctx: CompileContext, list: readonly Stage[], upTo?: string): 
     try {
       s.run(ctx);
     } catch (e) {
+      if (isStackOverflow(e)) {
+        // a safety net: limits.ts turns away what is known to nest too deeply for the stages
+        ctx.errors.push(stackOverflowError(`the compiler stage ${s.name}`, ctx.modules, list === queryStages ? ctx.query?.body : undefined));
+        return;
+      }
       if (!(e instanceof ErrorLimitReached)) throw e;
     }
     ctx.timings.push({ stage: s.name, ms: performance.now() - t0 });
@@ -23,14 +29,20 @@ function runStages(ctx: CompileContext, list: readonly Stage[], upTo?: string): 
 /** Compiles modules; errors are left on the context (see `throwIfFailed`). */
 export function compileModules(modules: Module[], options: CompileOptions = {}): CompileContext {
   const ctx = new CompileContext(modules, options);
-  runStages(ctx, stages);
+  if (withinLimits(ctx, checkModuleLimits(modules))) runStages(ctx, stages);
   return ctx;
+}
+
+/** Records a limit error (limits.ts: shapes too deep for the stages' recursion); true if none. */
+function withinLimits(ctx: CompileContext, err: RegoError | undefined): boolean {
+  if (err) ctx.errors.push(err);
+  return err === undefined;
 }
 
 /** Compiles modules, stopping after the named stage (for tests, like OPA's WithOnlyStagesUpTo). */
 export function compileUpTo(stage: string, modules: Module[], options: CompileOptions = {}): CompileContext {
   const ctx = new CompileContext(modules, options);
-  runStages(ctx, stages, stage);
+  if (withinLimits(ctx, checkModuleLimits(modules))) runStages(ctx, stages, stage);
   return ctx;
 }
 
@@ -42,11 +54,13 @@ export interface QueryContextOptions {
 
 /** Compiles a query against an already compiled module set (ctx.query receives the result). */
 export function compileQuery(ctx: CompileContext, body: Body, options: QueryContextOptions = {}): CompileContext {
-  const q: NonNullable<CompileContext["query"]> = { body, rewritten: new Map(), gen: new LocalVarGen(varsOf(body), "q") };
+  // the limits first: even collecting the query's vars recurses over its terms
+  const tooDeep = checkQueryLimits(body);
+  const q: NonNullable<CompileContext["query"]> = { body, rewritten: new Map(), gen: new LocalVarGen(tooDeep ? new Set() : varsOf(body), "q") };
   if (options.pkg) q.pkg = options.pkg;
   if (options.imports) q.imports = options.imports;
   ctx.query = q;
-  runStages(ctx, queryStages, options.upTo);
+  if (withinLimits(ctx, tooDeep)) runStages(ctx, queryStages, options.upTo);
   return ctx;
 }
 

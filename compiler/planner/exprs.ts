@@ -8,22 +8,35 @@ import { bool, DATA, INPUT, local, type Iter, type Planner } from "./planner.js"
 import { planRules } from "./rules.js";
 import { isRoot, planWith } from "./with.js";
 import { planScan, planScanValues, planTerm, planUnify, planUnifyLocal } from "./terms.js";
+import { isFlatExpr, isFlatTerm, planSeq } from "./flat.js";
 
+/** Plans the expressions of `q` from `index` on, then `iter` (with the location restored). Runs
+ * of flat expressions are planned in a loop (flat.ts): a body of thousands of expressions needs
+ * no deeper a stack than its nesting of scans and `with`s. */
 export function planQuery(p: Planner, q: Body, index: number, iter: Iter): void {
-  if (index >= q.length) {
-    iter();
-    return;
-  }
   const old = p.loc;
-  p.loc = q[index]!.location;
-  planExpr(p, q[index]!, () =>
-    planQuery(p, q, index + 1, () => {
+  p.enter();
+  planSeq(
+    p,
+    q.length,
+    (i) => isFlatExpr(p, q[i]!),
+    (i, next) => {
+      p.loc = q[i]!.location;
+      planExpr(p, q[i]!, () => {
+        const curr = p.loc;
+        next();
+        p.loc = curr;
+      });
+    },
+    () => {
       const curr = p.loc;
       p.loc = old;
       iter();
       p.loc = curr;
-    }),
+    },
+    index,
   );
+  p.leave();
   p.loc = old;
 }
 
@@ -210,7 +223,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
 
 function planExprCallRelation(p: Planner, name: string, arity: number, operands: Term[], args: Operand[], iter: Iter): void {
   if (operands.length === arity) {
-    planCallArgs(p, operands, 0, args, (a) => {
+    planCallArgs(p, operands, args, (a) => {
       const target = p.newLocal();
       p.ltarget = local(target);
       p.appendStmt("CallStmt", { func: name, args: a, result: target });
@@ -223,7 +236,7 @@ function planExprCallRelation(p: Planner, name: string, arity: number, operands:
     });
     return;
   }
-  planCallArgs(p, operands.slice(0, -1), 0, args, (a) => {
+  planCallArgs(p, operands.slice(0, -1), args, (a) => {
     const target = p.newLocal();
     p.ltarget = local(target);
     p.appendStmt("CallStmt", { func: name, args: a, result: target });
@@ -233,7 +246,7 @@ function planExprCallRelation(p: Planner, name: string, arity: number, operands:
 
 function planExprCallFunc(p: Planner, name: string, arity: number, isVoid: boolean, operands: Term[], args: Operand[], iter: Iter): void {
   if (operands.length === arity) {
-    planCallArgs(p, operands, 0, args, (a) => {
+    planCallArgs(p, operands, args, (a) => {
       const target = p.newLocal();
       p.ltarget = local(target);
       p.appendStmt("CallStmt", { func: name, args: a, result: target });
@@ -241,7 +254,7 @@ function planExprCallFunc(p: Planner, name: string, arity: number, isVoid: boole
       iter();
     });
   } else if (operands.length === arity + 1) {
-    planCallArgs(p, operands.slice(0, -1), 0, args, (a) => {
+    planCallArgs(p, operands.slice(0, -1), args, (a) => {
       const result = p.newLocal();
       p.appendStmt("CallStmt", { func: name, args: a, result });
       planUnifyLocal(p, local(result), operands[operands.length - 1]!, iter);
@@ -253,7 +266,7 @@ function planExprCallFunc(p: Planner, name: string, arity: number, isVoid: boole
 
 function planExprCallValue(p: Planner, value: Term, arity: number, operands: Term[], iter: Iter): void {
   if (operands.length === arity) {
-    planCallArgs(p, operands, 0, [], () => {
+    planCallArgs(p, operands, [], () => {
       p.ltarget = p.newOperand();
       planTerm(p, value, () => {
         p.appendStmt("NotEqualStmt", { a: p.ltarget, b: bool(false) });
@@ -261,7 +274,7 @@ function planExprCallValue(p: Planner, value: Term, arity: number, operands: Ter
       });
     });
   } else if (operands.length === arity + 1) {
-    planCallArgs(p, operands.slice(0, -1), 0, [], () => {
+    planCallArgs(p, operands.slice(0, -1), [], () => {
       p.ltarget = p.newOperand();
       planTerm(p, value, () => planUnifyLocal(p, p.ltarget, operands[operands.length - 1]!, iter));
     });
@@ -270,10 +283,19 @@ function planExprCallValue(p: Planner, value: Term, arity: number, operands: Ter
   }
 }
 
-function planCallArgs(p: Planner, terms: Term[], idx: number, args: Operand[], iter: (args: Operand[]) => void): void {
-  if (idx >= terms.length) {
-    iter(args);
-    return;
-  }
-  planTerm(p, terms[idx]!, () => planCallArgs(p, terms, idx + 1, [...args, p.ltarget], iter));
+function planCallArgs(p: Planner, terms: Term[], args: Operand[], iter: (args: Operand[]) => void): void {
+  const out = args.slice();
+  const base = out.length;
+  planSeq(
+    p,
+    terms.length,
+    (i) => isFlatTerm(p, terms[i]!),
+    (i, next) =>
+      planTerm(p, terms[i]!, () => {
+        out[base + i] = p.ltarget;
+        next();
+      }),
+    // a copy: an operand planned in several blocks continues once per block
+    () => iter(out.slice()),
+  );
 }

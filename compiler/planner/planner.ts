@@ -8,12 +8,38 @@ import type { Body, Module, NodeLocation, Ref, Rule } from "../ast/nodes.js";
 import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtMap, StmtType } from "../ir/types.js";
 import { RegoError } from "../../runtime/errors.js";
 import type { BuiltinDecl } from "../builtins/decls.js";
+import { isStackOverflow } from "../passes/limits.js";
 import { isGenerated, isWildcard, SAFETY_PARAMS, varsOf } from "../passes/visit.js";
 import { planQuery } from "./exprs.js";
-import { FuncStack, MocksStack, RuleTrie } from "./trie.js";
+import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./trie.js";
 import { VarStack } from "./vars.js";
 
 export type Iter = () => void;
+
+/** The prefix of the messages of internal errors (planner bugs); tests and the fuzzer look for it. */
+export const INTERNAL_PLANNER_ERROR = "internal error in the planner";
+
+/** How deeply one rule body (or query) may nest what the planner nests: bodies within bodies
+ * (comprehensions, `every`, `not`, `and`/`or`), and the rest of a body inside an expression that
+ * opens a block for it (an iteration, a `with`, a relation's results). Each level costs the
+ * planner and the code generator stack; far beyond what policies do. */
+export const MAX_PLAN_NESTING = 200;
+
+/** Locals of one func or plan: each becomes a variable of one JS function, and V8 puts them all
+ * in its stack frame (about 110,000 fill a default stack on their own). */
+export const MAX_LOCALS = 50_000;
+
+/** Statements of the whole plan: a fixed allowance plus some per character of source. Policies
+ * plan to well under one statement per character; this catches the blow-up of a body that
+ * iterates over several rule sets with variable keys (the rest of the body is planned once per
+ * rule of each, as OPA's planner does), which would otherwise plan until memory runs out. */
+const STMTS_BASE = 2_000_000;
+const STMTS_PER_CHAR = 20;
+
+/** Rule sets met deeper than this (in nesting levels, counting rule sets within rule sets) are
+ * planned after the current query instead of inside it, so chains of rules of any length plan on
+ * a bounded stack: at most this plus one body's MAX_PLAN_NESTING. */
+const DEFER_RULES_AT = 16;
 
 /** One plan to produce: a name (`test/allow`) and its query. */
 export interface QuerySet {
@@ -31,6 +57,8 @@ export interface PlanInput {
   ruleRef: (r: Rule) => Ref;
   builtins: ReadonlyMap<string, BuiltinDecl>;
   queries: readonly QuerySet[];
+  /** Characters of Rego source behind the modules and queries (sizes the statement budget). */
+  sourceSize?: number;
 }
 
 export const INPUT = "input";
@@ -55,12 +83,68 @@ export class Planner {
   ltarget: Operand = { type: "local", value: 0 };
   lnext: Local = 2;
   loc: NodeLocation | undefined;
+  /** Nesting of the rule body or query being planned (see MAX_PLAN_NESTING). */
+  private depth = 0;
+  /** Nesting across rule sets planned inside one another (what the JS stack holds). */
+  private stackDepth = 0;
+  /** Rule sets to plan once the current query is planned (see DEFER_RULES_AT). */
+  private readonly deferred: (() => void)[] = [];
+  /** Statements left in the budget (see STMTS_BASE). */
+  private stmtBudget: number;
 
-  constructor(readonly input: PlanInput) {}
+  constructor(readonly input: PlanInput) {
+    this.stmtBudget = STMTS_BASE + STMTS_PER_CHAR * (input.sourceSize ?? 0);
+  }
+
+  /** Enters a level of nesting of the current body. */
+  enter(): void {
+    this.stackDepth++;
+    if (++this.depth > MAX_PLAN_NESTING) {
+      throw this.error(
+        `rule body nested too deeply to plan: more than ${MAX_PLAN_NESTING} levels of iterations, \`with\` modifiers and nested bodies (regoc's limit; split the rule)`,
+      );
+    }
+  }
+
+  leave(): void {
+    this.depth--;
+    this.stackDepth--;
+  }
+
+  /** Plans a rule set (`plan`, which has its own body nesting) now, or later when rule sets are
+   * already nested deeply here: then in the scope (shadows, generations, mocks) of now. */
+  planRuleSet(plan: () => void, defer: () => void): void {
+    if (this.stackDepth > DEFER_RULES_AT) {
+      const scope: PlanScope = { shadowed: this.rules.shadows(), funcs: this.funcs.frames(), mocks: this.mocks.frames() };
+      defer();
+      this.deferred.push(() => {
+        const shadowed = swapShadows(this.rules, scope.shadowed);
+        const funcs = this.funcs.swap(scope.funcs);
+        const mocks = this.mocks.swap(scope.mocks);
+        this.planRuleSet(plan, defer);
+        this.mocks.swap(mocks);
+        this.funcs.swap(funcs);
+        swapShadows(this.rules, shadowed);
+      });
+      return;
+    }
+    const depth = this.depth;
+    this.depth = 0;
+    this.stackDepth++;
+    plan();
+    this.stackDepth--;
+    this.depth = depth;
+  }
 
   plan(): Policy {
     this.buildTrie();
-    for (const qs of this.input.queries) this.planQuerySet(qs);
+    try {
+      for (const qs of this.input.queries) this.planQuerySet(qs);
+    } catch (e) {
+      // a safety net under the nesting limit (enter): located where planning had got to
+      if (isStackOverflow(e)) throw this.error("policy too complex to plan: the planner ran out of stack");
+      throw e;
+    }
     const builtin_funcs = [...this.externs.values()]
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       .map((b) => ({ name: b.name, decl: b.decl as Policy["static"]["builtin_funcs"][number]["decl"] }));
@@ -116,6 +200,9 @@ export class Planner {
     });
     this.vars.pop();
     if (defined) plan.blocks.push(this.curr);
+    // rule sets put off while planning the query, and those they put off in turn
+    for (let i = 0; i < this.deferred.length; i++) this.deferred[i]!();
+    this.deferred.length = 0;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -151,6 +238,11 @@ export class Planner {
 
   /** A statement: `fields` (a fresh object literal at every call site) with the location added. */
   stmt<T extends StmtType>(type: T, fields: Fields<T>): Stmt {
+    if (--this.stmtBudget < 0) {
+      throw this.error(
+        `policy too large to plan: more than ${STMTS_BASE + STMTS_PER_CHAR * (this.input.sourceSize ?? 0)} statements (a body that iterates over rule sets with variable keys is planned once per rule; regoc's limit)`,
+      );
+    }
     const loc = this.loc;
     let st = this.stamped;
     if (st.loc !== loc) {
@@ -177,6 +269,9 @@ export class Planner {
   }
 
   newLocal(): Local {
+    if (this.lnext >= MAX_LOCALS) {
+      throw this.error(`rule body too large to plan: more than ${MAX_LOCALS} local values in one function (regoc's limit; split the rule, or move large literals to data)`);
+    }
     return this.lnext++;
   }
 
@@ -191,6 +286,11 @@ export class Planner {
 
   /** Counter for capture names (see FuncStack.captures). */
   captureCount = 0;
+
+  /** A broken invariant of the planner itself (a bug, reported with the location planned). */
+  internalError(message: string): RegoError {
+    return this.error(`${INTERNAL_PLANNER_ERROR}: ${message}`);
+  }
 
   error(message: string): RegoError {
     const l = this.loc;

@@ -5,6 +5,7 @@
 import type { Ref, Rule, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand } from "../ir/types.js";
 import { varsOf } from "../passes/visit.js";
+import { isFlatTerm, planSeq } from "./flat.js";
 import { DATA, INPUT, local, type Iter, type Planner } from "./planner.js";
 import { planRules } from "./rules.js";
 import { planDot, planScan, planSet, planTerm, planUnifyLocal } from "./terms.js";
@@ -24,15 +25,49 @@ export function planRef(p: Planner, ref: Ref, iter: Iter): void {
   planRefRec(p, ref, 1, iter);
 }
 
+/** The terms of `ref` from `index` on, from the current target: a dot for each term whose vars
+ * are bound, a scan for the others. */
 export function planRefRec(p: Planner, ref: Ref, index: number, iter: Iter): void {
-  if (index === ref.length) return iter();
-  if (!unseenVars(p, ref[index]!)) return planDot(p, ref[index]!, () => planRefRec(p, ref, index + 1, iter));
-  planScan(p, ref[index]!, () => planRefRec(p, ref, index + 1, iter));
+  planSeq(
+    p,
+    ref.length,
+    (i) => !unseenVars(p, ref[i]!) && isFlatTerm(p, ref[i]!),
+    (i, next) => {
+      if (!unseenVars(p, ref[i]!)) planDot(p, ref[i]!, next);
+      else planScan(p, ref[i]!, () => next());
+    },
+    iter,
+    index,
+  );
+}
+
+function isGround(t: Term): boolean {
+  switch (t.type) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+      return true;
+    case "var":
+      return false;
+    default:
+      return varsOf(t).size === 0;
+  }
 }
 
 function unseenVars(p: Planner, t: Term): boolean {
-  for (const v of varsOf(t)) if (p.vars.get(v) === undefined) return true;
-  return false;
+  switch (t.type) {
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+      return false;
+    case "var":
+      return p.vars.get(t.value) === undefined;
+    default:
+      for (const v of varsOf(t)) if (p.vars.get(v) === undefined) return true;
+      return false;
+  }
 }
 
 interface BasePtr {
@@ -41,6 +76,15 @@ interface BasePtr {
 }
 
 function planRefData(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, ref: Ref, index: number, iter: Iter): void {
+  // ground terms below no rules only extend the base path: a loop, not a recursion per term
+  let extended: Term[] | undefined;
+  while (index < ref.length && (index > 1 || !virtual) && !virtual?.get(ref[index]!)?.rulesOf().length && isGround(ref[index]!)) {
+    extended ??= [...base.path];
+    extended.push(ref[index]!);
+    virtual = virtual?.get(ref[index]!);
+    index++;
+  }
+  if (extended) base = { local: base.local, path: extended };
   if (index >= ref.length) return planRefDataExtent(p, virtual, base, iter);
 
   if (index === 1 && virtual) {

@@ -2,12 +2,13 @@
 // rules (with else chains and a default), multi-value rules (a set), rules whose refs go deeper
 // than the func's path (an object built key by key, creating nested objects and sets on demand),
 // and functions (params unified with the head arguments).
-import type { Rule, Term } from "../ast/nodes.js";
+import type { Ref, Rule, Term } from "../ast/nodes.js";
 import type { Block, Func, Local, Operand } from "../ir/types.js";
 import { refString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
 import { DATA, INPUT, local, type Planner } from "./planner.js";
 import { planTerm, planUnifyLocal } from "./terms.js";
+import { isFlatTerm, isFlatUnifyLocal, planSeq } from "./flat.js";
 import { VarStack } from "./vars.js";
 
 function isMultiValue(r: Rule): boolean {
@@ -32,7 +33,17 @@ export function planRules(p: Planner, unsorted: Rule[]): string {
   const path = refString(pathRef.slice(0, pieces));
   const existing = p.funcs.get(path);
   if (existing) return existing;
+  const name = `g${p.funcs.gen()}.${path}`;
+  p.planRuleSet(
+    () => planFunc(p, rules, refs, pieces, buildObject, path),
+    () => p.funcs.add(path, name),
+  );
+  return name;
+}
 
+/** Plans the func of a rule set (see planRules). */
+function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildObject: boolean, path: string): void {
+  const pathRef = refs[0]!;
   const saved = { vars: p.vars, curr: p.curr, ltarget: p.ltarget, lnext: p.lnext, loc: p.loc };
   p.lnext = 0;
   p.loc = rules[0]!.head.location;
@@ -130,12 +141,10 @@ export function planRules(p: Planner, unsorted: Rule[]): string {
   p.vars = saved.vars;
   p.curr = saved.curr;
   p.loc = saved.loc;
-  return fn.name;
 }
 
 function planParams(p: Planner, params: Local[], args: Term[], idx: number, iter: () => void): void {
-  if (idx >= args.length) return iter();
-  planUnifyLocal(p, local(params[idx]!), args[idx]!, () => planParams(p, params, args, idx + 1, iter));
+  planSeq(p, args.length, (i) => isFlatUnifyLocal(p, args[i]!), (i, next) => planUnifyLocal(p, local(params[i]!), args[i]!, next), iter, idx);
 }
 
 /** Inserts the rule's value at `keys` below the func's object (OPA's planNestedObjects and
@@ -165,15 +174,40 @@ function planObjectInsert(p: Planner, root: Local, keys: Term[], r: Rule): void 
 }
 
 function planNestedObjects(p: Planner, obj: Local, keys: Term[], iter: (obj: Local) => void): void {
-  if (keys.length === 0) return iter(obj);
-  planTerm(p, keys[0]!, () => {
+  if (!keys.every((k) => isFlatTerm(p, k))) return planNestedObjectsRec(p, obj, keys, 0, iter);
+  // flat keys (the usual strings and vars): down in a loop, the write-backs in reverse after `iter`
+  const path: { obj: Local; key: Operand; child: Local }[] = [];
+  let parent = obj;
+  for (const k of keys) {
+    planTerm(p, k, () => undefined);
     const key = p.ltarget;
-    planDotOr(p, obj, key, "MakeObjectStmt", (child) => planNestedObjects(p, child, keys.slice(1), iter));
+    const child = planDotOrOpen(p, parent, key, "MakeObjectStmt");
+    path.push({ obj: parent, key, child });
+    parent = child;
+  }
+  iter(parent);
+  for (let i = path.length - 1; i >= 0; i--) {
+    const { obj: o, key, child } = path[i]!;
+    p.appendStmt("ObjectInsertStmt", { object: o, key, value: local(child) });
+  }
+}
+
+function planNestedObjectsRec(p: Planner, obj: Local, keys: Term[], idx: number, iter: (obj: Local) => void): void {
+  if (idx === keys.length) return iter(obj);
+  planTerm(p, keys[idx]!, () => {
+    const key = p.ltarget;
+    planDotOr(p, obj, key, "MakeObjectStmt", (child) => planNestedObjectsRec(p, child, keys, idx + 1, iter));
   });
 }
 
 /** `child = obj[key]`, or a fresh object/set when missing; `iter` fills it; then it is put back. */
 function planDotOr(p: Planner, obj: Local, key: Operand, make: "MakeObjectStmt" | "MakeSetStmt", iter: (child: Local) => void): void {
+  const child = planDotOrOpen(p, obj, key, make);
+  iter(child);
+  p.appendStmt("ObjectInsertStmt", { object: obj, key, value: local(child) });
+}
+
+function planDotOrOpen(p: Planner, obj: Local, key: Operand, make: "MakeObjectStmt" | "MakeSetStmt"): Local {
   const child = p.newLocal();
   const lookup: Block = { stmts: [] };
   p.appendStmtTo(lookup, "DotStmt", { source: local(obj), key, target: child });
@@ -181,6 +215,5 @@ function planDotOr(p: Planner, obj: Local, key: Operand, make: "MakeObjectStmt" 
   const outer: Block = { stmts: [p.stmt("BlockStmt", { blocks: [lookup] })] };
   p.appendStmtTo(outer, make, { target: child });
   p.appendStmt("BlockStmt", { blocks: [outer] });
-  iter(child);
-  p.appendStmt("ObjectInsertStmt", { object: obj, key, value: local(child) });
+  return child;
 }

@@ -5,6 +5,7 @@ import type { Block, Local, Operand } from "../ir/types.js";
 import { termString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
 import { bool, local, type Iter, type Planner } from "./planner.js";
+import { isFlatTerm, isFlatUnify, isFlatUnifyLocal, planSeq } from "./flat.js";
 import { planRef } from "./refs.js";
 
 export function planTerm(p: Planner, t: Term, iter: Iter): void {
@@ -35,36 +36,45 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
     case "array": {
       const arr = p.newLocal();
       p.appendStmt("MakeArrayStmt", { capacity: t.value.length, target: arr });
-      const rec = (i: number): void => {
-        if (i === t.value.length) {
+      const elems = t.value;
+      return planSeq(
+        p,
+        elems.length,
+        (i) => isFlatTerm(p, elems[i]!),
+        (i, next) =>
+          planTerm(p, elems[i]!, () => {
+            p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr });
+            next();
+          }),
+        () => {
           p.ltarget = local(arr);
-          return iter();
-        }
-        planTerm(p, t.value[i]!, () => {
-          p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr });
-          rec(i + 1);
-        });
-      };
-      return rec(0);
+          iter();
+        },
+      );
     }
     case "object": {
       const obj = p.newLocal();
       p.appendStmt("MakeObjectStmt", { target: obj });
-      const rec = (i: number): void => {
-        if (i === t.value.length) {
-          p.ltarget = local(obj);
-          return iter();
-        }
-        const [k, v] = t.value[i]!;
-        planTerm(p, k, () => {
-          const key = p.ltarget;
-          planTerm(p, v, () => {
-            p.appendStmt("ObjectInsertStmt", { key, value: p.ltarget, object: obj });
-            rec(i + 1);
+      const entries = t.value;
+      return planSeq(
+        p,
+        entries.length,
+        (i) => isFlatTerm(p, entries[i]![0]) && isFlatTerm(p, entries[i]![1]),
+        (i, next) => {
+          const [k, v] = entries[i]!;
+          planTerm(p, k, () => {
+            const key = p.ltarget;
+            planTerm(p, v, () => {
+              p.appendStmt("ObjectInsertStmt", { key, value: p.ltarget, object: obj });
+              next();
+            });
           });
-        });
-      };
-      return rec(0);
+        },
+        () => {
+          p.ltarget = local(obj);
+          iter();
+        },
+      );
     }
     case "set":
       return planSet(p, t.value, iter);
@@ -107,17 +117,20 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
 export function planSet(p: Planner, elems: Term[], iter: Iter): void {
   const set = p.newLocal();
   p.appendStmt("MakeSetStmt", { target: set });
-  const rec = (i: number): void => {
-    if (i === elems.length) {
+  planSeq(
+    p,
+    elems.length,
+    (i) => isFlatTerm(p, elems[i]!),
+    (i, next) =>
+      planTerm(p, elems[i]!, () => {
+        p.appendStmt("SetAddStmt", { value: p.ltarget, set });
+        next();
+      }),
+    () => {
       p.ltarget = local(set);
-      return iter();
-    }
-    planTerm(p, elems[i]!, () => {
-      p.appendStmt("SetAddStmt", { value: p.ltarget, set });
-      rec(i + 1);
-    });
-  };
-  rec(0);
+      iter();
+    },
+  );
 }
 
 function planComprehension(p: Planner, body: Body, closureIter: Iter, target: Local, iter: Iter): void {
@@ -137,14 +150,17 @@ function planComprehension(p: Planner, body: Body, closureIter: Iter, target: Lo
 
 export function planTermSlice(p: Planner, terms: Term[], iter: (locals: Operand[]) => void): void {
   const out: Operand[] = [];
-  const rec = (i: number): void => {
-    if (i >= terms.length) return iter(out);
-    planTerm(p, terms[i]!, () => {
-      out[i] = p.ltarget;
-      rec(i + 1);
-    });
-  };
-  rec(0);
+  planSeq(
+    p,
+    terms.length,
+    (i) => isFlatTerm(p, terms[i]!),
+    (i, next) =>
+      planTerm(p, terms[i]!, () => {
+        out[i] = p.ltarget;
+        next();
+      }),
+    () => iter(out),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,8 +191,9 @@ export function planUnify(p: Planner, a: Term, b: Term, iter: Iter): void {
     if (b.type === "ref" || b.type === "arraycomprehension") return planTerm(p, b, () => planUnifyLocalArray(p, p.ltarget, a.value, iter));
     if (b.type === "array") {
       if (a.value.length !== b.value.length) return;
-      const rec = (i: number): void => (i === a.value.length ? iter() : planUnify(p, a.value[i]!, b.value[i]!, () => rec(i + 1)));
-      return rec(0);
+      const as = a.value;
+      const bs = b.value;
+      return planSeq(p, as.length, (i) => isFlatUnify(p, as[i]!, bs[i]!), (i, next) => planUnify(p, as[i]!, bs[i]!, next), iter);
     }
   }
   if (a.type === "object") {
@@ -250,13 +267,17 @@ function planUnifyLocalArray(p: Planner, a: Operand, b: Term[], iter: Iter): voi
   const lkey = p.newLocal();
   p.appendStmt("MakeNumberIntStmt", { value: 0, target: lkey });
   const lval = p.newLocal();
-  const rec = (i: number): void => {
-    if (i === b.length) return iter();
-    p.appendStmt("AssignIntStmt", { value: i, target: lkey });
-    p.appendStmt("DotStmt", { source: a, key: local(lkey), target: lval });
-    planUnifyLocal(p, local(lval), b[i]!, () => rec(i + 1));
-  };
-  rec(0);
+  planSeq(
+    p,
+    b.length,
+    (i) => isFlatUnifyLocal(p, b[i]!),
+    (i, next) => {
+      p.appendStmt("AssignIntStmt", { value: i, target: lkey });
+      p.appendStmt("DotStmt", { source: a, key: local(lkey), target: lval });
+      planUnifyLocal(p, local(lval), b[i]!, next);
+    },
+    iter,
+  );
 }
 
 function planUnifyLocalObject(p: Planner, a: Operand, b: [Term, Term][], iter: Iter): void {
@@ -267,53 +288,66 @@ function planUnifyLocalObject(p: Planner, a: Operand, b: [Term, Term][], iter: I
   p.appendStmt("MakeNumberIntStmt", { value: b.length, target: blen });
   p.appendStmt("EqualStmt", { a: local(alen), b: local(blen) });
   const lval = p.newLocal();
-  const rec = (i: number): void => {
-    if (i === b.length) return iter();
-    const [k, v] = b[i]!;
-    planTerm(p, k, () => {
-      p.appendStmt("DotStmt", { source: a, key: p.ltarget, target: lval });
-      planUnifyLocal(p, local(lval), v, () => rec(i + 1));
-    });
-  };
-  rec(0);
+  planSeq(
+    p,
+    b.length,
+    (i) => isFlatTerm(p, b[i]![0]) && isFlatUnifyLocal(p, b[i]![1]),
+    (i, next) => {
+      const [k, v] = b[i]!;
+      planTerm(p, k, () => {
+        p.appendStmt("DotStmt", { source: a, key: p.ltarget, target: lval });
+        planUnifyLocal(p, local(lval), v, next);
+      });
+    },
+    iter,
+  );
 }
 
-function sameKey(a: Term, b: Term): boolean {
-  return termString(a) === termString(b) && a.type === b.type;
+/** Object keys match when they print the same and have the same type. */
+function keyText(t: Term): string {
+  return `${t.type}:${termString(t)}`;
 }
 
 function planUnifyObjects(p: Planner, a: [Term, Term][], b: [Term, Term][], iter: Iter): void {
   if (a.length !== b.length) return;
-  const common = a.filter(([k]) => b.some(([k2]) => sameKey(k, k2)));
-  const only = a.filter(([k]) => !b.some(([k2]) => sameKey(k, k2)));
-  const rec = (i: number): void => {
-    if (i === common.length) {
-      if (only.length === 0) return iter();
-      // keys that differ syntactically: compare both objects' values at a's keys
-      return planTerm(p, { type: "object", value: a, location: p.loc! }, () => {
-        const la = p.ltarget;
-        planTerm(p, { type: "object", value: b, location: p.loc! }, () => {
-          const lb = p.ltarget;
-          const l0 = p.newLocal();
-          const l1 = p.newLocal();
-          const keys = (j: number): void => {
-            if (j === only.length) return iter();
+  const bValues = new Map<string, Term>();
+  for (const [k, v] of b) {
+    const key = keyText(k);
+    if (!bValues.has(key)) bValues.set(key, v);
+  }
+  const common: [Term, Term][] = [];
+  const only: [Term, Term][] = [];
+  for (const [k, av] of a) {
+    const bv = bValues.get(keyText(k));
+    if (bv === undefined) only.push([k, av]);
+    else common.push([av, bv]);
+  }
+  // keys that differ syntactically: compare both objects' values at a's keys
+  const compareRest = (): void => {
+    if (only.length === 0) return iter();
+    planTerm(p, { type: "object", value: a, location: p.loc! }, () => {
+      const la = p.ltarget;
+      planTerm(p, { type: "object", value: b, location: p.loc! }, () => {
+        const lb = p.ltarget;
+        const l0 = p.newLocal();
+        const l1 = p.newLocal();
+        planSeq(
+          p,
+          only.length,
+          (j) => isFlatTerm(p, only[j]![0]),
+          (j, next) =>
             planTerm(p, only[j]![0], () => {
               p.appendStmt("DotStmt", { source: la, key: p.ltarget, target: l0 });
               p.appendStmt("DotStmt", { source: lb, key: p.ltarget, target: l1 });
               p.appendStmt("EqualStmt", { a: local(l0), b: local(l1) });
-              keys(j + 1);
-            });
-          };
-          keys(0);
-        });
+              next();
+            }),
+          iter,
+        );
       });
-    }
-    const [k, av] = common[i]!;
-    const bv = b.find(([k2]) => sameKey(k, k2))![1];
-    planUnify(p, av, bv, () => rec(i + 1));
+    });
   };
-  rec(0);
+  planSeq(p, common.length, (i) => isFlatUnify(p, common[i]![0], common[i]![1]), (i, next) => planUnify(p, common[i]![0], common[i]![1], next), compareRest);
 }
 
 // ---------------------------------------------------------------------------------------------

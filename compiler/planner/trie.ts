@@ -9,6 +9,8 @@ export class RuleTrie {
   /** Key → the stack of nodes for that key (a null on top shadows the key). */
   private readonly children = new Map<string, { key: Term; nodes: (RuleTrie | null)[] }>();
   rules: Rule[] | undefined;
+  /** At the root: the refs shadowed (push) and not yet restored (pop), in order. */
+  private readonly shadowed: Ref[] = [];
 
   arity(): number {
     const rules = this.rulesOf();
@@ -89,12 +91,18 @@ export class RuleTrie {
     return node;
   }
 
+  /** The refs shadowed now, in order. */
+  shadows(): Ref[] {
+    return this.shadowed.slice();
+  }
+
   lookupOrInsert(ref: Ref): RuleTrie {
     return this.lookupShallowest(ref) ?? this.insert(ref);
   }
 
   /** Shadows the node at `ref` (if the path exists). */
   push(ref: Ref): void {
+    this.shadowed.push(ref);
     const parent = this.lookup(ref.slice(0, -1));
     if (!parent) return;
     const last = ref[ref.length - 1]!;
@@ -105,17 +113,47 @@ export class RuleTrie {
   }
 
   pop(ref: Ref): void {
+    this.shadowed.pop();
     const parent = this.lookup(ref.slice(0, -1));
     if (!parent) return;
     parent.children.get(keyOf(ref[ref.length - 1]!))?.nodes.pop();
   }
 }
 
+/** The planner's scoping state, to plan a rule set later as it would have been planned now (see
+ * planRules): the shadowed refs, the func generations and the mocks in effect. */
+export interface PlanScope {
+  shadowed: Ref[];
+  funcs: FuncFrame[];
+  mocks: Map<string, Term>[][];
+}
+
+/** Replaces the trie's shadows (undone in reverse, the new ones applied in order). */
+export function swapShadows(trie: RuleTrie, next: readonly Ref[]): Ref[] {
+  const prev = trie.shadows();
+  for (let i = prev.length - 1; i >= 0; i--) trie.pop(prev[i]!);
+  for (const r of next) trie.push(r);
+  return prev;
+}
+
+type FuncFrame = { pairs: Map<string, string>; gen: number; captures: string[] };
+
 /** Planned funcs per generation: rule path → func name. `with` that shadows rules or mocks a
  * function pushes a new generation (g1, g2, ...), so affected rules are planned again. */
 export class FuncStack {
-  private readonly stack: { pairs: Map<string, string>; gen: number; captures: string[] }[] = [{ pairs: new Map(), gen: 0, captures: [] }];
+  private stack: FuncFrame[] = [{ pairs: new Map(), gen: 0, captures: [] }];
   private next = 1;
+
+  /** The generations in effect (the frames themselves: funcs planned later land in them). */
+  frames(): FuncFrame[] {
+    return this.stack.slice();
+  }
+  /** Puts `frames` in effect; returns those it replaced. */
+  swap(frames: FuncFrame[]): FuncFrame[] {
+    const prev = this.stack;
+    this.stack = frames.slice();
+    return prev;
+  }
 
   /** Names of the caller's values a mock refers to: funcs of this generation take them as extra
    * params after input and data (regoc's way to let `with f as x` use a local `x`). */
@@ -144,7 +182,18 @@ export class FuncStack {
 /** Function mocks in effect: frames of target name → replacement term. A replacement function
  * is planned in a new (empty) scope, so mocks do not apply inside it. */
 export class MocksStack {
-  private readonly stack: Map<string, Term>[][] = [[]];
+  private stack: Map<string, Term>[][] = [[]];
+
+  /** The mocks in effect (a copy). */
+  frames(): Map<string, Term>[][] {
+    return this.stack.map((f) => f.slice());
+  }
+  /** Puts `frames` in effect; returns those it replaced. */
+  swap(frames: Map<string, Term>[][]): Map<string, Term>[][] {
+    const prev = this.stack;
+    this.stack = frames.map((f) => f.slice());
+    return prev;
+  }
 
   push(): void {
     this.stack.push([]);

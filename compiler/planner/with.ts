@@ -84,7 +84,9 @@ function planWithRec(p: Planner, e: Expr, targets: Ref[], paths: number[][], val
   }
   const prev = p.curr;
   p.curr = { stmts: [] };
+  p.enter();
   planWithRec(p, e, targets, paths, values, index + 1, iter);
+  p.leave();
   const block = p.curr;
   p.curr = prev;
   const head = (targets[index]![0] as { value: string }).value;

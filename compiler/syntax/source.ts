@@ -4,6 +4,8 @@
 
 export class Source {
   private lineStarts: number[] | undefined;
+  /** Offsets of the surrogate pairs (their first half), in order: columns count each once. */
+  private pairStarts: number[] | undefined;
 
   constructor(
     readonly file: string,
@@ -36,7 +38,11 @@ export class Source {
       else hi = mid - 1;
     }
     const start = starts[lo]!;
-    return { row: lo + 1, col: codePointCount(this.text, start, offset) + 1 };
+    // code points from the line start: UTF-16 units less the pairs in between (not a scan of
+    // the line: every location of a long one-line policy would cost the line's length)
+    const pairs = (this.pairStarts ??= computePairStarts(this.text));
+    const col = offset - start - (pairs.length === 0 ? 0 : countBelow(pairs, offset - 1) - countBelow(pairs, start));
+    return { row: lo + 1, col: col + 1 };
   }
 
   /** The text of the line holding `offset`, without its line break. */
@@ -60,18 +66,30 @@ function computeLineStarts(text: string): number[] {
   return starts;
 }
 
-/** Number of code points in text[from, to): a surrogate pair counts once. */
-function codePointCount(text: string, from: number, to: number): number {
-  let n = to - from;
-  for (let i = from; i < to - 1; i++) {
+/** Where the surrogate pairs of `text` start (a high surrogate followed by a low one). */
+function computePairStarts(text: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < text.length - 1; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff) {
       const d = text.charCodeAt(i + 1);
       if (d >= 0xdc00 && d <= 0xdfff) {
-        n--;
+        out.push(i);
         i++;
       }
     }
   }
-  return n;
+  return out;
+}
+
+/** How many of the sorted `xs` are below `limit`. */
+function countBelow(xs: number[], limit: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! < limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

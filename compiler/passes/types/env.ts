@@ -105,7 +105,7 @@ export class TypeEnv {
   getRef(ref: Ref): MaybeType {
     const node = this.tree.child(ref[0]!);
     if (!node) return this.getRefFallback(ref);
-    return this.getRefRec(node, ref, ref.slice(1));
+    return this.getRefFrom(node, ref, 1);
   }
 
   private getRefFallback(ref: Ref): MaybeType {
@@ -115,19 +115,23 @@ export class TypeEnv {
     return undefined;
   }
 
-  private getRefRec(node: TypeNode, ref: Ref, tail: Ref): MaybeType {
-    if (tail.length === 0) return node.leaf() && node.children.size > 0 ? A : this.extent(node);
-    if (node.leaf()) {
-      if (node.children.size > 0) {
-        const c = node.child(tail[0]!);
-        if (c) return this.getRefRec(c, ref, tail.slice(1));
+  /** The type at ref[i:] below `node` (a loop down the tree: refs can be long). */
+  private getRefFrom(node: TypeNode, ref: Ref, i: number): MaybeType {
+    for (;;) {
+      if (i === ref.length) return node.leaf() && node.children.size > 0 ? A : this.extent(node);
+      if (node.leaf()) {
+        const c = node.children.size > 0 ? node.child(ref[i]!) : undefined;
+        if (!c) return this.selectRef(node.value, ref.slice(i));
+        node = c;
+        i++;
+        continue;
       }
-      return this.selectRef(node.value, tail);
+      if (!isConstant(ref[i]!)) return this.selectRef(this.extent(node), ref.slice(i));
+      const c = node.child(ref[i]!);
+      if (!c) return this.getRefFallback(ref);
+      node = c;
+      i++;
     }
-    if (!isConstant(tail[0]!)) return this.selectRef(this.extent(node), tail);
-    const c = node.child(tail[0]!);
-    if (!c) return this.getRefFallback(ref);
-    return this.getRefRec(c, ref, tail.slice(1));
   }
 
   /** The type of a whole subtree: an object of its children (open to other string keys). */

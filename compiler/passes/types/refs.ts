@@ -2,7 +2,7 @@
 // in a value whose shape is known ("undefined ref: ...").
 import type { Expr, NodeLocation, Ref, Term } from "../../ast/nodes.js";
 import { constantJson, NOT_JSON, type TypeEnv, type TypeNode } from "./env.js";
-import { A, keys, select, unifies, values, type MaybeType } from "./types.js";
+import { A, keys, select, unifies, values, type MaybeType, type Type } from "./types.js";
 import { isDataRef, unify1 } from "./unify.js";
 
 export interface TypeError {
@@ -63,35 +63,55 @@ function refError(m: Messages, ref: Ref): TypeError {
   return m.err(`undefined ref: ${m.name(ref)}`, ref[0]!.location);
 }
 
+// checkRef and checkRefLeaf walk a ref term by term: loops, not a call per term (refs can be long)
+
 function checkRef(m: Messages, env: TypeEnv, curr: TypeEnv, node: TypeNode, ref: Ref, idx: number): TypeError | undefined {
-  if (idx === ref.length) return undefined;
-  const head = ref[idx]!;
-  if ((idx === 1 || idx === 2) && isDataRef(ref) && head.type !== "var" && head.type !== "string") return refError(m, ref);
-  if (head.type === "var" && idx !== 0) {
-    const kt = keys(env.extent(node)) ?? A;
-    const exist = env.get(head);
-    if (exist) {
-      if (!unifies(kt, exist)) return refError(m, ref);
-    } else env.putVar(head.value, kt);
+  for (;;) {
+    if (idx === ref.length) return undefined;
+    const head = ref[idx]!;
+    if ((idx === 1 || idx === 2) && isDataRef(ref) && head.type !== "var" && head.type !== "string") return refError(m, ref);
+    if (head.type === "var" && idx !== 0) {
+      const kt = keys(env.extent(node)) ?? A;
+      const exist = env.get(head);
+      if (exist) {
+        if (!unifies(kt, exist)) return refError(m, ref);
+      } else env.putVar(head.value, kt);
+    }
+    const child = node.child(head);
+    if (!child) {
+      // start over in the enclosing environment; base documents are open; anything else is any
+      if (curr.next) {
+        curr = curr.next;
+        node = curr.tree;
+        idx = 0;
+        continue;
+      }
+      const root = ref[0]!;
+      if (root.type === "var" && (root.value === "input" || root.value === "data")) return idx === 0 ? checkRefLeaf(m, env, A, ref, 1) : undefined;
+      return checkRefLeaf(m, env, A, ref, 0);
+    }
+    if (child.leaf()) {
+      // rules at this path and below it (ref heads): their types are not merged, so do not judge
+      if (child.children.size > 0) return undefined;
+      return checkRefLeaf(m, env, child.value, ref, idx + 1);
+    }
+    node = child;
+    idx++;
   }
-  const child = node.child(head);
-  if (!child) {
-    // start over in the enclosing environment; base documents are open; anything else is any
-    if (curr.next) return checkRef(m, env, curr.next, curr.next.tree, ref, 0);
-    const root = ref[0]!;
-    if (root.type === "var" && (root.value === "input" || root.value === "data")) return idx === 0 ? checkRefLeaf(m, env, A, ref, 1) : undefined;
-    return checkRefLeaf(m, env, A, ref, 0);
-  }
-  if (child.leaf()) {
-    // rules at this path and below it (ref heads): their types are not merged, so do not judge
-    if (child.children.size > 0) return undefined;
-    return checkRefLeaf(m, env, child.value, ref, idx + 1);
-  }
-  return checkRef(m, env, curr, child, ref, idx + 1);
 }
 
 function checkRefLeaf(m: Messages, env: TypeEnv, t: MaybeType, ref: Ref, idx: number): TypeError | undefined {
-  if (idx === ref.length || !t) return undefined;
+  for (; idx < ref.length && t; idx++) {
+    const r = checkRefLeafStep(m, env, t, ref, idx);
+    if (r === undefined) return undefined;
+    if (!("next" in r)) return r;
+    t = r.next;
+  }
+  return undefined;
+}
+
+/** One term of checkRefLeaf: an error, the type to go on with (`next`), or the end (undefined). */
+function checkRefLeafStep(m: Messages, env: TypeEnv, t: Type, ref: Ref, idx: number): TypeError | { next: MaybeType } | undefined {
   const head = ref[idx]!;
   const kt = keys(t);
   if (kt === undefined) {
@@ -107,20 +127,20 @@ function checkRefLeaf(m: Messages, env: TypeEnv, t: MaybeType, ref: Ref, idx: nu
     if (exist) {
       if (!unifies(exist, kt)) return refError(m, ref);
     } else env.putVar(head.value, kt);
-    return checkRefLeaf(m, env, values(t), ref, idx + 1);
+    return { next: values(t) };
   }
   if (head.type === "ref") {
     const exist = env.get(head);
     if (exist && !unifies(exist, kt)) return refError(m, ref);
-    return checkRefLeaf(m, env, values(t), ref, idx + 1);
+    return { next: values(t) };
   }
   if (head.type === "array" || head.type === "object" || head.type === "set") {
     if (!unify1(env, head, kt, false)) return refError(m, ref);
-    return checkRefLeaf(m, env, values(t), ref, idx + 1);
+    return { next: values(t) };
   }
   const kj = constantJson(head);
   if (kj === NOT_JSON) return undefined;
   const child = select(t, kj);
   if (child === undefined) return refError(m, ref);
-  return checkRefLeaf(m, env, child, ref, idx + 1);
+  return { next: child };
 }

@@ -27,7 +27,11 @@ export function arr(stat: MaybeType[], dyn?: Type): Type {
   return dyn ? { kind: "array", static: stat, dynamic: dyn } : { kind: "array", static: stat };
 }
 export function obj(stat: { key: unknown; value: MaybeType }[], dyn?: { key: Type; value: Type }): Type {
-  const sorted = [...stat].sort((a, b) => compareJson(a.key, b.key));
+  // sorted by the keys' JSON text (worked out once per key, not once per comparison)
+  const sorted = stat
+    .map((p) => ({ p, k: JSON.stringify(p.key) }))
+    .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
+    .map((x) => x.p);
   return dyn ? { kind: "object", static: sorted, dynamic: dyn } : { kind: "object", static: sorted };
 }
 export function set(of: Type): Type {
@@ -43,23 +47,36 @@ export function compareTypes(a: Type, b: Type): number {
   return s < t ? -1 : s > t ? 1 : 0;
 }
 
-function compareJson(a: unknown, b: unknown): number {
-  const x = JSON.stringify(a);
-  const y = JSON.stringify(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/** OPA's types.Or: a union, flattened and deduplicated; `any` absorbs everything. */
+/** OPA's types.Or: a union, flattened and deduplicated; `any` absorbs everything. Members are
+ * kept sorted (compareTypes) and the first of equal ones wins, so adding one member to a union
+ * is a binary search, not a scan (sets of many distinct shapes build unions member by member). */
 export function or(a: MaybeType, b: MaybeType): MaybeType {
   if (!a) return b;
   if (!b) return a;
   if (isAny(a)) return a;
   if (isAny(b)) return b;
-  const members = [...(a.kind === "any" ? a.of : [a]), ...(b.kind === "any" ? b.of : [b])];
-  const out: Type[] = [];
-  for (const m of members) if (!out.some((o) => sprint(o) === sprint(m))) out.push(m);
+  const as = a.kind === "any" ? a.of : [a];
+  const bs = b.kind === "any" ? b.of : [b];
+  const out = as.slice();
+  for (const m of bs) {
+    const i = lowerBound(out, m);
+    if (i < out.length && compareTypes(out[i]!, m) === 0) continue;
+    out.splice(i, 0, m);
+  }
   if (out.length === 1) return out[0];
-  return { kind: "any", of: out.sort(compareTypes) };
+  return { kind: "any", of: out };
+}
+
+/** The first index of the sorted `xs` whose member is not below `t`. */
+function lowerBound(xs: Type[], t: Type): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (compareTypes(xs[mid]!, t) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export function isAny(t: MaybeType): boolean {
@@ -151,7 +168,7 @@ export function select(t: MaybeType, key: unknown): MaybeType {
       return t.dynamic;
     }
     case "object": {
-      const p = t.static.find((x) => compareJson(x.key, key) === 0);
+      const p = staticEntry(t.static, key);
       if (p) return p.value;
       if (t.dynamic && unifies(jsonType(key), t.dynamic.key)) return t.dynamic.value;
       return undefined;
@@ -161,6 +178,25 @@ export function select(t: MaybeType, key: unknown): MaybeType {
     default:
       return undefined;
   }
+}
+
+type StaticEntry = { key: unknown; value: MaybeType };
+const staticIndexes = new WeakMap<StaticEntry[], Map<string, StaticEntry>>();
+
+/** The first static entry of an object type with the key (by JSON text), indexed when large. */
+function staticEntry(stat: StaticEntry[], key: unknown): StaticEntry | undefined {
+  const k = JSON.stringify(key);
+  if (stat.length <= 8) return stat.find((x) => JSON.stringify(x.key) === k);
+  let index = staticIndexes.get(stat);
+  if (!index) {
+    index = new Map();
+    for (const x of stat) {
+      const xk = JSON.stringify(x.key);
+      if (!index.has(xk)) index.set(xk, x);
+    }
+    staticIndexes.set(stat, index);
+  }
+  return index.get(k);
 }
 
 export function jsonType(v: unknown): Type {
@@ -210,9 +246,17 @@ function selectIndex(t: Type & { kind: "array" }, i: number): MaybeType {
   return i < t.static.length ? t.static[i] : t.dynamic;
 }
 
-/** OPA's printed form of a type. */
+const printed = new WeakMap<Type, string>();
+
+/** OPA's printed form of a type (types are never changed once built: worked out once each). */
 export function sprint(t: MaybeType): string {
   if (!t) return "???";
+  let s = printed.get(t);
+  if (s === undefined) printed.set(t, (s = sprintType(t)));
+  return s;
+}
+
+function sprintType(t: Type): string {
   switch (t.kind) {
     case "any":
       return t.of.length === 0 ? "any" : `any<${t.of.map(sprint).join(", ")}>`;
@@ -246,7 +290,9 @@ export function fromDecl(d: TypeDecl | undefined): Type {
   switch (d.type) {
     case "any": {
       const of = Array.isArray(d.of) ? d.of.map(fromDecl) : [];
-      return of.length === 0 ? A : ({ kind: "any", of: of.sort(compareTypes) } as Type);
+      // sorted and without duplicates, as `or` keeps unions
+      const members = of.sort(compareTypes).filter((t, i, xs) => i === 0 || compareTypes(xs[i - 1]!, t) !== 0);
+      return members.length === 0 ? A : ({ kind: "any", of: members } as Type);
     }
     case "null":
     case "boolean":

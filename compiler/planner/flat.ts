@@ -1,0 +1,166 @@
+// Keeping the planner's continuations off the JS stack. The planner works in continuation style
+// (planner.ts): planning a sequence — the expressions of a body, the elements of a collection,
+// the operands of a call, the terms of a ref — plans item i with a continuation that plans item
+// i+1, so a naive sequence of n items nests n continuations on the stack. Most items are *flat*:
+// their planning calls the continuation at most once, as its last act, in the block it started
+// in, and leaves no state behind that differs from what the continuation saw. The rest of the
+// sequence can then be planned after the item returns instead of inside it: planSeq does that in
+// a loop, and nests only at items that open a block (a scan, a `with`, a relation's result, a
+// ref over rules with variable keys). The plan is the same statement for statement; only the
+// stack shape differs.
+//
+// The isFlat* predicates mirror the planning functions (exprs.ts, terms.ts, refs.ts) and are
+// conservative: an item they cannot vouch for is planned nested, as before. planSeq checks the
+// promise of each flat item as it runs (an internal error, never a wrong plan).
+import type { Expr, Ref, Term } from "../ast/nodes.js";
+import { refString } from "../passes/terms.js";
+import { varsOf } from "../passes/visit.js";
+import { DATA, type Iter, type Planner } from "./planner.js";
+
+/** Plans items `from`..n-1 in order, each continuing into the next, then `done`. `step(i, next)`
+ * plans item i and calls `next` where the rest goes; `flat(i)` says whether it does so flatly. */
+export function planSeq(p: Planner, n: number, flat: (i: number) => boolean, step: (i: number, next: Iter) => void, done: Iter, from = 0): void {
+  for (let i = from; i < n; i++) {
+    if (!flat(i)) {
+      const rest = i + 1;
+      p.enter();
+      step(i, () => planSeq(p, n, flat, step, done, rest));
+      p.leave();
+      return;
+    }
+    const block = p.curr;
+    let calls = 0;
+    let mark = -1;
+    step(i, () => {
+      calls++;
+      mark = p.curr === block ? block.stmts.length : -1;
+    });
+    // an item that cannot hold (e.g. arrays of different lengths) ends the sequence unplanned
+    if (calls === 0) return;
+    if (calls !== 1 || mark < 0 || p.curr !== block || block.stmts.length !== mark) {
+      throw p.internalError("a flat planning step nested its continuation");
+    }
+  }
+  done();
+}
+
+function isScalar(t: Term): boolean {
+  return t.type === "string" || t.type === "number" || t.type === "boolean" || t.type === "null";
+}
+
+/** Whether planTerm(t) plans flatly. Everything but refs is: collections plan their elements in
+ * sequence, comprehensions plan their bodies in a block of their own. */
+export function isFlatTerm(p: Planner, t: Term): boolean {
+  switch (t.type) {
+    case "ref":
+      return isFlatRef(p, t.value);
+    case "array":
+    case "set":
+      for (const x of t.value) if (!isFlatTerm(p, x)) return false;
+      return true;
+    case "object":
+      for (const [k, v] of t.value) if (!isFlatTerm(p, k) || !isFlatTerm(p, v)) return false;
+      return true;
+    default:
+      return true;
+  }
+}
+
+/** Refs into data are flat when every term after `data` is a scalar (the path down the rule trie
+ * is then fixed: calls, dots and extents, no alternatives); other refs when no term has an unbound
+ * var (dots, no scans). */
+function isFlatRef(p: Planner, ref: Ref): boolean {
+  const head = ref[0];
+  if (head?.type !== "var") return true; // an error
+  if (head.value === DATA) {
+    for (let i = 1; i < ref.length; i++) if (!isScalar(ref[i]!)) return false;
+    return true;
+  }
+  for (let i = 1; i < ref.length; i++) {
+    const t = ref[i]!;
+    if (isScalar(t)) continue;
+    if (t.type === "var") {
+      if (p.vars.get(t.value) === undefined) return false;
+      continue;
+    }
+    for (const v of varsOf(t)) if (p.vars.get(v) === undefined) return false;
+    if (!isFlatTerm(p, t)) return false;
+  }
+  return true;
+}
+
+/** Whether planUnifyLocal(local, b) plans flatly. */
+export function isFlatUnifyLocal(p: Planner, b: Term): boolean {
+  switch (b.type) {
+    case "var":
+      return true;
+    case "array":
+      for (const x of b.value) if (!isFlatUnifyLocal(p, x)) return false;
+      return true;
+    case "object":
+      for (const [k, v] of b.value) if (!isFlatTerm(p, k) || !isFlatUnifyLocal(p, v)) return false;
+      return true;
+    default:
+      return isFlatTerm(p, b);
+  }
+}
+
+function bound(p: Planner, t: Term): boolean {
+  return t.type === "var" && p.vars.get(t.value) !== undefined;
+}
+
+/** Whether planUnify(a, b) plans flatly. */
+export function isFlatUnify(p: Planner, a: Term, b: Term): boolean {
+  switch (a.type) {
+    case "var":
+      return bound(p, a) ? isFlatUnifyLocal(p, b) : isFlatTerm(p, b);
+    case "array":
+    case "object":
+      if (b.type === "var") return bound(p, b) ? isFlatUnifyLocal(p, a) : isFlatTerm(p, a);
+      if (a.type === "array" && b.type === "array") {
+        if (a.value.length !== b.value.length) return true;
+        for (let i = 0; i < a.value.length; i++) if (!isFlatUnify(p, a.value[i]!, b.value[i]!)) return false;
+        return true;
+      }
+      if (a.type === "object" && b.type === "object") {
+        // values unify pairwise (planUnify), keys and both objects may be planned as terms: a
+        // side that is flat as a term and as a pattern is flat in any of those roles
+        return isFlatTerm(p, a) && isFlatUnifyLocal(p, a) && isFlatTerm(p, b) && isFlatUnifyLocal(p, b);
+      }
+      return isFlatTerm(p, b) && isFlatUnifyLocal(p, a);
+    default:
+      return isFlatTerm(p, a) && isFlatUnifyLocal(p, b);
+  }
+}
+
+/** Whether planExpr(e) plans flatly: negations, `every`, `and`/`or` and `not` groups plan their
+ * insides in blocks of their own and continue last; `with` nests the rest in its blocks; calls
+ * are flat when their operands are (and, for relations, when the result is not iterated). */
+export function isFlatExpr(p: Planner, e: Expr): boolean {
+  if (e.negated) return true;
+  if (e.with.length > 0) return false;
+  const ts = e.terms;
+  if (!Array.isArray(ts)) {
+    const t = ts as Term;
+    if (t.type === "ref") return isFlatRef(p, t.value);
+    return true;
+  }
+  const op = ts[0];
+  if (op?.type !== "ref") return true; // an error
+  const operator = refString(op.value);
+  if (operator === "eq") return ts.length !== 3 || isFlatUnify(p, ts[1]!, ts[2]!);
+  if (p.mocks.lookup(operator)) return false;
+  const node = p.rules.lookup(op.value);
+  let arity: number;
+  if (node && node.rulesOf().length > 0) arity = node.arity();
+  else {
+    const decl = p.input.builtins.get(operator);
+    if (!decl) return true; // an error
+    arity = decl.arity;
+    if (decl.relation && ts.length - 1 !== arity) return false;
+  }
+  const n = ts.length - 1;
+  if (n !== arity && n !== arity + 1) return true; // an error
+  for (let i = 1; i <= arity; i++) if (!isFlatTerm(p, ts[i]!)) return false;
+  return n === arity || isFlatUnifyLocal(p, ts[n]!);
+}
