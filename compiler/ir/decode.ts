@@ -251,7 +251,8 @@ function func(v: unknown, path: Path): Func {
 
 const root = (name: string): Path => new Path(null, name);
 
-/** Decodes a plan given as parsed JSON or as JSON text. */
+/** Decodes a plan given as parsed JSON or as JSON text. A plan already in the decoded shape (see
+ * isDecoded: what our planner produces) is returned as it is, not copied. */
 export function decodePolicy(input: unknown): Policy {
   let v = input;
   if (typeof v === "string") {
@@ -261,6 +262,7 @@ export function decodePolicy(input: unknown): Policy {
       throw invalid("", `plan is not valid JSON: ${(e as Error).message}`);
     }
   }
+  if (isDecoded(v)) return v;
   const top = record(v, root("plan"));
   const rawStatic = field(top, "static");
   const st = rawStatic === undefined || rawStatic === null ? {} : record(rawStatic, root("static"));
@@ -285,4 +287,141 @@ export function decodePolicy(input: unknown): Policy {
     });
   }
   return policy;
+}
+
+// ---- plans already in the decoded shape ----
+// A plan our planner produced is already what decodePolicy would build: copying it (a great many
+// small objects) is the whole cost of decoding. isDecoded checks, without allocating, that every
+// object holds exactly the fields decodePolicy reads (own properties, no others), each passing the
+// same check as above, with nothing to default: no null or missing arrays, location fields
+// present, `index` (not only `Index`), no `unplanned_rules`. Anything else goes through the
+// copying decoder, which also names the JSON path of an error. One leniency: a MakeNumberRefStmt
+// may also carry OPA's `Index` when it equals `index` (our planner writes both).
+
+/** The number of enumerable properties (own and inherited): more than expected means extra keys. */
+function keyCount(o: object): number {
+  let n = 0;
+  for (const _ in o) n++;
+  return n;
+}
+
+function isLocal(v: unknown): boolean {
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_LOCAL;
+}
+
+function isUint(v: unknown): boolean {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+}
+
+function isOperand(v: unknown): boolean {
+  if (!isRecord(v) || keyCount(v) !== 2) return false;
+  const value = field(v, "value");
+  switch (field(v, "type")) {
+    case "local":
+      return isLocal(value);
+    case "bool":
+      return typeof value === "boolean";
+    case "string_index":
+      return isUint(value);
+    default:
+      return false;
+  }
+}
+
+function isArrayOf(v: unknown, ok: (x: unknown) => boolean): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!ok(v[i])) return false;
+  return true;
+}
+
+function isDecodedField(kind: FieldKind, v: unknown): boolean {
+  switch (kind) {
+    case "local":
+      return isLocal(v);
+    case "operand":
+      return isOperand(v);
+    case "int":
+      return typeof v === "number" && Number.isInteger(v);
+    case "uint":
+      return isUint(v);
+    case "string":
+      return typeof v === "string";
+    case "block":
+      return isDecodedBlock(v);
+    case "blocks?":
+      return isArrayOf(v, isDecodedBlock);
+    case "locals?":
+      return isArrayOf(v, isLocal);
+    case "operands?":
+      return isArrayOf(v, isOperand);
+    case "ints?":
+      return isArrayOf(v, isUint);
+  }
+}
+
+function isDecodedStmt(v: unknown): boolean {
+  if (!isRecord(v) || keyCount(v) !== 2) return false;
+  const type = field(v, "type");
+  const fields = typeof type === "string" ? FIELD_LISTS.get(type) : undefined;
+  const body = field(v, "stmt");
+  if (fields === undefined || !isRecord(body)) return false;
+  if (!isUint(field(body, "file")) || !isUint(field(body, "row")) || !isUint(field(body, "col"))) return false;
+  for (const [name, kind] of fields) if (!isDecodedField(kind, field(body, name))) return false;
+  let expected = 3 + fields.length;
+  if (type === "MakeNumberRefStmt" && Object.hasOwn(body, "Index")) {
+    if (body.Index !== body.index) return false;
+    expected++;
+  }
+  return keyCount(body) === expected;
+}
+
+function isDecodedBlock(v: unknown): boolean {
+  return isRecord(v) && keyCount(v) === 1 && isArrayOf(field(v, "stmts"), isDecodedStmt);
+}
+
+function isStringConst(v: unknown): boolean {
+  return isRecord(v) && keyCount(v) === 1 && typeof field(v, "value") === "string";
+}
+
+function isDecodedBuiltin(v: unknown): boolean {
+  if (!isRecord(v) || keyCount(v) !== 2 || typeof field(v, "name") !== "string") return false;
+  const decl = field(v, "decl");
+  return isRecord(decl) && (!Object.hasOwn(decl, "result") || decl.result === null || isRecord(decl.result));
+}
+
+function isDecodedPlan(v: unknown): boolean {
+  return isRecord(v) && keyCount(v) === 2 && typeof field(v, "name") === "string" && isArrayOf(field(v, "blocks"), isDecodedBlock);
+}
+
+function isDecodedFunc(v: unknown): boolean {
+  return (
+    isRecord(v) &&
+    keyCount(v) === 5 &&
+    typeof field(v, "name") === "string" &&
+    isArrayOf(field(v, "params"), isLocal) &&
+    isLocal(field(v, "return")) &&
+    isArrayOf(field(v, "blocks"), isDecodedBlock) &&
+    isArrayOf(field(v, "path"), (x) => typeof x === "string")
+  );
+}
+
+/** Whether `v` is a plan in the decoded shape, which decodePolicy would copy field for field. */
+export function isDecoded(v: unknown): v is Policy {
+  if (!isRecord(v) || keyCount(v) !== 3) return false;
+  const st = field(v, "static");
+  const plans = field(v, "plans");
+  const funcs = field(v, "funcs");
+  return (
+    isRecord(st) &&
+    keyCount(st) === 3 &&
+    isArrayOf(field(st, "strings"), isStringConst) &&
+    isArrayOf(field(st, "builtin_funcs"), isDecodedBuiltin) &&
+    isArrayOf(field(st, "files"), isStringConst) &&
+    isRecord(plans) &&
+    keyCount(plans) === 1 &&
+    isArrayOf(field(plans, "plans"), isDecodedPlan) &&
+    isRecord(funcs) &&
+    keyCount(funcs) === 1 &&
+    isArrayOf(field(funcs, "funcs"), isDecodedFunc)
+  );
 }

@@ -5,10 +5,11 @@
 // `static.builtin_funcs`, break indexes within the enclosing levels (CallDynamicStmt needs 3),
 // ResultSetAddStmt only in plans and ReturnLocalStmt only in funcs, unique names, distinct params,
 // and no in-place mutation of a plan's input/data locals or of a func's params.
+import type { RegoError } from "../../runtime/errors.js";
 import { numberFromText } from "../../runtime/value/number.js";
 import { invalid } from "./decode.js";
-import type { BuiltinFunc, Func, Operand, Policy, StringConst } from "./types.js";
-import { FuncPaths, forEachStmt, mutatedOf, operandsOf, walkBlocks, type StmtVisit } from "./walk.js";
+import type { Block, BuiltinFunc, CallStmt, Func, Operand, Policy, Stmt, StringConst } from "./types.js";
+import { FuncPaths } from "./walk.js";
 
 /** Validates a decoded policy; throws RegoError("plan_invalid_error") on the first problem. */
 export function validatePolicy(policy: Policy): void {
@@ -35,30 +36,21 @@ export function validatePolicy(policy: Policy): void {
     planNames.add(p.name);
   });
 
-  const check = new BodyChecker(strings.length, files.length, funcs, builtins, strings);
+  const check = new BodyChecker(policy, funcs, builtins);
   const planLocals = new Set([0, 1]);
-  policy.plans.plans.forEach((p, i) => {
-    walkBlocks(p.blocks, `plans.plans[${i}].blocks`, (v) => check.stmt("plan", planLocals, v));
-  });
+  policy.plans.plans.forEach((p, i) => check.body("plan", planLocals, p.blocks, `plans.plans[${i}].blocks`, undefined));
+  const callees = new Map<string, string[]>();
   policy.funcs.funcs.forEach((f, i) => {
-    const params = new Set(f.params);
-    walkBlocks(f.blocks, `funcs.funcs[${i}].blocks`, (v) => check.stmt("func", params, v));
+    const out: string[] = [];
+    check.body("func", new Set(f.params), f.blocks, `funcs.funcs[${i}].blocks`, out);
+    callees.set(f.name, out);
   });
-  checkAcyclic(policy, funcs);
+  checkAcyclic(policy, callees);
 }
 
-/** Rego has no recursion: a func that can reach itself (CallStmt or CallDynamicStmt) is refused. */
-function checkAcyclic(policy: Policy, funcs: ReadonlyMap<string, Func>): void {
-  const callees = new Map<string, string[]>();
-  const paths = new FuncPaths(funcs.values());
-  for (const f of policy.funcs.funcs) {
-    const out: string[] = [];
-    forEachStmt(f.blocks, (s) => {
-      if (s.type === "CallStmt" && funcs.has(s.stmt.func)) out.push(s.stmt.func);
-      else if (s.type === "CallDynamicStmt") for (const g of paths.candidates(s.stmt, policy)) out.push(g.name);
-    });
-    callees.set(f.name, out);
-  }
+/** Rego has no recursion: a func that can reach itself (CallStmt or CallDynamicStmt) is refused.
+ * `callees`: func name → the funcs its statements may call, in statement order. */
+function checkAcyclic(policy: Policy, callees: ReadonlyMap<string, readonly string[]>): void {
   const state = new Map<string, 1 | 2>(); // 1 = on the stack, 2 = done
   const index = new Map(policy.funcs.funcs.map((f, i) => [f.name, i]));
   // depth-first with an explicit stack (call chains can be thousands of funcs long)
@@ -93,95 +85,211 @@ function checkAcyclic(policy: Policy, funcs: ReadonlyMap<string, Func>): void {
   for (const f of policy.funcs.funcs) if (!state.has(f.name)) visit(f.name);
 }
 
-/** The per-statement checks. JSON paths are built only for an error message (`v.path` is lazy):
- * a plan has a great many statements. */
+/** The per-statement checks, walking the blocks without allocating per statement (a plan has a
+ * great many): the JSON path of a statement is rendered only for an error, from the block and
+ * statement indexes on the way down (`trail`). */
 class BodyChecker {
+  private readonly nStrings: number;
+  private readonly nFiles: number;
+  private readonly strings: readonly StringConst[];
+  /** The rule funcs by path, for the funcs a CallDynamicStmt may call (made on first use). */
+  private paths: FuncPaths | undefined;
+  // the body being checked
+  private kind: "plan" | "func" = "plan";
+  private protectedLocals: ReadonlySet<number> = new Set();
+  private root = "";
+  private callees: string[] | undefined;
+  /** Per nesting depth: the block's index in its statement (-1: the `block` field) and the
+   * statement's index in the block. */
+  private readonly trail: number[] = [];
+
   constructor(
-    private readonly nStrings: number,
-    private readonly nFiles: number,
+    private readonly policy: Policy,
     private readonly funcs: ReadonlyMap<string, Func>,
     private readonly builtins: ReadonlyMap<string, BuiltinFunc>,
-    private readonly strings: readonly StringConst[],
-  ) {}
-
-  private string(index: number, v: StmtVisit, field: string): void {
-    if (index >= this.nStrings) throw invalid(`${v.path}.stmt.${field}`, `string index ${index} out of range (${this.nStrings} strings)`);
+  ) {
+    this.strings = policy.static.strings;
+    this.nStrings = this.strings.length;
+    this.nFiles = policy.static.files.length;
   }
 
-  private operand(op: Operand, v: StmtVisit, field: string): void {
-    if (op.type === "string_index") this.string(op.value, v, `${field}.value`);
+  /** Checks the top-level `blocks` of a plan or func (JSON path `root`); the funcs its statements
+   * call are appended to `callees`. */
+  body(kind: "plan" | "func", protectedLocals: ReadonlySet<number>, blocks: readonly Block[], root: string, callees: string[] | undefined): void {
+    this.kind = kind;
+    this.protectedLocals = protectedLocals;
+    this.root = root;
+    this.callees = callees;
+    for (let i = 0; i < blocks.length; i++) this.block(blocks[i]!, i, 0, 1);
   }
 
-  stmt(kind: "plan" | "func", protectedLocals: ReadonlySet<number>, v: StmtVisit): void {
-    const { stmt, levels } = v;
+  private block(block: Block, index: number, depth: number, levels: number): void {
+    const stmts = block.stmts;
+    for (let i = 0; i < stmts.length; i++) {
+      const s = stmts[i]!;
+      this.trail[2 * depth] = index;
+      this.trail[2 * depth + 1] = i;
+      this.stmt(s, depth, levels);
+      switch (s.type) {
+        case "BlockStmt": {
+          const bs = s.stmt.blocks;
+          for (let j = 0; j < bs.length; j++) this.block(bs[j]!, j, depth + 1, levels + 1);
+          break;
+        }
+        case "NotStmt":
+        case "WithStmt":
+          this.block(s.stmt.block, -1, depth + 1, levels + 1);
+          break;
+        case "ScanStmt":
+          this.block(s.stmt.block, -1, depth + 1, levels + 2);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  /** The JSON path of the statement at `depth` on the trail. */
+  private path(depth: number): string {
+    let out = `${this.root}[${this.trail[0]}].stmts[${this.trail[1]}]`;
+    for (let d = 1; d <= depth; d++) {
+      const b = this.trail[2 * d]!;
+      out += `${b < 0 ? ".stmt.block" : `.stmt.blocks[${b}]`}.stmts[${this.trail[2 * d + 1]}]`;
+    }
+    return out;
+  }
+
+  private fail(depth: number, field: string, message: string): RegoError {
+    return invalid(`${this.path(depth)}.stmt${field}`, message);
+  }
+
+  private string(index: number, depth: number, field: string): void {
+    if (index >= this.nStrings) throw this.fail(depth, `.${field}`, `string index ${index} out of range (${this.nStrings} strings)`);
+  }
+
+  private operand(op: Operand, depth: number, field: string): void {
+    if (op.type === "string_index" && op.value >= this.nStrings) this.string(op.value, depth, `${field}.value`);
+  }
+
+  private operands(ops: readonly Operand[], depth: number, field: string): void {
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
+      if (op.type === "string_index" && op.value >= this.nStrings) this.string(op.value, depth, `${field}[${i}].value`);
+    }
+  }
+
+  private mutates(local: number, stmt: Stmt, depth: number): void {
+    if (this.protectedLocals.has(local)) {
+      throw this.fail(depth, "", `${stmt.type} mutates local ${local}, which holds ${this.kind === "plan" ? "the input or data document" : "a parameter"}`);
+    }
+  }
+
+  private stmt(stmt: Stmt, depth: number, levels: number): void {
     const s = stmt.stmt;
     if (this.nFiles > 0 ? s.file >= this.nFiles : s.file !== 0) {
-      throw invalid(`${v.path}.stmt.file`, `file index ${s.file} out of range (${this.nFiles} files)`);
+      throw this.fail(depth, ".file", `file index ${s.file} out of range (${this.nFiles} files)`);
     }
-    if (stmt.type === "CallStmt" || stmt.type === "CallDynamicStmt") {
-      // operandsOf would name every argument (`args[3]`) up front
-      const [field, list] = stmt.type === "CallStmt" ? ["args", stmt.stmt.args] : ["path", stmt.stmt.path];
-      for (let i = 0; i < list.length; i++) {
-        const op = list[i]!;
-        if (op.type === "string_index" && op.value >= this.nStrings) this.operand(op, v, `${field}[${i}]`);
-      }
-    } else {
-      for (const [field, op] of operandsOf(stmt)) this.operand(op, v, field);
-    }
-    for (const m of mutatedOf(stmt)) {
-      if (protectedLocals.has(m)) {
-        throw invalid(`${v.path}.stmt`, `${stmt.type} mutates local ${m}, which holds ${kind === "plan" ? "the input or data document" : "a parameter"}`);
-      }
+    // operands read (string indexes in range) and collections mutated in place (not protected)
+    switch (stmt.type) {
+      case "ArrayAppendStmt":
+        this.operand(stmt.stmt.value, depth, "value");
+        this.mutates(stmt.stmt.array, stmt, depth);
+        break;
+      case "SetAddStmt":
+        this.operand(stmt.stmt.value, depth, "value");
+        this.mutates(stmt.stmt.set, stmt, depth);
+        break;
+      case "AssignVarOnceStmt":
+      case "AssignVarStmt":
+      case "IsArrayStmt":
+      case "IsObjectStmt":
+      case "IsSetStmt":
+      case "LenStmt":
+        this.operand(stmt.stmt.source, depth, "source");
+        break;
+      case "CallStmt":
+        this.operands(stmt.stmt.args, depth, "args");
+        break;
+      case "CallDynamicStmt":
+        this.operands(stmt.stmt.path, depth, "path");
+        break;
+      case "DotStmt":
+        this.operand(stmt.stmt.source, depth, "source");
+        this.operand(stmt.stmt.key, depth, "key");
+        break;
+      case "EqualStmt":
+      case "NotEqualStmt":
+        this.operand(stmt.stmt.a, depth, "a");
+        this.operand(stmt.stmt.b, depth, "b");
+        break;
+      case "ObjectInsertOnceStmt":
+      case "ObjectInsertStmt":
+        this.operand(stmt.stmt.key, depth, "key");
+        this.operand(stmt.stmt.value, depth, "value");
+        this.mutates(stmt.stmt.object, stmt, depth);
+        break;
+      case "WithStmt":
+        this.operand(stmt.stmt.value, depth, "value");
+        break;
+      default:
+        break;
     }
     switch (stmt.type) {
       case "BreakStmt":
-        if (stmt.stmt.index >= levels) throw invalid(`${v.path}.stmt.index`, `break index ${stmt.stmt.index} leaves the ${kind} (${levels} enclosing levels)`);
+        if (stmt.stmt.index >= levels) throw this.fail(depth, ".index", `break index ${stmt.stmt.index} leaves the ${this.kind} (${levels} enclosing levels)`);
         break;
       case "MakeNumberRefStmt": {
-        this.string(stmt.stmt.index, v, "index");
+        this.string(stmt.stmt.index, depth, "index");
         const text = this.strings[stmt.stmt.index]!.value;
-        if (numberFromText(text) === undefined) throw invalid(`${v.path}.stmt.index`, `string ${JSON.stringify(text)} is not a number`);
+        if (numberFromText(text) === undefined) throw this.fail(depth, ".index", `string ${JSON.stringify(text)} is not a number`);
         break;
       }
       case "MakeNumberIntStmt":
       case "AssignIntStmt":
-        if (!Number.isSafeInteger(stmt.stmt.value)) throw invalid(`${v.path}.stmt.value`, "integer out of range");
+        if (!Number.isSafeInteger(stmt.stmt.value)) throw this.fail(depth, ".value", "integer out of range");
         break;
       case "WithStmt": {
         const path = stmt.stmt.path;
-        for (let i = 0; i < path.length; i++) if (path[i]! >= this.nStrings) this.string(path[i]!, v, `path[${i}]`);
+        for (let i = 0; i < path.length; i++) if (path[i]! >= this.nStrings) this.string(path[i]!, depth, `path[${i}]`);
         break;
       }
-      case "CallStmt": {
-        const name = stmt.stmt.func;
-        const f = this.funcs.get(name);
-        if (f) {
-          if (stmt.stmt.args.length !== f.params.length) {
-            throw invalid(`${v.path}.stmt.args`, `func ${JSON.stringify(name)} takes ${f.params.length} arguments, got ${stmt.stmt.args.length}`);
-          }
-          break;
-        }
-        const b = this.builtins.get(name);
-        if (!b) throw invalid(`${v.path}.stmt.func`, `unknown function ${JSON.stringify(name)}: not a func and not in static.builtin_funcs`);
-        const args = b.decl.args;
-        if (Array.isArray(args) && b.decl.variadic === undefined && args.length !== stmt.stmt.args.length) {
-          throw invalid(`${v.path}.stmt.args`, `builtin ${JSON.stringify(name)} takes ${args.length} arguments, got ${stmt.stmt.args.length}`);
-        }
+      case "CallStmt":
+        this.call(stmt.stmt, depth);
         break;
-      }
       case "CallDynamicStmt":
-        if (stmt.stmt.args.length !== 2) throw invalid(`${v.path}.stmt.args`, "expected the input and data locals");
-        if (stmt.stmt.path.length === 0) throw invalid(`${v.path}.stmt.path`, "expected a non-empty path");
-        if (levels < 4) throw invalid(`${v.path}.stmt`, `CallDynamicStmt needs 3 enclosing blocks to break out of (${levels - 1} here)`);
+        if (stmt.stmt.args.length !== 2) throw this.fail(depth, ".args", "expected the input and data locals");
+        if (stmt.stmt.path.length === 0) throw this.fail(depth, ".path", "expected a non-empty path");
+        if (levels < 4) throw this.fail(depth, "", `CallDynamicStmt needs 3 enclosing blocks to break out of (${levels - 1} here)`);
+        if (this.callees) {
+          this.paths ??= new FuncPaths(this.funcs.values());
+          for (const g of this.paths.candidates(stmt.stmt, this.policy)) this.callees.push(g.name);
+        }
         break;
       case "ResultSetAddStmt":
-        if (kind !== "plan") throw invalid(`${v.path}.stmt`, "ResultSetAddStmt outside a plan");
+        if (this.kind !== "plan") throw this.fail(depth, "", "ResultSetAddStmt outside a plan");
         break;
       case "ReturnLocalStmt":
-        if (kind !== "func") throw invalid(`${v.path}.stmt`, "ReturnLocalStmt outside a func");
+        if (this.kind !== "func") throw this.fail(depth, "", "ReturnLocalStmt outside a func");
         break;
       default:
         break;
+    }
+  }
+
+  /** A CallStmt calls a func with its number of params, or a declared builtin. */
+  private call(s: CallStmt, depth: number): void {
+    const name = s.func;
+    const f = this.funcs.get(name);
+    if (f) {
+      if (s.args.length !== f.params.length) throw this.fail(depth, ".args", `func ${JSON.stringify(name)} takes ${f.params.length} arguments, got ${s.args.length}`);
+      this.callees?.push(name);
+      return;
+    }
+    const b = this.builtins.get(name);
+    if (!b) throw this.fail(depth, ".func", `unknown function ${JSON.stringify(name)}: not a func and not in static.builtin_funcs`);
+    const args = b.decl.args;
+    if (Array.isArray(args) && b.decl.variadic === undefined && args.length !== s.args.length) {
+      throw this.fail(depth, ".args", `builtin ${JSON.stringify(name)} takes ${args.length} arguments, got ${s.args.length}`);
     }
   }
 }

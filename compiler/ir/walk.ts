@@ -1,19 +1,8 @@
-// Walking the statements of a plan or func, with the facts every consumer needs: the JSON path
-// of each statement (for error messages), how many break levels enclose it (§3.2 of the IR
-// reference: a top-level block gives 1, each BlockStmt child, NotStmt and WithStmt block 1 more,
-// a ScanStmt block 2 more) and whether it runs inside a scan (it may run more than once).
+// Walking the statements of a plan or func, with the facts consumers need: how many break levels
+// a nested block adds (§3.2 of the IR reference: a top-level block gives 1, each BlockStmt child,
+// NotStmt and WithStmt block 1 more, a ScanStmt block 2 more) and whether a statement runs inside
+// a scan (it may run more than once); what statements read, assign and mutate.
 import type { Block, CallDynamicStmt, Func, Operand, Policy, Stmt } from "./types.js";
-
-export interface StmtVisit {
-  stmt: Stmt;
-  /** JSON path of the statement envelope, e.g. `funcs.funcs[0].blocks[1].stmts[2]` (built on
-   * first access: only error messages need it). */
-  readonly path: string;
-  /** Break levels enclosing the statement: a BreakStmt index must be below this. */
-  levels: number;
-  /** True when the statement is inside a ScanStmt body. */
-  inScan: boolean;
-}
 
 /** Calls `f` on each block nested directly in a statement, with the break levels it adds. */
 export function forEachChildBlock(s: Stmt, f: (block: Block, levels: number, index: number) => void): void {
@@ -35,62 +24,7 @@ export function forEachChildBlock(s: Stmt, f: (block: Block, levels: number, ind
   }
 }
 
-/** Where a statement sits, as a chain of (block path, index) links; rendered only on demand. */
-class Visit implements StmtVisit {
-  private text: string | undefined;
-  constructor(
-    readonly stmt: Stmt,
-    readonly levels: number,
-    readonly inScan: boolean,
-    /** The enclosing statement (null at top level), and this statement's block within it. */
-    private readonly parent: Visit | null,
-    private readonly block: number,
-    private readonly index: number,
-    private readonly root: string,
-  ) {}
-
-  get path(): string {
-    if (this.text === undefined) {
-      let base: string;
-      if (this.parent === null) base = `${this.root}[${this.block}]`;
-      else base = this.block < 0 ? `${this.parent.path}.stmt.block` : `${this.parent.path}.stmt.blocks[${this.block}]`;
-      this.text = `${base}.stmts[${this.index}]`;
-    }
-    return this.text;
-  }
-}
-
-/** Visits every statement of top-level `blocks` (depth first, in order). */
-export function walkBlocks(blocks: readonly Block[], path: string, visit: (v: StmtVisit) => void): void {
-  for (let i = 0; i < blocks.length; i++) walkBlock(blocks[i]!, path, null, i, 1, false, visit);
-}
-
-function walkBlock(block: Block, root: string, parent: Visit | null, blockIndex: number, levels: number, inScan: boolean, visit: (v: StmtVisit) => void): void {
-  const stmts = block.stmts;
-  for (let i = 0; i < stmts.length; i++) {
-    const s = stmts[i]!;
-    const v = new Visit(s, levels, inScan, parent, blockIndex, i, root);
-    visit(v);
-    switch (s.type) {
-      case "BlockStmt": {
-        const bs = s.stmt.blocks;
-        for (let j = 0; j < bs.length; j++) walkBlock(bs[j]!, root, v, j, levels + 1, inScan, visit);
-        break;
-      }
-      case "NotStmt":
-      case "WithStmt":
-        walkBlock(s.stmt.block, root, v, -1, levels + 1, inScan, visit);
-        break;
-      case "ScanStmt":
-        walkBlock(s.stmt.block, root, v, -1, levels + 2, true, visit);
-        break;
-      default:
-        break;
-    }
-  }
-}
-
-/** Calls `f` on every statement of the blocks, depth first, in order (no paths, no levels). */
+/** Calls `f` on every statement of the blocks, depth first, in order (no levels). */
 export function forEachStmt(blocks: readonly Block[], f: (s: Stmt, inScan: boolean) => void, inScan = false): void {
   for (let i = 0; i < blocks.length; i++) forEachStmtIn(blocks[i]!, f, inScan);
 }

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { RegoError } from "regoc";
 import { generateTypeScript } from "regoc/compiler";
-import { decodePolicy } from "../../../../compiler/ir/decode.js";
+import { decodePolicy, isDecoded } from "../../../../compiler/ir/decode.js";
 import { validatePolicy } from "../../../../compiler/ir/validate.js";
 
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -69,6 +69,23 @@ function valid(): J {
       ],
     },
   };
+}
+
+/** Renames OPA's `Index` of every MakeNumberRefStmt to `index` (the decoded shape). */
+function withLowerIndex(plan: J): J {
+  const visit = (x: unknown): void => {
+    if (Array.isArray(x)) x.forEach(visit);
+    else if (typeof x === "object" && x !== null) {
+      const o = x as J;
+      if (o.type === "MakeNumberRefStmt" && o.stmt && "Index" in o.stmt) {
+        o.stmt.index = o.stmt.Index;
+        delete o.stmt.Index;
+      }
+      Object.values(o).forEach(visit);
+    }
+  };
+  visit(plan);
+  return plan;
 }
 
 const SCAN = "funcs.funcs[0].blocks[0].stmts[0].stmt";
@@ -150,6 +167,35 @@ describe("compiler/ir: decode and validate", () => {
       );
     });
   }
+
+  // The same refusals for a plan in the decoded shape (`index`, as our planner writes it), which
+  // decodePolicy uses without copying: its shape check must refuse what the copying decoder does.
+  for (const tc of cases) {
+    it(`refuses in the decoded shape: ${tc.note}`, () => {
+      let plan: unknown = valid();
+      const r = tc.mutate(plan as J);
+      if (tc.note === "not an object") plan = r;
+      else withLowerIndex(plan as J);
+      assert.throws(
+        () => generateTypeScript(plan),
+        (e: unknown) => e instanceof RegoError && e.code === "plan_invalid_error" && e.message.startsWith(`${tc.path}: `) && tc.message.test(e.message),
+      );
+    });
+  }
+
+  it("uses a plan in the decoded shape as it is, and copies one with anything to default or drop", () => {
+    const p = withLowerIndex(valid());
+    assert.ok(isDecoded(p));
+    assert.equal(decodePolicy(p), p);
+    // an extra top-level field (dropped by the decoder) makes it copy: the copy equals the plan
+    const copy = decodePolicy({ ...p, unplanned_rules: null });
+    assert.notEqual(copy, p);
+    assert.deepEqual(copy, p);
+    const extra = withLowerIndex(valid());
+    extra.funcs.funcs[0].blocks[1].stmts[0].stmt.end_row = 1;
+    assert.ok(!isDecoded(extra));
+    assert.deepEqual(decodePolicy(extra), p);
+  });
 
   it("tolerates Go's null-for-empty, omitted static, `index` or `Index`, extra location fields", () => {
     const p = valid();
