@@ -162,7 +162,7 @@ export class Planner {
         continue;
       }
       for (const r of m.rules) {
-        const ref = this.input.ruleRef(r);
+        const ref = this.ruleRef(r);
         const cut = ref.findIndex((t, i) => i > 0 && t.type !== "string");
         const node = this.rules.lookupOrInsert(cut < 0 ? ref : ref.slice(0, cut));
         node.collapse();
@@ -207,6 +207,15 @@ export class Planner {
 
   // ------------------------------------------------------------------------------------------
   // helpers shared by the planning functions
+
+  private readonly ruleRefs = new Map<Rule, Ref>();
+
+  /** The rule's full ref (`data.pkg.p.q`), made once per rule. */
+  ruleRef(r: Rule): Ref {
+    let ref = this.ruleRefs.get(r);
+    if (ref === undefined) this.ruleRefs.set(r, (ref = this.input.ruleRef(r)));
+    return ref;
+  }
 
   varOperand(v: string): Operand {
     return { type: "local", value: this.vars.getOrEmpty(v) };

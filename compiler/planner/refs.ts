@@ -278,7 +278,7 @@ function optimizeLookup(p: Planner, t: RuleTrie, ref: Ref): { rulesets: Rule[][]
     if (relevant === 0) break;
     // at the penultimate term, rules with vars in their refs end the descent
     if (index === ref.length - 2) {
-      for (const n of nodes) if (n.rulesOf().some((rule) => !p.input.ruleRef(rule).every((x, j) => j === 0 || varsOf(x).size === 0))) break outer;
+      for (const n of nodes) if (n.rulesOf().some((rule) => !p.ruleRef(rule).every((x, j) => j === 0 || varsOf(x).size === 0))) break outer;
     }
   }
   if (!opt) return undefined;

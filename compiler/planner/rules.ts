@@ -15,14 +15,43 @@ function isMultiValue(r: Rule): boolean {
   return r.head.key !== undefined && r.head.value === undefined;
 }
 
+/** A rule set, ordered and measured for planning (see ruleSetOf). */
+interface RuleSet {
+  rules: Rule[];
+  refs: Ref[];
+  /** The terms of the func's path (the refs' common prefix of strings). */
+  pieces: number;
+  /** Some ref goes deeper than the path: the func builds an object. */
+  buildObject: boolean;
+  /** The func's path as text (`data.pkg.p`). */
+  path: string;
+}
+
+/** Rule sets by the array of their rules: the trie hands out the same array (a node's rules) at
+ * each reference to them, and rule sets are referred to far more often than planned. */
+const ruleSets = new WeakMap<Rule[], RuleSet>();
+
 /** Plans the rules (all at one trie node) if not planned in this generation; returns the name. */
 export function planRules(p: Planner, unsorted: Rule[]): string {
+  let set = ruleSets.get(unsorted);
+  if (set === undefined) ruleSets.set(unsorted, (set = ruleSet(p, unsorted)));
+  const existing = p.funcs.get(set.path);
+  if (existing) return existing;
+  const name = `g${p.funcs.gen()}.${set.path}`;
+  p.planRuleSet(
+    () => planFunc(p, set.rules, set.refs, set.pieces, set.buildObject, set.path),
+    () => p.funcs.add(set.path, name),
+  );
+  return name;
+}
+
+function ruleSet(p: Planner, unsorted: Rule[]): RuleSet {
   // longer refs first: a shallower rule's value then conflicts with what deeper rules inserted
   const rules = unsorted
-    .map((r, i) => ({ r, i, n: p.input.ruleRef(r).length }))
+    .map((r, i) => ({ r, i, n: p.ruleRef(r).length }))
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .map((x) => x.r);
-  const refs = rules.map((r) => p.input.ruleRef(r));
+  const refs = rules.map((r) => p.ruleRef(r));
   const pathRef = refs[0]!;
   let pieces = pathRef.length;
   for (const ref of refs) {
@@ -30,15 +59,7 @@ export function planRules(p: Planner, unsorted: Rule[]): string {
     if (cut >= 0 && cut < pieces) pieces = cut;
   }
   const buildObject = refs.some((ref) => ref.length !== pieces);
-  const path = refString(pathRef.slice(0, pieces));
-  const existing = p.funcs.get(path);
-  if (existing) return existing;
-  const name = `g${p.funcs.gen()}.${path}`;
-  p.planRuleSet(
-    () => planFunc(p, rules, refs, pieces, buildObject, path),
-    () => p.funcs.add(path, name),
-  );
-  return name;
+  return { rules, refs, pieces, buildObject, path: refString(pathRef.slice(0, pieces)) };
 }
 
 /** Plans the func of a rule set (see planRules). */

@@ -5,9 +5,16 @@
 import type { Ref, Rule, Term } from "../ast/nodes.js";
 import { keyOf, compareKeys } from "../passes/ruleTree.js";
 
+/** The nodes of one key: a stack (a null on top shadows the key). */
+type Entry = { key: Term; nodes: (RuleTrie | null)[] };
+
 export class RuleTrie {
-  /** Key → the stack of nodes for that key (a null on top shadows the key). */
-  private readonly children = new Map<string, { key: Term; nodes: (RuleTrie | null)[] }>();
+  /** Key (keyOf) → its entry, in insertion order. */
+  private readonly children = new Map<string, Entry>();
+  /** The entries of string and var keys again, by their text: most lookups are by these, and
+   * need no key string built. */
+  private readonly strings = new Map<string, Entry>();
+  private readonly vars = new Map<string, Entry>();
   rules: Rule[] | undefined;
   /** At the root: the refs shadowed (push) and not yet restored (pop), in order. */
   private readonly shadowed: Ref[] = [];
@@ -26,6 +33,8 @@ export class RuleTrie {
   collapse(): void {
     this.rules = this.descendantRules();
     this.children.clear();
+    this.strings.clear();
+    this.vars.clear();
   }
 
   descendantRules(): Rule[] {
@@ -37,8 +46,20 @@ export class RuleTrie {
     return out;
   }
 
+  private entry(k: Term): Entry | undefined {
+    if (k.type === "string") return this.strings.get(k.value);
+    if (k.type === "var") return this.vars.get(k.value);
+    return this.children.get(keyOf(k));
+  }
+
+  private addEntry(k: Term, e: Entry): void {
+    this.children.set(keyOf(k), e);
+    if (k.type === "string") this.strings.set(k.value, e);
+    else if (k.type === "var") this.vars.set(k.value, e);
+  }
+
   get(k: Term): RuleTrie | undefined {
-    const e = this.children.get(keyOf(k));
+    const e = this.entry(k);
     if (!e || e.nodes.length === 0) return undefined;
     return e.nodes[e.nodes.length - 1] ?? undefined;
   }
@@ -61,10 +82,9 @@ export class RuleTrie {
       let child = node.get(t);
       if (!child) {
         child = new RuleTrie();
-        const k = keyOf(t);
-        const e = node.children.get(k);
+        const e = node.entry(t);
         if (e) e.nodes.push(child);
-        else node.children.set(k, { key: t, nodes: [child] });
+        else node.addEntry(t, { key: t, nodes: [child] });
       }
       node = child;
     }
@@ -106,17 +126,16 @@ export class RuleTrie {
     const parent = this.lookup(ref.slice(0, -1));
     if (!parent) return;
     const last = ref[ref.length - 1]!;
-    const k = keyOf(last);
-    const e = parent.children.get(k);
+    const e = parent.entry(last);
     if (e) e.nodes.push(null);
-    else parent.children.set(k, { key: last, nodes: [null] });
+    else parent.addEntry(last, { key: last, nodes: [null] });
   }
 
   pop(ref: Ref): void {
     this.shadowed.pop();
     const parent = this.lookup(ref.slice(0, -1));
     if (!parent) return;
-    parent.children.get(keyOf(ref[ref.length - 1]!))?.nodes.pop();
+    parent.entry(ref[ref.length - 1]!)?.nodes.pop();
   }
 }
 
