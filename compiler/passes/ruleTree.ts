@@ -5,8 +5,26 @@ import type { CompileContext } from "./context.js";
 import { groundPrefix, isConstant, termString } from "./terms.js";
 
 export function keyOf(t: Term): string {
-  if (t.type === "var" || t.type === "string") return `${t.type}:${t.value}`;
+  if (t.type === "var") return cachedKey(varKeys, "var:", t.value);
+  if (t.type === "string") return cachedKey(stringKeys, "string:", t.value);
   return `${t.type}:${termString(t)}`;
+}
+
+// Every lookup in the rule tree and the type environment goes through keyOf; building the key
+// anew each time (a fresh string, hashed again by the map) was the type checker's largest cost.
+// The keys of vars and strings (nearly all keys) are made once per name instead; the cache is
+// cleared when it grows large, so that a long-lived process does not keep every name it saw.
+const varKeys = new Map<string, string>();
+const stringKeys = new Map<string, string>();
+const MAX_CACHED_KEYS = 100_000;
+
+function cachedKey(cache: Map<string, string>, prefix: string, value: string): string {
+  let k = cache.get(value);
+  if (k === undefined) {
+    if (cache.size >= MAX_CACHED_KEYS) cache.clear();
+    cache.set(value, (k = prefix + value));
+  }
+  return k;
 }
 
 export class ModuleTreeNode {
