@@ -107,8 +107,10 @@ class FactCollector {
         return;
       case "ref": {
         const head = t.value[0]!;
-        if (t.value.length === 1 && head.type === "var" && (head.value === "input" || head.value === "data")) this.facts.bareRoots = true;
-        this.terms(t.value);
+        if (head.type !== "var") this.term(head);
+        else if (t.value.length > 1) this.vars.add(head.value); // `input.x`: not a root of its own
+        else this.term(head); // `input`: a one-term ref is the root itself
+        for (let i = 1; i < t.value.length; i++) this.term(t.value[i]!);
         return;
       }
       case "call":
