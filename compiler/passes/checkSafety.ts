@@ -73,7 +73,8 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body):
         reordered.push(e);
         placed.add(e);
         for (const v of ovs) safe.add(v);
-        varsOf(e, {}, placedVars);
+        // (only read for closure vars: without any, the walk is saved)
+        if (closureVars.size > 0) varsOf(e, {}, placedVars);
       }
     }
     if (reordered.length === n) break;
@@ -262,19 +263,36 @@ function ruleSuffix(m: Module, rule: Rule): string {
   return ` in rule ${name}`;
 }
 
+/** The vars of a rule's head terms that neither the arguments nor the body (SAFETY_PARAMS)
+ * bind. The body is searched from its end, and only until every head var is found: the
+ * compiler's own bindings of head values come last, and walking whole bodies here was a cost. */
+function unboundHeadVars(terms: Term[], args: Term[], body: Body): Set<string> {
+  const unbound = new Set<string>();
+  for (const t of terms) {
+    walkTerms(t, (x) => {
+      if (x.type === "var") unbound.add(x.value);
+      return false;
+    });
+  }
+  for (const v of varsOfTerms(args)) unbound.delete(v);
+  for (let i = body.length - 1; i >= 0 && unbound.size > 0; i--) {
+    for (const v of varsOf(body[i]!, SAFETY_PARAMS)) unbound.delete(v);
+  }
+  return unbound;
+}
+
 export function checkSafetyRuleHeads(ctx: CompileContext): void {
   for (const m of ctx.modules) {
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         if (!headMayHaveVars(r)) continue;
-        const safe = varsOf(r.body, SAFETY_PARAMS);
-        varsOfTerms(r.head.args ?? [], {}, safe);
         const h = r.head;
-        const seen = new Set<string>();
         const terms = [...h.reference.slice(1), ...(h.args ?? []), ...(h.key ? [h.key] : []), ...(h.value ? [h.value] : [])];
+        const unbound = unboundHeadVars(terms, h.args ?? [], r.body);
+        const seen = new Set<string>();
         for (const t of terms) {
           walkTerms(t, (x) => {
-            if (x.type !== "var" || safe.has(x.value) || seen.has(x.value)) return false;
+            if (x.type !== "var" || !unbound.has(x.value) || seen.has(x.value)) return false;
             seen.add(x.value);
             const v = ctx.rewrittenVars.get(x.value) ?? x.value;
             if (!isGenerated(v)) ctx.err("rego_unsafe_var_error", `var ${v.startsWith("$") ? "_" : v} is unsafe${ruleSuffix(m, top)}`, x.location);

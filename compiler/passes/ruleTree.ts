@@ -153,27 +153,30 @@ export class TreeNode {
   /** Every rule a ref with vars could refer to (OPA's GetRulesDynamic). */
   rulesDynamic(ref: Ref, includeHidden: boolean): Set<Rule> {
     const set = new Set<Rule>();
-    const walk = (node: TreeNode, i: number): void => {
-      if (i >= ref.length) {
-        node.depthFirst((d) => {
-          for (const r of d.values) set.add(r);
-          return includeHidden ? false : d.hide;
-        });
-      } else if (i === 0 || isConstant(ref[i]!)) {
-        const c = node.child(ref[i]!);
-        if (!c) return;
-        for (const r of c.values) set.add(r);
-        walk(c, i + 1);
-      } else {
-        for (const c of node.children.values()) {
-          if (c.hide && !includeHidden) continue;
-          for (const r of c.values) set.add(r);
-          walk(c, i + 1);
-        }
-      }
-    };
-    walk(this, 0);
+    this.collectDynamic(ref, 0, includeHidden, set);
     return set;
+  }
+
+  // a method, not a closure per call: SetGraph asks this of every ref of every rule, and most
+  // refs (locals, input) end at the first lookup
+  private collectDynamic(ref: Ref, i: number, includeHidden: boolean, set: Set<Rule>): void {
+    if (i >= ref.length) {
+      this.depthFirst((d) => {
+        for (const r of d.values) set.add(r);
+        return includeHidden ? false : d.hide;
+      });
+    } else if (i === 0 || isConstant(ref[i]!)) {
+      const c = this.child(ref[i]!);
+      if (!c) return;
+      for (const r of c.values) set.add(r);
+      c.collectDynamic(ref, i + 1, includeHidden, set);
+    } else {
+      for (const c of this.children.values()) {
+        if (c.hide && !includeHidden) continue;
+        for (const r of c.values) set.add(r);
+        c.collectDynamic(ref, i + 1, includeHidden, set);
+      }
+    }
   }
 }
 
