@@ -111,9 +111,14 @@ export class TypeEnv {
   }
 
   getRef(ref: Ref): MaybeType {
-    const node = this.tree.child(ref[0]!);
-    if (!node) return this.getRefFallback(ref);
-    return this.getRefFrom(node, ref, 1);
+    // the first environment with the head, up the chain (the head's key made once)
+    const key = keyOf(ref[0]!);
+    for (let env: TypeEnv | undefined = this; env; env = env.next) {
+      const node = env.tree.childAt(key);
+      if (node) return env.getRefFrom(node, ref, 1);
+      if (!env.next) return env.getRefFallback(ref);
+    }
+    return undefined;
   }
 
   private getRefFallback(ref: Ref): MaybeType {
