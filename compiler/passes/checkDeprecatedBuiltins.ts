@@ -21,7 +21,10 @@ function check(ctx: CompileContext, node: VarNode | Body): void {
 }
 
 export function checkDeprecatedBuiltins(ctx: CompileContext): void {
-  for (const m of ctx.modules) if (ctx.strict || m.regoVersion !== "v0") check(ctx, m);
+  const deprecated = (name: string): boolean => !!ctx.builtins.get(name)?.deprecated;
+  for (const m of ctx.modules) {
+    if ((ctx.strict || m.regoVersion !== "v0") && ctx.mayContain(m, (f) => f.mayCall(deprecated))) check(ctx, m);
+  }
 }
 
 export function checkDeprecatedBuiltinsInQuery(ctx: CompileContext): void {

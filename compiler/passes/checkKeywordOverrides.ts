@@ -39,7 +39,7 @@ export function checkKeywordOverrides(ctx: CompileContext): void {
         ctx.err("rego_compile_error", `rules must not shadow ${head.value} (use a different rule name)`, r.location);
       }
     }
-    checkBodies(ctx, m);
+    if (ctx.mayContain(m, (f) => f.bareRoots)) checkBodies(ctx, m);
   }
 }
 

@@ -52,15 +52,16 @@ export function checkRuleConflicts(ctx: CompileContext): void {
       }
     }
     const first = node.values[0]!;
-    const n = name(node.values[node.values.length - 1]!);
+    // the name is printed only for an error (most nodes have none)
+    const n = (): string => name(node.values[node.values.length - 1]!);
     if (conflicts && conflicts.length > 0) {
       const lines = conflicts.map((c) => `  rule ${refString(rename(c.ref))} at ${locString(c.rule)}`);
-      ctx.err("rego_type_error", `rule ${n} conflicts with:\n${lines.join("\n")}`, first.location);
+      ctx.err("rego_type_error", `rule ${n()} conflicts with:\n${lines.join("\n")}`, first.location);
     } else if (kinds.size > 1 || arities.size > 1 || (complete >= 1 && partial >= 1) || (kinds.has(true) && lengths.size > 1)) {
-      ctx.err("rego_type_error", `conflicting rules ${n} found`, first.location);
+      ctx.err("rego_type_error", `conflicting rules ${n()} found`, first.location);
     } else if (defaults.length > 1) {
       const pkg = ctx.ruleModule.get(defaults[0]!)!.package;
-      ctx.err("rego_type_error", `multiple default rules ${n} found at ${defaults.map(locString).join(", ")}`, pkg.location);
+      ctx.err("rego_type_error", `multiple default rules ${n()} found at ${defaults.map(locString).join(", ")}`, pkg.location);
     }
     return false;
   });

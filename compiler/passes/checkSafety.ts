@@ -23,12 +23,19 @@ function addUnsafe(u: Unsafe, e: Expr, v: string): void {
 
 /** Reorders a body for safety; returns the new order and what stayed unsafe. */
 export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body): { body: Body; unsafe: Unsafe } {
-  const bodyVars = varsOf(body, SAFETY_PARAMS);
+  // each expression's vars, walked once (the closures pass below needs them again)
+  const exprVars = new Map<Expr, Set<string>>();
+  const bodyVars = new Set<string>();
+  for (const e of body) {
+    const vs = varsOf(e, SAFETY_PARAMS);
+    exprVars.set(e, vs);
+    for (const v of vs) bodyVars.add(v);
+  }
   const safe = new Set([...bodyVars].filter((v) => globals.has(v)));
   const unsafe: Unsafe = new Map();
   let lastVars = new Set<string>();
   for (const e of body) {
-    lastVars = varsOf(e, SAFETY_PARAMS);
+    lastVars = exprVars.get(e)!;
     for (const v of lastVars) if (!safe.has(v)) addUnsafe(unsafe, e, v);
   }
   const reordered: Body = [];
@@ -66,7 +73,8 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body):
         reordered.push(e);
         placed.add(e);
         for (const v of ovs) safe.add(v);
-        varsOf(e, {}, placedVars);
+        // (only read for closure vars: without any, the walk is saved)
+        if (closureVars.size > 0) varsOf(e, {}, placedVars);
       }
     }
     if (reordered.length === n) break;
@@ -78,7 +86,7 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body):
   reordered.forEach((e, i) => {
     if (i > 0) {
       for (const v of carry) g.add(v);
-      for (const v of varsOf(reordered[i - 1]!, SAFETY_PARAMS)) g.add(v);
+      for (const v of exprVars.get(reordered[i - 1]!)!) g.add(v);
     }
     reorderClosures(arity, g, unsafe, e);
   });
@@ -107,90 +115,98 @@ function varsInClosures(e: Expr): Set<string> {
 }
 
 function forEachClosureTerm(e: Expr, f: (t: Term) => void): void {
-  const visit = (t: Term): void => {
-    switch (t.type) {
-      case "arraycomprehension":
-      case "setcomprehension":
-      case "objectcomprehension":
-      case "templatestring":
-        f(t);
-        return;
-      case "ref":
-      case "array":
-      case "set":
-      case "call":
-        t.value.forEach(visit);
-        return;
-      case "object":
-        for (const [k, v] of t.value) {
-          visit(k);
-          visit(v);
-        }
-        return;
-      default:
-        return;
-    }
-  };
   const ts = e.terms;
-  if (Array.isArray(ts)) ts.forEach(visit);
-  else if (ts.type === "some") ts.symbols.forEach(visit);
-  else if (ts.type === "every") visit(ts.domain);
-  else if (ts.type !== "and" && ts.type !== "or" && ts.type !== "not") visit(ts as Term);
+  if (Array.isArray(ts)) for (const t of ts) closureTermsIn(t, f);
+  else if (ts.type === "some") for (const t of ts.symbols) closureTermsIn(t, f);
+  else if (ts.type === "every") closureTermsIn(ts.domain, f);
+  else if (ts.type !== "and" && ts.type !== "or" && ts.type !== "not") closureTermsIn(ts as Term, f);
   for (const w of e.with) {
-    visit(w.target);
-    visit(w.value);
+    closureTermsIn(w.target, f);
+    closureTermsIn(w.value, f);
+  }
+}
+
+/** Calls f on the closures in a term, outermost only. */
+function closureTermsIn(t: Term, f: (t: Term) => void): void {
+  switch (t.type) {
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "templatestring":
+      f(t);
+      return;
+    case "ref":
+    case "array":
+    case "set":
+    case "call":
+      for (const x of t.value) closureTermsIn(x, f);
+      return;
+    case "object":
+      for (const [k, v] of t.value) {
+        closureTermsIn(k, f);
+        closureTermsIn(v, f);
+      }
+      return;
+    default:
+      return;
   }
 }
 
 function reorderClosures(arity: Arity, g: ScopedVars, unsafe: Unsafe, current: Expr): void {
-  const nested = (termVars: Set<string>, body: Body): Body => {
-    const bv = varsOf(body, SAFETY_PARAMS);
-    for (const v of termVars) if (!bv.has(v) && !g.has(v)) addUnsafe(unsafe, current, v);
-    const r = reorderBodyForSafety(arity, g, body);
-    if (r.unsafe.size === 0) return r.body;
-    for (const [e, vs] of r.unsafe) for (const v of vs) addUnsafe(unsafe, e, v);
-    return body;
-  };
   const ts = current.terms;
   if (!Array.isArray(ts) && ts.type === "every") {
     if (ts.key?.type === "var") g.add(ts.key.value);
     if (ts.value.type === "var") g.add(ts.value.value);
-    ts.body = nested(new Set(), ts.body);
+    ts.body = reorderNested(arity, g, unsafe, current, new Set(), ts.body);
     return;
   }
-  // `and`/`or` operands: an explicit `{ ... }` operand is a body of its own; an implicit one is a
-  // condition that binds nothing. What stays unsafe is reported at the innermost expression
-  // holding a group (OPA: a statement that is a group is at its parenthesis).
-  const operand = (group: { location: NodeLocation }, body: Body, explicit: boolean): Body => {
-    let globals: ScopedVars = g;
-    if (!explicit) {
-      // only the compiler's own temporaries may be bound inside an implicit operand
-      const at = groupExpr(group);
-      globals = new ScopedVars(g);
-      for (const v of varsOf(body, SAFETY_PARAMS)) {
-        if (g.has(v) || isGenerated(v)) continue;
-        addUnsafe(unsafe, at, v);
-        globals.add(v);
-      }
-    }
-    const r = reorderBodyForSafety(arity, globals, body);
-    if (r.unsafe.size === 0) return r.body;
-    for (const [e, vs] of r.unsafe) for (const v of vs) addUnsafe(unsafe, e, v);
-    return body;
-  };
   if (!Array.isArray(ts) && (ts.type === "and" || ts.type === "or")) {
-    ts.lhs = operand(current, ts.lhs, ts.explicitLhs);
-    ts.rhs = operand(current, ts.rhs, ts.explicitRhs);
+    ts.lhs = reorderOperand(arity, g, unsafe, current, ts.lhs, ts.explicitLhs);
+    ts.rhs = reorderOperand(arity, g, unsafe, current, ts.rhs, ts.explicitRhs);
     return;
   }
   if (!Array.isArray(ts) && ts.type === "not") {
-    ts.body = operand(current, ts.body, ts.explicitBody);
+    ts.body = reorderOperand(arity, g, unsafe, current, ts.body, ts.explicitBody);
     return;
   }
   forEachClosureTerm(current, (t) => {
-    if (t.type === "arraycomprehension" || t.type === "setcomprehension") t.value.body = nested(varsOf(t.value.term), t.value.body);
-    else if (t.type === "objectcomprehension") t.value.body = nested(varsOfTerms([t.value.key, t.value.value]), t.value.body);
+    if (t.type === "arraycomprehension" || t.type === "setcomprehension") {
+      t.value.body = reorderNested(arity, g, unsafe, current, varsOf(t.value.term), t.value.body);
+    } else if (t.type === "objectcomprehension") {
+      t.value.body = reorderNested(arity, g, unsafe, current, varsOfTerms([t.value.key, t.value.value]), t.value.body);
+    }
   });
+}
+
+/** A closure body of `current` (comprehension, every), reordered if it can be made safe. */
+function reorderNested(arity: Arity, g: ScopedVars, unsafe: Unsafe, current: Expr, termVars: Set<string>, body: Body): Body {
+  const bv = varsOf(body, SAFETY_PARAMS);
+  for (const v of termVars) if (!bv.has(v) && !g.has(v)) addUnsafe(unsafe, current, v);
+  const r = reorderBodyForSafety(arity, g, body);
+  if (r.unsafe.size === 0) return r.body;
+  for (const [e, vs] of r.unsafe) for (const v of vs) addUnsafe(unsafe, e, v);
+  return body;
+}
+
+/** An `and`/`or`/`not` operand: an explicit `{ ... }` operand is a body of its own; an implicit
+ * one is a condition that binds nothing. What stays unsafe is reported at the innermost
+ * expression holding a group (OPA: a statement that is a group is at its parenthesis). */
+function reorderOperand(arity: Arity, g: ScopedVars, unsafe: Unsafe, group: Expr, body: Body, explicit: boolean): Body {
+  let globals: ScopedVars = g;
+  if (!explicit) {
+    // only the compiler's own temporaries may be bound inside an implicit operand
+    const at = groupExpr(group);
+    globals = new ScopedVars(g);
+    for (const v of varsOf(body, SAFETY_PARAMS)) {
+      if (g.has(v) || isGenerated(v)) continue;
+      addUnsafe(unsafe, at, v);
+      globals.add(v);
+    }
+  }
+  const r = reorderBodyForSafety(arity, globals, body);
+  if (r.unsafe.size === 0) return r.body;
+  for (const [e, vs] of r.unsafe) for (const v of vs) addUnsafe(unsafe, e, v);
+  return body;
 }
 
 /** A stand-in for the expression holding an `and`/`or`/`not` group, so that the group's unsafe
@@ -247,19 +263,36 @@ function ruleSuffix(m: Module, rule: Rule): string {
   return ` in rule ${name}`;
 }
 
+/** The vars of a rule's head terms that neither the arguments nor the body (SAFETY_PARAMS)
+ * bind. The body is searched from its end, and only until every head var is found: the
+ * compiler's own bindings of head values come last, and walking whole bodies here was a cost. */
+function unboundHeadVars(terms: Term[], args: Term[], body: Body): Set<string> {
+  const unbound = new Set<string>();
+  for (const t of terms) {
+    walkTerms(t, (x) => {
+      if (x.type === "var") unbound.add(x.value);
+      return false;
+    });
+  }
+  for (const v of varsOfTerms(args)) unbound.delete(v);
+  for (let i = body.length - 1; i >= 0 && unbound.size > 0; i--) {
+    for (const v of varsOf(body[i]!, SAFETY_PARAMS)) unbound.delete(v);
+  }
+  return unbound;
+}
+
 export function checkSafetyRuleHeads(ctx: CompileContext): void {
   for (const m of ctx.modules) {
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         if (!headMayHaveVars(r)) continue;
-        const safe = varsOf(r.body, SAFETY_PARAMS);
-        varsOfTerms(r.head.args ?? [], {}, safe);
         const h = r.head;
-        const seen = new Set<string>();
         const terms = [...h.reference.slice(1), ...(h.args ?? []), ...(h.key ? [h.key] : []), ...(h.value ? [h.value] : [])];
+        const unbound = unboundHeadVars(terms, h.args ?? [], r.body);
+        const seen = new Set<string>();
         for (const t of terms) {
           walkTerms(t, (x) => {
-            if (x.type !== "var" || safe.has(x.value) || seen.has(x.value)) return false;
+            if (x.type !== "var" || !unbound.has(x.value) || seen.has(x.value)) return false;
             seen.add(x.value);
             const v = ctx.rewrittenVars.get(x.value) ?? x.value;
             if (!isGenerated(v)) ctx.err("rego_unsafe_var_error", `var ${v.startsWith("$") ? "_" : v} is unsafe${ruleSuffix(m, top)}`, x.location);

@@ -86,33 +86,48 @@ class Checker {
     return { env, errs };
   }
 
+  /** The errors of the first comprehension (outermost, in order) whose body has any. */
   private checkClosures(env: TypeEnv, e: Expr): TypeError[] {
-    let result: TypeError[] = [];
-    const visit = (t: Term): boolean => {
-      if (t.type === "arraycomprehension" || t.type === "setcomprehension" || t.type === "objectcomprehension") {
-        const { errs } = this.checkClosureBody(env, t);
-        if (errs.length > 0) {
-          result = errs;
-          return true;
-        }
-        return false;
-      }
-      switch (t.type) {
-        case "ref":
-        case "array":
-        case "set":
-        case "call":
-          return t.value.some(visit);
-        case "object":
-          return t.value.some(([k, v]) => visit(k) || visit(v));
-        default:
-          return false;
-      }
-    };
     const ts = e.terms;
-    if (Array.isArray(ts)) ts.some(visit);
-    else if (ts.type !== "some" && ts.type !== "every" && ts.type !== "and" && ts.type !== "or" && ts.type !== "not") visit(ts as Term);
-    return result;
+    if (Array.isArray(ts)) {
+      for (const t of ts) {
+        const errs = this.closureErrors(env, t);
+        if (errs) return errs;
+      }
+    } else if (ts.type !== "some" && ts.type !== "every" && ts.type !== "and" && ts.type !== "or" && ts.type !== "not") {
+      const errs = this.closureErrors(env, ts as Term);
+      if (errs) return errs;
+    }
+    return [];
+  }
+
+  // a method, not a closure made per expression: it runs for every term of every body
+  private closureErrors(env: TypeEnv, t: Term): TypeError[] | undefined {
+    switch (t.type) {
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension": {
+        const { errs } = this.checkClosureBody(env, t);
+        return errs.length > 0 ? errs : undefined;
+      }
+      case "ref":
+      case "array":
+      case "set":
+      case "call":
+        for (const x of t.value) {
+          const errs = this.closureErrors(env, x);
+          if (errs) return errs;
+        }
+        return undefined;
+      case "object":
+        for (const [k, v] of t.value) {
+          const errs = this.closureErrors(env, k) ?? this.closureErrors(env, v);
+          if (errs) return errs;
+        }
+        return undefined;
+      default:
+        return undefined;
+    }
   }
 
   checkRule(env: TypeEnv, rule: Rule): void {

@@ -17,7 +17,11 @@ function check(ctx: CompileContext, node: VarNode | Term[]): void {
 }
 
 export function checkVoidCalls(ctx: CompileContext): void {
-  for (const m of ctx.modules) check(ctx, m);
+  const isVoid = (name: string): boolean => {
+    const bi = ctx.builtins.get(name);
+    return bi !== undefined && bi.result === undefined;
+  };
+  for (const m of ctx.modules) if (ctx.mayContain(m, (f) => f.mayCall(isVoid))) check(ctx, m);
 }
 
 export function checkVoidCallsInQuery(ctx: CompileContext): void {

@@ -7,8 +7,8 @@ import { defaultCapabilities, type BuiltinDecl, type Capabilities } from "../bui
 import type { ModuleTreeNode, TreeNode } from "./ruleTree.js";
 import type { Graph } from "./graph.js";
 import type { TypeEnv } from "./types/env.js";
+import { collectFacts, type ModuleFacts } from "./facts.js";
 import { refString, stringTerm } from "./terms.js";
-import { varsOf } from "./visit.js";
 
 export interface CompileOptions {
   capabilities?: Capabilities;
@@ -72,6 +72,8 @@ export class CompileContext {
   readonly hoisted = new Map<string, Term>();
   /** Built-ins the program needs (print, for example, after RewritePrintCalls). */
   readonly required = new Set<string>();
+  /** What each module may contain (facts.ts), from InitLocalVarGen on. */
+  readonly facts = new Map<Module, ModuleFacts>();
 
   constructor(modules: Module[], options: CompileOptions = {}) {
     this.modules = [...modules].sort((a, b) => cmp(moduleFile(a), moduleFile(b)));
@@ -95,10 +97,18 @@ export class CompileContext {
     return this.errors.length > 0;
   }
 
+  /** Generated names must not clash with any var of the modules; the same walk collects the
+   * modules' facts. */
   initLocalVarGen(): void {
     const vars = new Set<string>();
-    for (const m of this.modules) varsOf(m, {}, vars);
+    for (const m of this.modules) this.facts.set(m, collectFacts(m, vars));
     this.gen = new LocalVarGen(vars);
+  }
+
+  /** Whether a module may contain what `has` asks about: always, before the facts are known. */
+  mayContain(m: Module, has: (f: ModuleFacts) => boolean): boolean {
+    const f = this.facts.get(m);
+    return f === undefined || has(f);
   }
 
   /** A rule's full ref: its package path followed by its head ref (`data.pkg.p.q[x]`). */

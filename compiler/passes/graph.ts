@@ -1,6 +1,6 @@
 // The rule dependency graph (an edge u → v when rule u refers to the document v defines), OPA's
 // topological sort over it, and the DFS path search the recursion check reports.
-import type { Rule } from "../ast/nodes.js";
+import type { Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
 import { walkTerms } from "./visit.js";
 
@@ -136,16 +136,15 @@ export function buildGraph(ctx: CompileContext): Graph {
     for (const top of m.rules) {
       for (let a: Rule | undefined = top; a; a = a.else) {
         g.addNode(a);
-        const visit = (node: Parameters<typeof walkTerms>[0]): void =>
-          walkTerms(node, (t) => {
-            if (t.type !== "ref") return false;
-            for (const b of tree.rulesDynamic(t.value, true)) {
-              for (let x: Rule | undefined = b; x; x = x.else) g.addDependency(a, x);
-            }
-            return false;
-          });
-        visit(a.head);
-        visit(a.body);
+        const visit = (t: Term): boolean => {
+          if (t.type !== "ref") return false;
+          for (const b of tree.rulesDynamic(t.value, true)) {
+            for (let x: Rule | undefined = b; x; x = x.else) g.addDependency(a, x);
+          }
+          return false;
+        };
+        walkTerms(a.head, visit);
+        walkTerms(a.body, visit);
       }
     }
   }

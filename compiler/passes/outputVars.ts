@@ -29,105 +29,124 @@ function isCallSafe(call: Term, safe: VarLookup): boolean {
 
 /** The variables unifying `a` with `b` binds, given `safe` (OPA's Unify). */
 export function unify(safe: VarLookup, a: Term, b: Term): Set<string> {
-  const unified = new Set<string>();
-  const unknown = new Map<string, Set<string>>();
-  const isSafe = (x: string): boolean => safe.has(x) || unified.has(x);
-  const markSafe = (x: string): void => {
-    unified.add(x);
+  const u = new Unifier(safe);
+  u.rec(a, b);
+  return u.unified;
+}
+
+// A class rather than closures in `unify`: it runs for every equality of every body the safety
+// analysis orders, several times over, and a set of closures per call was a measurable cost.
+class Unifier {
+  readonly unified = new Set<string>();
+  private readonly unknown = new Map<string, Set<string>>();
+  constructor(private readonly safe: VarLookup) {}
+
+  private isSafe(x: string): boolean {
+    return this.safe.has(x) || this.unified.has(x);
+  }
+
+  private markSafe(x: string): void {
+    const unknown = this.unknown;
+    this.unified.add(x);
     const deps = unknown.get(x);
     unknown.delete(x);
-    if (deps) for (const v of deps) markSafe(v);
+    if (deps) for (const v of deps) this.markSafe(v);
     for (const [v, d] of [...unknown]) {
       if (d.has(x)) {
         d.delete(x);
         if (d.size === 0 && unknown.has(v)) {
           unknown.delete(v);
-          markSafe(v);
+          this.markSafe(v);
         }
       }
     }
-  };
-  const markUnknown = (x: string, y: string): void => {
-    let s = unknown.get(x);
-    if (!s) unknown.set(x, (s = new Set()));
+  }
+
+  private markUnknown(x: string, y: string): void {
+    let s = this.unknown.get(x);
+    if (!s) this.unknown.set(x, (s = new Set()));
     s.add(y);
-  };
-  const markAllSafe = (t: Term): void => {
-    for (const v of varsOf(t, ALL_SAFE_PARAMS)) markSafe(v);
-  };
-  const unifyAll = (x: string, t: Term): void => {
-    if (isSafe(x)) {
-      markAllSafe(t);
+  }
+
+  private markAllSafe(t: Term): void {
+    for (const v of varsOf(t, ALL_SAFE_PARAMS)) this.markSafe(v);
+  }
+
+  private unifyAll(x: string, t: Term): void {
+    if (this.isSafe(x)) {
+      this.markAllSafe(t);
       return;
     }
-    const vs = [...varsOf(t, ALL_SAFE_PARAMS)].filter((v) => !safe.has(v) && !unified.has(v));
-    if (vs.length === 0) markSafe(x);
-    else for (const v of vs) markUnknown(x, v);
-  };
-  const rec = (a: Term, b: Term): void => {
+    const vs = [...varsOf(t, ALL_SAFE_PARAMS)].filter((v) => !this.safe.has(v) && !this.unified.has(v));
+    if (vs.length === 0) this.markSafe(x);
+    else for (const v of vs) this.markUnknown(x, v);
+  }
+
+  rec(a: Term, b: Term): void {
+    const safe = this.safe;
     switch (a.type) {
       case "var":
         switch (b.type) {
           case "var":
-            if (isSafe(b.value)) markSafe(a.value);
-            else if (isSafe(a.value)) markSafe(b.value);
+            if (this.isSafe(b.value)) this.markSafe(a.value);
+            else if (this.isSafe(a.value)) this.markSafe(b.value);
             else {
-              markUnknown(a.value, b.value);
-              markUnknown(b.value, a.value);
+              this.markUnknown(a.value, b.value);
+              this.markUnknown(b.value, a.value);
             }
             return;
           case "array":
           case "object":
-            return unifyAll(a.value, b);
+            return this.unifyAll(a.value, b);
           case "ref":
-            if (isRefSafe(b.value, safe)) markSafe(a.value);
+            if (isRefSafe(b.value, safe)) this.markSafe(a.value);
             return;
           case "call":
-            if (isCallSafe(b, safe)) markSafe(a.value);
+            if (isCallSafe(b, safe)) this.markSafe(a.value);
             return;
           default:
-            markSafe(a.value);
+            this.markSafe(a.value);
             return;
         }
       case "ref":
         if (isRefSafe(a.value, safe)) {
-          if (b.type === "var") markSafe(b.value);
-          else if (b.type === "array" || b.type === "object") markAllSafe(b);
+          if (b.type === "var") this.markSafe(b.value);
+          else if (b.type === "array" || b.type === "object") this.markAllSafe(b);
         }
         return;
       case "call":
         if (isCallSafe(a, safe)) {
-          if (b.type === "var") markSafe(b.value);
-          else if (b.type === "array" || b.type === "object") markAllSafe(b);
+          if (b.type === "var") this.markSafe(b.value);
+          else if (b.type === "array" || b.type === "object") this.markAllSafe(b);
         }
         return;
       case "arraycomprehension":
-        if (b.type === "var") markSafe(b.value);
-        else if (b.type === "array") markAllSafe(b);
+        if (b.type === "var") this.markSafe(b.value);
+        else if (b.type === "array") this.markAllSafe(b);
         return;
       case "objectcomprehension":
-        if (b.type === "var") markSafe(b.value);
-        else if (b.type === "object") markAllSafe(b);
+        if (b.type === "var") this.markSafe(b.value);
+        else if (b.type === "object") this.markAllSafe(b);
         return;
       case "setcomprehension":
-        if (b.type === "var") markSafe(b.value);
+        if (b.type === "var") this.markSafe(b.value);
         return;
       case "array":
         switch (b.type) {
           case "var":
-            return unifyAll(b.value, a);
+            return this.unifyAll(b.value, a);
           case "arraycomprehension":
           case "objectcomprehension":
           case "setcomprehension":
-            return markAllSafe(a);
+            return this.markAllSafe(a);
           case "ref":
-            if (isRefSafe(b.value, safe)) markAllSafe(a);
+            if (isRefSafe(b.value, safe)) this.markAllSafe(a);
             return;
           case "call":
-            if (isCallSafe(b, safe)) markAllSafe(a);
+            if (isCallSafe(b, safe)) this.markAllSafe(a);
             return;
           case "array":
-            if (a.value.length === b.value.length) a.value.forEach((x, i) => rec(x, b.value[i]!));
+            if (a.value.length === b.value.length) for (let i = 0; i < a.value.length; i++) this.rec(a.value[i]!, b.value[i]!);
             return;
           default:
             return;
@@ -135,36 +154,36 @@ export function unify(safe: VarLookup, a: Term, b: Term): Set<string> {
       case "object":
         switch (b.type) {
           case "var":
-            return unifyAll(b.value, a);
+            return this.unifyAll(b.value, a);
           case "ref":
-            if (isRefSafe(b.value, safe)) markAllSafe(a);
+            if (isRefSafe(b.value, safe)) this.markAllSafe(a);
             return;
           case "call":
-            if (isCallSafe(b, safe)) markAllSafe(a);
+            if (isCallSafe(b, safe)) this.markAllSafe(a);
             return;
           case "object":
-            if (a.value.length === b.value.length) {
-              const values = new Map<string, Term>();
-              for (const [k, v] of b.value) {
-                const key = keyText(k);
-                if (!values.has(key)) values.set(key, v);
-              }
-              for (const [k, v] of a.value) {
-                const other = values.get(keyText(k));
-                if (other) rec(v, other);
-              }
-            }
+            if (a.value.length === b.value.length) this.recObjects(a.value, b.value);
             return;
           default:
             return;
         }
       default:
-        if (b.type === "var") markSafe(b.value);
+        if (b.type === "var") this.markSafe(b.value);
         return;
     }
-  };
-  rec(a, b);
-  return unified;
+  }
+
+  private recObjects(a: [Term, Term][], b: [Term, Term][]): void {
+    const values = new Map<string, Term>();
+    for (const [k, v] of b) {
+      const key = keyText(k);
+      if (!values.has(key)) values.set(key, v);
+    }
+    for (const [k, v] of a) {
+      const other = values.get(keyText(k));
+      if (other) this.rec(v, other);
+    }
+  }
 }
 
 /** Object keys match when their types and values do (the first of equal keys counts). */
@@ -194,11 +213,22 @@ export function outputVarsForTerms(node: Expr | Term, safe: VarLookup): Set<stri
   return out;
 }
 
+/** Names in either of two sets (a view, not a copy). */
+class Either implements VarLookup {
+  constructor(
+    private readonly a: VarLookup,
+    private readonly b: VarLookup,
+  ) {}
+  has(v: string): boolean {
+    return this.a.has(v) || this.b.has(v);
+  }
+}
+
 export function outputVarsForExprEq(e: Expr & { terms: Term[] }, safe: VarSet): Set<string> {
   if (!validEqAssignArgCount(e)) return new Set(safe);
   // the term walk's vars and `safe` are known to unify (a view: `safe` can be the whole body's)
   const output = outputVarsForTerms(e, safe);
-  const unified = unify({ has: (v) => output.has(v) || safe.has(v) }, e.terms[1]!, e.terms[2]!);
+  const unified = unify(new Either(output, safe), e.terms[1]!, e.terms[2]!);
   // `:=` binds its left side from its right side, never the other way
   const rhs = assignments.has(e) ? varsOf(e.terms[2]!) : undefined;
   for (const v of unified) if (!rhs?.has(v) || output.has(v)) output.add(v);

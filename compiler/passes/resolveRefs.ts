@@ -126,7 +126,8 @@ function getGlobals(pkg: PackageRules | undefined, imports: readonly Import[]): 
 export class DeclaredStack {
   constructor(private readonly frames: Set<string>[] = []) {}
   has(v: string): boolean {
-    return this.frames.some((f) => f.has(v));
+    for (const f of this.frames) if (f.has(v)) return true;
+    return false;
   }
   push(s: Set<string>): void {
     this.frames.push(s);
@@ -139,26 +140,27 @@ export class DeclaredStack {
 /** The vars a body declares with `:=` or `some` (not looking into comprehensions). */
 export function declaredVars(body: Body | Expr): Set<string> {
   const out = new Set<string>();
-  const visitExpr = (e: Expr): void => {
-    if (isAssignment(e) && validEqAssignArgCount(e)) {
-      collectVars(e.terms[1]!, out);
-    } else if (!Array.isArray(e.terms) && e.terms.type === "some") {
-      for (const s of e.terms.symbols) {
-        if (s.type === "var") out.add(s.value);
-        else if (s.type === "call") {
-          const args = s.value.slice(1);
-          if (args.length === 3) collectVars(args[1]!, out);
-          collectVars(args[0]!, out);
-        }
-      }
-    } else if (!Array.isArray(e.terms) && e.terms.type === "every") {
-      // every bodies are visited (OPA's generic visitor descends into them)
-      for (const x of e.terms.body) visitExpr(x);
-    }
-  };
-  if (Array.isArray(body)) body.forEach(visitExpr);
-  else visitExpr(body);
+  if (Array.isArray(body)) for (const e of body) declaredIn(e, out);
+  else declaredIn(body, out);
   return out;
+}
+
+function declaredIn(e: Expr, out: Set<string>): void {
+  if (isAssignment(e) && validEqAssignArgCount(e)) {
+    collectVars(e.terms[1]!, out);
+  } else if (!Array.isArray(e.terms) && e.terms.type === "some") {
+    for (const s of e.terms.symbols) {
+      if (s.type === "var") out.add(s.value);
+      else if (s.type === "call") {
+        const args = s.value.slice(1);
+        if (args.length === 3) collectVars(args[1]!, out);
+        collectVars(args[0]!, out);
+      }
+    }
+  } else if (!Array.isArray(e.terms) && e.terms.type === "every") {
+    // every bodies are visited (OPA's generic visitor descends into them)
+    for (const x of e.terms.body) declaredIn(x, out);
+  }
 }
 
 function collectVars(t: Term, out: Set<string>): void {
@@ -223,7 +225,9 @@ function resolveRefsInRule(globals: Globals, rule: Rule): string | undefined {
 }
 
 function resolveBody(globals: Globals, ignore: DeclaredStack, body: Body): Body {
-  return body.map((e) => resolveExpr(globals, ignore, e));
+  const out: Body = [];
+  for (const e of body) out.push(resolveExpr(globals, ignore, e));
+  return out;
 }
 
 function resolveExpr(globals: Globals, ignore: DeclaredStack, e: Expr): Expr {
@@ -302,14 +306,15 @@ export function resolveTerm(globals: Globals, ignore: DeclaredStack, t: Term): T
 
 function resolveRef(globals: Globals, ignore: DeclaredStack, ref: Ref): Ref {
   const out: Term[] = [];
-  ref.forEach((x, i) => {
+  for (let i = 0; i < ref.length; i++) {
+    const x = ref[i]!;
     if (x.type === "var") {
       const g = globals.get(x.value);
       if (g && !ignore.has(x.value)) {
         const cpy = globalRef(g, x);
         if (i === 0) out.push(...cpy);
         else out.push(refTerm(cpy, x.location));
-        return;
+        continue;
       }
       out.push(x);
     } else if (!isGround(x) || x.type === "ref" || x.type === "call" || x.type === "array" || x.type === "object" || x.type === "set") {
@@ -317,6 +322,6 @@ function resolveRef(globals: Globals, ignore: DeclaredStack, ref: Ref): Ref {
     } else {
       out.push(x);
     }
-  });
+  }
   return out;
 }

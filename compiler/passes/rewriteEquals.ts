@@ -6,6 +6,7 @@ import { walkExprs } from "./visit.js";
 
 export function rewriteEquals(ctx: CompileContext): void {
   for (const m of ctx.modules) {
+    if (!ctx.mayContain(m, (f) => f.calls.has("equal"))) continue;
     walkExprs(m, (e) => {
       const ts = e.terms;
       if (!Array.isArray(ts) || ts.length !== 3) return;

@@ -28,53 +28,40 @@ export function rewriteExprTermsInQuery(ctx: CompileContext): void {
 
 function rewriteExprTermsInHead(gen: LocalVarGen, rule: Rule): void {
   const h = rule.head;
-  if (h.args) {
-    h.args = h.args.map((a) => {
-      const [support, out] = expandTerm(gen, a);
-      rule.body.push(...support);
-      return out;
-    });
-  }
+  if (h.args) h.args = h.args.map((a) => expandTerm(gen, a, rule.body));
   if (h.key) {
     const keyIsLast = h.key === h.reference[h.reference.length - 1];
-    const [support, out] = expandTerm(gen, h.key);
-    rule.body.push(...support);
+    const out = expandTerm(gen, h.key, rule.body);
     h.key = out;
     if (keyIsLast) h.reference[h.reference.length - 1] = out;
   }
-  if (h.value) {
-    const [support, out] = expandTerm(gen, h.value);
-    rule.body.push(...support);
-    h.value = out;
-  }
+  if (h.value) h.value = expandTerm(gen, h.value, rule.body);
 }
+
+// The expansion appends the expressions to run first to an array it is given (no arrays or pairs
+// made per term: it runs for every term of every body).
 
 export function rewriteExprTermsInBody(gen: LocalVarGen, body: Body): Body {
   const out: Body = [];
-  for (const e of body) out.push(...expandExpr(gen, e));
+  for (const e of body) expandExpr(gen, e, out);
   return out;
 }
 
-function expandExpr(gen: LocalVarGen, e: Expr): Expr[] {
-  const result: Expr[] = [];
-  for (const w of e.with) {
-    const [extras, value] = expandTerm(gen, w.value);
-    w.value = value;
-    result.push(...extras);
-  }
+/** Appends the expressions an expression needs first, then the expression, to `out`. */
+function expandExpr(gen: LocalVarGen, e: Expr, out: Expr[]): void {
+  for (const w of e.with) w.value = expandTerm(gen, w.value, out);
   const ts = e.terms;
   if (Array.isArray(ts)) {
     for (let i = 1; i < ts.length; i++) {
-      const [extras, t] = expandTerm(gen, ts[i]!);
-      ts[i] = t;
-      if (e.with.length > 0) for (const x of extras) x.with = e.with;
-      result.push(...extras);
+      const from = out.length;
+      ts[i] = expandTerm(gen, ts[i]!, out);
+      withModifiers(e, out, from);
     }
   } else if (ts.type === "every") {
     const v = varTerm(gen.generate(), ts.domain.location);
     const eq = eqExpr(v, ts.domain, ts.domain.location, true);
     eq.with = e.with;
-    result.push(...expandExpr(gen, eq));
+    expandExpr(gen, eq, out);
     ts.domain = { ...v };
     ts.body = rewriteExprTermsInBody(gen, ts.body);
   } else if (ts.type === "and" || ts.type === "or") {
@@ -83,37 +70,31 @@ function expandExpr(gen: LocalVarGen, e: Expr): Expr[] {
   } else if (ts.type === "not") {
     ts.body = rewriteExprTermsInBody(gen, ts.body);
   } else if (ts.type !== "some") {
-    const [extras, t] = expandTerm(gen, ts as Term);
-    if (e.with.length > 0) for (const x of extras) x.with = e.with;
-    result.push(...extras);
-    e.terms = t;
+    const from = out.length;
+    e.terms = expandTerm(gen, ts as Term, out);
+    withModifiers(e, out, from);
   }
-  result.push(e);
-  return result;
+  out.push(e);
 }
 
-/** Flattens the calls inside a term; returns the expressions to run first and the new term. */
-export function expandTerm(gen: LocalVarGen, t: Term): [Expr[], Term] {
+/** The expressions hoisted out of an expression's terms (out[from:]) keep its `with`. */
+function withModifiers(e: Expr, out: Expr[], from: number): void {
+  if (e.with.length > 0) for (let i = from; i < out.length; i++) out[i]!.with = e.with;
+}
+
+/** Flattens the calls inside a term: appends the expressions to run first to `support` and
+ * returns the new term. */
+function expandTerm(gen: LocalVarGen, t: Term, support: Expr[]): Term {
   switch (t.type) {
     case "call": {
-      const support: Expr[] = [];
-      for (let i = 1; i < t.value.length; i++) {
-        const [extras, x] = expandTerm(gen, t.value[i]!);
-        t.value[i] = x;
-        support.push(...extras);
-      }
+      for (let i = 1; i < t.value.length; i++) t.value[i] = expandTerm(gen, t.value[i]!, support);
       const out = varTerm(gen.generate(), t.location);
       hoisted?.set(out.value, t);
       support.push(newExpr([...t.value, { ...out }], t.location, true));
-      return [support, out];
+      return out;
     }
     case "ref": {
-      const support: Expr[] = [];
-      for (let i = 0; i < t.value.length; i++) {
-        const [extras, x] = expandTerm(gen, t.value[i]!);
-        t.value[i] = x;
-        support.push(...extras);
-      }
+      for (let i = 0; i < t.value.length; i++) t.value[i] = expandTerm(gen, t.value[i]!, support);
       const head = t.value[0]!;
       if (head.type !== "var" && head.type !== "ref") {
         const v = varTerm(gen.generate(), head.location);
@@ -121,55 +102,27 @@ export function expandTerm(gen: LocalVarGen, t: Term): [Expr[], Term] {
         support.push(eqExpr(v, head, head.location, true));
         t.value[0] = { ...v };
       }
-      return [support, t];
+      return t;
     }
-    case "array": {
-      const support: Expr[] = [];
-      for (let i = 0; i < t.value.length; i++) {
-        const [extras, x] = expandTerm(gen, t.value[i]!);
-        t.value[i] = x;
-        support.push(...extras);
-      }
-      return [support, t];
-    }
-    case "set": {
-      const support: Expr[] = [];
-      const value = t.value.map((x) => {
-        const [extras, y] = expandTerm(gen, x);
-        support.push(...extras);
-        return y;
-      });
-      return [support, { ...t, value }];
-    }
-    case "object": {
-      const support: Expr[] = [];
-      const value = t.value.map(([k, v]) => {
-        const [e1, k2] = expandTerm(gen, k);
-        const [e2, v2] = expandTerm(gen, v);
-        support.push(...e1, ...e2);
-        return [k2, v2] as [Term, Term];
-      });
-      return [support, { ...t, value }];
-    }
+    case "array":
+      for (let i = 0; i < t.value.length; i++) t.value[i] = expandTerm(gen, t.value[i]!, support);
+      return t;
+    case "set":
+      return { ...t, value: t.value.map((x) => expandTerm(gen, x, support)) };
+    case "object":
+      return { ...t, value: t.value.map(([k, v]) => [expandTerm(gen, k, support), expandTerm(gen, v, support)] as [Term, Term]) };
     case "arraycomprehension":
-    case "setcomprehension": {
-      const [support, term] = expandTerm(gen, t.value.term);
-      t.value.body.push(...support);
-      t.value.term = term;
+    case "setcomprehension":
+      // what the term needs goes first in the comprehension's own body
+      t.value.term = expandTerm(gen, t.value.term, t.value.body);
       t.value.body = rewriteExprTermsInBody(gen, t.value.body);
-      return [[], t];
-    }
-    case "objectcomprehension": {
-      const [s1, key] = expandTerm(gen, t.value.key);
-      t.value.body.push(...s1);
-      t.value.key = key;
-      const [s2, value] = expandTerm(gen, t.value.value);
-      t.value.body.push(...s2);
-      t.value.value = value;
+      return t;
+    case "objectcomprehension":
+      t.value.key = expandTerm(gen, t.value.key, t.value.body);
+      t.value.value = expandTerm(gen, t.value.value, t.value.body);
       t.value.body = rewriteExprTermsInBody(gen, t.value.body);
-      return [[], t];
-    }
+      return t;
     default:
-      return [[], t];
+      return t;
   }
 }

@@ -12,10 +12,11 @@ import { isWildcard, varsOf, varsOfTerms, walkTerms } from "./visit.js";
 
 export function headMayHaveVars(r: Rule): boolean {
   const h = r.head;
-  if ((h.args ?? []).some((a) => !isScalar(a))) return true;
+  if (h.args?.some((a) => !isScalar(a))) return true;
   if (h.key && !isScalar(h.key)) return true;
   if (h.value && !isScalar(h.value)) return true;
-  return h.reference.slice(1).some((t) => !isScalar(t));
+  for (let i = 1; i < h.reference.length; i++) if (!isScalar(h.reference[i]!)) return true;
+  return false;
 }
 
 export function rewriteLocalVars(ctx: CompileContext): void {
@@ -80,45 +81,10 @@ function rewriteRule(ctx: CompileContext, rw: Rewriter, rule: Rule, unusedArgs: 
   const used = new Set<string>();
   const h = rule.head;
   if (!onlyScalars) {
-    // closures in the head are scoped on their own
-    const nested = (t: Term): void => {
-      const fresh = new LocalDeclaredVars();
-      switch (t.type) {
-        case "array":
-        case "set":
-        case "ref":
-        case "call":
-          for (const x of t.value) nested(x);
-          return;
-        case "object":
-          for (const [k, v] of t.value) {
-            nested(k);
-            nested(v);
-          }
-          return;
-        case "arraycomprehension":
-        case "setcomprehension":
-        case "objectcomprehension":
-          rw.term(fresh, t);
-          for (const [k, v] of fresh.rewritten) ctx.rewrittenVars.set(k, v);
-          return;
-        case "templatestring":
-          for (const part of t.value.parts) {
-            if ((part as { type: string }).type !== "expr") continue;
-            const e = part as Expr;
-            if (Array.isArray(e.terms)) e.terms.forEach(nested);
-            else if (e.terms.type !== "some" && e.terms.type !== "every" && e.terms.type !== "and" && e.terms.type !== "or" && e.terms.type !== "not") nested(e.terms as Term);
-            for (const w of e.with) nested(w.value);
-          }
-          return;
-        default:
-          return;
-      }
-    };
-    for (const t of h.reference.slice(1)) nested(t);
-    for (const a of h.args ?? []) nested(a);
-    if (h.key && h.key !== h.reference[h.reference.length - 1]) nested(h.key);
-    if (h.value) nested(h.value);
+    for (let i = 1; i < h.reference.length; i++) rewriteHeadClosures(ctx, rw, h.reference[i]!);
+    if (h.args) for (const a of h.args) rewriteHeadClosures(ctx, rw, a);
+    if (h.key && h.key !== h.reference[h.reference.length - 1]) rewriteHeadClosures(ctx, rw, h.key);
+    if (h.value) rewriteHeadClosures(ctx, rw, h.value);
     varsOfTerms(h.reference.slice(1), {}, used);
     if (h.key) varsOf(h.key, {}, used);
     if (h.value) {
@@ -134,22 +100,66 @@ function rewriteRule(ctx: CompileContext, rw: Rewriter, rule: Rule, unusedArgs: 
   for (const [k, v] of stack.rewritten) ctx.rewrittenVars.set(k, v);
   if (!onlyScalars) {
     const declared = stack.peek();
-    // every var in the head (closure bodies included) that the body declared takes its new name
-    const xform = (t: Term): void =>
-      walkTerms(t, (x) => {
-        if (x.type === "var") {
-          const gv = declared.get(x.value);
-          if (gv !== undefined) x.value = gv;
-        }
-        return false;
-      });
+    // every var in the head (closure bodies included) that the body declared takes its new name;
     // else branches carry their own copy of the arguments: map them to the generated names too
-    for (const a of h.args ?? []) xform(a);
-    for (const t of h.reference.slice(1)) xform(t);
-    if (h.key && h.key !== h.reference[h.reference.length - 1]) xform(h.key);
-    if (h.value) xform(h.value);
+    if (h.args) for (const a of h.args) renameDeclared(a, declared);
+    for (let i = 1; i < h.reference.length; i++) renameDeclared(h.reference[i]!, declared);
+    if (h.key && h.key !== h.reference[h.reference.length - 1]) renameDeclared(h.key, declared);
+    if (h.value) renameDeclared(h.value, declared);
   }
   return stack;
+}
+
+// (functions of their own rather than closures made per rule: RewriteLocalVars visits every rule)
+
+/** Closures in the head are scoped on their own. */
+function rewriteHeadClosures(ctx: CompileContext, rw: Rewriter, t: Term): void {
+  switch (t.type) {
+    case "array":
+    case "set":
+    case "ref":
+    case "call":
+      for (const x of t.value) rewriteHeadClosures(ctx, rw, x);
+      return;
+    case "object":
+      for (const [k, v] of t.value) {
+        rewriteHeadClosures(ctx, rw, k);
+        rewriteHeadClosures(ctx, rw, v);
+      }
+      return;
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension": {
+      const fresh = new LocalDeclaredVars();
+      rw.term(fresh, t);
+      for (const [k, v] of fresh.rewritten) ctx.rewrittenVars.set(k, v);
+      return;
+    }
+    case "templatestring":
+      for (const part of t.value.parts) {
+        if ((part as { type: string }).type !== "expr") continue;
+        const e = part as Expr;
+        if (Array.isArray(e.terms)) for (const x of e.terms) rewriteHeadClosures(ctx, rw, x);
+        else if (e.terms.type !== "some" && e.terms.type !== "every" && e.terms.type !== "and" && e.terms.type !== "or" && e.terms.type !== "not") {
+          rewriteHeadClosures(ctx, rw, e.terms as Term);
+        }
+        for (const w of e.with) rewriteHeadClosures(ctx, rw, w.value);
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+/** Renames the vars under a head term that the body declared. */
+function renameDeclared(t: Term, declared: ReadonlyMap<string, string>): void {
+  walkTerms(t, (x) => {
+    if (x.type === "var") {
+      const gv = declared.get(x.value);
+      if (gv !== undefined) x.value = gv;
+    }
+    return false;
+  });
 }
 
 /** RewriteLocalVars for a query: the query's own scope, generated names `__localqN__`. */

@@ -16,12 +16,14 @@ export function isPrintCall(e: Expr): boolean {
 }
 
 export function rewritePrintCalls(ctx: CompileContext): void {
+  const modules = ctx.modules.filter((m) => ctx.mayContain(m, (f) => f.calls.has("print")));
   if (!ctx.enablePrint) {
-    for (const m of ctx.modules) for (const r of m.rules) erase(r);
+    for (const m of modules) for (const r of m.rules) erase(r);
     return;
   }
   const arity: Arity = (ref) => ctx.getArity(ref);
-  for (const m of ctx.modules) {
+  for (const m of modules) {
+    ctx.facts.get(m)?.calls.add("internal.print");
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         let hasPrint = false;

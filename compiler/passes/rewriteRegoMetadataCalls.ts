@@ -14,6 +14,7 @@ export function rewriteRegoMetadataCalls(ctx: CompileContext): void {
   const chainAllowed = ctx.builtins.has(CHAIN);
   const ruleAllowed = ctx.builtins.has(RULE);
   for (const m of ctx.modules) {
+    if (!ctx.mayContain(m, (f) => f.calls.has(CHAIN) || f.calls.has(RULE))) continue;
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         let chainCall: Expr | undefined;

@@ -116,6 +116,8 @@ function hasTemplate(node: Expr | Term): boolean {
 export function rewriteTemplateStrings(ctx: CompileContext): void {
   const rw = new TemplateRewriter(ctx.gen, (ref) => ctx.getArity(ref));
   for (const m of ctx.modules) {
+    if (!ctx.mayContain(m, (f) => f.templates)) continue;
+    ctx.facts.get(m)?.calls.add("internal.template_string");
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         if (!someTerm(r, (t) => t.type === "templatestring")) continue;

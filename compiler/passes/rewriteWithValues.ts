@@ -12,6 +12,7 @@ type WithError = { code: RegoErrorCode; message: string; at: Term };
 
 export function rewriteWithValues(ctx: CompileContext): void {
   for (const m of ctx.modules) {
+    if (!ctx.mayContain(m, (f) => f.withs)) continue;
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         const visit = (b: Body): void => {

@@ -5,8 +5,26 @@ import type { CompileContext } from "./context.js";
 import { groundPrefix, isConstant, termString } from "./terms.js";
 
 export function keyOf(t: Term): string {
-  if (t.type === "var" || t.type === "string") return `${t.type}:${t.value}`;
+  if (t.type === "var") return cachedKey(varKeys, "var:", t.value);
+  if (t.type === "string") return cachedKey(stringKeys, "string:", t.value);
   return `${t.type}:${termString(t)}`;
+}
+
+// Every lookup in the rule tree and the type environment goes through keyOf; building the key
+// anew each time (a fresh string, hashed again by the map) was the type checker's largest cost.
+// The keys of vars and strings (nearly all keys) are made once per name instead; the cache is
+// cleared when it grows large, so that a long-lived process does not keep every name it saw.
+const varKeys = new Map<string, string>();
+const stringKeys = new Map<string, string>();
+const MAX_CACHED_KEYS = 100_000;
+
+function cachedKey(cache: Map<string, string>, prefix: string, value: string): string {
+  let k = cache.get(value);
+  if (k === undefined) {
+    if (cache.size >= MAX_CACHED_KEYS) cache.clear();
+    cache.set(value, (k = prefix + value));
+  }
+  return k;
 }
 
 export class ModuleTreeNode {
@@ -135,27 +153,30 @@ export class TreeNode {
   /** Every rule a ref with vars could refer to (OPA's GetRulesDynamic). */
   rulesDynamic(ref: Ref, includeHidden: boolean): Set<Rule> {
     const set = new Set<Rule>();
-    const walk = (node: TreeNode, i: number): void => {
-      if (i >= ref.length) {
-        node.depthFirst((d) => {
-          for (const r of d.values) set.add(r);
-          return includeHidden ? false : d.hide;
-        });
-      } else if (i === 0 || isConstant(ref[i]!)) {
-        const c = node.child(ref[i]!);
-        if (!c) return;
-        for (const r of c.values) set.add(r);
-        walk(c, i + 1);
-      } else {
-        for (const c of node.children.values()) {
-          if (c.hide && !includeHidden) continue;
-          for (const r of c.values) set.add(r);
-          walk(c, i + 1);
-        }
-      }
-    };
-    walk(this, 0);
+    this.collectDynamic(ref, 0, includeHidden, set);
     return set;
+  }
+
+  // a method, not a closure per call: SetGraph asks this of every ref of every rule, and most
+  // refs (locals, input) end at the first lookup
+  private collectDynamic(ref: Ref, i: number, includeHidden: boolean, set: Set<Rule>): void {
+    if (i >= ref.length) {
+      this.depthFirst((d) => {
+        for (const r of d.values) set.add(r);
+        return includeHidden ? false : d.hide;
+      });
+    } else if (i === 0 || isConstant(ref[i]!)) {
+      const c = this.child(ref[i]!);
+      if (!c) return;
+      for (const r of c.values) set.add(r);
+      c.collectDynamic(ref, i + 1, includeHidden, set);
+    } else {
+      for (const c of this.children.values()) {
+        if (c.hide && !includeHidden) continue;
+        for (const r of c.values) set.add(r);
+        c.collectDynamic(ref, i + 1, includeHidden, set);
+      }
+    }
   }
 }
 

@@ -74,29 +74,40 @@ class VarCollector {
     if (r.else) this.rule(r.else);
   }
 
+  // (the walk runs for nearly every expression of every stage: no arrays are copied on the way)
+
   head(h: Head): void {
     this.refTerms(h.reference);
     if (h.key) this.term(h.key);
-    for (const a of h.args ?? []) this.term(a);
+    if (h.args) for (const a of h.args) this.term(a);
     if (h.value) this.term(h.value);
+  }
+
+  /** The terms of a ref, from index `from`. */
+  private termsFrom(ts: Term[], from: number): void {
+    for (let i = from; i < ts.length; i++) this.term(ts[i]!);
+  }
+
+  /** A call's operator: with skipRefCallHead, only the operands of an operator ref. */
+  private operator(op: Term): void {
+    if (this.p.skipRefCallHead && op.type === "ref") this.termsFrom(op.value, 1);
+    else this.term(op);
   }
 
   expr(e: Expr): void {
     const ts = e.terms;
     if (Array.isArray(ts)) {
-      const op = ts[0]!;
-      if (this.p.skipRefCallHead && op.type === "ref") {
-        for (const t of op.value.slice(1)) this.term(t);
-      } else {
-        this.term(op);
-      }
-      for (let i = 1; i < ts.length; i++) this.term(ts[i]!);
+      this.operator(ts[0]!);
+      this.termsFrom(ts, 1);
     } else if (ts.type === "some") {
       for (const s of ts.symbols) this.term(s);
     } else if (ts.type === "every") {
       this.every(ts, this.p.skipClosures === true);
     } else if (ts.type === "and" || ts.type === "or") {
-      if (!this.p.skipClosures) for (const x of [...ts.lhs, ...ts.rhs]) this.expr(x);
+      if (!this.p.skipClosures) {
+        for (const x of ts.lhs) this.expr(x);
+        for (const x of ts.rhs) this.expr(x);
+      }
     } else if (ts.type === "not") {
       if (!this.p.skipClosures) for (const x of ts.body) this.expr(x);
     } else {
@@ -122,8 +133,8 @@ class VarCollector {
       return;
     }
     if (this.p.skipRefCallHead) {
-      if (w.target.type === "ref") for (const t of w.target.value.slice(1)) this.term(t);
-      if (w.value.type === "ref") for (const t of w.value.value.slice(1)) this.term(t);
+      if (w.target.type === "ref") this.termsFrom(w.target.value, 1);
+      if (w.value.type === "ref") this.termsFrom(w.value.value, 1);
       else this.term(w.value);
       return;
     }
@@ -132,8 +143,7 @@ class VarCollector {
   }
 
   refTerms(ref: Term[]): void {
-    const from = this.p.skipRefHead ? 1 : 0;
-    for (let i = from; i < ref.length; i++) this.term(ref[i]!);
+    this.termsFrom(ref, this.p.skipRefHead ? 1 : 0);
   }
 
   term(t: Term): void {
@@ -156,13 +166,10 @@ class VarCollector {
           this.term(v);
         }
         return;
-      case "call": {
-        const [op, ...args] = t.value;
-        if (this.p.skipRefCallHead && op!.type === "ref") for (const x of op!.value.slice(1)) this.term(x);
-        else this.term(op!);
-        for (const a of args) this.term(a);
+      case "call":
+        this.operator(t.value[0]!);
+        this.termsFrom(t.value, 1);
         return;
-      }
       case "arraycomprehension":
       case "setcomprehension":
         if (this.p.skipClosures) return;
@@ -229,7 +236,7 @@ abstract class Walker {
         return;
       case "head":
         for (const t of node.reference) this.term(t);
-        for (const a of node.args ?? []) this.term(a);
+        if (node.args) for (const a of node.args) this.term(a);
         if (node.key && node.key !== node.reference[node.reference.length - 1]) this.term(node.key);
         if (node.value) this.term(node.value);
         return;

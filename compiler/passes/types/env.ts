@@ -15,6 +15,10 @@ export class TypeNode {
   child(k: Term): TypeNode | undefined {
     return this.children.get(keyOf(k))?.node;
   }
+  /** The child at a key made by keyOf. */
+  childAt(key: string): TypeNode | undefined {
+    return this.children.get(key)?.node;
+  }
   getOrAdd(k: Term): TypeNode {
     const key = keyOf(k);
     let e = this.children.get(key);
@@ -93,9 +97,13 @@ export class TypeEnv {
       case "ref":
         return this.getRef(t.value);
       case "var": {
-        const node = this.tree.child(t);
-        if (node) return node.value;
-        return this.next?.get(t);
+        // down the chain of environments with the key made once (variables are looked up often)
+        const key = keyOf(t);
+        for (let env: TypeEnv | undefined = this; env; env = env.next) {
+          const node = env.tree.childAt(key);
+          if (node) return node.value;
+        }
+        return undefined;
       }
       default:
         return undefined;
@@ -103,9 +111,14 @@ export class TypeEnv {
   }
 
   getRef(ref: Ref): MaybeType {
-    const node = this.tree.child(ref[0]!);
-    if (!node) return this.getRefFallback(ref);
-    return this.getRefFrom(node, ref, 1);
+    // the first environment with the head, up the chain (the head's key made once)
+    const key = keyOf(ref[0]!);
+    for (let env: TypeEnv | undefined = this; env; env = env.next) {
+      const node = env.tree.childAt(key);
+      if (node) return env.getRefFrom(node, ref, 1);
+      if (!env.next) return env.getRefFallback(ref);
+    }
+    return undefined;
   }
 
   private getRefFallback(ref: Ref): MaybeType {

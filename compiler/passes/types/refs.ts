@@ -21,42 +21,44 @@ export interface Messages {
 /** References: functions used as values, and keys that cannot exist in a value of known shape. */
 export function checkRefs(env: TypeEnv, e: Expr, m: Messages): TypeError[] {
   const errs: TypeError[] = [];
-  const visit = (t: Term): void => {
-    switch (t.type) {
-      case "arraycomprehension":
-      case "setcomprehension":
-      case "objectcomprehension":
-        return;
-      case "ref": {
-        const ft = isDataRef(t.value) ? env.getRef(t.value) : undefined;
-        if (ft?.kind === "function") {
-          errs.push(m.err(`function ${m.name(t.value)} used as reference, not called`, t.value[0]!.location));
-          return;
-        }
-        const err = checkRef(m, env, env, env.tree, t.value, 0);
-        if (err) errs.push(err);
-        t.value.forEach(visit);
+  const ts = e.terms;
+  if (Array.isArray(ts)) for (let i = 1; i < ts.length; i++) checkRefsIn(env, ts[i]!, m, errs);
+  else if (ts.type !== "some" && ts.type !== "every" && ts.type !== "and" && ts.type !== "or" && ts.type !== "not") checkRefsIn(env, ts as Term, m, errs);
+  return errs;
+}
+
+// a function of its own, not a closure made per expression: it runs for every term of every body
+function checkRefsIn(env: TypeEnv, t: Term, m: Messages, errs: TypeError[]): void {
+  switch (t.type) {
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+      return;
+    case "ref": {
+      const ft = isDataRef(t.value) ? env.getRef(t.value) : undefined;
+      if (ft?.kind === "function") {
+        errs.push(m.err(`function ${m.name(t.value)} used as reference, not called`, t.value[0]!.location));
         return;
       }
-      case "array":
-      case "set":
-      case "call":
-        t.value.forEach(visit);
-        return;
-      case "object":
-        for (const [k, v] of t.value) {
-          visit(k);
-          visit(v);
-        }
-        return;
-      default:
-        return;
+      const err = checkRef(m, env, env, env.tree, t.value, 0);
+      if (err) errs.push(err);
+      for (const x of t.value) checkRefsIn(env, x, m, errs);
+      return;
     }
-  };
-  const ts = e.terms;
-  if (Array.isArray(ts)) ts.slice(1).forEach(visit);
-  else if (ts.type !== "some" && ts.type !== "every" && ts.type !== "and" && ts.type !== "or" && ts.type !== "not") visit(ts as Term);
-  return errs;
+    case "array":
+    case "set":
+    case "call":
+      for (const x of t.value) checkRefsIn(env, x, m, errs);
+      return;
+    case "object":
+      for (const [k, v] of t.value) {
+        checkRefsIn(env, k, m, errs);
+        checkRefsIn(env, v, m, errs);
+      }
+      return;
+    default:
+      return;
+  }
 }
 
 function refError(m: Messages, ref: Ref): TypeError {
