@@ -77,7 +77,13 @@ function functionStructure(f: FunctionParts): StatementStructures {
   };
 }
 
-export function buildModule(parts: ModuleParts): string {
+export interface BuiltModule {
+  code: string;
+  /** Where each function (its doc comment) starts in `code`, ascending. */
+  functionStarts: number[];
+}
+
+export function buildModule(parts: ModuleParts): BuiltModule {
   const project = getProject();
   const importStructure: StatementStructures = {
     kind: StructureKind.ImportDeclaration,
@@ -93,8 +99,15 @@ export function buildModule(parts: ModuleParts): string {
   if (!importDecl || !ts.isImportDeclaration(importDecl) || decls.length !== parts.functions.length || !decls.every(ts.isFunctionDeclaration)) {
     throw new Error("internal: unexpected statements in the module skeleton");
   }
-  // The module is the skeleton cut at those positions (ascending) with the text put in between.
+  // The module is the skeleton cut at those positions (ascending) with the text put in between,
+  // collected in `out` and joined into one segment per top-level region: everything before the
+  // first function, each function (from its doc comment), the rest.
+  const segments: string[] = [];
   const out: string[] = [];
+  const endSegment = () => {
+    segments.push(out.join(""));
+    out.length = 0;
+  };
   let from = 0;
   const upTo = (pos: number) => {
     out.push(skeleton.slice(from, pos));
@@ -107,6 +120,7 @@ export function buildModule(parts: ModuleParts): string {
   decls.forEach((decl, i) => {
     const f = parts.functions[i]!;
     upTo(decl.getStart(sf));
+    endSegment();
     out.push(f.doc.text, "\n");
     const block = decl.body!;
     upTo(block.getStart(sf) + 1); // just after `{`
@@ -118,6 +132,13 @@ export function buildModule(parts: ModuleParts): string {
   upTo(sf.statements[sf.statements.length - 1]!.end);
   parts.tail.forEach((c, i) => out.push(i === 0 ? "\n\n" : "\n", constText(c)));
   upTo(skeleton.length);
+  endSegment();
   project.removeSourceFile(file);
-  return out.join("");
+  const functionStarts: number[] = [];
+  let at = segments[0]!.length;
+  for (let i = 1; i < segments.length; i++) {
+    functionStarts.push(at);
+    at += segments[i]!.length;
+  }
+  return { code: segments.join(""), functionStarts };
 }
