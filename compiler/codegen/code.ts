@@ -134,11 +134,9 @@ export function render(nodes: Node[], depth = 0): string {
   return out.join("").slice(0, -1);
 }
 
-/**
- * Renders statements onto `out`, each line as its indentation, its text and "\n" (a module's
- * bodies go straight into the module's pieces: no string per body or per line is built).
- */
-export function renderInto(nodes: Node[], depth: number, out: string[]): void {
+/** Renders statements onto `out`, each line as its indentation, its text and "\n" (no string
+ * per line is built). */
+function renderInto(nodes: Node[], depth: number, out: string[]): void {
   const indent = pad(depth);
   for (const n of nodes) {
     if (n instanceof Code) {

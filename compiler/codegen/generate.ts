@@ -12,9 +12,9 @@ import { collectShapes, emptyShape, type Shapes } from "./analysis/shapes.js";
 import { _, comment, join, lineComment, lit, type Code, type Name, type Node } from "./code.js";
 import { dispatcher } from "./emit/calls.js";
 import { ModuleEmitter } from "./emit/context.js";
-import { emitFunc, emitPlan, type EntryParts, type FunctionParts } from "./emit/functions.js";
+import { emitFunc, emitPlan, type EntryParts } from "./emit/functions.js";
 import { shapeType } from "./emit/types.js";
-import { buildModule, type ModuleParts } from "./module.js";
+import { buildModule, renderFunction, type ModuleFunction, type ModuleParts } from "./module.js";
 import { RT, RT_TYPES, type RuntimeName } from "./names.js";
 
 export interface GenerateOptions {
@@ -100,11 +100,11 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
   }
   for (const f of calls.funcs) mod.funcName(f);
 
-  const functions: FunctionParts[] = calls.funcs.map((f) => emitFunc(mod, f));
+  const functions: ModuleFunction[] = calls.funcs.map((f) => renderFunction(emitFunc(mod, f)));
   if (calls.dynamicTargets.size > 0) {
     const targets = calls.funcs.filter((f) => calls.dynamicTargets.has(f.name));
     const d = dispatcher(mod, targets);
-    functions.push({
+    functions.push(renderFunction({
       name: mod.fixed.dispatch,
       doc: comment("CallDynamicStmt: the func at a data path"),
       params: [
@@ -117,13 +117,13 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
       body: d.body,
       isAsync: d.isAsync,
       isExported: false,
-    });
+    }));
   }
   const entries: EntryParts[] = plans.map((p, i) => {
     const grp = groups.get(typeGroup(p.name))!;
     return emitPlan(mod, p, entryNames[i]!, { input: grp.input, data: grp.data }, detectDirect(policy, p));
   });
-  functions.push(...entries);
+  functions.push(...entries.map(renderFunction));
 
   const table: Node[] = entries.map((e, i) => {
     const fields = [_`kind: ${e.kind}`, ...(e.binding !== undefined ? [_`binding: ${e.binding}`] : []), _`async: ${e.isAsync}`, _`fn: ${e.name}`];
