@@ -1,7 +1,7 @@
 // regoc's public compiler API (`regoc/compiler`).
 //   compilePlan(plan, {entrypoint?})    IR plan (OPA's plan.json, parsed or text) → PreparedQuery
 //   generateTypeScript(plan, options?)  IR plan → {code, entrypoints, builtins}: one TS module
-//   loadModule(code)                    generated TS → live module (its `entrypoints` table, ...)
+//   loadModule(code, {functionStarts?}) generated TS → live module (its `entrypoints` table, ...)
 //   writeModule(file, code)             saves generated TS for ahead-of-time use
 import { getBuiltin } from "../runtime/builtins/registry.js";
 import { RegoError } from "../runtime/errors.js";
@@ -9,7 +9,7 @@ import { PreparedQuery } from "../runtime/eval/prepared.js";
 import { generateModule, preparePolicy, selectPlans, type GeneratedModule, type GenerateOptions } from "./codegen/generate.js";
 import { loadModule } from "./codegen/loader.js";
 
-export { loadModule, writeModule, toJavaScript, RUNTIME_URL, type LoadedModule } from "./codegen/loader.js";
+export { loadModule, writeModule, toJavaScript, RUNTIME_URL, type LoadedModule, type LoadOptions, type ToJavaScriptOptions } from "./codegen/loader.js";
 export type { GeneratedModule, GeneratedEntrypoint, GenerateOptions } from "./codegen/generate.js";
 export { PreparedQuery, type EvaluateOptions, type ResultSet, type Bindings, type EntrypointTable, type EntrypointInfo } from "../runtime/eval/prepared.js";
 
@@ -35,7 +35,7 @@ export async function compilePlan(plan: unknown, options: CompilePlanOptions = {
       details: { missingBuiltins: missing },
     });
   }
-  const mod = await loadModule(generated.code);
+  const mod = await loadModule(generated.code, { functionStarts: generated.functionStarts });
   return new PreparedQuery(mod.entrypoints, entrypoint, generated.code);
 }
 export * from "./compile.js";

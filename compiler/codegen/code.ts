@@ -120,29 +120,41 @@ export function braced(head: Code | null, label: Label | null, body: Node[], tai
   return tail === undefined ? { kind: "braced", head, label, body } : { kind: "braced", head, label, body, tail };
 }
 
+/** Indentation by depth, shared by every line at that depth. */
+const pads: string[] = [""];
+
+function pad(depth: number): string {
+  return (pads[depth] ??= "  ".repeat(depth));
+}
+
 /** Renders statements with two-space indentation, starting at `depth`. */
 export function render(nodes: Node[], depth = 0): string {
   const out: string[] = [];
   renderInto(nodes, depth, out);
-  return out.join("\n");
+  return out.join("").slice(0, -1);
 }
 
+/** Renders statements onto `out`, each line as its indentation, its text and "\n" (no string
+ * per line is built). */
 function renderInto(nodes: Node[], depth: number, out: string[]): void {
-  const pad = "  ".repeat(depth);
+  const indent = pad(depth);
   for (const n of nodes) {
     if (n instanceof Code) {
-      if (n.text !== "") out.push(pad + n.text);
+      if (n.text !== "") out.push(indent, n.text, "\n");
     } else if (Array.isArray(n)) {
       renderInto(n, depth, out);
     } else if (n.head === null && (n.label === null || !n.label.used) && n.tail === undefined) {
       // A plain block nothing jumps to: its statements run in order in the parent.
       renderInto(n.body, depth, out);
     } else {
-      const label = n.label?.used ? `${n.label.name.text}: ` : "";
-      const head = n.head ? `${n.head.text} ` : "";
-      out.push(`${pad}${label}${head}{`);
+      out.push(indent);
+      if (n.label?.used) out.push(n.label.name.text, ": ");
+      if (n.head) out.push(n.head.text, " ");
+      out.push("{\n");
       renderInto(n.body, depth + 1, out);
-      out.push(`${pad}}${n.tail ? n.tail.text : ""}`);
+      out.push(indent, "}");
+      if (n.tail) out.push(n.tail.text);
+      out.push("\n");
     }
   }
 }

@@ -1,9 +1,10 @@
 // Generated TypeScript → a live module. esbuild strips the types (dropping layout whitespace for
-// loading); the one import specifier the generator writes ("regoc") is replaced by the URL of the
-// runtime module this loader itself uses, so the module shares the host's runtime instance
-// (`instanceof RegoSet` holds across); the JS is imported from a data: URL. For ahead-of-time use,
-// `writeModule` saves the .ts file instead.
+// loading; a large module in pieces, concurrently); the one import specifier the generator writes
+// ("regoc") is replaced by the URL of the runtime module this loader itself uses, so the module
+// shares the host's runtime instance (`instanceof RegoSet` holds across); the JS is imported from
+// a data: URL. For ahead-of-time use, `writeModule` saves the .ts file instead.
 import { mkdir, writeFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import { transform } from "esbuild";
 import { RegoError } from "../../runtime/errors.js";
@@ -29,15 +30,59 @@ export interface ToJavaScriptOptions {
   /** Drop layout whitespace (what `loadModule` imports: a third smaller, quicker for V8 to parse;
    * nobody reads that text — a loaded module keeps its TypeScript as its source). */
   compact?: boolean;
+  /** Where the module's functions start (GeneratedModule.functionStarts, for this very `code`):
+   * a large module is then transformed in pieces cut there, concurrently. */
+  functionStarts?: readonly number[];
 }
 
 const TRANSFORM = { loader: "ts", format: "esm", target: "es2022", sourcemap: false } as const;
+
+/** Modules of at least twice this many characters are transformed in pieces. */
+const PIECE = 1 << 20;
+
+/**
+ * Where to cut a module into pieces of about equal size, one per core (esbuild transforms
+ * concurrent requests on its own threads): at function starts nearest the even split points. A
+ * start that is not at the beginning of a line cannot be one generateModule gave, and is skipped.
+ */
+function cutPoints(code: string, starts: readonly number[]): number[] {
+  const n = Math.min(availableParallelism(), Math.floor(code.length / PIECE));
+  const cuts: number[] = [];
+  let j = 0;
+  for (let k = 1; k < n; k++) {
+    const target = Math.floor((code.length * k) / n);
+    while (j < starts.length && starts[j]! < target) j++;
+    const cut = starts[j];
+    if (cut === undefined) break;
+    if (cut > (cuts[cuts.length - 1] ?? 0) && cut < code.length && code[cut - 1] === "\n") cuts.push(cut);
+  }
+  return cuts;
+}
+
+/**
+ * TS → JS, in pieces where `cuts` allow. Each piece is whole top-level statements, so it
+ * transforms on its own; `verbatimModuleSyntax` keeps the first piece's runtime import although
+ * the functions using it are in other pieces (the generator imports only what the module uses).
+ * Should a piece fail, the whole module is transformed, for esbuild's own error.
+ */
+async function transformPieces(code: string, compact: boolean, cuts: readonly number[]): Promise<string> {
+  const whole = async () => (await transform(code, { ...TRANSFORM, minifyWhitespace: compact })).code;
+  if (cuts.length === 0) return whole();
+  const bounds = [0, ...cuts, code.length];
+  const options = { ...TRANSFORM, minifyWhitespace: compact, tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } } };
+  try {
+    const out = await Promise.all(cuts.concat(code.length).map((end, i) => transform(code.slice(bounds[i], end), options)));
+    return out.map((r) => r.code).join("");
+  } catch {
+    return whole();
+  }
+}
 
 /** TS → JS with the runtime import pointed at this process's runtime. */
 export async function toJavaScript(code: string, options: ToJavaScriptOptions = {}): Promise<string> {
   let js: string;
   try {
-    js = (await transform(code, { ...TRANSFORM, minifyWhitespace: options.compact === true })).code;
+    js = await transformPieces(code, options.compact === true, cutPoints(code, options.functionStarts ?? []));
   } catch (e) {
     throw loadError(`does not compile: ${(e as Error).message}`, code, e);
   }
@@ -50,9 +95,14 @@ export async function toJavaScript(code: string, options: ToJavaScriptOptions = 
   return `import {${m[1]!}} from ${JSON.stringify(RUNTIME_URL)};${js.slice(m[0].length)}`;
 }
 
+export interface LoadOptions {
+  /** GeneratedModule.functionStarts for this `code` (see ToJavaScriptOptions). */
+  functionStarts?: readonly number[];
+}
+
 /** Imports generated TypeScript as a module (each call makes a new module instance). */
-export async function loadModule(code: string): Promise<LoadedModule> {
-  const js = await toJavaScript(code, { compact: true });
+export async function loadModule(code: string, options: LoadOptions = {}): Promise<LoadedModule> {
+  const js = await toJavaScript(code, { compact: true, ...options });
   const url = `data:text/javascript;base64,${Buffer.from(js, "utf8").toString("base64")}`;
   let mod: LoadedModule;
   try {

@@ -1,14 +1,22 @@
-// The module, built with ts-morph: header comments, the import from "regoc", type aliases,
-// module-level constants, functions and the entrypoint table, as ts-morph structures in ONE
-// `createSourceFile` call (ts-morph owns the layout: statement order, blank lines, indentation).
+// The module, built with ts-morph: its declarations — the import from "regoc" and every function
+// (name, modifiers, parameters, return type) — come from ts-morph structures in ONE
+// `createSourceFile` call, and ts-morph owns their layout (order, blank lines, indentation).
 // Every piece of text in a structure is Code rendered by code.ts or a Name, so nothing
 // policy-derived reaches the module except through lit() and the identifier function.
 //
-// Function bodies are the bulk of a module (a 1 MB policy set gives ~12 MB of bodies) and are
-// already laid out by code.ts's `render`; handing them to ts-morph would only make it print and
-// then re-parse them. So the skeleton is built with empty bodies, and each rendered body is
-// placed into its function by the position ts-morph's AST gives for that body's braces — a
-// position, never a text search, so no string in the policy can steer where a body goes.
+// Everything else is text already laid out by code.ts: header comments, type aliases, module
+// constants, each function's doc comment and body, the entrypoint table. A 1 MB policy set gives
+// ~12 MB of bodies, ~22 000 one-line constants and ~11 000 doc comments; handing them to ts-morph
+// would only make it print them through its writer, re-parse them, and (for comments between
+// statements) re-scan them when the file is dropped — most of the time of building a module. So
+// the skeleton holds the structured declarations only, and each piece of text is placed by a
+// position ts-morph's AST gives — never a text search, so no string in the policy can steer where
+// anything goes:
+//   header comments          at the start of the file
+//   type aliases, constants  after the import declaration, one per line
+//   a function's doc comment just before the function
+//   a function's body        between the braces of its empty body
+//   the entrypoint table     after the last function, a blank line between
 import {
   IndentationText,
   NewLineKind,
@@ -26,9 +34,23 @@ export interface ModuleParts {
   imports: Array<{ name: string; typeOnly: boolean }>;
   typeAliases: Array<{ name: Name; type: Code; exported: boolean; doc?: Code }>;
   consts: Array<{ name: Name; type?: Code; init: Code; exported?: boolean; doc?: Code }>;
-  functions: FunctionParts[];
+  functions: ModuleFunction[];
   /** Trailing constants (the entrypoint table), after the functions they refer to. */
   tail: Array<{ name: Name; type?: Code; init: Code; exported?: boolean; doc?: Code }>;
+}
+
+/** A function to place: its parts, the body rendered (its statements one level in). */
+export interface ModuleFunction extends Omit<FunctionParts, "body"> {
+  body: string;
+}
+
+/**
+ * Renders a function's body; called as soon as the function is emitted, so that its tree of Code
+ * nodes dies young. (Keeping every function's tree until the module was laid out made each
+ * young-generation GC copy them all: ~0.9 s of a 1 MB policy set's compile was such GCs.)
+ */
+export function renderFunction(f: FunctionParts): ModuleFunction {
+  return { ...f, body: render(f.body, 1) };
 }
 
 /** One in-memory project for every module (creating a Project costs more than a module). */
@@ -47,18 +69,19 @@ function getProject(): Project {
   }));
 }
 
-/** A constant as text: ts-morph would give a multi-line initializer a hanging indent, and a
- * policy set has thousands of one-line call-site constants that need no layout. */
 function constText(c: ModuleParts["consts"][number]): string {
   const exp = c.exported ? "export " : "";
   const type = c.type ? `: ${c.type.text}` : "";
   return `${c.doc ? `${c.doc.text}\n` : ""}${exp}const ${c.name.text}${type} = ${c.init.text};`;
 }
 
-function functionStructure(f: FunctionParts): StatementStructures {
+function typeAliasText(t: ModuleParts["typeAliases"][number]): string {
+  return `${t.doc ? `${t.doc.text}\n` : ""}${t.exported ? "export " : ""}type ${t.name.text} = ${t.type.text};`;
+}
+
+function functionStructure(f: ModuleFunction): StatementStructures {
   return {
     kind: StructureKind.Function,
-    leadingTrivia: `${f.doc.text}\n`,
     isExported: f.isExported,
     isAsync: f.isAsync,
     name: f.name.text,
@@ -68,39 +91,68 @@ function functionStructure(f: FunctionParts): StatementStructures {
   };
 }
 
-export function buildModule(parts: ModuleParts): string {
+export interface BuiltModule {
+  code: string;
+  /** Where each function (its doc comment) starts in `code`, ascending. */
+  functionStarts: number[];
+}
+
+export function buildModule(parts: ModuleParts): BuiltModule {
   const project = getProject();
-  const statements: (string | StatementStructures)[] = [
-    ...parts.header.map((h) => h.text),
-    {
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: "regoc",
-      namedImports: parts.imports.map((i) => ({ name: i.name, isTypeOnly: i.typeOnly })),
-    },
-    // Type aliases as text: ts-morph would give a multi-line type a hanging indent.
-    ...parts.typeAliases.map((t) => `${t.doc ? `${t.doc.text}\n` : ""}${t.exported ? "export " : ""}type ${t.name.text} = ${t.type.text};`),
-    ...parts.consts.map(constText),
-    ...parts.functions.map(functionStructure),
-    ...parts.tail.map(constText),
-  ];
-  const file = project.createSourceFile("module.ts", { statements }, { overwrite: true });
+  const importStructure: StatementStructures = {
+    kind: StructureKind.ImportDeclaration,
+    moduleSpecifier: "regoc",
+    namedImports: parts.imports.map((i) => ({ name: i.name, isTypeOnly: i.typeOnly })),
+  };
+  const file = project.createSourceFile("module.ts", { statements: [importStructure, ...parts.functions.map(functionStructure)] }, { overwrite: true });
   const skeleton = file.getFullText();
-  // Each function's body `{\n}` is replaced by `{\n<rendered body>\n}`, back to front so that
-  // earlier positions stay valid.
   // (The compiler nodes are read directly: wrapping thousands of them in ts-morph nodes costs more
   // than building the module.)
-  const bodies = file.compilerNode.statements.filter(ts.isFunctionDeclaration).map((d) => d.body!);
-  if (bodies.length !== parts.functions.length) throw new Error("internal: function count mismatch in the module skeleton");
-  const pieces: string[] = [];
-  let end = skeleton.length;
-  for (let i = bodies.length - 1; i >= 0; i--) {
-    const block = bodies[i]!;
-    const open = block.getStart(file.compilerNode) + 1; // just after `{`
-    const body = render(parts.functions[i]!.body, 1);
-    pieces.push(skeleton.slice(block.end - 1, end), body === "" ? "\n" : `\n${body}\n`);
-    end = open;
+  const sf = file.compilerNode;
+  const [importDecl, ...decls] = sf.statements;
+  if (!importDecl || !ts.isImportDeclaration(importDecl) || decls.length !== parts.functions.length || !decls.every(ts.isFunctionDeclaration)) {
+    throw new Error("internal: unexpected statements in the module skeleton");
   }
-  pieces.push(skeleton.slice(0, end));
+  // The module is the skeleton cut at those positions (ascending) with the text put in between,
+  // collected in `out` and joined into one segment per top-level region: everything before the
+  // first function, each function (from its doc comment), the rest.
+  const segments: string[] = [];
+  const out: string[] = [];
+  const endSegment = () => {
+    segments.push(out.join(""));
+    out.length = 0;
+  };
+  let from = 0;
+  const upTo = (pos: number) => {
+    out.push(skeleton.slice(from, pos));
+    from = pos;
+  };
+  for (const h of parts.header) out.push(h.text, "\n");
+  upTo(importDecl.end);
+  for (const t of parts.typeAliases) out.push("\n", typeAliasText(t));
+  for (const c of parts.consts) out.push("\n", constText(c));
+  decls.forEach((decl, i) => {
+    const f = parts.functions[i]!;
+    upTo(decl.getStart(sf));
+    endSegment();
+    out.push(f.doc.text, "\n");
+    const block = decl.body!;
+    upTo(block.getStart(sf) + 1); // just after `{`
+    // The skeleton's empty body is `{\n}`: the rendered statements go on the lines in between.
+    out.push("\n");
+    if (f.body !== "") out.push(f.body, "\n");
+    from = block.end - 1; // at `}`
+  });
+  upTo(sf.statements[sf.statements.length - 1]!.end);
+  parts.tail.forEach((c, i) => out.push(i === 0 ? "\n\n" : "\n", constText(c)));
+  upTo(skeleton.length);
+  endSegment();
   project.removeSourceFile(file);
-  return pieces.reverse().join("");
+  const functionStarts: number[] = [];
+  let at = segments[0]!.length;
+  for (let i = 1; i < segments.length; i++) {
+    functionStarts.push(at);
+    at += segments[i]!.length;
+  }
+  return { code: segments.join(""), functionStarts };
 }

@@ -62,22 +62,18 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     funcIndex.set(f.name, i);
   });
   const paths = new FuncPaths(policy.funcs.funcs);
-  const bodies = new Map<string, Body>();
-  const planBody = (p: Plan): Body => {
-    let b = bodies.get(`plan:${p.name}`);
-    if (!b) bodies.set(`plan:${p.name}`, (b = bodyOf(p.blocks, policy, paths)));
-    return b;
-  };
-  const funcBody = (f: Func): Body => {
-    let b = bodies.get(`func:${f.name}`);
-    if (!b) bodies.set(`func:${f.name}`, (b = bodyOf(f.blocks, policy, paths)));
+  // Keyed by the plan or func itself: the fixpoints below look bodies up once per func per pass.
+  const bodies = new Map<Plan | Func, Body>();
+  const bodyFor = (p: Plan | Func): Body => {
+    let b = bodies.get(p);
+    if (!b) bodies.set(p, (b = bodyOf(p.blocks, policy, paths)));
     return b;
   };
 
   /** Funcs reached from `from`, transitively, in policy order; builtins called on the way. */
   const reachFrom = (from: readonly Plan[], builtins?: Set<string>): Func[] => {
     const reached = new Set<string>();
-    const stack: Body[] = from.map(planBody);
+    const stack: Body[] = from.map(bodyFor);
     while (stack.length > 0) {
       for (const s of stack.pop()!.sites) {
         const f = funcsByName.get(s.callee);
@@ -87,7 +83,7 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
         }
         if (reached.has(f.name)) continue;
         reached.add(f.name);
-        stack.push(funcBody(f));
+        stack.push(bodyFor(f));
       }
     }
     return [...reached].sort((a, b) => funcIndex.get(a)! - funcIndex.get(b)!).map((n) => funcsByName.get(n)!);
@@ -96,8 +92,8 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
   const builtins = new Set<string>();
   const funcs = reachFrom(plans, builtins);
   const dynamicTargets = new Set<string>();
-  for (const p of plans) for (const n of planBody(p).dynamicCallees) dynamicTargets.add(n);
-  for (const f of funcs) for (const n of funcBody(f).dynamicCallees) dynamicTargets.add(n);
+  for (const p of plans) for (const n of bodyFor(p).dynamicCallees) dynamicTargets.add(n);
+  for (const f of funcs) for (const n of bodyFor(f).dynamicCallees) dynamicTargets.add(n);
 
   // Async: reaches an async builtin (fixpoint over the acyclic graph). The one dynamic dispatcher
   // is async when any of its targets is, and then so is every body with a CallDynamicStmt.
@@ -109,7 +105,7 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
   for (let changed = true; changed; ) {
     changed = false;
     for (const f of funcs) {
-      if (!asyncFuncs.has(f.name) && isAsyncBody(funcBody(f))) {
+      if (!asyncFuncs.has(f.name) && isAsyncBody(bodyFor(f))) {
         asyncFuncs.add(f.name);
         if (dynamicTargets.has(f.name)) dispatchAsync = true;
         changed = true;
@@ -117,7 +113,7 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     }
   }
   const asyncPlans = new Set<string>();
-  for (const p of plans) if (isAsyncBody(planBody(p))) asyncPlans.add(p.name);
+  for (const p of plans) if (isAsyncBody(bodyFor(p))) asyncPlans.add(p.name);
 
   // Memoisation: how often may each func run per evaluation (1 or "many" = 2)?
   const runs = new Map<string, number>();
@@ -126,11 +122,11 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     changed = false;
     const next = new Map<string, number>();
     const add = (callee: string, n: number) => next.set(callee, Math.min(2, (next.get(callee) ?? 0) + n));
-    for (const p of plans) for (const s of planBody(p).sites) add(s.callee, s.inScan ? 2 : 1);
+    for (const p of plans) for (const s of bodyFor(p).sites) add(s.callee, s.inScan ? 2 : 1);
     for (const f of funcs) {
       const callerRuns = memoised.has(f.name) ? Math.min(1, runs.get(f.name) ?? 0) : (runs.get(f.name) ?? 0);
       if (callerRuns === 0) continue;
-      for (const s of funcBody(f).sites) add(s.callee, s.inScan ? 2 : callerRuns);
+      for (const s of bodyFor(f).sites) add(s.callee, s.inScan ? 2 : callerRuns);
     }
     for (const f of funcs) {
       const n = next.get(f.name) ?? 0;

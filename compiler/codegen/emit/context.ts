@@ -15,7 +15,11 @@ export class ModuleEmitter {
   readonly consts: Array<{ name: Name; type?: Code; init: Code }> = [];
   readonly funcNames = new Map<string, Name>();
   readonly funcIndex = new Map<string, number>();
-  private readonly sites = new Map<string, Name>();
+  /** Site constants by builtin name or conflict kind, then by location (see `siteKey`). */
+  private readonly builtinSites = new Map<string, Map<string, Name>>();
+  private readonly conflictSites = new Map<string, Map<string, Name>>();
+  /** Each distinct file text's number, for short site keys. */
+  private readonly fileIds = new Map<string, number>();
   private readonly numbers = new Map<string, Code>();
   private readonly runtimeNames = new Map<RuntimeName, Name>();
   /** static.builtin_funcs by name. */
@@ -64,30 +68,37 @@ export class ModuleEmitter {
     return n;
   }
 
-  /** A module constant for a builtin call site (name + location), shared by identical sites. */
-  builtinSite(name: string, loc: StmtLocation): Name {
+  /** The location part of a site's key: file (by text), row, col. Built for every call site, so it
+   * is short (a JSON key holding the file name cost more than emitting the call). */
+  private siteKey(loc: StmtLocation): string {
     const file = this.file(loc);
-    const key = JSON.stringify(["b", name, file, loc.row, loc.col]);
-    let n = this.sites.get(key);
+    let id = this.fileIds.get(file);
+    if (id === undefined) this.fileIds.set(file, (id = this.fileIds.size));
+    return `${id}:${loc.row}:${loc.col}`;
+  }
+
+  /** The site constant in `table` under `group` and `loc`, declared by `init` when new. */
+  private site(table: Map<string, Map<string, Name>>, group: string, loc: StmtLocation, prefix: "c" | "k", init: (file: string) => Code): Name {
+    let byLoc = table.get(group);
+    if (!byLoc) table.set(group, (byLoc = new Map()));
+    const key = this.siteKey(loc);
+    let n = byLoc.get(key);
     if (!n) {
-      n = this.scope.name("c");
-      this.consts.push({ name: n, init: _`${this.rt("builtinSite")}(${name}, ${file}, ${loc.row}, ${loc.col})` });
-      this.sites.set(key, n);
+      n = this.scope.name(prefix);
+      this.consts.push({ name: n, init: init(this.file(loc)) });
+      byLoc.set(key, n);
     }
     return n;
   }
 
+  /** A module constant for a builtin call site (name + location), shared by identical sites. */
+  builtinSite(name: string, loc: StmtLocation): Name {
+    return this.site(this.builtinSites, name, loc, "c", (file) => _`${this.rt("builtinSite")}(${name}, ${file}, ${loc.row}, ${loc.col})`);
+  }
+
   /** A module constant for a conflict check's message and location. */
   conflictSite(kind: "rule" | "function" | "object", loc: StmtLocation): Name {
-    const file = this.file(loc);
-    const key = JSON.stringify(["k", kind, file, loc.row, loc.col]);
-    let n = this.sites.get(key);
-    if (!n) {
-      n = this.scope.name("k");
-      this.consts.push({ name: n, init: _`${this.rt("conflictSite")}(${kind}, ${file}, ${loc.row}, ${loc.col})` });
-      this.sites.set(key, n);
-    }
-    return n;
+    return this.site(this.conflictSites, kind, loc, "k", (file) => _`${this.rt("conflictSite")}(${kind}, ${file}, ${loc.row}, ${loc.col})`);
   }
 
   /**

@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RegoError, RegoSet, type Value } from "regoc";
-import { compilePlan, generateTypeScript, loadModule, toJavaScript, writeModule } from "regoc/compiler";
-import { L, PolicyBuilder, block, st } from "./plans.js";
+import { PreparedQuery, compilePlan, generateTypeScript, loadModule, toJavaScript, writeModule } from "regoc/compiler";
+import { L, PolicyBuilder, block, ruleFunc, st } from "./plans.js";
 import { useTestBuiltins } from "./support.js";
 
 function setPlan(): PolicyBuilder {
@@ -51,6 +51,35 @@ describe("codegen: loader", () => {
       () => loadModule('const a = 1;\nimport { RegoSet } from "regoc";\nexport const entrypoints = { a, RegoSet };\n'),
       (e: unknown) => e instanceof RegoError && /start with its import from "regoc"/.test(e.message),
     );
+  });
+
+  it("a large module is transformed in pieces cut at its function starts, and behaves the same", async () => {
+    // Three rules, each a 1 MiB string: a module big enough to be cut.
+    const b = new PolicyBuilder();
+    const names = ["a", "b", "c"];
+    for (const n of names) ruleFunc(b, `g0.data.big.${n}`, [b.once(b.s(n.repeat(1 << 20)), 3)]);
+    for (const n of names) b.entry(`big/${n}`, `g0.data.big.${n}`);
+    const generated = generateTypeScript(b.json());
+    assert.ok(generated.code.length > 3 << 20);
+    // Every function (its doc comment) starts at a recorded position: 3 rules and 3 entrypoints.
+    const starts = generated.functionStarts;
+    assert.equal(starts.length, 6);
+    for (const at of starts) {
+      assert.equal(generated.code[at - 1], "\n");
+      assert.match(generated.code.slice(at, at + 200), /^\/\* [^\n]* \*\/\n(export )?function /);
+    }
+    const check = async (functionStarts: readonly number[] | undefined) => {
+      const mod = await loadModule(generated.code, { functionStarts });
+      for (const n of names) {
+        const rows = new PreparedQuery(mod.entrypoints, `big/${n}`, generated.code).evaluate({ input: {} });
+        assert.equal(rows[0]!.result, n.repeat(1 << 20));
+      }
+    };
+    await check(starts);
+    await check(undefined);
+    // Positions that are not function starts (mid-line, mid-function) cannot break the module:
+    // such a piece does not compile, and the module is transformed whole.
+    await check([1, Math.floor(generated.code.length / 2), generated.code.lastIndexOf("\n  ") + 1]);
   });
 
   it("writeModule saves the TypeScript for ahead-of-time use", async () => {
