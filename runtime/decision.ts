@@ -76,7 +76,7 @@ export async function compileDecision(options: CompileDecisionOptions): Promise<
   if (missing.length > 0) {
     throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
   }
-  const mod = await compiler.loadModule(generated.code);
+  const mod = await compiler.loadModule(generated.code, { functionStarts: generated.functionStarts });
   const info = Object.hasOwn(mod.entrypoints, entrypoint) ? (mod.entrypoints[entrypoint] as EntrypointInfo) : undefined;
   if (!info) throw new RegoError("eval_internal_error", `generated module has no entrypoint ${JSON.stringify(entrypoint)}`);
   const expressions = path ? [] : await queryExpressions(options.query, base.v0Compatible, planned.expressionKeys);
