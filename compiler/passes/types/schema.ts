@@ -89,7 +89,7 @@ function parse(v: unknown, name: string): Json {
 
 function asJson(v: unknown, name: string): Json {
   if (v === null || typeof v === "boolean" || typeof v === "number" || typeof v === "string") return v;
-  if (Array.isArray(v) || (typeof v === "object" && v !== undefined)) return v as Json;
+  if (typeof v === "object") return v as Json;
   throw new SchemaError(`schema ${name} is not JSON`);
 }
 
@@ -102,7 +102,7 @@ class Reader {
   /** Reference targets being read: met again, the reference is recursive. */
   private readonly reading = new Set<SchemaObject>();
   /** Reference targets already read. */
-  private readonly read_ = new Map<SchemaObject, Type>();
+  private readonly done = new Map<SchemaObject, Type>();
 
   constructor(private readonly set: SchemaSet) {}
 
@@ -129,13 +129,13 @@ class Reader {
 
   private ref(ref: Json, doc: Doc, at: string): Type {
     const target = this.resolve(ref, doc, at);
-    const known = this.read_.get(target.node);
+    const known = this.done.get(target.node);
     if (known) return known;
     if (this.reading.has(target.node)) return A;
     this.reading.add(target.node);
     try {
       const t = this.schema(target.node, target.doc, target.at);
-      this.read_.set(target.node, t);
+      this.done.set(target.node, t);
       return t;
     } finally {
       this.reading.delete(target.node);

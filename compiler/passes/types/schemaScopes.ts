@@ -21,6 +21,8 @@ export class SchemaScopes {
   /** Package path (dotted) → its package-scope annotations; subpackages-scope ones likewise. */
   private readonly packageScope = new Map<string, Annotations[]>();
   private readonly subpackagesScope = new Map<string, Annotations[]>();
+  /** What inline schemas resolve set references against when there is no set. */
+  private empty: SchemaSet | undefined;
 
   private constructor(
     private readonly ctx: CompileContext,
@@ -113,7 +115,6 @@ export class SchemaScopes {
   private setOrEmpty(): SchemaSet {
     return this.set ?? (this.empty ??= new SchemaSet({}));
   }
-  private empty: SchemaSet | undefined;
 }
 
 function packageKey(m: Module): string {
