@@ -35,6 +35,12 @@ export interface CompileRegoOptions {
   /** OPA's strict mode. */
   strict?: boolean;
   capabilities?: Capabilities;
+  /** JSON Schemas for the type checker (parsed JSON or JSON text), keyed as OPA's schema set:
+   * `schema` is the input schema, applied to every rule and query; `schema.<name>` (e.g.
+   * `schema.input`, `schema.k8s.pod`) are what METADATA `schemas:` entries name
+   * (`- input: schema.input`, `- data.roles: schema.roles`). Entries naming a schema are
+   * ignored when this is not given, as in OPA; inline schemas always apply. */
+  schemas?: Readonly<Record<string, unknown>>;
   /** For `regoc eval`: the value of each query expression is added to every result row under
    * the key `$expr<i>` (i = the expression's index). */
   captureExpressions?: boolean;
@@ -119,6 +125,7 @@ function planRegoUnguarded(options: CompileRegoOptions): PlannedRego {
   const modules = parseModules(options.modules, v0);
   const compileOptions: Parameters<typeof compileModules>[1] = { enablePrint: options.print !== undefined && options.print !== false, strict: options.strict === true };
   if (options.capabilities) compileOptions.capabilities = options.capabilities;
+  if (options.schemas) compileOptions.schemas = options.schemas;
   const ctx = compileModules(modules, compileOptions);
   throwIfFailed(ctx);
 

@@ -8,17 +8,20 @@ import { toJSONText } from "../../runtime/value/json.js";
 import { newPlainObject, setOwn, type PlainObject, type Value } from "../../runtime/value/value.js";
 import type { CliCommand } from "../cli.js";
 import { parseQuery } from "../syntax/index.js";
-import { loadSources, readDataFile } from "./sources.js";
+import { loadSchemas, loadSources, readDataFile } from "./sources.js";
 
 const command: CliCommand = {
   summary: "evaluate a query against Rego policies and data, printing OPA's result format",
-  usage: "usage: regoc eval [-d path]... [-i input.json] [--v0-compatible] [--strict] '<query>'\n  -d, --data   a .rego, .json or .yaml file, or a directory of them (repeatable)\n  -i, --input  the input document (JSON)",
+  usage:
+    "usage: regoc eval [-d path]... [-i input.json] [-s schema] [--v0-compatible] [--strict] '<query>'\n  -d, --data   a .rego, .json or .yaml file, or a directory of them (repeatable)\n  -i, --input  the input document (JSON)\n" +
+    "  -s, --schema a JSON Schema file (the type of input everywhere) or a directory of them (schema.<path>, for METADATA schemas: annotations)",
   async run(argv) {
     const { values, positionals } = parseArgs({
       args: argv,
       options: {
         data: { type: "string", short: "d", multiple: true },
         input: { type: "string", short: "i" },
+        schema: { type: "string", short: "s" },
         "v0-compatible": { type: "boolean", default: false },
         strict: { type: "boolean", default: false },
       },
@@ -31,7 +34,8 @@ const command: CliCommand = {
     const { modules, data } = loadSources(values.data ?? []);
     const input = values.input ? readDataFile(values.input) : undefined;
     const { compileRego } = await import("../compile.js");
-    const prepared = await compileRego({ modules, query, v0Compatible: v0, strict: values.strict === true, captureExpressions: true, print: true });
+    const schemas = values.schema !== undefined ? loadSchemas(values.schema) : undefined;
+    const prepared = await compileRego({ modules, query, v0Compatible: v0, strict: values.strict === true, captureExpressions: true, print: true, ...(schemas && { schemas }) });
     const rows = await prepared.evaluateAsync({ input, data, strictBuiltinErrors: values.strict === true });
     const exprs = parseQuery(query, { regoVersion: v0 ? "v0" : "v1" });
     const result = rows.map((row) => {

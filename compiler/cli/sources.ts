@@ -93,3 +93,29 @@ export function formatWithFrame(e: { toString(): string; location?: { file: stri
   const prefix = [...line].slice(0, Math.max(0, l.col - 1)).map((c) => (c === "\t" ? "\t" : " ")).join("");
   return `${head}\n  ${gutter}${line.replace(/\r$/, "")}\n  ${" ".repeat(gutter.length)}${prefix}^`;
 }
+
+/** The schema set of `--schema PATH`, keyed as OPA keys it: a file is the input schema (key
+ * `schema`, applied to every rule); a directory gives each .json file under it the key
+ * `schema.<its path without .json, a segment per directory>` (`schemas/k8s/pod.json` →
+ * `schema.k8s.pod`), for annotations to name. Values are the files' JSON text (a file that is
+ * not JSON is reported by the type checker, naming the schema). */
+export function loadSchemas(path: string): Record<string, string> {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new RegoError("cli_usage_error", `${path}: no such file or directory`);
+  }
+  if (!st.isDirectory()) return { schema: readFileSync(path, "utf8") };
+  const out: Record<string, string> = {};
+  for (const file of walk(path).filter((f) => f.endsWith(".json"))) {
+    const segments = relative(path, file).slice(0, -".json".length).split(sep);
+    out[schemaKey(segments)] = readFileSync(file, "utf8");
+  }
+  return out;
+}
+
+/** `schema` followed by the segments, as a ref prints (`schema.a["b-c"]`). */
+function schemaKey(segments: string[]): string {
+  return segments.reduce((k, s) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? `${k}.${s}` : `${k}[${JSON.stringify(s)}]`), "schema");
+}

@@ -10,6 +10,7 @@ import { refString, termString } from "./terms.js";
 import { TypeEnv } from "./types/env.js";
 import { checkRefs, type Messages, type TypeError } from "./types/refs.js";
 import { A, fromDecl, isNil, keys, obj, or, set, unifies, values, type MaybeType, type Type } from "./types/types.js";
+import { SchemaScopes } from "./types/schemaScopes.js";
 import { fillNil, hasVars, isDataRef, nested, unify1, unify2 } from "./types/unify.js";
 
 
@@ -17,6 +18,8 @@ class Checker {
   constructor(
     readonly ctx: CompileContext,
     readonly rename: (t: Term) => Term,
+    /** Undefined when no schema is in play (the common case costs nothing more). */
+    readonly schemas: SchemaScopes | undefined = SchemaScopes.of(ctx),
   ) {}
 
   private readonly builtinTypes = new Map<string, Type>();
@@ -24,7 +27,9 @@ class Checker {
 
   /** The root environment (rule types go in as rules are checked). */
   rootEnv(): TypeEnv {
-    return new TypeEnv(undefined, (e, t) => this.closureType(e, t));
+    const env = new TypeEnv(undefined, (e, t) => this.closureType(e, t));
+    this.schemas?.applyInput(env);
+    return env;
   }
 
   /** The type of what a call's operator (or a `with` target) names: a user function under
@@ -131,7 +136,10 @@ class Checker {
   }
 
   checkRule(env: TypeEnv, rule: Rule): void {
-    const { env: cpy, errs } = this.checkBody(env.wrap(), rule.body);
+    const scoped = env.wrap();
+    const m = this.schemas && this.ctx.ruleModule.get(rule);
+    if (m) this.schemas!.applyRule(scoped, rule, m);
+    const { env: cpy, errs } = this.checkBody(scoped, rule.body);
     const path = this.ctx.ruleRef(rule);
     if (errs.length > 0) {
       this.report(errs);

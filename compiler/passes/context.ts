@@ -7,6 +7,7 @@ import { defaultCapabilities, type BuiltinDecl, type Capabilities } from "../bui
 import type { ModuleTreeNode, TreeNode } from "./ruleTree.js";
 import type { Graph } from "./graph.js";
 import type { TypeEnv } from "./types/env.js";
+import { SchemaSet } from "./types/schema.js";
 import { collectFacts, type ModuleFacts } from "./facts.js";
 import { refString, stringTerm } from "./terms.js";
 
@@ -18,6 +19,8 @@ export interface CompileOptions {
   enablePrint?: boolean;
   /** Stop after this many errors (OPA's default is 10); 0 means no limit. */
   maxErrors?: number;
+  /** JSON Schemas for the type checker, keyed as OPA keys its schema set (see SchemaSet). */
+  schemas?: Readonly<Record<string, unknown>>;
 }
 
 /** Thrown by `err` when the limit is reached; the runner catches it. */
@@ -53,6 +56,8 @@ export class CompileContext {
   readonly strict: boolean;
   readonly enablePrint: boolean;
   readonly maxErrors: number;
+  /** The schema set given to the compilation, if any. */
+  readonly schemas: SchemaSet | undefined;
   /** Modules sorted by file name. */
   modules: Module[];
   /** Imports saved by RemoveImports. */
@@ -81,6 +86,7 @@ export class CompileContext {
     this.strict = options.strict === true;
     this.enablePrint = options.enablePrint === true;
     this.maxErrors = options.maxErrors ?? 10;
+    this.schemas = options.schemas ? new SchemaSet(options.schemas) : undefined;
     for (const m of this.modules) for (const r of m.rules) for (let x: Rule | undefined = r; x; x = x.else) this.ruleModule.set(x, m);
   }
 

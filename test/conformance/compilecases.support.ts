@@ -70,7 +70,10 @@ export function runCompileCase(c: Loaded): RegoError[] {
   });
   if (parseErrors.length > 0) return parseErrors;
   const strict = c.strict === "enabled" || c.strict === true;
-  const ctx = compileModules(modules, { strict, enablePrint: c.print_statements === true, maxErrors: 0 });
+  const options: Parameters<typeof compileModules>[1] = { strict, enablePrint: c.print_statements === true, maxErrors: 0 };
+  // the case's schema set (JSON text by OPA's key): attaching one is what asks for it
+  if (c.schemas) options.schemas = c.schemas;
+  const ctx = compileModules(modules, options);
   if (ctx.errors.length > 0 || !c.query) return ctx.errors;
   const imports = c.query.imports ?? [];
   const futureKeywords = imports.filter((i) => i.startsWith("future.keywords") || i === "rego.v1");
@@ -79,20 +82,19 @@ export function runCompileCase(c: Loaded): RegoError[] {
   if (q.body.length === 0) {
     return [{ code: "rego_compile_error", message: "empty query cannot be compiled", location: undefined } as unknown as RegoError];
   }
-  const options: Parameters<typeof compileQuery>[2] = {};
+  const queryOptions: Parameters<typeof compileQuery>[2] = {};
   const dataImports = imports.filter((i) => !futureKeywords.includes(i));
-  if (dataImports.length > 0) options.imports = parseImports(dataImports, c.version);
+  if (dataImports.length > 0) queryOptions.imports = parseImports(dataImports, c.version);
   if (c.query.package) {
     const pkg = parseModuleResult(`package ${c.query.package}\n`, { file: "" }).module;
-    if (pkg) options.pkg = pkg.package.path;
+    if (pkg) queryOptions.pkg = pkg.package.path;
   }
-  compileQuery(ctx, q.body, options);
+  compileQuery(ctx, q.body, queryOptions);
   return ctx.errors;
 }
 
 /** Matches diagnostics the way the corpus README says: as a set, col and module when given. */
 export function judge(c: Loaded, got: readonly RegoError[]): string | undefined {
-  if (c.schemas) return "schemas (schema-driven type checking) are not supported";
   const want = c.want_errors ?? [];
   const used = new Set<number>();
   const missing: string[] = [];
