@@ -8,8 +8,9 @@
 // fact false that was true of what the module now holds. The calls that stages make anew are
 // accounted for: `eq` is assumed everywhere, and RewritePrintCalls and RewriteTemplateStrings
 // record the calls they introduce (`noteCall`).
-import type { Body, Expr, Module, Rule, Term } from "../ast/nodes.js";
+import type { Expr, Module, Term } from "../ast/nodes.js";
 import { operatorName, refString } from "./terms.js";
+import { Walker } from "./visit.js";
 
 export class ModuleFacts {
   /** The names of the operators called in the module: of call expressions (`operatorName`) and
@@ -35,68 +36,22 @@ export class ModuleFacts {
  * every var of the modules). */
 export function collectFacts(m: Module, vars: Set<string>): ModuleFacts {
   const c = new FactCollector(vars);
-  for (const r of m.rules) for (let x: Rule | undefined = r; x; x = x.else) c.rule(x);
+  c.any(m);
   return c.facts;
 }
 
-// A walk of everything that holds terms (heads, bodies, `with`, declarations, closures, template
-// parts); plain recursive methods without callbacks, as it visits every node of every module.
-class FactCollector {
+// The walk of visit.ts (heads, bodies, `with`, declarations, closures, template parts), with
+// the facts noted on the way.
+class FactCollector extends Walker {
   readonly facts = new ModuleFacts();
-  constructor(readonly vars: Set<string>) {}
-
-  rule(r: Rule): void {
-    const h = r.head;
-    this.terms(h.reference);
-    if (h.key) this.term(h.key);
-    if (h.args) this.terms(h.args);
-    if (h.value) this.term(h.value);
-    this.body(r.body);
-  }
-
-  body(b: Body): void {
-    for (let i = 0; i < b.length; i++) this.expr(b[i]!);
+  constructor(readonly vars: Set<string>) {
+    super();
   }
 
   expr(e: Expr): void {
-    const ts = e.terms;
-    if (Array.isArray(ts)) {
-      this.facts.calls.add(operatorName(e as Expr & { terms: Term[] }));
-      this.terms(ts);
-    } else {
-      switch (ts.type) {
-        case "some":
-          this.terms(ts.symbols);
-          break;
-        case "every":
-          if (ts.key) this.term(ts.key);
-          this.term(ts.value);
-          this.term(ts.domain);
-          this.body(ts.body);
-          break;
-        case "and":
-        case "or":
-          this.body(ts.lhs);
-          this.body(ts.rhs);
-          break;
-        case "not":
-          this.body(ts.body);
-          break;
-        default:
-          this.term(ts);
-      }
-    }
-    if (e.with.length > 0) {
-      this.facts.withs = true;
-      for (const w of e.with) {
-        this.term(w.target);
-        this.term(w.value);
-      }
-    }
-  }
-
-  terms(ts: readonly Term[]): void {
-    for (let i = 0; i < ts.length; i++) this.term(ts[i]!);
+    if (Array.isArray(e.terms)) this.facts.calls.add(operatorName(e as Expr & { terms: Term[] }));
+    if (e.with.length > 0) this.facts.withs = true;
+    this.parts(e, true);
   }
 
   term(t: Term): void {
@@ -107,45 +62,20 @@ class FactCollector {
         return;
       case "ref": {
         const head = t.value[0]!;
-        if (head.type !== "var") this.term(head);
-        else if (t.value.length > 1) this.vars.add(head.value); // `input.x`: not a root of its own
-        else this.term(head); // `input`: a one-term ref is the root itself
+        // `input.x`: its head is not a root of its own (a one-term ref `input` is)
+        if (head.type !== "var" || t.value.length === 1) return this.children(t);
+        this.vars.add(head.value);
         for (let i = 1; i < t.value.length; i++) this.term(t.value[i]!);
         return;
       }
       case "call":
         this.call(t.value);
-        this.terms(t.value);
-        return;
-      case "array":
-      case "set":
-        this.terms(t.value);
-        return;
-      case "object":
-        for (const [k, v] of t.value) {
-          this.term(k);
-          this.term(v);
-        }
-        return;
-      case "arraycomprehension":
-      case "setcomprehension":
-        this.term(t.value.term);
-        this.body(t.value.body);
-        return;
-      case "objectcomprehension":
-        this.term(t.value.key);
-        this.term(t.value.value);
-        this.body(t.value.body);
-        return;
+        return this.children(t);
       case "templatestring":
         this.facts.templates = true;
-        for (const p of t.value.parts) {
-          if ((p as { type: string }).type === "expr") this.expr(p as Expr);
-          else this.term(p as Term);
-        }
-        return;
+        return this.children(t);
       default:
-        return;
+        return this.children(t);
     }
   }
 

@@ -211,7 +211,9 @@ export function walkExprs(node: VarNode | Term[], f: (e: Expr) => boolean | void
   new ExprWalker(f).any(node);
 }
 
-abstract class Walker {
+/** A recursive walk of everything that holds terms; subclasses say what to do at each
+ * expression and term (plain methods, no callbacks: the hot walks of the stages use it). */
+export abstract class Walker {
   abstract expr(e: Expr): void;
   abstract term(t: Term): void;
 
