@@ -4,7 +4,8 @@
 //   compileRego({modules, entrypoints | query}) → PreparedQuery
 // Entrypoints are rule paths (`authz/allow`, planned as the query `result = data.authz.allow`);
 // a query string (`data.test.p = x`) is planned as a plan named "query" returning its bindings.
-import type { Body, Module, Term } from "./ast/nodes.js";
+import type { Body, Module, Ref, Rule, Term } from "./ast/nodes.js";
+import { agreedTypes, type EntrypointSchemaTypes, type SchemaTypes, type TypeDescription } from "./codegen/schemaTypes.js";
 import type { Policy } from "./ir/types.js";
 import { RegoError, RegoErrors } from "../runtime/errors.js";
 import { numberFromText } from "../runtime/value/number.js";
@@ -14,6 +15,9 @@ import { newPlainObject, type Value } from "../runtime/value/value.js";
 import type { Capabilities } from "./builtins/decls.js";
 import type { CompileContext } from "./passes/context.js";
 import { isStackOverflow } from "./passes/limits.js";
+import { requiredKeys } from "./passes/types/schema.js";
+import { SchemaScopes } from "./passes/types/schemaScopes.js";
+import type { MaybeType } from "./passes/types/types.js";
 import { compileModules, compileQuery, throwIfFailed } from "./passes/runner.js";
 import { planProgram, type QuerySet } from "./planner/planner.js";
 import { parseModuleResult, parseQueryResult } from "./syntax/index.js";
@@ -52,6 +56,9 @@ export interface PlannedRego {
   names: string[];
   /** With captureExpressions: expression index → result key. */
   expressionKeys: Map<number, string>;
+  /** Entrypoint → the input/data types JSON Schemas give its rules (entrypoints without any are
+   * absent): for the code generator (`generateTypeScript(plan, { schemaTypes })`). */
+  schemaTypes: SchemaTypes;
 }
 
 /** Parses every module; throws all parse errors at once. */
@@ -130,6 +137,8 @@ function planRegoUnguarded(options: CompileRegoOptions): PlannedRego {
   throwIfFailed(ctx);
 
   const queries: QuerySet[] = [];
+  const scopes = SchemaScopes.of(ctx);
+  const schemaTypes = new Map<string, EntrypointSchemaTypes>();
   for (const e of options.entrypoints ?? []) {
     const path = entrypointRef(e);
     const name = path.join("/");
@@ -138,6 +147,8 @@ function planRegoUnguarded(options: CompileRegoOptions): PlannedRego {
     if (node.values.some((r) => (r.head.args?.length ?? 0) > 0)) {
       throw new RegoError("rego_type_error", `function data.${path.join(".")} used as entrypoint (functions are not documents)`);
     }
+    const types = scopes && rulesSchemaTypes(ctx, scopes, node.values);
+    if (types && (types.input || types.data)) schemaTypes.set(name, types);
     const text = `result = data${path.map(quoteSegment).join("")}`;
     queries.push(compileQuerySet(ctx, name, parseQueryText(text, false), undefined));
   }
@@ -156,7 +167,73 @@ function planRegoUnguarded(options: CompileRegoOptions): PlannedRego {
     queries,
     sourceSize,
   });
-  return { plan, names: queries.map((q) => q.name), expressionKeys };
+  return { plan, names: queries.map((q) => q.name), expressionKeys, schemaTypes };
+}
+
+/**
+ * The schema types of an entrypoint's rules: what OPA's annotation scoping gives each rule of
+ * the name, where they all agree (rule-scope annotations may differ between rules of one name;
+ * then that part is left to the refs). A package (no rules of its own) gets none.
+ */
+function rulesSchemaTypes(ctx: CompileContext, scopes: SchemaScopes, rules: readonly Rule[]): EntrypointSchemaTypes | undefined {
+  if (rules.length === 0) return undefined;
+  return agreedTypes(
+    rules.map((rule) => {
+      const docs = scopes.documentTypes(rule, ctx.ruleModule.get(rule)!);
+      const out: EntrypointSchemaTypes = {};
+      const input = docs.input && describeType(docs.input);
+      if (input) out.input = input;
+      const data = docs.data.flatMap((d) => {
+        const path = constantPath(d.path);
+        const type = describeType(d.type);
+        return path && type ? [{ path, type }] : [];
+      });
+      if (data.length > 0) out.data = data;
+      return out;
+    }),
+  );
+}
+
+/** A `data.a.b` ref's keys below data, when they are all strings. */
+function constantPath(ref: Ref): string[] | undefined {
+  const keys = ref.slice(1);
+  return keys.every((k) => k.type === "string") ? keys.map((k) => k.value as string) : undefined;
+}
+
+/** Type descriptions larger than this (a schema's shared definitions are written out at every
+ * use) are left out: the refs' types stand instead of a huge one. */
+const MAX_DESCRIPTION_NODES = 5000;
+
+/** The checker's type of a document as the code generator's description (undefined: too big).
+ * Object properties are optional unless the schema requires them; a schema's recursive
+ * reference is `any` in the checker's types, so `unknown` here. */
+function describeType(t: MaybeType): TypeDescription | undefined {
+  let left = MAX_DESCRIPTION_NODES;
+  const describe = (t: MaybeType): TypeDescription => {
+    if (--left < 0 || !t) return { kind: "unknown" };
+    switch (t.kind) {
+      case "any":
+        return t.of.length === 0 ? { kind: "unknown" } : { kind: "union", of: t.of.map(describe) };
+      case "null":
+      case "boolean":
+      case "number":
+      case "string":
+        return { kind: t.kind };
+      case "array":
+        return t.dynamic ? { kind: "array", items: t.static.map(describe), rest: describe(t.dynamic) } : { kind: "array", items: t.static.map(describe) };
+      case "object": {
+        if (!t.static.every((p) => typeof p.key === "string")) return { kind: "unknown" };
+        const required = requiredKeys(t);
+        const properties = t.static.map((p) => ({ key: p.key as string, type: describe(p.value), optional: !required.has(p.key as string) }));
+        return t.dynamic ? { kind: "object", properties, rest: describe(t.dynamic.value) } : { kind: "object", properties };
+      }
+      default:
+        // sets and functions: not JSON, no schema makes them
+        return { kind: "unknown" };
+    }
+  };
+  const d = describe(t);
+  return left < 0 ? undefined : d;
 }
 
 export function planRego(options: CompileRegoOptions): Policy {
@@ -165,11 +242,11 @@ export function planRego(options: CompileRegoOptions): Policy {
 
 /** Rego source → a prepared query (the first plan: the first entrypoint, else the query). */
 export async function compileRego(options: CompileRegoOptions): Promise<PreparedQuery> {
-  const { plan, names } = planRegoDetailed(options);
+  const { plan, names, schemaTypes } = planRegoDetailed(options);
   const { compilePlan } = await import("./index.js");
   let prepared: PreparedQuery;
   try {
-    prepared = await compilePlan(plan, { entrypoint: names[0]! });
+    prepared = await compilePlan(plan, { entrypoint: names[0]!, schemaTypes });
   } catch (e) {
     throw toRegoError("the code generator", e);
   }

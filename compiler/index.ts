@@ -8,15 +8,20 @@ import { RegoError } from "../runtime/errors.js";
 import { PreparedQuery } from "../runtime/eval/prepared.js";
 import { generateModule, preparePolicy, selectPlans, type GeneratedModule, type GenerateOptions } from "./codegen/generate.js";
 import { loadModule } from "./codegen/loader.js";
+import type { SchemaTypes } from "./codegen/schemaTypes.js";
 
 export { loadModule, writeModule, toJavaScript, RUNTIME_URL, type LoadedModule, type LoadOptions, type ToJavaScriptOptions } from "./codegen/loader.js";
 export type { GeneratedModule, GeneratedEntrypoint, GenerateOptions } from "./codegen/generate.js";
+export type { TypeDescription, EntrypointSchemaTypes, SchemaTypes } from "./codegen/schemaTypes.js";
 export { PreparedQuery, type EvaluateOptions, type ResultSet, type Bindings, type EntrypointTable, type EntrypointInfo } from "../runtime/eval/prepared.js";
 
 export interface CompilePlanOptions {
   /** The entrypoint `evaluate` runs by default (default: the only, or first, plan). Every plan is
    * compiled; `evaluate({entrypoint})` selects another. */
   entrypoint?: string;
+  /** Input/data types from JSON Schemas (see GenerateOptions): they shape only the generated
+   * module's types (`PreparedQuery.code`), not what it does. */
+  schemaTypes?: SchemaTypes;
 }
 
 /** Generates the TypeScript module of a plan (every entrypoint, or the one selected). */
@@ -28,7 +33,7 @@ export function generateTypeScript(plan: unknown, options: GenerateOptions = {})
 export async function compilePlan(plan: unknown, options: CompilePlanOptions = {}): Promise<PreparedQuery> {
   const policy = preparePolicy(plan);
   const entrypoint = selectPlans(policy, options.entrypoint)[0]!.name;
-  const generated = generateModule(policy);
+  const generated = generateModule(policy, options.schemaTypes ? { schemaTypes: options.schemaTypes } : {});
   const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
   if (missing.length > 0) {
     throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`, undefined, {

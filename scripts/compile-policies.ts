@@ -2,13 +2,14 @@
 // per policy, each exporting its decision as a typed function:
 //   policies/authz.rego → generated/authz.ts  export function authzAllow(input, data): boolean
 //   policies/api.rego   → generated/api.ts    export function apiAllow(input, data): boolean
-// Input and data types are derived by the code generator from the refs each policy reads.
+// Input and data types come from the policy's JSON-schema annotations where it has them, else the
+// code generator derives them from the refs each policy reads.
 // `npm run compile-policies -- --check` exits 1 when generated/ differs from what the compiler
 // produces now (the test in test/unit/policies/generated.test.ts does the same check).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { generateTypeScript, planRego, writeModule } from "../compiler/index.js";
+import { generateTypeScript, planRegoDetailed, writeModule } from "../compiler/index.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -31,8 +32,8 @@ export function generatePolicies(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of POLICY_MODULES) {
     const source = readFileSync(join(root, m.policy), "utf8");
-    const plan = planRego({ modules: { [m.policy]: source }, entrypoints: [m.entrypoint] });
-    const { code } = generateTypeScript(plan);
+    const { plan, schemaTypes } = planRegoDetailed({ modules: { [m.policy]: source }, entrypoints: [m.entrypoint] });
+    const { code } = generateTypeScript(plan, { schemaTypes });
     out[m.out] = header(m.policy, m.entrypoint) + code;
   }
   return out;

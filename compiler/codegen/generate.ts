@@ -1,5 +1,6 @@
 // IR plan → one TypeScript module: decode and validate the plan, analyse it (call graph, kinds,
-// entrypoint shapes, input/data types), emit every reachable func and every selected plan, and lay
+// entrypoint shapes, input/data types — from JSON Schemas where the frontend gives them, else from
+// the refs the plans read), emit every reachable func and every selected plan, and lay
 // the module out (module.ts).
 import { RegoError } from "../../runtime/errors.js";
 import { decodePolicy } from "../ir/decode.js";
@@ -8,7 +9,7 @@ import { validatePolicy } from "../ir/validate.js";
 import { analyseCalls } from "./analysis/calls.js";
 import { detectDirect } from "./analysis/entry.js";
 import { analyseFuncs } from "./analysis/kinds.js";
-import { collectShapes, emptyShape, type Shapes } from "./analysis/shapes.js";
+import { collectShapes, emptyShape, graftSchema, type Shape, type Shapes } from "./analysis/shapes.js";
 import { _, comment, join, lineComment, lit, type Code, type Name, type Node } from "./code.js";
 import { dispatcher } from "./emit/calls.js";
 import { ModuleEmitter } from "./emit/context.js";
@@ -16,10 +17,14 @@ import { emitFunc, emitPlan, type EntryParts } from "./emit/functions.js";
 import { shapeType } from "./emit/types.js";
 import { buildModule, renderFunction, type ModuleFunction, type ModuleParts } from "./module.js";
 import { RT, RT_TYPES, type RuntimeName } from "./names.js";
+import { groupSchemaTypes, type EntrypointSchemaTypes, type SchemaTypes } from "./schemaTypes.js";
 
 export interface GenerateOptions {
   /** Generate only this entrypoint (plan name, e.g. "authz/allow"); default: every plan. */
   entrypoint?: string;
+  /** Input/data types from JSON Schemas, by entrypoint (what `planRegoDetailed` returns as
+   * `schemaTypes`): they replace the types derived from the refs the plan reads. */
+  schemaTypes?: SchemaTypes;
 }
 
 export interface GeneratedEntrypoint {
@@ -70,6 +75,23 @@ function typeGroup(name: string): string {
   return i > 0 ? name.slice(0, i) : name;
 }
 
+/** Puts a group's schema types into its shapes (a shorter data path first: it covers longer ones). */
+function applySchemaTypes(shapes: Shapes, types: EntrypointSchemaTypes): void {
+  if (types.input) graftSchema(shapes.input, [], types.input);
+  const data = [...(types.data ?? [])].sort((a, b) => a.path.length - b.path.length);
+  for (const d of data) graftSchema(shapes.data, d.path, d.type);
+}
+
+/** Whether a schema types a node or a node below it. */
+function hasSchema(shape: Shape): boolean {
+  return shape.schema !== undefined || [...shape.keys.values()].some(hasSchema);
+}
+
+/** The doc comment of an Input/Data type: where its type comes from. */
+function typeDoc(doc: "input" | "data", group: string, fromSchema: boolean): string {
+  return fromSchema ? `${doc} of ${group}, typed by its JSON schema` : `${doc} read by ${group}`;
+}
+
 export function generateModule(policy: Policy, options: GenerateOptions = {}): GeneratedModule {
   const plans = selectPlans(policy, options.entrypoint);
   const calls = analyseCalls(policy, plans);
@@ -97,6 +119,7 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
       if (f.params[1] !== undefined) roots.set(f.params[1], "data");
       collectShapes(policy, f.blocks, roots, grp.shapes);
     }
+    applySchemaTypes(grp.shapes, groupSchemaTypes(options.schemaTypes, grp.plans.map((p) => p.name)));
   }
   for (const f of calls.funcs) mod.funcName(f);
 
@@ -134,8 +157,8 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
 
   const typeAliases: ModuleParts["typeAliases"] = [{ name: mod.fixed.V, type: mod.rt("MaybeValue"), exported: false, doc: comment("a value, or undefined") }];
   for (const [g, grp] of groups) {
-    typeAliases.push({ name: grp.input, type: shapeType(grp.shapes.input), exported: true, doc: comment(`input read by ${g}`) });
-    typeAliases.push({ name: grp.data, type: shapeType(grp.shapes.data), exported: true, doc: comment(`data read by ${g}`) });
+    typeAliases.push({ name: grp.input, type: shapeType(grp.shapes.input), exported: true, doc: comment(typeDoc("input", g, hasSchema(grp.shapes.input))) });
+    typeAliases.push({ name: grp.data, type: shapeType(grp.shapes.data), exported: true, doc: comment(typeDoc("data", g, hasSchema(grp.shapes.data))) });
   }
   const imports = [...mod.used]
     .sort()

@@ -5,12 +5,15 @@
 // policy reads are still accepted; the types only help callers, the code checks everything anyway.
 import type { Block, DotStmt, Policy, Stmt } from "../../ir/types.js";
 import { forEachStmt } from "../../ir/walk.js";
+import type { TypeDescription } from "../schemaTypes.js";
 
 export interface Shape {
   /** Constant keys read below this node. */
   keys: Map<string, Shape>;
   /** Read with a dynamic key, scanned, or too deep/wide to describe: `unknown`. */
   dynamic: boolean;
+  /** The type a schema gives this node (it replaces what the refs say of it and below). */
+  schema?: TypeDescription;
 }
 
 export function emptyShape(): Shape {
@@ -117,6 +120,26 @@ export function collectShapes(policy: Policy, blocks: readonly Block[], roots: R
       if (n) n.dynamic = true;
     },
   });
+}
+
+/**
+ * Gives the node at `path` the type a schema describes. The nodes on the way are objects (the
+ * schema's path goes through them): one the refs read dynamically becomes an object of that one
+ * key (and any others). A path below a node a schema already types is left to that schema.
+ */
+export function graftSchema(shape: Shape, path: readonly string[], type: TypeDescription): void {
+  let n = shape;
+  for (const k of path) {
+    if (n.schema) return;
+    if (n.dynamic) {
+      n.dynamic = false;
+      n.keys.clear();
+    }
+    let c = n.keys.get(k);
+    if (!c) n.keys.set(k, (c = emptyShape()));
+    n = c;
+  }
+  if (!n.schema) n.schema = type;
 }
 
 /**

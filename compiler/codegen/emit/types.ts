@@ -1,9 +1,11 @@
 // TypeScript types for signatures: inferred kinds → a union of the value model's types, and the
 // structural input/data shapes → object types with optional, quoted keys, `unknown` at the leaves
-// and an index signature on every object (documents may carry more than the policy reads).
+// and an index signature on every object (documents may carry more than the policy reads); a
+// node a JSON Schema types is rendered from its description instead (describedType).
 import { ANY, K, type Kinds } from "../analysis/kinds.js";
 import type { Shape } from "../analysis/shapes.js";
 import { _, join, lit, type Code } from "../code.js";
+import type { TypeDescription } from "../schemaTypes.js";
 import type { ModuleEmitter } from "./context.js";
 
 /** The TS type of a value of the given kinds (never undefined: callers add `| undefined`). */
@@ -23,6 +25,7 @@ export function kindsType(mod: ModuleEmitter, kinds: Kinds): Code {
 
 /** The TS type of an input/data shape. */
 export function shapeType(shape: Shape, depth = 0): Code {
+  if (shape.schema) return describedType(shape.schema, depth);
   if (shape.dynamic || shape.keys.size === 0) return _`unknown`;
   const pad = indent(depth + 1);
   const members: Code[] = [];
@@ -31,6 +34,75 @@ export function shapeType(shape: Shape, depth = 0): Code {
   }
   members.push(_`${pad}[key: string]: unknown;`);
   return _`{\n${join(members, _`\n`)}\n${indent(depth)}}`;
+}
+
+/**
+ * The TS type a schema describes: a closed object has no index signature, an open one
+ * `[key: string]: ...` over its other values (and, as TypeScript requires, its properties' types);
+ * properties are optional unless the schema requires them. Keys are written only through lit().
+ */
+export function describedType(d: TypeDescription, depth = 0): Code {
+  switch (d.kind) {
+    case "unknown":
+      return _`unknown`;
+    case "null":
+      return _`null`;
+    case "boolean":
+      return _`boolean`;
+    case "number":
+      return _`number`;
+    case "string":
+      return _`string`;
+    case "union":
+      return d.of.length === 0 ? _`never` : join(d.of.map((m) => describedType(m, depth)), _` | `);
+    case "array":
+      return arrayType(d, depth);
+    case "object":
+      return objectType(d, depth);
+    default:
+      throw new Error(`codegen: unknown type description ${JSON.stringify((d as { kind: unknown }).kind)}`);
+  }
+}
+
+/** `T[]`, or a tuple `[A, B]` (with `...T[]` after when more may follow). */
+function arrayType(d: TypeDescription & { kind: "array" }, depth: number): Code {
+  if (d.items.length === 0) return _`${elementType(d.rest ?? { kind: "unknown" }, depth)}[]`;
+  const members = d.items.map((m) => describedType(m, depth));
+  if (d.rest) members.push(_`...${elementType(d.rest, depth)}[]`);
+  return _`[${join(members)}]`;
+}
+
+/** An array's element type, parenthesised when it is a union (`(A | B)[]`). */
+function elementType(d: TypeDescription, depth: number): Code {
+  const t = describedType(d, depth);
+  return d.kind === "union" && d.of.length > 1 ? _`(${t})` : t;
+}
+
+function objectType(d: TypeDescription & { kind: "object" }, depth: number): Code {
+  // A closed object without properties: only `{}` fits, which TS's `{}` does not mean.
+  if (d.properties.length === 0 && !d.rest) return _`Record<string, never>`;
+  const pad = indent(depth + 1);
+  const members: Code[] = d.properties.map((p) => {
+    if (typeof p.key !== "string") throw new Error("codegen: a property key of a type description is not a string");
+    return _`${pad}${lit(p.key)}${p.optional ? _`?` : _``}: ${describedType(p.type, depth + 1)};`;
+  });
+  if (d.rest) members.push(_`${pad}[key: string]: ${indexType(d, depth + 1)};`);
+  return _`{\n${join(members, _`\n`)}\n${indent(depth)}}`;
+}
+
+/** An index signature's type: TypeScript wants every property's type to fit it too. */
+function indexType(d: TypeDescription & { kind: "object" }, depth: number): Code {
+  const types = [d.rest!, ...d.properties.map((p) => p.type)].flatMap(unionMembers);
+  if (types.some((t) => t.kind === "unknown")) return _`unknown`;
+  const parts = types.map((t) => describedType(t, depth));
+  if (d.properties.some((p) => p.optional)) parts.push(_`undefined`);
+  const unique = [...new Map(parts.map((c) => [c.text, c])).values()];
+  return join(unique, _` | `);
+}
+
+/** A union's members (nested unions flattened), or the one type. */
+function unionMembers(d: TypeDescription): TypeDescription[] {
+  return d.kind === "union" ? d.of.flatMap(unionMembers) : [d];
 }
 
 /** `n` levels of two-space indentation. */

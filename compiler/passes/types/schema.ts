@@ -13,10 +13,21 @@
 //     their key (`schema.x#/...`) or `$id`. Remote references are refused (no network access). A
 //     reference back into a schema still being read (a recursive schema) is typed any there, so
 //     reading terminates.
+// `required` says nothing to the checker either (a missing key is simply undefined); the property
+// names an object schema requires are kept aside (requiredKeys) for the code generator's types.
 // Errors are SchemaErrors saying where in the schema they are (a JSON pointer).
 import { A, arr, B, N, obj, or, S, type MaybeType, type Type } from "./types.js";
 
 export class SchemaError extends Error {}
+
+/** The properties each object type read from a schema requires (by the type's identity). */
+const required = new WeakMap<Type, ReadonlySet<string>>();
+
+/** The property names the schema of an object type lists in `required` (none for a type not
+ * read from a schema, or one rebuilt from it). */
+export function requiredKeys(t: Type): ReadonlySet<string> {
+  return required.get(t) ?? new Set();
+}
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type SchemaObject = { [k: string]: Json };
@@ -190,13 +201,16 @@ class Reader {
     const out: SchemaObject = {};
     const props: { [k: string]: Json[] } = {};
     const items: Json[] = [];
+    const needed = new Set<string>();
     for (const m of members) {
       mergeType(out, m, doc, at);
       if (isObject(m["properties"])) for (const [k, v] of Object.entries(m["properties"])) (props[k] ??= []).push(v);
       if (m["items"] !== undefined) items.push(m["items"]);
+      for (const k of requiredList(m)) needed.add(k);
       if (m["additionalProperties"] !== undefined && m["additionalProperties"] !== false) out["additionalProperties"] = m["additionalProperties"];
     }
     if (Object.keys(props).length > 0) out["properties"] = Object.fromEntries(Object.entries(props).map(([k, vs]) => [k, vs.length === 1 ? vs[0]! : { allOf: vs }]));
+    if (needed.size > 0) out["required"] = [...needed];
     if (items.length > 0) out["items"] = items.length === 1 || items.some(Array.isArray) ? items[0]! : { allOf: items };
     return out;
   }
@@ -220,9 +234,12 @@ class Reader {
     if (props !== undefined && !isObject(props)) throw new SchemaError(`schema ${doc.name}: ${at}/properties is not an object`);
     const stat = Object.entries(props ?? {}).map(([k, v]) => ({ key: k as unknown, value: this.schema(v, doc, `${at}/properties/${k}`) as MaybeType }));
     const more = s["additionalProperties"];
-    if (more === true || (stat.length === 0 && (more === undefined || more === false))) return obj(stat, { key: A, value: A });
-    if (more === undefined || more === false) return obj(stat);
-    return obj(stat, { key: S, value: this.schema(more, doc, `${at}/additionalProperties`) });
+    let t: Type;
+    if (more === true || (stat.length === 0 && (more === undefined || more === false))) t = obj(stat, { key: A, value: A });
+    else if (more === undefined || more === false) t = obj(stat);
+    else t = obj(stat, { key: S, value: this.schema(more, doc, `${at}/additionalProperties`) });
+    required.set(t, new Set(requiredList(s)));
+    return t;
   }
 
   private array(s: SchemaObject, doc: Doc, at: string): Type {
@@ -241,6 +258,12 @@ function typeNames(s: SchemaObject, doc: Doc, at: string): Set<string> {
     if (typeof n !== "string" || !TYPE_NAMES.has(n)) throw new SchemaError(`schema ${doc.name}: ${at}/type: ${JSON.stringify(n)} is not a JSON Schema type`);
   }
   return new Set(names as string[]);
+}
+
+/** The string members of a schema's `required` (other values are ignored, as by the checker). */
+function requiredList(s: SchemaObject): string[] {
+  const r = s["required"];
+  return Array.isArray(r) ? r.filter((k): k is string => typeof k === "string") : [];
 }
 
 function hasItems(s: SchemaObject): boolean {

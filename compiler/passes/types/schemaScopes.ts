@@ -8,7 +8,7 @@
 import type { Annotations, Module, NodeLocation, Ref, Rule, SchemaAnnotation, Term } from "../../ast/nodes.js";
 import type { CompileContext } from "../context.js";
 import { refString } from "../terms.js";
-import { constantJson, NOT_JSON, type TypeEnv } from "./env.js";
+import { constantJson, NOT_JSON, TypeEnv } from "./env.js";
 import { SchemaError, SchemaSet } from "./schema.js";
 import { A, obj, type Type } from "./types.js";
 
@@ -61,6 +61,40 @@ export class SchemaScopes {
   applyRule(env: TypeEnv, rule: Rule, m: Module): void {
     for (const a of this.chain(rule, m)) {
       for (const s of a.schemas ?? []) this.applyEntry(env, s, a.location, rule.location);
+    }
+  }
+
+  /**
+   * What the schemas in scope say about `rule`'s documents, for the code generator's entrypoint
+   * types: the type of `input` (undefined when no schema applies to it) and, for each `data` path
+   * an annotation names, its type. Worked out as the checker does (applyInput, then applyRule on
+   * a fresh environment), after the check: a schema that could not be read was reported then.
+   */
+  documentTypes(rule: Rule, m: Module): { input: Type | undefined; data: Array<{ path: Ref; type: Type }> } {
+    const env = new TypeEnv(undefined, () => undefined);
+    this.applyInput(env);
+    const scoped = env.wrap();
+    this.applyRule(scoped, rule, m);
+    const entries = this.chain(rule, m).flatMap((a) => a.schemas ?? []);
+    const root = (s: SchemaAnnotation) => (s.path[0]?.type === "var" ? s.path[0].value : undefined);
+    const typed = (this.set?.has("schema") ?? false) || entries.some((s) => root(s) === "input" && this.entryTypeOrUndefined(s));
+    const data: Array<{ path: Ref; type: Type }> = [];
+    for (const s of entries) {
+      if (root(s) !== "data" || !this.entryTypeOrUndefined(s)) continue;
+      const i = data.findIndex((d) => refString(d.path) === refString(s.path));
+      if (i >= 0) data.splice(i, 1);
+      data.push({ path: s.path, type: scoped.getRef(s.path) ?? A });
+    }
+    return { input: typed ? scoped.getRef(INPUT) : undefined, data };
+  }
+
+  /** An entry's type, or undefined when it has none (no set) or cannot be read. */
+  private entryTypeOrUndefined(s: SchemaAnnotation): Type | undefined {
+    try {
+      return this.entryType(s);
+    } catch (e) {
+      if (e instanceof SchemaError) return undefined;
+      throw e;
     }
   }
 
