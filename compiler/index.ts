@@ -20,7 +20,7 @@ export interface CompilePlanOptions {
    * compiled; `evaluate({entrypoint})` selects another. */
   entrypoint?: string;
   /** Input/data types from JSON Schemas (see GenerateOptions): they shape only the generated
-   * module's types (`PreparedQuery.code`), not what it does. */
+   * module's types (`PreparedQuery.source`), not what it does. */
   schemaTypes?: SchemaTypes;
 }
 

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { generateTypeScript } from "regoc/compiler";
 import { F, L, PolicyBuilder, T, block, ruleFunc, st } from "../../unit/compiler/codegen/plans.js";
+import { planSchemaPolicy } from "../../unit/compiler/codegen/schemaPolicy.js";
 
 const dir = new URL(".", import.meta.url);
 
@@ -121,18 +122,25 @@ function hostile(): PolicyBuilder {
   return b;
 }
 
-const goldens: Record<string, () => PolicyBuilder> = {
-  authz,
-  partial_set: partialSet,
-  with_dynamic: withAndDynamic,
-  query,
-  hostile,
+/** A Rego policy with METADATA `schemas:` (schemaPolicy.ts): Input and Data typed by its schemas. */
+function schemaInput(): string {
+  const { plan, schemaTypes } = planSchemaPolicy();
+  return generateTypeScript(plan, { schemaTypes }).code;
+}
+
+const goldens: Record<string, () => string> = {
+  authz: () => generateTypeScript(authz().json()).code,
+  partial_set: () => generateTypeScript(partialSet().json()).code,
+  with_dynamic: () => generateTypeScript(withAndDynamic().json()).code,
+  query: () => generateTypeScript(query().json()).code,
+  hostile: () => generateTypeScript(hostile().json()).code,
+  schema_input: schemaInput,
 };
 
 describe("golden: generated TypeScript", () => {
-  for (const [name, build] of Object.entries(goldens)) {
+  for (const [name, generate] of Object.entries(goldens)) {
     it(name, () => {
-      const code = generateTypeScript(build().json()).code;
+      const code = generate();
       const file = new URL(`${name}.ts`, dir);
       if (process.env.UPDATE_GOLDEN === "1") writeFileSync(file, code);
       assert.ok(existsSync(file), `${name}.ts is missing: run with UPDATE_GOLDEN=1 and review it`);
