@@ -24,3 +24,4 @@ export { Store, Transaction, parsePath, formatPath, copyJSON, type StoragePath }
 export { Authorizer, type AuthorizerOptions } from "./authorizer.js";
 export { Engine, type EngineOptions, type QueryResult } from "./engine.js";
 export { compileDecision, rulePath, type CompiledDecision, type CompileDecisionOptions, type QueryExpression } from "./decision.js";
+export { HotReloader, type HotReloaderOptions, type ReloadEvent, type ReloadStatus } from "./reload.js";

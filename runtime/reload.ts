@@ -1,0 +1,322 @@
+// Hot reloader: a decision whose policy follows a directory of Rego files.
+//
+//   const policy = await HotReloader.start({ dir: "policies", query: "data.authz.allow", onError: log });
+//   await policy.authorize(input);   // the Authorizer rules: no result → false, non-boolean → error
+//   await policy.close();
+//
+// How a reload goes:
+//   - chokidar reports add/change/unlink of a `.rego` file or a data document (reloadFiles.ts);
+//   - 100 ms (debounceMs) after the LAST such event the whole directory is read and compiled again
+//     (an Engine for the modules and data, an Authorizer for the query, as Engine.authorizer does);
+//   - success swaps the loaded state in one assignment: a decision in flight keeps the state it
+//     started with, the next one sees the new policy; failure keeps the old state and reports the
+//     error (onError, status().lastError) — an editor's half-written file never takes a policy down.
+// Compiles never overlap: an event during a compile marks the state dirty and one more compile runs
+// after it, so the last write always wins. Each compile also takes a ticket, and a result is only
+// swapped in over an older ticket's, so an older result can never replace a newer one.
+//
+// chokidar and node:fs are imported lazily: the runtime index must stay loadable in browsers.
+import type { FSWatcher } from "chokidar";
+import type { EvalOptions } from "./builtins/context.js";
+import { Authorizer } from "./authorizer.js";
+import { asRegoError, isRegoErrorLike, wrapCompileError } from "./decision.js";
+import { Engine, type QueryResult } from "./engine.js";
+import { RegoError } from "./errors.js";
+import { formatPath } from "./store/path.js";
+import { isPolicyFile, readPolicyTree, type PolicyTree } from "./reloadFiles.js";
+
+export interface HotReloaderOptions {
+  /** The policy directory: its `.rego` files (recursively) and `data.json`/`data.yaml` documents. */
+  dir: string;
+  /** The decision: a rule path (`data.authz.allow`) or a one-expression query. Alias: `entrypoint`. */
+  query?: string;
+  entrypoint?: string;
+  /** Base data, loaded before the directory's data documents (JSON, copied at every reload). */
+  data?: Record<string, unknown>;
+  v0Compatible?: boolean;
+  evalOptions?: EvalOptions;
+  /** Quiet time after the last file event before recompiling; default 100 ms. */
+  debounceMs?: number;
+  /** Called after each successful reload (not after the first load). */
+  onReload?: (event: ReloadEvent) => void;
+  /** Called when a reload fails (the old policy keeps answering); default console.error. */
+  onError?: (error: RegoError) => void;
+}
+
+export interface ReloadEvent {
+  /** 1 for the first load, +1 for each successful reload. */
+  generation: number;
+  /** sha256 prefix of the directory's policy files: the same files give the same revision. */
+  revision: string;
+  /** The Rego files compiled. */
+  files: string[];
+}
+
+export interface ReloadStatus extends ReloadEvent {
+  /** Compiles started so far, successful or not (the first load included). */
+  compiles: number;
+  /** The error of the last reload when it failed; cleared by the next success. */
+  lastError: RegoError | undefined;
+  /** True while a compile runs. */
+  compiling: boolean;
+  closed: boolean;
+}
+
+/** Everything one compile produced; replaced as a whole. */
+interface Loaded extends ReloadEvent {
+  readonly engine: Engine;
+  readonly authorizer: Authorizer;
+  readonly ticket: number;
+}
+
+interface Settings {
+  dir: string;
+  query: string;
+  data: Record<string, unknown>;
+  v0Compatible: boolean;
+  evalOptions: EvalOptions | undefined;
+  debounceMs: number;
+  onReload: ((event: ReloadEvent) => void) | undefined;
+  onError: (error: RegoError) => void;
+}
+
+export class HotReloader {
+  private readonly settings: Settings;
+  private current: Loaded | undefined;
+  private watcher: FSWatcher | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The compile (or chain of compiles) running now. */
+  private running: Promise<unknown> | undefined;
+  /** A file event arrived while a compile ran: compile again after it. */
+  private dirty = false;
+  private tickets = 0;
+  private lastError: RegoError | undefined;
+  private closed = false;
+
+  private constructor(settings: Settings) {
+    this.settings = settings;
+  }
+
+  /** Watches `dir` and loads it; resolves after the first successful load. If that load fails,
+   * rejects with its error (file:row:col for Rego errors) and leaves no watcher behind. */
+  static async start(options: HotReloaderOptions): Promise<HotReloader> {
+    const reloader = new HotReloader(settingsOf(options));
+    await reloader.open();
+    return reloader;
+  }
+
+  /** The decision, by the Authorizer's rules (no result → false, non-boolean → eval_invalid_result). */
+  authorize(input: unknown): Promise<boolean> {
+    return this.loaded().authorizer.authorize(input);
+  }
+
+  /** The query's results in OPA's shape (`[{expressions, bindings}]`), from the current policy. */
+  evaluate(input: unknown): Promise<QueryResult[]> {
+    return this.loaded().engine.evaluate(this.settings.query, input);
+  }
+
+  /** The query's value (JSON; sets as sorted arrays), or undefined when it has no result. */
+  async decide(input: unknown): Promise<unknown> {
+    const results = await this.evaluate(input);
+    return results[0]?.expressions[0]?.value;
+  }
+
+  get query(): string {
+    return this.settings.query;
+  }
+
+  status(): ReloadStatus {
+    const { generation, revision, files } = this.loaded();
+    return {
+      generation,
+      revision,
+      files: [...files],
+      compiles: this.tickets,
+      lastError: this.lastError,
+      compiling: this.running !== undefined,
+      closed: this.closed,
+    };
+  }
+
+  /** Stops watching and drops any pending reload; waits for a running compile (its result is
+   * discarded). Decisions keep using the last loaded policy. Idempotent. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    if (watcher) {
+      await watcher.close();
+      // libuv releases fs.watch handles in the close phase of the loop; the next timers phase comes
+      // after it, so close() resolves when no handle is left (and nothing keeps the process alive).
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await this.running?.catch(() => undefined);
+  }
+
+  private loaded(): Loaded {
+    if (!this.current) throw new RegoError("eval_internal_error", "HotReloader: no policy loaded");
+    return this.current;
+  }
+
+  /** Watcher first, then the first load: a write that lands during the first load is not lost. */
+  private async open(): Promise<void> {
+    try {
+      await this.watch();
+      const first = this.compile();
+      this.running = first;
+      const error = await first;
+      this.running = undefined;
+      if (error) throw error;
+    } catch (e) {
+      await this.close();
+      throw asRegoError(e);
+    }
+    if (this.dirty) this.schedule();
+  }
+
+  private async watch(): Promise<void> {
+    const { watch } = await import("chokidar");
+    const watcher = watch(this.settings.dir, {
+      ignoreInitial: true,
+      // Dot-directories (.git) are not watched at all; the root itself is never ignored.
+      ignored: (path: string) => path !== this.settings.dir && /(^|[\\/])\.[^\\/]*$/.test(path),
+    });
+    this.watcher = watcher;
+    watcher.on("all", (event, path) => {
+      // Directory events matter too: removing or renaming a folder removes its policies.
+      if (event === "addDir" || event === "unlinkDir" || isPolicyFile(path)) this.schedule();
+    });
+    watcher.on("error", (e) => this.report(asRegoError(e instanceof Error ? watchError(this.settings.dir, e) : e)));
+    await new Promise<void>((resolve) => watcher.once("ready", resolve));
+  }
+
+  /** (Re)starts the quiet period: a burst of events ends in one compile. */
+  private schedule(): void {
+    if (this.closed) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.kick();
+    }, this.settings.debounceMs);
+  }
+
+  private kick(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.dirty = true;
+      return;
+    }
+    this.running = this.compileWhileDirty().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  private async compileWhileDirty(): Promise<void> {
+    do {
+      this.dirty = false;
+      const error = await this.compile();
+      if (error) this.report(error);
+    } while (this.dirty && !this.closed);
+  }
+
+  /** One compile of the whole directory; swaps it in on success, returns the error on failure. */
+  private async compile(): Promise<RegoError | undefined> {
+    const ticket = ++this.tickets;
+    let next: Loaded;
+    try {
+      next = await this.load(ticket);
+    } catch (e) {
+      return asRegoError(e, "rego_compile_error");
+    }
+    // Closed meanwhile, or (defensively) a newer compile already swapped: drop this result.
+    if (this.closed || (this.current !== undefined && this.current.ticket > ticket)) return undefined;
+    this.current = next; // the swap
+    this.lastError = undefined;
+    if (next.generation > 1) this.notify(next);
+    return undefined;
+  }
+
+  private async load(ticket: number): Promise<Loaded> {
+    const { dir, query, v0Compatible, evalOptions } = this.settings;
+    const tree = await readPolicyTree(dir);
+    const options = { v0Compatible, ...(evalOptions ? { evalOptions } : {}) };
+    const engine = await compiling(dir, () => Engine.create({ modules: tree.modules, ...options }));
+    loadData(engine, this.settings.data, tree);
+    const authorizer = await compiling(dir, () => Authorizer.create({ modules: engine.modules, query, data: engine.store, ...options }));
+    const generation = (this.current?.generation ?? 0) + 1;
+    return { engine, authorizer, ticket, generation, revision: tree.revision, files: Object.keys(tree.modules) };
+  }
+
+  private notify(loaded: Loaded): void {
+    const { generation, revision, files } = loaded;
+    try {
+      this.settings.onReload?.({ generation, revision, files: [...files] });
+    } catch (e) {
+      console.error("HotReloader: onReload threw:", e);
+    }
+  }
+
+  private report(error: RegoError): void {
+    if (this.closed) return;
+    this.lastError = error;
+    try {
+      this.settings.onError(error);
+    } catch (e) {
+      console.error("HotReloader: onError threw:", e);
+    }
+  }
+}
+
+/** Base data first, then each document's keys at its directory's path (parents before children). */
+function loadData(engine: Engine, base: Record<string, unknown>, tree: PolicyTree): void {
+  engine.loadData("/", base);
+  for (const doc of tree.data) {
+    for (const [key, value] of Object.entries(doc.value)) engine.loadData(formatPath([...doc.path, key]), value);
+  }
+}
+
+async function compiling<T>(dir: string, create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (e) {
+    throw wrapCompileError(`HotReloader: the policy in ${JSON.stringify(dir)} does not compile`, innermost(e));
+  }
+}
+
+/** Engine and Authorizer each wrap the compiler's error in a sentence of their own; the reloader's
+ * sentence replaces theirs (the compiler's code, message and location are what a user needs). */
+function innermost(e: unknown): unknown {
+  let out = e;
+  while (out instanceof Error && isRegoErrorLike(out.cause)) out = out.cause;
+  return out;
+}
+
+function settingsOf(options: HotReloaderOptions): Settings {
+  if (typeof options !== "object" || options === null) throw new TypeError("HotReloader.start: options are required");
+  if (typeof options.dir !== "string" || options.dir === "") throw new TypeError("HotReloader.start: `dir` must be a directory path");
+  if (options.query !== undefined && options.entrypoint !== undefined) {
+    throw new TypeError("HotReloader.start: pass `query` or `entrypoint`, not both");
+  }
+  const query = options.query ?? options.entrypoint;
+  if (typeof query !== "string" || query.trim() === "") {
+    throw new TypeError("HotReloader.start: `query` must be a non-empty string, e.g. \"data.authz.allow\"");
+  }
+  const debounceMs = options.debounceMs ?? 100;
+  if (!Number.isFinite(debounceMs) || debounceMs < 0) throw new TypeError("HotReloader.start: `debounceMs` must be a number >= 0");
+  return {
+    dir: options.dir,
+    query,
+    data: options.data ?? {},
+    v0Compatible: options.v0Compatible === true,
+    evalOptions: options.evalOptions,
+    debounceMs,
+    onReload: options.onReload,
+    onError: options.onError ?? ((e) => console.error(`HotReloader: reload failed, the previous policy stays: ${e.toString()}`)),
+  };
+}
+
+function watchError(dir: string, e: Error): RegoError {
+  return new RegoError("rego_compile_error", `HotReloader: watching ${JSON.stringify(dir)} failed: ${e.message}`, undefined, { cause: e });
+}

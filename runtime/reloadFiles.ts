@@ -1,0 +1,99 @@
+// What the hot reloader reads from its policy directory, in one pass: every `.rego` file (the
+// modules) and every `data.json` / `data.yaml` / `data.yml` (data documents, placed as in an OPA
+// bundle: `dir/a/b/data.json` is `data.a.b`), plus a revision that names this exact content.
+//
+// Dot-files and dot-directories are skipped: editors keep swap and lock files there (emacs'
+// `.#authz.rego` even ends in `.rego`), and `.git` is no policy. node:fs, node:path, node:crypto and
+// yaml are imported lazily: the runtime index must stay loadable in browsers.
+import { RegoError } from "./errors.js";
+
+/** The file names the reloader treats as data documents. */
+export const DATA_FILES: readonly string[] = ["data.json", "data.yaml", "data.yml"];
+
+export interface DataDocument {
+  /** The file, as `dir` joined with its relative path. */
+  file: string;
+  /** Where the document goes under `data` (the file's directory, relative to `dir`). */
+  path: string[];
+  value: Record<string, unknown>;
+}
+
+export interface PolicyTree {
+  /** Rego sources keyed by `dir` joined with their relative path (so errors say `dir/x.rego:3:5`). */
+  modules: Record<string, string>;
+  /** Data documents, parents before children. */
+  data: DataDocument[];
+  /** sha256 (first 16 hex digits) of every file name and content: equal trees, equal revisions. */
+  revision: string;
+}
+
+/** True for the paths whose add/change/unlink should trigger a reload. */
+export function isPolicyFile(path: string): boolean {
+  const name = path.split(/[\\/]/).pop() ?? "";
+  return !name.startsWith(".") && (name.endsWith(".rego") || DATA_FILES.includes(name));
+}
+
+/** Reads the tree once. Unreadable directories and files are RegoErrors naming the path. */
+export async function readPolicyTree(dir: string): Promise<PolicyTree> {
+  const { readdir, readFile } = await import("node:fs/promises");
+  const { join } = await import("node:path");
+  const files = await listFiles(dir, [], readdir, join);
+  const modules: Record<string, string> = {};
+  const data: DataDocument[] = [];
+  const hash = (await import("node:crypto")).createHash("sha256");
+  for (const rel of files) {
+    const file = join(dir, ...rel);
+    const text = await readFile(file, "utf8").catch((e: unknown) => {
+      throw readError(file, e);
+    });
+    hash.update(`${rel.join("/")}\0${text}\0`);
+    const name = rel[rel.length - 1]!;
+    if (name.endsWith(".rego")) modules[file] = text;
+    else data.push({ file, path: rel.slice(0, -1), value: await parseData(file, name, text) });
+  }
+  if (Object.keys(modules).length === 0) {
+    throw new RegoError("rego_compile_error", `HotReloader: no .rego files in ${JSON.stringify(dir)}`);
+  }
+  data.sort((a, b) => a.path.length - b.path.length);
+  return { modules, data, revision: hash.digest("hex").slice(0, 16) };
+}
+
+type ReadDir = typeof import("node:fs/promises").readdir;
+
+/** Relative paths (as segments) of the policy files under dir, sorted, so the revision is stable. */
+async function listFiles(dir: string, prefix: string[], readdir: ReadDir, join: (...p: string[]) => string): Promise<string[][]> {
+  let entries;
+  try {
+    entries = await readdir(join(dir, ...prefix), { withFileTypes: true });
+  } catch (e) {
+    throw readError(join(dir, ...prefix), e);
+  }
+  const out: string[][] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (entry.name.startsWith(".")) continue;
+    const rel = [...prefix, entry.name];
+    if (entry.isDirectory()) out.push(...(await listFiles(dir, rel, readdir, join)));
+    else if (entry.isFile() && isPolicyFile(entry.name)) out.push(rel);
+  }
+  return out;
+}
+
+async function parseData(file: string, name: string, text: string): Promise<Record<string, unknown>> {
+  let value: unknown;
+  try {
+    value = name.endsWith(".json") ? JSON.parse(text) : (await import("yaml")).parse(text);
+  } catch (e) {
+    throw new RegoError("storage_invalid_value_error", `HotReloader: ${file}: ${(e as Error).message}`, undefined, { cause: e });
+  }
+  // An empty YAML file is an empty document; anything but an object has no keys to place.
+  if (value === null || value === undefined) return {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new RegoError("storage_invalid_value_error", `HotReloader: ${file}: a data document must be an object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function readError(path: string, e: unknown): RegoError {
+  const message = e instanceof Error ? e.message : String(e);
+  return new RegoError("rego_compile_error", `HotReloader: cannot read ${JSON.stringify(path)}: ${message}`, undefined, { cause: e });
+}
