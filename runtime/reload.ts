@@ -178,10 +178,13 @@ export class HotReloader {
 
   private async watch(): Promise<void> {
     const { watch } = await import("chokidar");
-    const watcher = watch(this.settings.dir, {
+    const { relative, sep } = await import("node:path");
+    const { dir } = this.settings;
+    const watcher = watch(dir, {
       ignoreInitial: true,
-      // Dot-directories (.git) are not watched at all; the root itself is never ignored.
-      ignored: (path: string) => path !== this.settings.dir && /(^|[\\/])\.[^\\/]*$/.test(path),
+      // Dot-directories (.git) are not watched at all. Judged below the root, so that a root such
+      // as `./.policies` is still watched.
+      ignored: (path: string) => relative(dir, path).split(sep).some((segment) => segment.startsWith(".") && segment !== ".."),
     });
     this.watcher = watcher;
     watcher.on("all", (event, path) => {
