@@ -25,3 +25,7 @@ export { Authorizer, type AuthorizerOptions } from "./authorizer.js";
 export { Engine, type EngineOptions, type QueryResult } from "./engine.js";
 export { compileDecision, rulePath, type CompiledDecision, type CompileDecisionOptions, type QueryExpression } from "./decision.js";
 export { HotReloader, type HotReloaderOptions, type ReloadEvent, type ReloadStatus } from "./reload.js";
+// Remote bundles (OPA's bundle plugin): download, check limits, compile, swap.
+export { startBundle, BundleClient, DEFAULT_LIMITS, type BundleOptions, type BundleStatus, type DecisionRequest } from "./bundle/client.js";
+export { parseBundleConfig, type BundleSourceConfig, type ServiceConfig, type PollingConfig, type BearerCredentials } from "./bundle/config.js";
+export type { ArchiveLimits, ParsedBundle, Manifest } from "./bundle/archive.js";

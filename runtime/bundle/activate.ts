@@ -1,0 +1,125 @@
+// Turning a parsed bundle into something that answers decisions: the data becomes a Store, the
+// Rego modules (or the plan.json) are compiled into a generated module and import()ed. Nothing is
+// shared with the bundle that serves now: the client swaps the returned ActiveBundle in one
+// assignment, so a decision sees the whole old bundle or the whole new one.
+import { asRegoError, compileDecision, wrapCompileError, type CompiledDecision } from "../decision.js";
+import { RegoError } from "../errors.js";
+import type { Bindings } from "../eval/prepared.js";
+import { Store } from "../store/index.js";
+import type { JSONValue } from "../value/json.js";
+import type { Manifest, ParsedBundle } from "./archive.js";
+import { formatRoots, underRoots } from "./roots.js";
+
+/** Evaluates one decision path against the bundle's data. */
+type Evaluator = (input: unknown, data: unknown) => Promise<{ value: unknown; toJSON: (v: unknown) => JSONValue }>;
+
+export class ActiveBundle {
+  readonly revision: string;
+  readonly roots: readonly string[];
+  private readonly store: Store;
+  private readonly evaluators = new Map<string, Promise<Evaluator>>();
+
+  constructor(
+    manifest: Manifest,
+    data: Record<string, unknown>,
+    private readonly compile: (path: string) => Promise<Evaluator>,
+  ) {
+    this.revision = manifest.revision;
+    this.roots = manifest.roots;
+    this.store = new Store(data);
+  }
+
+  /** The paths compiled so far: a new bundle compiles them before it is swapped in. */
+  get paths(): string[] {
+    return [...this.evaluators.keys()];
+  }
+
+  /** Compiles (once) the evaluator of a path ("authz/allow"). A failed compilation is not cached. */
+  evaluator(path: string): Promise<Evaluator> {
+    let p = this.evaluators.get(path);
+    if (!p) {
+      p = this.compile(path);
+      p.catch(() => this.evaluators.delete(path));
+      this.evaluators.set(path, p);
+    }
+    return p;
+  }
+
+  async decide(path: string, input: unknown): Promise<{ result?: JSONValue }> {
+    const evaluate = await this.evaluator(path);
+    const { value, toJSON } = await evaluate(input, this.store.read());
+    return value === undefined ? {} : { result: toJSON(value) };
+  }
+}
+
+/** Compiles the bundle and warms the given decision paths; any failure rejects (nothing is swapped). */
+export async function activate(bundle: ParsedBundle, warmPaths: readonly string[]): Promise<ActiveBundle> {
+  const compile = bundle.plan !== undefined ? await planEvaluators(bundle.plan) : await regoEvaluators(bundle);
+  const active = new ActiveBundle(bundle.manifest, bundle.data, compile);
+  for (const path of warmPaths) await active.evaluator(path);
+  return active;
+}
+
+async function regoEvaluators(bundle: ParsedBundle): Promise<(path: string) => Promise<Evaluator>> {
+  const modules = bundle.modules;
+  await checkPackages(modules, bundle.manifest.roots);
+  if (Object.keys(modules).length > 0) {
+    // The trivial query compiles every module: errors surface at activation, not at a decision.
+    await compileDecision({ modules, query: "true", asQuery: true }).catch((e: unknown) => {
+      throw wrapCompileError("bundle: the policy does not compile", e);
+    });
+  }
+  return async (path) => {
+    const query = "data." + path.split("/").join(".");
+    const compiled = await compileDecision({ modules, query }).catch((e: unknown) => {
+      throw wrapCompileError(`bundle: decision ${JSON.stringify(path)} does not compile`, e);
+    });
+    return async (input, data) => ({ value: valueOf(compiled, await compiled.run(input, data)), toJSON: compiled.toJSON });
+  };
+}
+
+/** The value of a decision: "rows" mode (a path that is data, not a rule) has one expression. */
+function valueOf(compiled: CompiledDecision, out: unknown): unknown {
+  if (compiled.mode === "value") return out;
+  const row = (out as Bindings[])[0];
+  const key = compiled.expressions[0]?.key;
+  return row === undefined ? undefined : key === undefined ? true : row[key];
+}
+
+async function planEvaluators(plan: unknown): Promise<(path: string) => Promise<Evaluator>> {
+  const compiler = await import("../../compiler/index.js");
+  const prepared = await compiler.compilePlan(plan).catch((e: unknown) => {
+    throw wrapCompileError("bundle: /plan.json does not compile", e);
+  });
+  const { toJSON } = await import("../value/json.js");
+  return async (path) => {
+    if (!prepared.entrypoints.includes(path)) {
+      throw new RegoError("bundle_error", `bundle: /plan.json has no entrypoint ${JSON.stringify(path)} (it has: ${prepared.entrypoints.join(", ")})`);
+    }
+    return async (input, data) => {
+      let rows: Bindings[];
+      try {
+        rows = await prepared.evaluateAsync({ entrypoint: path, input, data });
+      } catch (e) {
+        throw asRegoError(e);
+      }
+      const row = rows[0];
+      return { value: row === undefined ? undefined : row["result"], toJSON: toJSON as (v: unknown) => JSONValue };
+    };
+  };
+}
+
+/** Every module's package must lie under a manifest root (OPA checks this at activation). */
+async function checkPackages(modules: Record<string, string>, roots: readonly string[]): Promise<void> {
+  const { parseModuleResult } = await import("../../compiler/syntax/index.js");
+  for (const [file, source] of Object.entries(modules)) {
+    const { module, errors } = parseModuleResult(source, { file });
+    if (!module) throw wrapCompileError("bundle: the policy does not compile", errors[0]);
+    const path = module.package.path.slice(1).map((t) => (t.type === "string" ? t.value : ""));
+    if (!underRoots(roots, path)) {
+      throw new RegoError("bundle_error", `manifest roots ${formatRoots(roots)} do not permit 'data.${path.join(".")}' in module '${file}'`, undefined, {
+        details: { entry: file },
+      });
+    }
+  }
+}

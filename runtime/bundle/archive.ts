@@ -1,0 +1,159 @@
+// A bundle archive (tar.gz) read in memory: gunzip with a cap on the output, then node-tar's
+// parser. Only regular files and directories are accepted; symlinks, hard links, devices, absolute
+// paths and `..` segments are refused (the archive is untrusted input). What a bundle holds:
+//   /.manifest             {revision, roots}            (optional; roots default to everything)
+//   <dir>/data.json|yaml   data at <dir>                 (any directory)
+//   **/*.rego              policy modules
+//   /plan.json             an IR plan, used instead of compiling the modules
+// Other files are ignored, as OPA does.
+import { gunzip } from "node:zlib";
+import { promisify } from "node:util";
+import { Parser, type ReadEntry } from "tar";
+import { parse as parseYaml } from "yaml";
+import { RegoError } from "../errors.js";
+import { checkDataRoots, checkRootsOverlap, mergeData } from "./roots.js";
+
+export interface ArchiveLimits {
+  /** Compressed archive size (checked while downloading). */
+  maxArchiveBytes: number;
+  /** Sum of the uncompressed tar stream. */
+  maxUncompressedBytes: number;
+  maxEntries: number;
+}
+
+export interface Manifest {
+  revision: string;
+  /** Slash paths under data ("" = all of data). */
+  roots: string[];
+}
+
+export interface ParsedBundle {
+  manifest: Manifest;
+  /** Rego sources by archive path ("/authz/policy.rego"). */
+  modules: Record<string, string>;
+  data: Record<string, unknown>;
+  /** The parsed /plan.json, when the bundle ships one. */
+  plan?: unknown;
+}
+
+const gunzipAsync = promisify(gunzip);
+
+export async function readArchive(archive: Buffer, limits: ArchiveLimits): Promise<ParsedBundle> {
+  const tar = await decompress(archive, limits.maxUncompressedBytes);
+  const files = await untar(tar, limits.maxEntries);
+  return assemble(files);
+}
+
+async function decompress(archive: Buffer, maxBytes: number): Promise<Buffer> {
+  try {
+    return await gunzipAsync(archive, { maxOutputLength: maxBytes });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "ERR_BUFFER_TOO_LARGE") {
+      throw new RegoError("bundle_error", `bundle archive: uncompressed size exceeds the limit of ${maxBytes} bytes`, undefined, { cause: e });
+    }
+    throw new RegoError("bundle_error", `bundle archive: not a valid gzip stream: ${(e as Error).message}`, undefined, { cause: e });
+  }
+}
+
+/** The regular files of the tar stream, by normalised path ("/a/data.json"). */
+function untar(tar: Buffer, maxEntries: number): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    const files = new Map<string, Buffer>();
+    let count = 0;
+    let failed: RegoError | undefined;
+    const fail = (e: RegoError) => {
+      failed ??= e;
+      parser.abort(e);
+    };
+    const onEntry = (entry: ReadEntry) => {
+      if (failed || ++count > maxEntries) {
+        if (!failed) fail(entryError(entry.path, `the archive has more than ${maxEntries} entries`));
+        entry.resume();
+        return;
+      }
+      const path = safePath(entry.path);
+      if (typeof path !== "string") return fail(entryError(entry.path, path.reason)), entry.resume();
+      if (entry.type === "Directory") return void entry.resume();
+      if (entry.type !== "File" && entry.type !== "OldFile" && entry.type !== "ContiguousFile") {
+        return fail(entryError(entry.path, `${entry.type} entries are not allowed`)), entry.resume();
+      }
+      if (files.has(path)) return fail(entryError(entry.path, "duplicate entry")), entry.resume();
+      const chunks: Buffer[] = [];
+      entry.on("data", (c: Buffer) => chunks.push(c));
+      entry.on("end", () => files.set(path, Buffer.concat(chunks)));
+    };
+    const parser = new Parser({ strict: true, onReadEntry: onEntry });
+    parser.on("error", (e: Error) => reject(failed ?? new RegoError("bundle_error", `bundle archive: not a valid tar stream: ${e.message}`, undefined, { cause: e })));
+    parser.on("abort", () => reject(failed));
+    parser.on("end", () => (failed ? reject(failed) : resolve(files)));
+    parser.end(tar);
+  });
+}
+
+/** "./a//b.rego" → "/a/b.rego"; absolute paths and ".." are refused with the reason. */
+function safePath(raw: string): string | { reason: string } {
+  if (raw.startsWith("/") || /^[A-Za-z]:/.test(raw) || raw.includes("\\")) return { reason: "absolute paths are not allowed" };
+  const parts = raw.split("/").filter((p) => p !== "" && p !== ".");
+  if (parts.includes("..")) return { reason: "path traversal (..) is not allowed" };
+  if (parts.length === 0) return "/";
+  return "/" + parts.join("/");
+}
+
+function entryError(entry: string, message: string): RegoError {
+  return new RegoError("bundle_error", `bundle archive: entry ${JSON.stringify(entry)}: ${message}`, undefined, { details: { entry } });
+}
+
+function assemble(files: Map<string, Buffer>): ParsedBundle {
+  const manifest = readManifest(files.get("/.manifest"));
+  checkRootsOverlap(manifest.roots);
+  const bundle: ParsedBundle = { manifest, modules: {}, data: {} };
+  for (const [path, content] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    const dir = path.slice(1, path.length - name.length).split("/").filter((p) => p !== "");
+    if (name === "data.json" || name === "data.yaml" || name === "data.yml") {
+      mergeData(bundle.data, dir, parseData(path, content), path);
+    } else if (name.endsWith(".rego")) {
+      bundle.modules[path] = utf8(path, content);
+    } else if (path === "/plan.json") {
+      bundle.plan = parseJSON(path, content);
+    }
+  }
+  checkDataRoots(bundle.data, manifest.roots);
+  return bundle;
+}
+
+function readManifest(content: Buffer | undefined): Manifest {
+  if (content === undefined) return { revision: "", roots: [""] };
+  const m = parseJSON("/.manifest", content);
+  if (typeof m !== "object" || m === null || Array.isArray(m)) throw entryError("/.manifest", "must be a JSON object");
+  const { revision = "", roots = [""] } = m as { revision?: unknown; roots?: unknown };
+  if (typeof revision !== "string") throw entryError("/.manifest", "revision must be a string");
+  if (!Array.isArray(roots) || !roots.every((r) => typeof r === "string")) throw entryError("/.manifest", "roots must be a list of strings");
+  return { revision, roots: (roots as string[]).map((r) => r.replace(/^\/+|\/+$/g, "")) };
+}
+
+function parseData(path: string, content: Buffer): unknown {
+  if (path.endsWith(".json")) return parseJSON(path, content);
+  try {
+    return parseYaml(utf8(path, content));
+  } catch (e) {
+    throw entryError(path, `not valid YAML: ${(e as Error).message}`);
+  }
+}
+
+function parseJSON(path: string, content: Buffer): unknown {
+  try {
+    return JSON.parse(utf8(path, content));
+  } catch (e) {
+    throw entryError(path, `not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function utf8(path: string, content: Buffer): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(content);
+  } catch {
+    throw entryError(path, "not valid UTF-8");
+  }
+}

@@ -1,0 +1,166 @@
+// OPA's bundle configuration, the subset a remote bundle needs:
+//
+//   services:
+//     acme: { url: https://bundles.example.com, credentials: { bearer: { token: "${TOKEN}" } } }
+//   bundles:
+//     authz: { service: acme, resource: bundles/authz.tar.gz, polling: { min_delay_seconds: 60, max_delay_seconds: 120 } }
+//
+// Accepted as a JS object or as YAML/JSON text. `${VAR}` placeholders in any string are replaced
+// from the environment; an unset variable is an error (OPA would substitute "" and send an empty
+// token, which only shows up later as a 401). Every validation error names the field.
+import { parse as parseYaml } from "yaml";
+import { RegoError } from "../errors.js";
+
+export interface BearerCredentials {
+  token: string;
+  /** The Authorization scheme (OPA's default: "Bearer"). */
+  scheme: string;
+}
+
+export interface ServiceConfig {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  bearer?: BearerCredentials;
+  /** Time allowed for the server's response headers and body (OPA: response_header_timeout_seconds, default 10). */
+  timeoutSeconds: number;
+}
+
+export interface PollingConfig {
+  minDelaySeconds: number;
+  maxDelaySeconds: number;
+}
+
+export interface BundleSourceConfig {
+  name: string;
+  service: ServiceConfig;
+  /** Path under the service URL (OPA's default: "bundles/<name>"). */
+  resource: string;
+  polling: PollingConfig;
+}
+
+// OPA's defaults (plugins/bundle and plugins/rest).
+const DEFAULT_MIN_DELAY = 60;
+const DEFAULT_MAX_DELAY = 120;
+const DEFAULT_TIMEOUT = 10;
+
+/** Parses and validates the configuration. One bundle per client (see the README). */
+export function parseBundleConfig(raw: unknown, env: Record<string, string | undefined> = globalThis.process?.env ?? {}): BundleSourceConfig {
+  const config = typeof raw === "string" ? parseText(raw) : raw;
+  const resolved = substituteEnv(config, "", env);
+  const root = object(resolved, "config");
+  const services = parseServices(root["services"]);
+  const bundles = object(root["bundles"], "bundles");
+  const names = Object.keys(bundles);
+  if (names.length !== 1) fail("bundles", `must name exactly one bundle, got ${names.length}`);
+  const name = names[0]!;
+  return parseBundle(name, bundles[name], services);
+}
+
+function parseText(text: string): unknown {
+  try {
+    return parseYaml(text);
+  } catch (e) {
+    throw new RegoError("bundle_error", `bundle config: not valid YAML/JSON: ${(e as Error).message}`, undefined, { cause: e });
+  }
+}
+
+function parseServices(raw: unknown): Map<string, ServiceConfig> {
+  // OPA accepts a map keyed by name or a list of objects with a `name`.
+  const entries: [string, unknown, string][] = [];
+  if (Array.isArray(raw)) {
+    raw.forEach((s, i) => entries.push([String(object(s, `services[${i}]`)["name"] ?? ""), s, `services[${i}]`]));
+  } else {
+    for (const [k, v] of Object.entries(object(raw, "services"))) entries.push([k, v, `services.${k}`]);
+  }
+  const out = new Map<string, ServiceConfig>();
+  for (const [name, s, field] of entries) {
+    if (name === "") fail(`${field}.name`, "is required");
+    out.set(name, parseService(name, object(s, field), field));
+  }
+  return out;
+}
+
+function parseService(name: string, s: Record<string, unknown>, field: string): ServiceConfig {
+  const url = string(s["url"], `${field}.url`);
+  if (!/^https?:\/\//.test(url)) fail(`${field}.url`, `must be an http:// or https:// URL, got ${JSON.stringify(url)}`);
+  const headers: Record<string, string> = {};
+  if (s["headers"] !== undefined) {
+    for (const [k, v] of Object.entries(object(s["headers"], `${field}.headers`))) headers[k] = string(v, `${field}.headers.${k}`);
+  }
+  const timeout = s["response_header_timeout_seconds"];
+  const service: ServiceConfig = {
+    name,
+    url: url.replace(/\/+$/, ""),
+    headers,
+    timeoutSeconds: timeout === undefined ? DEFAULT_TIMEOUT : positive(timeout, `${field}.response_header_timeout_seconds`),
+  };
+  const credentials = s["credentials"];
+  if (credentials !== undefined) {
+    const c = object(credentials, `${field}.credentials`);
+    for (const k of Object.keys(c)) {
+      if (k !== "bearer") fail(`${field}.credentials.${k}`, "is not supported (only bearer)");
+    }
+    const b = object(c["bearer"], `${field}.credentials.bearer`);
+    const scheme = b["scheme"] === undefined ? "Bearer" : string(b["scheme"], `${field}.credentials.bearer.scheme`);
+    service.bearer = { token: string(b["token"], `${field}.credentials.bearer.token`), scheme };
+  }
+  return service;
+}
+
+function parseBundle(name: string, raw: unknown, services: Map<string, ServiceConfig>): BundleSourceConfig {
+  const field = `bundles.${name}`;
+  const b = object(raw, field);
+  const serviceName = string(b["service"], `${field}.service`);
+  const service = services.get(serviceName);
+  if (!service) fail(`${field}.service`, `names an unknown service ${JSON.stringify(serviceName)}`);
+  const resource = b["resource"] === undefined ? `bundles/${name}` : string(b["resource"], `${field}.resource`);
+  if (b["signing"] !== undefined) fail(`${field}.signing`, "signature verification is not supported yet");
+  const p = b["polling"] === undefined ? {} : object(b["polling"], `${field}.polling`);
+  const min = p["min_delay_seconds"] === undefined ? DEFAULT_MIN_DELAY : positive(p["min_delay_seconds"], `${field}.polling.min_delay_seconds`);
+  const max = p["max_delay_seconds"] === undefined ? Math.max(min, DEFAULT_MAX_DELAY) : positive(p["max_delay_seconds"], `${field}.polling.max_delay_seconds`);
+  if (max < min) fail(`${field}.polling.max_delay_seconds`, `must be at least min_delay_seconds (${min}), got ${max}`);
+  return { name, service, resource: resource.replace(/^\/+/, ""), polling: { minDelaySeconds: min, maxDelaySeconds: max } };
+}
+
+/** Replaces `${VAR}` in every string of the config (keys are left alone). */
+function substituteEnv(v: unknown, field: string, env: Record<string, string | undefined>): unknown {
+  if (typeof v === "string") {
+    return v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
+      const value = env[name];
+      if (value === undefined) fail(field || "config", `environment variable ${name} is not set`);
+      return value;
+    });
+  }
+  if (Array.isArray(v)) return v.map((x, i) => substituteEnv(x, `${field}[${i}]`, env));
+  if (typeof v === "object" && v !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = substituteEnv(x, field ? `${field}.${k}` : k, env);
+    return out;
+  }
+  return v;
+}
+
+function object(v: unknown, field: string): Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(field, `must be an object, got ${describe(v)}`);
+  return v as Record<string, unknown>;
+}
+
+function string(v: unknown, field: string): string {
+  if (typeof v !== "string" || v === "") fail(field, `must be a non-empty string, got ${describe(v)}`);
+  return v;
+}
+
+function positive(v: unknown, field: string): number {
+  // Fractions are allowed (OPA takes whole seconds): short delays keep tests and demos fast.
+  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) fail(field, `must be a positive number, got ${describe(v)}`);
+  return v;
+}
+
+function describe(v: unknown): string {
+  return v === undefined ? "nothing" : Array.isArray(v) ? "an array" : JSON.stringify(v) ?? typeof v;
+}
+
+function fail(field: string, message: string): never {
+  throw new RegoError("bundle_error", `bundle config: ${field}: ${message}`, undefined, { details: { field } });
+}

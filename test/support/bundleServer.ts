@@ -1,0 +1,67 @@
+// Bundles for the bundle-client tests: tar.gz archives built in memory with node-tar's Header
+// (so that tests can also build hostile entries: "../x", symlinks), and a real HTTP bundle server
+// on 127.0.0.1 (ephemeral port) whose answer each test sets.
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
+import { Header } from "tar";
+
+export interface TarEntry {
+  path: string;
+  /** File content; absent for non-file entries. */
+  content?: string | Buffer;
+  type?: "File" | "Directory" | "SymbolicLink";
+  linkpath?: string;
+}
+
+/** A tar.gz of the entries, in order. Plain `{path: content}` objects are accepted too. */
+export function tarGz(entries: TarEntry[] | Record<string, string>): Buffer {
+  const list: TarEntry[] = Array.isArray(entries) ? entries : Object.entries(entries).map(([path, content]) => ({ path, content }));
+  const blocks: Buffer[] = [];
+  for (const e of list) {
+    const body = e.content === undefined ? Buffer.alloc(0) : Buffer.from(e.content);
+    const header = Buffer.alloc(512);
+    const type = e.type ?? "File";
+    new Header({ path: e.path, mode: type === "Directory" ? 0o755 : 0o644, size: body.length, mtime: new Date(0), type, ...(e.linkpath ? { linkpath: e.linkpath } : {}) }).encode(header, 0);
+    blocks.push(header, body, Buffer.alloc((512 - (body.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  return gzipSync(Buffer.concat(blocks));
+}
+
+export interface ServedBundle {
+  status?: number;
+  body?: Buffer;
+  etag?: string;
+}
+
+export interface BundleServer {
+  url: string;
+  /** What the next requests get. */
+  serve(bundle: ServedBundle): void;
+  /** Headers of every request so far. */
+  requests: IncomingHttpHeaders[];
+  close(): Promise<void>;
+}
+
+export async function startBundleServer(): Promise<BundleServer> {
+  let current: ServedBundle = { status: 404 };
+  const requests: IncomingHttpHeaders[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push(req.headers);
+    const { status = 200, body, etag } = current;
+    if (status === 200 && etag !== undefined && req.headers["if-none-match"] === etag) {
+      res.writeHead(304, { ETag: etag }).end();
+      return;
+    }
+    res.writeHead(status, { "Content-Type": "application/gzip", ...(etag ? { ETag: etag } : {}) }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    serve: (b) => void (current = b),
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

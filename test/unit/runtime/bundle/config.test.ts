@@ -1,0 +1,60 @@
+import { expect } from "chai";
+import { parseBundleConfig } from "regoc";
+import { thrown } from "../../../support/errors.js";
+
+const YAML = `
+services:
+  acme:
+    url: https://bundles.example.com/
+    credentials:
+      bearer:
+        token: "\${TOKEN}"
+bundles:
+  authz:
+    service: acme
+    polling:
+      min_delay_seconds: 5
+      max_delay_seconds: 10
+`;
+
+describe("bundle config (OPA's services/bundles shape)", () => {
+  it("reads YAML text, resolves ${ENV}, applies OPA's defaults", () => {
+    const c = parseBundleConfig(YAML, { TOKEN: "t0k" });
+    expect(c.name).to.equal("authz");
+    expect(c.resource).to.equal("bundles/authz");
+    expect(c.service.url).to.equal("https://bundles.example.com");
+    expect(c.service.bearer).to.deep.equal({ token: "t0k", scheme: "Bearer" });
+    expect(c.service.timeoutSeconds).to.equal(10);
+    expect(c.polling).to.deep.equal({ minDelaySeconds: 5, maxDelaySeconds: 10 });
+  });
+
+  it("accepts services as a list with names, and OPA's polling defaults", () => {
+    const c = parseBundleConfig({ services: [{ name: "s", url: "http://h" }], bundles: { b: { service: "s", resource: "/x.tar.gz" } } });
+    expect(c.resource).to.equal("x.tar.gz");
+    expect(c.polling).to.deep.equal({ minDelaySeconds: 60, maxDelaySeconds: 120 });
+  });
+
+  const errors: { note: string; config: unknown; message: string }[] = [
+    { note: "unset env var", config: YAML, message: "services.acme.credentials.bearer.token: environment variable TOKEN is not set" },
+    { note: "no services", config: { bundles: { b: { service: "s" } } }, message: "services: must be an object" },
+    { note: "unknown service", config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "t" } } }, message: "bundles.b.service: names an unknown service \"t\"" },
+    { note: "bad url", config: { services: { s: { url: "ftp://h" } }, bundles: { b: { service: "s" } } }, message: "services.s.url: must be an http:// or https:// URL" },
+    { note: "two bundles", config: { services: { s: { url: "http://h" } }, bundles: { a: { service: "s" }, b: { service: "s" } } }, message: "bundles: must name exactly one bundle, got 2" },
+    {
+      note: "max below min",
+      config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", polling: { min_delay_seconds: 10, max_delay_seconds: 5 } } } },
+      message: "bundles.b.polling.max_delay_seconds: must be at least min_delay_seconds (10), got 5",
+    },
+    { note: "negative delay", config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", polling: { min_delay_seconds: -1 } } } }, message: "bundles.b.polling.min_delay_seconds: must be a positive number" },
+    { note: "other credentials", config: { services: { s: { url: "http://h", credentials: { oauth2: {} } } }, bundles: { b: { service: "s" } } }, message: "services.s.credentials.oauth2: is not supported" },
+    { note: "signing not supported", config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", signing: {} } } }, message: "bundles.b.signing: signature verification is not supported yet" },
+    { note: "invalid YAML", config: "services: [", message: "not valid YAML/JSON" },
+  ];
+  for (const tc of errors) {
+    it(`${tc.note}: bundle_error naming the field`, () => {
+      const e = thrown(() => parseBundleConfig(tc.config, {}));
+      expect(e.code).to.equal("bundle_error");
+      expect(e.message).to.contain(tc.message);
+    });
+  }
+});
