@@ -27,6 +27,8 @@ export interface RequestLike {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   headersDistinct?: Record<string, string[] | undefined>;
+  /** Node's list of header names and values as received (name, value, name, value, ...). */
+  rawHeaders?: string[];
 }
 
 export interface ResponseLike {
@@ -76,37 +78,61 @@ export function authorize(options: AuthorizeOptions) {
   // An Authorizer whose policy needs no async builtin decides synchronously (no promise per request).
   const syncAuthorizer = !decide && isSyncAuthorizer(authorizer) ? authorizer : undefined;
 
-  return async function regocAuthorize(req: RequestLike, res: ResponseLike, next: NextLike): Promise<void> {
-    let allowed: unknown;
-    try {
-      const user = getUser(req);
-      if (typeof user !== "object" || user === null || Array.isArray(user)) {
-        reply(res, 401, "Unauthorized");
-        return;
-      }
-      let input: RequestInput = {
-        method: req.method,
-        path: splitPath(req.path),
-        user: user as Record<string, unknown>,
-        headers: headersOf(req),
-        time: hourOf(now()),
-      };
-      if (options.extendInput) input = options.extendInput(input, req) ?? input;
-      const pending = decide ? decide(input, req) : syncAuthorizer ? syncAuthorizer.authorizeSync(input) : authorizer!.authorize(input);
-      allowed = typeof pending === "boolean" ? pending : await pending;
-      if (typeof allowed !== "boolean") throw new TypeError(`decision is ${typeof allowed}, not boolean`);
-    } catch (e) {
-      try {
-        log(`regoc/express: decision failed for ${req.method} ${safePath(req.path)}: ${describe(e)}`);
-      } catch {
-        // a failing logger must not keep the request from its answer
-      }
-      reply(res, 500, "Internal Server Error");
-      return;
+  /** The input for a request, or undefined when it has no user (401 sent). Throws on a failing hook. */
+  function inputOf(req: RequestLike, res: ResponseLike): RequestInput | undefined {
+    const user = getUser(req);
+    if (typeof user !== "object" || user === null || Array.isArray(user)) {
+      reply(res, 401, "Unauthorized");
+      return undefined;
     }
+    const input: RequestInput = {
+      method: req.method,
+      path: splitPath(req.path),
+      user: user as Record<string, unknown>,
+      headers: headersOf(req),
+      time: hourOf(now()),
+    };
+    return options.extendInput ? (options.extendInput(input, req) ?? input) : input;
+  }
+
+  /** The answer for a decision's value: next() for true, 403 for false, 500 for anything else. */
+  function answer(allowed: unknown, req: RequestLike, res: ResponseLike, next: NextLike): void {
+    if (typeof allowed !== "boolean") return fail(new TypeError(`decision is ${typeof allowed}, not boolean`), req, res);
     if (allowed) next();
     else reply(res, 403, "Forbidden");
+  }
+
+  function fail(e: unknown, req: RequestLike, res: ResponseLike): void {
+    try {
+      log(`regoc/express: decision failed for ${req.method} ${safePath(req.path)}: ${describe(e)}`);
+    } catch {
+      // a failing logger must not keep the request from its answer
+    }
+    reply(res, 500, "Internal Server Error");
+  }
+
+  // A synchronous decision returns no promise: Express attaches handlers to every promise a
+  // middleware returns, a cost per request that a sync decision need not pay.
+  return function regocAuthorize(req: RequestLike, res: ResponseLike, next: NextLike): void | Promise<void> {
+    let pending: unknown;
+    try {
+      const input = inputOf(req, res);
+      if (input === undefined) return;
+      pending = decide ? decide(input, req) : syncAuthorizer ? syncAuthorizer.authorizeSync(input) : authorizer!.authorize(input);
+    } catch (e) {
+      fail(e, req, res);
+      return;
+    }
+    if (!isThenable(pending)) return answer(pending, req, res, next);
+    return Promise.resolve(pending).then(
+      (allowed: unknown) => answer(allowed, req, res, next),
+      (e: unknown) => fail(e, req, res),
+    );
   };
+}
+
+function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return typeof x === "object" && x !== null && typeof (x as { then?: unknown }).then === "function";
 }
 
 function reply(res: ResponseLike, status: number, text: string): void {
@@ -137,6 +163,17 @@ function decodeSegment(seg: string): string {
 
 function headersOf(req: RequestLike): Record<string, string[]> {
   const out: Record<string, string[]> = Object.create(null);
+  const raw = req.rawHeaders;
+  if (raw) {
+    // Node's name/value list, read once (headersDistinct would build the same map, then be copied)
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = raw[i]!.toLowerCase();
+      const values = out[name];
+      if (values) values.push(raw[i + 1]!);
+      else out[name] = [raw[i + 1]!];
+    }
+    return out;
+  }
   const distinct = req.headersDistinct;
   if (distinct) {
     for (const name of Object.keys(distinct)) {
