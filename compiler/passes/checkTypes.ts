@@ -6,7 +6,7 @@
 // and `with` replacements of functions by functions of another arity.
 import type { Body, Expr, NodeLocation, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { refString, termString } from "./terms.js";
+import { refString, termString, userNames } from "./terms.js";
 import { TypeEnv } from "./types/env.js";
 import { checkRefs, type Messages, type TypeError } from "./types/refs.js";
 import { A, fromDecl, isNil, keys, obj, or, set, unifies, values, type MaybeType, type Type } from "./types/types.js";
@@ -329,29 +329,7 @@ class Checker {
 
 /** Maps the compiler's names back to what the user wrote, for messages. */
 function renamer(ctx: CompileContext, maps: ReadonlyMap<string, string>[]): (t: Term) => Term {
-  const rename = (t: Term): Term => {
-    switch (t.type) {
-      case "var": {
-        const h = ctx.hoisted.get(t.value);
-        if (h) return rename(h);
-        for (const m of maps) {
-          const o = m.get(t.value);
-          if (o !== undefined) return { ...t, value: o };
-        }
-        return t;
-      }
-      case "ref":
-      case "array":
-      case "set":
-      case "call":
-        return { ...t, value: t.value.map(rename) };
-      case "object":
-        return { ...t, value: t.value.map(([k, v]) => [rename(k), rename(v)] as [Term, Term]) };
-      default:
-        return t;
-    }
-  };
-  return rename;
+  return userNames(maps, (v) => ctx.hoisted.get(v));
 }
 
 export function checkTypes(ctx: CompileContext): void {

@@ -2,31 +2,12 @@
 // arguments (one more when the result is captured).
 import type { Body, Ref, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { isEquality, refString } from "./terms.js";
+import { isEquality, refString, userNames } from "./terms.js";
 import { walkExprs, type VarNode } from "./visit.js";
 
 /** Maps generated names back to the user's (for messages). */
 export function originalRef(ref: Ref, ...maps: ReadonlyMap<string, string>[]): string {
-  const rename = (t: Term): Term => {
-    switch (t.type) {
-      case "var":
-        for (const m of maps) {
-          const o = m.get(t.value);
-          if (o !== undefined) return { ...t, value: o };
-        }
-        return t;
-      case "ref":
-      case "array":
-      case "set":
-      case "call":
-        return { ...t, value: t.value.map(rename) };
-      case "object":
-        return { ...t, value: t.value.map(([k, v]) => [rename(k), rename(v)] as [Term, Term]) };
-      default:
-        return t;
-    }
-  };
-  return refString(ref.map(rename));
+  return refString(ref.map(userNames(maps)));
 }
 
 function check(ctx: CompileContext, node: VarNode | Body, rewritten: ReadonlyMap<string, string>[]): void {

@@ -14,6 +14,7 @@ import type {
   StringTerm,
   BooleanTerm,
 } from "../ast/nodes.js";
+import { isGround } from "../ast/ground.js";
 
 // ---------------------------------------------------------------------------------------------
 // Constructors (a generated node takes the location of what it stands for)
@@ -119,29 +120,7 @@ export function isConstant(t: Term): boolean {
   }
 }
 
-/** No vars anywhere (refs count if all their terms are ground). */
-export function isGround(t: Term): boolean {
-  switch (t.type) {
-    case "var":
-      return false;
-    case "ref":
-      // a ref's head is not an operand (`data.a.b` is ground)
-      return t.value.every((x, i) => i === 0 || isGround(x));
-    case "array":
-    case "set":
-    case "call":
-      return t.value.every(isGround);
-    case "object":
-      return t.value.every(([k, v]) => isGround(k) && isGround(v));
-    case "arraycomprehension":
-    case "setcomprehension":
-    case "objectcomprehension":
-    case "templatestring":
-      return false;
-    default:
-      return true;
-  }
-}
+export { isGround };
 
 export function isComprehension(t: Term): boolean {
   return t.type === "arraycomprehension" || t.type === "setcomprehension" || t.type === "objectcomprehension";
@@ -279,4 +258,33 @@ export function exprString(e: Expr): string {
 
 export function bodyString(b: Body): string {
   return b.map(exprString).join("; ");
+}
+
+/** A function mapping the compiler's var names back to what the user wrote, in every var of a
+ * term (for messages): the first map that knows a name wins; `alias`, when given, first replaces
+ * a var by the term it was made for (a hoisted expression). */
+export function userNames(maps: readonly ReadonlyMap<string, string>[], alias?: (name: string) => Term | undefined): (t: Term) => Term {
+  const rename = (t: Term): Term => {
+    switch (t.type) {
+      case "var": {
+        const a = alias?.(t.value);
+        if (a) return rename(a);
+        for (const m of maps) {
+          const o = m.get(t.value);
+          if (o !== undefined) return { ...t, value: o };
+        }
+        return t;
+      }
+      case "ref":
+      case "array":
+      case "set":
+      case "call":
+        return { ...t, value: t.value.map(rename) };
+      case "object":
+        return { ...t, value: t.value.map(([k, v]) => [rename(k), rename(v)] as [Term, Term]) };
+      default:
+        return t;
+    }
+  };
+  return rename;
 }

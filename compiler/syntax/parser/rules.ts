@@ -5,6 +5,7 @@ import { printTerm } from "../../ast/print.js";
 import { tt } from "../token.js";
 import { BodyParser } from "./body.js";
 import { newExpr } from "./exprs.js";
+import { isGround, refIsGround } from "../../ast/ground.js";
 
 export abstract class RuleParser extends BodyParser {
   /** One rule statement; several rules for `p if {...} {...}`. Undefined when the statement is
@@ -408,35 +409,6 @@ export function trueExpr(loc: NodeLocation): Body[number] {
 
 function isTermExpr(e: Body[number]): boolean {
   return !Array.isArray(e.terms) && "value" in e.terms;
-}
-
-/** OPA's IsGround: no vars anywhere (refs are ground when their operands are). */
-export function isGround(t: Term): boolean {
-  switch (t.type) {
-    case "var":
-      return false;
-    case "ref":
-      return refIsGround(t.value);
-    case "array":
-    case "set":
-    case "call":
-      return t.value.every(isGround);
-    case "object":
-      return t.value.every(([k, v]) => isGround(k) && isGround(v));
-    case "arraycomprehension":
-    case "setcomprehension":
-    case "objectcomprehension":
-    case "templatestring":
-      return false;
-    default:
-      return true;
-  }
-}
-
-/** A ref is ground when every term after its head is. */
-export function refIsGround(ref: Term[]): boolean {
-  for (let i = 1; i < ref.length; i++) if (!isGround(ref[i]!)) return false;
-  return true;
 }
 
 /** A deep copy of a term with every location replaced. */
