@@ -9,9 +9,8 @@
 //   evaluation fails              → the error is thrown (never turned into an answer)
 // Creation fails with a RegoError that wraps the compile error (its code, location and cause).
 import type { EvalOptions } from "./builtins/context.js";
-import { asRegoError, compileDecision, wrapCompileError, type CompiledDecision } from "./decision.js";
+import { asRegoError, compileDecision, decisionValue, wrapCompileError, type CompiledDecision } from "./decision.js";
 import { RegoError } from "./errors.js";
-import type { Bindings } from "./eval/prepared.js";
 import { Store } from "./store/index.js";
 
 export interface AuthorizerOptions {
@@ -100,17 +99,7 @@ export class Authorizer {
   }
 
   private decide(out: unknown): boolean {
-    let value: unknown;
-    if (this.compiled.mode === "value") value = out;
-    else {
-      const rows = out as Bindings[];
-      if (rows.length === 0) return false;
-      if (rows.length > 1) {
-        throw new RegoError("eval_invalid_result", `Authorizer: the query ${JSON.stringify(this.query)} produced ${rows.length} results, expected one`);
-      }
-      const key = this.compiled.expressions[0]!.key;
-      value = key === undefined ? true : rows[0]![key];
-    }
+    const value = decisionValue(this.compiled, out, `Authorizer: the query ${JSON.stringify(this.query)}`);
     if (value === undefined) return false;
     if (typeof value !== "boolean") {
       throw new RegoError("eval_invalid_result", `Authorizer: the decision ${this.query} is ${describe(value)}, not a boolean`);

@@ -46,6 +46,19 @@ export interface CompiledDecision {
   readonly toJSON: (value: unknown) => JSONValue;
 }
 
+/** The value a decision's output stands for: the rule's value ("value" mode), or the first
+ * expression's value in the one result row ("rows" mode; `true` for an expression that binds no
+ * value); undefined when there is no result. More than one row is an `eval_invalid_result`
+ * error: a decision has one answer. `what` names the decision in that message. */
+export function decisionValue(compiled: CompiledDecision, out: unknown, what: string): unknown {
+  if (compiled.mode === "value") return out;
+  const rows = out as Bindings[];
+  if (rows.length === 0) return undefined;
+  if (rows.length > 1) throw new RegoError("eval_invalid_result", `${what} produced ${rows.length} results, expected one`);
+  const key = compiled.expressions[0]?.key;
+  return key === undefined ? true : rows[0]![key];
+}
+
 const RULE_PATH = /^\s*data(\.[A-Za-z_][A-Za-z0-9_]*)+\s*$/;
 
 /** The entrypoint name of a rule-path query ("data.authz.allow" → "authz/allow"), else undefined. */

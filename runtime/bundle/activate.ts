@@ -2,7 +2,7 @@
 // Rego modules (or the plan.json) are compiled into a generated module and import()ed. Nothing is
 // shared with the bundle that serves now: the client swaps the returned ActiveBundle in one
 // assignment, so a decision sees the whole old bundle or the whole new one.
-import { asRegoError, compileDecision, wrapCompileError, type CompiledDecision } from "../decision.js";
+import { asRegoError, compileDecision, decisionValue, wrapCompileError } from "../decision.js";
 import { RegoError } from "../errors.js";
 import type { Bindings } from "../eval/prepared.js";
 import { Store } from "../store/index.js";
@@ -74,16 +74,9 @@ async function regoEvaluators(bundle: ParsedBundle): Promise<(path: string) => P
     const compiled = await compileDecision({ modules, query }).catch((e: unknown) => {
       throw wrapCompileError(`bundle: decision ${JSON.stringify(path)} does not compile`, e);
     });
-    return async (input, data) => ({ value: valueOf(compiled, await compiled.run(input, data)), toJSON: compiled.toJSON });
+    const what = `bundle: the decision ${JSON.stringify(path)}`;
+    return async (input, data) => ({ value: decisionValue(compiled, await compiled.run(input, data), what), toJSON: compiled.toJSON });
   };
-}
-
-/** The value of a decision: "rows" mode (a path that is data, not a rule) has one expression. */
-function valueOf(compiled: CompiledDecision, out: unknown): unknown {
-  if (compiled.mode === "value") return out;
-  const row = (out as Bindings[])[0];
-  const key = compiled.expressions[0]?.key;
-  return row === undefined ? undefined : key === undefined ? true : row[key];
 }
 
 async function planEvaluators(plan: unknown): Promise<(path: string) => Promise<Evaluator>> {
