@@ -316,33 +316,3 @@ export type Node =
   | Term
   | Comment
   | Annotations;
-
-// ---------------------------------------------------------------------------------------------
-// Small helpers the parser and later stages share
-
-export function isTerm(x: ExprTerms | Node): x is Term {
-  return !Array.isArray(x) && TERM_TYPES.has((x as { type: string }).type);
-}
-
-const TERM_TYPES: ReadonlySet<string> = new Set<TermType>([
-  "null",
-  "boolean",
-  "number",
-  "string",
-  "var",
-  "ref",
-  "array",
-  "object",
-  "set",
-  "arraycomprehension",
-  "setcomprehension",
-  "objectcomprehension",
-  "call",
-  "templatestring",
-]);
-
-/** OPA's `ValueName`: the word errors use for a kind of term. */
-export function valueName(t: Term): string {
-  return t.type;
-}
-

@@ -81,9 +81,3 @@ export function builtinDecl(name: string, caps: Capabilities = defaultCapabiliti
   return caps.builtins.get(name);
 }
 
-/** Infix operator → built-in name (`"+"` → `"plus"`), for the printer and error messages. */
-export function infixOperators(caps: Capabilities = defaultCapabilities()): ReadonlyMap<string, string> {
-  const m = new Map<string, string>();
-  for (const b of caps.builtins.values()) if (b.infix !== undefined) m.set(b.infix, b.name);
-  return m;
-}

@@ -204,6 +204,3 @@ export const STMT_TYPES: readonly StmtType[] = [
   "WithStmt",
 ];
 
-/** Plan locals 0 and 1 are the global input and data documents. */
-export const INPUT_LOCAL: Local = 0;
-export const DATA_LOCAL: Local = 1;

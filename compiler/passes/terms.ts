@@ -45,10 +45,6 @@ export function newExpr(terms: Expr["terms"], location: NodeLocation, generated 
 export function eqExpr(a: Term, b: Term, location: NodeLocation, generated = false): Expr {
   return newExpr([nameRef("eq", location), a, b], location, generated);
 }
-/** `op(args...)` as an expression. */
-export function callExpr(operator: RefTerm, args: Term[], location: NodeLocation, generated = false): Expr {
-  return newExpr([operator, ...args], location, generated);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Expression kinds
@@ -134,11 +130,6 @@ export function refHasPrefix(ref: Ref, prefix: Ref): boolean {
 /** The leading ground part of a ref (OPA's GroundPrefix: stops at the first non-ground term). */
 export function groundPrefix(ref: Ref): Ref {
   const i = ref.findIndex((t, j) => j > 0 && !isGround(t));
-  return i < 0 ? ref : ref.slice(0, i);
-}
-/** The leading part of a ref whose terms are constants (after the head). */
-export function constantPrefix(ref: Ref): Ref {
-  const i = ref.findIndex((t, j) => j > 0 && !isConstant(t));
   return i < 0 ? ref : ref.slice(0, i);
 }
 

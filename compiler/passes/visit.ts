@@ -363,20 +363,6 @@ export function walkBodies(node: VarNode, f: (b: Body) => void): void {
   });
 }
 
-/** Whether an expression contains a closure (comprehension or every). */
-export function containsClosures(e: Expr): boolean {
-  if (!Array.isArray(e.terms) && e.terms.type === "every") return true;
-  let found = false;
-  walkTerms(e, (t) => {
-    if (found) return true;
-    if (t.type === "arraycomprehension" || t.type === "setcomprehension" || t.type === "objectcomprehension") {
-      found = true;
-      return true;
-    }
-    return false;
-  });
-  return found;
-}
 
 export function isGenerated(v: string): boolean {
   return v.startsWith("__local");

@@ -135,7 +135,3 @@ export const allFutureKeywords: readonly string[] = ["and", "contains", "every",
 export const keywordsV0: ReadonlySet<string> = new Set(baseKeywords.keys());
 export const keywordsV1: ReadonlySet<string> = new Set([...baseKeywords.keys(), ...futureKeywordsV0.keys()]);
 
-/** Errors say "keyword" for base keywords and for the names of future keywords. */
-export function tokenKind(t: TokenType): "keyword" | "token" {
-  return t.keyword ? "keyword" : "token";
-}

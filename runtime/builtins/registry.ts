@@ -136,10 +136,6 @@ export function registerBuiltins(table: BuiltinTable): () => void {
   };
 }
 
-/** Registers one category table (used by category files' tests and by the registry list). */
-export function registerCategory(table: BuiltinTable): void {
-  addTable(table, false);
-}
 
 /**
  * The single policy for a failed builtin call: errors become undefined unless strict mode is on;

@@ -83,10 +83,6 @@ export function setOwn(o: PlainObject, key: string, value: Value): void {
   }
 }
 
-/** The own keys of a plain object (unsorted). */
-export function plainKeys(o: PlainObject): string[] {
-  return Object.keys(o);
-}
 
 /** A shallow copy with a null prototype. */
 export function copyPlainObject(o: PlainObject): PlainObject {

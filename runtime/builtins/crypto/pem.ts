@@ -90,18 +90,6 @@ export function pemDecode(input: Buffer | string): [PemBlock | undefined, Buffer
   }
 }
 
-/** All PEM blocks in order (stops at the first position with no further block). */
-export function pemDecodeAll(input: Buffer | string): PemBlock[] {
-  const out: PemBlock[] = [];
-  let rest = typeof input === "string" ? Buffer.from(input, "utf8") : input;
-  while (rest.length > 0) {
-    const [block, next] = pemDecode(rest);
-    if (!block) break;
-    out.push(block);
-    rest = next;
-  }
-  return out;
-}
 
 export function pemEncode(type: string, der: Uint8Array): string {
   const b64 = Buffer.from(der).toString("base64");
