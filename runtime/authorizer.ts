@@ -34,12 +34,15 @@ export class Authorizer {
   readonly query: string;
   private readonly compiled: CompiledDecision;
   private readonly evalOptions: EvalOptions | undefined;
+  /** How errors name this decision (made once: decisions are the hot path). */
+  private readonly label: string;
 
   private constructor(compiled: CompiledDecision, store: Store, query: string, evalOptions: EvalOptions | undefined) {
     this.compiled = compiled;
     this.store = store;
     this.query = query;
     this.evalOptions = evalOptions;
+    this.label = `Authorizer: the query ${JSON.stringify(query)}`;
   }
 
   static async create(options: AuthorizerOptions): Promise<Authorizer> {
@@ -99,7 +102,7 @@ export class Authorizer {
   }
 
   private decide(out: unknown): boolean {
-    const value = decisionValue(this.compiled, out, `Authorizer: the query ${JSON.stringify(this.query)}`);
+    const value = decisionValue(this.compiled, out, this.label);
     if (value === undefined) return false;
     if (typeof value !== "boolean") {
       throw new RegoError("eval_invalid_result", `Authorizer: the decision ${this.query} is ${describe(value)}, not a boolean`);
