@@ -242,11 +242,11 @@ export function planRego(options: CompileRegoOptions): Policy {
 
 /** Rego source → a prepared query (the first plan: the first entrypoint, else the query). */
 export async function compileRego(options: CompileRegoOptions): Promise<PreparedQuery> {
-  const { plan, names, schemaTypes } = planRegoDetailed(options);
+  const { plan, names } = planRegoDetailed(options);
   const { compilePlan } = await import("./index.js");
   let prepared: PreparedQuery;
   try {
-    prepared = await compilePlan(plan, { entrypoint: names[0]!, schemaTypes });
+    prepared = await compilePlan(plan, { entrypoint: names[0]! });
   } catch (e) {
     throw toRegoError("the code generator", e);
   }

@@ -1,14 +1,13 @@
 // regoc's public compiler API (`regoc/compiler`).
 //   compilePlan(plan, {entrypoint?})    IR plan (OPA's plan.json, parsed or text) → PreparedQuery
 //   generateTypeScript(plan, options?)  IR plan → {code, entrypoints, builtins}: one TS module
-//   loadModule(code, {functionStarts?}) generated TS → live module (its `entrypoints` table, ...)
+//   loadModule(code, {language?})      generated module → live module (its `entrypoints` table, ...)
 //   writeModule(file, code)             saves generated TS for ahead-of-time use
 import { getBuiltin } from "../runtime/builtins/registry.js";
 import { RegoError } from "../runtime/errors.js";
 import { PreparedQuery } from "../runtime/eval/prepared.js";
 import { generateModule, preparePolicy, selectPlans, type GeneratedModule, type GenerateOptions } from "./codegen/generate.js";
 import { loadModule } from "./codegen/loader.js";
-import type { SchemaTypes } from "./codegen/schemaTypes.js";
 
 export { loadModule, writeModule, toJavaScript, RUNTIME_URL, type LoadedModule, type LoadOptions, type ToJavaScriptOptions } from "./codegen/loader.js";
 export type { GeneratedModule, GeneratedEntrypoint, GenerateOptions } from "./codegen/generate.js";
@@ -19,9 +18,6 @@ export interface CompilePlanOptions {
   /** The entrypoint `evaluate` runs by default (default: the only, or first, plan). Every plan is
    * compiled; `evaluate({entrypoint})` selects another. */
   entrypoint?: string;
-  /** Input/data types from JSON Schemas (see GenerateOptions): they shape only the generated
-   * module's types (`PreparedQuery.source`), not what it does. */
-  schemaTypes?: SchemaTypes;
 }
 
 /** Generates the TypeScript module of a plan (every entrypoint, or the one selected). */
@@ -29,18 +25,19 @@ export function generateTypeScript(plan: unknown, options: GenerateOptions = {})
   return generateModule(preparePolicy(plan), options);
 }
 
-/** Compiles a plan to a prepared query: validate, check builtins, generate, load. */
+/** Compiles a plan to a prepared query: validate, check builtins, generate (as JavaScript: a live
+ * module needs no types), load. */
 export async function compilePlan(plan: unknown, options: CompilePlanOptions = {}): Promise<PreparedQuery> {
   const policy = preparePolicy(plan);
   const entrypoint = selectPlans(policy, options.entrypoint)[0]!.name;
-  const generated = generateModule(policy, options.schemaTypes ? { schemaTypes: options.schemaTypes } : {});
+  const generated = generateModule(policy, { language: "javascript" });
   const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
   if (missing.length > 0) {
     throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`, undefined, {
       details: { missingBuiltins: missing },
     });
   }
-  const mod = await loadModule(generated.code, { functionStarts: generated.functionStarts });
+  const mod = await loadModule(generated.code, { language: generated.language });
   return new PreparedQuery(mod.entrypoints, entrypoint, generated.code);
 }
 export * from "./compile.js";

@@ -127,17 +127,19 @@ function pad(depth: number): string {
   return (pads[depth] ??= "  ".repeat(depth));
 }
 
-/** Renders statements with two-space indentation, starting at `depth`. */
-export function render(nodes: Node[], depth = 0): string {
+/** Renders statements with two-space indentation, starting at `depth` (`indented: false`: none,
+ * for JavaScript only a machine reads). */
+export function render(nodes: Node[], depth = 0, indented = true): string {
   const out: string[] = [];
-  renderInto(nodes, depth, out);
+  renderInto(nodes, indented ? depth : -1, out);
   return out.join("").slice(0, -1);
 }
 
 /** Renders statements onto `out`, each line as its indentation, its text and "\n" (no string
- * per line is built). */
+ * per line is built). A negative depth means no indentation at all. */
 function renderInto(nodes: Node[], depth: number, out: string[]): void {
-  const indent = pad(depth);
+  const indent = depth < 0 ? "" : pad(depth);
+  const inner = depth < 0 ? depth : depth + 1;
   for (const n of nodes) {
     if (n instanceof Code) {
       if (n.text !== "") out.push(indent, n.text, "\n");
@@ -151,7 +153,7 @@ function renderInto(nodes: Node[], depth: number, out: string[]): void {
       if (n.label?.used) out.push(n.label.name.text, ": ");
       if (n.head) out.push(n.head.text, " ");
       out.push("{\n");
-      renderInto(n.body, depth + 1, out);
+      renderInto(n.body, inner, out);
       out.push(indent, "}");
       if (n.tail) out.push(n.tail.text);
       out.push("\n");

@@ -1,8 +1,10 @@
-// Generated TypeScript → a live module. esbuild strips the types (dropping layout whitespace for
-// loading; a large module in pieces, concurrently); the one import specifier the generator writes
-// ("regoc") is replaced by the URL of the runtime module this loader itself uses, so the module
-// shares the host's runtime instance (`instanceof RegoSet` holds across); the JS is imported from
-// a data: URL. For ahead-of-time use, `writeModule` saves the .ts file instead.
+// A generated module → a live module. Generated TypeScript goes through esbuild, which strips
+// the types (dropping layout whitespace for loading; a large module in pieces, concurrently); a
+// module generated as JavaScript (GenerateOptions.language) is imported as it is. The one import
+// specifier the generator writes ("regoc") is replaced by the URL of the runtime module this
+// loader itself uses, so the module shares the host's runtime instance (`instanceof RegoSet`
+// holds across); the JS is imported from a data: URL. For ahead-of-time use, `writeModule` saves
+// the .ts file instead.
 import { mkdir, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
@@ -20,7 +22,8 @@ export interface LoadedModule {
   [name: string]: unknown;
 }
 
-const IMPORT = /^\s*import\s*\{([^}]*)\}\s*from\s*"regoc";/;
+/** The runtime import, after the header's line comments (if any). */
+const IMPORT = /^((?:\s*\/\/[^\n]*\n)*)\s*import\s*\{([^}]*)\}\s*from\s*"regoc";/;
 
 function loadError(message: string, source: string, cause?: unknown): RegoError {
   return new RegoError("rego_compile_error", `generated module: ${message}`, undefined, { details: { source }, cause });
@@ -86,23 +89,33 @@ export async function toJavaScript(code: string, options: ToJavaScriptOptions = 
   } catch (e) {
     throw loadError(`does not compile: ${(e as Error).message}`, code, e);
   }
+  return withRuntimeUrl(js, code);
+}
+
+/** `js` with its import from "regoc" pointed at this process's runtime. */
+function withRuntimeUrl(js: string, code: string): string {
   const m = IMPORT.exec(js);
   if (!m) {
     // esbuild drops imports nothing uses; a module that needs nothing from the runtime is fine.
     if (!/\bfrom\s*"regoc"/.test(js)) return js;
     throw loadError('expected the module to start with its import from "regoc"', code);
   }
-  return `import {${m[1]!}} from ${JSON.stringify(RUNTIME_URL)};${js.slice(m[0].length)}`;
+  return `${m[1]!}import {${m[2]!}} from ${JSON.stringify(RUNTIME_URL)};${js.slice(m[0].length)}`;
 }
 
 export interface LoadOptions {
   /** GeneratedModule.functionStarts for this `code` (see ToJavaScriptOptions). */
   functionStarts?: readonly number[];
+  /** GeneratedModule.language of `code` (default "typescript"). */
+  language?: "typescript" | "javascript";
 }
 
-/** Imports generated TypeScript as a module (each call makes a new module instance). */
+/** Imports a generated module (each call makes a new module instance). */
 export async function loadModule(code: string, options: LoadOptions = {}): Promise<LoadedModule> {
-  const js = await toJavaScript(code, { compact: true, ...options });
+  const js =
+    options.language === "javascript"
+      ? withRuntimeUrl(code, code)
+      : await toJavaScript(code, { compact: true, ...(options.functionStarts ? { functionStarts: options.functionStarts } : {}) });
   const url = `data:text/javascript;base64,${Buffer.from(js, "utf8").toString("base64")}`;
   let mod: LoadedModule;
   try {

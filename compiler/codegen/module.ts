@@ -17,6 +17,10 @@
 //   a function's doc comment just before the function
 //   a function's body        between the braces of its empty body
 //   the entrypoint table     after the last function, a blank line between
+//
+// A module to be loaded, not read, is laid out as JavaScript by `buildJavaScript`: the same parts
+// with the types left out (the emitter wrote its statements without annotations), one line per
+// declaration, no ts-morph and no esbuild pass to strip what was never written.
 import {
   IndentationText,
   NewLineKind,
@@ -49,8 +53,8 @@ export interface ModuleFunction extends Omit<FunctionParts, "body"> {
  * nodes dies young. (Keeping every function's tree until the module was laid out made each
  * young-generation GC copy them all: ~0.9 s of a 1 MB policy set's compile was such GCs.)
  */
-export function renderFunction(f: FunctionParts): ModuleFunction {
-  return { ...f, body: render(f.body, 1) };
+export function renderFunction(f: FunctionParts, indented = true): ModuleFunction {
+  return { ...f, body: render(f.body, 1, indented) };
 }
 
 /** One in-memory project for every module (creating a Project costs more than a module). */
@@ -69,9 +73,9 @@ function getProject(): Project {
   }));
 }
 
-function constText(c: ModuleParts["consts"][number]): string {
+function constText(c: ModuleParts["consts"][number], typed = true): string {
   const exp = c.exported ? "export " : "";
-  const type = c.type ? `: ${c.type.text}` : "";
+  const type = c.type && typed ? `: ${c.type.text}` : "";
   return `${c.doc ? `${c.doc.text}\n` : ""}${exp}const ${c.name.text}${type} = ${c.init.text};`;
 }
 
@@ -155,4 +159,25 @@ export function buildModule(parts: ModuleParts): BuiltModule {
     at += segments[i]!.length;
   }
   return { code: segments.join(""), functionStarts };
+}
+
+/** The module as JavaScript (see the top of this file): the import without its type-only names,
+ * constants, functions, the entrypoint table. */
+export function buildJavaScript(parts: ModuleParts): BuiltModule {
+  const out: string[] = [];
+  for (const h of parts.header) out.push(h.text, "\n");
+  const values = parts.imports.filter((i) => !i.typeOnly).map((i) => i.name);
+  if (values.length > 0) out.push(`import { ${values.join(", ")} } from "regoc";\n`);
+  for (const c of parts.consts) out.push(constText(c, false), "\n");
+  const functionStarts: number[] = [];
+  let at = out.reduce((n, s) => n + s.length, 0);
+  for (const f of parts.functions) {
+    const head = `${f.isExported ? "export " : ""}${f.isAsync ? "async " : ""}function ${f.name.text}(${f.params.map((p) => p.name.text).join(", ")}) {\n`;
+    const text = f.body === "" ? `${head}}\n` : `${head}${f.body}\n}\n`;
+    functionStarts.push(at);
+    out.push(text);
+    at += text.length;
+  }
+  for (const c of parts.tail) out.push(constText(c, false), "\n");
+  return { code: out.join(""), functionStarts };
 }

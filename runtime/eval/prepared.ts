@@ -36,7 +36,8 @@ export interface EvaluateOptions extends EvalOptions {
 export class PreparedQuery {
   /** The entrypoint `evaluate` runs by default, e.g. "authz/allow". */
   readonly entrypoint: string;
-  /** The generated TypeScript, for debugging. */
+  /** The generated module as it was loaded, for debugging (compilePlan and compileRego load it
+   * as JavaScript; `generateTypeScript` gives the typed module). */
   readonly source: string;
   private readonly table: EntrypointTable;
 

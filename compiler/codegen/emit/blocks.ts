@@ -84,7 +84,7 @@ const withStmt: E<"WithStmt"> = (fe, s) => {
   const V = fe.mod.fixed.V;
   return done(
     [
-      _`const ${saved}: ${V} = ${l}, ${memo}: ${fe.mod.rt("MemoFrame")} = ${$}.pushMemo();`,
+      _`const ${fe.mod.annotated(saved, V)} = ${l}, ${fe.mod.annotated(memo, fe.mod.rt("MemoFrame"))} = ${$}.pushMemo();`,
       replace,
       braced(_`try`, null, [inner.node], _` finally { ${l} = ${saved}; ${$}.popMemo(${memo}); }`),
     ],

@@ -30,6 +30,8 @@ export class ModuleEmitter {
     readonly policy: Policy,
     readonly calls: CallGraph,
     readonly facts: Map<string, FuncFacts>,
+    /** TypeScript (annotations, casts) or the same code as JavaScript (generate.ts). */
+    readonly typed = true,
   ) {
     for (const n of Object.values(RT)) this.scope.reserve(n);
     this.fixed = {
@@ -52,6 +54,16 @@ export class ModuleEmitter {
     let n = this.runtimeNames.get(name);
     if (!n) this.runtimeNames.set(name, (n = new Name(RT[name])));
     return n;
+  }
+
+  /** `name: type` — or, writing JavaScript, `name`. */
+  annotated(name: Code, type: Code): Code {
+    return this.typed ? _`${name}: ${type}` : name;
+  }
+
+  /** `expr as type` — or, writing JavaScript, `expr`. */
+  cast(expr: Code, type: Code): Code {
+    return this.typed ? _`${expr} as ${type}` : expr;
   }
 
   string(index: number): string {

@@ -43,7 +43,7 @@ function emitBody(fe: FuncEmitter, blocks: Func["blocks"]): { nodes: Node[]; ter
 function declarations(fe: FuncEmitter, skip: ReadonlySet<number>): Node[] {
   const V = fe.mod.fixed.V;
   const locals = [...fe.locals].filter(([n]) => !skip.has(n)).sort(([a], [b]) => a - b);
-  const decls = [...locals.map(([, name]) => _`${name}: ${V}`), ...fe.temps.map((t) => _`${t.name}: ${t.type}`)];
+  const decls = [...locals.map(([, name]) => fe.mod.annotated(name, V)), ...fe.temps.map((t) => fe.mod.annotated(t.name, t.type))];
   return decls.length === 0 ? [] : [_`let ${join(decls)};`];
 }
 
@@ -86,9 +86,6 @@ export interface EntryTypes {
 }
 
 function directType(mod: ModuleEmitter, plan: Plan, direct: DirectEntry): { type: Code; maybeUndefined: boolean } {
-  let kinds: Kinds;
-  if (direct.value.type === "local") kinds = localKinds(plan.blocks, [0, 1], mod.policy, mod.facts).get(direct.value.value) ?? 0;
-  else kinds = direct.value.type === "bool" ? K.boolean : K.string;
   let maybeUndefined = true;
   if (direct.topLevelPrefix) {
     const mayBeUndefinedCall = (s: Stmt) =>
@@ -97,6 +94,11 @@ function directType(mod: ModuleEmitter, plan: Plan, direct: DirectEntry): { type
     const v = direct.value;
     maybeUndefined = flow.mayFail || flow.out === null || (v.type === "local" && !flow.out.has(v.value));
   }
+  // Writing JavaScript, no type (kindsType would also import the runtime classes it names).
+  if (!mod.typed) return { type: _``, maybeUndefined };
+  let kinds: Kinds;
+  if (direct.value.type === "local") kinds = localKinds(plan.blocks, [0, 1], mod.policy, mod.facts).get(direct.value.value) ?? 0;
+  else kinds = direct.value.type === "bool" ? K.boolean : K.string;
   return { type: kindsType(mod, kinds), maybeUndefined };
 }
 
@@ -112,7 +114,7 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
     maybeUndefined = t.maybeUndefined;
     fe = new FuncEmitter(mod, "plan", [], isAsync, undefined, direct, false);
     const cast = maybeUndefined ? _`${t.type} | undefined` : t.type;
-    fe.returnValue = (v) => _`return ${v} as ${cast};`;
+    fe.returnValue = (v) => _`return ${mod.cast(v, cast)};`;
     returnType = t.type;
   } else {
     fe = new FuncEmitter(mod, "plan", [], isAsync, undefined, "resultset", false);
@@ -125,7 +127,7 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
   const nodes: Node[] = [_`const ${$} = new ${mod.rt("EvalState")}(${mod.fixed.options});`];
   nodes.push(...declarations(fe, new Set([0, 1])));
   nodes.push(
-    _`let ${l0}: ${V} = ${mod.fixed.input} as unknown as ${V}, ${l1}: ${V} = (${mod.fixed.data} ?? ${mod.rt("EMPTY_OBJECT")}) as unknown as ${V};`,
+    _`let ${mod.annotated(l0, V)} = ${mod.cast(mod.fixed.input, _`unknown as ${V}`)}, ${mod.annotated(l1, V)} = ${mod.cast(_`(${mod.fixed.data} ?? ${mod.rt("EMPTY_OBJECT")})`, _`unknown as ${V}`)};`,
   );
   const rs = fe.result && "resultSet" in fe.result ? fe.result.resultSet : undefined;
   if (rs) nodes.push(_`const ${rs} = new ${mod.rt("ResultSetBuilder")}();`);

@@ -40,7 +40,7 @@ function equalityTest(fe: FuncEmitter, a: Operand, b: Operand, negate: boolean):
     // widened to V: TypeScript may have narrowed it (`l4 = true;`, an earlier comparison) to a
     // type that does not overlap the constant.
     const [local, c] = ca !== undefined ? [b, a] : [a, b];
-    return done(_`if ((${fe.operand(local)} as ${fe.mod.fixed.V}) ${negate ? _`===` : _`!==`} ${fe.operand(c)}) ${fe.jump(0)}`);
+    return done(_`if ((${fe.mod.cast(fe.operand(local), fe.mod.fixed.V)}) ${negate ? _`===` : _`!==`} ${fe.operand(c)}) ${fe.jump(0)}`);
   }
   const eq = _`${fe.mod.rt("equal")}(${fe.operand(a)}, ${fe.operand(b)})`;
   return done(negate ? _`if (${eq}) ${fe.jump(0)}` : _`if (!${eq}) ${fe.jump(0)}`);

@@ -1,5 +1,6 @@
 // Golden tests: the generated TypeScript of a few representative plans, committed next to this
-// file as <name>.ts (and type-checked with the project by `tsc`). UPDATE_GOLDEN=1 rewrites them;
+// file as <name>.ts (and type-checked with the project by `tsc`), and for some the same module
+// generated as JavaScript (what compilePlan loads) as <name>.js. UPDATE_GOLDEN=1 rewrites them;
 // review golden diffs like code.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -137,14 +138,27 @@ const goldens: Record<string, () => string> = {
   schema_input: schemaInput,
 };
 
+const javascriptGoldens: Record<string, () => string> = {
+  authz: () => generateTypeScript(authz().json(), { language: "javascript" }).code,
+  with_dynamic: () => generateTypeScript(withAndDynamic().json(), { language: "javascript" }).code,
+  hostile: () => generateTypeScript(hostile().json(), { language: "javascript" }).code,
+};
+
+function checkGolden(file: URL, code: string): void {
+  if (process.env.UPDATE_GOLDEN === "1") writeFileSync(file, code);
+  const base = file.pathname.slice(file.pathname.lastIndexOf("/") + 1);
+  assert.ok(existsSync(file), `${base} is missing: run with UPDATE_GOLDEN=1 and review it`);
+  assert.equal(code, readFileSync(file, "utf8"), `${base} differs: rerun with UPDATE_GOLDEN=1 and review the diff`);
+}
+
+describe("golden: generated JavaScript", () => {
+  for (const [name, generate] of Object.entries(javascriptGoldens)) {
+    it(name, () => checkGolden(new URL(`${name}.js`, dir), generate()));
+  }
+});
+
 describe("golden: generated TypeScript", () => {
   for (const [name, generate] of Object.entries(goldens)) {
-    it(name, () => {
-      const code = generate();
-      const file = new URL(`${name}.ts`, dir);
-      if (process.env.UPDATE_GOLDEN === "1") writeFileSync(file, code);
-      assert.ok(existsSync(file), `${name}.ts is missing: run with UPDATE_GOLDEN=1 and review it`);
-      assert.equal(code, readFileSync(file, "utf8"), `${name}.ts differs: rerun with UPDATE_GOLDEN=1 and review the diff`);
-    });
+    it(name, () => checkGolden(new URL(`${name}.ts`, dir), generate()));
   }
 });
