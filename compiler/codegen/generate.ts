@@ -101,8 +101,8 @@ function typeDoc(doc: "input" | "data", group: string, fromSchema: boolean): str
 export function generateModule(policy: Policy, options: GenerateOptions = {}): GeneratedModule {
   const plans = selectPlans(policy, options.entrypoint);
   const calls = analyseCalls(policy, plans);
-  const facts = analyseFuncs(policy, calls.funcs);
   const typed = options.language !== "javascript";
+  const facts = analyseFuncs(policy, calls.funcs, typed);
   const mod = new ModuleEmitter(policy, calls, facts, typed);
 
   // Exported names first, so entrypoints get the plain names.

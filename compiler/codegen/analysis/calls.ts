@@ -7,6 +7,7 @@
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
 import type { Block, Func, Plan, Policy } from "../../ir/types.js";
 import { FuncPaths, forEachStmt } from "../../ir/walk.js";
+import { calleesFirst } from "./order.js";
 
 export interface CallGraph {
   /** Funcs to generate, in plan order (callees first in planner output). */
@@ -115,28 +116,21 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
   const asyncPlans = new Set<string>();
   for (const p of plans) if (isAsyncBody(bodyFor(p))) asyncPlans.add(p.name);
 
-  // Memoisation: how often may each func run per evaluation (1 or "many" = 2)?
+  // Memoisation: how often may each func run per evaluation (1 or "many" = 2)? The graph is
+  // acyclic (recursion is a compile error), so one pass with every caller before its callees
+  // settles it: a func's count is final when it is visited.
   const runs = new Map<string, number>();
   const memoised = new Set<string>();
-  for (let changed = true; changed; ) {
-    changed = false;
-    const next = new Map<string, number>();
-    const add = (callee: string, n: number) => next.set(callee, Math.min(2, (next.get(callee) ?? 0) + n));
-    for (const p of plans) for (const s of bodyFor(p).sites) add(s.callee, s.inScan ? 2 : 1);
-    for (const f of funcs) {
-      const callerRuns = memoised.has(f.name) ? Math.min(1, runs.get(f.name) ?? 0) : (runs.get(f.name) ?? 0);
-      if (callerRuns === 0) continue;
-      for (const s of bodyFor(f).sites) add(s.callee, s.inScan ? 2 : callerRuns);
-    }
-    for (const f of funcs) {
-      const n = next.get(f.name) ?? 0;
-      if (n !== (runs.get(f.name) ?? 0)) changed = true;
-      runs.set(f.name, n);
-      if (f.params.length === 2 && n >= 2 && !memoised.has(f.name)) {
-        memoised.add(f.name);
-        changed = true;
-      }
-    }
+  const add = (callee: string, n: number) => runs.set(callee, Math.min(2, (runs.get(callee) ?? 0) + n));
+  for (const p of plans) for (const s of bodyFor(p).sites) add(s.callee, s.inScan ? 2 : 1);
+  const calleesOf = (f: Func): Func[] => bodyFor(f).sites.flatMap((s) => funcsByName.get(s.callee) ?? []);
+  for (const f of calleesFirst(funcs, calleesOf).reverse()) {
+    const n = runs.get(f.name) ?? 0;
+    if (n === 0) continue;
+    if (f.params.length === 2 && n >= 2) memoised.add(f.name);
+    const callerRuns = memoised.has(f.name) ? 1 : n;
+    for (const s of bodyFor(f).sites) add(s.callee, s.inScan ? 2 : callerRuns);
   }
   return { funcs, dynamicTargets, asyncFuncs, memoised, asyncPlans, builtins, reach: (from) => reachFrom(from) };
 }
+

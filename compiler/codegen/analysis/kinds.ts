@@ -7,6 +7,7 @@
 // first) always has a value.
 import type { Block, BuiltinFunc, Func, Operand, Policy, Stmt, TypeDecl } from "../../ir/types.js";
 import { allStmts, forEachChildBlock, forEachStmt } from "../../ir/walk.js";
+import { calleesFirst } from "./order.js";
 
 export const K = { null: 1, boolean: 2, number: 4, string: 8, array: 16, object: 32, set: 64 } as const;
 export const ANY = 127;
@@ -296,26 +297,26 @@ export function blockFlow(block: Block, before: Set<number>, mayBeUndefinedCall:
   return { out: exits.state, returnsDefined, mayFail: exits.mayFail };
 }
 
-/** Return kinds and definiteness of every func. Each func is analysed once, after the funcs it
+/** Return kinds (unless `withKinds` is false) and definiteness of every func. Each func is analysed once, after the funcs it
  * calls (the call graph is acyclic: validate.ts refuses recursion), so every CallStmt sees its
  * callee's final facts. */
-export function analyseFuncs(policy: Policy, funcs: readonly Func[]): Map<string, FuncFacts> {
+export function analyseFuncs(policy: Policy, funcs: readonly Func[], withKinds = true): Map<string, FuncFacts> {
   const facts = new Map<string, FuncFacts>();
   // A callee outside `funcs` (none in a validated plan) counts as returning anything.
   for (const f of funcs) facts.set(f.name, { returns: ANY, defined: false });
   const builtins = builtinsByName(policy);
-  for (const f of calleesFirst(funcs)) {
-    const kinds = localKinds(f.blocks, f.params, policy, facts, builtins);
-    facts.set(f.name, { returns: kinds.get(f.return) ?? 0, defined: alwaysDefined(f, facts) });
+  for (const f of calleesFirstByCallStmts(funcs)) {
+    // (Kinds type signatures only: code without types, `withKinds: false`, leaves them ANY.)
+    const returns = withKinds ? (localKinds(f.blocks, f.params, policy, facts, builtins).get(f.return) ?? 0) : ANY;
+    facts.set(f.name, { returns, defined: alwaysDefined(f, facts) });
   }
   return facts;
 }
 
-/** The funcs in an order where every func comes after the funcs it calls (CallStmt), keeping the
- * given order where the calls allow it (a depth-first post-order, without recursion). */
-function calleesFirst(funcs: readonly Func[]): Func[] {
+/** The funcs, each after the funcs it calls (CallStmt). */
+function calleesFirstByCallStmts(funcs: readonly Func[]): Func[] {
   const byName = new Map(funcs.map((f) => [f.name, f]));
-  const callees = (f: Func): Func[] => {
+  return calleesFirst(funcs, (f) => {
     const out: Func[] = [];
     forEachStmt(f.blocks, (s) => {
       if (s.type !== "CallStmt") return;
@@ -323,28 +324,7 @@ function calleesFirst(funcs: readonly Func[]): Func[] {
       if (g) out.push(g);
     });
     return out;
-  };
-  const order: Func[] = [];
-  const seen = new Set<Func>();
-  for (const root of funcs) {
-    if (seen.has(root)) continue;
-    seen.add(root);
-    const stack: Array<{ f: Func; next: Func[]; i: number }> = [{ f: root, next: callees(root), i: 0 }];
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      if (top.i < top.next.length) {
-        const g = top.next[top.i++]!;
-        if (!seen.has(g)) {
-          seen.add(g);
-          stack.push({ f: g, next: callees(g), i: 0 });
-        }
-        continue;
-      }
-      order.push(top.f);
-      stack.pop();
-    }
-  }
-  return order;
+  });
 }
 
 function alwaysDefined(f: Func, facts: Map<string, FuncFacts>): boolean {
