@@ -25,12 +25,28 @@ export class Code {
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const PREFIX = /^[a-z]{1,2}$/;
+/** Prefixes `numbered` has checked (a handful; names are made by the hundred thousand). */
+const checkedPrefixes = new Set<string>();
+/** Only this file holds it: a Name built with it skips the identifier test (`numbered`). */
+const BUILT_HERE = Symbol("numbered");
 
 /** A validated identifier, allocated by a Scope (names.ts). */
 export class Name extends Code {
-  constructor(text: string) {
-    if (!IDENTIFIER.test(text)) throw new Error(`codegen: ${JSON.stringify(text)} is not an identifier`);
+  constructor(text: string, builtHere?: typeof BUILT_HERE) {
+    if (builtHere !== BUILT_HERE && !IDENTIFIER.test(text)) throw new Error(`codegen: ${JSON.stringify(text)} is not an identifier`);
     super(text);
+  }
+
+  /** `prefix` followed by `n` (`l3`, `b0`): 1-2 lowercase letters and digits, an identifier by
+   * construction, so only the prefix is checked (once). */
+  static numbered(prefix: string, n: number): Name {
+    if (!checkedPrefixes.has(prefix)) {
+      if (!PREFIX.test(prefix)) throw new Error(`codegen: name prefix ${JSON.stringify(prefix)} must be 1-2 lowercase letters`);
+      checkedPrefixes.add(prefix);
+    }
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`codegen: name number ${n} is not a natural number`);
+    return new Name(`${prefix}${n}`, BUILT_HERE);
   }
 }
 

@@ -120,19 +120,17 @@ export class Scope {
   private readonly counters = new Map<string, number>();
   private readonly used = new Set<string>();
 
-  /** A fresh generator-owned name: `prefix` + counter (prefix: a short lowercase word). */
+  /** A fresh generator-owned name: `prefix` + counter (prefix: 1-2 lowercase letters). Nothing
+   * else has that shape: `ident` never returns it and `reserve` refuses it. */
   name(prefix: string): Name {
-    if (!/^[a-z]{1,2}$/.test(prefix)) throw new Error(`codegen: name prefix ${JSON.stringify(prefix)} must be 1-2 lowercase letters`);
-    let n = this.counters.get(prefix) ?? 0;
-    let text = `${prefix}${n}`;
-    while (this.used.has(text)) text = `${prefix}${++n}`;
+    const n = this.counters.get(prefix) ?? 0;
     this.counters.set(prefix, n + 1);
-    this.used.add(text);
-    return new Name(text);
+    return Name.numbered(prefix, n);
   }
 
   /** Marks a fixed name as taken. */
   reserve(text: string): Name {
+    if (INTERNAL.test(text)) throw new Error(`codegen: ${JSON.stringify(text)} has the shape of the generator's own names`);
     this.used.add(text);
     return new Name(text);
   }

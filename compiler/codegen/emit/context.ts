@@ -184,7 +184,7 @@ export class FuncEmitter {
 
   local(n: number): Name {
     let name = this.locals.get(n);
-    if (!name) this.locals.set(n, (name = new Name(`l${n}`)));
+    if (!name) this.locals.set(n, (name = Name.numbered("l", n)));
     return name;
   }
 
