@@ -87,7 +87,8 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
         stack.push(bodyFor(f));
       }
     }
-    return [...reached].sort((a, b) => funcIndex.get(a)! - funcIndex.get(b)!).map((n) => funcsByName.get(n)!);
+    const order = Int32Array.from(reached, (n) => funcIndex.get(n)!).sort();
+    return Array.from(order, (i) => policy.funcs.funcs[i]!);
   };
 
   const builtins = new Set<string>();

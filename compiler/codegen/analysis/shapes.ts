@@ -148,7 +148,7 @@ export function graftSchema(shape: Shape, path: readonly string[], type: TypeDes
  */
 export function baseDataDots(policy: Policy, blocks: readonly Block[], dataLocal: number | undefined): Set<DotStmt> {
   const out = new Set<DotStmt>();
-  if (dataLocal === undefined) return out;
+  if (dataLocal === undefined || !readsWithLocalKey(blocks)) return out;
   trackRefs(policy, blocks, new Map([[dataLocal, "data"]]), {
     onDot: (s) => {
       if (s.key.type === "local") out.add(s);
@@ -159,6 +159,15 @@ export function baseDataDots(policy: Policy, blocks: readonly Block[], dataLocal
     noCopies: true,
   });
   return out;
+}
+
+/** Whether a body has a DotStmt with a local key at all (most have none: no refs to follow). */
+function readsWithLocalKey(blocks: readonly Block[]): boolean {
+  let found = false;
+  forEachStmt(blocks, (s) => {
+    if (s.type === "DotStmt" && s.stmt.key.type === "local") found = true;
+  });
+  return found;
 }
 
 function writes(s: Stmt): number[] {
