@@ -1,7 +1,7 @@
 // loader.ts: generated TS → a live module sharing the host's runtime instance; failures keep the
 // generated source; .ts files for ahead-of-time use; modules are reentrant.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RegoError, RegoSet, type Value } from "regoc";
@@ -80,6 +80,26 @@ describe("codegen: loader", () => {
     // Positions that are not function starts (mid-line, mid-function) cannot break the module:
     // such a piece does not compile, and the module is transformed whole.
     await check([1, Math.floor(generated.code.length / 2), generated.code.lastIndexOf("\n  ") + 1]);
+  });
+
+  it("a large JavaScript module is imported from a temporary file that is gone afterwards", async () => {
+    const b = new PolicyBuilder();
+    ruleFunc(b, "g0.data.big.a", [b.once(b.s("a".repeat(1 << 20)), 3)]);
+    b.entry("big/a", "g0.data.big.a");
+    const generated = generateTypeScript(b.json(), { language: "javascript" });
+    assert.ok(generated.code.length > 1 << 20);
+    // The module says where it was loaded from.
+    const mod = await loadModule(`${generated.code}\nexport const loadedFrom = import.meta.url;\n`, { language: "javascript" });
+    const from = new URL(mod.loadedFrom as string);
+    assert.equal(from.protocol, "file:");
+    assert.ok(!existsSync(from), "the module's file is removed");
+    assert.ok(!existsSync(new URL(".", from)), "and so is its directory");
+    const rows = new PreparedQuery(mod.entrypoints, "big/a", generated.code).evaluate({ input: {} });
+    assert.equal(rows[0]!.result, "a".repeat(1 << 20));
+    // A small module is imported from a data: URL.
+    const small = generateTypeScript(setPlan().json(), { language: "javascript" });
+    const smallMod = await loadModule(`${small.code}\nexport const loadedFrom = import.meta.url;\n`, { language: "javascript" });
+    assert.match(smallMod.loadedFrom as string, /^data:text\/javascript;base64,/);
   });
 
   it("writeModule saves the TypeScript for ahead-of-time use", async () => {
