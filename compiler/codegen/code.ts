@@ -58,7 +58,18 @@ export function lit(v: string | number | boolean | null): Code {
     if (!Number.isFinite(v)) throw new Error(`codegen: cannot write the number ${v} as a literal`);
     return Code.raw(Object.is(v, -0) ? "0" : String(v));
   }
+  if (typeof v === "string" && isPlainText(v)) return Code.raw(`"${v}"`);
   return Code.raw(JSON.stringify(v).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029")));
+}
+
+/** Printable ASCII without `"` and `\`: what JSON.stringify would only put between quotes (most
+ * strings of a plan — keys, names, file names; lit runs hundreds of thousands of times). */
+function isPlainText(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
 }
 
 function argText(a: CodeArg): string {

@@ -15,6 +15,15 @@ describe("codegen: code.ts", () => {
     );
   });
 
+  it("lit() of ASCII text (its fast path included) is what JSON.stringify writes", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) }), (s) => {
+        assert.equal(lit(s).text, JSON.stringify(s));
+      }),
+    );
+    assert.equal(lit('say "hi" \\ bye').text, JSON.stringify('say "hi" \\ bye'));
+  });
+
   it("lit() writes numbers, booleans and null, and refuses non-finite numbers", () => {
     assert.equal(lit(-1.5).text, "-1.5");
     assert.equal(lit(-0).text, "0");
