@@ -12,7 +12,6 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { transform } from "esbuild";
 import { RegoError } from "../../runtime/errors.js";
 import type { EntrypointTable } from "../../runtime/eval/prepared.js";
 
@@ -73,6 +72,8 @@ function cutPoints(code: string, starts: readonly number[]): number[] {
  * Should a piece fail, the whole module is transformed, for esbuild's own error.
  */
 async function transformPieces(code: string, compact: boolean, cuts: readonly number[]): Promise<string> {
+  // (Loaded on first use: a module generated as JavaScript never needs it.)
+  const { transform } = await import("esbuild");
   const whole = async () => (await transform(code, { ...TRANSFORM, minifyWhitespace: compact })).code;
   if (cuts.length === 0) return whole();
   const bounds = [0, ...cuts, code.length];

@@ -21,15 +21,9 @@
 // A module to be loaded, not read, is laid out as JavaScript by `buildJavaScript`: the same parts
 // with the types left out (the emitter wrote its statements without annotations), one line per
 // declaration, no ts-morph and no esbuild pass to strip what was never written.
-import {
-  IndentationText,
-  NewLineKind,
-  Project,
-  QuoteKind,
-  StructureKind,
-  ts,
-  type StatementStructures,
-} from "ts-morph";
+import { createRequire } from "node:module";
+import type * as TsMorph from "ts-morph";
+import type { Project, StatementStructures } from "ts-morph";
 import { render, type Code, type Name } from "./code.js";
 import type { FunctionParts } from "./emit/functions.js";
 
@@ -57,10 +51,19 @@ export function renderFunction(f: FunctionParts, indented = true): ModuleFunctio
   return { ...f, body: render(f.body, 1, indented) };
 }
 
+/** ts-morph, loaded on first use: it brings the TypeScript compiler (~0.5 s to load), which a
+ * module generated as JavaScript never needs. */
+let tsMorph: typeof TsMorph | undefined;
+
+function morph(): typeof TsMorph {
+  return (tsMorph ??= createRequire(import.meta.url)("ts-morph") as typeof TsMorph);
+}
+
 /** One in-memory project for every module (creating a Project costs more than a module). */
 let project: Project | undefined;
 
 function getProject(): Project {
+  const { IndentationText, NewLineKind, Project, QuoteKind } = morph();
   return (project ??= new Project({
     useInMemoryFileSystem: true,
     skipLoadingLibFiles: true,
@@ -85,7 +88,7 @@ function typeAliasText(t: ModuleParts["typeAliases"][number]): string {
 
 function functionStructure(f: ModuleFunction): StatementStructures {
   return {
-    kind: StructureKind.Function,
+    kind: morph().StructureKind.Function,
     isExported: f.isExported,
     isAsync: f.isAsync,
     name: f.name.text,
@@ -103,6 +106,7 @@ export interface BuiltModule {
 
 export function buildModule(parts: ModuleParts): BuiltModule {
   const project = getProject();
+  const { StructureKind, ts } = morph();
   const importStructure: StatementStructures = {
     kind: StructureKind.ImportDeclaration,
     moduleSpecifier: "regoc",
