@@ -210,9 +210,7 @@ class Checker {
   private applyWith(env: TypeEnv, e: Expr): () => void {
     const targets = e.with.filter((w) => w.target.type === "ref" && isDataRef(w.target.value));
     if (targets.length === 0) return () => undefined;
-    const key = "var:data";
-    const saved = env.tree.children.get(key);
-    env.tree.children.delete(key);
+    const saved = env.tree.detachVar("data");
     const affected = new Set<Rule>();
     for (const w of targets) {
       const ref = (w.target as { value: Ref }).value;
@@ -247,10 +245,7 @@ class Checker {
       const path = cut < 0 ? rr : rr.slice(0, cut);
       if (!targets.some((w) => termString(w.target) === termString({ type: "ref", value: path, location: w.target.location }))) env.put(path, A);
     }
-    return () => {
-      env.tree.children.delete(key);
-      if (saved) env.tree.children.set(key, saved);
-    };
+    return () => env.tree.restoreVar("data", saved);
   }
 
   private checkExprInner(env: TypeEnv, e: Expr): TypeError | undefined {

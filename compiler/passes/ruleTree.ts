@@ -75,13 +75,28 @@ export function buildModuleTree(modules: readonly Module[]): ModuleTreeNode {
 
 export class TreeNode {
   readonly values: Rule[] = [];
+  /** Children by keyOf their key, in the order they were added (the order of the walks). */
   readonly children = new Map<string, TreeNode>();
+  // the children keyed by vars and strings again, by name: lookups (every ref of every rule
+  // in SetGraph, every call's arity) then make no key string
+  private readonly vars = new Map<string, TreeNode>();
+  private readonly strings = new Map<string, TreeNode>();
   hide = false;
   constructor(readonly key: Term | undefined) {}
 
   child(k: Term): TreeNode | undefined {
+    if (k.type === "var") return this.vars.get(k.value);
+    if (k.type === "string") return this.strings.get(k.value);
     if (k.type === "ref" || k.type === "call") return undefined;
     return this.children.get(keyOf(k));
+  }
+
+  private addChild(k: Term): TreeNode {
+    const c = new TreeNode(k);
+    this.children.set(keyOf(k), c);
+    if (k.type === "var") this.vars.set(k.value, c);
+    else if (k.type === "string") this.strings.set(k.value, c);
+    return c;
   }
 
   /** Children in OPA's value order (the order extents and trie walks use). */
@@ -108,11 +123,7 @@ export class TreeNode {
   add(path: Ref, rule: Rule | undefined): void {
     const { node, tail } = this.find(path);
     let n = node;
-    for (const t of tail) {
-      const c = new TreeNode(t);
-      n.children.set(keyOf(t), c);
-      n = c;
-    }
+    for (const t of tail) n = n.addChild(t);
     if (rule) n.values.push(rule);
   }
 
