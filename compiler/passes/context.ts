@@ -117,6 +117,14 @@ export class CompileContext {
     return f === undefined || has(f);
   }
 
+  /** Whether a rule (or else branch) may hold comprehensions or template strings: always,
+   * before the facts are known. */
+  mayHoldClosureTerms(rule: Rule): boolean {
+    const m = this.ruleModule.get(rule);
+    const f = m && this.facts.get(m);
+    return f === undefined || f.closureTerms.has(rule);
+  }
+
   /** A rule's full ref: its package path followed by its head ref (`data.pkg.p.q[x]`). */
   ruleRef(rule: Rule): Ref {
     const m = this.ruleModule.get(rule);

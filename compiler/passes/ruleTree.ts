@@ -161,34 +161,33 @@ export class TreeNode {
     return out;
   }
 
-  /** Every rule a ref with vars could refer to (OPA's GetRulesDynamic). */
-  rulesDynamic(ref: Ref, includeHidden: boolean): Set<Rule> {
-    const set = new Set<Rule>();
-    this.collectDynamic(ref, 0, includeHidden, set);
-    return set;
-  }
-
-  // a method, not a closure per call: SetGraph asks this of every ref of every rule, and most
-  // refs (locals, input) end at the first lookup
-  private collectDynamic(ref: Ref, i: number, includeHidden: boolean, set: Set<Rule>): void {
+  /** Every rule a ref with vars could refer to (OPA's GetRulesDynamic), appended to `found` in
+   * the order first found, without repeats. The caller (SetGraph) asks this of every ref of every
+   * rule; most refs (locals, input) end at the first lookup. */
+  collectDynamic(ref: Ref, i: number, includeHidden: boolean, found: Rule[]): void {
     if (i >= ref.length) {
       this.depthFirst((d) => {
-        for (const r of d.values) set.add(r);
+        addAll(found, d.values);
         return includeHidden ? false : d.hide;
       });
     } else if (i === 0 || isConstant(ref[i]!)) {
       const c = this.child(ref[i]!);
       if (!c) return;
-      for (const r of c.values) set.add(r);
-      c.collectDynamic(ref, i + 1, includeHidden, set);
+      addAll(found, c.values);
+      c.collectDynamic(ref, i + 1, includeHidden, found);
     } else {
       for (const c of this.children.values()) {
         if (c.hide && !includeHidden) continue;
-        for (const r of c.values) set.add(r);
-        c.collectDynamic(ref, i + 1, includeHidden, set);
+        addAll(found, c.values);
+        c.collectDynamic(ref, i + 1, includeHidden, found);
       }
     }
   }
+}
+
+/** Appends the rules not in `found` yet (a ref finds few rules: a scan beats a set). */
+function addAll(found: Rule[], rules: readonly Rule[]): void {
+  for (const r of rules) if (!found.includes(r)) found.push(r);
 }
 
 export function buildRuleTree(ctx: CompileContext): TreeNode {
