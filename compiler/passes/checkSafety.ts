@@ -21,8 +21,9 @@ function addUnsafe(u: Unsafe, e: Expr, v: string): void {
   s.add(v);
 }
 
-/** Reorders a body for safety; returns the new order and what stayed unsafe. */
-export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body): { body: Body; unsafe: Unsafe } {
+/** Reorders a body for safety; returns the new order and what stayed unsafe. `closureTerms` is
+ * false when the body is known to hold no comprehensions or template strings (facts.ts). */
+export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, closureTerms = true): { body: Body; unsafe: Unsafe } {
   // each expression's vars, walked once (the closures pass below needs them again)
   const exprVars = new Map<Expr, Set<string>>();
   const bodyVars = new Set<string>();
@@ -31,9 +32,10 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body):
     exprVars.set(e, vs);
     for (const v of vs) bodyVars.add(v);
   }
-  const safe = new Set([...bodyVars].filter((v) => globals.has(v)));
+  const safe = new Set<string>();
+  for (const v of bodyVars) if (globals.has(v)) safe.add(v);
   const unsafe: Unsafe = new Map();
-  let lastVars = new Set<string>();
+  let lastVars = EMPTY;
   for (const e of body) {
     lastVars = exprVars.get(e)!;
     for (const v of lastVars) if (!safe.has(v)) addUnsafe(unsafe, e, v);
@@ -48,7 +50,9 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body):
   const placedVars = new Set<string>();
   const closureVars = new Map<Expr, string[]>();
   for (const e of body) {
-    const cv = [...varsInClosures(e)].filter((v) => bodyVars.has(v) && !globals.has(v));
+    if (!closureTerms && !hasClosureBody(e)) continue;
+    const cv: string[] = [];
+    for (const v of varsInClosures(e)) if (bodyVars.has(v) && !globals.has(v)) cv.push(v);
     if (cv.length > 0) closureVars.set(e, cv);
   }
   for (;;) {
@@ -56,18 +60,22 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body):
     for (const e of body) {
       if (placed.has(e)) continue;
       const ovs = outputVarsForExpr(e, arity, safe);
-      const cv = closureVars.get(e) ?? [];
-      if (cv.some((v) => placedVars.has(v) && !safe.has(v)) && obLength !== reordered.length) {
-        ob = outputVarsForBody(reordered, arity, safe);
-        obLength = reordered.length;
-      }
-      const uv = new Set(obLength === reordered.length ? cv.filter((v) => !ob!.has(v)) : cv);
-      if (uv.size > 0) {
-        if (uv.size === ovs.size && [...uv].every((v) => ovs.has(v))) continue;
-        unsafe.set(e, uv);
+      const cv = closureVars.get(e);
+      if (cv) {
+        if (obLength !== reordered.length && someUnsafePlaced(cv, placedVars, safe)) {
+          ob = outputVarsForBody(reordered, arity, safe);
+          obLength = reordered.length;
+        }
+        const uv = new Set<string>();
+        for (const v of cv) if (obLength !== reordered.length || !ob!.has(v)) uv.add(v);
+        if (uv.size > 0) {
+          if (uv.size === ovs.size && allIn(uv, ovs)) continue;
+          unsafe.set(e, uv);
+        }
       }
       const u = unsafe.get(e);
-      if (u) for (const v of [...u]) if (ovs.has(v) || safe.has(v)) u.delete(v);
+      // (deleting the element a Set iteration is at is allowed: no copy needed)
+      if (u) for (const v of u) if (ovs.has(v) || safe.has(v)) u.delete(v);
       if (!u || u.size === 0) {
         unsafe.delete(e);
         reordered.push(e);
@@ -81,16 +89,33 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body):
   }
 
   // closures: their bodies are checked with the variables bound before them
+  if (!closureTerms && !body.some(hasClosureBody)) return { body: reordered, unsafe };
   const g = new ScopedVars(globals);
-  const carry = lastVars;
-  reordered.forEach((e, i) => {
-    if (i > 0) {
-      for (const v of carry) g.add(v);
-      for (const v of exprVars.get(reordered[i - 1]!)!) g.add(v);
-    }
-    reorderClosures(arity, g, unsafe, e);
-  });
+  for (let i = 0; i < reordered.length; i++) {
+    const e = reordered[i]!;
+    if (i === 1) for (const v of lastVars) g.add(v);
+    if (i > 0) for (const v of exprVars.get(reordered[i - 1]!)!) g.add(v);
+    if (closureTerms || hasClosureBody(e)) reorderClosures(arity, g, unsafe, e);
+  }
   return { body: reordered, unsafe };
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+/** Whether an expression is itself a closure (`every`) or a group (`and`/`or`/`not`). */
+function hasClosureBody(e: Expr): boolean {
+  const ts = e.terms;
+  return !Array.isArray(ts) && (ts.type === "every" || ts.type === "and" || ts.type === "or" || ts.type === "not");
+}
+
+function someUnsafePlaced(cv: string[], placedVars: Set<string>, safe: Set<string>): boolean {
+  for (const v of cv) if (placedVars.has(v) && !safe.has(v)) return true;
+  return false;
+}
+
+function allIn(a: Set<string>, b: Set<string>): boolean {
+  for (const v of a) if (!b.has(v)) return false;
+  return true;
 }
 
 /** Variables inside the closures of an expression (comprehensions, every bodies). */
@@ -311,7 +336,7 @@ export function checkSafetyRuleBodies(ctx: CompileContext): void {
       for (let r: Rule | undefined = top; r; r = r.else) {
         const globals = new Set(RESERVED);
         varsOfTerms(r.head.args ?? [], {}, globals);
-        const { body, unsafe } = reorderBodyForSafety(arity, globals, r.body);
+        const { body, unsafe } = reorderBodyForSafety(arity, globals, r.body, ctx.mayHoldClosureTerms(r));
         if (unsafe.size > 0) reportUnsafe(ctx, unsafe, [ctx.rewrittenVars], ruleSuffix(m, top));
         else r.body = body;
       }

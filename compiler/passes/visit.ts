@@ -32,6 +32,13 @@ export function varsOfTerms(terms: readonly Term[], params: VarParams = {}, into
   return into;
 }
 
+/** The variables of terms[from:] (no copy of the array made). */
+export function varsOfTermsFrom(terms: readonly Term[], from: number, params: VarParams, into: Set<string>): Set<string> {
+  const v = new VarCollector(params, into);
+  for (let i = from; i < terms.length; i++) v.term(terms[i]!);
+  return into;
+}
+
 class VarCollector {
   constructor(
     readonly p: VarParams,
