@@ -103,8 +103,8 @@ export class CompileContext {
     return this.errors.length > 0;
   }
 
-  /** Generated names must not clash with any var of the modules; the same walk collects the
-   * modules' facts. */
+  /** Generated names must not clash with any var of the modules (only those named like
+   * generated ones are kept); the same walk collects the modules' facts. */
   initLocalVarGen(): void {
     const vars = new Set<string>();
     for (const m of this.modules) this.facts.set(m, collectFacts(m, vars));

@@ -11,7 +11,7 @@
 // within a rule (head and body), never from one rule or else branch to another.
 import type { Expr, Module, Rule, Term } from "../ast/nodes.js";
 import { operatorName, refString } from "./terms.js";
-import { Walker } from "./visit.js";
+import { isGenerated, Walker } from "./visit.js";
 
 export class ModuleFacts {
   /** The names of the operators called in the module: of call expressions (`operatorName`) and
@@ -36,8 +36,9 @@ export class ModuleFacts {
   }
 }
 
-/** The facts of a module, adding its vars to `vars` (one walk for both: InitLocalVarGen needs
- * every var of the modules). */
+/** The facts of a module, adding to `vars` its vars that look like generated ones (one walk for
+ * both: InitLocalVarGen's names must not clash with a var of the modules, and only a var named
+ * `__local...` can clash with one). */
 export function collectFacts(m: Module, vars: Set<string>): ModuleFacts {
   const c = new FactCollector(vars);
   // the walk of a module (visit.ts), rule by rule
@@ -69,14 +70,14 @@ class FactCollector extends Walker {
   term(t: Term): void {
     switch (t.type) {
       case "var":
-        this.vars.add(t.value);
+        if (isGenerated(t.value)) this.vars.add(t.value);
         if (t.value === "input" || t.value === "data") this.facts.bareRoots = true;
         return;
       case "ref": {
         const head = t.value[0]!;
         // `input.x`: its head is not a root of its own (a one-term ref `input` is)
         if (head.type !== "var" || t.value.length === 1) return this.children(t);
-        this.vars.add(head.value);
+        if (isGenerated(head.value)) this.vars.add(head.value);
         for (let i = 1; i < t.value.length; i++) this.term(t.value[i]!);
         return;
       }
