@@ -292,13 +292,7 @@ function ruleSuffix(m: Module, rule: Rule): string {
  * bind. The body is searched from its end, and only until every head var is found: the
  * compiler's own bindings of head values come last, and walking whole bodies here was a cost. */
 function unboundHeadVars(terms: Term[], args: Term[], body: Body): Set<string> {
-  const unbound = new Set<string>();
-  for (const t of terms) {
-    walkTerms(t, (x) => {
-      if (x.type === "var") unbound.add(x.value);
-      return false;
-    });
-  }
+  const unbound = varsOfTerms(terms);
   for (const v of varsOfTerms(args)) unbound.delete(v);
   for (let i = body.length - 1; i >= 0 && unbound.size > 0; i--) {
     for (const v of varsOf(body[i]!, SAFETY_PARAMS)) unbound.delete(v);
@@ -314,6 +308,7 @@ export function checkSafetyRuleHeads(ctx: CompileContext): void {
         const h = r.head;
         const terms = [...h.reference.slice(1), ...(h.args ?? []), ...(h.key ? [h.key] : []), ...(h.value ? [h.value] : [])];
         const unbound = unboundHeadVars(terms, h.args ?? [], r.body);
+        if (unbound.size === 0) continue;
         const seen = new Set<string>();
         for (const t of terms) {
           walkTerms(t, (x) => {

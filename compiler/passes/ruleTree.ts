@@ -79,14 +79,14 @@ export class TreeNode {
   readonly children = new Map<string, TreeNode>();
   // the children keyed by vars and strings again, by name: lookups (every ref of every rule
   // in SetGraph, every call's arity) then make no key string
-  private readonly vars = new Map<string, TreeNode>();
-  private readonly strings = new Map<string, TreeNode>();
+  private vars: Map<string, TreeNode> | undefined;
+  private strings: Map<string, TreeNode> | undefined;
   hide = false;
   constructor(readonly key: Term | undefined) {}
 
   child(k: Term): TreeNode | undefined {
-    if (k.type === "var") return this.vars.get(k.value);
-    if (k.type === "string") return this.strings.get(k.value);
+    if (k.type === "var") return this.vars?.get(k.value);
+    if (k.type === "string") return this.strings?.get(k.value);
     if (k.type === "ref" || k.type === "call") return undefined;
     return this.children.get(keyOf(k));
   }
@@ -94,8 +94,8 @@ export class TreeNode {
   private addChild(k: Term): TreeNode {
     const c = new TreeNode(k);
     this.children.set(keyOf(k), c);
-    if (k.type === "var") this.vars.set(k.value, c);
-    else if (k.type === "string") this.strings.set(k.value, c);
+    if (k.type === "var") (this.vars ??= new Map()).set(k.value, c);
+    else if (k.type === "string") (this.strings ??= new Map()).set(k.value, c);
     return c;
   }
 
@@ -116,8 +116,9 @@ export class TreeNode {
 
   /** The node at exactly `ref`, if any. */
   lookup(ref: Ref): TreeNode | undefined {
-    const { node, tail } = this.find(ref);
-    return tail.length === 0 ? node : undefined;
+    let node: TreeNode | undefined = this;
+    for (let i = 0; i < ref.length && node; i++) node = node.child(ref[i]!);
+    return node;
   }
 
   add(path: Ref, rule: Rule | undefined): void {
