@@ -34,11 +34,20 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
   }
   const safe = new Set<string>();
   for (const v of bodyVars) if (globals.has(v)) safe.add(v);
-  const unsafe: Unsafe = new Map();
+  // An expression's unsafe vars: at first those not safe from the start, kept as PENDING (the
+  // entry holds its place in the map's order, which the errors' order follows) and made into a
+  // set only when the expression cannot be placed at once; most can, and no set is made.
+  const pending: Map<Expr, Set<string> | typeof PENDING> = new Map();
+  const unsafe = pending as Unsafe;
   let lastVars = EMPTY;
   for (const e of body) {
     lastVars = exprVars.get(e)!;
-    for (const v of lastVars) if (!safe.has(v)) addUnsafe(unsafe, e, v);
+    for (const v of lastVars) {
+      if (!safe.has(v)) {
+        pending.set(e, PENDING);
+        break;
+      }
+    }
   }
   const reordered: Body = [];
   const placed = new Set<Expr>();
@@ -73,9 +82,18 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
           unsafe.set(e, uv);
         }
       }
-      const u = unsafe.get(e);
-      // (deleting the element a Set iteration is at is allowed: no copy needed)
-      if (u) for (const v of u) if (ovs.has(v) || safe.has(v)) u.delete(v);
+      let u = pending.get(e);
+      if (u === PENDING) {
+        // the vars not safe from the start, less those now safe or bound by the expression
+        // (`safe` holds what was safe from the start)
+        let made: Set<string> | undefined;
+        for (const v of exprVars.get(e)!) if (!ovs.has(v) && !safe.has(v)) (made ??= new Set()).add(v);
+        if (made) pending.set(e, made);
+        u = made;
+      } else if (u) {
+        // (deleting the element a Set iteration is at is allowed: no copy needed)
+        for (const v of u) if (ovs.has(v) || safe.has(v)) u.delete(v);
+      }
       if (!u || u.size === 0) {
         unsafe.delete(e);
         reordered.push(e);
@@ -86,6 +104,13 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
       }
     }
     if (reordered.length === n) break;
+  }
+  // (an expression skipped on every pass still holds its first set)
+  for (const [e, u] of pending) {
+    if (u !== PENDING) continue;
+    const vs = new Set<string>();
+    for (const v of exprVars.get(e)!) if (!globals.has(v)) vs.add(v);
+    pending.set(e, vs);
   }
 
   // closures: their bodies are checked with the variables bound before them
@@ -101,6 +126,7 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+const PENDING = Symbol("pending");
 
 /** Whether an expression is itself a closure (`every`) or a group (`and`/`or`/`not`). */
 function hasClosureBody(e: Expr): boolean {
