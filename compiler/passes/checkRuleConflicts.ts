@@ -23,27 +23,35 @@ export function checkRuleConflicts(ctx: CompileContext): void {
   const rename = (ref: Ref): Ref => ref.map((t) => (t.type === "var" && ctx.rewrittenVars.has(t.value) ? { ...t, value: ctx.rewrittenVars.get(t.value)! } : t));
   ctx.ruleTree!.depthFirst((node) => {
     if (node.values.length === 0) return false;
-    const lengths = new Set(node.values.map((r) => ctx.ruleRef(r).length));
-    const kinds = new Set<boolean>();
-    const arities = new Set<number>();
+    // (what the rules at a node agree on is compared with the first rule: no sets or refs made
+    // per node, most nodes hold one rule)
+    const first0 = node.values[0]!;
+    const length0 = ruleRefLength(ctx, first0);
+    const kind0 = isMultiValue(first0);
+    const arity0 = first0.head.args?.length ?? 0;
+    let lengthsDiffer = false;
+    let kindsDiffer = false;
+    let multiValue = false;
+    let aritiesDiffer = false;
     let complete = 0;
     let partial = 0;
     const defaults: Rule[] = [];
     let conflicts: { ref: Ref; rule: Rule }[] | undefined;
     let groundSeen = false;
     for (const r of node.values) {
-      const ref = ctx.ruleRef(r);
-      kinds.add(isMultiValue(r));
-      arities.add(r.head.args?.length ?? 0);
+      if (ruleRefLength(ctx, r) !== length0) lengthsDiffer = true;
+      if (isMultiValue(r) !== kind0) kindsDiffer = true;
+      if (isMultiValue(r)) multiValue = true;
+      if ((r.head.args?.length ?? 0) !== arity0) aritiesDiffer = true;
       if (r.default) defaults.push(r);
-      const ground = ref.every((t, i) => i === 0 || isGround(t));
+      const ground = isGroundRuleRef(ctx, r);
       if (ground) groundSeen = true;
       if (!isMultiValue(r) && ground) complete++;
       else partial++;
     }
     if (node.children.size > 0) {
       // the last rule decides which conflicts are reported (as OPA does)
-      const lastGround = ctx.ruleRef(node.values[node.values.length - 1]!).every((t, i) => i === 0 || isGround(t));
+      const lastGround = isGroundRuleRef(ctx, node.values[node.values.length - 1]!);
       if (lastGround) conflicts = flattenChildren(ctx, node, () => true);
       else {
         const fns = flattenChildren(ctx, node, (x) => (x.head.args?.length ?? 0) > 0);
@@ -57,7 +65,7 @@ export function checkRuleConflicts(ctx: CompileContext): void {
     if (conflicts && conflicts.length > 0) {
       const lines = conflicts.map((c) => `  rule ${refString(rename(c.ref))} at ${locString(c.rule)}`);
       ctx.err("rego_type_error", `rule ${n()} conflicts with:\n${lines.join("\n")}`, first.location);
-    } else if (kinds.size > 1 || arities.size > 1 || (complete >= 1 && partial >= 1) || (kinds.has(true) && lengths.size > 1)) {
+    } else if (kindsDiffer || aritiesDiffer || (complete >= 1 && partial >= 1) || (multiValue && lengthsDiffer)) {
       ctx.err("rego_type_error", `conflicting rules ${n()} found`, first.location);
     } else if (defaults.length > 1) {
       const pkg = ctx.ruleModule.get(defaults[0]!)!.package;
@@ -83,6 +91,25 @@ export function checkRuleConflicts(ctx: CompileContext): void {
       }
     }
   }
+}
+
+/** The length of a rule's full ref (ctx.ruleRef), without making it. */
+function ruleRefLength(ctx: CompileContext, r: Rule): number {
+  const m = ctx.ruleModule.get(r);
+  return (m ? m.package.path.length : 0) + r.head.reference.length;
+}
+
+/** Whether a rule's full ref (ctx.ruleRef) is ground after its first term, without making it:
+ * the package path, then the head ref's first term (a var stands for a string), then the rest. */
+function isGroundRuleRef(ctx: CompileContext, r: Rule): boolean {
+  const m = ctx.ruleModule.get(r);
+  const pkg = m ? m.package.path : [];
+  for (let i = 1; i < pkg.length; i++) if (!isGround(pkg[i]!)) return false;
+  const href = r.head.reference;
+  const head = href[0]!;
+  if (pkg.length > 0 && head.type !== "var" && !isGround(head)) return false;
+  for (let i = 1; i < href.length; i++) if (!isGround(href[i]!)) return false;
+  return true;
 }
 
 /** The rules below a node, with refs that are prefixes of others removed, sorted. */

@@ -21,8 +21,9 @@ function addUnsafe(u: Unsafe, e: Expr, v: string): void {
   s.add(v);
 }
 
-/** Reorders a body for safety; returns the new order and what stayed unsafe. */
-export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body): { body: Body; unsafe: Unsafe } {
+/** Reorders a body for safety; returns the new order and what stayed unsafe. `closureTerms` is
+ * false when the body is known to hold no comprehensions or template strings (facts.ts). */
+export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, closureTerms = true): { body: Body; unsafe: Unsafe } {
   // each expression's vars, walked once (the closures pass below needs them again)
   const exprVars = new Map<Expr, Set<string>>();
   const bodyVars = new Set<string>();
@@ -31,12 +32,22 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body):
     exprVars.set(e, vs);
     for (const v of vs) bodyVars.add(v);
   }
-  const safe = new Set([...bodyVars].filter((v) => globals.has(v)));
-  const unsafe: Unsafe = new Map();
-  let lastVars = new Set<string>();
+  const safe = new Set<string>();
+  for (const v of bodyVars) if (globals.has(v)) safe.add(v);
+  // An expression's unsafe vars: at first those not safe from the start, kept as PENDING (the
+  // entry holds its place in the map's order, which the errors' order follows) and made into a
+  // set only when the expression cannot be placed at once; most can, and no set is made.
+  const pending: Map<Expr, Set<string> | typeof PENDING> = new Map();
+  const unsafe = pending as Unsafe;
+  let lastVars = EMPTY;
   for (const e of body) {
     lastVars = exprVars.get(e)!;
-    for (const v of lastVars) if (!safe.has(v)) addUnsafe(unsafe, e, v);
+    for (const v of lastVars) {
+      if (!safe.has(v)) {
+        pending.set(e, PENDING);
+        break;
+      }
+    }
   }
   const reordered: Body = [];
   const placed = new Set<Expr>();
@@ -48,7 +59,9 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body):
   const placedVars = new Set<string>();
   const closureVars = new Map<Expr, string[]>();
   for (const e of body) {
-    const cv = [...varsInClosures(e)].filter((v) => bodyVars.has(v) && !globals.has(v));
+    if (!closureTerms && !hasClosureBody(e)) continue;
+    const cv: string[] = [];
+    for (const v of varsInClosures(e)) if (bodyVars.has(v) && !globals.has(v)) cv.push(v);
     if (cv.length > 0) closureVars.set(e, cv);
   }
   for (;;) {
@@ -56,18 +69,31 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body):
     for (const e of body) {
       if (placed.has(e)) continue;
       const ovs = outputVarsForExpr(e, arity, safe);
-      const cv = closureVars.get(e) ?? [];
-      if (cv.some((v) => placedVars.has(v) && !safe.has(v)) && obLength !== reordered.length) {
-        ob = outputVarsForBody(reordered, arity, safe);
-        obLength = reordered.length;
+      const cv = closureVars.get(e);
+      if (cv) {
+        if (obLength !== reordered.length && someUnsafePlaced(cv, placedVars, safe)) {
+          ob = outputVarsForBody(reordered, arity, safe);
+          obLength = reordered.length;
+        }
+        const uv = new Set<string>();
+        for (const v of cv) if (obLength !== reordered.length || !ob!.has(v)) uv.add(v);
+        if (uv.size > 0) {
+          if (uv.size === ovs.size && allIn(uv, ovs)) continue;
+          unsafe.set(e, uv);
+        }
       }
-      const uv = new Set(obLength === reordered.length ? cv.filter((v) => !ob!.has(v)) : cv);
-      if (uv.size > 0) {
-        if (uv.size === ovs.size && [...uv].every((v) => ovs.has(v))) continue;
-        unsafe.set(e, uv);
+      let u = pending.get(e);
+      if (u === PENDING) {
+        // the vars not safe from the start, less those now safe or bound by the expression
+        // (`safe` holds what was safe from the start)
+        let made: Set<string> | undefined;
+        for (const v of exprVars.get(e)!) if (!ovs.has(v) && !safe.has(v)) (made ??= new Set()).add(v);
+        if (made) pending.set(e, made);
+        u = made;
+      } else if (u) {
+        // (deleting the element a Set iteration is at is allowed: no copy needed)
+        for (const v of u) if (ovs.has(v) || safe.has(v)) u.delete(v);
       }
-      const u = unsafe.get(e);
-      if (u) for (const v of [...u]) if (ovs.has(v) || safe.has(v)) u.delete(v);
       if (!u || u.size === 0) {
         unsafe.delete(e);
         reordered.push(e);
@@ -79,18 +105,43 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body):
     }
     if (reordered.length === n) break;
   }
+  // (an expression skipped on every pass still holds its first set)
+  for (const [e, u] of pending) {
+    if (u !== PENDING) continue;
+    const vs = new Set<string>();
+    for (const v of exprVars.get(e)!) if (!globals.has(v)) vs.add(v);
+    pending.set(e, vs);
+  }
 
   // closures: their bodies are checked with the variables bound before them
+  if (!closureTerms && !body.some(hasClosureBody)) return { body: reordered, unsafe };
   const g = new ScopedVars(globals);
-  const carry = lastVars;
-  reordered.forEach((e, i) => {
-    if (i > 0) {
-      for (const v of carry) g.add(v);
-      for (const v of exprVars.get(reordered[i - 1]!)!) g.add(v);
-    }
-    reorderClosures(arity, g, unsafe, e);
-  });
+  for (let i = 0; i < reordered.length; i++) {
+    const e = reordered[i]!;
+    if (i === 1) for (const v of lastVars) g.add(v);
+    if (i > 0) for (const v of exprVars.get(reordered[i - 1]!)!) g.add(v);
+    if (closureTerms || hasClosureBody(e)) reorderClosures(arity, g, unsafe, e);
+  }
   return { body: reordered, unsafe };
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+const PENDING = Symbol("pending");
+
+/** Whether an expression is itself a closure (`every`) or a group (`and`/`or`/`not`). */
+function hasClosureBody(e: Expr): boolean {
+  const ts = e.terms;
+  return !Array.isArray(ts) && (ts.type === "every" || ts.type === "and" || ts.type === "or" || ts.type === "not");
+}
+
+function someUnsafePlaced(cv: string[], placedVars: Set<string>, safe: Set<string>): boolean {
+  for (const v of cv) if (placedVars.has(v) && !safe.has(v)) return true;
+  return false;
+}
+
+function allIn(a: Set<string>, b: Set<string>): boolean {
+  for (const v of a) if (!b.has(v)) return false;
+  return true;
 }
 
 /** Variables inside the closures of an expression (comprehensions, every bodies). */
@@ -267,13 +318,7 @@ function ruleSuffix(m: Module, rule: Rule): string {
  * bind. The body is searched from its end, and only until every head var is found: the
  * compiler's own bindings of head values come last, and walking whole bodies here was a cost. */
 function unboundHeadVars(terms: Term[], args: Term[], body: Body): Set<string> {
-  const unbound = new Set<string>();
-  for (const t of terms) {
-    walkTerms(t, (x) => {
-      if (x.type === "var") unbound.add(x.value);
-      return false;
-    });
-  }
+  const unbound = varsOfTerms(terms);
   for (const v of varsOfTerms(args)) unbound.delete(v);
   for (let i = body.length - 1; i >= 0 && unbound.size > 0; i--) {
     for (const v of varsOf(body[i]!, SAFETY_PARAMS)) unbound.delete(v);
@@ -289,6 +334,7 @@ export function checkSafetyRuleHeads(ctx: CompileContext): void {
         const h = r.head;
         const terms = [...h.reference.slice(1), ...(h.args ?? []), ...(h.key ? [h.key] : []), ...(h.value ? [h.value] : [])];
         const unbound = unboundHeadVars(terms, h.args ?? [], r.body);
+        if (unbound.size === 0) continue;
         const seen = new Set<string>();
         for (const t of terms) {
           walkTerms(t, (x) => {
@@ -311,7 +357,7 @@ export function checkSafetyRuleBodies(ctx: CompileContext): void {
       for (let r: Rule | undefined = top; r; r = r.else) {
         const globals = new Set(RESERVED);
         varsOfTerms(r.head.args ?? [], {}, globals);
-        const { body, unsafe } = reorderBodyForSafety(arity, globals, r.body);
+        const { body, unsafe } = reorderBodyForSafety(arity, globals, r.body, ctx.mayHoldClosureTerms(r));
         if (unsafe.size > 0) reportUnsafe(ctx, unsafe, [ctx.rewrittenVars], ruleSuffix(m, top));
         else r.body = body;
       }

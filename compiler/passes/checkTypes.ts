@@ -67,7 +67,9 @@ class Checker {
     return obj([], { key: of(t.value.key), value: of(t.value.value) });
   }
 
-  checkBody(parent: TypeEnv, body: Body): { env: TypeEnv; errs: TypeError[] } {
+  /** `closures` is false when the body is known to hold no comprehensions (facts.ts): the walk
+   * looking for them is saved. */
+  checkBody(parent: TypeEnv, body: Body, closures = true): { env: TypeEnv; errs: TypeError[] } {
     const env = parent.wrap();
     const errs: TypeError[] = [];
     for (const e of body) {
@@ -78,7 +80,7 @@ class Checker {
       }
       const restore = this.applyWith(env, e);
       try {
-        const closureErrs = this.checkClosures(env, e);
+        const closureErrs = closures ? this.checkClosures(env, e) : NO_ERRORS;
         errs.push(...closureErrs);
         const refErrs = this.checkRefs(env, e);
         errs.push(...refErrs);
@@ -139,7 +141,7 @@ class Checker {
     const scoped = env.wrap();
     const m = this.schemas && this.ctx.ruleModule.get(rule);
     if (m) this.schemas!.applyRule(scoped, rule, m);
-    const { env: cpy, errs } = this.checkBody(scoped, rule.body);
+    const { env: cpy, errs } = this.checkBody(scoped, rule.body, this.ctx.mayHoldClosureTerms(rule));
     const path = this.ctx.ruleRef(rule);
     if (errs.length > 0) {
       this.report(errs);
@@ -208,11 +210,10 @@ class Checker {
    * and the rules depending on it may have any type. Applied to the body's environment for the
    * duration of one expression. */
   private applyWith(env: TypeEnv, e: Expr): () => void {
+    if (e.with.length === 0) return NOTHING_TO_RESTORE;
     const targets = e.with.filter((w) => w.target.type === "ref" && isDataRef(w.target.value));
-    if (targets.length === 0) return () => undefined;
-    const key = "var:data";
-    const saved = env.tree.children.get(key);
-    env.tree.children.delete(key);
+    if (targets.length === 0) return NOTHING_TO_RESTORE;
+    const saved = env.tree.detachVar("data");
     const affected = new Set<Rule>();
     for (const w of targets) {
       const ref = (w.target as { value: Ref }).value;
@@ -247,25 +248,22 @@ class Checker {
       const path = cut < 0 ? rr : rr.slice(0, cut);
       if (!targets.some((w) => termString(w.target) === termString({ type: "ref", value: path, location: w.target.location }))) env.put(path, A);
     }
-    return () => {
-      env.tree.children.delete(key);
-      if (saved) env.tree.children.set(key, saved);
-    };
+    return () => env.tree.restoreVar("data", saved);
   }
 
+  // (the operands are the expression's terms from index 1: no array is made per expression)
   private checkExprInner(env: TypeEnv, e: Expr): TypeError | undefined {
     const ts = e.terms;
     if (!Array.isArray(ts)) return undefined;
     const op = ts[0]!;
     if (op.type !== "ref") return undefined;
-    const operator = refString(op.value);
-    const args = ts.slice(1);
-    if (operator === "eq") return this.checkEq(env, e, args);
-    if (operator === "internal.member_2" || operator === "internal.member_3") {
-      const m = this.checkMember(env, e, args, operator === "internal.member_3");
+    if (isNamed(op.value, "eq")) return this.checkEq(env, e, ts);
+    const member = memberArity(op.value);
+    if (member !== 0) {
+      const m = this.checkMember(env, e, ts, member === 3);
       if (m) return m;
     }
-    return this.checkCall(env, e, op.value, args);
+    return this.checkCall(env, e, op.value, ts);
   }
 
   private checkWith(env: TypeEnv, e: Expr): TypeError | undefined {
@@ -279,26 +277,32 @@ class Checker {
     return undefined;
   }
 
-  private checkCall(env: TypeEnv, e: Expr, op: Ref, args: Term[]): TypeError | undefined {
+  /** A call's errors; `ts` is the expression's terms (the operands from index 1). */
+  private checkCall(env: TypeEnv, e: Expr, op: Ref, ts: Term[]): TypeError | undefined {
     const t = this.funcType(env, op);
-    const nil = args.some((a) => isNil(env.get(a)));
-    if (!t) return this.err(`undefined function ${this.name(op)}`, e.location, nil);
+    const nargs = ts.length - 1;
+    if (!t) return this.err(`undefined function ${this.name(op)}`, e.location, anyNil(env, ts));
     // any, or a union that may be a function (several definitions): nothing to check
     if (t.kind === "any" && (t.of.length === 0 || t.of.some((m) => m.kind === "function"))) return undefined;
-    if (t.kind !== "function") return this.err(`undefined function ${this.name(op)}`, e.location, nil);
-    const fargs = t.result ? [...t.args, t.result] : t.args;
-    if (args.length > fargs.length && !t.variadic) return this.err(`${this.name(op)}: too many arguments`, e.location, nil);
-    if (args.length < t.args.length) return this.err(`${this.name(op)}: too few arguments`, e.location, nil);
-    for (let i = 0; i < args.length; i++) {
-      const want = i < fargs.length ? fargs[i]! : t.variadic!;
-      if (!unify1(env, args[i]!, want, false)) return this.err(`${this.name(op)}: invalid argument(s)`, e.location, nil);
+    if (t.kind !== "function") return this.err(`undefined function ${this.name(op)}`, e.location, anyNil(env, ts));
+    // the declared arguments, then the result
+    const nfargs = t.args.length + (t.result ? 1 : 0);
+    if (nargs > nfargs && !t.variadic) return this.err(`${this.name(op)}: too many arguments`, e.location, anyNil(env, ts));
+    if (nargs < t.args.length) return this.err(`${this.name(op)}: too few arguments`, e.location, anyNil(env, ts));
+    // (whether an operand is unknown is decided before the unifications, which type vars)
+    const nil = anyNil(env, ts);
+    for (let i = 0; i < nargs; i++) {
+      const want = i < t.args.length ? t.args[i]! : i < nfargs ? t.result! : t.variadic!;
+      if (!unify1(env, ts[i + 1]!, want, false)) return this.err(`${this.name(op)}: invalid argument(s)`, e.location, nil);
     }
     return undefined;
   }
 
-  private checkEq(env: TypeEnv, e: Expr, args: Term[]): TypeError | undefined {
-    if (args.length !== 2) return this.err(`eq: ${args.length < 2 ? "too few" : "too many"} arguments`, e.location);
-    const [a, b] = args as [Term, Term];
+  private checkEq(env: TypeEnv, e: Expr, ts: Term[]): TypeError | undefined {
+    const nargs = ts.length - 1;
+    if (nargs !== 2) return this.err(`eq: ${nargs < 2 ? "too few" : "too many"} arguments`, e.location);
+    const a = ts[1]!;
+    const b = ts[2]!;
     const ta = env.get(a);
     const tb = env.get(b);
     if (!unify2(env, a, ta, b, tb)) return this.err("match error", e.location, isNil(ta) || isNil(tb));
@@ -306,7 +310,8 @@ class Checker {
   }
 
   /** `x in xs` / `k, v in xs`: the operands must be able to be an element (and key) of xs. */
-  private checkMember(env: TypeEnv, e: Expr, args: Term[], three: boolean): TypeError | undefined {
+  private checkMember(env: TypeEnv, e: Expr, ts: Term[], three: boolean): TypeError | undefined {
+    const args = ts.slice(1);
     const coll = args[three ? 2 : 1];
     if (!coll) return undefined;
     const ct = env.get(coll);
@@ -325,6 +330,36 @@ class Checker {
   private checkRefs(env: TypeEnv, e: Expr): TypeError[] {
     return checkRefs(env, e, this.msgs);
   }
+}
+
+const NOTHING_TO_RESTORE = (): void => undefined;
+const NO_ERRORS: readonly TypeError[] = [];
+
+/** Whether a ref is the one-var ref `name` (how operators like `eq` are written). */
+function isNamed(ref: Ref, name: string): boolean {
+  const h = ref[0]!;
+  return ref.length === 1 && h.type === "var" && h.value === name;
+}
+
+/** 2 or 3 for `internal.member_2`/`internal.member_3`, else 0. */
+function memberArity(ref: Ref): number {
+  if (ref.length !== 2) return 0;
+  const h = ref[0]!;
+  const m = ref[1]!;
+  if (h.type !== "var" || h.value !== "internal" || m.type !== "string") return 0;
+  return m.value === "member_2" ? 2 : m.value === "member_3" ? 3 : 0;
+}
+
+/** Whether any operand's type holds unknowns (errors caused by those are dropped when a more
+ * specific one was reported). */
+function anyNil(env: TypeEnv, ts: Term[]): boolean {
+  for (let i = 1; i < ts.length; i++) {
+    const t = ts[i]!;
+    // scalars always have a type (the common operands: no type made for them)
+    if (t.type === "string" || t.type === "number" || t.type === "boolean" || t.type === "null") continue;
+    if (isNil(env.get(t))) return true;
+  }
+  return false;
 }
 
 /** Maps the compiler's names back to what the user wrote, for messages. */

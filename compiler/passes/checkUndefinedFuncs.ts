@@ -1,6 +1,6 @@
 // CheckUndefinedFuncs: every call names a built-in or a user function, with the right number of
 // arguments (one more when the result is captured).
-import type { Body, Ref, Term } from "../ast/nodes.js";
+import type { Body, Expr, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
 import { isEquality, refString, userNames } from "./terms.js";
 import { walkExprs, type VarNode } from "./visit.js";
@@ -11,7 +11,12 @@ export function originalRef(ref: Ref, ...maps: ReadonlyMap<string, string>[]): s
 }
 
 function check(ctx: CompileContext, node: VarNode | Body, rewritten: ReadonlyMap<string, string>[]): void {
-  walkExprs(node, (e) => {
+  walkExprs(node, checker(ctx, rewritten));
+}
+
+/** The check of one expression (true: do not look into its closures). */
+function checker(ctx: CompileContext, rewritten: ReadonlyMap<string, string>[]): (e: Expr) => boolean {
+  return (e) => {
     if (!Array.isArray(e.terms)) return false;
     const op = e.terms[0]!;
     if (op.type !== "ref") {
@@ -36,7 +41,7 @@ function check(ctx: CompileContext, node: VarNode | Body, rewritten: ReadonlyMap
     }
     ctx.err("rego_type_error", `undefined function ${originalRef(op.value, ...rewritten)}`, e.location);
     return true;
-  });
+  };
 }
 
 function arityError(ctx: CompileContext, ref: Ref, loc: Term["location"], exp: number, act: number, rewritten: ReadonlyMap<string, string>[]): void {
@@ -49,7 +54,18 @@ function arityError(ctx: CompileContext, ref: Ref, loc: Term["location"], exp: n
 }
 
 export function checkUndefinedFuncs(ctx: CompileContext): void {
-  for (const m of ctx.modules) check(ctx, m, [ctx.rewrittenVars]);
+  const f = checker(ctx, [ctx.rewrittenVars]);
+  // rule by rule, in the order of a walk of the module: the terms of a rule holding no closure
+  // terms hold no expressions, and are not walked
+  for (const m of ctx.modules) {
+    for (const top of m.rules) {
+      for (let r: Rule | undefined = top; r; r = r.else) {
+        const intoTerms = ctx.mayHoldClosureTerms(r);
+        walkExprs(r.head, f, intoTerms);
+        walkExprs(r.body, f, intoTerms);
+      }
+    }
+  }
 }
 
 export function checkUndefinedFuncsInQuery(ctx: CompileContext): void {

@@ -53,6 +53,8 @@ export class LocalVarGen {
 export class CompileContext {
   readonly errors: RegoError[] = [];
   readonly builtins: ReadonlyMap<string, BuiltinDecl>;
+  /** Whether a built-in's name starts with `data` (none of OPA's does). */
+  private readonly builtinUnderData: boolean;
   readonly strict: boolean;
   readonly enablePrint: boolean;
   readonly maxErrors: number;
@@ -86,6 +88,7 @@ export class CompileContext {
     this.strict = options.strict === true;
     this.enablePrint = options.enablePrint === true;
     this.maxErrors = options.maxErrors ?? 10;
+    this.builtinUnderData = [...this.builtins.keys()].some((n) => n.startsWith("data"));
     this.schemas = options.schemas ? new SchemaSet(options.schemas) : undefined;
     for (const m of this.modules) for (const r of m.rules) for (let x: Rule | undefined = r; x; x = x.else) this.ruleModule.set(x, m);
   }
@@ -103,8 +106,8 @@ export class CompileContext {
     return this.errors.length > 0;
   }
 
-  /** Generated names must not clash with any var of the modules; the same walk collects the
-   * modules' facts. */
+  /** Generated names must not clash with any var of the modules (only those named like
+   * generated ones are kept); the same walk collects the modules' facts. */
   initLocalVarGen(): void {
     const vars = new Set<string>();
     for (const m of this.modules) this.facts.set(m, collectFacts(m, vars));
@@ -115,6 +118,14 @@ export class CompileContext {
   mayContain(m: Module, has: (f: ModuleFacts) => boolean): boolean {
     const f = this.facts.get(m);
     return f === undefined || has(f);
+  }
+
+  /** Whether a rule (or else branch) may hold comprehensions or template strings: always,
+   * before the facts are known. */
+  mayHoldClosureTerms(rule: Rule): boolean {
+    const m = this.ruleModule.get(rule);
+    const f = m && this.facts.get(m);
+    return f === undefined || f.closureTerms.has(rule);
   }
 
   /** A rule's full ref: its package path followed by its head ref (`data.pkg.p.q[x]`). */
@@ -131,9 +142,13 @@ export class CompileContext {
 
   /** The number of arguments of a built-in or user function, -1 if `ref` names neither. */
   getArity(ref: Ref): number {
-    const name = refString(ref);
-    const bi = this.builtins.get(name);
-    if (bi) return bi.arity;
+    // a ref into `data` names a built-in only if the capabilities declare one so named: else its
+    // name (printed for every call of a user function) is not needed
+    const head = ref[0];
+    if (!(head?.type === "var" && head.value === "data") || this.builtinUnderData) {
+      const bi = this.builtins.get(refString(ref));
+      if (bi) return bi.arity;
+    }
     const rules = this.ruleTree?.findRules(ref);
     if (!rules || rules.length === 0) return -1;
     return rules[0]!.head.args?.length ?? 0;

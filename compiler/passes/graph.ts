@@ -1,8 +1,9 @@
 // The rule dependency graph (an edge u → v when rule u refers to the document v defines), OPA's
 // topological sort over it, and the DFS path search the recursion check reports.
-import type { Rule, Term } from "../ast/nodes.js";
+import type { Expr, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { walkTerms } from "./visit.js";
+import type { TreeNode } from "./ruleTree.js";
+import { Walker } from "./visit.js";
 
 export class Graph {
   readonly adj = new Map<Rule, Set<Rule>>();
@@ -130,23 +131,45 @@ export class Graph {
 const EMPTY: ReadonlySet<Rule> = new Set();
 
 export function buildGraph(ctx: CompileContext): Graph {
-  const g = new Graph();
-  const tree = ctx.ruleTree!;
+  const deps = new DependencyWalker(new Graph(), ctx.ruleTree!);
   for (const m of ctx.modules) {
     for (const top of m.rules) {
       for (let a: Rule | undefined = top; a; a = a.else) {
-        g.addNode(a);
-        const visit = (t: Term): boolean => {
-          if (t.type !== "ref") return false;
-          for (const b of tree.rulesDynamic(t.value, true)) {
-            for (let x: Rule | undefined = b; x; x = x.else) g.addDependency(a, x);
-          }
-          return false;
-        };
-        walkTerms(a.head, visit);
-        walkTerms(a.body, visit);
+        deps.g.addNode(a);
+        deps.rule = a;
+        deps.any(a.head);
+        deps.any(a.body);
       }
     }
   }
-  return g;
+  return deps.g;
+}
+
+/** Adds an edge from the rule being walked to every rule each of its refs may refer to. */
+class DependencyWalker extends Walker {
+  rule: Rule | undefined;
+  /** The rules one ref finds (reused: the walk visits every ref of every rule). */
+  private readonly found: Rule[] = [];
+  constructor(
+    readonly g: Graph,
+    private readonly tree: TreeNode,
+  ) {
+    super();
+  }
+
+  expr(e: Expr): void {
+    this.parts(e, true);
+  }
+
+  term(t: Term): void {
+    if (t.type === "ref") this.ref(t.value);
+    this.children(t);
+  }
+
+  private ref(ref: Ref): void {
+    const found = this.found;
+    found.length = 0;
+    this.tree.collectDynamic(ref, 0, true, found);
+    for (const b of found) for (let x: Rule | undefined = b; x; x = x.else) this.g.addDependency(this.rule!, x);
+  }
 }

@@ -5,14 +5,19 @@
 export const Occurrence = { New: 0, Arg: 1, Seen: 2, Assigned: 3, Declared: 4 } as const;
 export type Occurrence = (typeof Occurrence)[keyof typeof Occurrence];
 
-class Frame {
-  readonly vs = new Map<string, string>();
-  readonly occurrence = new Map<string, Occurrence>();
-  readonly count = new Map<string, number>();
+/** What a scope knows of a name: its generated name (undefined for a name only counted), how it
+ * occurred first, and how often it has been used since. One entry per name and scope: a scope is
+ * made for every rule body and closure, and one map of entries is cheaper than a map per field. */
+export interface VarEntry {
+  name: string | undefined;
+  occurrence: Occurrence | undefined;
+  count: number;
 }
 
+type Frame = Map<string, VarEntry>;
+
 export class LocalDeclaredVars {
-  private frames: Frame[] = [new Frame()];
+  private frames: Frame[] = [new Map()];
   /** Generated name → original name, for every variable ever renamed. */
   readonly rewritten = new Map<string, string>();
   /** Whether a `:=` was seen. */
@@ -22,46 +27,40 @@ export class LocalDeclaredVars {
   copy(): LocalDeclaredVars {
     const out = new LocalDeclaredVars();
     const f = out.frames[0]!;
-    for (const fr of this.frames) {
-      for (const [k, v] of fr.vs) f.vs.set(k, v);
-      for (const [k, v] of fr.occurrence) f.occurrence.set(k, v);
-      for (const [k, v] of fr.count) f.count.set(k, v);
-    }
+    for (const fr of this.frames) for (const [k, e] of fr) f.set(k, { name: e.name, occurrence: e.occurrence, count: e.count });
     for (const [k, v] of this.rewritten) out.rewritten.set(k, v);
     return out;
   }
 
   clear(): void {
-    this.frames = [new Frame()];
+    this.frames = [new Map()];
     this.rewritten.clear();
     this.assignment = false;
   }
 
   push(): void {
-    this.frames.push(new Frame());
+    this.frames.push(new Map());
   }
   pop(): void {
     this.frames.pop();
   }
-  /** The innermost scope's original → generated map. */
-  peek(): ReadonlyMap<string, string> {
-    return this.frames[this.frames.length - 1]!.vs;
+  /** The innermost scope's names and what it knows of them. */
+  peek(): ReadonlyMap<string, VarEntry> {
+    return this.frames[this.frames.length - 1]!;
   }
-  peekOccurrences(): ReadonlyMap<string, Occurrence> {
-    return this.frames[this.frames.length - 1]!.occurrence;
+  /** The generated name of a name of the innermost scope. */
+  peekDeclared(x: string): string | undefined {
+    return this.frames[this.frames.length - 1]!.get(x)?.name;
   }
 
   insert(x: string, y: string, occ: Occurrence): void {
-    const f = this.frames[this.frames.length - 1]!;
-    f.vs.set(x, y);
-    f.occurrence.set(x, occ);
-    f.count.set(x, 1);
+    this.frames[this.frames.length - 1]!.set(x, { name: y, occurrence: occ, count: 1 });
     if (x !== y) this.rewritten.set(y, x);
   }
 
   declared(x: string): string | undefined {
     for (let i = this.frames.length - 1; i >= 0; i--) {
-      const y = this.frames[i]!.vs.get(x);
+      const y = this.frames[i]!.get(x)?.name;
       if (y !== undefined) return y;
     }
     return undefined;
@@ -69,12 +68,12 @@ export class LocalDeclaredVars {
 
   /** How x occurred in the innermost scope. */
   occurrence(x: string): Occurrence {
-    return this.frames[this.frames.length - 1]!.occurrence.get(x) ?? Occurrence.New;
+    return this.frames[this.frames.length - 1]!.get(x)?.occurrence ?? Occurrence.New;
   }
 
   globalOccurrence(x: string): Occurrence | undefined {
     for (let i = this.frames.length - 1; i >= 0; i--) {
-      const o = this.frames[i]!.occurrence.get(x);
+      const o = this.frames[i]!.get(x)?.occurrence;
       if (o !== undefined) return o;
     }
     return undefined;
@@ -82,19 +81,19 @@ export class LocalDeclaredVars {
 
   seen(x: string): void {
     for (let i = this.frames.length - 1; i >= 0; i--) {
-      const c = this.frames[i]!.count.get(x);
-      if (c !== undefined) {
-        this.frames[i]!.count.set(x, c + 1);
+      const e = this.frames[i]!.get(x);
+      if (e !== undefined) {
+        e.count++;
         return;
       }
     }
-    this.frames[this.frames.length - 1]!.count.set(x, 1);
+    this.frames[this.frames.length - 1]!.set(x, { name: undefined, occurrence: undefined, count: 1 });
   }
 
   count(x: string): number {
     for (let i = this.frames.length - 1; i >= 0; i--) {
-      const c = this.frames[i]!.count.get(x);
-      if (c !== undefined) return c;
+      const e = this.frames[i]!.get(x);
+      if (e !== undefined) return e.count;
     }
     return 0;
   }

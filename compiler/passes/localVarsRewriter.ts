@@ -44,14 +44,13 @@ export class Rewriter {
   }
 
   private checkUnusedAssigned(body: Body, stack: LocalDeclaredVars, used: Set<string>): void {
-    const vs = stack.peek();
     const unused: string[] = [];
-    for (const [v, occ] of stack.peekOccurrences()) {
-      if (occ === Occurrence.Assigned && !isWildcard(v) && stack.count(v) <= 1) unused.push(vs.get(v)!);
+    for (const [v, { occurrence, name }] of stack.peek()) {
+      if (occurrence === Occurrence.Assigned && !isWildcard(v) && stack.count(v) <= 1) unused.push(name!);
     }
     if (unused.length === 0) return;
     const rewrittenUsed = new Set([...used].map((v) => stack.declared(v) ?? v));
-    const reversed = new Map([...vs].map(([k, v]) => [v, k]));
+    const reversed = reverse(stack);
     for (const gv of unused.filter((v) => !rewrittenUsed.has(v)).sort()) {
       const at = body.find((e) => varsOf(e).has(gv)) ?? body[0]!;
       this.error(`assigned var ${reversed.get(gv)} unused`, at);
@@ -59,13 +58,18 @@ export class Rewriter {
   }
 
   private checkUnusedDeclared(body: Body, stack: LocalDeclaredVars, used: Set<string>, out: Body): void {
-    const vs = stack.peek();
+    // A declared var used since its declaration (count above 1) is in the rewritten body: every
+    // use counted is a var of `out` renamed to the generated name. Only when some declared var
+    // was not counted is the body walked for its vars (a var can also get its generated name
+    // without being counted: a bare `input`/`data` ref replaced by a declared var).
+    let uncounted = false;
+    for (const e of stack.peek().values()) if (e.occurrence === Occurrence.Declared && e.count <= 1) uncounted = true;
+    if (!uncounted) return;
     const declared = new Set<string>();
-    for (const [v, occ] of stack.peekOccurrences()) if (occ === Occurrence.Declared) declared.add(vs.get(v)!);
-    if (declared.size === 0) return;
+    for (const { occurrence, name } of stack.peek().values()) if (occurrence === Occurrence.Declared) declared.add(name!);
     const bodyVars = varsOf(out);
     for (const v of used) bodyVars.add(stack.declared(v) ?? v);
-    const reversed = new Map([...vs].map(([k, v]) => [v, k]));
+    const reversed = reverse(stack);
     for (const gv of [...declared].filter((v) => !bodyVars.has(v) && !used.has(v)).sort()) {
       const rv = reversed.get(gv)!;
       if (rv.startsWith("__local")) continue;
@@ -100,37 +104,39 @@ export class Rewriter {
     if (!validEqAssignArgCount(e)) return e;
     this.term(stack, e.terms[2]!);
     for (const w of e.with) this.term(stack, w.value);
-    const lhs = (t: Term): void => {
-      switch (t.type) {
-        case "var": {
-          const gv = this.declare(stack, t.value, Occurrence.Assigned);
-          if (typeof gv === "string") (t as { value: string }).value = gv;
-          else this.error(gv[0]!, t);
-          return;
-        }
-        case "array":
-          for (const x of t.value) lhs(x);
-          return;
-        case "object":
-          for (const [, v] of t.value) lhs(v);
-          return;
-        case "ref":
-          if (isRootDocRef(t)) {
-            const gv = this.declare(stack, (t.value[0] as { value: string }).value, Occurrence.Assigned);
-            if (typeof gv === "string") replaceWithVar(t, gv);
-            else this.error(gv[0]!, t);
-            return;
-          }
-          break;
-      }
-      this.error(`cannot assign to ${t.type}`, t);
-    };
-    lhs(e.terms[1]!);
+    this.assignTo(stack, e.terms[1]!);
     if (this.errs.length === before) {
       e.terms[0] = nameRef("eq", e.terms[0]!.location);
       assignments.add(e);
     }
     return e;
+  }
+
+  /** The left side of `:=`: declares its vars. */
+  private assignTo(stack: LocalDeclaredVars, t: Term): void {
+    switch (t.type) {
+      case "var": {
+        const gv = this.declare(stack, t.value, Occurrence.Assigned);
+        if (typeof gv === "string") (t as { value: string }).value = gv;
+        else this.error(gv[0]!, t);
+        return;
+      }
+      case "array":
+        for (const x of t.value) this.assignTo(stack, x);
+        return;
+      case "object":
+        for (const [, v] of t.value) this.assignTo(stack, v);
+        return;
+      case "ref":
+        if (isRootDocRef(t)) {
+          const gv = this.declare(stack, (t.value[0] as { value: string }).value, Occurrence.Assigned);
+          if (typeof gv === "string") replaceWithVar(t, gv);
+          else this.error(gv[0]!, t);
+          return;
+        }
+        break;
+    }
+    this.error(`cannot assign to ${t.type}`, t);
   }
 
   some(stack: LocalDeclaredVars, e: Expr): Expr | undefined {
@@ -319,6 +325,13 @@ export class Rewriter {
         return;
     }
   }
+}
+
+/** The innermost scope's generated names → original names. */
+function reverse(stack: LocalDeclaredVars): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, { name }] of stack.peek()) if (name !== undefined) out.set(name, k);
+  return out;
 }
 
 function isRootDocRef(t: Term): boolean {

@@ -5,7 +5,7 @@ import type { Body, Expr, Ref, Term } from "../ast/nodes.js";
 import { isEquality, isGround, validEqAssignArgCount } from "./terms.js";
 import { assignments } from "./marks.js";
 import { ScopedVars, type VarLookup, type VarSet } from "./scopedVars.js";
-import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, walkTerms, type VarParams } from "./visit.js";
+import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, varsOfTermsFrom, Walker, type VarParams } from "./visit.js";
 
 export type Arity = (ref: Ref) => number;
 
@@ -193,24 +193,41 @@ function keyText(k: Term): string {
 
 /** Variables a term-level walk binds: non-ground refs whose head is safe bind their vars. */
 export function outputVarsForTerms(node: Expr | Term, safe: VarLookup): Set<string> {
-  const out = new Set<string>();
-  walkTerms(node, (t) => {
+  const w = new RefOutputs(safe);
+  w.any(node);
+  // every: the walk descends into the body; OPA's does too, but those vars are local
+  return w.out;
+}
+
+const SKIP_REF_HEAD: VarParams = { skipRefHead: true };
+
+// (a walker class, not a closure per call: this runs for every expression the safety analysis
+// orders)
+class RefOutputs extends Walker {
+  readonly out = new Set<string>();
+  constructor(private readonly safe: VarLookup) {
+    super();
+  }
+
+  expr(e: Expr): void {
+    this.parts(e, true);
+  }
+
+  term(t: Term): void {
     switch (t.type) {
       case "arraycomprehension":
       case "setcomprehension":
       case "objectcomprehension":
       case "templatestring":
-        return true;
+        return;
       case "ref":
-        if (!isRefSafe(t.value, safe)) return true;
-        if (!isGround(t)) varsOfTerms(t.value.slice(1), { skipRefHead: true }, out);
-        return false;
+        if (!isRefSafe(t.value, this.safe)) return;
+        if (!isGround(t)) varsOfTermsFrom(t.value, 1, SKIP_REF_HEAD, this.out);
+        return this.children(t);
       default:
-        return false;
+        return this.children(t);
     }
-  });
-  // every: walkTerms descends into the body; OPA's does too, but those vars are local
-  return out;
+  }
 }
 
 /** Names in either of two sets (a view, not a copy). */

@@ -230,13 +230,21 @@ function resolveBody(globals: Globals, ignore: DeclaredStack, body: Body): Body 
   return out;
 }
 
+// Terms are rewritten copy-on-write: a term none of whose parts resolve to something else is
+// returned as it is (most are), and a changed one is a new term over the parts that are kept. The
+// parser shares no term between two places of a module (except a head's key, which is its ref's
+// last term and kept so), so the stages after this one still rewrite each place on its own.
+
 function resolveExpr(globals: Globals, ignore: DeclaredStack, e: Expr): Expr {
   const ts = e.terms;
   if (Array.isArray(ts)) {
-    e.terms = ts.map((t) => resolveTerm(globals, ignore, t));
+    e.terms = resolveTerms(globals, ignore, ts);
   } else if (ts.type === "some") {
     const s = ts.symbols[0];
-    if (s?.type === "call") ts.symbols = [resolveTerm(globals, ignore, s)];
+    if (s?.type === "call") {
+      const r = resolveTerm(globals, ignore, s);
+      if (r !== s || ts.symbols.length !== 1) ts.symbols = [r];
+    }
   } else if (ts.type === "every") {
     const locals = new Set<string>();
     if (ts.key) collectVars(ts.key, locals);
@@ -265,6 +273,18 @@ function globalRef(g: Global, at: Term): Term[] {
   return g.ref.map((t) => ({ ...copyTerm(t), location: at.location }));
 }
 
+/** The terms resolved: `ts` itself when none changed. */
+function resolveTerms(globals: Globals, ignore: DeclaredStack, ts: Term[]): Term[] {
+  let out: Term[] | undefined;
+  for (let i = 0; i < ts.length; i++) {
+    const x = ts[i]!;
+    const y = resolveTerm(globals, ignore, x);
+    if (y !== x && out === undefined) out = ts.slice(0, i);
+    out?.push(y);
+  }
+  return out ?? ts;
+}
+
 export function resolveTerm(globals: Globals, ignore: DeclaredStack, t: Term): Term {
   switch (t.type) {
     case "var": {
@@ -272,14 +292,27 @@ export function resolveTerm(globals: Globals, ignore: DeclaredStack, t: Term): T
       if (g && !ignore.has(t.value)) return refTerm(globalRef(g, t), t.location);
       return t;
     }
-    case "ref":
-      return { ...t, value: resolveRef(globals, ignore, t.value) };
-    case "object":
-      return { ...t, value: t.value.map(([k, v]) => [resolveTerm(globals, ignore, k), resolveTerm(globals, ignore, v)] as [Term, Term]) };
+    case "ref": {
+      const value = resolveRef(globals, ignore, t.value);
+      return value === t.value ? t : { ...t, value };
+    }
+    case "object": {
+      let out: [Term, Term][] | undefined;
+      for (let i = 0; i < t.value.length; i++) {
+        const kv = t.value[i]!;
+        const k = resolveTerm(globals, ignore, kv[0]);
+        const v = resolveTerm(globals, ignore, kv[1]);
+        if ((k !== kv[0] || v !== kv[1]) && out === undefined) out = t.value.slice(0, i);
+        out?.push(k === kv[0] && v === kv[1] ? kv : [k, v]);
+      }
+      return out ? { ...t, value: out } : t;
+    }
     case "array":
     case "set":
-    case "call":
-      return { ...t, value: t.value.map((x) => resolveTerm(globals, ignore, x)) };
+    case "call": {
+      const value = resolveTerms(globals, ignore, t.value);
+      return value === t.value ? t : { ...t, value };
+    }
     case "arraycomprehension":
     case "setcomprehension":
       ignore.push(declaredVars(t.value.body));
@@ -304,24 +337,28 @@ export function resolveTerm(globals: Globals, ignore: DeclaredStack, t: Term): T
   }
 }
 
+/** A ref resolved: `ref` itself when nothing in it changed. */
 function resolveRef(globals: Globals, ignore: DeclaredStack, ref: Ref): Ref {
-  const out: Term[] = [];
+  let out: Term[] | undefined;
   for (let i = 0; i < ref.length; i++) {
     const x = ref[i]!;
     if (x.type === "var") {
       const g = globals.get(x.value);
       if (g && !ignore.has(x.value)) {
+        out ??= ref.slice(0, i);
         const cpy = globalRef(g, x);
         if (i === 0) out.push(...cpy);
         else out.push(refTerm(cpy, x.location));
         continue;
       }
-      out.push(x);
+      out?.push(x);
     } else if (!isGround(x) || x.type === "ref" || x.type === "call" || x.type === "array" || x.type === "object" || x.type === "set") {
-      out.push(resolveTerm(globals, ignore, x));
+      const y = resolveTerm(globals, ignore, x);
+      if (y !== x && out === undefined) out = ref.slice(0, i);
+      out?.push(y);
     } else {
-      out.push(x);
+      out?.push(x);
     }
   }
-  return out;
+  return out ?? ref;
 }

@@ -47,7 +47,9 @@ function rewriteIn(gen: LocalVarGen, node: VarNode | Term[]): void {
 }
 
 export function rewriteComprehensionTerms(ctx: CompileContext): void {
-  for (const m of ctx.modules) for (const r of m.rules) for (let x: Rule | undefined = r; x; x = x.else) rewriteIn(ctx.gen, x);
+  for (const m of ctx.modules) {
+    for (const r of m.rules) for (let x: Rule | undefined = r; x; x = x.else) if (ctx.mayHoldClosureTerms(x)) rewriteIn(ctx.gen, x);
+  }
 }
 
 export function rewriteComprehensionTermsInQuery(ctx: CompileContext): void {

@@ -29,7 +29,7 @@ export function rewriteLocalVars(ctx: CompileContext): void {
       rewriteArgs(rw, argsStack, top);
       for (let r: Rule | undefined = top; r; r = r.else) {
         const stack = rewriteRule(ctx, rw, r, unusedArgs, argsStack);
-        for (const a of [...unusedArgs]) if (stack.count(a) > 1) unusedArgs.delete(a);
+        for (const a of unusedArgs) if (stack.count(a) > 1) unusedArgs.delete(a);
       }
       if (ctx.strict) {
         for (const a of unusedArgs) {
@@ -47,33 +47,34 @@ function report(ctx: CompileContext, rw: Rewriter): void {
 }
 
 function rewriteArgs(rw: Rewriter, stack: LocalDeclaredVars, rule: Rule): void {
-  const visit = (t: Term): void => {
-    switch (t.type) {
-      case "var": {
-        let gv = stack.declared(t.value);
-        if (gv !== undefined) stack.seen(t.value);
-        else {
-          gv = rw.gen.generate();
-          stack.insert(t.value, gv, Occurrence.Arg);
-        }
-        t.value = gv;
-        return;
+  for (const a of rule.head.args ?? []) rewriteArg(rw, stack, a);
+}
+
+function rewriteArg(rw: Rewriter, stack: LocalDeclaredVars, t: Term): void {
+  switch (t.type) {
+    case "var": {
+      let gv = stack.declared(t.value);
+      if (gv !== undefined) stack.seen(t.value);
+      else {
+        gv = rw.gen.generate();
+        stack.insert(t.value, gv, Occurrence.Arg);
       }
-      case "object":
-        for (const [, v] of t.value) visit(v);
-        return;
-      case "call":
-        rw.error("rule arguments cannot contain calls", t);
-        return;
-      case "ref":
-      case "array":
-        for (const x of t.value) visit(x);
-        return;
-      default:
-        return;
+      t.value = gv;
+      return;
     }
-  };
-  for (const a of rule.head.args ?? []) visit(a);
+    case "object":
+      for (const [, v] of t.value) rewriteArg(rw, stack, v);
+      return;
+    case "call":
+      rw.error("rule arguments cannot contain calls", t);
+      return;
+    case "ref":
+    case "array":
+      for (const x of t.value) rewriteArg(rw, stack, x);
+      return;
+    default:
+      return;
+  }
 }
 
 function rewriteRule(ctx: CompileContext, rw: Rewriter, rule: Rule, unusedArgs: Set<string>, argsStack: LocalDeclaredVars): LocalDeclaredVars {
@@ -81,10 +82,12 @@ function rewriteRule(ctx: CompileContext, rw: Rewriter, rule: Rule, unusedArgs: 
   const used = new Set<string>();
   const h = rule.head;
   if (!onlyScalars) {
-    for (let i = 1; i < h.reference.length; i++) rewriteHeadClosures(ctx, rw, h.reference[i]!);
-    if (h.args) for (const a of h.args) rewriteHeadClosures(ctx, rw, a);
-    if (h.key && h.key !== h.reference[h.reference.length - 1]) rewriteHeadClosures(ctx, rw, h.key);
-    if (h.value) rewriteHeadClosures(ctx, rw, h.value);
+    if (ctx.mayHoldClosureTerms(rule)) {
+      for (let i = 1; i < h.reference.length; i++) rewriteHeadClosures(ctx, rw, h.reference[i]!);
+      if (h.args) for (const a of h.args) rewriteHeadClosures(ctx, rw, a);
+      if (h.key && h.key !== h.reference[h.reference.length - 1]) rewriteHeadClosures(ctx, rw, h.key);
+      if (h.value) rewriteHeadClosures(ctx, rw, h.value);
+    }
     varsOfTerms(h.reference.slice(1), {}, used);
     if (h.key) varsOf(h.key, {}, used);
     if (h.value) {
@@ -99,7 +102,7 @@ function rewriteRule(ctx: CompileContext, rw: Rewriter, rule: Rule, unusedArgs: 
   rule.body = rw.body(stack, used, rule.body);
   for (const [k, v] of stack.rewritten) ctx.rewrittenVars.set(k, v);
   if (!onlyScalars) {
-    const declared = stack.peek();
+    const declared = stack;
     // every var in the head (closure bodies included) that the body declared takes its new name;
     // else branches carry their own copy of the arguments: map them to the generated names too
     if (h.args) for (const a of h.args) renameDeclared(a, declared);
@@ -151,15 +154,41 @@ function rewriteHeadClosures(ctx: CompileContext, rw: Rewriter, t: Term): void {
   }
 }
 
-/** Renames the vars under a head term that the body declared. */
-function renameDeclared(t: Term, declared: ReadonlyMap<string, string>): void {
-  walkTerms(t, (x) => {
-    if (x.type === "var") {
-      const gv = declared.get(x.value);
-      if (gv !== undefined) x.value = gv;
+/** Renames the vars under a head term that the body declared (in its outermost scope). */
+function renameDeclared(t: Term, declared: LocalDeclaredVars): void {
+  switch (t.type) {
+    case "var": {
+      const gv = declared.peekDeclared(t.value);
+      if (gv !== undefined) t.value = gv;
+      return;
     }
-    return false;
-  });
+    case "ref":
+    case "array":
+    case "set":
+    case "call":
+      for (const x of t.value) renameDeclared(x, declared);
+      return;
+    case "object":
+      for (const [k, v] of t.value) {
+        renameDeclared(k, declared);
+        renameDeclared(v, declared);
+      }
+      return;
+    case "null":
+    case "boolean":
+    case "number":
+    case "string":
+      return;
+    default:
+      // (terms with bodies: the walk of visit.ts)
+      walkTerms(t, (x) => {
+        if (x.type === "var") {
+          const gv = declared.peekDeclared(x.value);
+          if (gv !== undefined) x.value = gv;
+        }
+        return false;
+      });
+  }
 }
 
 /** RewriteLocalVars for a query: the query's own scope, generated names `__localqN__`. */

@@ -32,6 +32,8 @@ export function rewritePrintCalls(ctx: CompileContext): void {
           return hasPrint;
         });
         if (!hasPrint) continue;
+        // the operands become comprehensions
+        ctx.facts.get(m)?.closureTerms.add(r);
         const safe = varsOf(r.head.args ?? []);
         for (const v of RESERVED) safe.add(v);
         const report = (errs: Err[]): void => {

@@ -75,13 +75,28 @@ export function buildModuleTree(modules: readonly Module[]): ModuleTreeNode {
 
 export class TreeNode {
   readonly values: Rule[] = [];
+  /** Children by keyOf their key, in the order they were added (the order of the walks). */
   readonly children = new Map<string, TreeNode>();
+  // the children keyed by vars and strings again, by name: lookups (every ref of every rule
+  // in SetGraph, every call's arity) then make no key string
+  private vars: Map<string, TreeNode> | undefined;
+  private strings: Map<string, TreeNode> | undefined;
   hide = false;
   constructor(readonly key: Term | undefined) {}
 
   child(k: Term): TreeNode | undefined {
+    if (k.type === "var") return this.vars?.get(k.value);
+    if (k.type === "string") return this.strings?.get(k.value);
     if (k.type === "ref" || k.type === "call") return undefined;
     return this.children.get(keyOf(k));
+  }
+
+  private addChild(k: Term): TreeNode {
+    const c = new TreeNode(k);
+    this.children.set(keyOf(k), c);
+    if (k.type === "var") (this.vars ??= new Map()).set(k.value, c);
+    else if (k.type === "string") (this.strings ??= new Map()).set(k.value, c);
+    return c;
   }
 
   /** Children in OPA's value order (the order extents and trie walks use). */
@@ -101,18 +116,15 @@ export class TreeNode {
 
   /** The node at exactly `ref`, if any. */
   lookup(ref: Ref): TreeNode | undefined {
-    const { node, tail } = this.find(ref);
-    return tail.length === 0 ? node : undefined;
+    let node: TreeNode | undefined = this;
+    for (let i = 0; i < ref.length && node; i++) node = node.child(ref[i]!);
+    return node;
   }
 
   add(path: Ref, rule: Rule | undefined): void {
     const { node, tail } = this.find(path);
     let n = node;
-    for (const t of tail) {
-      const c = new TreeNode(t);
-      n.children.set(keyOf(t), c);
-      n = c;
-    }
+    for (const t of tail) n = n.addChild(t);
     if (rule) n.values.push(rule);
   }
 
@@ -150,34 +162,33 @@ export class TreeNode {
     return out;
   }
 
-  /** Every rule a ref with vars could refer to (OPA's GetRulesDynamic). */
-  rulesDynamic(ref: Ref, includeHidden: boolean): Set<Rule> {
-    const set = new Set<Rule>();
-    this.collectDynamic(ref, 0, includeHidden, set);
-    return set;
-  }
-
-  // a method, not a closure per call: SetGraph asks this of every ref of every rule, and most
-  // refs (locals, input) end at the first lookup
-  private collectDynamic(ref: Ref, i: number, includeHidden: boolean, set: Set<Rule>): void {
+  /** Every rule a ref with vars could refer to (OPA's GetRulesDynamic), appended to `found` in
+   * the order first found, without repeats. The caller (SetGraph) asks this of every ref of every
+   * rule; most refs (locals, input) end at the first lookup. */
+  collectDynamic(ref: Ref, i: number, includeHidden: boolean, found: Rule[]): void {
     if (i >= ref.length) {
       this.depthFirst((d) => {
-        for (const r of d.values) set.add(r);
+        addAll(found, d.values);
         return includeHidden ? false : d.hide;
       });
     } else if (i === 0 || isConstant(ref[i]!)) {
       const c = this.child(ref[i]!);
       if (!c) return;
-      for (const r of c.values) set.add(r);
-      c.collectDynamic(ref, i + 1, includeHidden, set);
+      addAll(found, c.values);
+      c.collectDynamic(ref, i + 1, includeHidden, found);
     } else {
       for (const c of this.children.values()) {
         if (c.hide && !includeHidden) continue;
-        for (const r of c.values) set.add(r);
-        c.collectDynamic(ref, i + 1, includeHidden, set);
+        addAll(found, c.values);
+        c.collectDynamic(ref, i + 1, includeHidden, found);
       }
     }
   }
+}
+
+/** Appends the rules not in `found` yet (a ref finds few rules: a scan beats a set). */
+function addAll(found: Rule[], rules: readonly Rule[]): void {
+  for (const r of rules) if (!found.includes(r)) found.push(r);
 }
 
 export function buildRuleTree(ctx: CompileContext): TreeNode {

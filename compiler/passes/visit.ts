@@ -32,6 +32,13 @@ export function varsOfTerms(terms: readonly Term[], params: VarParams = {}, into
   return into;
 }
 
+/** The variables of terms[from:] (no copy of the array made). */
+export function varsOfTermsFrom(terms: readonly Term[], from: number, params: VarParams, into: Set<string>): Set<string> {
+  const v = new VarCollector(params, into);
+  for (let i = from; i < terms.length; i++) v.term(terms[i]!);
+  return into;
+}
+
 class VarCollector {
   constructor(
     readonly p: VarParams,
@@ -206,9 +213,11 @@ export function walkTerms(node: VarNode | Term[], f: TermVisitor): void {
 }
 
 /** Visits every expression under a node (including those in comprehension and every bodies).
- * Returning true stops the descent into that expression's closures. */
-export function walkExprs(node: VarNode | Term[], f: (e: Expr) => boolean | void): void {
-  new ExprWalker(f).any(node);
+ * Returning true stops the descent into that expression's closures. `intoTerms` false skips
+ * the terms, for a node known to hold no comprehensions or template strings (facts.ts): then
+ * only `every` bodies and `and`/`or`/`not` groups hold expressions below expressions. */
+export function walkExprs(node: VarNode | Term[], f: (e: Expr) => boolean | void, intoTerms = true): void {
+  new ExprWalker(f, intoTerms).any(node);
 }
 
 /** A recursive walk of everything that holds terms; subclasses say what to do at each
@@ -331,14 +340,17 @@ class TermWalker extends Walker {
 }
 
 class ExprWalker extends Walker {
-  constructor(private readonly f: (e: Expr) => boolean | void) {
+  constructor(
+    private readonly f: (e: Expr) => boolean | void,
+    private readonly intoTerms: boolean,
+  ) {
     super();
   }
   expr(e: Expr): void {
     if (this.f(e) !== true) this.parts(e, false);
   }
   term(t: Term): void {
-    this.children(t);
+    if (this.intoTerms) this.children(t);
   }
 }
 

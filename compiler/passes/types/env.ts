@@ -7,23 +7,57 @@ import { A, arr, B, keys, N, NL, obj, or, S, select, set, values, type MaybeType
 
 export class TypeNode {
   value: MaybeType;
-  readonly children = new Map<string, { key: Term; node: TypeNode }>();
+  // Children by the kind of their key: vars (locals, `data`, `input`, built-in heads) and
+  // strings (the segments of `data` paths) are looked up by name, with no key made; any other
+  // key term goes by keyOf. Vars and strings are nearly every lookup, and making a key string
+  // per lookup (then hashing it in a large map) was the type checker's largest cost.
+  private vars: Map<string, TypeNode> | undefined;
+  private strings: Map<string, { key: Term; node: TypeNode }> | undefined;
+  private others: Map<string, { key: Term; node: TypeNode }> | undefined;
 
   leaf(): boolean {
     return this.value !== undefined;
   }
-  child(k: Term): TypeNode | undefined {
-    return this.children.get(keyOf(k))?.node;
+  hasChildren(): boolean {
+    return (this.vars?.size ?? 0) > 0 || (this.strings?.size ?? 0) > 0 || (this.others?.size ?? 0) > 0;
   }
-  /** The child at a key made by keyOf. */
-  childAt(key: string): TypeNode | undefined {
-    return this.children.get(key)?.node;
+  child(k: Term): TypeNode | undefined {
+    if (k.type === "var") return this.vars?.get(k.value);
+    if (k.type === "string") return this.strings?.get(k.value)?.node;
+    return this.others?.get(keyOf(k))?.node;
+  }
+  /** The child at a var key. */
+  varChild(name: string): TypeNode | undefined {
+    return this.vars?.get(name);
   }
   getOrAdd(k: Term): TypeNode {
-    const key = keyOf(k);
-    let e = this.children.get(key);
-    if (!e) this.children.set(key, (e = { key: k, node: new TypeNode() }));
+    if (k.type === "var") return this.varChildOrAdd(k.value);
+    const map = k.type === "string" ? (this.strings ??= new Map()) : (this.others ??= new Map());
+    const key = k.type === "string" ? k.value : keyOf(k);
+    let e = map.get(key);
+    if (!e) map.set(key, (e = { key: k, node: new TypeNode() }));
     return e.node;
+  }
+  varChildOrAdd(name: string): TypeNode {
+    let n = (this.vars ??= new Map()).get(name);
+    if (!n) this.vars.set(name, (n = new TypeNode()));
+    return n;
+  }
+  /** Removes the child at a var key (returned, to be put back with restoreVar). */
+  detachVar(name: string): TypeNode | undefined {
+    const n = this.vars?.get(name);
+    this.vars?.delete(name);
+    return n;
+  }
+  restoreVar(name: string, n: TypeNode | undefined): void {
+    this.vars?.delete(name);
+    if (n) (this.vars ??= new Map()).set(name, n);
+  }
+  /** The children whose keys are not vars (strings first, then the others, each in insertion
+   * order): vars are never keys of an extent, and the extent's object orders its keys itself. */
+  *constantKeyed(): Generator<{ key: Term; node: TypeNode }> {
+    if (this.strings) yield* this.strings.values();
+    if (this.others) yield* this.others.values();
   }
 }
 
@@ -56,7 +90,7 @@ export class TypeEnv {
   }
 
   putVar(name: string, t: MaybeType): void {
-    this.tree.getOrAdd({ type: "var", value: name } as Term).value = t;
+    this.tree.varChildOrAdd(name).value = t;
   }
 
   /** The type of a term, or undefined when unknown. */
@@ -97,10 +131,10 @@ export class TypeEnv {
       case "ref":
         return this.getRef(t.value);
       case "var": {
-        // down the chain of environments with the key made once (variables are looked up often)
-        const key = keyOf(t);
+        // down the chain of environments (variables are looked up often)
+        const name = t.value;
         for (let env: TypeEnv | undefined = this; env; env = env.next) {
-          const node = env.tree.childAt(key);
+          const node = env.tree.varChild(name);
           if (node) return node.value;
         }
         return undefined;
@@ -111,10 +145,10 @@ export class TypeEnv {
   }
 
   getRef(ref: Ref): MaybeType {
-    // the first environment with the head, up the chain (the head's key made once)
-    const key = keyOf(ref[0]!);
+    // the first environment with the head, up the chain
+    const head = ref[0]!;
     for (let env: TypeEnv | undefined = this; env; env = env.next) {
-      const node = env.tree.childAt(key);
+      const node = env.tree.child(head);
       if (node) return env.getRefFrom(node, ref, 1);
       if (!env.next) return env.getRefFallback(ref);
     }
@@ -131,9 +165,9 @@ export class TypeEnv {
   /** The type at ref[i:] below `node` (a loop down the tree: refs can be long). */
   private getRefFrom(node: TypeNode, ref: Ref, i: number): MaybeType {
     for (;;) {
-      if (i === ref.length) return node.leaf() && node.children.size > 0 ? A : this.extent(node);
+      if (i === ref.length) return node.leaf() && node.hasChildren() ? A : this.extent(node);
       if (node.leaf()) {
-        const c = node.children.size > 0 ? node.child(ref[i]!) : undefined;
+        const c = node.child(ref[i]!);
         if (!c) return this.selectRef(node.value, ref.slice(i));
         node = c;
         i++;
@@ -151,7 +185,7 @@ export class TypeEnv {
   extent(node: TypeNode): MaybeType {
     if (node.leaf()) return node.value;
     const stat: { key: unknown; value: MaybeType }[] = [];
-    for (const { key, node: child } of node.children.values()) {
+    for (const { key, node: child } of node.constantKeyed()) {
       const k = constantJson(key);
       if (k !== NOT_JSON) stat.push({ key: k, value: this.extent(child) });
     }

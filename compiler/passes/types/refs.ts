@@ -94,7 +94,7 @@ function checkRef(m: Messages, env: TypeEnv, curr: TypeEnv, node: TypeNode, ref:
     }
     if (child.leaf()) {
       // rules at this path and below it (ref heads): their types are not merged, so do not judge
-      if (child.children.size > 0) return undefined;
+      if (child.hasChildren()) return undefined;
       return checkRefLeaf(m, env, child.value, ref, idx + 1);
     }
     node = child;

@@ -15,6 +15,8 @@ import { A, obj, type Type } from "./types.js";
 /** OPA's message for an entry naming a schema the set lacks (reported as it is). */
 class UndefinedSchema extends SchemaError {}
 
+const scopesOf = new WeakMap<CompileContext, SchemaScopes | null>();
+
 const INPUT: Ref = [{ type: "var", value: "input" } as Term];
 
 export class SchemaScopes {
@@ -42,6 +44,14 @@ export class SchemaScopes {
   /** The schemas of a compilation, or undefined when none is in play (no set, no annotation
    * with `schemas:`): then the checker does nothing more than without this feature. */
   static of(ctx: CompileContext): SchemaScopes | undefined {
+    // one answer per compilation: every query compiled against the modules asks again, and the
+    // modules' annotations do not change once they are compiled
+    let s = scopesOf.get(ctx);
+    if (s === undefined) scopesOf.set(ctx, (s = SchemaScopes.make(ctx) ?? null));
+    return s ?? undefined;
+  }
+
+  private static make(ctx: CompileContext): SchemaScopes | undefined {
     if (!ctx.schemas && !ctx.modules.some((m) => m.annotations.some((a) => (a.schemas?.length ?? 0) > 0))) return undefined;
     return new SchemaScopes(ctx, ctx.schemas);
   }
