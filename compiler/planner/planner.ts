@@ -5,13 +5,14 @@
 // planner's state and the entry points; rules.ts plans rules into funcs, exprs.ts expressions,
 // terms.ts values and unification, refs.ts references into data.
 import type { Body, Module, NodeLocation, Ref, Rule } from "../ast/nodes.js";
-import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtMap, StmtType } from "../ir/types.js";
+import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtType } from "../ir/types.js";
 import { RegoError } from "../../runtime/errors.js";
 import type { BuiltinDecl } from "../builtins/decls.js";
 import { isStackOverflow } from "../passes/limits.js";
 import { isGenerated, isWildcard, SAFETY_PARAMS, varsOf } from "../passes/visit.js";
 import { planQuery } from "./exprs.js";
 import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./trie.js";
+import { BUILD, type Build, type Fields } from "./stmts.js";
 import { VarStack } from "./vars.js";
 
 export type Iter = () => void;
@@ -63,9 +64,6 @@ export interface PlanInput {
 
 export const INPUT = "input";
 export const DATA = "data";
-
-/** Stmt fields without the location (appendStmt adds it). */
-type Fields<T extends StmtType> = Omit<StmtMap[T], "file" | "row" | "col">;
 
 export class Planner {
   readonly strings: { value: string }[] = [];
@@ -193,7 +191,7 @@ export class Planner {
       const lr = this.newLocal();
       this.appendStmt("MakeObjectStmt", { target: lr });
       for (const [v, key] of [...visible, ...captures]) {
-        this.appendStmt("ObjectInsertStmt", { object: lr, key: { type: "string_index", value: key }, value: this.varOperand(v) });
+        this.appendStmt("ObjectInsertStmt", { object: lr, key: this.stringIndexOperand(key), value: this.varOperand(v) });
       }
       this.appendStmt("ResultSetAddStmt", { value: lr });
       defined = true;
@@ -217,8 +215,37 @@ export class Planner {
     return ref;
   }
 
+  // Operands are immutable and a plan holds hundreds of thousands of them (most statements read
+  // one or two): one object per local, string and boolean, shared by every statement that reads
+  // it, instead of a new one at each read.
+  private readonly localOperands: Operand[] = [];
+  private readonly stringOperands: Operand[] = [];
+  private readonly boolOperands: readonly [Operand, Operand] = [
+    { type: "bool", value: false },
+    { type: "bool", value: true },
+  ];
+
+  /** The operand reading local `l`. */
+  local(l: Local): Operand {
+    return (this.localOperands[l] ??= { type: "local", value: l });
+  }
+
+  bool(b: boolean): Operand {
+    return this.boolOperands[b ? 1 : 0];
+  }
+
+  /** The operand of the string constant `s` (added to the plan's strings). */
+  stringOperand(s: string): Operand {
+    return this.stringIndexOperand(this.getString(s));
+  }
+
+  /** The operand of the plan's string `i`. */
+  stringIndexOperand(i: number): Operand {
+    return (this.stringOperands[i] ??= { type: "string_index", value: i });
+  }
+
   varOperand(v: string): Operand {
-    return { type: "local", value: this.vars.getOrEmpty(v) };
+    return this.local(this.vars.getOrEmpty(v));
   }
 
   getString(s: string): number {
@@ -245,8 +272,9 @@ export class Planner {
    * the source on each read, and a location stamps many statements). */
   private stamped: { loc: NodeLocation | undefined; file: number; row: number; col: number } = { loc: undefined, file: 0, row: 0, col: 0 };
 
-  /** A statement: `fields` (a fresh object literal at every call site) with the location added. */
-  stmt<T extends StmtType>(type: T, fields: Fields<T>): Stmt {
+  /** A statement of `fields` (a fresh object literal at every call site) and the location, built
+   * by `build` (stmts.ts: the field order of the plan's JSON). */
+  stmt<T extends StmtType>(type: T, fields: Fields<T>, build: Build<T> = BUILD[type] as Build<T>): Stmt {
     if (--this.stmtBudget < 0) {
       throw this.error(
         `policy too large to plan: more than ${STMTS_BASE + STMTS_PER_CHAR * (this.input.sourceSize ?? 0)} statements (a body that iterates over rule sets with variable keys is planned once per rule; regoc's limit)`,
@@ -257,16 +285,11 @@ export class Planner {
     if (st.loc !== loc) {
       st = this.stamped = loc ? { loc, file: this.getFile(loc.file || "<query>"), row: loc.row ?? 0, col: loc.col ?? 0 } : { loc, file: 0, row: 0, col: 0 };
     }
-    const stmt = fields as Fields<T> & { file: number; col: number; row: number; Index?: number };
-    stmt.file = st.file;
-    stmt.col = st.col;
-    stmt.row = st.row;
-    if (type === "MakeNumberRefStmt") stmt.Index = (fields as unknown as { index: number }).index;
-    return { type, stmt } as Stmt;
+    return { type, stmt: build(fields, st.file, st.col, st.row) } as Stmt;
   }
 
-  appendStmt<T extends StmtType>(type: T, fields: Fields<T>): void {
-    this.curr.stmts.push(this.stmt(type, fields));
+  appendStmt<T extends StmtType>(type: T, fields: Fields<T>, build?: Build<T>): void {
+    this.curr.stmts.push(this.stmt(type, fields, build));
   }
 
   appendStmtTo<T extends StmtType>(block: Block, type: T, fields: Fields<T>): void {
@@ -285,7 +308,7 @@ export class Planner {
   }
 
   newOperand(): Operand {
-    return { type: "local", value: this.newLocal() };
+    return this.local(this.newLocal());
   }
 
   /** The leading args of every call of a user func: input, data and the generation's captures. */
@@ -305,14 +328,6 @@ export class Planner {
     const l = this.loc;
     return new RegoError("rego_compile_error", message, l ? { file: l.file, row: l.row, col: l.col } : undefined);
   }
-}
-
-export function local(l: Local): Operand {
-  return { type: "local", value: l };
-}
-
-export function bool(b: boolean): Operand {
-  return { type: "bool", value: b };
 }
 
 /** Plans the queries against the modules; the result is OPA's plan JSON (decoded shape). */

@@ -6,7 +6,7 @@ import type { Ref, Rule, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand } from "../ir/types.js";
 import { varsOf } from "../passes/visit.js";
 import { isFlatTerm, planSeq } from "./flat.js";
-import { DATA, INPUT, local, type Iter, type Planner } from "./planner.js";
+import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import { planRules } from "./rules.js";
 import { planDot, planScan, planSet, planTerm, planUnifyLocal } from "./terms.js";
 import type { RuleTrie } from "./trie.js";
@@ -21,7 +21,7 @@ export function planRef(p: Planner, ref: Ref, iter: Iter): void {
   if (head.value === INPUT && ref.length === 1) p.appendStmt("IsDefinedStmt", { source: p.vars.getOrEmpty(INPUT) });
   const l = p.vars.get(head.value);
   if (l === undefined) throw p.error(`illegal ref: unsafe head ${head.value}`);
-  p.ltarget = local(l);
+  p.ltarget = p.local(l);
   planRefRec(p, ref, 1, iter);
 }
 
@@ -104,7 +104,7 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, r
       planRefRec(p, ref.slice(0, opt.index + 1), 1, () => {
         p.appendStmt("AssignVarStmt", { source: p.ltarget, target });
         p.appendStmt("BreakStmt", { index: 1 });
-        p.ltarget = local(target);
+        p.ltarget = p.local(target);
         const outer: Block = {
           stmts: [
             p.stmt("BlockStmt", {
@@ -131,7 +131,7 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, r
     }
     if (rules.length > 0) {
       const target = p.newLocal();
-      p.ltarget = local(target);
+      p.ltarget = p.local(target);
       const name = planRules(p, rules);
       p.appendStmt("CallStmt", { func: name, args: p.defaultOperands(), result: target });
       return planRefRec(p, ref, index + 1, iter);
@@ -167,18 +167,18 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, r
     planSet(p, exclude, () => {
       lexclude = p.ltarget;
     });
-    p.ltarget = local(base.local);
+    p.ltarget = p.local(base.local);
     planRefRec(p, base.path, 0, () =>
       planScan(p, term, (lkey) => {
         const ignore = p.newLocal();
-        p.appendStmt("NotStmt", { block: p.blockWith("DotStmt", { source: lexclude!, key: local(lkey), target: ignore }) });
+        p.appendStmt("NotStmt", { block: p.blockWith("DotStmt", { source: lexclude!, key: p.local(lkey), target: ignore }) });
         planRefData(p, undefined, { local: (p.ltarget as { value: Local }).value, path: [] }, ref, index + 1, iter);
       }),
     );
     return;
   }
 
-  p.ltarget = local(base.local);
+  p.ltarget = p.local(base.local);
   const path = [...base.path, term];
   planRefRec(p, path, 0, () => planRefData(p, undefined, { local: (p.ltarget as { value: Local }).value, path: [] }, ref, index + 1, iter));
 }
@@ -211,19 +211,19 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Base
           const name = planRules(p, rules);
           const b: Block = { stmts: [] };
           p.appendStmtTo(b, "CallStmt", { func: name, args: p.defaultOperands(), result: lvalue });
-          p.appendStmtTo(b, "ObjectInsertStmt", { object: vtarget, key: lkey, value: local(lvalue) });
+          p.appendStmtTo(b, "ObjectInsertStmt", { object: vtarget, key: lkey, value: p.local(lvalue) });
           p.appendStmt("BlockStmt", { blocks: [b] });
         });
       }
     }
     if (!base) {
-      p.ltarget = local(vtarget);
+      p.ltarget = p.local(vtarget);
       return iter();
     }
   }
   const prev = p.curr;
   p.curr = { stmts: [] };
-  p.ltarget = local(base!.local);
+  p.ltarget = p.local(base!.local);
   let target = p.newLocal();
   planRefRec(p, base!.path, 0, () => {
     if (!virtual) target = (p.ltarget as { value: Local }).value;
@@ -233,12 +233,12 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Base
   const inner = p.curr;
   p.curr = { stmts: [] };
   p.appendStmt("BlockStmt", { blocks: [inner] });
-  if (virtual) p.appendStmt("AssignVarStmt", { source: local(vtarget), target });
+  if (virtual) p.appendStmt("AssignVarStmt", { source: p.local(vtarget), target });
   else p.appendStmt("BreakStmt", { index: 1 });
   const outer = p.curr;
   p.curr = prev;
   p.appendStmt("BlockStmt", { blocks: [outer] });
-  p.ltarget = local(target);
+  p.ltarget = p.local(target);
   iter();
 }
 
@@ -289,11 +289,11 @@ function optimizeLookup(p: Planner, t: RuleTrie, ref: Ref): { rulesets: Rule[][]
     if (rules.length > 0) rulesets.push(rules);
   }
   if (rulesets.length === 0) return { rulesets, path: [], index };
-  const path: Operand[] = [{ type: "string_index", value: p.getString(`g${p.funcs.gen()}`) }];
+  const path: Operand[] = [p.stringOperand(`g${p.funcs.gen()}`)];
   for (let i = 1; i <= index; i++) {
     const r = ref[i]!;
-    if (r.type === "var") path.push(local(p.vars.get(r.value)!));
-    else if (r.type === "string") path.push({ type: "string_index", value: p.getString(r.value) });
+    if (r.type === "var") path.push(p.local(p.vars.get(r.value)!));
+    else if (r.type === "string") path.push(p.stringOperand(r.value));
   }
   return { rulesets, path, index };
 }

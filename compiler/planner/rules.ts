@@ -6,7 +6,7 @@ import type { Ref, Rule, Term } from "../ast/nodes.js";
 import type { Block, Func, Local, Operand } from "../ir/types.js";
 import { refString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
-import { DATA, INPUT, local, type Planner } from "./planner.js";
+import { DATA, INPUT, type Planner } from "./planner.js";
 import { planTerm, planUnifyLocal } from "./terms.js";
 import { isFlatTerm, isFlatUnifyLocal, planSeq } from "./flat.js";
 import { VarStack } from "./vars.js";
@@ -132,7 +132,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
     if (!isMultiValue(top) && !buildObject) {
       const end: Block = { stmts: [] };
       p.appendStmtTo(end, "IsDefinedStmt", { source: lresult });
-      p.appendStmtTo(end, "AssignVarOnceStmt", { target: fn.return, source: local(lresult) });
+      p.appendStmtTo(end, "AssignVarOnceStmt", { target: fn.return, source: p.local(lresult) });
       blocks.push(end);
     }
   }
@@ -165,7 +165,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
 }
 
 function planParams(p: Planner, params: Local[], args: Term[], idx: number, iter: () => void): void {
-  planSeq(p, args.length, (i) => isFlatUnifyLocal(p, args[i]!), (i, next) => planUnifyLocal(p, local(params[i]!), args[i]!, next), iter, idx);
+  planSeq(p, args.length, (i) => isFlatUnifyLocal(p, args[i]!), (i, next) => planUnifyLocal(p, p.local(params[i]!), args[i]!, next), iter, idx);
 }
 
 /** Inserts the rule's value at `keys` below the func's object (OPA's planNestedObjects and
@@ -209,7 +209,7 @@ function planNestedObjects(p: Planner, obj: Local, keys: Term[], iter: (obj: Loc
   iter(parent);
   for (let i = path.length - 1; i >= 0; i--) {
     const { obj: o, key, child } = path[i]!;
-    p.appendStmt("ObjectInsertStmt", { object: o, key, value: local(child) });
+    p.appendStmt("ObjectInsertStmt", { object: o, key, value: p.local(child) });
   }
 }
 
@@ -225,13 +225,13 @@ function planNestedObjectsRec(p: Planner, obj: Local, keys: Term[], idx: number,
 function planDotOr(p: Planner, obj: Local, key: Operand, make: "MakeObjectStmt" | "MakeSetStmt", iter: (child: Local) => void): void {
   const child = planDotOrOpen(p, obj, key, make);
   iter(child);
-  p.appendStmt("ObjectInsertStmt", { object: obj, key, value: local(child) });
+  p.appendStmt("ObjectInsertStmt", { object: obj, key, value: p.local(child) });
 }
 
 function planDotOrOpen(p: Planner, obj: Local, key: Operand, make: "MakeObjectStmt" | "MakeSetStmt"): Local {
   const child = p.newLocal();
   const lookup: Block = { stmts: [] };
-  p.appendStmtTo(lookup, "DotStmt", { source: local(obj), key, target: child });
+  p.appendStmtTo(lookup, "DotStmt", { source: p.local(obj), key, target: child });
   p.appendStmtTo(lookup, "BreakStmt", { index: 1 });
   const outer: Block = { stmts: [p.stmt("BlockStmt", { blocks: [lookup] })] };
   p.appendStmtTo(outer, make, { target: child });
