@@ -163,7 +163,7 @@ function planExprEvery(p: Planner, every: Every, iter: Iter): void {
 function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
   const opTerm = terms[0]!;
   if (opTerm.type !== "ref") throw p.error(`illegal call: operator ${termString(opTerm)}`);
-  const operator = refString(opTerm.value);
+  const operator = p.operatorName(opTerm.value);
   if (operator === "eq") {
     planUnify(p, terms[1]!, terms[2]!, iter);
     return;

@@ -9,6 +9,7 @@ import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtType } from "
 import { RegoError } from "../../runtime/errors.js";
 import type { BuiltinDecl } from "../builtins/decls.js";
 import { isStackOverflow } from "../passes/limits.js";
+import { refString } from "../passes/terms.js";
 import { isGenerated, isWildcard, SAFETY_PARAMS, varsOf } from "../passes/visit.js";
 import { planQuery } from "./exprs.js";
 import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./trie.js";
@@ -161,7 +162,7 @@ export class Planner {
       }
       for (const r of m.rules) {
         const ref = this.ruleRef(r);
-        const cut = ref.findIndex((t, i) => i > 0 && t.type !== "string");
+        const cut = firstNonString(ref);
         const node = this.rules.lookupOrInsert(cut < 0 ? ref : ref.slice(0, cut));
         node.collapse();
         node.rules!.push(r);
@@ -242,6 +243,18 @@ export class Planner {
   /** The operand of the plan's string `i`. */
   stringIndexOperand(i: number): Operand {
     return (this.stringOperands[i] ??= { type: "string_index", value: i });
+  }
+
+  private readonly operatorNames = new Map<Ref, string>();
+
+  /** The name of a call's operator (`count`, `data.pkg.f`), as refString makes it: asked for at
+   * each call planned (and when checking it is flat), made once per operator ref. */
+  operatorName(ref: Ref): string {
+    const head = ref[0];
+    if (ref.length === 1 && head?.type === "var" && !head.value.startsWith("$")) return head.value;
+    let name = this.operatorNames.get(ref);
+    if (name === undefined) this.operatorNames.set(ref, (name = refString(ref)));
+    return name;
   }
 
   varOperand(v: string): Operand {
@@ -328,6 +341,12 @@ export class Planner {
     const l = this.loc;
     return new RegoError("rego_compile_error", message, l ? { file: l.file, row: l.row, col: l.col } : undefined);
   }
+}
+
+/** The index of the first term after the head that is not a string, or -1. */
+export function firstNonString(ref: Ref): number {
+  for (let i = 1; i < ref.length; i++) if (ref[i]!.type !== "string") return i;
+  return -1;
 }
 
 /** Plans the queries against the modules; the result is OPA's plan JSON (decoded shape). */

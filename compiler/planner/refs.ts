@@ -10,6 +10,7 @@ import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import { planRules } from "./rules.js";
 import { planDot, planScan, planSet, planTerm, planUnifyLocal } from "./terms.js";
 import type { RuleTrie } from "./trie.js";
+import { hasVars } from "./vars.js";
 
 export function planRef(p: Planner, ref: Ref, iter: Iter): void {
   const head = ref[0]!;
@@ -42,17 +43,7 @@ export function planRefRec(p: Planner, ref: Ref, index: number, iter: Iter): voi
 }
 
 function isGround(t: Term): boolean {
-  switch (t.type) {
-    case "string":
-    case "number":
-    case "boolean":
-    case "null":
-      return true;
-    case "var":
-      return false;
-    default:
-      return varsOf(t).size === 0;
-  }
+  return !hasVars(t);
 }
 
 function unseenVars(p: Planner, t: Term): boolean {
@@ -122,7 +113,7 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, r
   }
 
   const term = ref[index]!;
-  if (!varsOf(term).size) {
+  if (!hasVars(term)) {
     let vchild: RuleTrie | undefined;
     let rules: Rule[] = [];
     if (virtual) {
@@ -188,7 +179,7 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Base
   if (virtual) {
     p.appendStmt("MakeObjectStmt", { target: vtarget });
     const keys = virtual.childKeys();
-    if (keys.some((k) => varsOf(k).size > 0)) {
+    if (keys.some(hasVars)) {
       const rules = keys.flatMap((k) => virtual.get(k)?.rulesOf() ?? []);
       const name = planRules(p, rules);
       const b: Block = { stmts: [] };
@@ -242,9 +233,16 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Base
   iter();
 }
 
+function hasVarTerm(ref: Ref): boolean {
+  for (let i = 1; i < ref.length; i++) if (ref[i]!.type === "var") return true;
+  return false;
+}
+
 /** OPA's CallDynamic optimisation: possible when every var of the ref is already bound and the
  * trie below it leads only to rule sets (no rules met on the way down). */
 function optimizeLookup(p: Planner, t: RuleTrie, ref: Ref): { rulesets: Rule[][]; path: Operand[]; index: number } | undefined {
+  // only a var makes the lookup dynamic (most refs into data have none: then nothing to look at)
+  if (!hasVarTerm(ref)) return undefined;
   let nodes: RuleTrie[] = [t];
   let opt = false;
   let index = 0;
@@ -278,7 +276,7 @@ function optimizeLookup(p: Planner, t: RuleTrie, ref: Ref): { rulesets: Rule[][]
     if (relevant === 0) break;
     // at the penultimate term, rules with vars in their refs end the descent
     if (index === ref.length - 2) {
-      for (const n of nodes) if (n.rulesOf().some((rule) => !p.ruleRef(rule).every((x, j) => j === 0 || varsOf(x).size === 0))) break outer;
+      for (const n of nodes) if (n.rulesOf().some((rule) => !p.ruleRef(rule).every((x, j) => j === 0 || !hasVars(x)))) break outer;
     }
   }
   if (!opt) return undefined;

@@ -31,6 +31,11 @@ export class RuleTrie {
 
   /** Makes this node hold the rules of every node below it (OPA's functrie collapse). */
   collapse(): void {
+    // nearly always a leaf (a rule's node): nothing below it to take in
+    if (this.children.size === 0) {
+      this.rules ??= [];
+      return;
+    }
     this.rules = this.descendantRules();
     this.children.clear();
     this.strings.clear();
