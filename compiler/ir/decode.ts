@@ -297,12 +297,25 @@ export function decodePolicy(input: unknown): Policy {
 // present, `index` (not only `Index`), no `unplanned_rules`. Anything else goes through the
 // copying decoder, which also names the JSON path of an error. One leniency: a MakeNumberRefStmt
 // may also carry OPA's `Index` when it equals `index` (our planner writes both).
+//
+// The objects are read with for-in, one pass over their keys: every key must be one the object
+// should have (then, with the count right, all of them are there) and its value must pass. That
+// needs for-in to list own properties only, so it is used only on plain objects (prototype
+// Object.prototype or null) while Object.prototype has no enumerable properties; anything else is
+// left to the copying decoder. (Reading the fields by name instead, each with an own-property
+// check, cost about twice as much: a plan has millions of fields.)
 
-/** The number of enumerable properties (own and inherited): more than expected means extra keys. */
-function keyCount(o: object): number {
-  let n = 0;
-  for (const _ in o) n++;
-  return n;
+/** An object whose for-in keys are its own enumerable keys (see above). */
+function isPlain(v: unknown): v is Json {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Whether Object.prototype has no enumerable properties (checked once per plan). */
+function prototypeIsClean(): boolean {
+  for (const _ in Object.prototype) return false;
+  return true;
 }
 
 function isLocal(v: unknown): boolean {
@@ -314,9 +327,18 @@ function isUint(v: unknown): boolean {
 }
 
 function isOperand(v: unknown): boolean {
-  if (!isRecord(v) || keyCount(v) !== 2) return false;
-  const value = field(v, "value");
-  switch (field(v, "type")) {
+  if (!isPlain(v)) return false;
+  let n = 0;
+  let type: unknown;
+  let value: unknown;
+  for (const k in v) {
+    n++;
+    if (k === "type") type = v[k];
+    else if (k === "value") value = v[k];
+    else return false;
+  }
+  if (n !== 2) return false;
+  switch (type) {
     case "local":
       return isLocal(value);
     case "bool":
@@ -359,69 +381,113 @@ function isDecodedField(kind: FieldKind, v: unknown): boolean {
   }
 }
 
+/** Each statement type's fields: name → kind. */
+const FIELD_KINDS = new Map<string, ReadonlyMap<string, FieldKind>>(Object.entries(STMT_FIELDS).map(([t, fields]) => [t, new Map(Object.entries(fields))]));
+
 function isDecodedStmt(v: unknown): boolean {
-  if (!isRecord(v) || keyCount(v) !== 2) return false;
-  const type = field(v, "type");
-  const fields = typeof type === "string" ? FIELD_LISTS.get(type) : undefined;
-  const body = field(v, "stmt");
-  if (fields === undefined || !isRecord(body)) return false;
-  if (!isUint(field(body, "file")) || !isUint(field(body, "row")) || !isUint(field(body, "col"))) return false;
-  for (const [name, kind] of fields) if (!isDecodedField(kind, field(body, name))) return false;
-  let expected = 3 + fields.length;
-  if (type === "MakeNumberRefStmt" && Object.hasOwn(body, "Index")) {
-    if (body.Index !== body.index) return false;
-    expected++;
+  if (!isPlain(v)) return false;
+  let n = 0;
+  let type: unknown;
+  let body: unknown;
+  for (const k in v) {
+    n++;
+    if (k === "type") type = v[k];
+    else if (k === "stmt") body = v[k];
+    else return false;
   }
-  return keyCount(body) === expected;
+  const fields = typeof type === "string" ? FIELD_KINDS.get(type) : undefined;
+  if (n !== 2 || fields === undefined || !isPlain(body)) return false;
+  let keys = 0;
+  let hasIndex = false;
+  for (const k in body) {
+    keys++;
+    const x = body[k];
+    if (k === "file" || k === "row" || k === "col") {
+      if (!isUint(x)) return false;
+      continue;
+    }
+    const kind = fields.get(k);
+    if (kind !== undefined) {
+      if (!isDecodedField(kind, x)) return false;
+    } else if (k === "Index" && type === "MakeNumberRefStmt") {
+      hasIndex = true;
+    } else {
+      return false;
+    }
+  }
+  if (keys !== 3 + fields.size + (hasIndex ? 1 : 0)) return false;
+  return !hasIndex || body.Index === body.index;
 }
 
 function isDecodedBlock(v: unknown): boolean {
-  return isRecord(v) && keyCount(v) === 1 && isArrayOf(field(v, "stmts"), isDecodedStmt);
+  if (!isPlain(v)) return false;
+  let n = 0;
+  for (const k in v) {
+    if (k !== "stmts" || !isArrayOf(v[k], isDecodedStmt)) return false;
+    n++;
+  }
+  return n === 1;
 }
 
+/** Whether `v` is a plain object with exactly the keys `names` (each once), each passing `ok`. */
+function hasExactly(v: unknown, names: readonly string[], ok: (name: string, x: unknown) => boolean): boolean {
+  if (!isPlain(v)) return false;
+  let n = 0;
+  for (const k in v) {
+    if (!names.includes(k) || !ok(k, v[k])) return false;
+    n++;
+  }
+  return n === names.length;
+}
+
+const isString = (x: unknown): boolean => typeof x === "string";
+
 function isStringConst(v: unknown): boolean {
-  return isRecord(v) && keyCount(v) === 1 && typeof field(v, "value") === "string";
+  return hasExactly(v, ["value"], (_, x) => isString(x));
 }
 
 function isDecodedBuiltin(v: unknown): boolean {
-  if (!isRecord(v) || keyCount(v) !== 2 || typeof field(v, "name") !== "string") return false;
-  const decl = field(v, "decl");
-  return isRecord(decl) && (!Object.hasOwn(decl, "result") || decl.result === null || isRecord(decl.result));
+  return hasExactly(v, ["name", "decl"], (k, x) =>
+    k === "name" ? isString(x) : isRecord(x) && (!Object.hasOwn(x, "result") || x.result === null || isRecord(x.result)),
+  );
 }
 
 function isDecodedPlan(v: unknown): boolean {
-  return isRecord(v) && keyCount(v) === 2 && typeof field(v, "name") === "string" && isArrayOf(field(v, "blocks"), isDecodedBlock);
+  return hasExactly(v, ["name", "blocks"], (k, x) => (k === "name" ? isString(x) : isArrayOf(x, isDecodedBlock)));
+}
+
+function isDecodedFuncField(k: string, x: unknown): boolean {
+  switch (k) {
+    case "name":
+      return isString(x);
+    case "params":
+      return isArrayOf(x, isLocal);
+    case "return":
+      return isLocal(x);
+    case "blocks":
+      return isArrayOf(x, isDecodedBlock);
+    default: // path
+      return isArrayOf(x, isString);
+  }
 }
 
 function isDecodedFunc(v: unknown): boolean {
-  return (
-    isRecord(v) &&
-    keyCount(v) === 5 &&
-    typeof field(v, "name") === "string" &&
-    isArrayOf(field(v, "params"), isLocal) &&
-    isLocal(field(v, "return")) &&
-    isArrayOf(field(v, "blocks"), isDecodedBlock) &&
-    isArrayOf(field(v, "path"), (x) => typeof x === "string")
-  );
+  return hasExactly(v, ["name", "params", "return", "blocks", "path"], isDecodedFuncField);
 }
 
 /** Whether `v` is a plan in the decoded shape, which decodePolicy would copy field for field. */
 export function isDecoded(v: unknown): v is Policy {
-  if (!isRecord(v) || keyCount(v) !== 3) return false;
-  const st = field(v, "static");
-  const plans = field(v, "plans");
-  const funcs = field(v, "funcs");
-  return (
-    isRecord(st) &&
-    keyCount(st) === 3 &&
-    isArrayOf(field(st, "strings"), isStringConst) &&
-    isArrayOf(field(st, "builtin_funcs"), isDecodedBuiltin) &&
-    isArrayOf(field(st, "files"), isStringConst) &&
-    isRecord(plans) &&
-    keyCount(plans) === 1 &&
-    isArrayOf(field(plans, "plans"), isDecodedPlan) &&
-    isRecord(funcs) &&
-    keyCount(funcs) === 1 &&
-    isArrayOf(field(funcs, "funcs"), isDecodedFunc)
-  );
+  if (!prototypeIsClean()) return false;
+  return hasExactly(v, ["static", "plans", "funcs"], (k, x) => {
+    switch (k) {
+      case "static":
+        return hasExactly(x, ["strings", "builtin_funcs", "files"], (k2, y) =>
+          k2 === "builtin_funcs" ? isArrayOf(y, isDecodedBuiltin) : isArrayOf(y, isStringConst),
+        );
+      case "plans":
+        return hasExactly(x, ["plans"], (_, y) => isArrayOf(y, isDecodedPlan));
+      default: // funcs
+        return hasExactly(x, ["funcs"], (_, y) => isArrayOf(y, isDecodedFunc));
+    }
+  });
 }
