@@ -283,8 +283,10 @@ function planExprCallValue(p: Planner, value: Term, arity: number, operands: Ter
   }
 }
 
+/** Plans the operands and calls `iter` with the call's args: `args` (a fresh array, taken over)
+ * followed by the operands. */
 function planCallArgs(p: Planner, terms: Term[], args: Operand[], iter: (args: Operand[]) => void): void {
-  const out = args.slice();
+  const out = args;
   const base = out.length;
   planSeq(
     p,

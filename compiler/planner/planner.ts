@@ -11,6 +11,7 @@ import type { BuiltinDecl } from "../builtins/decls.js";
 import { isStackOverflow } from "../passes/limits.js";
 import { refString } from "../passes/terms.js";
 import { isGenerated, isWildcard, SAFETY_PARAMS, varsOf } from "../passes/visit.js";
+import { SourceLocation } from "../syntax/location.js";
 import { planQuery } from "./exprs.js";
 import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./trie.js";
 import { BUILD, type Build, type Fields } from "./stmts.js";
@@ -61,6 +62,14 @@ export interface PlanInput {
   queries: readonly QuerySet[];
   /** Characters of Rego source behind the modules and queries (sizes the statement budget). */
   sourceSize?: number;
+}
+
+/** A location's fields in a statement (see Planner.stamp). */
+interface Stamp {
+  loc: NodeLocation | undefined;
+  file: number;
+  row: number;
+  col: number;
 }
 
 export const INPUT = "input";
@@ -282,8 +291,27 @@ export class Planner {
   }
 
   /** The location fields of `loc`, worked out once per location (row and col are computed from
-   * the source on each read, and a location stamps many statements). */
-  private stamped: { loc: NodeLocation | undefined; file: number; row: number; col: number } = { loc: undefined, file: 0, row: 0, col: 0 };
+   * the source on each read, and a location stamps many statements). The one before is kept
+   * too: planning goes back and forth between a rule's or query's location and an expression's. */
+  private stamped: Stamp = { loc: undefined, file: 0, row: 0, col: 0 };
+  private stampedBefore: Stamp = this.stamped;
+
+  private stamp(loc: NodeLocation | undefined): Stamp {
+    let st = this.stamped;
+    if (st.loc === loc) return st;
+    st = this.stampedBefore;
+    if (st.loc !== loc) {
+      if (!loc) st = { loc, file: 0, row: 0, col: 0 };
+      else if (loc instanceof SourceLocation) {
+        // row and col from one look-up of the offset (each getter makes its own)
+        const at = loc.source.position(loc.offset);
+        st = { loc, file: this.getFile(loc.file || "<query>"), row: at.row ?? 0, col: at.col ?? 0 };
+      } else st = { loc, file: this.getFile(loc.file || "<query>"), row: loc.row ?? 0, col: loc.col ?? 0 };
+    }
+    this.stampedBefore = this.stamped;
+    this.stamped = st;
+    return st;
+  }
 
   /** A statement of `fields` (a fresh object literal at every call site) and the location, built
    * by `build` (stmts.ts: the field order of the plan's JSON). */
@@ -293,11 +321,7 @@ export class Planner {
         `policy too large to plan: more than ${STMTS_BASE + STMTS_PER_CHAR * (this.input.sourceSize ?? 0)} statements (a body that iterates over rule sets with variable keys is planned once per rule; regoc's limit)`,
       );
     }
-    const loc = this.loc;
-    let st = this.stamped;
-    if (st.loc !== loc) {
-      st = this.stamped = loc ? { loc, file: this.getFile(loc.file || "<query>"), row: loc.row ?? 0, col: loc.col ?? 0 } : { loc, file: 0, row: 0, col: 0 };
-    }
+    const st = this.stamp(this.loc);
     return { type, stmt: build(fields, st.file, st.col, st.row) } as Stmt;
   }
 
@@ -326,7 +350,10 @@ export class Planner {
 
   /** The leading args of every call of a user func: input, data and the generation's captures. */
   defaultOperands(): Operand[] {
-    return [this.varOperand(INPUT), this.varOperand(DATA), ...this.funcs.captures().map((c) => this.varOperand(c))];
+    const captures = this.funcs.captures();
+    const out = [this.varOperand(INPUT), this.varOperand(DATA)];
+    for (let i = 0; i < captures.length; i++) out.push(this.varOperand(captures[i]!));
+    return out;
   }
 
   /** Counter for capture names (see FuncStack.captures). */

@@ -29,6 +29,7 @@ export function planRef(p: Planner, ref: Ref, iter: Iter): void {
 /** The terms of `ref` from `index` on, from the current target: a dot for each term whose vars
  * are bound, a scan for the others. */
 export function planRefRec(p: Planner, ref: Ref, index: number, iter: Iter): void {
+  if (index >= ref.length) return iter(); // (often: a call of the rules the whole ref names)
   planSeq(
     p,
     ref.length,

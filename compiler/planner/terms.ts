@@ -29,9 +29,12 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
     case "string":
       p.ltarget = p.stringOperand(t.value);
       return iter();
-    case "var":
-      p.ltarget = p.local(p.vars.getOrElse(t.value, () => p.newLocal()));
+    case "var": {
+      let l = p.vars.get(t.value);
+      if (l === undefined) p.vars.put(t.value, (l = p.newLocal()));
+      p.ltarget = p.local(l);
       return iter();
+    }
     case "ref":
       return planRef(p, t.value, iter);
     case "array": {

@@ -31,43 +31,53 @@ export function hasVars(t: Term): boolean {
 }
 
 export class VarStack {
-  private readonly frames: Map<string, Local>[] = [];
+  // One map for all scopes, and an undo log: a scope (push) binds vars in the map, and pop puts
+  // back what they were bound to before. Scopes are opened for every comprehension, negation and
+  // alternative planned; this way they allocate nothing, and a lookup is one map lookup.
+  private readonly locals: Map<string, Local>;
+  /** Per binding made inside a scope: the var, and its local before (undefined: unbound). */
+  private readonly undoVars: string[] = [];
+  private readonly undoLocals: (Local | undefined)[] = [];
+  /** The undo log's length when each open scope was pushed. */
+  private readonly marks: number[] = [];
 
-  constructor(...frames: Map<string, Local>[]) {
-    for (const f of frames) this.frames.push(f);
+  /** A stack whose outermost scope is `base` (taken over, not copied). */
+  constructor(base: Map<string, Local>) {
+    this.locals = base;
   }
 
   get(v: string): Local | undefined {
-    for (let i = this.frames.length - 1; i >= 0; i--) {
-      const l = this.frames[i]!.get(v);
-      if (l !== undefined) return l;
-    }
-    return undefined;
+    return this.locals.get(v);
   }
 
   /** The local of `v`, or 0 when unbound (OPA's GetOrEmpty). */
   getOrEmpty(v: string): Local {
-    return this.get(v) ?? 0;
+    return this.locals.get(v) ?? 0;
   }
 
-  getOrElse(v: string, orElse: () => Local): Local {
-    let l = this.get(v);
-    if (l === undefined) {
-      l = orElse();
-      this.put(v, l);
-    }
-    return l;
-  }
-
+  /** Binds `v` in the innermost scope. */
   put(v: string, l: Local): void {
-    this.frames[this.frames.length - 1]!.set(v, l);
+    if (this.marks.length > 0) {
+      this.undoVars.push(v);
+      this.undoLocals.push(this.locals.get(v));
+    }
+    this.locals.set(v, l);
   }
 
-  push(frame: Map<string, Local> = new Map()): void {
-    this.frames.push(frame);
+  push(): void {
+    this.marks.push(this.undoVars.length);
   }
 
   pop(): void {
-    this.frames.pop();
+    const mark = this.marks.pop();
+    if (mark === undefined) throw new Error("VarStack.pop: no scope to close");
+    for (let i = this.undoVars.length - 1; i >= mark; i--) {
+      const v = this.undoVars[i]!;
+      const before = this.undoLocals[i];
+      if (before === undefined) this.locals.delete(v);
+      else this.locals.set(v, before);
+    }
+    this.undoVars.length = mark;
+    this.undoLocals.length = mark;
   }
 }
