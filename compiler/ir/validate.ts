@@ -8,23 +8,23 @@
 import type { RegoError } from "../../runtime/errors.js";
 import { numberFromText } from "../../runtime/value/number.js";
 import { invalid } from "./decode.js";
-import type { Block, BuiltinFunc, CallStmt, Func, Operand, Policy, Stmt, StringConst } from "./types.js";
+import type { Block, BuiltinFunc, CallStmt, Operand, Policy, Stmt, StringConst } from "./types.js";
 import { FuncPaths } from "./walk.js";
 
 /** Validates a decoded policy; throws RegoError("plan_invalid_error") on the first problem. */
 export function validatePolicy(policy: Policy): void {
-  const { strings, files, builtin_funcs } = policy.static;
-  const funcs = new Map<string, Func>();
-  policy.funcs.funcs.forEach((f, i) => {
-    const path = `funcs.funcs[${i}]`;
-    if (funcs.has(f.name)) throw invalid(`${path}.name`, `duplicate func name ${JSON.stringify(f.name)}`);
-    funcs.set(f.name, f);
-    const seen = new Set<number>();
-    f.params.forEach((p, j) => {
-      if (seen.has(p)) throw invalid(`${path}.params[${j}]`, `duplicate param local ${p}`);
-      seen.add(p);
-    });
-  });
+  const { builtin_funcs } = policy.static;
+  const funcList = policy.funcs.funcs;
+  // funcs by name → their index (calls and the call graph work with indexes: a plan has many
+  // funcs with long names, and maps keyed by them cost more than the checks themselves)
+  const funcs = new Map<string, number>();
+  for (let i = 0; i < funcList.length; i++) {
+    const f = funcList[i]!;
+    if (funcs.has(f.name)) throw invalid(`funcs.funcs[${i}].name`, `duplicate func name ${JSON.stringify(f.name)}`);
+    funcs.set(f.name, i);
+    const j = duplicateParam(f.params);
+    if (j >= 0) throw invalid(`funcs.funcs[${i}].params[${j}]`, `duplicate param local ${f.params[j]}`);
+  }
   const builtins = new Map<string, (typeof builtin_funcs)[number]>();
   builtin_funcs.forEach((b, i) => {
     if (builtins.has(b.name)) throw invalid(`static.builtin_funcs[${i}].name`, `duplicate builtin ${JSON.stringify(b.name)}`);
@@ -37,52 +37,68 @@ export function validatePolicy(policy: Policy): void {
   });
 
   const check = new BodyChecker(policy, funcs, builtins);
-  const planLocals = new Set([0, 1]);
-  policy.plans.plans.forEach((p, i) => check.body("plan", planLocals, p.blocks, `plans.plans[${i}].blocks`, undefined));
-  const callees = new Map<string, string[]>();
-  policy.funcs.funcs.forEach((f, i) => {
-    const out: string[] = [];
-    check.body("func", new Set(f.params), f.blocks, `funcs.funcs[${i}].blocks`, out);
-    callees.set(f.name, out);
-  });
+  const planLocals = [0, 1];
+  policy.plans.plans.forEach((p, i) => check.body("plan", planLocals, p.blocks, i, undefined));
+  const callees: number[][] = new Array<number[]>(funcList.length);
+  for (let i = 0; i < funcList.length; i++) {
+    const out: number[] = [];
+    check.body("func", funcList[i]!.params, funcList[i]!.blocks, i, out);
+    callees[i] = out;
+  }
   checkAcyclic(policy, callees);
 }
 
+/** The index of the first param that repeats an earlier one, or -1. */
+function duplicateParam(params: readonly number[]): number {
+  if (params.length <= 16) {
+    // the usual few: no set needed
+    for (let j = 1; j < params.length; j++) if (params.lastIndexOf(params[j]!, j - 1) >= 0) return j;
+    return -1;
+  }
+  const seen = new Set<number>();
+  for (let j = 0; j < params.length; j++) {
+    if (seen.has(params[j]!)) return j;
+    seen.add(params[j]!);
+  }
+  return -1;
+}
+
 /** Rego has no recursion: a func that can reach itself (CallStmt or CallDynamicStmt) is refused.
- * `callees`: func name → the funcs its statements may call, in statement order. */
-function checkAcyclic(policy: Policy, callees: ReadonlyMap<string, readonly string[]>): void {
-  const state = new Map<string, 1 | 2>(); // 1 = on the stack, 2 = done
-  const index = new Map(policy.funcs.funcs.map((f, i) => [f.name, i]));
+ * `callees`: by func index, the funcs its statements may call (indexes), in statement order. */
+function checkAcyclic(policy: Policy, callees: readonly (readonly number[])[]): void {
+  const funcs = policy.funcs.funcs;
+  const state = new Uint8Array(funcs.length); // 0 = not seen, 1 = on the stack, 2 = done
   // depth-first with an explicit stack (call chains can be thousands of funcs long)
-  const visit = (root: string): void => {
-    const chain: string[] = [root];
-    const next: number[] = [0];
-    state.set(root, 1);
+  const chain: number[] = [];
+  const next: number[] = [];
+  for (let root = 0; root < funcs.length; root++) {
+    if (state[root] !== 0) continue;
+    chain.push(root);
+    next.push(0);
+    state[root] = 1;
     while (chain.length > 0) {
-      const name = chain[chain.length - 1]!;
-      const cs = callees.get(name) ?? [];
+      const f = chain[chain.length - 1]!;
+      const cs = callees[f]!;
       const i = next[next.length - 1]!;
       if (i === cs.length) {
-        state.set(name, 2);
+        state[f] = 2;
         chain.pop();
         next.pop();
         continue;
       }
       next[next.length - 1] = i + 1;
       const c = cs[i]!;
-      const st = state.get(c);
-      if (st === 1) {
-        const cycle = [...chain.slice(chain.indexOf(c)), c].map((n) => JSON.stringify(n)).join(" -> ");
-        throw invalid(`funcs.funcs[${index.get(c)}]`, `recursive call: ${cycle}`);
+      if (state[c] === 1) {
+        const cycle = [...chain.slice(chain.indexOf(c)), c].map((n) => JSON.stringify(funcs[n]!.name)).join(" -> ");
+        throw invalid(`funcs.funcs[${c}]`, `recursive call: ${cycle}`);
       }
-      if (st === undefined) {
-        state.set(c, 1);
+      if (state[c] === 0) {
+        state[c] = 1;
         chain.push(c);
         next.push(0);
       }
     }
-  };
-  for (const f of policy.funcs.funcs) if (!state.has(f.name)) visit(f.name);
+  }
 }
 
 /** The per-statement checks, walking the blocks without allocating per statement (a plan has a
@@ -94,18 +110,19 @@ class BodyChecker {
   private readonly strings: readonly StringConst[];
   /** The rule funcs by path, for the funcs a CallDynamicStmt may call (made on first use). */
   private paths: FuncPaths | undefined;
-  // the body being checked
+  // the body being checked: a plan's or a func's (by index)
   private kind: "plan" | "func" = "plan";
-  private protectedLocals: ReadonlySet<number> = new Set();
-  private root = "";
-  private callees: string[] | undefined;
+  private index = 0;
+  private protectedLocals: readonly number[] = [];
+  private callees: number[] | undefined;
   /** Per nesting depth: the block's index in its statement (-1: the `block` field) and the
    * statement's index in the block. */
   private readonly trail: number[] = [];
 
   constructor(
     private readonly policy: Policy,
-    private readonly funcs: ReadonlyMap<string, Func>,
+    /** Func name → index. */
+    private readonly funcs: ReadonlyMap<string, number>,
     private readonly builtins: ReadonlyMap<string, BuiltinFunc>,
   ) {
     this.strings = policy.static.strings;
@@ -113,12 +130,12 @@ class BodyChecker {
     this.nFiles = policy.static.files.length;
   }
 
-  /** Checks the top-level `blocks` of a plan or func (JSON path `root`); the funcs its statements
-   * call are appended to `callees`. */
-  body(kind: "plan" | "func", protectedLocals: ReadonlySet<number>, blocks: readonly Block[], root: string, callees: string[] | undefined): void {
+  /** Checks the top-level `blocks` of plan or func `index`; the funcs its statements call are
+   * appended to `callees`. */
+  body(kind: "plan" | "func", protectedLocals: readonly number[], blocks: readonly Block[], index: number, callees: number[] | undefined): void {
     this.kind = kind;
+    this.index = index;
     this.protectedLocals = protectedLocals;
-    this.root = root;
     this.callees = callees;
     for (let i = 0; i < blocks.length; i++) this.block(blocks[i]!, i, 0, 1);
   }
@@ -151,7 +168,8 @@ class BodyChecker {
 
   /** The JSON path of the statement at `depth` on the trail. */
   private path(depth: number): string {
-    let out = `${this.root}[${this.trail[0]}].stmts[${this.trail[1]}]`;
+    const root = this.kind === "plan" ? `plans.plans[${this.index}].blocks` : `funcs.funcs[${this.index}].blocks`;
+    let out = `${root}[${this.trail[0]}].stmts[${this.trail[1]}]`;
     for (let d = 1; d <= depth; d++) {
       const b = this.trail[2 * d]!;
       out += `${b < 0 ? ".stmt.block" : `.stmt.blocks[${b}]`}.stmts[${this.trail[2 * d + 1]}]`;
@@ -179,7 +197,7 @@ class BodyChecker {
   }
 
   private mutates(local: number, stmt: Stmt, depth: number): void {
-    if (this.protectedLocals.has(local)) {
+    if (this.protectedLocals.includes(local)) {
       throw this.fail(depth, "", `${stmt.type} mutates local ${local}, which holds ${this.kind === "plan" ? "the input or data document" : "a parameter"}`);
     }
   }
@@ -261,8 +279,8 @@ class BodyChecker {
         if (stmt.stmt.path.length === 0) throw this.fail(depth, ".path", "expected a non-empty path");
         if (levels < 4) throw this.fail(depth, "", `CallDynamicStmt needs 3 enclosing blocks to break out of (${levels - 1} here)`);
         if (this.callees) {
-          this.paths ??= new FuncPaths(this.funcs.values());
-          for (const g of this.paths.candidates(stmt.stmt, this.policy)) this.callees.push(g.name);
+          this.paths ??= new FuncPaths(this.policy.funcs.funcs);
+          for (const [i] of this.paths.candidatesByIndex(stmt.stmt, this.policy)) this.callees.push(i);
         }
         break;
       case "ResultSetAddStmt":
@@ -279,10 +297,11 @@ class BodyChecker {
   /** A CallStmt calls a func with its number of params, or a declared builtin. */
   private call(s: CallStmt, depth: number): void {
     const name = s.func;
-    const f = this.funcs.get(name);
-    if (f) {
+    const i = this.funcs.get(name);
+    if (i !== undefined) {
+      const f = this.policy.funcs.funcs[i]!;
       if (s.args.length !== f.params.length) throw this.fail(depth, ".args", `func ${JSON.stringify(name)} takes ${f.params.length} arguments, got ${s.args.length}`);
-      this.callees?.push(name);
+      this.callees?.push(i);
       return;
     }
     const b = this.builtins.get(name);

@@ -176,6 +176,11 @@ export class FuncPaths {
   /** Funcs whose path may equal the statement's path (same length, same constant segments), in
    * policy order. */
   candidates(stmt: CallDynamicStmt, policy: Policy): Func[] {
+    return this.candidatesByIndex(stmt, policy).map(([, f]) => f);
+  }
+
+  /** The candidates with their index in the policy's funcs, in policy order. */
+  candidatesByIndex(stmt: CallDynamicStmt, policy: Policy): Array<[index: number, func: Func]> {
     const strings = policy.static.strings;
     const found: Array<[number, Func]> = [];
     const visit = (n: PathNode, i: number): void => {
@@ -192,7 +197,7 @@ export class FuncPaths {
       }
     };
     visit(this.root, 0);
-    return found.sort((a, b) => a[0] - b[0]).map(([, f]) => f);
+    return found.sort((a, b) => a[0] - b[0]);
   }
 }
 

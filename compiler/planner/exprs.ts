@@ -4,7 +4,7 @@
 import type { Body, Every, Expr, LogicalExpr, NotGroup, Ref, Term } from "../ast/nodes.js";
 import type { Block, Operand } from "../ir/types.js";
 import { refString, termString } from "../passes/terms.js";
-import { bool, DATA, INPUT, local, type Iter, type Planner } from "./planner.js";
+import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import { planRules } from "./rules.js";
 import { isRoot, planWith } from "./with.js";
 import { planScan, planScanValues, planTerm, planUnify, planUnifyLocal } from "./terms.js";
@@ -64,7 +64,7 @@ export function planExpr(p: Planner, e: Expr, iter: Iter): void {
       }
       if (t.type !== "ref" && t.type !== "var") return iter();
       return planTerm(p, t, () => {
-        p.appendStmt("NotEqualStmt", { a: p.ltarget, b: bool(false) });
+        p.appendStmt("NotEqualStmt", { a: p.ltarget, b: p.bool(false) });
         iter();
       });
     }
@@ -104,7 +104,7 @@ function planExprLogical(p: Planner, l: LogicalExpr, iter: Iter): void {
     p.vars.push();
     const rec = (i: number): void => {
       if (i >= bodies.length) {
-        p.appendStmt("AssignVarStmt", { source: bool(true), target: flag });
+        p.appendStmt("AssignVarStmt", { source: p.bool(true), target: flag });
         return;
       }
       planQuery(p, bodies[i]!, 0, () => rec(i + 1));
@@ -147,13 +147,13 @@ function planExprEvery(p: Planner, every: Every, iter: Iter): void {
       p.curr = inner;
       planUnifyLocal(p, p.ltarget, every.value, () => {
         planQuery(p, every.body, 0, () => {
-          p.appendStmt("AssignVarStmt", { source: bool(true), target: cond1 });
+          p.appendStmt("AssignVarStmt", { source: p.bool(true), target: cond1 });
         });
       });
       p.curr = prev;
       p.appendStmt("BlockStmt", { blocks: [inner] });
       p.appendStmt("IsUndefinedStmt", { source: cond1 });
-      p.appendStmt("AssignVarStmt", { source: bool(true), target: cond0 });
+      p.appendStmt("AssignVarStmt", { source: p.bool(true), target: cond0 });
     });
   });
   p.appendStmt("IsUndefinedStmt", { source: cond0 });
@@ -163,7 +163,7 @@ function planExprEvery(p: Planner, every: Every, iter: Iter): void {
 function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
   const opTerm = terms[0]!;
   if (opTerm.type !== "ref") throw p.error(`illegal call: operator ${termString(opTerm)}`);
-  const operator = refString(opTerm.value);
+  const operator = p.operatorName(opTerm.value);
   if (operator === "eq") {
     planUnify(p, terms[1]!, terms[2]!, iter);
     return;
@@ -225,20 +225,20 @@ function planExprCallRelation(p: Planner, name: string, arity: number, operands:
   if (operands.length === arity) {
     planCallArgs(p, operands, args, (a) => {
       const target = p.newLocal();
-      p.ltarget = local(target);
+      p.ltarget = p.local(target);
       p.appendStmt("CallStmt", { func: name, args: a, result: target });
       const size = p.newLocal();
-      p.appendStmt("LenStmt", { source: local(target), target: size });
+      p.appendStmt("LenStmt", { source: p.local(target), target: size });
       const zero = p.newLocal();
       p.appendStmt("MakeNumberIntStmt", { value: 0, target: zero });
-      p.appendStmt("NotEqualStmt", { a: local(size), b: local(zero) });
+      p.appendStmt("NotEqualStmt", { a: p.local(size), b: p.local(zero) });
       iter();
     });
     return;
   }
   planCallArgs(p, operands.slice(0, -1), args, (a) => {
     const target = p.newLocal();
-    p.ltarget = local(target);
+    p.ltarget = p.local(target);
     p.appendStmt("CallStmt", { func: name, args: a, result: target });
     planScanValues(p, operands[operands.length - 1]!, iter);
   });
@@ -248,16 +248,16 @@ function planExprCallFunc(p: Planner, name: string, arity: number, isVoid: boole
   if (operands.length === arity) {
     planCallArgs(p, operands, args, (a) => {
       const target = p.newLocal();
-      p.ltarget = local(target);
+      p.ltarget = p.local(target);
       p.appendStmt("CallStmt", { func: name, args: a, result: target });
-      if (!isVoid) p.appendStmt("NotEqualStmt", { a: local(target), b: bool(false) });
+      if (!isVoid) p.appendStmt("NotEqualStmt", { a: p.local(target), b: p.bool(false) });
       iter();
     });
   } else if (operands.length === arity + 1) {
     planCallArgs(p, operands.slice(0, -1), args, (a) => {
       const result = p.newLocal();
       p.appendStmt("CallStmt", { func: name, args: a, result });
-      planUnifyLocal(p, local(result), operands[operands.length - 1]!, iter);
+      planUnifyLocal(p, p.local(result), operands[operands.length - 1]!, iter);
     });
   } else {
     throw p.error("impossible replacement, arity mismatch");
@@ -269,7 +269,7 @@ function planExprCallValue(p: Planner, value: Term, arity: number, operands: Ter
     planCallArgs(p, operands, [], () => {
       p.ltarget = p.newOperand();
       planTerm(p, value, () => {
-        p.appendStmt("NotEqualStmt", { a: p.ltarget, b: bool(false) });
+        p.appendStmt("NotEqualStmt", { a: p.ltarget, b: p.bool(false) });
         iter();
       });
     });
@@ -283,8 +283,10 @@ function planExprCallValue(p: Planner, value: Term, arity: number, operands: Ter
   }
 }
 
+/** Plans the operands and calls `iter` with the call's args: `args` (a fresh array, taken over)
+ * followed by the operands. */
 function planCallArgs(p: Planner, terms: Term[], args: Operand[], iter: (args: Operand[]) => void): void {
-  const out = args.slice();
+  const out = args;
   const base = out.length;
   planSeq(
     p,

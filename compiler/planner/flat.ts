@@ -13,7 +13,6 @@
 // conservative: an item they cannot vouch for is planned nested, as before. planSeq checks the
 // promise of each flat item as it runs (an internal error, never a wrong plan).
 import type { Expr, Ref, Term } from "../ast/nodes.js";
-import { refString } from "../passes/terms.js";
 import { varsOf } from "../passes/visit.js";
 import { DATA, type Iter, type Planner } from "./planner.js";
 
@@ -147,7 +146,7 @@ export function isFlatExpr(p: Planner, e: Expr): boolean {
   }
   const op = ts[0];
   if (op?.type !== "ref") return true; // an error
-  const operator = refString(op.value);
+  const operator = p.operatorName(op.value);
   if (operator === "eq") return ts.length !== 3 || isFlatUnify(p, ts[1]!, ts[2]!);
   if (p.mocks.lookup(operator)) return false;
   const node = p.rules.lookup(op.value);

@@ -5,13 +5,16 @@
 // planner's state and the entry points; rules.ts plans rules into funcs, exprs.ts expressions,
 // terms.ts values and unification, refs.ts references into data.
 import type { Body, Module, NodeLocation, Ref, Rule } from "../ast/nodes.js";
-import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtMap, StmtType } from "../ir/types.js";
+import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtType } from "../ir/types.js";
 import { RegoError } from "../../runtime/errors.js";
 import type { BuiltinDecl } from "../builtins/decls.js";
 import { isStackOverflow } from "../passes/limits.js";
+import { refString } from "../passes/terms.js";
 import { isGenerated, isWildcard, SAFETY_PARAMS, varsOf } from "../passes/visit.js";
+import { SourceLocation } from "../syntax/location.js";
 import { planQuery } from "./exprs.js";
 import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./trie.js";
+import { BUILD, type Build, type Fields } from "./stmts.js";
 import { VarStack } from "./vars.js";
 
 export type Iter = () => void;
@@ -61,11 +64,16 @@ export interface PlanInput {
   sourceSize?: number;
 }
 
+/** A location's fields in a statement (see Planner.stamp). */
+interface Stamp {
+  loc: NodeLocation | undefined;
+  file: number;
+  row: number;
+  col: number;
+}
+
 export const INPUT = "input";
 export const DATA = "data";
-
-/** Stmt fields without the location (appendStmt adds it). */
-type Fields<T extends StmtType> = Omit<StmtMap[T], "file" | "row" | "col">;
 
 export class Planner {
   readonly strings: { value: string }[] = [];
@@ -163,7 +171,7 @@ export class Planner {
       }
       for (const r of m.rules) {
         const ref = this.ruleRef(r);
-        const cut = ref.findIndex((t, i) => i > 0 && t.type !== "string");
+        const cut = firstNonString(ref);
         const node = this.rules.lookupOrInsert(cut < 0 ? ref : ref.slice(0, cut));
         node.collapse();
         node.rules!.push(r);
@@ -193,7 +201,7 @@ export class Planner {
       const lr = this.newLocal();
       this.appendStmt("MakeObjectStmt", { target: lr });
       for (const [v, key] of [...visible, ...captures]) {
-        this.appendStmt("ObjectInsertStmt", { object: lr, key: { type: "string_index", value: key }, value: this.varOperand(v) });
+        this.appendStmt("ObjectInsertStmt", { object: lr, key: this.stringIndexOperand(key), value: this.varOperand(v) });
       }
       this.appendStmt("ResultSetAddStmt", { value: lr });
       defined = true;
@@ -217,8 +225,49 @@ export class Planner {
     return ref;
   }
 
+  // Operands are immutable and a plan holds hundreds of thousands of them (most statements read
+  // one or two): one object per local, string and boolean, shared by every statement that reads
+  // it, instead of a new one at each read.
+  private readonly localOperands: Operand[] = [];
+  private readonly stringOperands: Operand[] = [];
+  private readonly boolOperands: readonly [Operand, Operand] = [
+    { type: "bool", value: false },
+    { type: "bool", value: true },
+  ];
+
+  /** The operand reading local `l`. */
+  local(l: Local): Operand {
+    return (this.localOperands[l] ??= { type: "local", value: l });
+  }
+
+  bool(b: boolean): Operand {
+    return this.boolOperands[b ? 1 : 0];
+  }
+
+  /** The operand of the string constant `s` (added to the plan's strings). */
+  stringOperand(s: string): Operand {
+    return this.stringIndexOperand(this.getString(s));
+  }
+
+  /** The operand of the plan's string `i`. */
+  stringIndexOperand(i: number): Operand {
+    return (this.stringOperands[i] ??= { type: "string_index", value: i });
+  }
+
+  private readonly operatorNames = new Map<Ref, string>();
+
+  /** The name of a call's operator (`count`, `data.pkg.f`), as refString makes it: asked for at
+   * each call planned (and when checking it is flat), made once per operator ref. */
+  operatorName(ref: Ref): string {
+    const head = ref[0];
+    if (ref.length === 1 && head?.type === "var" && !head.value.startsWith("$")) return head.value;
+    let name = this.operatorNames.get(ref);
+    if (name === undefined) this.operatorNames.set(ref, (name = refString(ref)));
+    return name;
+  }
+
   varOperand(v: string): Operand {
-    return { type: "local", value: this.vars.getOrEmpty(v) };
+    return this.local(this.vars.getOrEmpty(v));
   }
 
   getString(s: string): number {
@@ -242,31 +291,42 @@ export class Planner {
   }
 
   /** The location fields of `loc`, worked out once per location (row and col are computed from
-   * the source on each read, and a location stamps many statements). */
-  private stamped: { loc: NodeLocation | undefined; file: number; row: number; col: number } = { loc: undefined, file: 0, row: 0, col: 0 };
+   * the source on each read, and a location stamps many statements). The one before is kept
+   * too: planning goes back and forth between a rule's or query's location and an expression's. */
+  private stamped: Stamp = { loc: undefined, file: 0, row: 0, col: 0 };
+  private stampedBefore: Stamp = this.stamped;
 
-  /** A statement: `fields` (a fresh object literal at every call site) with the location added. */
-  stmt<T extends StmtType>(type: T, fields: Fields<T>): Stmt {
+  private stamp(loc: NodeLocation | undefined): Stamp {
+    let st = this.stamped;
+    if (st.loc === loc) return st;
+    st = this.stampedBefore;
+    if (st.loc !== loc) {
+      if (!loc) st = { loc, file: 0, row: 0, col: 0 };
+      else if (loc instanceof SourceLocation) {
+        // row and col from one look-up of the offset (each getter makes its own)
+        const at = loc.source.position(loc.offset);
+        st = { loc, file: this.getFile(loc.file || "<query>"), row: at.row ?? 0, col: at.col ?? 0 };
+      } else st = { loc, file: this.getFile(loc.file || "<query>"), row: loc.row ?? 0, col: loc.col ?? 0 };
+    }
+    this.stampedBefore = this.stamped;
+    this.stamped = st;
+    return st;
+  }
+
+  /** A statement of `fields` (a fresh object literal at every call site) and the location, built
+   * by `build` (stmts.ts: the field order of the plan's JSON). */
+  stmt<T extends StmtType>(type: T, fields: Fields<T>, build: Build<T> = BUILD[type] as Build<T>): Stmt {
     if (--this.stmtBudget < 0) {
       throw this.error(
         `policy too large to plan: more than ${STMTS_BASE + STMTS_PER_CHAR * (this.input.sourceSize ?? 0)} statements (a body that iterates over rule sets with variable keys is planned once per rule; regoc's limit)`,
       );
     }
-    const loc = this.loc;
-    let st = this.stamped;
-    if (st.loc !== loc) {
-      st = this.stamped = loc ? { loc, file: this.getFile(loc.file || "<query>"), row: loc.row ?? 0, col: loc.col ?? 0 } : { loc, file: 0, row: 0, col: 0 };
-    }
-    const stmt = fields as Fields<T> & { file: number; col: number; row: number; Index?: number };
-    stmt.file = st.file;
-    stmt.col = st.col;
-    stmt.row = st.row;
-    if (type === "MakeNumberRefStmt") stmt.Index = (fields as unknown as { index: number }).index;
-    return { type, stmt } as Stmt;
+    const st = this.stamp(this.loc);
+    return { type, stmt: build(fields, st.file, st.col, st.row) } as Stmt;
   }
 
-  appendStmt<T extends StmtType>(type: T, fields: Fields<T>): void {
-    this.curr.stmts.push(this.stmt(type, fields));
+  appendStmt<T extends StmtType>(type: T, fields: Fields<T>, build?: Build<T>): void {
+    this.curr.stmts.push(this.stmt(type, fields, build));
   }
 
   appendStmtTo<T extends StmtType>(block: Block, type: T, fields: Fields<T>): void {
@@ -285,12 +345,15 @@ export class Planner {
   }
 
   newOperand(): Operand {
-    return { type: "local", value: this.newLocal() };
+    return this.local(this.newLocal());
   }
 
   /** The leading args of every call of a user func: input, data and the generation's captures. */
   defaultOperands(): Operand[] {
-    return [this.varOperand(INPUT), this.varOperand(DATA), ...this.funcs.captures().map((c) => this.varOperand(c))];
+    const captures = this.funcs.captures();
+    const out = [this.varOperand(INPUT), this.varOperand(DATA)];
+    for (let i = 0; i < captures.length; i++) out.push(this.varOperand(captures[i]!));
+    return out;
   }
 
   /** Counter for capture names (see FuncStack.captures). */
@@ -307,12 +370,10 @@ export class Planner {
   }
 }
 
-export function local(l: Local): Operand {
-  return { type: "local", value: l };
-}
-
-export function bool(b: boolean): Operand {
-  return { type: "bool", value: b };
+/** The index of the first term after the head that is not a string, or -1. */
+export function firstNonString(ref: Ref): number {
+  for (let i = 1; i < ref.length; i++) if (ref[i]!.type !== "string") return i;
+  return -1;
 }
 
 /** Plans the queries against the modules; the result is OPA's plan JSON (decoded shape). */

@@ -6,10 +6,11 @@ import type { Ref, Rule, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand } from "../ir/types.js";
 import { varsOf } from "../passes/visit.js";
 import { isFlatTerm, planSeq } from "./flat.js";
-import { DATA, INPUT, local, type Iter, type Planner } from "./planner.js";
+import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import { planRules } from "./rules.js";
 import { planDot, planScan, planSet, planTerm, planUnifyLocal } from "./terms.js";
 import type { RuleTrie } from "./trie.js";
+import { hasVars } from "./vars.js";
 
 export function planRef(p: Planner, ref: Ref, iter: Iter): void {
   const head = ref[0]!;
@@ -21,13 +22,14 @@ export function planRef(p: Planner, ref: Ref, iter: Iter): void {
   if (head.value === INPUT && ref.length === 1) p.appendStmt("IsDefinedStmt", { source: p.vars.getOrEmpty(INPUT) });
   const l = p.vars.get(head.value);
   if (l === undefined) throw p.error(`illegal ref: unsafe head ${head.value}`);
-  p.ltarget = local(l);
+  p.ltarget = p.local(l);
   planRefRec(p, ref, 1, iter);
 }
 
 /** The terms of `ref` from `index` on, from the current target: a dot for each term whose vars
  * are bound, a scan for the others. */
 export function planRefRec(p: Planner, ref: Ref, index: number, iter: Iter): void {
+  if (index >= ref.length) return iter(); // (often: a call of the rules the whole ref names)
   planSeq(
     p,
     ref.length,
@@ -42,17 +44,7 @@ export function planRefRec(p: Planner, ref: Ref, index: number, iter: Iter): voi
 }
 
 function isGround(t: Term): boolean {
-  switch (t.type) {
-    case "string":
-    case "number":
-    case "boolean":
-    case "null":
-      return true;
-    case "var":
-      return false;
-    default:
-      return varsOf(t).size === 0;
-  }
+  return !hasVars(t);
 }
 
 function unseenVars(p: Planner, t: Term): boolean {
@@ -104,7 +96,7 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, r
       planRefRec(p, ref.slice(0, opt.index + 1), 1, () => {
         p.appendStmt("AssignVarStmt", { source: p.ltarget, target });
         p.appendStmt("BreakStmt", { index: 1 });
-        p.ltarget = local(target);
+        p.ltarget = p.local(target);
         const outer: Block = {
           stmts: [
             p.stmt("BlockStmt", {
@@ -122,7 +114,7 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, r
   }
 
   const term = ref[index]!;
-  if (!varsOf(term).size) {
+  if (!hasVars(term)) {
     let vchild: RuleTrie | undefined;
     let rules: Rule[] = [];
     if (virtual) {
@@ -131,7 +123,7 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, r
     }
     if (rules.length > 0) {
       const target = p.newLocal();
-      p.ltarget = local(target);
+      p.ltarget = p.local(target);
       const name = planRules(p, rules);
       p.appendStmt("CallStmt", { func: name, args: p.defaultOperands(), result: target });
       return planRefRec(p, ref, index + 1, iter);
@@ -167,18 +159,18 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, r
     planSet(p, exclude, () => {
       lexclude = p.ltarget;
     });
-    p.ltarget = local(base.local);
+    p.ltarget = p.local(base.local);
     planRefRec(p, base.path, 0, () =>
       planScan(p, term, (lkey) => {
         const ignore = p.newLocal();
-        p.appendStmt("NotStmt", { block: p.blockWith("DotStmt", { source: lexclude!, key: local(lkey), target: ignore }) });
+        p.appendStmt("NotStmt", { block: p.blockWith("DotStmt", { source: lexclude!, key: p.local(lkey), target: ignore }) });
         planRefData(p, undefined, { local: (p.ltarget as { value: Local }).value, path: [] }, ref, index + 1, iter);
       }),
     );
     return;
   }
 
-  p.ltarget = local(base.local);
+  p.ltarget = p.local(base.local);
   const path = [...base.path, term];
   planRefRec(p, path, 0, () => planRefData(p, undefined, { local: (p.ltarget as { value: Local }).value, path: [] }, ref, index + 1, iter));
 }
@@ -188,7 +180,7 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Base
   if (virtual) {
     p.appendStmt("MakeObjectStmt", { target: vtarget });
     const keys = virtual.childKeys();
-    if (keys.some((k) => varsOf(k).size > 0)) {
+    if (keys.some(hasVars)) {
       const rules = keys.flatMap((k) => virtual.get(k)?.rulesOf() ?? []);
       const name = planRules(p, rules);
       const b: Block = { stmts: [] };
@@ -211,19 +203,19 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Base
           const name = planRules(p, rules);
           const b: Block = { stmts: [] };
           p.appendStmtTo(b, "CallStmt", { func: name, args: p.defaultOperands(), result: lvalue });
-          p.appendStmtTo(b, "ObjectInsertStmt", { object: vtarget, key: lkey, value: local(lvalue) });
+          p.appendStmtTo(b, "ObjectInsertStmt", { object: vtarget, key: lkey, value: p.local(lvalue) });
           p.appendStmt("BlockStmt", { blocks: [b] });
         });
       }
     }
     if (!base) {
-      p.ltarget = local(vtarget);
+      p.ltarget = p.local(vtarget);
       return iter();
     }
   }
   const prev = p.curr;
   p.curr = { stmts: [] };
-  p.ltarget = local(base!.local);
+  p.ltarget = p.local(base!.local);
   let target = p.newLocal();
   planRefRec(p, base!.path, 0, () => {
     if (!virtual) target = (p.ltarget as { value: Local }).value;
@@ -233,18 +225,25 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Base
   const inner = p.curr;
   p.curr = { stmts: [] };
   p.appendStmt("BlockStmt", { blocks: [inner] });
-  if (virtual) p.appendStmt("AssignVarStmt", { source: local(vtarget), target });
+  if (virtual) p.appendStmt("AssignVarStmt", { source: p.local(vtarget), target });
   else p.appendStmt("BreakStmt", { index: 1 });
   const outer = p.curr;
   p.curr = prev;
   p.appendStmt("BlockStmt", { blocks: [outer] });
-  p.ltarget = local(target);
+  p.ltarget = p.local(target);
   iter();
+}
+
+function hasVarTerm(ref: Ref): boolean {
+  for (let i = 1; i < ref.length; i++) if (ref[i]!.type === "var") return true;
+  return false;
 }
 
 /** OPA's CallDynamic optimisation: possible when every var of the ref is already bound and the
  * trie below it leads only to rule sets (no rules met on the way down). */
 function optimizeLookup(p: Planner, t: RuleTrie, ref: Ref): { rulesets: Rule[][]; path: Operand[]; index: number } | undefined {
+  // only a var makes the lookup dynamic (most refs into data have none: then nothing to look at)
+  if (!hasVarTerm(ref)) return undefined;
   let nodes: RuleTrie[] = [t];
   let opt = false;
   let index = 0;
@@ -278,7 +277,7 @@ function optimizeLookup(p: Planner, t: RuleTrie, ref: Ref): { rulesets: Rule[][]
     if (relevant === 0) break;
     // at the penultimate term, rules with vars in their refs end the descent
     if (index === ref.length - 2) {
-      for (const n of nodes) if (n.rulesOf().some((rule) => !p.ruleRef(rule).every((x, j) => j === 0 || varsOf(x).size === 0))) break outer;
+      for (const n of nodes) if (n.rulesOf().some((rule) => !p.ruleRef(rule).every((x, j) => j === 0 || !hasVars(x)))) break outer;
     }
   }
   if (!opt) return undefined;
@@ -289,11 +288,11 @@ function optimizeLookup(p: Planner, t: RuleTrie, ref: Ref): { rulesets: Rule[][]
     if (rules.length > 0) rulesets.push(rules);
   }
   if (rulesets.length === 0) return { rulesets, path: [], index };
-  const path: Operand[] = [{ type: "string_index", value: p.getString(`g${p.funcs.gen()}`) }];
+  const path: Operand[] = [p.stringOperand(`g${p.funcs.gen()}`)];
   for (let i = 1; i <= index; i++) {
     const r = ref[i]!;
-    if (r.type === "var") path.push(local(p.vars.get(r.value)!));
-    else if (r.type === "string") path.push({ type: "string_index", value: p.getString(r.value) });
+    if (r.type === "var") path.push(p.local(p.vars.get(r.value)!));
+    else if (r.type === "string") path.push(p.stringOperand(r.value));
   }
   return { rulesets, path, index };
 }

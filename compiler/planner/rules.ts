@@ -6,7 +6,7 @@ import type { Ref, Rule, Term } from "../ast/nodes.js";
 import type { Block, Func, Local, Operand } from "../ir/types.js";
 import { refString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
-import { DATA, INPUT, local, type Planner } from "./planner.js";
+import { DATA, firstNonString, INPUT, type Planner } from "./planner.js";
 import { planTerm, planUnifyLocal } from "./terms.js";
 import { isFlatTerm, isFlatUnifyLocal, planSeq } from "./flat.js";
 import { VarStack } from "./vars.js";
@@ -47,15 +47,18 @@ export function planRules(p: Planner, unsorted: Rule[]): string {
 
 function ruleSet(p: Planner, unsorted: Rule[]): RuleSet {
   // longer refs first: a shallower rule's value then conflicts with what deeper rules inserted
-  const rules = unsorted
-    .map((r, i) => ({ r, i, n: p.ruleRef(r).length }))
-    .sort((a, b) => b.n - a.n || a.i - b.i)
-    .map((x) => x.r);
+  const rules =
+    unsorted.length === 1
+      ? unsorted.slice()
+      : unsorted
+          .map((r, i) => ({ r, i, n: p.ruleRef(r).length }))
+          .sort((a, b) => b.n - a.n || a.i - b.i)
+          .map((x) => x.r);
   const refs = rules.map((r) => p.ruleRef(r));
   const pathRef = refs[0]!;
   let pieces = pathRef.length;
   for (const ref of refs) {
-    const cut = ref.findIndex((t, i) => i > 0 && t.type !== "string");
+    const cut = firstNonString(ref);
     if (cut >= 0 && cut < pieces) pieces = cut;
   }
   const buildObject = refs.some((ref) => ref.length !== pieces);
@@ -69,25 +72,22 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
   p.lnext = 0;
   p.loc = rules[0]!.head.location;
   const gen = p.funcs.gen();
+  const funcPath = [`g${gen}`];
+  for (let i = 1; i < pieces; i++) funcPath.push((pathRef[i] as { value: string }).value);
   const fn: Func = {
     name: `g${gen}.${path}`,
     params: [p.newLocal(), p.newLocal()],
     return: p.newLocal(),
     blocks: [],
-    path: [`g${gen}`, ...pathRef.slice(1, pieces).map((t) => (t as { value: string }).value)],
+    path: funcPath,
   };
+  // params: input, data, the generation's captures, the function's arguments
   const captures = p.funcs.captures();
-  const captureLocals = captures.map(() => p.newLocal());
-  fn.params.push(...captureLocals);
+  for (let i = 0; i < captures.length; i++) fn.params.push(p.newLocal());
+  const params: Local[] = [];
   const nargs = rules[0]!.head.args?.length ?? 0;
-  for (let i = 0; i < nargs; i++) fn.params.push(p.newLocal());
-  const params = fn.params.slice(2 + captures.length);
-  const baseFrame = (): Map<string, Local> =>
-    new Map<string, Local>([
-      [INPUT, fn.params[0]!],
-      [DATA, fn.params[1]!],
-      ...captures.map((c, i) => [c, captureLocals[i]!] as [string, Local]),
-    ]);
+  for (let i = 0; i < nargs; i++) params.push(p.newLocal());
+  fn.params.push(...params);
   const multi = isMultiValue(rules[0]!);
   if (buildObject) fn.blocks.push(p.blockWith("MakeObjectStmt", { target: fn.return }));
   else if (multi) fn.blocks.push(p.blockWith("MakeSetStmt", { target: fn.return }));
@@ -113,7 +113,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
     for (let rule: Rule | undefined = top; rule; prev = rule, rule = rule.else) {
       p.loc = rule.head.location;
       p.lnext = lnext;
-      p.vars = new VarStack(baseFrame());
+      p.vars = new VarStack(baseFrame(fn.params, captures));
       const curr: Block = { stmts: [] };
       blocks.push(curr);
       p.curr = curr;
@@ -132,7 +132,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
     if (!isMultiValue(top) && !buildObject) {
       const end: Block = { stmts: [] };
       p.appendStmtTo(end, "IsDefinedStmt", { source: lresult });
-      p.appendStmtTo(end, "AssignVarOnceStmt", { target: fn.return, source: local(lresult) });
+      p.appendStmtTo(end, "AssignVarOnceStmt", { target: fn.return, source: p.local(lresult) });
       blocks.push(end);
     }
   }
@@ -141,7 +141,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
     const d = defaultRule;
     p.loc = d.head.location;
     p.lnext = lnext;
-    p.vars = new VarStack(baseFrame());
+    p.vars = new VarStack(baseFrame(fn.params, captures));
     const block = p.blockWith("IsUndefinedStmt", { source: fn.return });
     fn.blocks.push(block);
     p.curr = block;
@@ -164,8 +164,17 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
   p.loc = saved.loc;
 }
 
+/** The variables of a rule body to begin with: input, data and the captures, as the func's params. */
+function baseFrame(params: readonly Local[], captures: readonly string[]): Map<string, Local> {
+  const frame = new Map<string, Local>();
+  frame.set(INPUT, params[0]!);
+  frame.set(DATA, params[1]!);
+  for (let i = 0; i < captures.length; i++) frame.set(captures[i]!, params[2 + i]!);
+  return frame;
+}
+
 function planParams(p: Planner, params: Local[], args: Term[], idx: number, iter: () => void): void {
-  planSeq(p, args.length, (i) => isFlatUnifyLocal(p, args[i]!), (i, next) => planUnifyLocal(p, local(params[i]!), args[i]!, next), iter, idx);
+  planSeq(p, args.length, (i) => isFlatUnifyLocal(p, args[i]!), (i, next) => planUnifyLocal(p, p.local(params[i]!), args[i]!, next), iter, idx);
 }
 
 /** Inserts the rule's value at `keys` below the func's object (OPA's planNestedObjects and
@@ -209,7 +218,7 @@ function planNestedObjects(p: Planner, obj: Local, keys: Term[], iter: (obj: Loc
   iter(parent);
   for (let i = path.length - 1; i >= 0; i--) {
     const { obj: o, key, child } = path[i]!;
-    p.appendStmt("ObjectInsertStmt", { object: o, key, value: local(child) });
+    p.appendStmt("ObjectInsertStmt", { object: o, key, value: p.local(child) });
   }
 }
 
@@ -225,13 +234,13 @@ function planNestedObjectsRec(p: Planner, obj: Local, keys: Term[], idx: number,
 function planDotOr(p: Planner, obj: Local, key: Operand, make: "MakeObjectStmt" | "MakeSetStmt", iter: (child: Local) => void): void {
   const child = planDotOrOpen(p, obj, key, make);
   iter(child);
-  p.appendStmt("ObjectInsertStmt", { object: obj, key, value: local(child) });
+  p.appendStmt("ObjectInsertStmt", { object: obj, key, value: p.local(child) });
 }
 
 function planDotOrOpen(p: Planner, obj: Local, key: Operand, make: "MakeObjectStmt" | "MakeSetStmt"): Local {
   const child = p.newLocal();
   const lookup: Block = { stmts: [] };
-  p.appendStmtTo(lookup, "DotStmt", { source: local(obj), key, target: child });
+  p.appendStmtTo(lookup, "DotStmt", { source: p.local(obj), key, target: child });
   p.appendStmtTo(lookup, "BreakStmt", { index: 1 });
   const outer: Block = { stmts: [p.stmt("BlockStmt", { blocks: [lookup] })] };
   p.appendStmtTo(outer, make, { target: child });

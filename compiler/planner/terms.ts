@@ -4,33 +4,37 @@ import type { Body, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand } from "../ir/types.js";
 import { termString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
-import { bool, local, type Iter, type Planner } from "./planner.js";
+import { type Iter, type Planner } from "./planner.js";
 import { isFlatTerm, isFlatUnify, isFlatUnifyLocal, planSeq } from "./flat.js";
 import { planRef } from "./refs.js";
+import { OBJECT_INSERT_OBJECT_LAST, OBJECT_INSERT_ONCE_OBJECT_LAST, SET_ADD_VALUE_FIRST } from "./stmts.js";
 
 export function planTerm(p: Planner, t: Term, iter: Iter): void {
   switch (t.type) {
     case "null": {
       const target = p.newLocal();
       p.appendStmt("MakeNullStmt", { target });
-      p.ltarget = local(target);
+      p.ltarget = p.local(target);
       return iter();
     }
     case "boolean":
-      p.ltarget = bool(t.value);
+      p.ltarget = p.bool(t.value);
       return iter();
     case "number": {
       const target = p.newLocal();
       p.appendStmt("MakeNumberRefStmt", { index: p.getString(t.value), target });
-      p.ltarget = local(target);
+      p.ltarget = p.local(target);
       return iter();
     }
     case "string":
-      p.ltarget = { type: "string_index", value: p.getString(t.value) };
+      p.ltarget = p.stringOperand(t.value);
       return iter();
-    case "var":
-      p.ltarget = local(p.vars.getOrElse(t.value, () => p.newLocal()));
+    case "var": {
+      let l = p.vars.get(t.value);
+      if (l === undefined) p.vars.put(t.value, (l = p.newLocal()));
+      p.ltarget = p.local(l);
       return iter();
+    }
     case "ref":
       return planRef(p, t.value, iter);
     case "array": {
@@ -47,7 +51,7 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
             next();
           }),
         () => {
-          p.ltarget = local(arr);
+          p.ltarget = p.local(arr);
           iter();
         },
       );
@@ -65,13 +69,13 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
           planTerm(p, k, () => {
             const key = p.ltarget;
             planTerm(p, v, () => {
-              p.appendStmt("ObjectInsertStmt", { key, value: p.ltarget, object: obj });
+              p.appendStmt("ObjectInsertStmt", { key, value: p.ltarget, object: obj }, OBJECT_INSERT_OBJECT_LAST);
               next();
             });
           });
         },
         () => {
-          p.ltarget = local(obj);
+          p.ltarget = p.local(obj);
           iter();
         },
       );
@@ -83,7 +87,7 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
       const set = p.newLocal();
       p.appendStmt("MakeSetStmt", { target: set });
       const c = t.value;
-      return planComprehension(p, c.body, () => planTerm(p, c.term, () => p.appendStmt("SetAddStmt", { value: p.ltarget, set })), set, iter);
+      return planComprehension(p, c.body, () => planTerm(p, c.term, () => p.appendStmt("SetAddStmt", { value: p.ltarget, set }, SET_ADD_VALUE_FIRST)), set, iter);
     }
     case "arraycomprehension": {
       p.loc = t.location;
@@ -103,7 +107,7 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
         () =>
           planTerm(p, c.key, () => {
             const key = p.ltarget;
-            planTerm(p, c.value, () => p.appendStmt("ObjectInsertOnceStmt", { key, value: p.ltarget, object: obj }));
+            planTerm(p, c.value, () => p.appendStmt("ObjectInsertOnceStmt", { key, value: p.ltarget, object: obj }, OBJECT_INSERT_ONCE_OBJECT_LAST));
           }),
         obj,
         iter,
@@ -123,11 +127,11 @@ export function planSet(p: Planner, elems: Term[], iter: Iter): void {
     (i) => isFlatTerm(p, elems[i]!),
     (i, next) =>
       planTerm(p, elems[i]!, () => {
-        p.appendStmt("SetAddStmt", { value: p.ltarget, set });
+        p.appendStmt("SetAddStmt", { value: p.ltarget, set }, SET_ADD_VALUE_FIRST);
         next();
       }),
     () => {
-      p.ltarget = local(set);
+      p.ltarget = p.local(set);
       iter();
     },
   );
@@ -144,7 +148,7 @@ function planComprehension(p: Planner, body: Body, closureIter: Iter, target: Lo
   p.loc = ploc;
   p.vars.pop();
   p.appendStmt("BlockStmt", { blocks: [block] });
-  p.ltarget = local(target);
+  p.ltarget = p.local(target);
   iter();
 }
 
@@ -206,11 +210,11 @@ export function planUnify(p: Planner, a: Term, b: Term, iter: Iter): void {
 
 function planUnifyVar(p: Planner, a: string, b: Term, iter: Iter): void {
   const la = p.vars.get(a);
-  if (la !== undefined) return planUnifyLocal(p, local(la), b, iter);
+  if (la !== undefined) return planUnifyLocal(p, p.local(la), b, iter);
   planTerm(p, b, () => {
     const known = p.vars.get(a);
     if (known !== undefined) {
-      p.appendStmt("EqualStmt", { a: local(known), b: p.ltarget });
+      p.appendStmt("EqualStmt", { a: p.local(known), b: p.ltarget });
     } else {
       const target = p.newLocal();
       p.vars.put(a, target);
@@ -240,7 +244,7 @@ export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): voi
     case "var": {
       const lv = p.vars.get(b.value);
       if (lv !== undefined) {
-        p.appendStmt("EqualStmt", { a, b: local(lv) });
+        p.appendStmt("EqualStmt", { a, b: p.local(lv) });
         return iter();
       }
       const target = p.newLocal();
@@ -263,7 +267,7 @@ function planUnifyLocalArray(p: Planner, a: Operand, b: Term[], iter: Iter): voi
   const alen = p.newLocal();
   p.appendStmt("LenStmt", { source: a, target: alen });
   p.appendStmt("MakeNumberIntStmt", { value: b.length, target: blen });
-  p.appendStmt("EqualStmt", { a: local(alen), b: local(blen) });
+  p.appendStmt("EqualStmt", { a: p.local(alen), b: p.local(blen) });
   const lkey = p.newLocal();
   p.appendStmt("MakeNumberIntStmt", { value: 0, target: lkey });
   const lval = p.newLocal();
@@ -273,8 +277,8 @@ function planUnifyLocalArray(p: Planner, a: Operand, b: Term[], iter: Iter): voi
     (i) => isFlatUnifyLocal(p, b[i]!),
     (i, next) => {
       p.appendStmt("AssignIntStmt", { value: i, target: lkey });
-      p.appendStmt("DotStmt", { source: a, key: local(lkey), target: lval });
-      planUnifyLocal(p, local(lval), b[i]!, next);
+      p.appendStmt("DotStmt", { source: a, key: p.local(lkey), target: lval });
+      planUnifyLocal(p, p.local(lval), b[i]!, next);
     },
     iter,
   );
@@ -286,7 +290,7 @@ function planUnifyLocalObject(p: Planner, a: Operand, b: [Term, Term][], iter: I
   const alen = p.newLocal();
   p.appendStmt("LenStmt", { source: a, target: alen });
   p.appendStmt("MakeNumberIntStmt", { value: b.length, target: blen });
-  p.appendStmt("EqualStmt", { a: local(alen), b: local(blen) });
+  p.appendStmt("EqualStmt", { a: p.local(alen), b: p.local(blen) });
   const lval = p.newLocal();
   planSeq(
     p,
@@ -296,7 +300,7 @@ function planUnifyLocalObject(p: Planner, a: Operand, b: [Term, Term][], iter: I
       const [k, v] = b[i]!;
       planTerm(p, k, () => {
         p.appendStmt("DotStmt", { source: a, key: p.ltarget, target: lval });
-        planUnifyLocal(p, local(lval), v, next);
+        planUnifyLocal(p, p.local(lval), v, next);
       });
     },
     iter,
@@ -339,7 +343,7 @@ function planUnifyObjects(p: Planner, a: [Term, Term][], b: [Term, Term][], iter
             planTerm(p, only[j]![0], () => {
               p.appendStmt("DotStmt", { source: la, key: p.ltarget, target: l0 });
               p.appendStmt("DotStmt", { source: lb, key: p.ltarget, target: l1 });
-              p.appendStmt("EqualStmt", { a: local(l0), b: local(l1) });
+              p.appendStmt("EqualStmt", { a: p.local(l0), b: p.local(l1) });
               next();
             }),
           iter,
@@ -366,7 +370,7 @@ export function planDot(p: Planner, key: Term, iter: Iter): void {
   planTerm(p, key, () => {
     const target = p.newLocal();
     p.appendStmt("DotStmt", { source, key: p.ltarget, target });
-    p.ltarget = local(target);
+    p.ltarget = p.local(target);
     iter();
   });
 }
@@ -380,8 +384,8 @@ export function planScan(p: Planner, key: Term, iter: (key: Local) => void): voi
   const block: Block = { stmts: [] };
   const prev = p.curr;
   p.curr = block;
-  planUnifyLocal(p, local(scanKey), key, () => {
-    p.ltarget = local(value);
+  planUnifyLocal(p, p.local(scanKey), key, () => {
+    p.ltarget = p.local(value);
     iter(scanKey);
   });
   p.curr = prev;
@@ -396,8 +400,8 @@ export function planScanValues(p: Planner, val: Term, iter: Iter): void {
   const block: Block = { stmts: [] };
   const prev = p.curr;
   p.curr = block;
-  planUnifyLocal(p, local(value), val, () => {
-    p.ltarget = local(value);
+  planUnifyLocal(p, p.local(value), val, () => {
+    p.ltarget = p.local(value);
     iter();
   });
   p.curr = prev;

@@ -9,15 +9,16 @@ import { keyOf, compareKeys } from "../passes/ruleTree.js";
 type Entry = { key: Term; nodes: (RuleTrie | null)[] };
 
 export class RuleTrie {
-  /** Key (keyOf) → its entry, in insertion order. */
-  private readonly children = new Map<string, Entry>();
+  /** Key (keyOf) → its entry, in insertion order. A node's maps are made with its first child
+   * (most nodes are rules' nodes, which have none). */
+  private children: Map<string, Entry> | undefined;
   /** The entries of string and var keys again, by their text: most lookups are by these, and
    * need no key string built. */
-  private readonly strings = new Map<string, Entry>();
-  private readonly vars = new Map<string, Entry>();
+  private strings: Map<string, Entry> | undefined;
+  private vars: Map<string, Entry> | undefined;
   rules: Rule[] | undefined;
   /** At the root: the refs shadowed (push) and not yet restored (pop), in order. */
-  private readonly shadowed: Ref[] = [];
+  private shadowed: Ref[] | undefined;
 
   arity(): number {
     const rules = this.rulesOf();
@@ -31,14 +32,18 @@ export class RuleTrie {
 
   /** Makes this node hold the rules of every node below it (OPA's functrie collapse). */
   collapse(): void {
+    // nearly always a leaf (a rule's node): nothing below it to take in
+    if (this.children === undefined || this.children.size === 0) {
+      this.rules ??= [];
+      return;
+    }
     this.rules = this.descendantRules();
-    this.children.clear();
-    this.strings.clear();
-    this.vars.clear();
+    this.children = this.strings = this.vars = undefined;
   }
 
   descendantRules(): Rule[] {
     const out = [...(this.rules ?? [])];
+    if (this.children === undefined) return out;
     for (const { nodes } of this.children.values()) {
       const top = nodes[nodes.length - 1];
       if (top) out.push(...top.descendantRules());
@@ -47,15 +52,21 @@ export class RuleTrie {
   }
 
   private entry(k: Term): Entry | undefined {
-    if (k.type === "string") return this.strings.get(k.value);
-    if (k.type === "var") return this.vars.get(k.value);
+    if (this.children === undefined) return undefined;
+    if (k.type === "string") return this.strings!.get(k.value);
+    if (k.type === "var") return this.vars!.get(k.value);
     return this.children.get(keyOf(k));
   }
 
   private addEntry(k: Term, e: Entry): void {
+    if (this.children === undefined) {
+      this.children = new Map();
+      this.strings = new Map();
+      this.vars = new Map();
+    }
     this.children.set(keyOf(k), e);
-    if (k.type === "string") this.strings.set(k.value, e);
-    else if (k.type === "var") this.vars.set(k.value, e);
+    if (k.type === "string") this.strings!.set(k.value, e);
+    else if (k.type === "var") this.vars!.set(k.value, e);
   }
 
   get(k: Term): RuleTrie | undefined {
@@ -66,6 +77,7 @@ export class RuleTrie {
 
   /** Children keys (not shadowed), in value order. */
   childKeys(): Term[] {
+    if (this.children === undefined) return [];
     return [...this.children.values()]
       .filter((e) => e.nodes.length > 0 && e.nodes[e.nodes.length - 1])
       .map((e) => e.key)
@@ -73,7 +85,7 @@ export class RuleTrie {
   }
 
   childCount(): number {
-    return this.children.size;
+    return this.children?.size ?? 0;
   }
 
   insert(ref: Ref): RuleTrie {
@@ -113,16 +125,24 @@ export class RuleTrie {
 
   /** The refs shadowed now, in order. */
   shadows(): Ref[] {
-    return this.shadowed.slice();
+    return this.shadowed?.slice() ?? [];
   }
 
+  /** lookupShallowest, else insert (one walk down for both). */
   lookupOrInsert(ref: Ref): RuleTrie {
-    return this.lookupShallowest(ref) ?? this.insert(ref);
+    let node: RuleTrie = this;
+    for (let i = 0; i < ref.length; i++) {
+      const child = node.get(ref[i]!);
+      if (!child) return node.insert(ref.slice(i));
+      node = child;
+      if (node.rules && node.rules.length > 0) return node;
+    }
+    return node;
   }
 
   /** Shadows the node at `ref` (if the path exists). */
   push(ref: Ref): void {
-    this.shadowed.push(ref);
+    (this.shadowed ??= []).push(ref);
     const parent = this.lookup(ref.slice(0, -1));
     if (!parent) return;
     const last = ref[ref.length - 1]!;
@@ -132,7 +152,7 @@ export class RuleTrie {
   }
 
   pop(ref: Ref): void {
-    this.shadowed.pop();
+    this.shadowed?.pop();
     const parent = this.lookup(ref.slice(0, -1));
     if (!parent) return;
     parent.entry(ref[ref.length - 1]!)?.nodes.pop();

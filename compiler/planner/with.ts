@@ -6,7 +6,7 @@ import type { Local, Operand } from "../ir/types.js";
 import { refString, termString } from "../passes/terms.js";
 import { varsOf } from "../passes/visit.js";
 import { isFunction, planExpr } from "./exprs.js";
-import { DATA, INPUT, local, type Iter, type Planner } from "./planner.js";
+import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import { planTermSlice } from "./terms.js";
 
 export function isRoot(ref: Ref, root: string): boolean {
@@ -48,7 +48,7 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
     for (const v of [...saveVars].sort()) {
       const orig = p.vars.getOrEmpty(v);
       const save = p.newLocal();
-      p.appendStmt("AssignVarStmt", { source: local(orig), target: save });
+      p.appendStmt("AssignVarStmt", { source: p.local(orig), target: save });
       restore.push([orig, save]);
     }
     const shadowing = dataRefs.some((r) => p.rules.lookup(r) !== undefined) || mocks.size > 0;
@@ -105,7 +105,7 @@ function planWithUndoRec(p: Planner, restore: [Local, Local][], index: number, i
   p.curr = prev;
   const [orig, save] = restore[index]!;
   // OPA writes a null path for the undo statements
-  p.appendStmt("WithStmt", { local: orig, path: null as unknown as number[], value: local(save), block });
+  p.appendStmt("WithStmt", { local: orig, path: null as unknown as number[], value: p.local(save), block });
 }
 
 /** A mock replacement that refers to the caller's variables: each such variable gets a capture
