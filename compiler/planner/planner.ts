@@ -322,7 +322,7 @@ export class Planner {
       );
     }
     const st = this.stamp(this.loc);
-    return { type, stmt: build(fields, st.file, st.col, st.row) } as Stmt;
+    return build(fields, st.file, st.col, st.row);
   }
 
   appendStmt<T extends StmtType>(type: T, fields: Fields<T>, build?: Build<T>): void {
