@@ -134,4 +134,3 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
   }
   return { funcs, dynamicTargets, asyncFuncs, memoised, asyncPlans, builtins, reach: (from) => reachFrom(from) };
 }
-

@@ -297,16 +297,16 @@ export function blockFlow(block: Block, before: Set<number>, mayBeUndefinedCall:
   return { out: exits.state, returnsDefined, mayFail: exits.mayFail };
 }
 
-/** Return kinds (unless `withKinds` is false) and definiteness of every func. Each func is analysed once, after the funcs it
- * calls (the call graph is acyclic: validate.ts refuses recursion), so every CallStmt sees its
- * callee's final facts. */
+/** Return kinds (unless `withKinds` is false) and definiteness of every func. Each func is
+ * analysed once, after the funcs it calls (the call graph is acyclic: validate.ts refuses
+ * recursion), so every CallStmt sees its callee's final facts. */
 export function analyseFuncs(policy: Policy, funcs: readonly Func[], withKinds = true): Map<string, FuncFacts> {
   const facts = new Map<string, FuncFacts>();
   // A callee outside `funcs` (none in a validated plan) counts as returning anything.
   for (const f of funcs) facts.set(f.name, { returns: ANY, defined: false });
   const builtins = builtinsByName(policy);
   for (const f of calleesFirstByCallStmts(funcs)) {
-    // (Kinds type signatures only: code without types, `withKinds: false`, leaves them ANY.)
+    // (Kinds only type signatures: for code without types, `withKinds: false`, they stay ANY.)
     const returns = withKinds ? (localKinds(f.blocks, f.params, policy, facts, builtins).get(f.return) ?? 0) : ANY;
     facts.set(f.name, { returns, defined: alwaysDefined(f, facts) });
   }
