@@ -43,6 +43,10 @@ export interface ToJavaScriptOptions {
 
 const TRANSFORM = { loader: "ts", format: "esm", target: "es2022", sourcemap: false } as const;
 
+/** esbuild's transform, loaded on first use (a module generated as JavaScript never needs it),
+ * then kept: a dynamic import per call costs more than a small module's transform. */
+let esbuildTransform: typeof import("esbuild").transform | undefined;
+
 /** Modules of at least twice this many characters are transformed in pieces. */
 const PIECE = 1 << 20;
 
@@ -72,8 +76,7 @@ function cutPoints(code: string, starts: readonly number[]): number[] {
  * Should a piece fail, the whole module is transformed, for esbuild's own error.
  */
 async function transformPieces(code: string, compact: boolean, cuts: readonly number[]): Promise<string> {
-  // (Loaded on first use: a module generated as JavaScript never needs it.)
-  const { transform } = await import("esbuild");
+  const transform = (esbuildTransform ??= (await import("esbuild")).transform);
   const whole = async () => (await transform(code, { ...TRANSFORM, minifyWhitespace: compact })).code;
   if (cuts.length === 0) return whole();
   const bounds = [0, ...cuts, code.length];
