@@ -215,14 +215,21 @@ const root = (name: string): Path => new Path(null, name);
 /** Decodes a plan given as parsed JSON or as JSON text. A plan already in the decoded shape (see
  * isDecoded: what our planner produces) is returned as it is, not copied. */
 export function decodePolicy(input: unknown): Policy {
-  let v = input;
-  if (typeof v === "string") {
-    try {
-      v = JSON.parse(v);
-    } catch (e) {
-      throw invalid("", `plan is not valid JSON: ${(e as Error).message}`);
-    }
+  return decodeParsed(parsePlanText(input));
+}
+
+/** The plan as parsed JSON: JSON text parsed, anything else as it is. */
+export function parsePlanText(input: unknown): unknown {
+  if (typeof input !== "string") return input;
+  try {
+    return JSON.parse(input);
+  } catch (e) {
+    throw invalid("", `plan is not valid JSON: ${(e as Error).message}`);
   }
+}
+
+/** decodePolicy of parsed JSON (a string is not parsed again: it is not a plan). */
+export function decodeParsed(v: unknown): Policy {
   if (isDecoded(v)) return v;
   const top = record(v, root("plan"));
   const rawStatic = field(top, "static");

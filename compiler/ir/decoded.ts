@@ -13,6 +13,10 @@
 // Object.prototype or null) while Object.prototype has no enumerable properties; anything else is
 // left to the copying decoder. (Reading the fields by name instead, each with an own-property
 // check, cost about a third more: a plan has millions of fields.)
+//
+// The *Shell variants check the same but leave out the statements inside blocks: validate.ts's
+// combined walk (isValidDecoded) checks each statement's shape on its way down instead, so a
+// plan is walked once for both checks.
 import { MAX_LOCAL, STMT_FIELDS, type FieldKind } from "./fields.js";
 import type { Policy } from "./types.js";
 
@@ -73,7 +77,9 @@ function isArrayOf(v: unknown, ok: (x: unknown) => boolean): boolean {
   return true;
 }
 
-function isDecodedField(kind: FieldKind, v: unknown): boolean {
+/** A statement field; nested blocks are checked in full when `deep`, else only as block shells
+ * (their statements left to the caller's walk, see isBlockShell). */
+function isDecodedField(kind: FieldKind, v: unknown, deep: boolean): boolean {
   switch (kind) {
     case "local":
       return isLocal(v);
@@ -86,9 +92,9 @@ function isDecodedField(kind: FieldKind, v: unknown): boolean {
     case "string":
       return typeof v === "string";
     case "block":
-      return isDecodedBlock(v);
+      return deep ? isDecodedBlock(v) : isBlockShell(v);
     case "blocks?":
-      return isArrayOf(v, isDecodedBlock);
+      return isArrayOf(v, deep ? isDecodedBlock : isBlockShell);
     case "locals?":
       return isArrayOf(v, isLocal);
     case "operands?":
@@ -98,10 +104,28 @@ function isDecodedField(kind: FieldKind, v: unknown): boolean {
   }
 }
 
-/** Each statement type's fields: name → kind. */
-const FIELD_KINDS = new Map<string, ReadonlyMap<string, FieldKind>>(Object.entries(STMT_FIELDS).map(([t, fields]) => [t, new Map(Object.entries(fields))]));
+/** Each statement type's fields: their names and kinds, in the same order. Looked up by a scan
+ * of the few names (pointer comparisons of property names) rather than a map per field. */
+interface FieldList {
+  names: readonly string[];
+  kinds: readonly FieldKind[];
+}
+
+const FIELD_LISTS = new Map<string, FieldList>(
+  Object.entries(STMT_FIELDS).map(([t, fields]) => [t, { names: Object.keys(fields), kinds: Object.values(fields) }]),
+);
 
 function isDecodedStmt(v: unknown): boolean {
+  return isStmtShape(v, true);
+}
+
+/** Whether `v` is a statement in the decoded shape, except that the statements of its nested
+ * blocks are not looked at (validate.ts's combined walk checks them on its way down). */
+export function isDecodedStmtShell(v: unknown): boolean {
+  return isStmtShape(v, false);
+}
+
+function isStmtShape(v: unknown, deep: boolean): boolean {
   if (!isPlain(v)) return false;
   let n = 0;
   let type: unknown;
@@ -112,35 +136,42 @@ function isDecodedStmt(v: unknown): boolean {
     else if (k === "stmt") body = v[k];
     else return false;
   }
-  const fields = typeof type === "string" ? FIELD_KINDS.get(type) : undefined;
+  const fields = typeof type === "string" ? FIELD_LISTS.get(type) : undefined;
   if (n !== 2 || fields === undefined || !isPlain(body)) return false;
+  const names = fields.names;
   let keys = 0;
   let hasIndex = false;
-  for (const k in body) {
+  next: for (const k in body) {
     keys++;
     const x = body[k];
     if (k === "file" || k === "row" || k === "col") {
       if (!isUint(x)) return false;
       continue;
     }
-    const kind = fields.get(k);
-    if (kind !== undefined) {
-      if (!isDecodedField(kind, x)) return false;
-    } else if (k === "Index" && type === "MakeNumberRefStmt") {
-      hasIndex = true;
-    } else {
-      return false;
+    for (let i = 0; i < names.length; i++) {
+      if (names[i] === k) {
+        if (!isDecodedField(fields.kinds[i]!, x, deep)) return false;
+        continue next;
+      }
     }
+    if (k === "Index" && type === "MakeNumberRefStmt") hasIndex = true;
+    else return false;
   }
-  if (keys !== 3 + fields.size + (hasIndex ? 1 : 0)) return false;
+  if (keys !== 3 + names.length + (hasIndex ? 1 : 0)) return false;
   return !hasIndex || body.Index === body.index;
 }
 
 function isDecodedBlock(v: unknown): boolean {
+  return isBlockShell(v) && isArrayOf(v.stmts, isDecodedStmt);
+}
+
+/** Whether `v` is a block in the decoded shape (exactly `stmts`, an array), its statements not
+ * looked at. */
+export function isBlockShell(v: unknown): v is { stmts: unknown[] } {
   if (!isPlain(v)) return false;
   let n = 0;
   for (const k in v) {
-    if (k !== "stmts" || !isArrayOf(v[k], isDecodedStmt)) return false;
+    if (k !== "stmts" || !Array.isArray(v[k])) return false;
     n++;
   }
   return n === 1;
@@ -173,7 +204,15 @@ function isDecodedPlan(v: unknown): boolean {
   return hasExactly(v, ["name", "blocks"], (k, x) => (k === "name" ? isString(x) : isArrayOf(x, isDecodedBlock)));
 }
 
+function isPlanShell(v: unknown): boolean {
+  return hasExactly(v, ["name", "blocks"], (k, x) => (k === "name" ? isString(x) : isArrayOf(x, isBlockShell)));
+}
+
 function isDecodedFuncField(k: string, x: unknown): boolean {
+  return k === "blocks" ? isArrayOf(x, isDecodedBlock) : isFuncShellField(k, x);
+}
+
+function isFuncShellField(k: string, x: unknown): boolean {
   switch (k) {
     case "name":
       return isString(x);
@@ -182,7 +221,7 @@ function isDecodedFuncField(k: string, x: unknown): boolean {
     case "return":
       return isLocal(x);
     case "blocks":
-      return isArrayOf(x, isDecodedBlock);
+      return isArrayOf(x, isBlockShell);
     default: // path
       return isArrayOf(x, isString);
   }
@@ -194,6 +233,20 @@ function isDecodedFunc(v: unknown): boolean {
 
 /** Whether `v` is a plan in the decoded shape, which decodePolicy would copy field for field. */
 export function isDecoded(v: unknown): v is Policy {
+  return isPolicyShape(v, isDecodedPlan, isDecodedFunc);
+}
+
+/** isDecoded except that the statements of the plans' and funcs' blocks are not looked at: what
+ * validate.ts's combined walk checks before it walks the blocks (with isDecodedStmtShell). */
+export function isDecodedShell(v: unknown): v is Policy {
+  return isPolicyShape(v, isPlanShell, isFuncShell);
+}
+
+function isFuncShell(v: unknown): boolean {
+  return hasExactly(v, ["name", "params", "return", "blocks", "path"], isFuncShellField);
+}
+
+function isPolicyShape(v: unknown, isPlan: (x: unknown) => boolean, isFunc: (x: unknown) => boolean): boolean {
   if (!prototypeIsClean()) return false;
   return hasExactly(v, ["static", "plans", "funcs"], (k, x) => {
     switch (k) {
@@ -202,9 +255,9 @@ export function isDecoded(v: unknown): v is Policy {
           k2 === "builtin_funcs" ? isArrayOf(y, isDecodedBuiltin) : isArrayOf(y, isStringConst),
         );
       case "plans":
-        return hasExactly(x, ["plans"], (_, y) => isArrayOf(y, isDecodedPlan));
+        return hasExactly(x, ["plans"], (_, y) => isArrayOf(y, isPlan));
       default: // funcs
-        return hasExactly(x, ["funcs"], (_, y) => isArrayOf(y, isDecodedFunc));
+        return hasExactly(x, ["funcs"], (_, y) => isArrayOf(y, isFunc));
     }
   });
 }

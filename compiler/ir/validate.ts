@@ -8,11 +8,35 @@
 import type { RegoError } from "../../runtime/errors.js";
 import { numberFromText } from "../../runtime/value/number.js";
 import { invalid } from "./decode.js";
+import { isDecodedShell, isDecodedStmtShell } from "./decoded.js";
 import type { Block, BuiltinFunc, CallStmt, Operand, Policy, Stmt, StringConst } from "./types.js";
 import { FuncPaths } from "./walk.js";
 
 /** Validates a decoded policy; throws RegoError("plan_invalid_error") on the first problem. */
 export function validatePolicy(policy: Policy): void {
+  check(policy, false);
+}
+
+/** Thrown by the combined walk at the first object not in the decoded shape. */
+const NOT_DECODED = new Error("not in the decoded shape");
+
+/** Whether `v` is in the decoded shape (decoded.ts's isDecoded) and valid (validatePolicy), found
+ * in one walk over its statements instead of two: each statement's shape is checked just before
+ * its cross-references. A plan our planner made passes both, and it is walked once; at the first
+ * problem of either kind this answers false and leaves the error to the two separate checks
+ * (prepare.ts), so what is reported, and in which order, stays theirs. */
+export function isValidDecoded(v: unknown): v is Policy {
+  if (!isDecodedShell(v)) return false;
+  try {
+    check(v, true);
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+/** validatePolicy; with `shapes`, each statement's shape is checked too (isValidDecoded). */
+function check(policy: Policy, shapes: boolean): void {
   const { builtin_funcs } = policy.static;
   const funcList = policy.funcs.funcs;
   // funcs by name → their index (calls and the call graph work with indexes: a plan has many
@@ -36,13 +60,13 @@ export function validatePolicy(policy: Policy): void {
     planNames.add(p.name);
   });
 
-  const check = new BodyChecker(policy, funcs, builtins);
+  const checker = new BodyChecker(policy, funcs, builtins, shapes);
   const planLocals = [0, 1];
-  policy.plans.plans.forEach((p, i) => check.body("plan", planLocals, p.blocks, i, undefined));
+  policy.plans.plans.forEach((p, i) => checker.body("plan", planLocals, p.blocks, i, undefined));
   const callees: number[][] = new Array<number[]>(funcList.length);
   for (let i = 0; i < funcList.length; i++) {
     const out: number[] = [];
-    check.body("func", funcList[i]!.params, funcList[i]!.blocks, i, out);
+    checker.body("func", funcList[i]!.params, funcList[i]!.blocks, i, out);
     callees[i] = out;
   }
   checkAcyclic(policy, callees);
@@ -124,6 +148,8 @@ class BodyChecker {
     /** Func name → index. */
     private readonly funcs: ReadonlyMap<string, number>,
     private readonly builtins: ReadonlyMap<string, BuiltinFunc>,
+    /** Check each statement's decoded shape before its cross-references (isValidDecoded). */
+    private readonly shapes: boolean,
   ) {
     this.strings = policy.static.strings;
     this.nStrings = this.strings.length;
@@ -144,6 +170,7 @@ class BodyChecker {
     const stmts = block.stmts;
     for (let i = 0; i < stmts.length; i++) {
       const s = stmts[i]!;
+      if (this.shapes && !isDecodedStmtShell(s)) throw NOT_DECODED;
       this.trail[2 * depth] = index;
       this.trail[2 * depth + 1] = i;
       this.stmt(s, depth, levels);
