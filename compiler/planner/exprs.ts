@@ -20,13 +20,10 @@ export function planQuery(p: Planner, q: Body, index: number, iter: Iter): void 
     p,
     q.length,
     (i) => isFlatExpr(p, q[i]!),
-    (i, next) => {
+    (i, next, flat) => {
       p.loc = q[i]!.location;
-      planExpr(p, q[i]!, () => {
-        const curr = p.loc;
-        next();
-        p.loc = curr;
-      });
+      // a flat expression's continuation only records that it ran (flat.ts): nothing to restore
+      planExpr(p, q[i]!, flat ? next : keepingLoc(p, next));
     },
     () => {
       const curr = p.loc;
@@ -38,6 +35,15 @@ export function planQuery(p: Planner, q: Body, index: number, iter: Iter): void 
   );
   p.leave();
   p.loc = old;
+}
+
+/** `next`, with the location restored after it (the rest of the body sets its own). */
+function keepingLoc(p: Planner, next: Iter): Iter {
+  return () => {
+    const curr = p.loc;
+    next();
+    p.loc = curr;
+  };
 }
 
 export function planExpr(p: Planner, e: Expr, iter: Iter): void {
@@ -63,12 +69,19 @@ export function planExpr(p: Planner, e: Expr, iter: Iter): void {
         return iter();
       }
       if (t.type !== "ref" && t.type !== "var") return iter();
-      return planTerm(p, t, () => {
-        p.appendStmt("NotEqualStmt", { a: p.ltarget, b: p.bool(false) });
-        iter();
-      });
+      return planTermIsTrue(p, t, iter);
     }
   }
+}
+
+/** A term as an expression: defined and not false. (A function of its own: V8 gives a function
+ * whose closures capture its parameters a context at every call, and planExpr plans every
+ * expression.) */
+function planTermIsTrue(p: Planner, t: Term, iter: Iter): void {
+  planTerm(p, t, () => {
+    p.appendStmt("NotEqualStmt", { a: p.ltarget, b: p.bool(false) });
+    iter();
+  });
 }
 
 function planNot(p: Planner, e: Expr, iter: Iter): void {

@@ -13,34 +13,83 @@
 // conservative: an item they cannot vouch for is planned nested, as before. planSeq checks the
 // promise of each flat item as it runs (an internal error, never a wrong plan).
 import type { Expr, Ref, Term } from "../ast/nodes.js";
+import type { Block } from "../ir/types.js";
 import { varsOf } from "../passes/visit.js";
 import { DATA, type Iter, type Planner } from "./planner.js";
 
-/** Plans items `from`..n-1 in order, each continuing into the next, then `done`. `step(i, next)`
- * plans item i and calls `next` where the rest goes; `flat(i)` says whether it does so flatly. */
-export function planSeq(p: Planner, n: number, flat: (i: number) => boolean, step: (i: number, next: Iter) => void, done: Iter, from = 0): void {
+/** What the flat item being planned did with its continuation (see planSeq): one per planner,
+ * its fields set for each flat item and put back for the sequence around it. */
+export class SeqProbe {
+  /** Times the continuation ran, and the length of `block` (-1: another block) when it did. */
+  calls = 0;
+  mark = -1;
+  block: Block | undefined;
+
+  constructor(private readonly p: Planner) {}
+
+  /** The continuation of every flat item. */
+  readonly ran: Iter = () => {
+    this.calls++;
+    const block = this.block;
+    this.mark = this.p.curr === block ? block.stmts.length : -1;
+  };
+}
+
+/** Plans items `from`..n-1 in order, each continuing into the next, then `done`. `step(i, next,
+ * flat)` plans item i and calls `next` where the rest goes; `flat(i)` says whether it does so
+ * flatly (then `next` only records that it ran, and where: `step` may pass it on as it is).
+ * A sequence is planned for nearly every body, call, ref and collection: the flat items'
+ * continuation is the planner's one SeqProbe, and this function makes no closure (V8 would give
+ * it a context object at every call). */
+export function planSeq(
+  p: Planner,
+  n: number,
+  flat: (i: number) => boolean,
+  step: (i: number, next: Iter, flat: boolean) => void,
+  done: Iter,
+  from = 0,
+): void {
+  if (from >= n) return done();
+  const probe = p.probe;
+  // the probe of the item this sequence is part of (if any), put back before continuing it
+  const outerCalls = probe.calls;
+  const outerMark = probe.mark;
+  const outerBlock = probe.block;
+  let planned = true;
   for (let i = from; i < n; i++) {
     if (!flat(i)) {
-      const rest = i + 1;
-      p.enter();
-      step(i, () => planSeq(p, n, flat, step, done, rest));
-      p.leave();
-      return;
+      probe.calls = outerCalls;
+      probe.mark = outerMark;
+      probe.block = outerBlock;
+      return planSeqNested(p, n, flat, step, done, i);
     }
     const block = p.curr;
-    let calls = 0;
-    let mark = -1;
-    step(i, () => {
-      calls++;
-      mark = p.curr === block ? block.stmts.length : -1;
-    });
+    probe.calls = 0;
+    probe.mark = -1;
+    probe.block = block;
+    step(i, probe.ran, true);
+    const calls = probe.calls;
     // an item that cannot hold (e.g. arrays of different lengths) ends the sequence unplanned
-    if (calls === 0) return;
-    if (calls !== 1 || mark < 0 || p.curr !== block || block.stmts.length !== mark) {
+    if (calls === 0) {
+      planned = false;
+      break;
+    }
+    if (calls !== 1 || probe.mark < 0 || p.curr !== block || block.stmts.length !== probe.mark) {
       throw p.internalError("a flat planning step nested its continuation");
     }
   }
-  done();
+  probe.calls = outerCalls;
+  probe.mark = outerMark;
+  probe.block = outerBlock;
+  if (planned) done();
+}
+
+/** Item `i`, which does not plan flatly, with the rest of the sequence as its continuation. */
+function planSeqNested(p: Planner, n: number, flat: (i: number) => boolean, step: (i: number, next: Iter, flat: boolean) => void, done: Iter, i: number): void {
+  const rest = i + 1;
+  p.enter();
+  step(i, () => planSeq(p, n, flat, step, done, rest), false);
+  p.leave();
 }
 
 function isScalar(t: Term): boolean {

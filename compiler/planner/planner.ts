@@ -16,6 +16,7 @@ import { planQuery } from "./exprs.js";
 import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./trie.js";
 import { BUILD, type Build, type Fields } from "./stmts.js";
 import { VarStack } from "./vars.js";
+import { SeqProbe } from "./flat.js";
 
 export type Iter = () => void;
 
@@ -64,14 +65,6 @@ export interface PlanInput {
   sourceSize?: number;
 }
 
-/** A location's fields in a statement (see Planner.stamp). */
-interface Stamp {
-  loc: NodeLocation | undefined;
-  file: number;
-  row: number;
-  col: number;
-}
-
 export const INPUT = "input";
 export const DATA = "data";
 
@@ -99,6 +92,8 @@ export class Planner {
   private readonly deferred: (() => void)[] = [];
   /** Statements left in the budget (see STMTS_BASE). */
   private stmtBudget: number;
+  /** The continuation of flat items of sequences (flat.ts). */
+  readonly probe = new SeqProbe(this);
 
   constructor(readonly input: PlanInput) {
     this.stmtBudget = STMTS_BASE + STMTS_PER_CHAR * (input.sourceSize ?? 0);
@@ -290,27 +285,47 @@ export class Planner {
     return i;
   }
 
-  /** The location fields of `loc`, worked out once per location (row and col are computed from
-   * the source on each read, and a location stamps many statements). The one before is kept
-   * too: planning goes back and forth between a rule's or query's location and an expression's. */
-  private stamped: Stamp = { loc: undefined, file: 0, row: 0, col: 0 };
-  private stampedBefore: Stamp = this.stamped;
+  // The location fields of the current location, worked out once per location (row and col are
+  // computed from the source on each read, and a location stamps many statements), and of the
+  // one before: planning goes back and forth between a rule's or query's location and an
+  // expression's. Plain fields, swapped: a plan switches location some hundred thousand times.
+  private stampLoc: NodeLocation | undefined;
+  private stampFile = 0;
+  private stampRow = 0;
+  private stampCol = 0;
+  private beforeLoc: NodeLocation | undefined;
+  private beforeFile = 0;
+  private beforeRow = 0;
+  private beforeCol = 0;
 
-  private stamp(loc: NodeLocation | undefined): Stamp {
-    let st = this.stamped;
-    if (st.loc === loc) return st;
-    st = this.stampedBefore;
-    if (st.loc !== loc) {
-      if (!loc) st = { loc, file: 0, row: 0, col: 0 };
-      else if (loc instanceof SourceLocation) {
-        // row and col from one look-up of the offset (each getter makes its own)
-        const at = loc.source.position(loc.offset);
-        st = { loc, file: this.getFile(loc.file || "<query>"), row: at.row ?? 0, col: at.col ?? 0 };
-      } else st = { loc, file: this.getFile(loc.file || "<query>"), row: loc.row ?? 0, col: loc.col ?? 0 };
+  /** Makes `loc` the stamped location (the fields above). */
+  private stamp(loc: NodeLocation | undefined): void {
+    if (this.stampLoc === loc) return;
+    const file = this.stampFile;
+    const row = this.stampRow;
+    const col = this.stampCol;
+    if (this.beforeLoc === loc) {
+      this.stampFile = this.beforeFile;
+      this.stampRow = this.beforeRow;
+      this.stampCol = this.beforeCol;
+    } else if (!loc) {
+      this.stampFile = this.stampRow = this.stampCol = 0;
+    } else if (loc instanceof SourceLocation) {
+      // row and col from one look-up of the offset (each getter makes its own)
+      const at = loc.source.position(loc.offset);
+      this.stampFile = this.getFile(loc.file || "<query>");
+      this.stampRow = at.row ?? 0;
+      this.stampCol = at.col ?? 0;
+    } else {
+      this.stampFile = this.getFile(loc.file || "<query>");
+      this.stampRow = loc.row ?? 0;
+      this.stampCol = loc.col ?? 0;
     }
-    this.stampedBefore = this.stamped;
-    this.stamped = st;
-    return st;
+    this.beforeLoc = this.stampLoc;
+    this.beforeFile = file;
+    this.beforeRow = row;
+    this.beforeCol = col;
+    this.stampLoc = loc;
   }
 
   /** A statement of `fields` (a fresh object literal at every call site) and the location, built
@@ -321,8 +336,8 @@ export class Planner {
         `policy too large to plan: more than ${STMTS_BASE + STMTS_PER_CHAR * (this.input.sourceSize ?? 0)} statements (a body that iterates over rule sets with variable keys is planned once per rule; regoc's limit)`,
       );
     }
-    const st = this.stamp(this.loc);
-    return build(fields, st.file, st.col, st.row);
+    this.stamp(this.loc);
+    return build(fields, this.stampFile, this.stampCol, this.stampRow);
   }
 
   appendStmt<T extends StmtType>(type: T, fields: Fields<T>, build?: Build<T>): void {

@@ -30,6 +30,11 @@ export function planRef(p: Planner, ref: Ref, iter: Iter): void {
  * are bound, a scan for the others. */
 export function planRefRec(p: Planner, ref: Ref, index: number, iter: Iter): void {
   if (index >= ref.length) return iter(); // (often: a call of the rules the whole ref names)
+  planRefTerms(p, ref, index, iter);
+}
+
+/** planRefRec's sequence (a function of its own: see planRefData's branches below). */
+function planRefTerms(p: Planner, ref: Ref, index: number, iter: Iter): void {
   planSeq(
     p,
     ref.length,
@@ -83,33 +88,7 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, r
     const opt = optimizeLookup(p, virtual, ref);
     if (opt) {
       if (opt.rulesets.length === 0) return planRefData(p, undefined, base, ref, 1, iter);
-      for (const rules of opt.rulesets) planRules(p, rules);
-      const target = p.newLocal();
-      const prev = p.curr;
-      const callDyn: Block = { stmts: [] };
-      p.curr = callDyn;
-      p.appendStmt("CallDynamicStmt", { args: [p.vars.getOrEmpty(INPUT), p.vars.getOrEmpty(DATA)], path: opt.path, result: target });
-      p.appendStmt("BreakStmt", { index: 1 });
-      const dotBlock: Block = { stmts: [] };
-      p.curr = dotBlock;
-      p.ltarget = p.varOperand(DATA);
-      planRefRec(p, ref.slice(0, opt.index + 1), 1, () => {
-        p.appendStmt("AssignVarStmt", { source: p.ltarget, target });
-        p.appendStmt("BreakStmt", { index: 1 });
-        p.ltarget = p.local(target);
-        const outer: Block = {
-          stmts: [
-            p.stmt("BlockStmt", {
-              blocks: [{ stmts: [p.stmt("BlockStmt", { blocks: [callDyn, dotBlock] }), p.stmt("BreakStmt", { index: 2 })] }],
-            }),
-          ],
-        };
-        p.curr = outer;
-        planRefRec(p, ref, opt.index + 1, iter);
-        p.curr = prev;
-        p.appendStmt("BlockStmt", { blocks: [outer] });
-      });
-      return;
+      return planRefDataDynamic(p, opt, ref, iter);
     }
   }
 
@@ -130,7 +109,48 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, r
     }
     return planRefData(p, vchild, { local: base.local, path: [...base.path, term] }, ref, index + 1, iter);
   }
+  planRefDataVar(p, virtual, base, ref, index, iter);
+}
 
+// The branches of planRefData that plan through continuations are functions of their own: V8
+// gives a function whose closures capture its parameters a context object at every call, and
+// planRefData is called for every ref into data (mostly down the plain path above).
+
+/** OPA's CallDynamic optimisation (see optimizeLookup): the funcs the ref may name, called by
+ * path, or else the ref planned as dots on data. */
+function planRefDataDynamic(p: Planner, opt: DynamicLookup, ref: Ref, iter: Iter): void {
+  for (const rules of opt.rulesets) planRules(p, rules);
+  const target = p.newLocal();
+  const prev = p.curr;
+  const callDyn: Block = { stmts: [] };
+  p.curr = callDyn;
+  p.appendStmt("CallDynamicStmt", { args: [p.vars.getOrEmpty(INPUT), p.vars.getOrEmpty(DATA)], path: opt.path, result: target });
+  p.appendStmt("BreakStmt", { index: 1 });
+  const dotBlock: Block = { stmts: [] };
+  p.curr = dotBlock;
+  p.ltarget = p.varOperand(DATA);
+  planRefRec(p, ref.slice(0, opt.index + 1), 1, () => {
+    p.appendStmt("AssignVarStmt", { source: p.ltarget, target });
+    p.appendStmt("BreakStmt", { index: 1 });
+    p.ltarget = p.local(target);
+    const outer: Block = {
+      stmts: [
+        p.stmt("BlockStmt", {
+          blocks: [{ stmts: [p.stmt("BlockStmt", { blocks: [callDyn, dotBlock] }), p.stmt("BreakStmt", { index: 2 })] }],
+        }),
+      ],
+    };
+    p.curr = outer;
+    planRefRec(p, ref, opt.index + 1, iter);
+    p.curr = prev;
+    p.appendStmt("BlockStmt", { blocks: [outer] });
+  });
+}
+
+/** A term with vars at `index`: one block per rule key that unifies with it, then a scan of the
+ * base data at the keys no rule has. */
+function planRefDataVar(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, ref: Ref, index: number, iter: Iter): void {
+  const term = ref[index]!;
   const exclude: Term[] = [];
   if (virtual) {
     const blocks: Block[] = [];
@@ -241,9 +261,19 @@ function hasVarTerm(ref: Ref): boolean {
 
 /** OPA's CallDynamic optimisation: possible when every var of the ref is already bound and the
  * trie below it leads only to rule sets (no rules met on the way down). */
-function optimizeLookup(p: Planner, t: RuleTrie, ref: Ref): { rulesets: Rule[][]; path: Operand[]; index: number } | undefined {
+interface DynamicLookup {
+  rulesets: Rule[][];
+  path: Operand[];
+  index: number;
+}
+
+function optimizeLookup(p: Planner, t: RuleTrie, ref: Ref): DynamicLookup | undefined {
   // only a var makes the lookup dynamic (most refs into data have none: then nothing to look at)
   if (!hasVarTerm(ref)) return undefined;
+  return dynamicLookup(p, t, ref);
+}
+
+function dynamicLookup(p: Planner, t: RuleTrie, ref: Ref): DynamicLookup | undefined {
   let nodes: RuleTrie[] = [t];
   let opt = false;
   let index = 0;

@@ -37,9 +37,16 @@ export function planRules(p: Planner, unsorted: Rule[]): string {
   if (set === undefined) ruleSets.set(unsorted, (set = ruleSet(p, unsorted)));
   const existing = p.funcs.get(set.path);
   if (existing) return existing;
+  return planNewRuleSet(p, set);
+}
+
+/** Plans a rule set not planned in this generation (now or later, see Planner.planRuleSet);
+ * returns the func's name. (Apart from planRules, which is called at every reference to rules:
+ * V8 gives a function whose closures capture its parameters a context at every call.) */
+function planNewRuleSet(p: Planner, set: RuleSet): string {
   const name = `g${p.funcs.gen()}.${set.path}`;
   p.planRuleSet(
-    () => planFunc(p, set.rules, set.refs, set.pieces, set.buildObject, set.path),
+    () => planFunc(p, set.rules, set.refs, set.pieces, set.buildObject, set.path, name),
     () => p.funcs.add(set.path, name),
   );
   return name;
@@ -65,8 +72,9 @@ function ruleSet(p: Planner, unsorted: Rule[]): RuleSet {
   return { rules, refs, pieces, buildObject, path: refString(pathRef.slice(0, pieces)) };
 }
 
-/** Plans the func of a rule set (see planRules). */
-function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildObject: boolean, path: string): void {
+/** Plans the func of a rule set (see planRules), named `name` (the string its callers got: one
+ * string per func, compared by identity where calls are looked up). */
+function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildObject: boolean, path: string, name: string): void {
   const pathRef = refs[0]!;
   const saved = { vars: p.vars, curr: p.curr, ltarget: p.ltarget, lnext: p.lnext, loc: p.loc };
   p.lnext = 0;
@@ -75,7 +83,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
   const funcPath = [`g${gen}`];
   for (let i = 1; i < pieces; i++) funcPath.push((pathRef[i] as { value: string }).value);
   const fn: Func = {
-    name: `g${gen}.${path}`,
+    name,
     params: [p.newLocal(), p.newLocal()],
     return: p.newLocal(),
     blocks: [],
@@ -95,6 +103,8 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
   const lnext = p.lnext;
   let defaultRule: Rule | undefined;
   const ruleLoc = p.loc;
+  // each body (rule, else, default) starts from the params alone: a scope of its own over them
+  const vars = new VarStack(baseFrame(fn.params, captures));
 
   for (let i = 0; i < rules.length; i++) {
     const top = rules[i]!;
@@ -113,7 +123,8 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
     for (let rule: Rule | undefined = top; rule; prev = rule, rule = rule.else) {
       p.loc = rule.head.location;
       p.lnext = lnext;
-      p.vars = new VarStack(baseFrame(fn.params, captures));
+      p.vars = vars;
+      vars.push();
       const curr: Block = { stmts: [] };
       blocks.push(curr);
       p.curr = curr;
@@ -128,6 +139,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
           planTerm(p, r.head.value!, () => p.appendStmt("AssignVarOnceStmt", { target: lresult, source: p.ltarget }));
         }),
       );
+      vars.pop();
     }
     if (!isMultiValue(top) && !buildObject) {
       const end: Block = { stmts: [] };
@@ -141,7 +153,8 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
     const d = defaultRule;
     p.loc = d.head.location;
     p.lnext = lnext;
-    p.vars = new VarStack(baseFrame(fn.params, captures));
+    p.vars = vars;
+    vars.push();
     const block = p.blockWith("IsUndefinedStmt", { source: fn.return });
     fn.blocks.push(block);
     p.curr = block;
@@ -151,6 +164,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
         planTerm(p, d.head.value!, () => p.appendStmt("AssignVarOnceStmt", { target: fn.return, source: p.ltarget }));
       }),
     );
+    vars.pop();
   }
 
   p.loc = ruleLoc;

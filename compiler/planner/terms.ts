@@ -1,6 +1,6 @@
 // Planning terms into locals (scalars, collections, comprehensions), unification (`=` in both
 // directions, array and object patterns), dots and scans.
-import type { Body, Term } from "../ast/nodes.js";
+import type { ArrayComprehensionTerm, Body, ObjectComprehensionTerm, SetComprehensionTerm, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand } from "../ir/types.js";
 import { termString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
@@ -37,85 +37,102 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
     }
     case "ref":
       return planRef(p, t.value, iter);
-    case "array": {
-      const arr = p.newLocal();
-      p.appendStmt("MakeArrayStmt", { capacity: t.value.length, target: arr });
-      const elems = t.value;
-      return planSeq(
-        p,
-        elems.length,
-        (i) => isFlatTerm(p, elems[i]!),
-        (i, next) =>
-          planTerm(p, elems[i]!, () => {
-            p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr });
-            next();
-          }),
-        () => {
-          p.ltarget = p.local(arr);
-          iter();
-        },
-      );
-    }
-    case "object": {
-      const obj = p.newLocal();
-      p.appendStmt("MakeObjectStmt", { target: obj });
-      const entries = t.value;
-      return planSeq(
-        p,
-        entries.length,
-        (i) => isFlatTerm(p, entries[i]![0]) && isFlatTerm(p, entries[i]![1]),
-        (i, next) => {
-          const [k, v] = entries[i]!;
-          planTerm(p, k, () => {
-            const key = p.ltarget;
-            planTerm(p, v, () => {
-              p.appendStmt("ObjectInsertStmt", { key, value: p.ltarget, object: obj }, OBJECT_INSERT_OBJECT_LAST);
-              next();
-            });
-          });
-        },
-        () => {
-          p.ltarget = p.local(obj);
-          iter();
-        },
-      );
-    }
+    case "array":
+      return planArray(p, t.value, iter);
+    case "object":
+      return planObject(p, t.value, iter);
     case "set":
       return planSet(p, t.value, iter);
-    case "setcomprehension": {
-      p.loc = t.location;
-      const set = p.newLocal();
-      p.appendStmt("MakeSetStmt", { target: set });
-      const c = t.value;
-      return planComprehension(p, c.body, () => planTerm(p, c.term, () => p.appendStmt("SetAddStmt", { value: p.ltarget, set }, SET_ADD_VALUE_FIRST)), set, iter);
-    }
-    case "arraycomprehension": {
-      p.loc = t.location;
-      const arr = p.newLocal();
-      p.appendStmt("MakeArrayStmt", { capacity: 0, target: arr });
-      const c = t.value;
-      return planComprehension(p, c.body, () => planTerm(p, c.term, () => p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr })), arr, iter);
-    }
-    case "objectcomprehension": {
-      p.loc = t.location;
-      const obj = p.newLocal();
-      p.appendStmt("MakeObjectStmt", { target: obj });
-      const c = t.value;
-      return planComprehension(
-        p,
-        c.body,
-        () =>
-          planTerm(p, c.key, () => {
-            const key = p.ltarget;
-            planTerm(p, c.value, () => p.appendStmt("ObjectInsertOnceStmt", { key, value: p.ltarget, object: obj }, OBJECT_INSERT_ONCE_OBJECT_LAST));
-          }),
-        obj,
-        iter,
-      );
-    }
+    case "setcomprehension":
+      return planSetComprehension(p, t, iter);
+    case "arraycomprehension":
+      return planArrayComprehension(p, t, iter);
+    case "objectcomprehension":
+      return planObjectComprehension(p, t, iter);
     default:
       throw p.error(`${t.type} term not implemented: ${termString(t)}`);
   }
+}
+
+// The terms that plan through continuations of their own are planned by functions of their own:
+// V8 gives a function whose closures capture its parameters a context object at every call, and
+// planTerm is called for every term planned.
+
+function planArray(p: Planner, elems: Term[], iter: Iter): void {
+  const arr = p.newLocal();
+  p.appendStmt("MakeArrayStmt", { capacity: elems.length, target: arr });
+  planSeq(
+    p,
+    elems.length,
+    (i) => isFlatTerm(p, elems[i]!),
+    (i, next) =>
+      planTerm(p, elems[i]!, () => {
+        p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr });
+        next();
+      }),
+    () => {
+      p.ltarget = p.local(arr);
+      iter();
+    },
+  );
+}
+
+function planObject(p: Planner, entries: [Term, Term][], iter: Iter): void {
+  const obj = p.newLocal();
+  p.appendStmt("MakeObjectStmt", { target: obj });
+  planSeq(
+    p,
+    entries.length,
+    (i) => isFlatTerm(p, entries[i]![0]) && isFlatTerm(p, entries[i]![1]),
+    (i, next) => {
+      const [k, v] = entries[i]!;
+      planTerm(p, k, () => {
+        const key = p.ltarget;
+        planTerm(p, v, () => {
+          p.appendStmt("ObjectInsertStmt", { key, value: p.ltarget, object: obj }, OBJECT_INSERT_OBJECT_LAST);
+          next();
+        });
+      });
+    },
+    () => {
+      p.ltarget = p.local(obj);
+      iter();
+    },
+  );
+}
+
+function planSetComprehension(p: Planner, t: SetComprehensionTerm, iter: Iter): void {
+  p.loc = t.location;
+  const set = p.newLocal();
+  p.appendStmt("MakeSetStmt", { target: set });
+  const c = t.value;
+  planComprehension(p, c.body, () => planTerm(p, c.term, () => p.appendStmt("SetAddStmt", { value: p.ltarget, set }, SET_ADD_VALUE_FIRST)), set, iter);
+}
+
+function planArrayComprehension(p: Planner, t: ArrayComprehensionTerm, iter: Iter): void {
+  p.loc = t.location;
+  const arr = p.newLocal();
+  p.appendStmt("MakeArrayStmt", { capacity: 0, target: arr });
+  const c = t.value;
+  planComprehension(p, c.body, () => planTerm(p, c.term, () => p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr })), arr, iter);
+}
+
+function planObjectComprehension(p: Planner, t: ObjectComprehensionTerm, iter: Iter): void {
+  p.loc = t.location;
+  const obj = p.newLocal();
+  p.appendStmt("MakeObjectStmt", { target: obj });
+  const c = t.value;
+  planComprehension(
+    p,
+    c.body,
+    () =>
+      planTerm(p, c.key, () => {
+        const key = p.ltarget;
+        planTerm(p, c.value, () => p.appendStmt("ObjectInsertOnceStmt", { key, value: p.ltarget, object: obj }, OBJECT_INSERT_ONCE_OBJECT_LAST));
+      }),
+    obj,
+    iter,
+  );
 }
 
 export function planSet(p: Planner, elems: Term[], iter: Iter): void {
@@ -187,30 +204,53 @@ function isEvaluated(t: Term): boolean {
   }
 }
 
+// (As for terms, the branches that make continuations are functions of their own: unification
+// is planned for most expressions.)
+
 export function planUnify(p: Planner, a: Term, b: Term, iter: Iter): void {
-  if (isEvaluated(a)) return planTerm(p, a, () => planUnifyLocal(p, p.ltarget, b, iter));
+  if (isEvaluated(a)) return planTermThenUnify(p, a, b, iter);
   if (a.type === "var") return planUnifyVar(p, a.value, b, iter);
   if (a.type === "array") {
     if (b.type === "var") return planUnifyVar(p, b.value, a, iter);
-    if (b.type === "ref" || b.type === "arraycomprehension") return planTerm(p, b, () => planUnifyLocalArray(p, p.ltarget, a.value, iter));
+    if (b.type === "ref" || b.type === "arraycomprehension") return planTermThenUnifyArray(p, b, a.value, iter);
     if (b.type === "array") {
       if (a.value.length !== b.value.length) return;
-      const as = a.value;
-      const bs = b.value;
-      return planSeq(p, as.length, (i) => isFlatUnify(p, as[i]!, bs[i]!), (i, next) => planUnify(p, as[i]!, bs[i]!, next), iter);
+      return planUnifyArrays(p, a.value, b.value, iter);
     }
   }
   if (a.type === "object") {
     if (b.type === "var") return planUnifyVar(p, b.value, a, iter);
-    if (b.type === "ref") return planTerm(p, b, () => planUnifyLocalObject(p, p.ltarget, a.value, iter));
+    if (b.type === "ref") return planTermThenUnifyObject(p, b, a.value, iter);
     if (b.type === "object") return planUnifyObjects(p, a.value, b.value, iter);
   }
   throw p.error(`not implemented: unify(${termString(a)}, ${termString(b)})`);
 }
 
+/** `a` planned into a local, then unified with `b`. */
+function planTermThenUnify(p: Planner, a: Term, b: Term, iter: Iter): void {
+  planTerm(p, a, () => planUnifyLocal(p, p.ltarget, b, iter));
+}
+
+function planTermThenUnifyArray(p: Planner, b: Term, a: Term[], iter: Iter): void {
+  planTerm(p, b, () => planUnifyLocalArray(p, p.ltarget, a, iter));
+}
+
+function planTermThenUnifyObject(p: Planner, b: Term, a: [Term, Term][], iter: Iter): void {
+  planTerm(p, b, () => planUnifyLocalObject(p, p.ltarget, a, iter));
+}
+
+function planUnifyArrays(p: Planner, as: Term[], bs: Term[], iter: Iter): void {
+  planSeq(p, as.length, (i) => isFlatUnify(p, as[i]!, bs[i]!), (i, next) => planUnify(p, as[i]!, bs[i]!, next), iter);
+}
+
 function planUnifyVar(p: Planner, a: string, b: Term, iter: Iter): void {
   const la = p.vars.get(a);
   if (la !== undefined) return planUnifyLocal(p, p.local(la), b, iter);
+  planTermThenBind(p, a, b, iter);
+}
+
+/** `b` planned, then bound to the unbound var `a` (or compared, if planning `b` bound it). */
+function planTermThenBind(p: Planner, a: string, b: Term, iter: Iter): void {
   planTerm(p, b, () => {
     const known = p.vars.get(a);
     if (known !== undefined) {
@@ -234,12 +274,7 @@ export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): voi
     if (a.value !== b.value) p.appendStmt("BreakStmt", { index: 0 });
     return iter();
   }
-  if (isEvaluated(b)) {
-    return planTerm(p, b, () => {
-      p.appendStmt("EqualStmt", { a, b: p.ltarget });
-      iter();
-    });
-  }
+  if (isEvaluated(b)) return planTermThenEqual(p, a, b, iter);
   switch (b.type) {
     case "var": {
       const lv = p.vars.get(b.value);
@@ -259,6 +294,14 @@ export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): voi
     default:
       throw p.error(`not implemented: unifyLocal(${termString(b)})`);
   }
+}
+
+/** `b` planned, then compared with `a`. */
+function planTermThenEqual(p: Planner, a: Operand, b: Term, iter: Iter): void {
+  planTerm(p, b, () => {
+    p.appendStmt("EqualStmt", { a, b: p.ltarget });
+    iter();
+  });
 }
 
 function planUnifyLocalArray(p: Planner, a: Operand, b: Term[], iter: Iter): void {
