@@ -1,14 +1,14 @@
 // Planning expressions: a body is planned expression by expression, each one continuing into the
 // next; negation, `with` (input/data rebinding with undo, function and built-in mocks), `every`,
 // calls of built-ins, user functions and relations, and OPA's newer `and`/`or` groups.
-import type { Body, Every, Expr, LogicalExpr, NotGroup, Ref, Term } from "../ast/nodes.js";
+import type { Body, Every, Expr, LogicalExpr, NodeLocation, NotGroup, Ref, Term } from "../ast/nodes.js";
 import type { Block, Operand } from "../ir/types.js";
 import { refString, termString } from "../passes/terms.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import { planRules } from "./rules.js";
 import { isRoot, planWith } from "./with.js";
-import { planScan, planScanValues, planTerm, planUnify, planUnifyLocal } from "./terms.js";
-import { isFlatExpr, isFlatTerm, planSeq } from "./flat.js";
+import { isDirectTerm, NOOP, planScan, planScanValues, planTerm, planUnify, planUnifyLocal } from "./terms.js";
+import { isFlatExpr, isFlatTerm, planSeqOf, type Seq } from "./flat.js";
 
 /** Plans the expressions of `q` from `index` on, then `iter` (with the location restored). Runs
  * of flat expressions are planned in a loop (flat.ts): a body of thousands of expressions needs
@@ -16,25 +16,40 @@ import { isFlatExpr, isFlatTerm, planSeq } from "./flat.js";
 export function planQuery(p: Planner, q: Body, index: number, iter: Iter): void {
   const old = p.loc;
   p.enter();
-  planSeq(
-    p,
-    q.length,
-    (i) => isFlatExpr(p, q[i]!),
-    (i, next, flat) => {
-      p.loc = q[i]!.location;
-      // a flat expression's continuation only records that it ran (flat.ts): nothing to restore
-      planExpr(p, q[i]!, flat ? next : keepingLoc(p, next));
-    },
-    () => {
-      const curr = p.loc;
-      p.loc = old;
-      iter();
-      p.loc = curr;
-    },
-    index,
-  );
+  planSeqOf(p, new QuerySeq(q, old, iter), index);
   p.leave();
   p.loc = old;
+}
+
+/** The expressions of a body, as a sequence (flat.ts); then `iter`, at the location of before. */
+class QuerySeq implements Seq {
+  readonly n: number;
+
+  constructor(
+    private readonly q: Body,
+    private readonly old: NodeLocation | undefined,
+    private readonly iter: Iter,
+  ) {
+    this.n = q.length;
+  }
+
+  flat(p: Planner, i: number): boolean {
+    return isFlatExpr(p, this.q[i]!);
+  }
+
+  step(p: Planner, i: number, next: Iter, flat: boolean): void {
+    const e = this.q[i]!;
+    p.loc = e.location;
+    // a flat expression's continuation only records that it ran (flat.ts): nothing to restore
+    planExpr(p, e, flat ? next : keepingLoc(p, next));
+  }
+
+  done(p: Planner): void {
+    const curr = p.loc;
+    p.loc = this.old;
+    this.iter();
+    p.loc = curr;
+  }
 }
 
 /** `next`, with the location restored after it (the rest of the body sets its own). */
@@ -78,6 +93,13 @@ export function planExpr(p: Planner, e: Expr, iter: Iter): void {
  * whose closures capture its parameters a context at every call, and planExpr plans every
  * expression.) */
 function planTermIsTrue(p: Planner, t: Term, iter: Iter): void {
+  if (!isDirectTerm(t)) return planTermIsTrueNested(p, t, iter);
+  planTerm(p, t, NOOP);
+  p.appendStmt("NotEqualStmt", { a: p.ltarget, b: p.bool(false) });
+  iter();
+}
+
+function planTermIsTrueNested(p: Planner, t: Term, iter: Iter): void {
   planTerm(p, t, () => {
     p.appendStmt("NotEqualStmt", { a: p.ltarget, b: p.bool(false) });
     iter();
@@ -299,18 +321,48 @@ function planExprCallValue(p: Planner, value: Term, arity: number, operands: Ter
 /** Plans the operands and calls `iter` with the call's args: `args` (a fresh array, taken over)
  * followed by the operands. */
 function planCallArgs(p: Planner, terms: Term[], args: Operand[], iter: (args: Operand[]) => void): void {
-  const out = args;
-  const base = out.length;
-  planSeq(
-    p,
-    terms.length,
-    (i) => isFlatTerm(p, terms[i]!),
-    (i, next) =>
-      planTerm(p, terms[i]!, () => {
-        out[base + i] = p.ltarget;
-        next();
-      }),
+  planSeqOf(p, new CallArgsSeq(terms, args, iter));
+}
+
+/** The operands of a call, as a sequence (flat.ts), into `out` after its first `base` args. */
+class CallArgsSeq implements Seq {
+  readonly n: number;
+  private readonly base: number;
+
+  constructor(
+    private readonly terms: Term[],
+    private readonly out: Operand[],
+    private readonly iter: (args: Operand[]) => void,
+  ) {
+    this.n = terms.length;
+    this.base = out.length;
+  }
+
+  flat(p: Planner, i: number): boolean {
+    return isFlatTerm(p, this.terms[i]!);
+  }
+
+  step(p: Planner, i: number, next: Iter): void {
+    planOperand(p, this.terms[i]!, this.out, this.base + i, next);
+  }
+
+  done(): void {
     // a copy: an operand planned in several blocks continues once per block
-    () => iter(out.slice()),
-  );
+    this.iter(this.out.slice());
+  }
+}
+
+/** A call's operand, into `out[at]`. */
+function planOperand(p: Planner, t: Term, out: Operand[], at: number, next: Iter): void {
+  if (!isDirectTerm(t)) return planOperandNested(p, t, out, at, next);
+  planTerm(p, t, NOOP);
+  out[at] = p.ltarget;
+  next();
+}
+
+function planOperandNested(p: Planner, t: Term, out: Operand[], at: number, next: Iter): void {
+  planTerm(p, t, () => {
+    out[at] = p.ltarget;
+    next();
+  });
 }

@@ -35,12 +35,18 @@ export class SeqProbe {
   };
 }
 
-/** Plans items `from`..n-1 in order, each continuing into the next, then `done`. `step(i, next,
- * flat)` plans item i and calls `next` where the rest goes; `flat(i)` says whether it does so
- * flatly (then `next` only records that it ran, and where: `step` may pass it on as it is).
- * A sequence is planned for nearly every body, call, ref and collection: the flat items'
- * continuation is the planner's one SeqProbe, and this function makes no closure (V8 would give
- * it a context object at every call). */
+/** A sequence to plan (see planSeqOf): `n` items; `flat(p, i)` says whether item i plans
+ * flatly; `step(p, i, next, flat)` plans it and calls `next` where the rest goes (for a flat
+ * item `next` only records that it ran, and where: `step` may pass it on as it is); `done(p)`
+ * continues after the last. */
+export interface Seq {
+  readonly n: number;
+  flat(p: Planner, i: number): boolean;
+  step(p: Planner, i: number, next: Iter, flat: boolean): void;
+  done(p: Planner): void;
+}
+
+/** planSeqOf with the sequence given as functions. */
 export function planSeq(
   p: Planner,
   n: number,
@@ -50,6 +56,36 @@ export function planSeq(
   from = 0,
 ): void {
   if (from >= n) return done();
+  planSeqOf(p, new FnSeq(n, flat, step, done), from);
+}
+
+class FnSeq implements Seq {
+  constructor(
+    readonly n: number,
+    private readonly isFlat: (i: number) => boolean,
+    private readonly plan: (i: number, next: Iter, flat: boolean) => void,
+    private readonly then: Iter,
+  ) {}
+
+  flat(_p: Planner, i: number): boolean {
+    return this.isFlat(i);
+  }
+  step(_p: Planner, i: number, next: Iter, flat: boolean): void {
+    this.plan(i, next, flat);
+  }
+  done(): void {
+    this.then();
+  }
+}
+
+/** Plans items `from`..n-1 of `seq` in order, each continuing into the next, then its `done`.
+ * A sequence is planned for nearly every body, call, ref and collection: the flat items'
+ * continuation is the planner's one SeqProbe, the most frequent sequences are objects of their
+ * own classes (one object, where functions would be several closures and their context), and
+ * this function makes no closure (V8 would give it a context object at every call). */
+export function planSeqOf(p: Planner, seq: Seq, from = 0): void {
+  const n = seq.n;
+  if (from >= n) return seq.done(p);
   const probe = p.probe;
   // the probe of the item this sequence is part of (if any), put back before continuing it
   const outerCalls = probe.calls;
@@ -57,17 +93,17 @@ export function planSeq(
   const outerBlock = probe.block;
   let planned = true;
   for (let i = from; i < n; i++) {
-    if (!flat(i)) {
+    if (!seq.flat(p, i)) {
       probe.calls = outerCalls;
       probe.mark = outerMark;
       probe.block = outerBlock;
-      return planSeqNested(p, n, flat, step, done, i);
+      return planSeqNested(p, seq, i);
     }
     const block = p.curr;
     probe.calls = 0;
     probe.mark = -1;
     probe.block = block;
-    step(i, probe.ran, true);
+    seq.step(p, i, probe.ran, true);
     const calls = probe.calls;
     // an item that cannot hold (e.g. arrays of different lengths) ends the sequence unplanned
     if (calls === 0) {
@@ -81,14 +117,14 @@ export function planSeq(
   probe.calls = outerCalls;
   probe.mark = outerMark;
   probe.block = outerBlock;
-  if (planned) done();
+  if (planned) seq.done(p);
 }
 
 /** Item `i`, which does not plan flatly, with the rest of the sequence as its continuation. */
-function planSeqNested(p: Planner, n: number, flat: (i: number) => boolean, step: (i: number, next: Iter, flat: boolean) => void, done: Iter, i: number): void {
+function planSeqNested(p: Planner, seq: Seq, i: number): void {
   const rest = i + 1;
   p.enter();
-  step(i, () => planSeq(p, n, flat, step, done, rest), false);
+  seq.step(p, i, () => planSeqOf(p, seq, rest), false);
   p.leave();
 }
 

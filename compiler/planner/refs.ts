@@ -5,7 +5,7 @@
 import type { Ref, Rule, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand } from "../ir/types.js";
 import { varsOf } from "../passes/visit.js";
-import { isFlatTerm, planSeq } from "./flat.js";
+import { isFlatTerm, planSeqOf, type Seq } from "./flat.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import { planRules } from "./rules.js";
 import { planDot, planScan, planSet, planTerm, planUnifyLocal } from "./terms.js";
@@ -33,19 +33,37 @@ export function planRefRec(p: Planner, ref: Ref, index: number, iter: Iter): voi
   planRefTerms(p, ref, index, iter);
 }
 
-/** planRefRec's sequence (a function of its own: see planRefData's branches below). */
+/** planRefRec's sequence: the terms of `ref` from `index` on. */
 function planRefTerms(p: Planner, ref: Ref, index: number, iter: Iter): void {
-  planSeq(
-    p,
-    ref.length,
-    (i) => !unseenVars(p, ref[i]!) && isFlatTerm(p, ref[i]!),
-    (i, next) => {
-      if (!unseenVars(p, ref[i]!)) planDot(p, ref[i]!, next);
-      else planScan(p, ref[i]!, () => next());
-    },
-    iter,
-    index,
-  );
+  planSeqOf(p, new RefSeq(ref, iter), index);
+}
+
+/** The terms of a ref, as a sequence (flat.ts): a dot for each term whose vars are bound, a scan
+ * for the others. */
+class RefSeq implements Seq {
+  readonly n: number;
+
+  constructor(
+    private readonly ref: Ref,
+    private readonly iter: Iter,
+  ) {
+    this.n = ref.length;
+  }
+
+  flat(p: Planner, i: number): boolean {
+    const t = this.ref[i]!;
+    return !unseenVars(p, t) && isFlatTerm(p, t);
+  }
+
+  step(p: Planner, i: number, next: Iter): void {
+    const t = this.ref[i]!;
+    if (!unseenVars(p, t)) planDot(p, t, next);
+    else planScan(p, t, next);
+  }
+
+  done(): void {
+    this.iter();
+  }
 }
 
 function isGround(t: Term): boolean {

@@ -188,6 +188,13 @@ function baseFrame(params: readonly Local[], captures: readonly string[]): Map<s
 }
 
 function planParams(p: Planner, params: Local[], args: Term[], idx: number, iter: () => void): void {
+  if (idx >= args.length) return iter(); // (a rule, not a function: no closures to make)
+  planArgs(p, params, args, idx, iter);
+}
+
+/** A function's params unified with its head's args. (Apart from planParams, which is called for
+ * every rule: V8 gives a function whose closures capture its parameters a context at every call.) */
+function planArgs(p: Planner, params: Local[], args: Term[], idx: number, iter: () => void): void {
   planSeq(p, args.length, (i) => isFlatUnifyLocal(p, args[i]!), (i, next) => planUnifyLocal(p, p.local(params[i]!), args[i]!, next), iter, idx);
 }
 

@@ -54,6 +54,25 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
   }
 }
 
+/** Whether planTerm(t) needs no continuation of its own: for scalars and vars it appends what it
+ * appends (a MakeNullStmt or MakeNumberRefStmt at most), sets the target and calls `iter` once,
+ * as its last act. Callers of the most frequent kinds plan such a term with NOOP and go on after
+ * it, instead of in a closure (an object per term). */
+export function isDirectTerm(t: Term): boolean {
+  switch (t.type) {
+    case "null":
+    case "boolean":
+    case "number":
+    case "string":
+    case "var":
+      return true;
+    default:
+      return false;
+  }
+}
+
+export const NOOP: Iter = () => undefined;
+
 // The terms that plan through continuations of their own are planned by functions of their own:
 // V8 gives a function whose closures capture its parameters a context object at every call, and
 // planTerm is called for every term planned.
@@ -65,16 +84,27 @@ function planArray(p: Planner, elems: Term[], iter: Iter): void {
     p,
     elems.length,
     (i) => isFlatTerm(p, elems[i]!),
-    (i, next) =>
-      planTerm(p, elems[i]!, () => {
-        p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr });
-        next();
-      }),
+    (i, next) => planElement(p, elems[i]!, arr, next),
     () => {
       p.ltarget = p.local(arr);
       iter();
     },
   );
+}
+
+/** An array's element, appended. */
+function planElement(p: Planner, t: Term, arr: Local, next: Iter): void {
+  if (!isDirectTerm(t)) return planElementThen(p, t, arr, next);
+  planTerm(p, t, NOOP);
+  p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr });
+  next();
+}
+
+function planElementThen(p: Planner, t: Term, arr: Local, next: Iter): void {
+  planTerm(p, t, () => {
+    p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr });
+    next();
+  });
 }
 
 function planObject(p: Planner, entries: [Term, Term][], iter: Iter): void {
@@ -142,16 +172,27 @@ export function planSet(p: Planner, elems: Term[], iter: Iter): void {
     p,
     elems.length,
     (i) => isFlatTerm(p, elems[i]!),
-    (i, next) =>
-      planTerm(p, elems[i]!, () => {
-        p.appendStmt("SetAddStmt", { value: p.ltarget, set }, SET_ADD_VALUE_FIRST);
-        next();
-      }),
+    (i, next) => planSetElement(p, elems[i]!, set, next),
     () => {
       p.ltarget = p.local(set);
       iter();
     },
   );
+}
+
+/** A set's element, added. */
+function planSetElement(p: Planner, t: Term, set: Local, next: Iter): void {
+  if (!isDirectTerm(t)) return planSetElementThen(p, t, set, next);
+  planTerm(p, t, NOOP);
+  p.appendStmt("SetAddStmt", { value: p.ltarget, set }, SET_ADD_VALUE_FIRST);
+  next();
+}
+
+function planSetElementThen(p: Planner, t: Term, set: Local, next: Iter): void {
+  planTerm(p, t, () => {
+    p.appendStmt("SetAddStmt", { value: p.ltarget, set }, SET_ADD_VALUE_FIRST);
+    next();
+  });
 }
 
 function planComprehension(p: Planner, body: Body, closureIter: Iter, target: Local, iter: Iter): void {
@@ -228,6 +269,12 @@ export function planUnify(p: Planner, a: Term, b: Term, iter: Iter): void {
 
 /** `a` planned into a local, then unified with `b`. */
 function planTermThenUnify(p: Planner, a: Term, b: Term, iter: Iter): void {
+  if (!isDirectTerm(a)) return planTermThenUnifyNested(p, a, b, iter);
+  planTerm(p, a, NOOP);
+  planUnifyLocal(p, p.ltarget, b, iter);
+}
+
+function planTermThenUnifyNested(p: Planner, a: Term, b: Term, iter: Iter): void {
   planTerm(p, a, () => planUnifyLocal(p, p.ltarget, b, iter));
 }
 
@@ -251,17 +298,26 @@ function planUnifyVar(p: Planner, a: string, b: Term, iter: Iter): void {
 
 /** `b` planned, then bound to the unbound var `a` (or compared, if planning `b` bound it). */
 function planTermThenBind(p: Planner, a: string, b: Term, iter: Iter): void {
-  planTerm(p, b, () => {
-    const known = p.vars.get(a);
-    if (known !== undefined) {
-      p.appendStmt("EqualStmt", { a: p.local(known), b: p.ltarget });
-    } else {
-      const target = p.newLocal();
-      p.vars.put(a, target);
-      p.appendStmt("AssignVarStmt", { source: p.ltarget, target });
-    }
-    iter();
-  });
+  if (!isDirectTerm(b)) return planTermThenBindNested(p, a, b, iter);
+  planTerm(p, b, NOOP);
+  bindTarget(p, a, iter);
+}
+
+function planTermThenBindNested(p: Planner, a: string, b: Term, iter: Iter): void {
+  planTerm(p, b, () => bindTarget(p, a, iter));
+}
+
+/** Binds var `a` to the target (compares them, if `a` got bound meanwhile). */
+function bindTarget(p: Planner, a: string, iter: Iter): void {
+  const known = p.vars.get(a);
+  if (known !== undefined) {
+    p.appendStmt("EqualStmt", { a: p.local(known), b: p.ltarget });
+  } else {
+    const target = p.newLocal();
+    p.vars.put(a, target);
+    p.appendStmt("AssignVarStmt", { source: p.ltarget, target });
+  }
+  iter();
 }
 
 export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): void {
@@ -298,6 +354,13 @@ export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): voi
 
 /** `b` planned, then compared with `a`. */
 function planTermThenEqual(p: Planner, a: Operand, b: Term, iter: Iter): void {
+  if (!isDirectTerm(b)) return planTermThenEqualNested(p, a, b, iter);
+  planTerm(p, b, NOOP);
+  p.appendStmt("EqualStmt", { a, b: p.ltarget });
+  iter();
+}
+
+function planTermThenEqualNested(p: Planner, a: Operand, b: Term, iter: Iter): void {
   planTerm(p, b, () => {
     p.appendStmt("EqualStmt", { a, b: p.ltarget });
     iter();
@@ -410,12 +473,21 @@ function targetLocal(p: Planner): Local {
 
 export function planDot(p: Planner, key: Term, iter: Iter): void {
   const source = p.ltarget;
-  planTerm(p, key, () => {
-    const target = p.newLocal();
-    p.appendStmt("DotStmt", { source, key: p.ltarget, target });
-    p.ltarget = p.local(target);
-    iter();
-  });
+  if (!isDirectTerm(key)) return planDotNested(p, source, key, iter);
+  planTerm(p, key, NOOP);
+  appendDot(p, source, iter);
+}
+
+function planDotNested(p: Planner, source: Operand, key: Term, iter: Iter): void {
+  planTerm(p, key, () => appendDot(p, source, iter));
+}
+
+/** `source[target key]` into a new local, the new target. */
+function appendDot(p: Planner, source: Operand, iter: Iter): void {
+  const target = p.newLocal();
+  p.appendStmt("DotStmt", { source, key: p.ltarget, target });
+  p.ltarget = p.local(target);
+  iter();
 }
 
 /** Scans the current target, unifying each key with `key`; `iter` runs in the loop body with the
