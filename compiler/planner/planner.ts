@@ -80,7 +80,7 @@ export class Planner {
   readonly funcList: Func[] = [];
   readonly plans: Plan[] = [];
   curr: Block = { stmts: [] };
-  vars = new VarStack(new Map([[INPUT, 0], [DATA, 1]]));
+  readonly vars = new VarStack(new Map([[INPUT, 0], [DATA, 1]]));
   ltarget: Operand = { type: "local", value: 0 };
   lnext: Local = 2;
   loc: NodeLocation | undefined;

@@ -6,10 +6,9 @@ import type { Ref, Rule, Term } from "../ast/nodes.js";
 import type { Block, Func, Local, Operand } from "../ir/types.js";
 import { refString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
-import { DATA, firstNonString, INPUT, type Planner } from "./planner.js";
+import { firstNonString, type Planner } from "./planner.js";
 import { planTerm, planUnifyLocal } from "./terms.js";
 import { isFlatTerm, isFlatUnifyLocal, planSeq } from "./flat.js";
-import { VarStack } from "./vars.js";
 
 function isMultiValue(r: Rule): boolean {
   return r.head.key !== undefined && r.head.value === undefined;
@@ -76,7 +75,7 @@ function ruleSet(p: Planner, unsorted: Rule[]): RuleSet {
  * string per func, compared by identity where calls are looked up). */
 function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildObject: boolean, path: string, name: string): void {
   const pathRef = refs[0]!;
-  const saved = { vars: p.vars, curr: p.curr, ltarget: p.ltarget, lnext: p.lnext, loc: p.loc };
+  const saved = { curr: p.curr, ltarget: p.ltarget, lnext: p.lnext, loc: p.loc };
   p.lnext = 0;
   p.loc = rules[0]!.head.location;
   const gen = p.funcs.gen();
@@ -103,8 +102,6 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
   const lnext = p.lnext;
   let defaultRule: Rule | undefined;
   const ruleLoc = p.loc;
-  // each body (rule, else, default) starts from the params alone: a scope of its own over them
-  const vars = new VarStack(baseFrame(fn.params, captures));
 
   for (let i = 0; i < rules.length; i++) {
     const top = rules[i]!;
@@ -123,8 +120,8 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
     for (let rule: Rule | undefined = top; rule; prev = rule, rule = rule.else) {
       p.loc = rule.head.location;
       p.lnext = lnext;
-      p.vars = vars;
-      vars.push();
+      // each body (rule, else, default) starts from the params alone
+      p.vars.enterFunc(fn.params, captures);
       const curr: Block = { stmts: [] };
       blocks.push(curr);
       p.curr = curr;
@@ -139,7 +136,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
           planTerm(p, r.head.value!, () => p.appendStmt("AssignVarOnceStmt", { target: lresult, source: p.ltarget }));
         }),
       );
-      vars.pop();
+      p.vars.leaveFunc();
     }
     if (!isMultiValue(top) && !buildObject) {
       const end: Block = { stmts: [] };
@@ -153,8 +150,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
     const d = defaultRule;
     p.loc = d.head.location;
     p.lnext = lnext;
-    p.vars = vars;
-    vars.push();
+    p.vars.enterFunc(fn.params, captures);
     const block = p.blockWith("IsUndefinedStmt", { source: fn.return });
     fn.blocks.push(block);
     p.curr = block;
@@ -164,7 +160,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
         planTerm(p, d.head.value!, () => p.appendStmt("AssignVarOnceStmt", { target: fn.return, source: p.ltarget }));
       }),
     );
-    vars.pop();
+    p.vars.leaveFunc();
   }
 
   p.loc = ruleLoc;
@@ -173,18 +169,8 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
   p.funcs.add(path, fn.name);
   p.lnext = saved.lnext;
   p.ltarget = saved.ltarget;
-  p.vars = saved.vars;
   p.curr = saved.curr;
   p.loc = saved.loc;
-}
-
-/** The variables of a rule body to begin with: input, data and the captures, as the func's params. */
-function baseFrame(params: readonly Local[], captures: readonly string[]): Map<string, Local> {
-  const frame = new Map<string, Local>();
-  frame.set(INPUT, params[0]!);
-  frame.set(DATA, params[1]!);
-  for (let i = 0; i < captures.length; i++) frame.set(captures[i]!, params[2 + i]!);
-  return frame;
 }
 
 function planParams(p: Planner, params: Local[], args: Term[], idx: number, iter: () => void): void {
