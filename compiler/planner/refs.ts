@@ -17,7 +17,7 @@ export function planRef(p: Planner, ref: Ref, iter: Iter): void {
   if (head.type !== "var") throw p.error("illegal ref: non-var head");
   if (head.value === DATA) {
     const virtual = p.rules.get(head);
-    return planRefData(p, virtual, { local: p.vars.getOrEmpty(DATA), path: [] }, ref, 1, iter);
+    return planRefData(p, virtual, p.vars.getOrEmpty(DATA), 1, ref, 1, iter);
   }
   if (head.value === INPUT && ref.length === 1) p.appendStmt("IsDefinedStmt", { source: p.vars.getOrEmpty(INPUT) });
   const l = p.vars.get(head.value);
@@ -85,49 +85,41 @@ function unseenVars(p: Planner, t: Term): boolean {
   }
 }
 
-interface BasePtr {
-  local: Local;
-  path: Ref;
-}
-
-function planRefData(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, ref: Ref, index: number, iter: Iter): void {
+/** Plans `ref` from `index` on, below the trie node `virtual` (undefined: base data only). The
+ * base document read so far is `ref[from..index)` below the local `base` (a slice made only
+ * where base data is read: most refs into data name rules). */
+function planRefData(p: Planner, virtual: RuleTrie | undefined, base: Local, from: number, ref: Ref, index: number, iter: Iter): void {
   // ground terms below no rules only extend the base path: a loop, not a recursion per term
-  let extended: Term[] | undefined;
-  while (index < ref.length && (index > 1 || !virtual) && !virtual?.get(ref[index]!)?.rulesOf().length && isGround(ref[index]!)) {
-    extended ??= [...base.path];
-    extended.push(ref[index]!);
-    virtual = virtual?.get(ref[index]!);
+  while (index < ref.length && (index > 1 || !virtual) && isGround(ref[index]!)) {
+    const child = virtual?.get(ref[index]!);
+    if (child !== undefined && child.rulesOf().length > 0) break;
+    virtual = child;
     index++;
   }
-  if (extended) base = { local: base.local, path: extended };
-  if (index >= ref.length) return planRefDataExtent(p, virtual, base, iter);
+  if (index >= ref.length) return planRefDataExtent(p, virtual, base, ref.slice(from, index), iter);
 
   if (index === 1 && virtual) {
     const opt = optimizeLookup(p, virtual, ref);
     if (opt) {
-      if (opt.rulesets.length === 0) return planRefData(p, undefined, base, ref, 1, iter);
+      if (opt.rulesets.length === 0) return planRefData(p, undefined, base, from, ref, 1, iter);
       return planRefDataDynamic(p, opt, ref, iter);
     }
   }
 
   const term = ref[index]!;
   if (!hasVars(term)) {
-    let vchild: RuleTrie | undefined;
-    let rules: Rule[] = [];
-    if (virtual) {
-      vchild = virtual.get(term);
-      rules = vchild?.rulesOf() ?? [];
-    }
-    if (rules.length > 0) {
+    const vchild = virtual?.get(term);
+    const rules = vchild?.rulesOf();
+    if (rules !== undefined && rules.length > 0) {
       const target = p.newLocal();
       p.ltarget = p.local(target);
       const name = planRules(p, rules);
       p.appendStmt("CallStmt", { func: name, args: p.defaultOperands(), result: target });
       return planRefRec(p, ref, index + 1, iter);
     }
-    return planRefData(p, vchild, { local: base.local, path: [...base.path, term] }, ref, index + 1, iter);
+    return planRefData(p, vchild, base, from, ref, index + 1, iter);
   }
-  planRefDataVar(p, virtual, base, ref, index, iter);
+  planRefDataVar(p, virtual, base, from, ref, index, iter);
 }
 
 // The branches of planRefData that plan through continuations are functions of their own: V8
@@ -167,7 +159,7 @@ function planRefDataDynamic(p: Planner, opt: DynamicLookup, ref: Ref, iter: Iter
 
 /** A term with vars at `index`: one block per rule key that unifies with it, then a scan of the
  * base data at the keys no rule has. */
-function planRefDataVar(p: Planner, virtual: RuleTrie | undefined, base: BasePtr, ref: Ref, index: number, iter: Iter): void {
+function planRefDataVar(p: Planner, virtual: RuleTrie | undefined, base: Local, from: number, ref: Ref, index: number, iter: Iter): void {
   const term = ref[index]!;
   const exclude: Term[] = [];
   if (virtual) {
@@ -182,7 +174,7 @@ function planRefDataVar(p: Planner, virtual: RuleTrie | undefined, base: BasePtr
         planUnifyLocal(p, p.ltarget, term, () => {
           const cpy = [...ref];
           cpy[index] = key;
-          planRefData(p, virtual, base, cpy, index, iter);
+          planRefData(p, virtual, base, from, cpy, index, iter);
         }),
       );
       p.vars.pop();
@@ -197,23 +189,24 @@ function planRefDataVar(p: Planner, virtual: RuleTrie | undefined, base: BasePtr
     planSet(p, exclude, () => {
       lexclude = p.ltarget;
     });
-    p.ltarget = p.local(base.local);
-    planRefRec(p, base.path, 0, () =>
+    p.ltarget = p.local(base);
+    planRefRec(p, ref.slice(from, index), 0, () =>
       planScan(p, term, (lkey) => {
         const ignore = p.newLocal();
         p.appendStmt("NotStmt", { block: p.blockWith("DotStmt", { source: lexclude!, key: p.local(lkey), target: ignore }) });
-        planRefData(p, undefined, { local: (p.ltarget as { value: Local }).value, path: [] }, ref, index + 1, iter);
+        planRefData(p, undefined, (p.ltarget as { value: Local }).value, index + 1, ref, index + 1, iter);
       }),
     );
     return;
   }
 
-  p.ltarget = p.local(base.local);
-  const path = [...base.path, term];
-  planRefRec(p, path, 0, () => planRefData(p, undefined, { local: (p.ltarget as { value: Local }).value, path: [] }, ref, index + 1, iter));
+  p.ltarget = p.local(base);
+  planRefRec(p, ref.slice(from, index + 1), 0, () => planRefData(p, undefined, (p.ltarget as { value: Local }).value, index + 1, ref, index + 1, iter));
 }
 
-function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: BasePtr | undefined, iter: Iter): void {
+/** The whole document at the trie node `virtual` (rules' values merged over the base data at
+ * `path` below the local `base`; base undefined: the rules' only). */
+function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Local | undefined, path: Term[], iter: Iter): void {
   const vtarget = p.newLocal();
   if (virtual) {
     p.appendStmt("MakeObjectStmt", { target: vtarget });
@@ -232,7 +225,7 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Base
         planTerm(p, key, () => {
           const lkey = p.ltarget;
           if (rules.length === 0) {
-            planRefDataExtent(p, child, undefined, () => {
+            planRefDataExtent(p, child, undefined, NO_PATH, () => {
               p.appendStmt("ObjectInsertStmt", { object: vtarget, key: lkey, value: p.ltarget });
             });
             return;
@@ -246,16 +239,16 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Base
         });
       }
     }
-    if (!base) {
+    if (base === undefined) {
       p.ltarget = p.local(vtarget);
       return iter();
     }
   }
   const prev = p.curr;
   p.curr = { stmts: [] };
-  p.ltarget = p.local(base!.local);
+  p.ltarget = p.local(base!);
   let target = p.newLocal();
-  planRefRec(p, base!.path, 0, () => {
+  planRefRec(p, path, 0, () => {
     if (!virtual) target = (p.ltarget as { value: Local }).value;
     else p.appendStmt("ObjectMergeStmt", { a: (p.ltarget as { value: Local }).value, b: vtarget, target });
     p.appendStmt("BreakStmt", { index: 1 });
@@ -271,6 +264,8 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Base
   p.ltarget = p.local(target);
   iter();
 }
+
+const NO_PATH: Term[] = [];
 
 function hasVarTerm(ref: Ref): boolean {
   for (let i = 1; i < ref.length; i++) if (ref[i]!.type === "var") return true;

@@ -10,6 +10,8 @@ import { firstNonString, type Planner } from "./planner.js";
 import { planTerm, planUnifyLocal } from "./terms.js";
 import { isFlatTerm, isFlatUnifyLocal, planSeq } from "./flat.js";
 
+const NO_PARAMS: Local[] = [];
+
 function isMultiValue(r: Rule): boolean {
   return r.head.key !== undefined && r.head.value === undefined;
 }
@@ -79,22 +81,27 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
   p.lnext = 0;
   p.loc = rules[0]!.head.location;
   const gen = p.funcs.gen();
-  const funcPath = [`g${gen}`];
-  for (let i = 1; i < pieces; i++) funcPath.push((pathRef[i] as { value: string }).value);
+  // (arrays made at their final length: they stay in the plan, and an array grown by push keeps
+  // room for 16 more)
+  const funcPath = new Array<string>(pieces);
+  funcPath[0] = `g${gen}`;
+  for (let i = 1; i < pieces; i++) funcPath[i] = (pathRef[i] as { value: string }).value;
+  // params: input, data, the generation's captures, the function's arguments (the return local
+  // is made between data and the captures)
+  const captures = p.funcs.captures();
+  const nargs = rules[0]!.head.args?.length ?? 0;
+  const allParams = new Array<Local>(2 + captures.length + nargs);
+  allParams[0] = p.newLocal();
+  allParams[1] = p.newLocal();
   const fn: Func = {
     name,
-    params: [p.newLocal(), p.newLocal()],
+    params: allParams,
     return: p.newLocal(),
     blocks: [],
     path: funcPath,
   };
-  // params: input, data, the generation's captures, the function's arguments
-  const captures = p.funcs.captures();
-  for (let i = 0; i < captures.length; i++) fn.params.push(p.newLocal());
-  const params: Local[] = [];
-  const nargs = rules[0]!.head.args?.length ?? 0;
-  for (let i = 0; i < nargs; i++) params.push(p.newLocal());
-  fn.params.push(...params);
+  for (let i = 2; i < allParams.length; i++) allParams[i] = p.newLocal();
+  const params: Local[] = nargs > 0 ? allParams.slice(2 + captures.length) : NO_PARAMS;
   const multi = isMultiValue(rules[0]!);
   if (buildObject) fn.blocks.push(p.blockWith("MakeObjectStmt", { target: fn.return }));
   else if (multi) fn.blocks.push(p.blockWith("MakeSetStmt", { target: fn.return }));

@@ -5,6 +5,10 @@
 import type { Ref, Rule, Term } from "../ast/nodes.js";
 import { keyOf, compareKeys } from "../passes/ruleTree.js";
 
+/** What rulesOf answers for a node without rules (asked at every step down the trie: one array
+ * for all). Frozen: it must stay empty. */
+const NO_RULES: Rule[] = Object.freeze([]) as unknown as Rule[];
+
 /** The nodes of one key: a stack (a null on top shadows the key). */
 type Entry = { key: Term; nodes: (RuleTrie | null)[] };
 
@@ -27,7 +31,7 @@ export class RuleTrie {
 
   /** The rules to plan for this node (a node with rules holds every rule below it too). */
   rulesOf(): Rule[] {
-    return this.rules ?? [];
+    return this.rules ?? NO_RULES;
   }
 
   /** Makes this node hold the rules of every node below it (OPA's functrie collapse). */
