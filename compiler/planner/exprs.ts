@@ -7,7 +7,7 @@ import { refString, termString } from "../passes/terms.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import { planRules } from "./rules.js";
 import { isRoot, planWith } from "./with.js";
-import { isDirectTerm, NOOP, planScan, planScanValues, planTerm, planUnify, planUnifyLocal } from "./terms.js";
+import { isInlineTerm, planScan, planScanValues, planTerm, planTermInline, planUnify, planUnifyLocal } from "./terms.js";
 import { isFlatExpr, isFlatTerm, planSeqOf, type Seq } from "./flat.js";
 
 /** Plans the expressions of `q` from `index` on, then `iter` (with the location restored). Runs
@@ -93,8 +93,8 @@ export function planExpr(p: Planner, e: Expr, iter: Iter): void {
  * whose closures capture its parameters a context at every call, and planExpr plans every
  * expression.) */
 function planTermIsTrue(p: Planner, t: Term, iter: Iter): void {
-  if (!isDirectTerm(t)) return planTermIsTrueNested(p, t, iter);
-  planTerm(p, t, NOOP);
+  if (!isInlineTerm(p, t)) return planTermIsTrueNested(p, t, iter);
+  if (!planTermInline(p, t)) return;
   p.appendStmt("NotEqualStmt", { a: p.ltarget, b: p.bool(false) });
   iter();
 }
@@ -354,8 +354,8 @@ class CallArgsSeq implements Seq {
 
 /** A call's operand, into `out[at]`. */
 function planOperand(p: Planner, t: Term, out: Operand[], at: number, next: Iter): void {
-  if (!isDirectTerm(t)) return planOperandNested(p, t, out, at, next);
-  planTerm(p, t, NOOP);
+  if (!isInlineTerm(p, t)) return planOperandNested(p, t, out, at, next);
+  if (!planTermInline(p, t)) return;
   out[at] = p.ltarget;
   next();
 }

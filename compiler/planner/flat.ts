@@ -16,6 +16,7 @@ import type { Expr, Ref, Term } from "../ast/nodes.js";
 import type { Block } from "../ir/types.js";
 import { varsOf } from "../passes/visit.js";
 import { DATA, type Iter, type Planner } from "./planner.js";
+import { planTerm } from "./terms.js";
 
 /** What the flat item being planned did with its continuation (see planSeq): one per planner,
  * its fields set for each flat item and put back for the sequence around it. */
@@ -126,6 +127,31 @@ function planSeqNested(p: Planner, seq: Seq, i: number): void {
   p.enter();
   seq.step(p, i, () => planSeqOf(p, seq, rest), false);
   p.leave();
+}
+
+/** Plans term `t`, which isFlatTerm vouches for, with the probe as its continuation (its state
+ * saved and put back, as for a sequence of one item): whether it continued. The caller goes on
+ * after it (terms.ts's planTermInline). */
+export function planFlatTerm(p: Planner, t: Term): boolean {
+  const probe = p.probe;
+  const outerCalls = probe.calls;
+  const outerMark = probe.mark;
+  const outerBlock = probe.block;
+  const block = p.curr;
+  probe.calls = 0;
+  probe.mark = -1;
+  probe.block = block;
+  planTerm(p, t, probe.ran);
+  const calls = probe.calls;
+  const mark = probe.mark;
+  probe.calls = outerCalls;
+  probe.mark = outerMark;
+  probe.block = outerBlock;
+  if (calls === 0) return false;
+  if (calls !== 1 || mark < 0 || p.curr !== block || block.stmts.length !== mark) {
+    throw p.internalError("a flat planning step nested its continuation");
+  }
+  return true;
 }
 
 function isScalar(t: Term): boolean {

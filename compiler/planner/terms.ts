@@ -5,7 +5,7 @@ import type { Block, Local, Operand } from "../ir/types.js";
 import { termString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
 import { type Iter, type Planner } from "./planner.js";
-import { isFlatTerm, isFlatUnify, isFlatUnifyLocal, planSeq } from "./flat.js";
+import { isFlatTerm, isFlatUnify, isFlatUnifyLocal, planFlatTerm, planSeq } from "./flat.js";
 import { planRef } from "./refs.js";
 import { OBJECT_INSERT_OBJECT_LAST, OBJECT_INSERT_ONCE_OBJECT_LAST, SET_ADD_VALUE_FIRST } from "./stmts.js";
 
@@ -54,11 +54,25 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
   }
 }
 
-/** Whether planTerm(t) needs no continuation of its own: for scalars and vars it appends what it
- * appends (a MakeNullStmt or MakeNumberRefStmt at most), sets the target and calls `iter` once,
- * as its last act. Callers of the most frequent kinds plan such a term with NOOP and go on after
- * it, instead of in a closure (an object per term). */
-export function isDirectTerm(t: Term): boolean {
+/** Whether planTerm(t) needs no continuation of its own, i.e. the caller may plan `t` with
+ * planTermInline and go on after it instead of in a closure (an object per term): a term that
+ * plans flatly (flat.ts) calls its continuation at most once, last, in the block it started in,
+ * and leaves the planner as its continuation saw it. */
+export function isInlineTerm(p: Planner, t: Term): boolean {
+  return isDirectTerm(t) || isFlatTerm(p, t);
+}
+
+/** Plans `t`, for which isInlineTerm holds; answers whether the caller is to go on (false: `t`
+ * cannot hold, and what follows it is not planned). */
+export function planTermInline(p: Planner, t: Term): boolean {
+  if (!isDirectTerm(t)) return planFlatTerm(p, t);
+  planTerm(p, t, NOOP);
+  return true;
+}
+
+/** Scalars and vars: planTerm appends what it appends (a MakeNullStmt or MakeNumberRefStmt at
+ * most), sets the target and calls `iter` once, as its last act (no flatness check needed). */
+function isDirectTerm(t: Term): boolean {
   switch (t.type) {
     case "null":
     case "boolean":
@@ -71,7 +85,7 @@ export function isDirectTerm(t: Term): boolean {
   }
 }
 
-export const NOOP: Iter = () => undefined;
+const NOOP: Iter = () => undefined;
 
 // The terms that plan through continuations of their own are planned by functions of their own:
 // V8 gives a function whose closures capture its parameters a context object at every call, and
@@ -94,8 +108,8 @@ function planArray(p: Planner, elems: Term[], iter: Iter): void {
 
 /** An array's element, appended. */
 function planElement(p: Planner, t: Term, arr: Local, next: Iter): void {
-  if (!isDirectTerm(t)) return planElementThen(p, t, arr, next);
-  planTerm(p, t, NOOP);
+  if (!isInlineTerm(p, t)) return planElementThen(p, t, arr, next);
+  if (!planTermInline(p, t)) return;
   p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr });
   next();
 }
@@ -182,8 +196,8 @@ export function planSet(p: Planner, elems: Term[], iter: Iter): void {
 
 /** A set's element, added. */
 function planSetElement(p: Planner, t: Term, set: Local, next: Iter): void {
-  if (!isDirectTerm(t)) return planSetElementThen(p, t, set, next);
-  planTerm(p, t, NOOP);
+  if (!isInlineTerm(p, t)) return planSetElementThen(p, t, set, next);
+  if (!planTermInline(p, t)) return;
   p.appendStmt("SetAddStmt", { value: p.ltarget, set }, SET_ADD_VALUE_FIRST);
   next();
 }
@@ -269,8 +283,8 @@ export function planUnify(p: Planner, a: Term, b: Term, iter: Iter): void {
 
 /** `a` planned into a local, then unified with `b`. */
 function planTermThenUnify(p: Planner, a: Term, b: Term, iter: Iter): void {
-  if (!isDirectTerm(a)) return planTermThenUnifyNested(p, a, b, iter);
-  planTerm(p, a, NOOP);
+  if (!isInlineTerm(p, a)) return planTermThenUnifyNested(p, a, b, iter);
+  if (!planTermInline(p, a)) return;
   planUnifyLocal(p, p.ltarget, b, iter);
 }
 
@@ -298,8 +312,8 @@ function planUnifyVar(p: Planner, a: string, b: Term, iter: Iter): void {
 
 /** `b` planned, then bound to the unbound var `a` (or compared, if planning `b` bound it). */
 function planTermThenBind(p: Planner, a: string, b: Term, iter: Iter): void {
-  if (!isDirectTerm(b)) return planTermThenBindNested(p, a, b, iter);
-  planTerm(p, b, NOOP);
+  if (!isInlineTerm(p, b)) return planTermThenBindNested(p, a, b, iter);
+  if (!planTermInline(p, b)) return;
   bindTarget(p, a, iter);
 }
 
@@ -354,8 +368,8 @@ export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): voi
 
 /** `b` planned, then compared with `a`. */
 function planTermThenEqual(p: Planner, a: Operand, b: Term, iter: Iter): void {
-  if (!isDirectTerm(b)) return planTermThenEqualNested(p, a, b, iter);
-  planTerm(p, b, NOOP);
+  if (!isInlineTerm(p, b)) return planTermThenEqualNested(p, a, b, iter);
+  if (!planTermInline(p, b)) return;
   p.appendStmt("EqualStmt", { a, b: p.ltarget });
   iter();
 }
@@ -473,8 +487,8 @@ function targetLocal(p: Planner): Local {
 
 export function planDot(p: Planner, key: Term, iter: Iter): void {
   const source = p.ltarget;
-  if (!isDirectTerm(key)) return planDotNested(p, source, key, iter);
-  planTerm(p, key, NOOP);
+  if (!isInlineTerm(p, key)) return planDotNested(p, source, key, iter);
+  if (!planTermInline(p, key)) return;
   appendDot(p, source, iter);
 }
 
