@@ -342,8 +342,8 @@ class CallArgsSeq implements Seq {
     return isFlatTerm(p, this.terms[i]!);
   }
 
-  step(p: Planner, i: number, next: Iter): void {
-    planOperand(p, this.terms[i]!, this.out, this.base + i, next);
+  step(p: Planner, i: number, next: Iter, flat: boolean): void {
+    planOperand(p, this.terms[i]!, this.out, this.base + i, next, flat);
   }
 
   done(): void {
@@ -352,9 +352,9 @@ class CallArgsSeq implements Seq {
   }
 }
 
-/** A call's operand, into `out[at]`. */
-function planOperand(p: Planner, t: Term, out: Operand[], at: number, next: Iter): void {
-  if (!isInlineTerm(p, t)) return planOperandNested(p, t, out, at, next);
+/** A call's operand, into `out[at]` (`flat`: isFlatTerm said so already). */
+function planOperand(p: Planner, t: Term, out: Operand[], at: number, next: Iter, flat: boolean): void {
+  if (!flat && !isInlineTerm(p, t)) return planOperandNested(p, t, out, at, next);
   if (!planTermInline(p, t)) return;
   out[at] = p.ltarget;
   next();
