@@ -4,14 +4,17 @@
 // i+1, so a naive sequence of n items nests n continuations on the stack. Most items are *flat*:
 // their planning calls the continuation at most once, as its last act, in the block it started
 // in, and leaves no state behind that differs from what the continuation saw. The rest of the
-// sequence can then be planned after the item returns instead of inside it: planSeq does that in
-// a loop, and nests only at items that open a block (a scan, a `with`, a relation's result, a
+// sequence can then be planned after the item returns instead of inside it: planSeqOf does that
+// in a loop, and nests only at items that open a block (a scan, a `with`, a relation's result, a
 // ref over rules with variable keys). The plan is the same statement for statement; only the
-// stack shape differs.
+// stack shape differs. The same holds for a single term (planFlatTerm): its caller goes on after
+// it instead of in a closure. A flat item's continuation is the planner's one SeqProbe, which
+// only records that it ran and where.
 //
 // The isFlat* predicates mirror the planning functions (exprs.ts, terms.ts, refs.ts) and are
-// conservative: an item they cannot vouch for is planned nested, as before. planSeq checks the
-// promise of each flat item as it runs (an internal error, never a wrong plan).
+// conservative: an item they cannot vouch for is planned nested, as before. planSeqOf and
+// planFlatTerm check the promise of each flat item as it runs (an internal error, never a wrong
+// plan).
 import type { Expr, Ref, Term } from "../ast/nodes.js";
 import type { Block } from "../ir/types.js";
 import { varsOf } from "../passes/visit.js";
