@@ -5,6 +5,9 @@ import { termString } from "../terms.js";
 import { constantJson, NOT_JSON, type TypeEnv } from "./env.js";
 import { A, isNil, obj, or, select, set, unifies, type MaybeType, type Type } from "./types.js";
 
+// (composites are copied even when they hold no unknowns: a schema's object type is known by its
+// identity (requiredKeys, schema.ts), and a copy has no required keys — the types the code
+// generator is given depend on that)
 export function fillNil(t: MaybeType): Type {
   if (!t) return A;
   switch (t.kind) {
