@@ -8,7 +8,8 @@ import type { CompileContext } from "./context.js";
 import type { Arity } from "./outputVars.js";
 import { reorderBodyForSafety, type Unsafe } from "./safetyReorder.js";
 import { headMayHaveVars } from "./rewriteLocalVars.js";
-import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, walkTerms } from "./visit.js";
+import { safetyVarsOfExpr } from "./safetyVars.js";
+import { isGenerated, varsOf, varsOfTerms, walkTerms } from "./visit.js";
 
 const RESERVED = ["input", "data"];
 const FUTURE_KEYWORDS = new Set(["in", "every", "contains", "if"]);
@@ -75,7 +76,7 @@ function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
     dropScratch(unbound);
   }
   for (let i = body.length - 1; i >= 0 && unbound.size > 0; i--) {
-    varsOf(body[i]!, SAFETY_PARAMS, scratch);
+    safetyVarsOfExpr(body[i]!, scratch);
     dropScratch(unbound);
   }
   return unbound.size > 0 ? unbound : undefined;

@@ -9,7 +9,8 @@
 import type { Body, Expr, NodeLocation, Term } from "../ast/nodes.js";
 import { outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
 import { ScopedVars, type VarSet } from "./scopedVars.js";
-import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms } from "./visit.js";
+import { safetyVarsOfBody, safetyVarsOfExpr } from "./safetyVars.js";
+import { isGenerated, varsOf, varsOfTerms } from "./visit.js";
 
 /** The vars each expression left unsafe, in the order the expressions were found unsafe. */
 export type Unsafe = ReadonlyMap<Expr, Set<string>>;
@@ -31,7 +32,7 @@ const scratch = new Set<string>();
 function varList(e: Expr): string[] {
   // (cleared first too: a walk cut short by a stack overflow leaves its vars behind)
   scratch.clear();
-  varsOf(e, SAFETY_PARAMS, scratch);
+  safetyVarsOfExpr(e, scratch);
   if (scratch.size === 0) return NO_VARS as string[];
   const out = Array.from(scratch);
   scratch.clear();
@@ -315,7 +316,8 @@ function reorderClosures(arity: Arity, g: ScopedVars, unsafe: UnsafeSink, curren
 /** A closure body of `current` (comprehension, every), reordered if it can be made safe. */
 function reorderNested(arity: Arity, g: ScopedVars, unsafe: UnsafeSink, current: Expr, termVars: ReadonlySet<string>, body: Body): Body {
   if (termVars.size > 0) {
-    const bv = varsOf(body, SAFETY_PARAMS);
+    const bv = new Set<string>();
+    safetyVarsOfBody(body, bv);
     for (const v of termVars) if (!bv.has(v) && !g.has(v)) unsafe.add(current, v);
   }
   const r = reorderBodyForSafety(arity, g, body);
@@ -333,7 +335,9 @@ function reorderOperand(arity: Arity, g: ScopedVars, unsafe: UnsafeSink, group: 
     // only the compiler's own temporaries may be bound inside an implicit operand
     const at = groupExpr(group);
     globals = new ScopedVars(g);
-    for (const v of varsOf(body, SAFETY_PARAMS)) {
+    const vs = new Set<string>();
+    safetyVarsOfBody(body, vs);
+    for (const v of vs) {
       if (g.has(v) || isGenerated(v)) continue;
       unsafe.add(at, v);
       globals.add(v);

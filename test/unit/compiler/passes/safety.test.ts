@@ -9,7 +9,8 @@ import { printModule } from "../../../../compiler/ast/print.js";
 import { CallWalk } from "../../../../compiler/passes/checkUndefinedFuncs.js";
 import { compileModules, compileQuery, compileUpTo } from "../../../../compiler/passes/runner.js";
 import { reorderBodyForSafety } from "../../../../compiler/passes/safetyReorder.js";
-import { walkExprs } from "../../../../compiler/passes/visit.js";
+import { safetyVarsOfBody, safetyVarsOfExpr } from "../../../../compiler/passes/safetyVars.js";
+import { SAFETY_PARAMS, varsOf, walkExprs } from "../../../../compiler/passes/visit.js";
 import { parseModule, parseQuery } from "../../../../compiler/syntax/index.js";
 
 const mod = (text: string) => parseModule(text, { file: "m.rego" });
@@ -167,4 +168,47 @@ p if {
     const ctx = compileModules([mod(text)], { maxErrors: 0 });
     expect(errors(ctx)).to.deep.equal(WALK_ERRORS);
   });
+});
+
+describe("passes: the safety analysis' vars", () => {
+  const text = `package t
+import future.keywords.or
+p contains [x | x := f(a, b)] if {
+	some a, b in input.xs
+	every i, j in {a: b | c := [d | d := 1]} { i > j; k }
+	not g(a) with input.x as [y | y := e] with data.t.f as h
+	(m(a) > 0) or { n(a) > 0 }
+	s := $"a{o(a, q)}b"
+	z := {l, {"k": w}, [u, v.w[r]], count({t | t := 1})}
+	f(a, b) with input as {1: aa} with count as cc
+	x = sprintf("%v", [walk(bb)])
+	data.t.q[ee].ff[gg] == hh
+}
+f(x, y) := x
+g(x) := x
+h(x, y) := x
+m(x) := x
+n(x) := x
+o(x, y) := x
+cc(x) := 1
+`;
+
+  for (const stage of ["", "RewriteLocalVars", "RewriteExprTerms", "CheckSafetyRuleHeads"]) {
+    it(`are varsOf's with SAFETY_PARAMS, in its order (${stage || "as parsed"})`, () => {
+      const m = stage === "" ? mod(text) : compileUpTo(stage, [mod(text)]).modules[0]!;
+      let seen = 0;
+      for (const r of m.rules) {
+        walkExprs(r, (e) => {
+          const got = new Set<string>();
+          safetyVarsOfExpr(e, got);
+          expect([...got]).to.deep.equal([...varsOf(e, SAFETY_PARAMS)]);
+          seen++;
+        });
+        const body = new Set<string>();
+        safetyVarsOfBody(r.body, body);
+        expect([...body]).to.deep.equal([...varsOf(r.body, SAFETY_PARAMS)]);
+      }
+      expect(seen).to.be.greaterThan(20);
+    });
+  }
 });
