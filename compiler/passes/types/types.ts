@@ -221,8 +221,8 @@ export function jsonType(v: unknown): Type {
 /** Whether a value could have both types (OPA's unifies). */
 export function unifies(a: MaybeType, b: MaybeType): boolean {
   if (!a || !b) return false;
-  if (a.kind === "any" && b.kind !== "function" && (a.of.length === 0 || a.of.some((m) => unifies(m, b)))) return true;
-  if (b.kind === "any" && a.kind !== "function" && (b.of.length === 0 || b.of.some((m) => unifies(m, a)))) return true;
+  if (a.kind === "any" && b.kind !== "function" && (a.of.length === 0 || someUnifies(a.of, b))) return true;
+  if (b.kind === "any" && a.kind !== "function" && (b.of.length === 0 || someUnifies(b.of, a))) return true;
   if (a.kind === "any" || b.kind === "any") return false;
   if (a.kind !== b.kind) return false;
   switch (a.kind) {
@@ -240,7 +240,9 @@ export function unifies(a: MaybeType, b: MaybeType): boolean {
       return unifies(a.of, (b as typeof a).of);
     case "function": {
       const bb = b as typeof a;
-      return a.args.length === bb.args.length && a.args.every((x, i) => unifies(x, bb.args[i]));
+      if (a.args.length !== bb.args.length) return false;
+      for (let i = 0; i < a.args.length; i++) if (!unifies(a.args[i], bb.args[i])) return false;
+      return true;
     }
     default:
       return true;
@@ -248,6 +250,11 @@ export function unifies(a: MaybeType, b: MaybeType): boolean {
 }
 
 // (functions, not closures made per call: unifies runs for most operands the checker sees)
+function someUnifies(members: Type[], t: Type): boolean {
+  for (const m of members) if (unifies(m, t)) return true;
+  return false;
+}
+
 function arrayStaticOk(x: Type & { kind: "array" }, y: Type & { kind: "array" }): boolean {
   for (let i = 0; i < x.static.length; i++) if (!unifies(selectIndex(x, i), selectIndex(y, i))) return false;
   return true;
