@@ -119,11 +119,14 @@ const RESERVED_SET: ReadonlySet<string> = new Set(RESERVED);
 export function checkSafetyRuleBodies(ctx: CompileContext): void {
   const arity: Arity = (ref) => ctx.getArity(ref);
   for (const m of ctx.modules) {
+    // (ctx.mayHoldClosureTerms, with the module's facts looked up once)
+    const facts = ctx.facts.get(m);
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         const args = r.head.args;
         const globals = args && args.length > 0 ? varsOfTerms(args, {}, new Set(RESERVED)) : RESERVED_SET;
-        const { body, unsafe } = reorderBodyForSafety(arity, globals, r.body, ctx.mayHoldClosureTerms(r));
+        const closureTerms = facts === undefined || facts.closureTerms.has(r);
+        const { body, unsafe } = reorderBodyForSafety(arity, globals, r.body, closureTerms);
         if (unsafe.size > 0) reportUnsafe(ctx, unsafe, [ctx.rewrittenVars], ruleSuffix(m, top));
         else r.body = body;
       }

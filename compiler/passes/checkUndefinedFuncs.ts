@@ -53,6 +53,7 @@ export function checkUndefinedFuncs(ctx: CompileContext): void {
   // rule by rule, in the order of a walk of the module: the terms of a rule holding no closure
   // terms hold no expressions, and are not walked
   for (const m of ctx.modules) {
+    // (ctx.mayHoldClosureTerms, with the module's facts looked up once)
     const facts = ctx.facts.get(m);
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
