@@ -9,7 +9,7 @@ import type { Arity } from "./outputVars.js";
 import { reorderBodyForSafety, type Unsafe } from "./safetyReorder.js";
 import { headMayHaveVars } from "./rewriteLocalVars.js";
 import { safetyVarsOfExpr } from "./safetyVars.js";
-import { isGenerated, varsOf, varsOfTerms, walkTerms } from "./visit.js";
+import { isGenerated, varsOf, varsOfTerms, varsOfTermsFrom, walkTerms } from "./visit.js";
 
 const RESERVED = ["input", "data"];
 const FUTURE_KEYWORDS = new Set(["in", "every", "contains", "if"]);
@@ -64,15 +64,14 @@ function ruleSuffix(m: Module, rule: Rule): string {
  * from its end, and only until every head var is found: the compiler's own bindings of head
  * values come last, and walking whole bodies here was a cost. */
 function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
-  const unbound = new Set<string>();
-  for (let i = 1; i < h.reference.length; i++) varsOf(h.reference[i]!, {}, unbound);
-  if (h.args) for (const a of h.args) varsOf(a, {}, unbound);
+  const unbound = varsOfTermsFrom(h.reference, 1, {}, new Set());
+  if (h.args) varsOfTerms(h.args, {}, unbound);
   if (h.key) varsOf(h.key, {}, unbound);
   if (h.value) varsOf(h.value, {}, unbound);
   // (cleared first too: a walk cut short by a stack overflow leaves its vars behind)
   scratch.clear();
   if (h.args) {
-    for (const a of h.args) varsOf(a, {}, scratch);
+    varsOfTerms(h.args, {}, scratch);
     dropScratch(unbound);
   }
   for (let i = body.length - 1; i >= 0 && unbound.size > 0; i--) {

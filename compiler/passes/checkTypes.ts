@@ -22,7 +22,8 @@ class Checker {
     readonly schemas: SchemaScopes | undefined = SchemaScopes.of(ctx),
   ) {}
 
-  private readonly builtinTypes = new Map<string, Type>();
+  // (made at first use: a checker is made for every query, and most need neither)
+  private builtinTypes: Map<string, Type> | undefined;
   private readonly msgs: Messages = { err: (m, l, nil) => this.err(m, l, nil), name: (r) => this.name(r) };
 
   /** The root environment (rule types go in as rules are checked). */
@@ -37,23 +38,25 @@ class Checker {
   funcType(env: TypeEnv, ref: Ref): MaybeType {
     if (isDataRef(ref)) return env.getRef(ref);
     const name = refString(ref);
-    let t = this.builtinTypes.get(name);
+    const cache = (this.builtinTypes ??= new Map());
+    let t = cache.get(name);
     if (!t) {
       const b = this.ctx.builtins.get(name);
       if (!b) return undefined;
-      this.builtinTypes.set(name, (t = fromDecl(b.decl)));
+      cache.set(name, (t = fromDecl(b.decl)));
     }
     return t;
   }
 
   /** Comprehension bodies already checked in an environment (checkClosures, then typing). */
-  private readonly closureCache = new WeakMap<Term, { env: TypeEnv; result: { env: TypeEnv; errs: readonly TypeError[] } }>();
+  private closureCache: WeakMap<Term, { env: TypeEnv; result: { env: TypeEnv; errs: readonly TypeError[] } }> | undefined;
 
   private checkClosureBody(env: TypeEnv, t: Term & { value: { body: Body } }): { env: TypeEnv; errs: readonly TypeError[] } {
-    const hit = this.closureCache.get(t);
+    const cache = (this.closureCache ??= new WeakMap());
+    const hit = cache.get(t);
     if (hit && hit.env === env) return hit.result;
     const result = this.checkBody(env, t.value.body);
-    this.closureCache.set(t, { env, result });
+    cache.set(t, { env, result });
     return result;
   }
 

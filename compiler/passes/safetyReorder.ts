@@ -108,8 +108,9 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
     if (cv) (closureVars ??= new Array(n))[i] = cv;
   }
 
-  // the new order: body[placedAt[k]] for k < placed
-  const placedAt: number[] = new Array(n);
+  // the new order: body[placedAt[k]] for k < placed; placedAt is made at the first expression
+  // placed out of its position (until then, and in most bodies, the k-th placed is body[k])
+  let placedAt: number[] | undefined;
   let placed = 0;
   // what `reordered` binds; recomputed only when it grows (safe grows with it), and only when it
   // could matter: when a closure var occurs in `reordered` (all its vars: `placedVars`) and is
@@ -151,7 +152,9 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
       }
       if (!u || u.size === 0) {
         state[i] = PLACED;
-        placedAt[placed++] = i;
+        if (!placedAt && i !== placed) placedAt = positions(n);
+        if (placedAt) placedAt[placed] = i;
+        placed++;
         for (const v of ovs) safe.add(v);
         // (only read for closure vars: without any, the walk is saved)
         if (placedVars) varsOf(e, {}, placedVars);
@@ -167,8 +170,8 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
     const lastVars = vars[n - 1]!;
     for (let k = 0; k < placed; k++) {
       if (k === 1) for (const v of lastVars) g.add(v);
-      if (k > 0) for (const v of vars[placedAt[k - 1]!]!) g.add(v);
-      const i = placedAt[k]!;
+      if (k > 0) for (const v of vars[placedAt ? placedAt[k - 1]! : k - 1]!) g.add(v);
+      const i = placedAt ? placedAt[k]! : k;
       if (withClosures[i]) reorderClosures(arity, g, unsafe, body[i]!, closureTermsAt?.[i]);
     }
   }
@@ -177,10 +180,8 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
 
 /** The placed expressions in their new order: the body itself when none moved and all were
  * placed (the common case: no copy made). */
-function placedExprs(body: Body, placedAt: number[], placed: number): Body {
-  let moved = placed !== body.length;
-  for (let k = 0; k < placed && !moved; k++) if (placedAt[k] !== k) moved = true;
-  if (!moved) return body;
+function placedExprs(body: Body, placedAt: number[] | undefined, placed: number): Body {
+  if (!placedAt) return placed === body.length ? body : body.slice(0, placed);
   const out: Body = new Array(placed);
   for (let k = 0; k < placed; k++) out[k] = body[placedAt[k]!]!;
   return out;
