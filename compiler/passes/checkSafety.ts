@@ -68,8 +68,9 @@ function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
   if (h.args) varsOfTerms(h.args, {}, unbound);
   if (h.key) varsOf(h.key, {}, unbound);
   if (h.value) varsOf(h.value, {}, unbound);
-  // (cleared first too: a walk cut short by a stack overflow leaves its vars behind)
-  scratch.clear();
+  // (cleared first too: a walk cut short by a stack overflow leaves its vars behind; only when
+  // needed, as clearing a set makes a new table)
+  if (scratch.size > 0) scratch.clear();
   if (h.args) {
     varsOfTerms(h.args, {}, scratch);
     dropScratch(unbound);
@@ -84,6 +85,7 @@ function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
 // (vars collected here are only subtracted: one set, emptied after each use)
 const scratch = new Set<string>();
 function dropScratch(from: Set<string>): void {
+  if (scratch.size === 0) return;
   for (const v of scratch) from.delete(v);
   scratch.clear();
 }

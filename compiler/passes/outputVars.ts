@@ -296,7 +296,8 @@ export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): Readonly
     const output = refOutputs(e, safe);
     const numInputs = ar + 1;
     if (numInputs >= ts.length) return output ?? NO_OUTPUTS;
-    callInputs.clear();
+    // (clearing a set makes a new table: only when it holds something)
+    if (callInputs.size > 0) callInputs.clear();
     for (let i = 0; i < numInputs; i++) varsOf(ts[i]!, CALL_PARAMS, callInputs);
     let bound = true;
     for (const v of callInputs) {
@@ -305,7 +306,7 @@ export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): Readonly
         break;
       }
     }
-    callInputs.clear();
+    if (callInputs.size > 0) callInputs.clear();
     if (!bound) return NO_OUTPUTS;
     return varsOfTermsFrom(ts, numInputs, CALL_PARAMS, output ?? new Set());
   }

@@ -30,8 +30,9 @@ type State = Set<string> | typeof PENDING | typeof PLACED | undefined;
 const scratch = new Set<string>();
 
 function varList(e: Expr): string[] {
-  // (cleared first too: a walk cut short by a stack overflow leaves its vars behind)
-  scratch.clear();
+  // (cleared first too: a walk cut short by a stack overflow leaves its vars behind; only when
+  // needed, as clearing a set makes a new table)
+  if (scratch.size > 0) scratch.clear();
   safetyVarsOfExpr(e, scratch);
   if (scratch.size === 0) return NO_VARS as string[];
   const out = Array.from(scratch);
