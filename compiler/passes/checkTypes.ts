@@ -143,9 +143,11 @@ class Checker {
   }
 
   checkRule(env: TypeEnv, rule: Rule): void {
-    const scoped = env.wrap();
+    // the rule's schema annotations go into a layer of their own; without any, the body's
+    // environment wraps the root directly (an empty layer changes no lookup, and costs one)
     const m = this.schemas && this.ctx.ruleModule.get(rule);
-    if (m) this.schemas!.applyRule(scoped, rule, m);
+    let scoped = env;
+    if (m) this.schemas!.applyRule((scoped = env.wrap()), rule, m);
     const { env: cpy, errs } = this.checkBody(scoped, rule.body, this.ctx.mayHoldClosureTerms(rule));
     const path = this.ctx.ruleRef(rule);
     if (errs.length > 0) {
