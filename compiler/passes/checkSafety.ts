@@ -60,34 +60,48 @@ function ruleSuffix(m: Module, rule: Rule): string {
 }
 
 /** The vars of a rule's head terms that neither the arguments nor the body (SAFETY_PARAMS)
- * bind; undefined when there are none (the common case: no set is kept). The body is searched
+ * bind; undefined when there are none (the common case: no set is made). The body is searched
  * from its end, and only until every head var is found: the compiler's own bindings of head
  * values come last, and walking whole bodies here was a cost. */
 function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
-  const unbound = varsOfTermsFrom(h.reference, 1, {}, new Set());
-  if (h.args) varsOfTerms(h.args, {}, unbound);
-  if (h.key) varsOf(h.key, {}, unbound);
-  if (h.value) varsOf(h.value, {}, unbound);
   // (cleared first too: a walk cut short by a stack overflow leaves its vars behind; only when
   // needed, as clearing a set makes a new table)
+  if (headVars.size > 0) headVars.clear();
+  varsOfTermsFrom(h.reference, 1, {}, headVars);
+  if (h.args) varsOfTerms(h.args, {}, headVars);
+  if (h.key) varsOf(h.key, {}, headVars);
+  if (h.value) varsOf(h.value, {}, headVars);
+  if (headVars.size === 0) return undefined;
+  // the head's vars in an array, those found bound dropped in place (no set shrunk per var)
+  const unbound = Array.from(headVars);
+  headVars.clear();
+  let left = unbound.length;
   if (scratch.size > 0) scratch.clear();
   if (h.args) {
     varsOfTerms(h.args, {}, scratch);
-    dropScratch(unbound);
+    left = dropBound(unbound, left);
   }
-  for (let i = body.length - 1; i >= 0 && unbound.size > 0; i--) {
+  for (let i = body.length - 1; i >= 0 && left > 0; i--) {
     safetyVarsOfExpr(body[i]!, scratch);
-    dropScratch(unbound);
+    left = dropBound(unbound, left);
   }
-  return unbound.size > 0 ? unbound : undefined;
+  if (left === 0) return undefined;
+  unbound.length = left;
+  return new Set(unbound);
 }
 
-// (vars collected here are only subtracted: one set, emptied after each use)
+// (vars collected here are only looked up: two sets, emptied after each use)
+const headVars = new Set<string>();
 const scratch = new Set<string>();
-function dropScratch(from: Set<string>): void {
-  if (scratch.size === 0) return;
-  for (const v of scratch) from.delete(v);
+
+/** Drops the vars in `scratch` from vs[0:n] (keeping the order of the rest), empties `scratch`;
+ * returns how many are left. */
+function dropBound(vs: string[], n: number): number {
+  if (scratch.size === 0) return n;
+  let k = 0;
+  for (let i = 0; i < n; i++) if (!scratch.has(vs[i]!)) vs[k++] = vs[i]!;
   scratch.clear();
+  return k;
 }
 
 export function checkSafetyRuleHeads(ctx: CompileContext): void {

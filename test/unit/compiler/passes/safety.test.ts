@@ -43,6 +43,15 @@ const reorderCases: { module: string; want: string }[] = [
   { module: "package t\nimport future.keywords.or\np if {\n\tx > 1 or { z = 2; z > 2 }\n\tx = 1\n}\n", want: "package t\n\np if {\n\tx = 1\n\tx > 1 or {z = 2; z > 2}\n}\n" },
 ];
 
+/** Heads whose vars neither the arguments nor the body bind (CheckSafetyRuleHeads). */
+const headCases: { module: string; want: unknown[] }[] = [
+  { module: "package t\nf(a) := [a, b] if {\n\tc := 1\n}\n", want: [["rego_unsafe_var_error", 2, 13, "var b is unsafe"]] },
+  { module: "package t\np[k] := v if {\n\tk := 1\n}\n", want: [["rego_unsafe_var_error", 2, 9, "var v is unsafe"]] },
+  { module: "package t\np contains [x, y, z] if {\n\ty := 1\n\tx := y\n}\n", want: [["rego_unsafe_var_error", 2, 19, "var z is unsafe"]] },
+  { module: "package t\nf(a, [b, c]) := {a: d, b: e} if {\n\td := c\n}\n", want: [["rego_unsafe_var_error", 2, 27, "var e is unsafe"]] },
+  { module: "package t\np.q[r].s := u if {\n\tu := 1\n}\n", want: [["rego_unsafe_var_error", 2, 5, "var r is unsafe"]] },
+];
+
 /** Errors, and the columns of the query's expressions in their final order. */
 const queryCases: { query: string; want: unknown[]; cols: number[] }[] = [
   { query: "x = y; y = 1", want: [], cols: [8, 1] },
@@ -53,6 +62,12 @@ const queryCases: { query: string; want: unknown[]; cols: number[] }[] = [
 describe("passes: safety reordering", () => {
   for (const c of unsafeCases) {
     it(`reports ${name(c.module)} as before`, () => {
+      expect(errors(compileModules([mod(c.module)]))).to.deep.equal(c.want);
+    });
+  }
+
+  for (const c of headCases) {
+    it(`reports the head of ${JSON.stringify(c.module.split("\n")[1])} as before`, () => {
       expect(errors(compileModules([mod(c.module)]))).to.deep.equal(c.want);
     });
   }
