@@ -4,7 +4,7 @@
 // with variables in its ref may not have functions below it.
 import type { Ref, Rule } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import type { TreeNode } from "./ruleTree.js";
+import type { ModuleTreeNode, TreeNode } from "./ruleTree.js";
 import { isGround, refHasPrefix, refString, termString } from "./terms.js";
 
 function isMultiValue(r: Rule): boolean {
@@ -35,7 +35,7 @@ export function checkRuleConflicts(ctx: CompileContext): void {
     let aritiesDiffer = false;
     let complete = 0;
     let partial = 0;
-    const defaults: Rule[] = [];
+    let defaults: Rule[] | undefined;
     let conflicts: { ref: Ref; rule: Rule }[] | undefined;
     let groundSeen = false;
     for (const r of node.values) {
@@ -43,7 +43,7 @@ export function checkRuleConflicts(ctx: CompileContext): void {
       if (isMultiValue(r) !== kind0) kindsDiffer = true;
       if (isMultiValue(r)) multiValue = true;
       if ((r.head.args?.length ?? 0) !== arity0) aritiesDiffer = true;
-      if (r.default) defaults.push(r);
+      if (r.default) (defaults ??= []).push(r);
       const ground = isGroundRuleRef(ctx, r);
       if (ground) groundSeen = true;
       if (!isMultiValue(r) && ground) complete++;
@@ -60,30 +60,29 @@ export function checkRuleConflicts(ctx: CompileContext): void {
       }
     }
     const first = node.values[0]!;
-    // the name is printed only for an error (most nodes have none)
-    const n = (): string => name(node.values[node.values.length - 1]!);
+    // (the name is printed only for an error: most nodes have none)
+    const last = node.values[node.values.length - 1]!;
     if (conflicts && conflicts.length > 0) {
       const lines = conflicts.map((c) => `  rule ${refString(rename(c.ref))} at ${locString(c.rule)}`);
-      ctx.err("rego_type_error", `rule ${n()} conflicts with:\n${lines.join("\n")}`, first.location);
+      ctx.err("rego_type_error", `rule ${name(last)} conflicts with:\n${lines.join("\n")}`, first.location);
     } else if (kindsDiffer || aritiesDiffer || (complete >= 1 && partial >= 1) || (multiValue && lengthsDiffer)) {
-      ctx.err("rego_type_error", `conflicting rules ${n()} found`, first.location);
-    } else if (defaults.length > 1) {
+      ctx.err("rego_type_error", `conflicting rules ${name(last)} found`, first.location);
+    } else if (defaults && defaults.length > 1) {
       const pkg = ctx.ruleModule.get(defaults[0]!)!.package;
-      ctx.err("rego_type_error", `multiple default rules ${n()} found at ${defaults.map(locString).join(", ")}`, pkg.location);
+      ctx.err("rego_type_error", `multiple default rules ${name(last)} found at ${defaults.map(locString).join(", ")}`, pkg.location);
     }
     return false;
   });
 
   // packages inside the extent of a rule
   for (const m of ctx.modules) {
-    const { node: pkgNode, tail } = ctx.moduleTree!.find(m.package.path.map((t, i) => (i === 0 ? { ...t, type: "string" as const } : t)) as Ref);
-    if (tail.length > 0) continue;
+    const pkgNode = nodeAt(ctx.moduleTree!, m.package.path);
+    if (!pkgNode) continue;
     for (const r of m.rules) {
       const ref = r.head.reference;
-      if (!ref.every((t, i) => i === 0 || isGround(t))) continue;
-      const rel = ref.map((t) => (t.type === "var" ? { ...t, type: "string" as const } : t)) as Ref;
-      const { node, tail: rest } = pkgNode.find(rel);
-      if (rest.length > 0) continue;
+      if (!groundAfterHead(ref)) continue;
+      const node = nodeAt(pkgNode, ref);
+      if (!node) continue;
       for (const child of node.modules) {
         if (child === m) continue;
         const pkg = child.package.path.slice(1).map((t) => (t as { value: string }).value).join(".");
@@ -91,6 +90,25 @@ export function checkRuleConflicts(ctx: CompileContext): void {
       }
     }
   }
+}
+
+/** The module tree node at exactly `ref`, or undefined: ModuleTreeNode.find with nothing left
+ * over (which reads a var as the string of its name, as the package's `data` and a rule's first
+ * name are), without the terms and arrays it makes. */
+function nodeAt(root: ModuleTreeNode, ref: Ref): ModuleTreeNode | undefined {
+  let node = root;
+  for (const t of ref) {
+    if (t.type !== "string" && t.type !== "var") return undefined;
+    const next = node.children.get(t.value);
+    if (!next) return undefined;
+    node = next;
+  }
+  return node;
+}
+
+function groundAfterHead(ref: Ref): boolean {
+  for (let i = 1; i < ref.length; i++) if (!isGround(ref[i]!)) return false;
+  return true;
 }
 
 /** The length of a rule's full ref (ctx.ruleRef), without making it. */

@@ -5,269 +5,14 @@
 import type { Body, Expr, Module, NodeLocation, Rule, Term } from "../ast/nodes.js";
 import { refString } from "./terms.js";
 import type { CompileContext } from "./context.js";
-import { outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
-import { ScopedVars, type VarSet } from "./scopedVars.js";
+import type { Arity } from "./outputVars.js";
+import { reorderBodyForSafety, type Unsafe } from "./safetyReorder.js";
 import { headMayHaveVars } from "./rewriteLocalVars.js";
-import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, walkTerms } from "./visit.js";
+import { safetyVarsOfExpr } from "./safetyVars.js";
+import { isGenerated, varsOf, varsOfTerms, varsOfTermsFrom, walkTerms } from "./visit.js";
 
 const RESERVED = ["input", "data"];
 const FUTURE_KEYWORDS = new Set(["in", "every", "contains", "if"]);
-
-type Unsafe = Map<Expr, Set<string>>;
-
-function addUnsafe(u: Unsafe, e: Expr, v: string): void {
-  let s = u.get(e);
-  if (!s) u.set(e, (s = new Set()));
-  s.add(v);
-}
-
-/** Reorders a body for safety; returns the new order and what stayed unsafe. `closureTerms` is
- * false when the body is known to hold no comprehensions or template strings (facts.ts). */
-export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, closureTerms = true): { body: Body; unsafe: Unsafe } {
-  // each expression's vars, walked once (the closures pass below needs them again)
-  const exprVars = new Map<Expr, Set<string>>();
-  const bodyVars = new Set<string>();
-  for (const e of body) {
-    const vs = varsOf(e, SAFETY_PARAMS);
-    exprVars.set(e, vs);
-    for (const v of vs) bodyVars.add(v);
-  }
-  const safe = new Set<string>();
-  for (const v of bodyVars) if (globals.has(v)) safe.add(v);
-  // An expression's unsafe vars: at first those not safe from the start, kept as PENDING (the
-  // entry holds its place in the map's order, which the errors' order follows) and made into a
-  // set only when the expression cannot be placed at once; most can, and no set is made.
-  const pending: Map<Expr, Set<string> | typeof PENDING> = new Map();
-  const unsafe = pending as Unsafe;
-  let lastVars = EMPTY;
-  for (const e of body) {
-    lastVars = exprVars.get(e)!;
-    for (const v of lastVars) {
-      if (!safe.has(v)) {
-        pending.set(e, PENDING);
-        break;
-      }
-    }
-  }
-  const reordered: Body = [];
-  const placed = new Set<Expr>();
-  // what `reordered` binds; recomputed only when it grows (safe grows with it), and only when it
-  // could matter: when a closure var occurs in `reordered` (all its vars: `placedVars`) and is
-  // not safe yet — recomputing it for every closure would make long bodies quadratic
-  let ob: Set<string> | undefined;
-  let obLength = -1;
-  const placedVars = new Set<string>();
-  const closureVars = new Map<Expr, string[]>();
-  for (const e of body) {
-    if (!closureTerms && !hasClosureBody(e)) continue;
-    const cv: string[] = [];
-    for (const v of varsInClosures(e)) if (bodyVars.has(v) && !globals.has(v)) cv.push(v);
-    if (cv.length > 0) closureVars.set(e, cv);
-  }
-  for (;;) {
-    const n = reordered.length;
-    for (const e of body) {
-      if (placed.has(e)) continue;
-      const ovs = outputVarsForExpr(e, arity, safe);
-      const cv = closureVars.get(e);
-      if (cv) {
-        if (obLength !== reordered.length && someUnsafePlaced(cv, placedVars, safe)) {
-          ob = outputVarsForBody(reordered, arity, safe);
-          obLength = reordered.length;
-        }
-        const uv = new Set<string>();
-        for (const v of cv) if (obLength !== reordered.length || !ob!.has(v)) uv.add(v);
-        if (uv.size > 0) {
-          if (uv.size === ovs.size && allIn(uv, ovs)) continue;
-          unsafe.set(e, uv);
-        }
-      }
-      let u = pending.get(e);
-      if (u === PENDING) {
-        // the vars not safe from the start, less those now safe or bound by the expression
-        // (`safe` holds what was safe from the start)
-        let made: Set<string> | undefined;
-        for (const v of exprVars.get(e)!) if (!ovs.has(v) && !safe.has(v)) (made ??= new Set()).add(v);
-        if (made) pending.set(e, made);
-        u = made;
-      } else if (u) {
-        // (deleting the element a Set iteration is at is allowed: no copy needed)
-        for (const v of u) if (ovs.has(v) || safe.has(v)) u.delete(v);
-      }
-      if (!u || u.size === 0) {
-        unsafe.delete(e);
-        reordered.push(e);
-        placed.add(e);
-        for (const v of ovs) safe.add(v);
-        // (only read for closure vars: without any, the walk is saved)
-        if (closureVars.size > 0) varsOf(e, {}, placedVars);
-      }
-    }
-    if (reordered.length === n) break;
-  }
-  // (an expression skipped on every pass still holds its first set)
-  for (const [e, u] of pending) {
-    if (u !== PENDING) continue;
-    const vs = new Set<string>();
-    for (const v of exprVars.get(e)!) if (!globals.has(v)) vs.add(v);
-    pending.set(e, vs);
-  }
-
-  // closures: their bodies are checked with the variables bound before them
-  if (!closureTerms && !body.some(hasClosureBody)) return { body: reordered, unsafe };
-  const g = new ScopedVars(globals);
-  for (let i = 0; i < reordered.length; i++) {
-    const e = reordered[i]!;
-    if (i === 1) for (const v of lastVars) g.add(v);
-    if (i > 0) for (const v of exprVars.get(reordered[i - 1]!)!) g.add(v);
-    if (closureTerms || hasClosureBody(e)) reorderClosures(arity, g, unsafe, e);
-  }
-  return { body: reordered, unsafe };
-}
-
-const EMPTY: ReadonlySet<string> = new Set();
-const PENDING = Symbol("pending");
-
-/** Whether an expression is itself a closure (`every`) or a group (`and`/`or`/`not`). */
-function hasClosureBody(e: Expr): boolean {
-  const ts = e.terms;
-  return !Array.isArray(ts) && (ts.type === "every" || ts.type === "and" || ts.type === "or" || ts.type === "not");
-}
-
-function someUnsafePlaced(cv: string[], placedVars: Set<string>, safe: Set<string>): boolean {
-  for (const v of cv) if (placedVars.has(v) && !safe.has(v)) return true;
-  return false;
-}
-
-function allIn(a: Set<string>, b: Set<string>): boolean {
-  for (const v of a) if (!b.has(v)) return false;
-  return true;
-}
-
-/** Variables inside the closures of an expression (comprehensions, every bodies). */
-function varsInClosures(e: Expr): Set<string> {
-  const vs = new Set<string>();
-  const ts = e.terms;
-  if (!Array.isArray(ts) && ts.type === "every") {
-    varsOf(ts.body, {}, vs);
-    return vs;
-  }
-  if (!Array.isArray(ts) && (ts.type === "and" || ts.type === "or")) {
-    varsOf(ts.lhs, {}, vs);
-    varsOf(ts.rhs, {}, vs);
-    return vs;
-  }
-  if (!Array.isArray(ts) && ts.type === "not") {
-    varsOf(ts.body, {}, vs);
-    return vs;
-  }
-  forEachClosureTerm(e, (t) => varsOf(t, {}, vs));
-  return vs;
-}
-
-function forEachClosureTerm(e: Expr, f: (t: Term) => void): void {
-  const ts = e.terms;
-  if (Array.isArray(ts)) for (const t of ts) closureTermsIn(t, f);
-  else if (ts.type === "some") for (const t of ts.symbols) closureTermsIn(t, f);
-  else if (ts.type === "every") closureTermsIn(ts.domain, f);
-  else if (ts.type !== "and" && ts.type !== "or" && ts.type !== "not") closureTermsIn(ts as Term, f);
-  for (const w of e.with) {
-    closureTermsIn(w.target, f);
-    closureTermsIn(w.value, f);
-  }
-}
-
-/** Calls f on the closures in a term, outermost only. */
-function closureTermsIn(t: Term, f: (t: Term) => void): void {
-  switch (t.type) {
-    case "arraycomprehension":
-    case "setcomprehension":
-    case "objectcomprehension":
-    case "templatestring":
-      f(t);
-      return;
-    case "ref":
-    case "array":
-    case "set":
-    case "call":
-      for (const x of t.value) closureTermsIn(x, f);
-      return;
-    case "object":
-      for (const [k, v] of t.value) {
-        closureTermsIn(k, f);
-        closureTermsIn(v, f);
-      }
-      return;
-    default:
-      return;
-  }
-}
-
-function reorderClosures(arity: Arity, g: ScopedVars, unsafe: Unsafe, current: Expr): void {
-  const ts = current.terms;
-  if (!Array.isArray(ts) && ts.type === "every") {
-    if (ts.key?.type === "var") g.add(ts.key.value);
-    if (ts.value.type === "var") g.add(ts.value.value);
-    ts.body = reorderNested(arity, g, unsafe, current, new Set(), ts.body);
-    return;
-  }
-  if (!Array.isArray(ts) && (ts.type === "and" || ts.type === "or")) {
-    ts.lhs = reorderOperand(arity, g, unsafe, current, ts.lhs, ts.explicitLhs);
-    ts.rhs = reorderOperand(arity, g, unsafe, current, ts.rhs, ts.explicitRhs);
-    return;
-  }
-  if (!Array.isArray(ts) && ts.type === "not") {
-    ts.body = reorderOperand(arity, g, unsafe, current, ts.body, ts.explicitBody);
-    return;
-  }
-  forEachClosureTerm(current, (t) => {
-    if (t.type === "arraycomprehension" || t.type === "setcomprehension") {
-      t.value.body = reorderNested(arity, g, unsafe, current, varsOf(t.value.term), t.value.body);
-    } else if (t.type === "objectcomprehension") {
-      t.value.body = reorderNested(arity, g, unsafe, current, varsOfTerms([t.value.key, t.value.value]), t.value.body);
-    }
-  });
-}
-
-/** A closure body of `current` (comprehension, every), reordered if it can be made safe. */
-function reorderNested(arity: Arity, g: ScopedVars, unsafe: Unsafe, current: Expr, termVars: Set<string>, body: Body): Body {
-  const bv = varsOf(body, SAFETY_PARAMS);
-  for (const v of termVars) if (!bv.has(v) && !g.has(v)) addUnsafe(unsafe, current, v);
-  const r = reorderBodyForSafety(arity, g, body);
-  if (r.unsafe.size === 0) return r.body;
-  for (const [e, vs] of r.unsafe) for (const v of vs) addUnsafe(unsafe, e, v);
-  return body;
-}
-
-/** An `and`/`or`/`not` operand: an explicit `{ ... }` operand is a body of its own; an implicit
- * one is a condition that binds nothing. What stays unsafe is reported at the innermost
- * expression holding a group (OPA: a statement that is a group is at its parenthesis). */
-function reorderOperand(arity: Arity, g: ScopedVars, unsafe: Unsafe, group: Expr, body: Body, explicit: boolean): Body {
-  let globals: ScopedVars = g;
-  if (!explicit) {
-    // only the compiler's own temporaries may be bound inside an implicit operand
-    const at = groupExpr(group);
-    globals = new ScopedVars(g);
-    for (const v of varsOf(body, SAFETY_PARAMS)) {
-      if (g.has(v) || isGenerated(v)) continue;
-      addUnsafe(unsafe, at, v);
-      globals.add(v);
-    }
-  }
-  const r = reorderBodyForSafety(arity, globals, body);
-  if (r.unsafe.size === 0) return r.body;
-  for (const [e, vs] of r.unsafe) for (const v of vs) addUnsafe(unsafe, e, v);
-  return body;
-}
-
-/** A stand-in for the expression holding an `and`/`or`/`not` group, so that the group's unsafe
- * vars are reported at that expression. */
-const groupExprs = new WeakMap<object, Expr>();
-function groupExpr(group: { location: NodeLocation }): Expr {
-  let e = groupExprs.get(group);
-  if (!e) groupExprs.set(group, (e = { type: "expr", index: 0, terms: [], negated: false, with: [], generated: false, location: group.location }));
-  return e;
-}
 
 function compareLoc(a: NodeLocation, b: NodeLocation): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
@@ -315,15 +60,48 @@ function ruleSuffix(m: Module, rule: Rule): string {
 }
 
 /** The vars of a rule's head terms that neither the arguments nor the body (SAFETY_PARAMS)
- * bind. The body is searched from its end, and only until every head var is found: the
- * compiler's own bindings of head values come last, and walking whole bodies here was a cost. */
-function unboundHeadVars(terms: Term[], args: Term[], body: Body): Set<string> {
-  const unbound = varsOfTerms(terms);
-  for (const v of varsOfTerms(args)) unbound.delete(v);
-  for (let i = body.length - 1; i >= 0 && unbound.size > 0; i--) {
-    for (const v of varsOf(body[i]!, SAFETY_PARAMS)) unbound.delete(v);
+ * bind; undefined when there are none (the common case: no set is made). The body is searched
+ * from its end, and only until every head var is found: the compiler's own bindings of head
+ * values come last, and walking whole bodies here was a cost. */
+function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
+  // (cleared first too: a walk cut short by a stack overflow leaves its vars behind; only when
+  // needed, as clearing a set makes a new table)
+  if (headVars.size > 0) headVars.clear();
+  varsOfTermsFrom(h.reference, 1, {}, headVars);
+  if (h.args) varsOfTerms(h.args, {}, headVars);
+  if (h.key) varsOf(h.key, {}, headVars);
+  if (h.value) varsOf(h.value, {}, headVars);
+  if (headVars.size === 0) return undefined;
+  // the head's vars in an array, those found bound dropped in place (no set shrunk per var)
+  const unbound = Array.from(headVars);
+  headVars.clear();
+  let left = unbound.length;
+  if (scratch.size > 0) scratch.clear();
+  if (h.args) {
+    varsOfTerms(h.args, {}, scratch);
+    left = dropBound(unbound, left);
   }
-  return unbound;
+  for (let i = body.length - 1; i >= 0 && left > 0; i--) {
+    safetyVarsOfExpr(body[i]!, scratch);
+    left = dropBound(unbound, left);
+  }
+  if (left === 0) return undefined;
+  unbound.length = left;
+  return new Set(unbound);
+}
+
+// (vars collected here are only looked up: two sets, emptied after each use)
+const headVars = new Set<string>();
+const scratch = new Set<string>();
+
+/** Drops the vars in `scratch` from vs[0:n] (keeping the order of the rest), empties `scratch`;
+ * returns how many are left. */
+function dropBound(vs: string[], n: number): number {
+  if (scratch.size === 0) return n;
+  let k = 0;
+  for (let i = 0; i < n; i++) if (!scratch.has(vs[i]!)) vs[k++] = vs[i]!;
+  scratch.clear();
+  return k;
 }
 
 export function checkSafetyRuleHeads(ctx: CompileContext): void {
@@ -332,9 +110,9 @@ export function checkSafetyRuleHeads(ctx: CompileContext): void {
       for (let r: Rule | undefined = top; r; r = r.else) {
         if (!headMayHaveVars(r)) continue;
         const h = r.head;
+        const unbound = unboundHeadVars(h, r.body);
+        if (!unbound) continue;
         const terms = [...h.reference.slice(1), ...(h.args ?? []), ...(h.key ? [h.key] : []), ...(h.value ? [h.value] : [])];
-        const unbound = unboundHeadVars(terms, h.args ?? [], r.body);
-        if (unbound.size === 0) continue;
         const seen = new Set<string>();
         for (const t of terms) {
           walkTerms(t, (x) => {
@@ -350,14 +128,20 @@ export function checkSafetyRuleHeads(ctx: CompileContext): void {
   }
 }
 
+/** The globals of a body without arguments (shared: the reordering only reads its globals). */
+const RESERVED_SET: ReadonlySet<string> = new Set(RESERVED);
+
 export function checkSafetyRuleBodies(ctx: CompileContext): void {
   const arity: Arity = (ref) => ctx.getArity(ref);
   for (const m of ctx.modules) {
+    // (ctx.mayHoldClosureTerms, with the module's facts looked up once)
+    const facts = ctx.facts.get(m);
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
-        const globals = new Set(RESERVED);
-        varsOfTerms(r.head.args ?? [], {}, globals);
-        const { body, unsafe } = reorderBodyForSafety(arity, globals, r.body, ctx.mayHoldClosureTerms(r));
+        const args = r.head.args;
+        const globals = args && args.length > 0 ? varsOfTerms(args, {}, new Set(RESERVED)) : RESERVED_SET;
+        const closureTerms = facts === undefined || facts.closureTerms.has(r);
+        const { body, unsafe } = reorderBodyForSafety(arity, globals, r.body, closureTerms);
         if (unsafe.size > 0) reportUnsafe(ctx, unsafe, [ctx.rewrittenVars], ruleSuffix(m, top));
         else r.body = body;
       }
@@ -367,7 +151,7 @@ export function checkSafetyRuleBodies(ctx: CompileContext): void {
 
 export function checkSafetyQuery(ctx: CompileContext): void {
   const q = ctx.query!;
-  const { body, unsafe } = reorderBodyForSafety((ref) => ctx.getArity(ref), new Set(RESERVED), q.body);
+  const { body, unsafe } = reorderBodyForSafety((ref) => ctx.getArity(ref), RESERVED_SET, q.body);
   if (unsafe.size > 0) reportUnsafe(ctx, unsafe, [q.rewritten, ctx.rewrittenVars]);
   else q.body = body;
 }

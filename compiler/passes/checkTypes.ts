@@ -22,7 +22,8 @@ class Checker {
     readonly schemas: SchemaScopes | undefined = SchemaScopes.of(ctx),
   ) {}
 
-  private readonly builtinTypes = new Map<string, Type>();
+  // (made at first use: a checker is made for every query, and most need neither)
+  private builtinTypes: Map<string, Type> | undefined;
   private readonly msgs: Messages = { err: (m, l, nil) => this.err(m, l, nil), name: (r) => this.name(r) };
 
   /** The root environment (rule types go in as rules are checked). */
@@ -37,23 +38,25 @@ class Checker {
   funcType(env: TypeEnv, ref: Ref): MaybeType {
     if (isDataRef(ref)) return env.getRef(ref);
     const name = refString(ref);
-    let t = this.builtinTypes.get(name);
+    const cache = (this.builtinTypes ??= new Map());
+    let t = cache.get(name);
     if (!t) {
       const b = this.ctx.builtins.get(name);
       if (!b) return undefined;
-      this.builtinTypes.set(name, (t = fromDecl(b.decl)));
+      cache.set(name, (t = fromDecl(b.decl)));
     }
     return t;
   }
 
   /** Comprehension bodies already checked in an environment (checkClosures, then typing). */
-  private readonly closureCache = new WeakMap<Term, { env: TypeEnv; result: { env: TypeEnv; errs: TypeError[] } }>();
+  private closureCache: WeakMap<Term, { env: TypeEnv; result: { env: TypeEnv; errs: readonly TypeError[] } }> | undefined;
 
-  private checkClosureBody(env: TypeEnv, t: Term & { value: { body: Body } }): { env: TypeEnv; errs: TypeError[] } {
-    const hit = this.closureCache.get(t);
+  private checkClosureBody(env: TypeEnv, t: Term & { value: { body: Body } }): { env: TypeEnv; errs: readonly TypeError[] } {
+    const cache = (this.closureCache ??= new WeakMap());
+    const hit = cache.get(t);
     if (hit && hit.env === env) return hit.result;
     const result = this.checkBody(env, t.value.body);
-    this.closureCache.set(t, { env, result });
+    cache.set(t, { env, result });
     return result;
   }
 
@@ -69,32 +72,34 @@ class Checker {
 
   /** `closures` is false when the body is known to hold no comprehensions (facts.ts): the walk
    * looking for them is saved. */
-  checkBody(parent: TypeEnv, body: Body, closures = true): { env: TypeEnv; errs: TypeError[] } {
+  checkBody(parent: TypeEnv, body: Body, closures = true): { env: TypeEnv; errs: readonly TypeError[] } {
     const env = parent.wrap();
-    const errs: TypeError[] = [];
+    // (the errors' array is made at the first: most bodies have none)
+    let errs: TypeError[] | undefined;
     for (const e of body) {
-      const w = this.checkWith(env, e);
+      const w = e.with.length > 0 ? this.checkWith(env, e) : undefined;
       if (w) {
-        errs.push(w);
+        (errs ??= []).push(w);
         continue;
       }
       const restore = this.applyWith(env, e);
       try {
         const closureErrs = closures ? this.checkClosures(env, e) : NO_ERRORS;
-        errs.push(...closureErrs);
-        const refErrs = this.checkRefs(env, e);
-        errs.push(...refErrs);
+        if (closureErrs.length > 0) (errs ??= []).push(...closureErrs);
+        const before = errs?.length ?? 0;
+        errs = checkRefs(env, e, this.msgs, errs);
+        const refErrs = (errs?.length ?? 0) > before;
         const err = this.checkExpr(env, e);
-        if (err && !((closureErrs.length > 0 || refErrs.length > 0) && err.nil)) errs.push(err);
+        if (err && !((closureErrs.length > 0 || refErrs) && err.nil)) (errs ??= []).push(err);
       } finally {
         restore();
       }
     }
-    return { env, errs };
+    return { env, errs: errs ?? NO_ERRORS };
   }
 
   /** The errors of the first comprehension (outermost, in order) whose body has any. */
-  private checkClosures(env: TypeEnv, e: Expr): TypeError[] {
+  private checkClosures(env: TypeEnv, e: Expr): readonly TypeError[] {
     const ts = e.terms;
     if (Array.isArray(ts)) {
       for (const t of ts) {
@@ -105,11 +110,11 @@ class Checker {
       const errs = this.closureErrors(env, ts as Term);
       if (errs) return errs;
     }
-    return [];
+    return NO_ERRORS;
   }
 
   // a method, not a closure made per expression: it runs for every term of every body
-  private closureErrors(env: TypeEnv, t: Term): TypeError[] | undefined {
+  private closureErrors(env: TypeEnv, t: Term): readonly TypeError[] | undefined {
     switch (t.type) {
       case "arraycomprehension":
       case "setcomprehension":
@@ -138,9 +143,11 @@ class Checker {
   }
 
   checkRule(env: TypeEnv, rule: Rule): void {
-    const scoped = env.wrap();
+    // the rule's schema annotations go into a layer of their own; without any, the body's
+    // environment wraps the root directly (an empty layer changes no lookup, and costs one)
     const m = this.schemas && this.ctx.ruleModule.get(rule);
-    if (m) this.schemas!.applyRule(scoped, rule, m);
+    let scoped = env;
+    if (m) this.schemas!.applyRule((scoped = env.wrap()), rule, m);
     const { env: cpy, errs } = this.checkBody(scoped, rule.body, this.ctx.mayHoldClosureTerms(rule));
     const path = this.ctx.ruleRef(rule);
     if (errs.length > 0) {
@@ -151,14 +158,7 @@ class Checker {
     const h = rule.head;
     let t: MaybeType;
     // arguments the body does not constrain are any
-    for (const a of h.args ?? []) {
-      const visit = (x: Term): void => {
-        if (x.type === "var" && !cpy.get(x)) cpy.putVar(x.value, A);
-        else if (x.type === "array" || x.type === "ref") x.value.forEach(visit);
-        else if (x.type === "object") x.value.forEach(([, v]) => visit(v));
-      };
-      visit(a);
-    }
+    if (h.args) for (const a of h.args) unconstrainedAreAny(cpy, a);
     if (h.args && h.args.length > 0) {
       t = { kind: "function", args: h.args.map((a) => fillNil(cpy.get(a))), result: fillNil(h.value ? cpy.get(h.value) : undefined) };
       env.insert(path, t);
@@ -168,7 +168,7 @@ class Checker {
       const k = cpy.get(h.key);
       if (!k) return;
       t = set(fillNil(k));
-      const cut = path.findIndex((x, i) => i > 0 && x.type === "var");
+      const cut = firstFrom1(path, isVar);
       if (cut >= 0) {
         // multi-value rules with vars in their ref: an object of sets
         t = nested(cpy, path.slice(cut), t);
@@ -181,7 +181,7 @@ class Checker {
     }
     const v0 = h.value ? cpy.get(h.value) : undefined;
     const v = v0 ? fillNil(v0) : undefined;
-    const cut = path.findIndex((x, i) => i > 0 && hasVars(x));
+    const cut = firstFrom1(path, hasVars);
     if (cut >= 0) {
       t = nested(cpy, path.slice(cut), v);
       if (t) env.insert(path.slice(0, cut), t);
@@ -190,7 +190,7 @@ class Checker {
     if (v) env.insert(path, v);
   }
 
-  report(errs: TypeError[]): void {
+  report(errs: readonly TypeError[]): void {
     for (const e of errs) this.ctx.err("rego_type_error", e.message, e.location);
   }
 
@@ -327,12 +327,26 @@ class Checker {
     return undefined;
   }
 
-  private checkRefs(env: TypeEnv, e: Expr): TypeError[] {
-    return checkRefs(env, e, this.msgs);
-  }
 }
 
 const NOTHING_TO_RESTORE = (): void => undefined;
+
+/** Types the vars of an argument the body left untyped as any. */
+function unconstrainedAreAny(env: TypeEnv, x: Term): void {
+  if (x.type === "var" && !env.get(x)) env.putVar(x.value, A);
+  else if (x.type === "array" || x.type === "ref") for (const y of x.value) unconstrainedAreAny(env, y);
+  else if (x.type === "object") for (const [, v] of x.value) unconstrainedAreAny(env, v);
+}
+
+function isVar(t: Term): boolean {
+  return t.type === "var";
+}
+
+/** The index of the first term of a rule's path after its first that satisfies `f`, or -1. */
+function firstFrom1(path: Ref, f: (t: Term) => boolean): number {
+  for (let i = 1; i < path.length; i++) if (f(path[i]!)) return i;
+  return -1;
+}
 const NO_ERRORS: readonly TypeError[] = [];
 
 /** Whether a ref is the one-var ref `name` (how operators like `eq` are written). */

@@ -1,17 +1,12 @@
 // CheckUndefinedFuncs: every call names a built-in or a user function, with the right number of
 // arguments (one more when the result is captured).
-import type { Body, Expr, Ref, Rule, Term } from "../ast/nodes.js";
+import type { Expr, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
 import { isEquality, refString, userNames } from "./terms.js";
-import { walkExprs, type VarNode } from "./visit.js";
 
 /** Maps generated names back to the user's (for messages). */
 export function originalRef(ref: Ref, ...maps: ReadonlyMap<string, string>[]): string {
   return refString(ref.map(userNames(maps)));
-}
-
-function check(ctx: CompileContext, node: VarNode | Body, rewritten: ReadonlyMap<string, string>[]): void {
-  walkExprs(node, checker(ctx, rewritten));
 }
 
 /** The check of one expression (true: do not look into its closures). */
@@ -54,20 +49,95 @@ function arityError(ctx: CompileContext, ref: Ref, loc: Term["location"], exp: n
 }
 
 export function checkUndefinedFuncs(ctx: CompileContext): void {
-  const f = checker(ctx, [ctx.rewrittenVars]);
+  const walk = new CallWalk(checker(ctx, [ctx.rewrittenVars]));
   // rule by rule, in the order of a walk of the module: the terms of a rule holding no closure
   // terms hold no expressions, and are not walked
   for (const m of ctx.modules) {
+    // (ctx.mayHoldClosureTerms, with the module's facts looked up once)
+    const facts = ctx.facts.get(m);
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
-        const intoTerms = ctx.mayHoldClosureTerms(r);
-        walkExprs(r.head, f, intoTerms);
-        walkExprs(r.body, f, intoTerms);
+        const intoTerms = facts === undefined || facts.closureTerms.has(r);
+        walk.intoTerms = intoTerms;
+        if (intoTerms) walk.head(r.head);
+        for (const e of r.body) walk.expr(e);
       }
     }
   }
 }
 
+/** The expressions of a rule, in the order walkExprs visits them (visit.ts), for the check of
+ * each: a walk of its own, not the generic one, because it runs over every expression of every
+ * module and needs none of the rest (a head holds expressions only inside closure terms). */
+export class CallWalk {
+  /** False for a rule known to hold no comprehensions or template strings: terms are skipped. */
+  intoTerms = true;
+  constructor(private readonly check: (e: Expr) => boolean) {}
+
+  head(h: Rule["head"]): void {
+    for (const t of h.reference) this.term(t);
+    if (h.args) for (const a of h.args) this.term(a);
+    if (h.key && h.key !== h.reference[h.reference.length - 1]) this.term(h.key);
+    if (h.value) this.term(h.value);
+  }
+
+  expr(e: Expr): void {
+    if (this.check(e)) return;
+    const ts = e.terms;
+    if (Array.isArray(ts)) {
+      if (this.intoTerms) for (const t of ts) this.term(t);
+    } else if (ts.type === "some") {
+      if (this.intoTerms) for (const t of ts.symbols) this.term(t);
+    } else if (ts.type === "every") {
+      this.term(ts.domain);
+      for (const x of ts.body) this.expr(x);
+    } else if (ts.type === "and" || ts.type === "or") {
+      for (const x of ts.lhs) this.expr(x);
+      for (const x of ts.rhs) this.expr(x);
+    } else if (ts.type === "not") {
+      for (const x of ts.body) this.expr(x);
+    } else this.term(ts as Term);
+    if (this.intoTerms) for (const w of e.with) this.term(w.value);
+  }
+
+  term(t: Term): void {
+    if (!this.intoTerms) return;
+    switch (t.type) {
+      case "ref":
+      case "array":
+      case "set":
+      case "call":
+        for (const x of t.value) this.term(x);
+        return;
+      case "object":
+        for (const [k, v] of t.value) {
+          this.term(k);
+          this.term(v);
+        }
+        return;
+      case "arraycomprehension":
+      case "setcomprehension":
+        this.term(t.value.term);
+        for (const e of t.value.body) this.expr(e);
+        return;
+      case "objectcomprehension":
+        this.term(t.value.key);
+        this.term(t.value.value);
+        for (const e of t.value.body) this.expr(e);
+        return;
+      case "templatestring":
+        for (const p of t.value.parts) {
+          if ((p as { type: string }).type === "expr") this.expr(p as Expr);
+          else this.term(p as Term);
+        }
+        return;
+      default:
+        return;
+    }
+  }
+}
+
 export function checkUndefinedFuncsInQuery(ctx: CompileContext): void {
-  check(ctx, ctx.query!.body, [ctx.query!.rewritten, ctx.rewrittenVars]);
+  const walk = new CallWalk(checker(ctx, [ctx.query!.rewritten, ctx.rewrittenVars]));
+  for (const e of ctx.query!.body) walk.expr(e);
 }

@@ -38,7 +38,8 @@ export function unify(safe: VarLookup, a: Term, b: Term): Set<string> {
 // analysis orders, several times over, and a set of closures per call was a measurable cost.
 class Unifier {
   readonly unified = new Set<string>();
-  private readonly unknown = new Map<string, Set<string>>();
+  /** Vars waiting for others to be safe (made at the first: most unifications have none). */
+  private unknown: Map<string, Set<string>> | undefined;
   constructor(private readonly safe: VarLookup) {}
 
   private isSafe(x: string): boolean {
@@ -48,6 +49,7 @@ class Unifier {
   private markSafe(x: string): void {
     const unknown = this.unknown;
     this.unified.add(x);
+    if (!unknown || unknown.size === 0) return;
     const deps = unknown.get(x);
     unknown.delete(x);
     if (deps) for (const v of deps) this.markSafe(v);
@@ -63,8 +65,9 @@ class Unifier {
   }
 
   private markUnknown(x: string, y: string): void {
-    let s = this.unknown.get(x);
-    if (!s) this.unknown.set(x, (s = new Set()));
+    const unknown = (this.unknown ??= new Map());
+    let s = unknown.get(x);
+    if (!s) unknown.set(x, (s = new Set()));
     s.add(y);
   }
 
@@ -193,21 +196,35 @@ function keyText(k: Term): string {
 
 /** Variables a term-level walk binds: non-ground refs whose head is safe bind their vars. */
 export function outputVarsForTerms(node: Expr | Term, safe: VarLookup): Set<string> {
-  const w = new RefOutputs(safe);
+  return refOutputs(node, safe) ?? new Set();
+}
+
+/** outputVarsForTerms, undefined when nothing is bound (no set made: the common case). */
+function refOutputs(node: Expr | Term, safe: VarLookup): Set<string> | undefined {
+  // one walker, its state set for the walk and cleared after it: nothing the walk calls walks
+  // output vars again, and a walker per expression ordered was a measurable cost
+  const w = refWalker;
+  w.safe = safe;
+  // (cleared first too: a walk cut short by a stack overflow leaves its state behind)
+  w.out = undefined;
   w.any(node);
   // every: the walk descends into the body; OPA's does too, but those vars are local
-  return w.out;
+  const out = w.out;
+  w.out = undefined;
+  w.safe = NOTHING_SAFE;
+  return out;
 }
 
 const SKIP_REF_HEAD: VarParams = { skipRefHead: true };
+const NOTHING_SAFE: VarLookup = { has: () => false };
+/** What an expression that binds nothing returns (shared, never written). */
+const NO_OUTPUTS: ReadonlySet<string> = new Set();
 
 // (a walker class, not a closure per call: this runs for every expression the safety analysis
 // orders)
 class RefOutputs extends Walker {
-  readonly out = new Set<string>();
-  constructor(private readonly safe: VarLookup) {
-    super();
-  }
+  out: Set<string> | undefined;
+  safe: VarLookup = NOTHING_SAFE;
 
   expr(e: Expr): void {
     this.parts(e, true);
@@ -222,13 +239,14 @@ class RefOutputs extends Walker {
         return;
       case "ref":
         if (!isRefSafe(t.value, this.safe)) return;
-        if (!isGround(t)) varsOfTermsFrom(t.value, 1, SKIP_REF_HEAD, this.out);
+        if (!isGround(t)) varsOfTermsFrom(t.value, 1, SKIP_REF_HEAD, (this.out ??= new Set()));
         return this.children(t);
       default:
         return this.children(t);
     }
   }
 }
+const refWalker = new RefOutputs();
 
 /** Names in either of two sets (a view, not a copy). */
 class Either implements VarLookup {
@@ -244,45 +262,64 @@ class Either implements VarLookup {
 export function outputVarsForExprEq(e: Expr & { terms: Term[] }, safe: VarSet): Set<string> {
   if (!validEqAssignArgCount(e)) return new Set(safe);
   // the term walk's vars and `safe` are known to unify (a view: `safe` can be the whole body's)
-  const output = outputVarsForTerms(e, safe);
-  const unified = unify(new Either(output, safe), e.terms[1]!, e.terms[2]!);
+  const walked = refOutputs(e, safe);
+  const unified = unify(walked ? new Either(walked, safe) : safe, e.terms[1]!, e.terms[2]!);
   // `:=` binds its left side from its right side, never the other way
-  const rhs = assignments.has(e) ? varsOf(e.terms[2]!) : undefined;
-  for (const v of unified) if (!rhs?.has(v) || output.has(v)) output.add(v);
-  for (const v of output) if (safe.has(v)) output.delete(v);
-  return output;
+  let rhs: Set<string> | undefined;
+  if (unified.size > 0 && assignments.has(e)) rhs = varsOf(e.terms[2]!);
+  if (!walked) {
+    // (the unifier's own set is the output: the same names in the same order)
+    for (const v of unified) if (rhs?.has(v) || safe.has(v)) unified.delete(v);
+    return unified;
+  }
+  for (const v of unified) if (!rhs?.has(v) || walked.has(v)) walked.add(v);
+  for (const v of walked) if (safe.has(v)) walked.delete(v);
+  return walked;
 }
 
-export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): Set<string> {
-  if (e.negated) return new Set();
+// the operand vars of a call, collected to be checked (emptied after each use)
+const callInputs = new Set<string>();
+
+/** The variables an expression binds, given `safe` (read only: it may be shared). */
+export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): ReadonlySet<string> {
+  if (e.negated) return NO_OUTPUTS;
   for (const w of e.with) {
-    if (!subsetOf(varsOf(w, SAFETY_PARAMS), safe)) return new Set();
+    if (!subsetOf(varsOf(w, SAFETY_PARAMS), safe)) return NO_OUTPUTS;
   }
   const ts = e.terms;
   if (Array.isArray(ts)) {
     if (isEquality(e)) return outputVarsForExprEq(e, safe);
     const op = ts[0]!;
-    if (op.type !== "ref") return new Set();
+    if (op.type !== "ref") return NO_OUTPUTS;
     const ar = arity(op.value);
-    if (ar < 0) return new Set();
-    const output = outputVarsForTerms(e, safe);
+    if (ar < 0) return NO_OUTPUTS;
+    const output = refOutputs(e, safe);
     const numInputs = ar + 1;
-    if (numInputs >= ts.length) return output;
-    const inputs = varsOfTerms(ts.slice(0, numInputs), CALL_PARAMS);
-    for (const v of inputs) if (!output.has(v) && !safe.has(v)) return new Set();
-    varsOfTerms(ts.slice(numInputs), CALL_PARAMS, output);
-    return output;
+    if (numInputs >= ts.length) return output ?? NO_OUTPUTS;
+    // (clearing a set makes a new table: only when it holds something)
+    if (callInputs.size > 0) callInputs.clear();
+    for (let i = 0; i < numInputs; i++) varsOf(ts[i]!, CALL_PARAMS, callInputs);
+    let bound = true;
+    for (const v of callInputs) {
+      if (!output?.has(v) && !safe.has(v)) {
+        bound = false;
+        break;
+      }
+    }
+    if (callInputs.size > 0) callInputs.clear();
+    if (!bound) return NO_OUTPUTS;
+    return varsOfTermsFrom(ts, numInputs, CALL_PARAMS, output ?? new Set());
   }
   switch (ts.type) {
     case "every":
-      return outputVarsForTerms(ts.domain, safe);
+      return refOutputs(ts.domain, safe) ?? NO_OUTPUTS;
     case "some":
     case "and":
     case "or":
     case "not":
-      return new Set();
+      return NO_OUTPUTS;
     default:
-      return outputVarsForTerms(e, safe);
+      return refOutputs(e, safe) ?? NO_OUTPUTS;
   }
 }
 

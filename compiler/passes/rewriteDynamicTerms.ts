@@ -6,92 +6,128 @@ import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
 import { eqExpr, isEquality, isEvery, isTermExpr, varTerm } from "./terms.js";
 
-let hoisted: Map<string, Term> | undefined;
+/** The rewrite of bodies; `hoisted` records what each generated var stands for. */
+class DynamicTerms {
+  // The body being rewritten, the position reached in it, and the new body: made at the first
+  // hoisted term (from the expressions before it), so that a body with none is kept as it is.
+  private body: Body = [];
+  private at = 0;
+  private out: Body | undefined;
 
-export function rewriteDynamics(gen: LocalVarGen, body: Body): Body {
-  const result: Body = [];
-  for (const e of body) {
+  constructor(
+    private readonly gen: LocalVarGen,
+    private readonly hoisted: Map<string, Term>,
+  ) {}
+
+  rewrite(body: Body): Body {
+    const outer = this.body;
+    const outerAt = this.at;
+    const outerOut = this.out;
+    this.body = body;
+    this.out = undefined;
+    for (let i = 0; i < body.length; i++) {
+      this.at = i;
+      const e = body[i]!;
+      this.expr(e);
+      // (the expression may have made `out`: TypeScript cannot see that)
+      (this.out as Body | undefined)?.push(e);
+    }
+    const result = this.out ?? body;
+    this.body = outer;
+    this.at = outerAt;
+    this.out = outerOut;
+    return result;
+  }
+
+  private expr(e: Expr): void {
     if (isEquality(e)) {
       if (e.terms.length === 3) {
-        e.terms[1] = inTerm(gen, e, e.terms[1]!, result);
-        e.terms[2] = inTerm(gen, e, e.terms[2]!, result);
+        e.terms[1] = this.inTerm(e, e.terms[1]!);
+        e.terms[2] = this.inTerm(e, e.terms[2]!);
       }
     } else if (Array.isArray(e.terms)) {
-      for (let i = 1; i < e.terms.length; i++) e.terms[i] = one(gen, e, e.terms[i]!, result);
+      for (let i = 1; i < e.terms.length; i++) e.terms[i] = this.one(e, e.terms[i]!);
     } else if (isEvery(e)) {
-      e.terms.domain = one(gen, e, e.terms.domain, result);
-      e.terms.body = rewriteDynamics(gen, e.terms.body);
+      e.terms.domain = this.one(e, e.terms.domain);
+      e.terms.body = this.rewrite(e.terms.body);
     } else if (isTermExpr(e)) {
-      e.terms = inTerm(gen, e, e.terms, result);
+      e.terms = this.inTerm(e, e.terms);
     } else if (e.terms.type === "and" || e.terms.type === "or") {
-      e.terms.lhs = rewriteDynamics(gen, e.terms.lhs);
-      e.terms.rhs = rewriteDynamics(gen, e.terms.rhs);
+      e.terms.lhs = this.rewrite(e.terms.lhs);
+      e.terms.rhs = this.rewrite(e.terms.rhs);
     } else if (e.terms.type === "not") {
-      e.terms.body = rewriteDynamics(gen, e.terms.body);
+      e.terms.body = this.rewrite(e.terms.body);
     }
-    result.push(e);
   }
-  return result;
+
+  /** Binds `t` to a new var in an expression placed before the current one. */
+  private generate(original: Expr, t: Term): Term {
+    const v = varTerm(this.gen.generate(), t.location);
+    this.hoisted.set(v.value, t);
+    const eq = eqExpr({ ...v }, t, t.location, true);
+    eq.with = original.with;
+    (this.out ??= this.body.slice(0, this.at)).push(eq);
+    return v;
+  }
+
+  private inTerm(original: Expr, t: Term): Term {
+    switch (t.type) {
+      case "ref":
+        for (let i = 1; i < t.value.length; i++) t.value[i] = this.one(original, t.value[i]!);
+        return t;
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+        t.value.body = this.rewrite(t.value.body);
+        return t;
+      default:
+        return this.one(original, t);
+    }
+  }
+
+  private one(original: Expr, t: Term): Term {
+    switch (t.type) {
+      case "ref":
+        for (let i = 1; i < t.value.length; i++) t.value[i] = this.one(original, t.value[i]!);
+        return this.generate(original, t);
+      case "array":
+        for (let i = 0; i < t.value.length; i++) t.value[i] = this.one(original, t.value[i]!);
+        return t;
+      case "object": {
+        const value: [Term, Term][] = new Array(t.value.length);
+        for (let i = 0; i < t.value.length; i++) {
+          const [k, v] = t.value[i]!;
+          const k2 = this.one(original, k);
+          value[i] = [k2, this.one(original, v)];
+        }
+        return { ...t, value };
+      }
+      case "set": {
+        const value: Term[] = new Array(t.value.length);
+        for (let i = 0; i < t.value.length; i++) value[i] = this.one(original, t.value[i]!);
+        return { ...t, value };
+      }
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+        t.value.body = this.rewrite(t.value.body);
+        return this.generate(original, t);
+      default:
+        return t;
+    }
+  }
 }
 
-function generate(gen: LocalVarGen, original: Expr, t: Term, result: Body): Term {
-  const v = varTerm(gen.generate(), t.location);
-  hoisted?.set(v.value, t);
-  const eq = eqExpr({ ...v }, t, t.location, true);
-  eq.with = original.with;
-  result.push(eq);
-  return v;
-}
-
-function inTerm(gen: LocalVarGen, original: Expr, t: Term, result: Body): Term {
-  switch (t.type) {
-    case "ref":
-      for (let i = 1; i < t.value.length; i++) t.value[i] = one(gen, original, t.value[i]!, result);
-      return t;
-    case "arraycomprehension":
-    case "setcomprehension":
-    case "objectcomprehension":
-      t.value.body = rewriteDynamics(gen, t.value.body);
-      return t;
-    default:
-      return one(gen, original, t, result);
-  }
-}
-
-function one(gen: LocalVarGen, original: Expr, t: Term, result: Body): Term {
-  switch (t.type) {
-    case "ref":
-      for (let i = 1; i < t.value.length; i++) t.value[i] = one(gen, original, t.value[i]!, result);
-      return generate(gen, original, t, result);
-    case "array":
-      for (let i = 0; i < t.value.length; i++) t.value[i] = one(gen, original, t.value[i]!, result);
-      return t;
-    case "object":
-      return {
-        ...t,
-        value: t.value.map(([k, v]) => {
-          const k2 = one(gen, original, k, result);
-          return [k2, one(gen, original, v, result)] as [Term, Term];
-        }),
-      };
-    case "set":
-      return { ...t, value: t.value.map((x) => one(gen, original, x, result)) };
-    case "arraycomprehension":
-    case "setcomprehension":
-    case "objectcomprehension":
-      t.value.body = rewriteDynamics(gen, t.value.body);
-      return generate(gen, original, t, result);
-    default:
-      return t;
-  }
+/** Rewrites a body (a new array when anything was hoisted, else the body itself). */
+export function rewriteDynamics(gen: LocalVarGen, hoisted: Map<string, Term>, body: Body): Body {
+  return new DynamicTerms(gen, hoisted).rewrite(body);
 }
 
 export function rewriteDynamicTerms(ctx: CompileContext): void {
-  hoisted = ctx.hoisted;
-  for (const m of ctx.modules) for (const r of m.rules) for (let x: Rule | undefined = r; x; x = x.else) x.body = rewriteDynamics(ctx.gen, x.body);
+  const rw = new DynamicTerms(ctx.gen, ctx.hoisted);
+  for (const m of ctx.modules) for (const r of m.rules) for (let x: Rule | undefined = r; x; x = x.else) x.body = rw.rewrite(x.body);
 }
 
 export function rewriteDynamicTermsInQuery(ctx: CompileContext): void {
-  hoisted = ctx.hoisted;
-  ctx.query!.body = rewriteDynamics(ctx.query!.gen, ctx.query!.body);
+  ctx.query!.body = rewriteDynamics(ctx.query!.gen, ctx.hoisted, ctx.query!.body);
 }

@@ -104,19 +104,23 @@ export class TypeEnv {
         return N;
       case "string":
         return S;
+      // (arrays made at their size: composite operands are typed for most expressions)
       case "array": {
-        const stat = t.value.map((x) => this.get(x));
+        const stat: MaybeType[] = new Array(t.value.length);
+        for (let i = 0; i < stat.length; i++) stat[i] = this.get(t.value[i]!);
         return arr(stat, stat.length === 0 ? A : undefined);
       }
       case "object": {
-        const stat: { key: unknown; value: MaybeType }[] = [];
+        const stat: { key: unknown; value: MaybeType }[] = new Array(t.value.length);
+        let n = 0;
         let dyn: { key: Type; value: Type } | undefined;
         for (const [k, v] of t.value) {
           const kj = constantJson(k);
-          if (kj !== NOT_JSON) stat.push({ key: kj, value: this.get(v) });
+          if (kj !== NOT_JSON) stat[n++] = { key: kj, value: this.get(v) };
           else dyn = { key: this.get(k) ?? A, value: this.get(v) ?? A };
         }
-        if (stat.length === 0 && !dyn) dyn = { key: A, value: A };
+        stat.length = n;
+        if (n === 0 && !dyn) dyn = { key: A, value: A };
         return obj(stat, dyn);
       }
       case "set": {

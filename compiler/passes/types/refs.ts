@@ -18,46 +18,47 @@ export interface Messages {
   name(ref: Ref): string;
 }
 
-/** References: functions used as values, and keys that cannot exist in a value of known shape. */
-export function checkRefs(env: TypeEnv, e: Expr, m: Messages): TypeError[] {
-  const errs: TypeError[] = [];
+/** References: functions used as values, and keys that cannot exist in a value of known shape.
+ * The errors are added to `errs`, made at the first (most expressions have none); returned. */
+export function checkRefs(env: TypeEnv, e: Expr, m: Messages, errs?: TypeError[]): TypeError[] | undefined {
   const ts = e.terms;
-  if (Array.isArray(ts)) for (let i = 1; i < ts.length; i++) checkRefsIn(env, ts[i]!, m, errs);
-  else if (ts.type !== "some" && ts.type !== "every" && ts.type !== "and" && ts.type !== "or" && ts.type !== "not") checkRefsIn(env, ts as Term, m, errs);
+  if (Array.isArray(ts)) for (let i = 1; i < ts.length; i++) errs = checkRefsIn(env, ts[i]!, m, errs);
+  else if (ts.type !== "some" && ts.type !== "every" && ts.type !== "and" && ts.type !== "or" && ts.type !== "not") errs = checkRefsIn(env, ts as Term, m, errs);
   return errs;
 }
 
 // a function of its own, not a closure made per expression: it runs for every term of every body
-function checkRefsIn(env: TypeEnv, t: Term, m: Messages, errs: TypeError[]): void {
+// (returns `errs`, or the array made for the first error)
+function checkRefsIn(env: TypeEnv, t: Term, m: Messages, errs: TypeError[] | undefined): TypeError[] | undefined {
   switch (t.type) {
     case "arraycomprehension":
     case "setcomprehension":
     case "objectcomprehension":
-      return;
+      return errs;
     case "ref": {
       const ft = isDataRef(t.value) ? env.getRef(t.value) : undefined;
       if (ft?.kind === "function") {
-        errs.push(m.err(`function ${m.name(t.value)} used as reference, not called`, t.value[0]!.location));
-        return;
+        (errs ??= []).push(m.err(`function ${m.name(t.value)} used as reference, not called`, t.value[0]!.location));
+        return errs;
       }
       const err = checkRef(m, env, env, env.tree, t.value, 0);
-      if (err) errs.push(err);
-      for (const x of t.value) checkRefsIn(env, x, m, errs);
-      return;
+      if (err) (errs ??= []).push(err);
+      for (const x of t.value) errs = checkRefsIn(env, x, m, errs);
+      return errs;
     }
     case "array":
     case "set":
     case "call":
-      for (const x of t.value) checkRefsIn(env, x, m, errs);
-      return;
+      for (const x of t.value) errs = checkRefsIn(env, x, m, errs);
+      return errs;
     case "object":
       for (const [k, v] of t.value) {
-        checkRefsIn(env, k, m, errs);
-        checkRefsIn(env, v, m, errs);
+        errs = checkRefsIn(env, k, m, errs);
+        errs = checkRefsIn(env, v, m, errs);
       }
-      return;
+      return errs;
     default:
-      return;
+      return errs;
   }
 }
 

@@ -26,13 +26,24 @@ export const NL: Type = { kind: "null" };
 export function arr(stat: MaybeType[], dyn?: Type): Type {
   return dyn ? { kind: "array", static: stat, dynamic: dyn } : { kind: "array", static: stat };
 }
+/** An object type; `stat` is the caller's new array (kept when already in order). */
 export function obj(stat: { key: unknown; value: MaybeType }[], dyn?: { key: Type; value: Type }): Type {
-  // sorted by the keys' JSON text (worked out once per key, not once per comparison)
-  const sorted = stat
-    .map((p) => ({ p, k: JSON.stringify(p.key) }))
+  const sorted = sortedByKey(stat);
+  return dyn ? { kind: "object", static: sorted, dynamic: dyn } : { kind: "object", static: sorted };
+}
+
+/** Entries sorted by the keys' JSON text (worked out once per key, not once per comparison);
+ * the array itself when it is in order already (most are: one key, or written in order). */
+function sortedByKey(stat: { key: unknown; value: MaybeType }[]): { key: unknown; value: MaybeType }[] {
+  if (stat.length < 2) return stat;
+  const ks = stat.map((p) => JSON.stringify(p.key));
+  let inOrder = true;
+  for (let i = 1; i < ks.length && inOrder; i++) if (ks[i - 1]! > ks[i]!) inOrder = false;
+  if (inOrder) return stat;
+  return stat
+    .map((p, i) => ({ p, k: ks[i]! }))
     .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
     .map((x) => x.p);
-  return dyn ? { kind: "object", static: sorted, dynamic: dyn } : { kind: "object", static: sorted };
 }
 export function set(of: Type): Type {
   return { kind: "set", of };
@@ -210,36 +221,51 @@ export function jsonType(v: unknown): Type {
 /** Whether a value could have both types (OPA's unifies). */
 export function unifies(a: MaybeType, b: MaybeType): boolean {
   if (!a || !b) return false;
-  if (a.kind === "any" && b.kind !== "function" && (a.of.length === 0 || a.of.some((m) => unifies(m, b)))) return true;
-  if (b.kind === "any" && a.kind !== "function" && (b.of.length === 0 || b.of.some((m) => unifies(m, a)))) return true;
+  if (a.kind === "any" && b.kind !== "function" && (a.of.length === 0 || someUnifies(a.of, b))) return true;
+  if (b.kind === "any" && a.kind !== "function" && (b.of.length === 0 || someUnifies(b.of, a))) return true;
   if (a.kind === "any" || b.kind === "any") return false;
   if (a.kind !== b.kind) return false;
   switch (a.kind) {
     case "array": {
       const bb = b as typeof a;
-      const staticOk = (x: typeof a, y: typeof a): boolean => x.static.every((_, i) => unifies(selectIndex(x, i), selectIndex(y, i)));
-      return staticOk(a, bb) && staticOk(bb, a) && (!a.dynamic || !bb.dynamic || unifies(a.dynamic, bb.dynamic));
+      return arrayStaticOk(a, bb) && arrayStaticOk(bb, a) && (!a.dynamic || !bb.dynamic || unifies(a.dynamic, bb.dynamic));
     }
     case "object": {
       const bb = b as typeof a;
       // a key missing on one side is fine when either side is open (has dynamic keys)
       const open = a.dynamic !== undefined || bb.dynamic !== undefined;
-      const staticOk = (x: typeof a, y: typeof a): boolean =>
-        x.static.every((p) => {
-          const ys = select(y, p.key);
-          return (ys === undefined && open) || unifies(select(x, p.key), ys);
-        });
-      return staticOk(a, bb) && staticOk(bb, a) && (!a.dynamic || !bb.dynamic || unifies(a.dynamic.value, bb.dynamic.value));
+      return objectStaticOk(a, bb, open) && objectStaticOk(bb, a, open) && (!a.dynamic || !bb.dynamic || unifies(a.dynamic.value, bb.dynamic.value));
     }
     case "set":
       return unifies(a.of, (b as typeof a).of);
     case "function": {
       const bb = b as typeof a;
-      return a.args.length === bb.args.length && a.args.every((x, i) => unifies(x, bb.args[i]));
+      if (a.args.length !== bb.args.length) return false;
+      for (let i = 0; i < a.args.length; i++) if (!unifies(a.args[i], bb.args[i])) return false;
+      return true;
     }
     default:
       return true;
   }
+}
+
+// (functions, not closures made per call: unifies runs for most operands the checker sees)
+function someUnifies(members: Type[], t: Type): boolean {
+  for (const m of members) if (unifies(m, t)) return true;
+  return false;
+}
+
+function arrayStaticOk(x: Type & { kind: "array" }, y: Type & { kind: "array" }): boolean {
+  for (let i = 0; i < x.static.length; i++) if (!unifies(selectIndex(x, i), selectIndex(y, i))) return false;
+  return true;
+}
+
+function objectStaticOk(x: Type & { kind: "object" }, y: Type & { kind: "object" }, open: boolean): boolean {
+  for (const p of x.static) {
+    const ys = select(y, p.key);
+    if (!((ys === undefined && open) || unifies(select(x, p.key), ys))) return false;
+  }
+  return true;
 }
 
 function selectIndex(t: Type & { kind: "array" }, i: number): MaybeType {

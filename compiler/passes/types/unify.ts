@@ -5,6 +5,9 @@ import { termString } from "../terms.js";
 import { constantJson, NOT_JSON, type TypeEnv } from "./env.js";
 import { A, isNil, obj, or, select, set, unifies, type MaybeType, type Type } from "./types.js";
 
+// (composites are copied even when they hold no unknowns: a schema's object type is known by its
+// identity (requiredKeys, schema.ts), and a copy has no required keys — the types the code
+// generator is given depend on that)
 export function fillNil(t: MaybeType): Type {
   if (!t) return A;
   switch (t.kind) {
@@ -41,19 +44,22 @@ export function nested(env: TypeEnv, path: Ref, leaf: MaybeType): MaybeType {
   return obj([], { key: fillNil(k), value: v });
 }
 
+// (loops, not closures made per call: unify1 runs for most operands the checker sees; each
+// loop stops where `every` did)
 export function unify1(env: TypeEnv, t: Term, tpe: Type, union: boolean): boolean {
   switch (t.type) {
     case "array":
       if (tpe.kind === "array") {
         if (t.value.length !== tpe.static.length && !tpe.dynamic) return false;
-        return t.value.every((x, i) => {
+        for (let i = 0; i < t.value.length; i++) {
           const s = i < tpe.static.length ? tpe.static[i] : tpe.dynamic;
-          return s !== undefined && unify1(env, x, s, union);
-        });
+          if (s === undefined || !unify1(env, t.value[i]!, s, union)) return false;
+        }
+        return true;
       }
       if (tpe.kind === "any") {
         if (tpe.of.length === 0) {
-          t.value.forEach((x) => unify1(env, x, A, true));
+          for (const x of t.value) unify1(env, x, A, true);
           return true;
         }
         let ok = false;
@@ -64,15 +70,16 @@ export function unify1(env: TypeEnv, t: Term, tpe: Type, union: boolean): boolea
     case "object":
       if (tpe.kind === "object") {
         if (t.value.length !== tpe.static.length && !tpe.dynamic) return false;
-        return t.value.every(([k, v]) => {
+        for (const [k, v] of t.value) {
           const kj = constantJson(k);
           if (kj === NOT_JSON) {
             unify1(env, v, A, union);
-            return true;
+            continue;
           }
           const child = select(tpe, kj);
-          return child !== undefined && unify1(env, v, child, union);
-        });
+          if (child === undefined || !unify1(env, v, child, union)) return false;
+        }
+        return true;
       }
       if (tpe.kind === "any") {
         if (tpe.of.length === 0) {
@@ -88,10 +95,13 @@ export function unify1(env: TypeEnv, t: Term, tpe: Type, union: boolean): boolea
       }
       return false;
     case "set":
-      if (tpe.kind === "set") return t.value.every((x) => unify1(env, x, tpe.of, union));
+      if (tpe.kind === "set") {
+        for (const x of t.value) if (!unify1(env, x, tpe.of, union)) return false;
+        return true;
+      }
       if (tpe.kind === "any") {
         if (tpe.of.length === 0) {
-          t.value.forEach((x) => unify1(env, x, A, true));
+          for (const x of t.value) unify1(env, x, A, true);
           return true;
         }
         let ok = false;
