@@ -9,63 +9,68 @@
 //              `while` over a scan cursor; scans never fail, statements after them still run
 import type { Block, Stmt, StmtMap, StmtType } from "../../ir/types.js";
 import { _, braced, join, lit, type Node } from "../code.js";
-import { done, type Emitted, type FuncEmitter, type Level } from "./context.js";
+import { Level, type Emit, type FuncEmitter } from "./context.js";
 import * as calls from "./calls.js";
 import * as collections from "./collections.js";
 import * as values from "./values.js";
 
-type E<T extends StmtType> = (fe: FuncEmitter, s: StmtMap[T]) => Emitted;
+type E<T extends StmtType> = Emit<StmtMap[T]>;
 
-/** Emits statements until one that never falls through. */
-export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[]): Emitted {
-  const nodes: Node[] = [];
-  for (const s of stmts) {
-    const e = (EMITTERS[s.type] as E<StmtType>)(fe, s.stmt);
-    nodes.push(e.node);
-    if (e.terminal) return done(nodes, true);
+/** Emits statements until one that never falls through; true if that happened. */
+export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[]): boolean {
+  for (let i = 0; i < stmts.length; i++) {
+    const s = stmts[i]!;
+    if ((EMITTERS[s.type] as E<StmtType>)(fe, s.stmt)) return true;
   }
-  return done(nodes);
+  return false;
 }
 
-/** A block with its own label as level 0 (top-level blocks, BlockStmt children). */
-export function labelledBlock(fe: FuncEmitter, block: Block): Emitted {
+/** A block with its own label as level 0 (top-level blocks, BlockStmt children); true if its end
+ * is never reached. */
+export function labelledBlock(fe: FuncEmitter, block: Block): boolean {
   const label = fe.label("b");
-  const inner = fe.within([{ label, verb: "break" }], () => emitStmts(fe, block.stmts));
+  const body: Node[] = [];
+  fe.out.push(braced(null, label, body));
+  const saved = fe.enter(body, new Level(label, "break"));
+  const terminal = emitStmts(fe, block.stmts);
+  fe.exit(saved, 1);
   // The block's end is reached if its body falls through or anything breaks to it.
-  return done(braced(null, label, [inner.node]), inner.terminal && !label.used);
+  return terminal && !label.used;
 }
 
 const blockStmt: E<"BlockStmt"> = (fe, s) => {
-  const nodes: Node[] = [];
-  for (const b of s.blocks) nodes.push(labelledBlock(fe, b).node);
-  return done(nodes);
+  for (const b of s.blocks) labelledBlock(fe, b);
+  return false;
 };
 
-const breakStmt: E<"BreakStmt"> = (fe, s) => done(fe.jump(s.index), true);
+const breakStmt: E<"BreakStmt"> = (fe, s) => {
+  fe.out.push(fe.jump(s.index));
+  return true;
+};
 
 const notStmt: E<"NotStmt"> = (fe, s) => {
   const label = fe.label("n");
-  const inner = fe.within([{ label, verb: "break" }], () => emitStmts(fe, s.block.stmts));
-  const body: Node[] = [inner.node];
+  const body: Node[] = [];
+  fe.out.push(braced(null, label, body));
+  const saved = fe.enter(body, new Level(label, "break"));
+  const terminal = emitStmts(fe, s.block.stmts);
+  fe.exit(saved, 1);
   // Completing the negated block makes the NotStmt undefined: leave the enclosing block.
-  if (!inner.terminal) body.push(fe.jump(0));
+  if (!terminal) body.push(fe.jump(0));
   // Execution continues after the NotStmt only when its block was left through its own label.
-  return done(braced(null, label, body), !label.used);
+  return !label.used;
 };
 
 const scanStmt: E<"ScanStmt"> = (fe, s) => {
   const loop = fe.label("s");
   const it = fe.scope.name("i");
-  const levels: Level[] = [
-    { label: loop, verb: "break" },
-    { label: loop, verb: "continue" },
-  ];
-  const inner = fe.within(levels, () => emitStmts(fe, s.block.stmts));
   loop.used = true; // the loop is always written with its label: clearer than a bare continue
-  return done([
-    _`const ${it} = ${fe.mod.rt("scan")}(${fe.local(s.source)});`,
-    braced(_`while (${it}.next())`, loop, [_`${fe.local(s.key)} = ${it}.key;`, _`${fe.local(s.value)} = ${it}.value;`, inner.node]),
-  ]);
+  const body: Node[] = [_`${fe.local(s.key)} = ${it}.key;`, _`${fe.local(s.value)} = ${it}.value;`];
+  fe.out.push(_`const ${it} = ${fe.mod.rt("scan")}(${fe.local(s.source)});`, braced(_`while (${it}.next())`, loop, body));
+  const saved = fe.enter(body, new Level(loop, "break"), new Level(loop, "continue"));
+  emitStmts(fe, s.block.stmts);
+  fe.exit(saved, 2);
+  return false;
 };
 
 const withStmt: E<"WithStmt"> = (fe, s) => {
@@ -78,21 +83,25 @@ const withStmt: E<"WithStmt"> = (fe, s) => {
     s.path.length === 0
       ? _`${l} = ${value};`
       : _`${l} = ${fe.mod.rt("upsert")}(${l}, [${join(s.path.map((p) => lit(fe.mod.string(p))))}], ${value});`;
+  const V = fe.mod.fixed.V;
+  const body: Node[] = [];
+  fe.out.push(
+    _`const ${fe.mod.annotated(saved, V)} = ${l}, ${fe.mod.annotated(memo, fe.mod.rt("MemoFrame"))} = ${$}.pushMemo();`,
+    replace,
+    braced(_`try`, null, body, _` finally { ${l} = ${saved}; ${$}.popMemo(${memo}); }`),
+  );
   // Level 0 inside the with-block is the enclosing block's level 0: if the block is undefined,
   // so is the WithStmt, which ends the enclosing block.
-  const inner = fe.within([fe.level(0)], () => emitStmts(fe, s.block.stmts));
-  const V = fe.mod.fixed.V;
-  return done(
-    [
-      _`const ${fe.mod.annotated(saved, V)} = ${l}, ${fe.mod.annotated(memo, fe.mod.rt("MemoFrame"))} = ${$}.pushMemo();`,
-      replace,
-      braced(_`try`, null, [inner.node], _` finally { ${l} = ${saved}; ${$}.popMemo(${memo}); }`),
-    ],
-    inner.terminal,
-  );
+  const outer = fe.enter(body, fe.level(0));
+  const terminal = emitStmts(fe, s.block.stmts);
+  fe.exit(outer, 1);
+  return terminal;
 };
 
-const returnLocalStmt: E<"ReturnLocalStmt"> = (fe, s) => done(fe.returnValue(fe.local(s.source)), true);
+const returnLocalStmt: E<"ReturnLocalStmt"> = (fe, s) => {
+  fe.out.push(fe.returnValue(fe.local(s.source)));
+  return true;
+};
 
 const EMITTERS: { [T in StmtType]: E<T> } = {
   // control flow

@@ -10,9 +10,9 @@
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
 import type { Func, StmtMap } from "../../ir/types.js";
 import { _, braced, join, lit, type Code, type Node } from "../code.js";
-import { done, type Emitted, type FuncEmitter, type ModuleEmitter } from "./context.js";
+import type { Emit, FuncEmitter, ModuleEmitter } from "./context.js";
 
-type E<T extends keyof StmtMap> = (fe: FuncEmitter, s: StmtMap[T]) => Emitted;
+type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
 
 export const callStmt: E<"CallStmt"> = (fe, s) => {
   const mod = fe.mod;
@@ -22,13 +22,15 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
   if (func) {
     const call = _`${mod.funcName(func)}(${join([fe.state, ...args])})`;
     const value = mod.calls.asyncFuncs.has(func.name) ? _`await ${call}` : call;
-    return done(_`${r} = ${value}; if (${r} === undefined) ${fe.jump(0)}`);
+    fe.out.push(_`${r} = ${value}; if (${r} === undefined) ${fe.jump(0)}`);
+    return false;
   }
   const decl = mod.builtinDecls.get(s.func)!.decl;
   const site = mod.builtinSite(s.func, s);
   const def = getBuiltin(s.func);
   if (decl.result === undefined || decl.result === null) {
-    return done(_`${mod.rt("callVoid")}(${fe.state}, ${site}, [${join(args)}]);`);
+    fe.out.push(_`${mod.rt("callVoid")}(${fe.state}, ${site}, [${join(args)}]);`);
+    return false;
   }
   let call: Code;
   if (def?.async) call = _`await ${mod.rt("callAsync")}(${fe.state}, ${site}, [${join(args)}])`;
@@ -36,7 +38,8 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
     const helper = (["call0", "call1", "call2", "call3"] as const)[args.length]!;
     call = _`${mod.rt(helper)}(${join([fe.state, site, ...args])})`;
   } else call = _`${mod.rt("callN")}(${fe.state}, ${site}, [${join(args)}])`;
-  return done(_`${r} = ${call}; if (${r} === undefined) ${fe.jump(0)}`);
+  fe.out.push(_`${r} = ${call}; if (${r} === undefined) ${fe.jump(0)}`);
+  return false;
 };
 
 export const callDynamicStmt: E<"CallDynamicStmt"> = (fe, s) => {
@@ -46,12 +49,12 @@ export const callDynamicStmt: E<"CallDynamicStmt"> = (fe, s) => {
   const key = _`${mod.rt("pathKey")}([${join(s.path.map((p) => fe.operand(p)))}])`;
   const [input, data] = s.args.map((a) => fe.local(a)) as [Code, Code];
   const call = _`${mod.fixed.dispatch}(${fe.state}, ${key}, ${input}, ${data})`;
-  const nodes: Node[] = [
+  fe.out.push(
     _`${t} = ${dispatchIsAsync(mod) ? _`await ${call}` : call};`,
     _`if (${t} === ${mod.rt("NOT_FOUND")}) ${fe.jump(0)}`,
     _`${r} = ${t}; if (${r} === undefined) ${fe.jump(3)}`,
-  ];
-  return done(nodes);
+  );
+  return false;
 };
 
 export function dispatchIsAsync(mod: ModuleEmitter): boolean {

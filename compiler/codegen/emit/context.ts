@@ -5,7 +5,7 @@ import type { Func, Operand, Policy, StmtLocation } from "../../ir/types.js";
 import type { CallGraph } from "../analysis/calls.js";
 import type { FuncFacts } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
-import { Code, Label, Name, _, lit, type Node } from "../code.js";
+import { Label, Name, _, lit, type Code, type Node } from "../code.js";
 import { FIXED, RT, Scope, type RuntimeName } from "../names.js";
 
 export class ModuleEmitter {
@@ -133,20 +133,24 @@ export class ModuleEmitter {
 }
 
 /** A break target seen from inside: `break label` or, for a scan's iteration level, `continue label`. */
-export interface Level {
-  label: Label;
-  verb: "break" | "continue";
+export class Level {
+  /** The jump statement, made on first use (a block is jumped to from many places). */
+  private statement: Code | undefined;
+  constructor(
+    readonly label: Label,
+    readonly verb: "break" | "continue",
+  ) {}
+
+  /** `break label;` / `continue label;`, marking the label used. */
+  jump(): Code {
+    this.label.used = true;
+    return (this.statement ??= this.verb === "break" ? _`break ${this.label.name};` : _`continue ${this.label.name};`);
+  }
 }
 
-export interface Emitted {
-  node: Node;
-  /** Control never reaches the next statement of the same block. */
-  terminal: boolean;
-}
-
-export function done(node: Node, terminal = false): Emitted {
-  return { node, terminal };
-}
+/** A statement's emitter: appends its code to `fe.out`; true if control never reaches the next
+ * statement of the same block. */
+export type Emit<S> = (fe: FuncEmitter, s: S) => boolean;
 
 export class FuncEmitter {
   readonly scope = new Scope();
@@ -154,6 +158,9 @@ export class FuncEmitter {
   /** Function-level temporaries: `let t0: <type>`. */
   readonly temps: Array<{ name: Name; type: Code }> = [];
   private readonly levels: Level[] = [];
+  /** Where statements go: the body of the innermost block being emitted (see `enter`). Emitters
+   * append to it rather than return nodes (no array or wrapper per statement). */
+  out: Node[] = [];
   /** DotStmts reading base data (number keys are read as their text). */
   dataDots: ReadonlySet<object> = new Set();
   /** Writes `return v` for this function (casts, memoisation). */
@@ -210,14 +217,32 @@ export class FuncEmitter {
     return new Label(this.scope.name(prefix));
   }
 
-  /** Runs `fn` with `levels` pushed (innermost last). */
-  within<T>(levels: Level[], fn: () => T): T {
-    this.levels.push(...levels);
-    try {
-      return fn();
-    } finally {
-      this.levels.length -= levels.length;
-    }
+  /** Appends a statement that may fall through (an emitter's usual ending). */
+  put(statement: Code): false {
+    this.out.push(statement);
+    return false;
+  }
+
+  /** Appends a statement control never passes (a jump, a return). */
+  putLast(statement: Code): true {
+    this.out.push(statement);
+    return true;
+  }
+
+  /** Starts emitting into `body` with `inner` pushed as the new level 0 (and `outer` below it);
+   * returns what `exit` needs to come back. (No try/finally: a throw abandons the function.) */
+  enter(body: Node[], outer: Level, inner?: Level): Node[] {
+    const saved = this.out;
+    this.out = body;
+    this.levels.push(outer);
+    if (inner) this.levels.push(inner);
+    return saved;
+  }
+
+  /** Ends what `enter` started: statements go to `saved` again, `levels` levels are popped. */
+  exit(saved: Node[], levels: 1 | 2): void {
+    this.out = saved;
+    this.levels.length -= levels;
   }
 
   level(k: number): Level {
@@ -228,8 +253,6 @@ export class FuncEmitter {
 
   /** `break`/`continue` statement leaving `k` levels (0 = the current block: "undefined"). */
   jump(k: number): Code {
-    const l = this.level(k);
-    l.label.used = true;
-    return _`${Code.raw(l.verb)} ${l.label.name};`;
+    return this.level(k).jump();
   }
 }

@@ -30,21 +30,26 @@ export interface FunctionParts {
   isExported: boolean;
 }
 
-function emitBody(fe: FuncEmitter, blocks: Func["blocks"]): { nodes: Node[]; terminal: boolean } {
-  const nodes: Node[] = [];
-  for (const b of blocks) {
-    const e = labelledBlock(fe, b);
-    nodes.push(e.node);
-    if (e.terminal) return { nodes, terminal: true };
-  }
-  return { nodes, terminal: false };
+/** Emits the top-level blocks into `fe.out`; true if the end of the last is never reached. */
+function emitBody(fe: FuncEmitter, blocks: Func["blocks"]): boolean {
+  for (const b of blocks) if (labelledBlock(fe, b)) return true;
+  return false;
 }
 
-function declarations(fe: FuncEmitter, skip: ReadonlySet<number>): Node[] {
+/** Nothing: holds the place of the declarations, which are known only once the body is emitted. */
+const NOTHING = _``;
+
+/** `let l2, l3, t0;`: the function's locals but `skip` (in number order), then its temporaries. */
+function declarations(fe: FuncEmitter, skip: readonly number[]): Code {
   const V = fe.mod.fixed.V;
-  const locals = [...fe.locals].filter(([n]) => !skip.has(n)).sort(([a], [b]) => a - b);
-  const decls = [...locals.map(([, name]) => fe.mod.annotated(name, V)), ...fe.temps.map((t) => fe.mod.annotated(t.name, t.type))];
-  return decls.length === 0 ? [] : [_`let ${join(decls)};`];
+  const numbers: number[] = [];
+  for (const n of fe.locals.keys()) if (!skip.includes(n)) numbers.push(n);
+  if (numbers.length === 0 && fe.temps.length === 0) return NOTHING;
+  numbers.sort((a, b) => a - b);
+  const decls: Code[] = [];
+  for (const n of numbers) decls.push(fe.mod.annotated(fe.locals.get(n)!, V));
+  for (const t of fe.temps) decls.push(fe.mod.annotated(t.name, t.type));
+  return _`let ${join(decls)};`;
 }
 
 export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
@@ -54,21 +59,24 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   fe.dataDots = baseDataDots(mod.policy, f.blocks, f.params[1]);
   const $ = fe.state;
   const V = mod.fixed.V;
-  const prelude: Node[] = [];
+  const body: Node[] = [];
   if (memoId !== undefined) {
     const m = fe.scope.name("m");
-    prelude.push(_`const ${m} = ${$}.memo;`, _`if (${m} !== undefined && ${m}.has(${memoId})) return ${m}.get(${memoId});`);
+    body.push(_`const ${m} = ${$}.memo;`, _`if (${m} !== undefined && ${m}.has(${memoId})) return ${m}.get(${memoId});`);
     fe.returnValue = (v) => _`return ${$}.memoize(${memoId}, ${v});`;
   }
-  const body = emitBody(fe, f.blocks);
-  const end: Node[] = body.terminal ? [] : [memoId !== undefined ? _`return ${$}.memoize(${memoId}, undefined);` : _`return undefined;`];
+  const declarationsAt = body.length;
+  body.push(NOTHING);
+  fe.out = body;
+  if (!emitBody(fe, f.blocks)) body.push(memoId !== undefined ? _`return ${$}.memoize(${memoId}, undefined);` : _`return undefined;`);
+  body[declarationsAt] = declarations(fe, f.params);
   const params: Param[] = [{ name: $, type: mod.rt("EvalState") }, ...f.params.map((p) => ({ name: fe.local(p), type: V }))];
   return {
     name: mod.funcName(f),
     doc: comment(memoId !== undefined ? `${f.name} (memoised)` : f.name),
     params,
     returnType: isAsync ? _`Promise<${V}>` : V,
-    body: [...prelude, ...declarations(fe, new Set(f.params)), ...body.nodes, ...end],
+    body,
     isAsync,
     isExported: false,
   };
@@ -123,22 +131,22 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
   fe.dataDots = baseDataDots(mod.policy, plan.blocks, 1);
   const l0 = fe.local(0);
   const l1 = fe.local(1);
-  const body = emitBody(fe, plan.blocks);
-  const nodes: Node[] = [_`const ${$} = new ${mod.rt("EvalState")}(${mod.fixed.options});`];
-  nodes.push(...declarations(fe, new Set([0, 1])));
+  const nodes: Node[] = [_`const ${$} = new ${mod.rt("EvalState")}(${mod.fixed.options});`, NOTHING];
   nodes.push(
     _`let ${mod.annotated(l0, V)} = ${mod.cast(mod.fixed.input, _`unknown as ${V}`)}, ${mod.annotated(l1, V)} = ${mod.cast(_`(${mod.fixed.data} ?? ${mod.rt("EMPTY_OBJECT")})`, _`unknown as ${V}`)};`,
   );
   const rs = fe.result && "resultSet" in fe.result ? fe.result.resultSet : undefined;
   if (rs) nodes.push(_`const ${rs} = new ${mod.rt("ResultSetBuilder")}();`);
-  nodes.push(...body.nodes);
+  fe.out = nodes;
+  const terminal = emitBody(fe, plan.blocks);
+  nodes[1] = declarations(fe, [0, 1]);
   if (direct) {
-    if (!body.terminal) {
+    if (!terminal) {
       // The analysis proved the value is always there; should it ever not be, fail loudly.
       nodes.push(maybeUndefined ? _`return undefined;` : _`throw ${mod.rt("internalError")}(${`entrypoint ${plan.name} produced no value`});`);
     }
     if (maybeUndefined) returnType = _`${returnType} | undefined`;
-  } else if (!body.terminal) nodes.push(_`return ${rs!}.rows;`);
+  } else if (!terminal) nodes.push(_`return ${rs!}.rows;`);
   const params: Param[] = [
     { name: mod.fixed.input, type: _`${types.input} | undefined` },
     { name: mod.fixed.data, type: types.data },
