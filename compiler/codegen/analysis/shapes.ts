@@ -142,13 +142,16 @@ export function graftSchema(shape: Shape, path: readonly string[], type: TypeDes
   if (!n.schema) n.schema = type;
 }
 
+/** No DotStmts (most bodies: one set for all). */
+const NO_DOTS: ReadonlySet<DotStmt> = new Set();
+
 /**
  * DotStmts that read base data (OPA's storage paths): a number key there names the same document
  * as its text (`data[2]` reads key "2"), as OPA's storage.NewPathForRef converts it.
  */
-export function baseDataDots(policy: Policy, blocks: readonly Block[], dataLocal: number | undefined): Set<DotStmt> {
+export function baseDataDots(policy: Policy, blocks: readonly Block[], dataLocal: number | undefined): ReadonlySet<DotStmt> {
+  if (dataLocal === undefined || !readsWithLocalKey(blocks)) return NO_DOTS;
   const out = new Set<DotStmt>();
-  if (dataLocal === undefined || !readsWithLocalKey(blocks)) return out;
   trackRefs(policy, blocks, new Map([[dataLocal, "data"]]), {
     onDot: (s) => {
       if (s.key.type === "local") out.add(s);

@@ -8,7 +8,7 @@
 //   ScanStmt   2 levels: `continue` (this iteration) and `break` (the whole loop) of a labelled
 //              `while` over a scan cursor; scans never fail, statements after them still run
 import type { Block, Stmt, StmtMap, StmtType } from "../../ir/types.js";
-import { _, braced, join, lit, type Node } from "../code.js";
+import { _, join, lit } from "../code.js";
 import { Level, type Emit, type FuncEmitter } from "./context.js";
 import * as calls from "./calls.js";
 import * as collections from "./collections.js";
@@ -29,11 +29,11 @@ export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[]): boolean {
  * is never reached. */
 export function labelledBlock(fe: FuncEmitter, block: Block): boolean {
   const label = fe.label("b");
-  const body: Node[] = [];
-  fe.out.push(braced(null, label, body));
-  const saved = fe.enter(body, new Level(label, "break"));
+  fe.out.open(null, label);
+  fe.enter(new Level(label, "break"));
   const terminal = emitStmts(fe, block.stmts);
-  fe.exit(saved, 1);
+  fe.exit(1);
+  fe.out.close();
   // The block's end is reached if its body falls through or anything breaks to it.
   return terminal && !label.used;
 }
@@ -43,20 +43,17 @@ const blockStmt: E<"BlockStmt"> = (fe, s) => {
   return false;
 };
 
-const breakStmt: E<"BreakStmt"> = (fe, s) => {
-  fe.out.push(fe.jump(s.index));
-  return true;
-};
+const breakStmt: E<"BreakStmt"> = (fe, s) => fe.out.codeLast(fe.jump(s.index));
 
 const notStmt: E<"NotStmt"> = (fe, s) => {
   const label = fe.label("n");
-  const body: Node[] = [];
-  fe.out.push(braced(null, label, body));
-  const saved = fe.enter(body, new Level(label, "break"));
+  fe.out.open(null, label);
+  fe.enter(new Level(label, "break"));
   const terminal = emitStmts(fe, s.block.stmts);
-  fe.exit(saved, 1);
+  fe.exit(1);
   // Completing the negated block makes the NotStmt undefined: leave the enclosing block.
-  if (!terminal) body.push(fe.jump(0));
+  if (!terminal) fe.out.code(fe.jump(0));
+  fe.out.close();
   // Execution continues after the NotStmt only when its block was left through its own label.
   return !label.used;
 };
@@ -65,11 +62,14 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   const loop = fe.label("s");
   const it = fe.scope.name("i");
   loop.used = true; // the loop is always written with its label: clearer than a bare continue
-  const body: Node[] = [_`${fe.local(s.key)} = ${it}.key;`, _`${fe.local(s.value)} = ${it}.value;`];
-  fe.out.push(_`const ${it} = ${fe.mod.rt("scan")}(${fe.local(s.source)});`, braced(_`while (${it}.next())`, loop, body));
-  const saved = fe.enter(body, new Level(loop, "break"), new Level(loop, "continue"));
+  fe.out.line`const ${it} = ${fe.mod.rt("scan")}(${fe.local(s.source)});`;
+  fe.out.open(_`while (${it}.next())`, loop);
+  fe.out.line`${fe.local(s.key)} = ${it}.key;`;
+  fe.out.line`${fe.local(s.value)} = ${it}.value;`;
+  fe.enter(new Level(loop, "break"), new Level(loop, "continue"));
   emitStmts(fe, s.block.stmts);
-  fe.exit(saved, 2);
+  fe.exit(2);
+  fe.out.close();
   return false;
 };
 
@@ -79,29 +79,21 @@ const withStmt: E<"WithStmt"> = (fe, s) => {
   const memo = fe.scope.name("m");
   const $ = fe.state;
   const value = fe.operand(s.value);
-  const replace =
-    s.path.length === 0
-      ? _`${l} = ${value};`
-      : _`${l} = ${fe.mod.rt("upsert")}(${l}, [${join(s.path.map((p) => lit(fe.mod.string(p))))}], ${value});`;
   const V = fe.mod.fixed.V;
-  const body: Node[] = [];
-  fe.out.push(
-    _`const ${fe.mod.annotated(saved, V)} = ${l}, ${fe.mod.annotated(memo, fe.mod.rt("MemoFrame"))} = ${$}.pushMemo();`,
-    replace,
-    braced(_`try`, null, body, _` finally { ${l} = ${saved}; ${$}.popMemo(${memo}); }`),
-  );
+  fe.out.line`const ${fe.mod.annotated(saved, V)} = ${l}, ${fe.mod.annotated(memo, fe.mod.rt("MemoFrame"))} = ${$}.pushMemo();`;
+  if (s.path.length === 0) fe.out.line`${l} = ${value};`;
+  else fe.out.line`${l} = ${fe.mod.rt("upsert")}(${l}, [${join(s.path.map((p) => lit(fe.mod.string(p))))}], ${value});`;
+  fe.out.open(_`try`, null, _` finally { ${l} = ${saved}; ${$}.popMemo(${memo}); }`);
   // Level 0 inside the with-block is the enclosing block's level 0: if the block is undefined,
   // so is the WithStmt, which ends the enclosing block.
-  const outer = fe.enter(body, fe.level(0));
+  fe.enter(fe.level(0));
   const terminal = emitStmts(fe, s.block.stmts);
-  fe.exit(outer, 1);
+  fe.exit(1);
+  fe.out.close();
   return terminal;
 };
 
-const returnLocalStmt: E<"ReturnLocalStmt"> = (fe, s) => {
-  fe.out.push(fe.returnValue(fe.local(s.source)));
-  return true;
-};
+const returnLocalStmt: E<"ReturnLocalStmt"> = (fe, s) => fe.out.codeLast(fe.returnValue(fe.local(s.source)));
 
 const EMITTERS: { [T in StmtType]: E<T> } = {
   // control flow

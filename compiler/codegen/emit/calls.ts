@@ -22,15 +22,13 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
   if (func) {
     const call = _`${mod.funcName(func)}(${join([fe.state, ...args])})`;
     const value = mod.calls.asyncFuncs.has(func.name) ? _`await ${call}` : call;
-    fe.out.push(_`${r} = ${value}; if (${r} === undefined) ${fe.jump(0)}`);
-    return false;
+    return fe.out.line`${r} = ${value}; if (${r} === undefined) ${fe.jump(0)}`;
   }
   const decl = mod.builtinDecls.get(s.func)!.decl;
   const site = mod.builtinSite(s.func, s);
   const def = getBuiltin(s.func);
   if (decl.result === undefined || decl.result === null) {
-    fe.out.push(_`${mod.rt("callVoid")}(${fe.state}, ${site}, [${join(args)}]);`);
-    return false;
+    return fe.out.line`${mod.rt("callVoid")}(${fe.state}, ${site}, [${join(args)}]);`;
   }
   let call: Code;
   if (def?.async) call = _`await ${mod.rt("callAsync")}(${fe.state}, ${site}, [${join(args)}])`;
@@ -38,8 +36,7 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
     const helper = (["call0", "call1", "call2", "call3"] as const)[args.length]!;
     call = _`${mod.rt(helper)}(${join([fe.state, site, ...args])})`;
   } else call = _`${mod.rt("callN")}(${fe.state}, ${site}, [${join(args)}])`;
-  fe.out.push(_`${r} = ${call}; if (${r} === undefined) ${fe.jump(0)}`);
-  return false;
+  return fe.out.line`${r} = ${call}; if (${r} === undefined) ${fe.jump(0)}`;
 };
 
 export const callDynamicStmt: E<"CallDynamicStmt"> = (fe, s) => {
@@ -49,12 +46,9 @@ export const callDynamicStmt: E<"CallDynamicStmt"> = (fe, s) => {
   const key = _`${mod.rt("pathKey")}([${join(s.path.map((p) => fe.operand(p)))}])`;
   const [input, data] = s.args.map((a) => fe.local(a)) as [Code, Code];
   const call = _`${mod.fixed.dispatch}(${fe.state}, ${key}, ${input}, ${data})`;
-  fe.out.push(
-    _`${t} = ${dispatchIsAsync(mod) ? _`await ${call}` : call};`,
-    _`if (${t} === ${mod.rt("NOT_FOUND")}) ${fe.jump(0)}`,
-    _`${r} = ${t}; if (${r} === undefined) ${fe.jump(3)}`,
-  );
-  return false;
+  fe.out.line`${t} = ${dispatchIsAsync(mod) ? _`await ${call}` : call};`;
+  fe.out.line`if (${t} === ${mod.rt("NOT_FOUND")}) ${fe.jump(0)}`;
+  return fe.out.line`${r} = ${t}; if (${r} === undefined) ${fe.jump(3)}`;
 };
 
 export function dispatchIsAsync(mod: ModuleEmitter): boolean {

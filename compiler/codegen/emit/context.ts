@@ -5,7 +5,7 @@ import type { Func, Operand, Policy, StmtLocation } from "../../ir/types.js";
 import type { CallGraph } from "../analysis/calls.js";
 import type { FuncFacts } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
-import { Label, Name, _, lit, type Code, type Node } from "../code.js";
+import { Label, Lines, Name, _, lit, type Code } from "../code.js";
 import { FIXED, RT, Scope, type RuntimeName } from "../names.js";
 
 export class ModuleEmitter {
@@ -148,6 +148,8 @@ export class Level {
   }
 }
 
+const NO_DOTS: ReadonlySet<object> = new Set();
+
 /** A statement's emitter: appends its code to `fe.out`; true if control never reaches the next
  * statement of the same block. */
 export type Emit<S> = (fe: FuncEmitter, s: S) => boolean;
@@ -158,11 +160,10 @@ export class FuncEmitter {
   /** Function-level temporaries: `let t0: <type>`. */
   readonly temps: Array<{ name: Name; type: Code }> = [];
   private readonly levels: Level[] = [];
-  /** Where statements go: the body of the innermost block being emitted (see `enter`). Emitters
-   * append to it rather than return nodes (no array or wrapper per statement). */
-  out: Node[] = [];
+  /** Where statements go: the function's body, appended to (no Code or node per statement). */
+  readonly out: Lines;
   /** DotStmts reading base data (number keys are read as their text). */
-  dataDots: ReadonlySet<object> = new Set();
+  dataDots: ReadonlySet<object> = NO_DOTS;
   /** Writes `return v` for this function (casts, memoisation). */
   returnValue: (v: Code) => Code = (v) => _`return ${v};`;
 
@@ -178,6 +179,7 @@ export class FuncEmitter {
     /** Funcs with arguments report "functions must not produce multiple outputs". */
     readonly isFunction: boolean,
   ) {
+    this.out = new Lines(mod.typed); // TypeScript is indented, JavaScript is not (module.ts)
     for (const p of params) this.local(p);
     this.result = mode === undefined ? undefined : mode === "resultset" ? { resultSet: this.scope.name("r") } : { direct: mode };
   }
@@ -217,31 +219,15 @@ export class FuncEmitter {
     return new Label(this.scope.name(prefix));
   }
 
-  /** Appends a statement that may fall through (an emitter's usual ending). */
-  put(statement: Code): false {
-    this.out.push(statement);
-    return false;
-  }
-
-  /** Appends a statement control never passes (a jump, a return). */
-  putLast(statement: Code): true {
-    this.out.push(statement);
-    return true;
-  }
-
-  /** Starts emitting into `body` with `inner` pushed as the new level 0 (and `outer` below it);
-   * returns what `exit` needs to come back. (No try/finally: a throw abandons the function.) */
-  enter(body: Node[], outer: Level, inner?: Level): Node[] {
-    const saved = this.out;
-    this.out = body;
+  /** Pushes `outer` as the new level 0 (and `inner` inside it), for a nested block's statements.
+   * (No try/finally around them: a throw abandons the whole function.) */
+  enter(outer: Level, inner?: Level): void {
     this.levels.push(outer);
     if (inner) this.levels.push(inner);
-    return saved;
   }
 
-  /** Ends what `enter` started: statements go to `saved` again, `levels` levels are popped. */
-  exit(saved: Node[], levels: 1 | 2): void {
-    this.out = saved;
+  /** Pops what `enter` pushed. */
+  exit(levels: 1 | 2): void {
     this.levels.length -= levels;
   }
 

@@ -9,7 +9,7 @@ import type { Func, Plan, Stmt } from "../../ir/types.js";
 import { blockFlow, localKinds, K, type Kinds } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
 import { baseDataDots } from "../analysis/shapes.js";
-import { _, comment, join, type Code, type Name, type Node } from "../code.js";
+import { _, comment, join, type Code, type Lines, type Name, type Node } from "../code.js";
 import { FuncEmitter, type ModuleEmitter } from "./context.js";
 import { labelledBlock } from "./blocks.js";
 import { kindsType } from "./types.js";
@@ -25,27 +25,31 @@ export interface FunctionParts {
   doc: Code;
   params: Param[];
   returnType: Code;
-  body: Node[];
+  /** Statements: a function's body as written by its emitter, or a tree (the dispatcher). */
+  body: Lines | Node[];
   isAsync: boolean;
   isExported: boolean;
 }
 
-/** Emits the top-level blocks into `fe.out`; true if the end of the last is never reached. */
+/** Emits the top-level blocks; true if the end of the last is never reached. */
 function emitBody(fe: FuncEmitter, blocks: Func["blocks"]): boolean {
   for (const b of blocks) if (labelledBlock(fe, b)) return true;
   return false;
 }
 
-/** Nothing: holds the place of the declarations, which are known only once the body is emitted. */
 const NOTHING = _``;
 
 /** `let l2, l3, t0;`: the function's locals but `skip` (in number order), then its temporaries. */
 function declarations(fe: FuncEmitter, skip: readonly number[]): Code {
   const V = fe.mod.fixed.V;
-  const numbers: number[] = [];
-  for (const n of fe.locals.keys()) if (!skip.includes(n)) numbers.push(n);
-  if (numbers.length === 0 && fe.temps.length === 0) return NOTHING;
-  numbers.sort((a, b) => a - b);
+  let count = 0;
+  for (const n of fe.locals.keys()) if (!skip.includes(n)) count++;
+  if (count === 0 && fe.temps.length === 0) return NOTHING;
+  // (A typed array sorts numerically in place: no comparator calls, no copy.)
+  const numbers = new Float64Array(count);
+  let i = 0;
+  for (const n of fe.locals.keys()) if (!skip.includes(n)) numbers[i++] = n;
+  numbers.sort();
   const decls: Code[] = [];
   for (const n of numbers) decls.push(fe.mod.annotated(fe.locals.get(n)!, V));
   for (const t of fe.temps) decls.push(fe.mod.annotated(t.name, t.type));
@@ -59,17 +63,20 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   fe.dataDots = baseDataDots(mod.policy, f.blocks, f.params[1]);
   const $ = fe.state;
   const V = mod.fixed.V;
-  const body: Node[] = [];
+  const body = fe.out;
   if (memoId !== undefined) {
     const m = fe.scope.name("m");
-    body.push(_`const ${m} = ${$}.memo;`, _`if (${m} !== undefined && ${m}.has(${memoId})) return ${m}.get(${memoId});`);
+    body.line`const ${m} = ${$}.memo;`;
+    body.line`if (${m} !== undefined && ${m}.has(${memoId})) return ${m}.get(${memoId});`;
     fe.returnValue = (v) => _`return ${$}.memoize(${memoId}, ${v});`;
   }
-  const declarationsAt = body.length;
-  body.push(NOTHING);
-  fe.out = body;
-  if (!emitBody(fe, f.blocks)) body.push(memoId !== undefined ? _`return ${$}.memoize(${memoId}, undefined);` : _`return undefined;`);
-  body[declarationsAt] = declarations(fe, f.params);
+  // The declarations come first, but are known once the body is emitted.
+  const declarationsAt = body.reserve();
+  if (!emitBody(fe, f.blocks)) {
+    if (memoId !== undefined) body.line`return ${$}.memoize(${memoId}, undefined);`;
+    else body.line`return undefined;`;
+  }
+  body.fill(declarationsAt, declarations(fe, f.params));
   const params: Param[] = [{ name: $, type: mod.rt("EvalState") }, ...f.params.map((p) => ({ name: fe.local(p), type: V }))];
   return {
     name: mod.funcName(f),
@@ -131,22 +138,22 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
   fe.dataDots = baseDataDots(mod.policy, plan.blocks, 1);
   const l0 = fe.local(0);
   const l1 = fe.local(1);
-  const nodes: Node[] = [_`const ${$} = new ${mod.rt("EvalState")}(${mod.fixed.options});`, NOTHING];
-  nodes.push(
-    _`let ${mod.annotated(l0, V)} = ${mod.cast(mod.fixed.input, _`unknown as ${V}`)}, ${mod.annotated(l1, V)} = ${mod.cast(_`(${mod.fixed.data} ?? ${mod.rt("EMPTY_OBJECT")})`, _`unknown as ${V}`)};`,
-  );
+  const nodes = fe.out;
+  nodes.line`const ${$} = new ${mod.rt("EvalState")}(${mod.fixed.options});`;
+  const declarationsAt = nodes.reserve();
+  nodes.line`let ${mod.annotated(l0, V)} = ${mod.cast(mod.fixed.input, _`unknown as ${V}`)}, ${mod.annotated(l1, V)} = ${mod.cast(_`(${mod.fixed.data} ?? ${mod.rt("EMPTY_OBJECT")})`, _`unknown as ${V}`)};`;
   const rs = fe.result && "resultSet" in fe.result ? fe.result.resultSet : undefined;
-  if (rs) nodes.push(_`const ${rs} = new ${mod.rt("ResultSetBuilder")}();`);
-  fe.out = nodes;
+  if (rs) nodes.line`const ${rs} = new ${mod.rt("ResultSetBuilder")}();`;
   const terminal = emitBody(fe, plan.blocks);
-  nodes[1] = declarations(fe, [0, 1]);
+  nodes.fill(declarationsAt, declarations(fe, [0, 1]));
   if (direct) {
     if (!terminal) {
       // The analysis proved the value is always there; should it ever not be, fail loudly.
-      nodes.push(maybeUndefined ? _`return undefined;` : _`throw ${mod.rt("internalError")}(${`entrypoint ${plan.name} produced no value`});`);
+      if (maybeUndefined) nodes.line`return undefined;`;
+      else nodes.line`throw ${mod.rt("internalError")}(${`entrypoint ${plan.name} produced no value`});`;
     }
     if (maybeUndefined) returnType = _`${returnType} | undefined`;
-  } else if (!terminal) nodes.push(_`return ${rs!}.rows;`);
+  } else if (!terminal) nodes.line`return ${rs!}.rows;`;
   const params: Param[] = [
     { name: mod.fixed.input, type: _`${types.input} | undefined` },
     { name: mod.fixed.data, type: types.data },
