@@ -212,6 +212,12 @@ class Exits {
     for (const x of exit) if (x !== plus && (x === minus || !cur.has(x))) exit.delete(x);
   }
 
+  /** `leave` for the state at the block's end, which is not used after: kept, not copied. */
+  leaveLast(cur: Set<number>): void {
+    if (this.state === null) this.state = cur;
+    else this.leave(cur);
+  }
+
   /** Records a failure (an exit that leaves the block undefined) in state `cur` ± locals. */
   fail(cur: Set<number>, minus?: number, plus?: number): void {
     this.mayFail = true;
@@ -223,9 +229,11 @@ function isDefined(op: Operand, cur: Set<number>): boolean {
   return op.type !== "local" || cur.has(op.value);
 }
 
+/** (`before` is the state the flow starts from and updates: callers hand over a set they no
+ * longer use — the previous block's `out` — so no copy is made per block.) */
 export function blockFlow(block: Block, before: Set<number>, mayBeUndefinedCall: (s: Stmt) => boolean): BlockFlow {
   const exits = new Exits();
-  let st: Set<number> | null = new Set(before);
+  let st: Set<number> | null = before;
   let returnsDefined = true;
   for (const s of block.stmts) {
     if (st === null) break;
@@ -309,7 +317,7 @@ export function blockFlow(block: Block, before: Set<number>, mayBeUndefinedCall:
       }
     }
   }
-  if (st !== null) exits.leave(st);
+  if (st !== null) exits.leaveLast(st);
   return { out: exits.state, returnsDefined, mayFail: exits.mayFail };
 }
 

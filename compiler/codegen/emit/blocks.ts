@@ -8,7 +8,7 @@
 //   ScanStmt   2 levels: `continue` (this iteration) and `break` (the whole loop) of a labelled
 //              `while` over a scan cursor; scans never fail, statements after them still run
 import type { Block, Stmt, StmtMap, StmtType } from "../../ir/types.js";
-import { _, join, lit } from "../code.js";
+import { _, join } from "../code.js";
 import { Level, type Emit, type FuncEmitter } from "./context.js";
 import * as calls from "./calls.js";
 import * as collections from "./collections.js";
@@ -82,7 +82,7 @@ const withStmt: E<"WithStmt"> = (fe, s) => {
   const V = fe.mod.fixed.V;
   fe.out.line`const ${fe.mod.annotated(saved, V)} = ${l}, ${fe.mod.annotated(memo, fe.mod.rt("MemoFrame"))} = ${$}.pushMemo();`;
   if (s.path.length === 0) fe.out.line`${l} = ${value};`;
-  else fe.out.line`${l} = ${fe.mod.rt("upsert")}(${l}, [${join(s.path.map((p) => lit(fe.mod.string(p))))}], ${value});`;
+  else fe.out.line`${l} = ${fe.mod.rt("upsert")}(${l}, [${join(s.path.map((p) => fe.mod.stringLiteral(p)))}], ${value});`;
   fe.out.open(_`try`, null, _` finally { ${l} = ${saved}; ${$}.popMemo(${memo}); }`);
   // Level 0 inside the with-block is the enclosing block's level 0: if the block is undefined,
   // so is the WithStmt, which ends the enclosing block.

@@ -15,13 +15,15 @@ export class ModuleEmitter {
   readonly consts: Array<{ name: Name; type?: Code; init: Code }> = [];
   readonly funcNames = new Map<string, Name>();
   readonly funcIndex = new Map<string, number>();
-  /** Site constants by builtin name or conflict kind, then by location (see `siteKey`). */
-  private readonly builtinSites = new Map<string, Map<string, Name>>();
-  private readonly conflictSites = new Map<string, Map<string, Name>>();
+  /** Site constants by builtin name or conflict kind, then by location (see `site`). */
+  private readonly builtinSites = new Map<string, Map<number, Map<number | string, Name>>>();
+  private readonly conflictSites = new Map<string, Map<number, Map<number | string, Name>>>();
   /** Each distinct file text's number, for short site keys. */
   private readonly fileIds = new Map<string, number>();
   private readonly numbers = new Map<string, Code>();
   private readonly runtimeNames = new Map<RuntimeName, Name>();
+  private readonly stringLiterals: Code[] = [];
+  private readonly localNames: Name[] = [];
   /** static.builtin_funcs by name. */
   readonly builtinDecls: ReadonlyMap<string, Policy["static"]["builtin_funcs"][number]>;
   readonly fixed: { [K in keyof typeof FIXED]: Name };
@@ -70,6 +72,16 @@ export class ModuleEmitter {
     return this.policy.static.strings[index]!.value;
   }
 
+  /** The literal of a string constant (made once: constants are used again and again). */
+  stringLiteral(index: number): Code {
+    return (this.stringLiterals[index] ??= lit(this.string(index)));
+  }
+
+  /** The name of local `n` (`l<n>`), the same in every function: made once. */
+  localName(n: number): Name {
+    return (this.localNames[n] ??= Name.numbered("l", n));
+  }
+
   file(loc: StmtLocation): string {
     return this.policy.static.files[loc.file]?.value ?? "";
   }
@@ -80,24 +92,23 @@ export class ModuleEmitter {
     return n;
   }
 
-  /** The location part of a site's key: file (by text), row, col. Built for every call site, so it
-   * is short (a JSON key holding the file name cost more than emitting the call). */
-  private siteKey(loc: StmtLocation): string {
+  /** The site constant in `table` under `group` and `loc`, declared by `init` when new. Sites are
+   * looked up by group, file (by text: its number), then row and col — as one number when that is
+   * exact (always, in practice: no string is built per call site), else as text. */
+  private site(table: Map<string, Map<number, Map<number | string, Name>>>, group: string, loc: StmtLocation, prefix: "c" | "k", init: (file: string) => Code): Name {
+    let byFile = table.get(group);
+    if (!byFile) table.set(group, (byFile = new Map()));
     const file = this.file(loc);
     let id = this.fileIds.get(file);
     if (id === undefined) this.fileIds.set(file, (id = this.fileIds.size));
-    return `${id}:${loc.row}:${loc.col}`;
-  }
-
-  /** The site constant in `table` under `group` and `loc`, declared by `init` when new. */
-  private site(table: Map<string, Map<string, Name>>, group: string, loc: StmtLocation, prefix: "c" | "k", init: (file: string) => Code): Name {
-    let byLoc = table.get(group);
-    if (!byLoc) table.set(group, (byLoc = new Map()));
-    const key = this.siteKey(loc);
+    let byLoc = byFile.get(id);
+    if (!byLoc) byFile.set(id, (byLoc = new Map()));
+    const { row, col } = loc;
+    const key = isSmallNatural(row, 2 ** 32) && isSmallNatural(col, 2 ** 20) ? row * 2 ** 20 + col : `${row}:${col}`;
     let n = byLoc.get(key);
     if (!n) {
       n = this.scope.name(prefix);
-      this.consts.push({ name: n, init: init(this.file(loc)) });
+      this.consts.push({ name: n, init: init(file) });
       byLoc.set(key, n);
     }
     return n;
@@ -148,7 +159,14 @@ export class Level {
   }
 }
 
+/** An integer in [0, limit). */
+function isSmallNatural(x: number, limit: number): boolean {
+  return Number.isInteger(x) && x >= 0 && x < limit;
+}
+
 const NO_DOTS: ReadonlySet<object> = new Set();
+const TRUE = lit(true);
+const FALSE = lit(false);
 
 /** A statement's emitter: appends its code to `fe.out`; true if control never reaches the next
  * statement of the same block. */
@@ -193,7 +211,7 @@ export class FuncEmitter {
 
   local(n: number): Name {
     let name = this.locals.get(n);
-    if (!name) this.locals.set(n, (name = Name.numbered("l", n)));
+    if (!name) this.locals.set(n, (name = this.mod.localName(n)));
     return name;
   }
 
@@ -208,9 +226,9 @@ export class FuncEmitter {
       case "local":
         return this.local(op.value);
       case "bool":
-        return lit(op.value);
+        return op.value ? TRUE : FALSE;
       case "string_index":
-        return lit(this.mod.string(op.value));
+        return this.mod.stringLiteral(op.value);
     }
   }
 

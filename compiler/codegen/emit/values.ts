@@ -23,7 +23,7 @@ export const dotStmt: E<"DotStmt"> = (fe, s) => {
   const src = fe.local(s.source.value);
   const read =
     s.key.type === "string_index"
-      ? _`${fe.mod.rt("dotKey")}(${src}, ${fe.mod.string(s.key.value)})`
+      ? _`${fe.mod.rt("dotKey")}(${src}, ${fe.mod.stringLiteral(s.key.value)})`
       : _`${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)})`;
   return fe.out.line`${t} = ${read}; if (${t} === undefined) ${fe.jump(0)}`;
 };
