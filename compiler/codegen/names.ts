@@ -118,7 +118,12 @@ export type IdentStyle = "camel" | "pascal";
 
 export class Scope {
   private readonly counters = new Map<string, number>();
-  private readonly used = new Set<string>();
+  /** Made on first use: a function's scope only numbers names. */
+  private usedTexts: Set<string> | undefined;
+
+  private get used(): Set<string> {
+    return (this.usedTexts ??= new Set());
+  }
 
   /** A fresh generator-owned name: `prefix` + counter (prefix: 1-2 lowercase letters). Nothing
    * else has that shape: `ident` never returns it and `reserve` refuses it. */

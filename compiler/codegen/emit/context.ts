@@ -24,6 +24,11 @@ export class ModuleEmitter {
   private readonly runtimeNames = new Map<RuntimeName, Name>();
   private readonly stringLiterals: Code[] = [];
   private readonly localNames: Name[] = [];
+  /** Functions emitted so far (numbering FuncEmitters). */
+  functions = 0;
+  /** By local number: the number of the function that used it last — so a function tells the
+   * locals it uses from the others without a set of its own. */
+  readonly localUsers: number[] = [];
   /** static.builtin_funcs by name. */
   readonly builtinDecls: ReadonlyMap<string, Policy["static"]["builtin_funcs"][number]>;
   readonly fixed: { [K in keyof typeof FIXED]: Name };
@@ -174,7 +179,10 @@ export type Emit<S> = (fe: FuncEmitter, s: S) => boolean;
 
 export class FuncEmitter {
   readonly scope = new Scope();
-  readonly locals = new Map<number, Name>();
+  /** The locals it uses, in the order first used (`local`). */
+  readonly locals: number[] = [];
+  /** This function's number in the module (see ModuleEmitter.localUsers). */
+  private readonly id: number;
   /** Function-level temporaries: `let t0: <type>`. */
   readonly temps: Array<{ name: Name; type: Code }> = [];
   private readonly levels: Level[] = [];
@@ -197,7 +205,8 @@ export class FuncEmitter {
     /** Funcs with arguments report "functions must not produce multiple outputs". */
     readonly isFunction: boolean,
   ) {
-    this.out = new Lines(mod.typed); // TypeScript is indented, JavaScript is not (module.ts)
+    this.out = new Lines(mod.typed);
+    this.id = mod.functions++; // TypeScript is indented, JavaScript is not (module.ts)
     for (const p of params) this.local(p);
     this.result = mode === undefined ? undefined : mode === "resultset" ? { resultSet: this.scope.name("r") } : { direct: mode };
   }
@@ -210,9 +219,12 @@ export class FuncEmitter {
   }
 
   local(n: number): Name {
-    let name = this.locals.get(n);
-    if (!name) this.locals.set(n, (name = this.mod.localName(n)));
-    return name;
+    const users = this.mod.localUsers;
+    if (users[n] !== this.id) {
+      users[n] = this.id;
+      this.locals.push(n);
+    }
+    return this.mod.localName(n);
   }
 
   temp(type: Code): Name {

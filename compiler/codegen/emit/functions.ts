@@ -43,15 +43,15 @@ const NOTHING = _``;
 function declarations(fe: FuncEmitter, skip: readonly number[]): Code {
   const V = fe.mod.fixed.V;
   let count = 0;
-  for (const n of fe.locals.keys()) if (!skip.includes(n)) count++;
+  for (const n of fe.locals) if (!skip.includes(n)) count++;
   if (count === 0 && fe.temps.length === 0) return NOTHING;
   // (A typed array sorts numerically in place: no comparator calls, no copy.)
   const numbers = new Float64Array(count);
   let i = 0;
-  for (const n of fe.locals.keys()) if (!skip.includes(n)) numbers[i++] = n;
+  for (const n of fe.locals) if (!skip.includes(n)) numbers[i++] = n;
   numbers.sort();
   const decls: Code[] = [];
-  for (const n of numbers) decls.push(fe.mod.annotated(fe.locals.get(n)!, V));
+  for (const n of numbers) decls.push(fe.mod.annotated(fe.mod.localName(n), V));
   for (const t of fe.temps) decls.push(fe.mod.annotated(t.name, t.type));
   return _`let ${join(decls)};`;
 }
