@@ -207,7 +207,7 @@ function renderInto(nodes: Node[], depth: number, out: string[]): void {
 
 /** Where a line's indentation goes (an indented body only): its depth is known when rendering. */
 const LINE_START = { kind: "line" } as const;
-/** Where a block opened with `Lines.open` ends. */
+/** Where a block opened with `Lines.open` ends (an indented body only). */
 const BLOCK_END = { kind: "end" } as const;
 
 /** The body of a block in `Lines` (its statements are pieces after it): none. */
@@ -221,10 +221,14 @@ type Piece = string | Braced | typeof LINE_START | typeof BLOCK_END;
  * ~200 000 statements). Raw text gets in only from this file: the template pieces of `line`,
  * `Code`/`Name` text, and literals through `lit`. Blocks are opened and closed around their
  * statements; whether a block is written with its label and braces (something jumps to it) is
- * decided when rendering, as `render` does for a `Node` tree, and the text is the same.
+ * decided as `render` decides it for a `Node` tree, and the text is the same. Everything that
+ * jumps to a block is inside it, so that is known when it closes: without indentation the block's
+ * text is put in then; with it, when rendering (a line's depth depends on the blocks around it).
  */
 export class Lines {
   private readonly pieces: Piece[] = [];
+  /** Without indentation: where each open block's opening text goes, innermost last. */
+  private readonly opened: number[] = [];
 
   /** `indented`: lines get two spaces per level (TypeScript for people); else none. */
   constructor(readonly indented: boolean) {}
@@ -277,42 +281,62 @@ export class Lines {
 
   /** Opens a block (see `braced`); its statements follow, then `close`. */
   open(head: Code | null, label: Label | null, tail?: Code): void {
-    this.pieces.push(tail === undefined ? { kind: "braced", head, label, body: NO_BODY } : { kind: "braced", head, label, body: NO_BODY, tail });
+    const b: Braced = tail === undefined ? { kind: "braced", head, label, body: NO_BODY } : { kind: "braced", head, label, body: NO_BODY, tail };
+    if (!this.indented) this.opened.push(this.pieces.length);
+    this.pieces.push(b);
   }
 
   close(): void {
-    this.pieces.push(BLOCK_END);
+    if (this.indented) {
+      this.pieces.push(BLOCK_END);
+      return;
+    }
+    const p = this.pieces;
+    const at = this.opened.pop()!;
+    const b = p[at] as Braced;
+    if (isShown(b)) {
+      p[at] = openingText(b, "");
+      p.push(b.tail ? `}${b.tail.text}\n` : "}\n");
+    } else p[at] = "";
   }
 
   /** The text, starting at `depth` (ignored when not indented), without the last line break.
    * Once only: the pieces are replaced by their text on the way. */
   render(depth = 0): string {
     const p = this.pieces;
-    // Each block's braces decided in order (a stack of the open blocks, null for one written as
-    // its statements only), pieces replaced in place.
-    const open: Array<Braced | null> = [];
-    let d = this.indented ? depth : -1;
-    for (let i = 0; i < p.length; i++) {
-      const x = p[i]!;
-      if (typeof x === "string") continue;
-      if (x.kind === "line") p[i] = pad(d);
-      else if (x.kind === "end") {
-        const b = open.pop();
-        if (b) {
-          if (d >= 0) d--;
-          p[i] = `${d < 0 ? "" : pad(d)}}${b.tail ? b.tail.text : ""}\n`;
-        } else p[i] = "";
-      } else if (isShown(x)) {
-        open.push(x);
-        p[i] = `${d < 0 ? "" : pad(d)}${x.label?.used ? `${x.label.name.text}: ` : ""}${x.head ? `${x.head.text} ` : ""}{\n`;
-        if (d >= 0) d++;
-      } else {
-        open.push(null);
-        p[i] = "";
+    if (this.opened.length > 0) throw new Error("codegen: a block was opened and never closed");
+    if (this.indented) {
+      // Each block's braces decided in order (a stack of the open blocks, null for one written as
+      // its statements only), pieces replaced in place.
+      const open: Array<Braced | null> = [];
+      let d = depth;
+      for (let i = 0; i < p.length; i++) {
+        const x = p[i]!;
+        if (typeof x === "string") continue;
+        if (x.kind === "line") p[i] = pad(d);
+        else if (x.kind === "end") {
+          const b = open.pop();
+          if (b) {
+            d--;
+            p[i] = `${pad(d)}}${b.tail ? b.tail.text : ""}\n`;
+          } else p[i] = "";
+        } else if (isShown(x)) {
+          open.push(x);
+          p[i] = openingText(x, pad(d));
+          d++;
+        } else {
+          open.push(null);
+          p[i] = "";
+        }
       }
     }
     return p.join("").slice(0, -1);
   }
+}
+
+/** `label: head {` and a line break, after `indent`. */
+function openingText(b: Braced, indent: string): string {
+  return `${indent}${b.label?.used ? `${b.label.name.text}: ` : ""}${b.head ? `${b.head.text} ` : ""}{\n`;
 }
 
 /** Whether a block is written as such: a plain block nothing jumps to is only its statements. */

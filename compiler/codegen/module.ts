@@ -176,11 +176,12 @@ export function buildJavaScript(parts: ModuleParts): BuiltModule {
   const functionStarts: number[] = [];
   let at = out.reduce((n, s) => n + s.length, 0);
   for (const f of parts.functions) {
+    // (Pieces, not one string per function: join copies each once.)
     const head = `${f.isExported ? "export " : ""}${f.isAsync ? "async " : ""}function ${f.name.text}(${f.params.map((p) => p.name.text).join(", ")}) {\n`;
-    const text = f.body === "" ? `${head}}\n` : `${head}${f.body}\n}\n`;
     functionStarts.push(at);
-    out.push(text);
-    at += text.length;
+    if (f.body === "") out.push(head, "}\n");
+    else out.push(head, f.body, "\n}\n");
+    at += head.length + (f.body === "" ? 2 : f.body.length + 3);
   }
   for (const c of parts.tail) out.push(constText(c, false), "\n");
   return { code: out.join(""), functionStarts };

@@ -359,20 +359,24 @@ export function analyseDefinedness(funcs: readonly Func[], roots: Iterable<strin
     }
   };
   for (const name of roots) visit(name);
-  const topLevelCallees = (f: Func): Func[] => {
+  const callees = new Map<Func, Func[]>();
+  for (let i = 0; i < asked.length; i++) {
+    const f = asked[i]!;
     const out: Func[] = [];
     for (const b of f.blocks) {
       for (const s of b.stmts) {
         if (s.type !== "CallStmt") continue;
         const g = byName.get(s.stmt.func);
-        if (g) out.push(g);
+        if (g) {
+          out.push(g);
+          visit(g.name);
+        }
       }
     }
-    return out;
-  };
-  for (let i = 0; i < asked.length; i++) for (const g of topLevelCallees(asked[i]!)) visit(g.name);
+    callees.set(f, out);
+  }
   const facts = new Map<string, FuncFacts>();
-  for (const f of calleesFirst(asked, topLevelCallees)) facts.set(f.name, { returns: ANY, defined: alwaysDefined(f, facts) });
+  for (const f of calleesFirst(asked, (f) => callees.get(f)!)) facts.set(f.name, { returns: ANY, defined: alwaysDefined(f, facts) });
   return facts;
 }
 
