@@ -43,8 +43,9 @@ function both(shapes: Shape[], lines: Lines): Node[] {
     const tail = s.tail ? _` finally { y(); }` : undefined;
     lines.open(head, label, tail);
     const body = both(s.body, lines);
-    lines.close();
+    // Something in the block jumps to it (a jump is always inside what it leaves).
     if (label && s.used) label.used = true;
+    lines.close();
     nodes.push(braced(head, label, body, tail));
   }
   return nodes;
