@@ -233,18 +233,28 @@ export class Lines {
   /** `indented`: lines get two spaces per level (TypeScript for people); else none. */
   constructor(readonly indented: boolean) {}
 
-  /** A statement from the template (as `_` writes it); false: control may go on after it. */
-  line(strings: TemplateStringsArray, ...args: CodeArg[]): false {
+  /** A statement from the template (as `_` writes it; a list of Code is written as `join` would
+   * write it, with ", " between); false: control may go on after it. */
+  line(strings: TemplateStringsArray, ...args: Array<CodeArg | readonly Code[]>): false {
     const p = this.pieces;
     if (this.indented) p.push(LINE_START);
     p.push(strings[0]!);
-    for (let i = 0; i < args.length; i++) p.push(argText(args[i]!), strings[i + 1]!);
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (Array.isArray(a)) {
+        for (let j = 0; j < a.length; j++) {
+          if (j > 0) p.push(", ");
+          p.push(a[j]!.text);
+        }
+      } else p.push(argText(a as CodeArg));
+      p.push(strings[i + 1]!);
+    }
     p.push("\n");
     return false;
   }
 
   /** `line` for a statement control never passes (a jump, a return): true. */
-  last(strings: TemplateStringsArray, ...args: CodeArg[]): true {
+  last(strings: TemplateStringsArray, ...args: Array<CodeArg | readonly Code[]>): true {
     this.line(strings, ...args);
     return true;
   }

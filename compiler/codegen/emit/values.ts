@@ -21,11 +21,10 @@ export const dotStmt: E<"DotStmt"> = (fe, s) => {
     return fe.out.codeLast(fe.jump(0));
   }
   const src = fe.local(s.source.value);
-  const read =
-    s.key.type === "string_index"
-      ? _`${fe.mod.rt("dotKey")}(${src}, ${fe.mod.stringLiteral(s.key.value)})`
-      : _`${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)})`;
-  return fe.out.line`${t} = ${read}; if (${t} === undefined) ${fe.jump(0)}`;
+  if (s.key.type === "string_index") {
+    return fe.out.line`${t} = ${fe.mod.rt("dotKey")}(${src}, ${fe.mod.stringLiteral(s.key.value)}); if (${t} === undefined) ${fe.jump(0)}`;
+  }
+  return fe.out.line`${t} = ${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)}); if (${t} === undefined) ${fe.jump(0)}`;
 };
 
 export const lenStmt: E<"LenStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${fe.mod.rt("len")}(${fe.operand(s.source)});`;
@@ -45,8 +44,9 @@ function equalityTest(fe: FuncEmitter, a: Operand, b: Operand, negate: boolean):
     const [local, c] = ca !== undefined ? [b, a] : [a, b];
     return fe.out.line`if ((${fe.mod.cast(fe.operand(local), fe.mod.fixed.V)}) ${negate ? _`===` : _`!==`} ${fe.operand(c)}) ${fe.jump(0)}`;
   }
-  const eq = _`${fe.mod.rt("equal")}(${fe.operand(a)}, ${fe.operand(b)})`;
-  return negate ? fe.out.line`if (${eq}) ${fe.jump(0)}` : fe.out.line`if (!${eq}) ${fe.jump(0)}`;
+  const equal = fe.mod.rt("equal");
+  if (negate) return fe.out.line`if (${equal}(${fe.operand(a)}, ${fe.operand(b)})) ${fe.jump(0)}`;
+  return fe.out.line`if (!${equal}(${fe.operand(a)}, ${fe.operand(b)})) ${fe.jump(0)}`;
 }
 
 export const equalStmt: E<"EqualStmt"> = (fe, s) => equalityTest(fe, s.a, s.b, false);
