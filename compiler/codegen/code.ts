@@ -213,7 +213,8 @@ const BLOCK_END = { kind: "end" } as const;
 /** The body of a block in `Lines` (its statements are pieces after it): none. */
 const NO_BODY: Node[] = [];
 
-type Piece = string | Braced | typeof LINE_START | typeof BLOCK_END;
+/** A piece of a `Lines` body: text, a block, or where a line or block starts or ends. */
+export type Piece = string | Braced | typeof LINE_START | typeof BLOCK_END;
 
 /**
  * A function body as the pieces of its text, in order: the statement emitters append to it
@@ -226,30 +227,46 @@ type Piece = string | Braced | typeof LINE_START | typeof BLOCK_END;
  * text is put in then; with it, when rendering (a line's depth depends on the blocks around it).
  */
 export class Lines {
-  private readonly pieces: Piece[] = [];
+  private readonly pieces: Piece[];
+  /** Whether `pieces` is the buffer's, to go back to it. */
+  private readonly borrowed: boolean;
+  /** How many of `pieces` are this body's (the array may be a lent one, longer). */
+  private n = 0;
   /** Without indentation: where each open block's opening text goes, innermost last. */
   private readonly opened: number[] = [];
 
-  /** `indented`: lines get two spaces per level (TypeScript for people); else none. */
-  constructor(readonly indented: boolean) {}
+  /** `indented`: lines get two spaces per level (TypeScript for people); else none. `buffer`:
+   * where to borrow the pieces array from, if it is free. */
+  constructor(
+    readonly indented: boolean,
+    private readonly buffer?: PieceBuffer,
+  ) {
+    const lent = buffer?.free ?? null;
+    this.borrowed = lent !== null;
+    if (lent !== null) buffer!.free = null;
+    this.pieces = lent ?? [];
+  }
+
+  private put(x: Piece): void {
+    this.pieces[this.n++] = x;
+  }
 
   /** A statement from the template (as `_` writes it; a list of Code is written as `join` would
    * write it, with ", " between); false: control may go on after it. */
   line(strings: TemplateStringsArray, ...args: Array<CodeArg | readonly Code[]>): false {
-    const p = this.pieces;
-    if (this.indented) p.push(LINE_START);
-    p.push(strings[0]!);
+    if (this.indented) this.put(LINE_START);
+    this.put(strings[0]!);
     for (let i = 0; i < args.length; i++) {
       const a = args[i]!;
       if (Array.isArray(a)) {
         for (let j = 0; j < a.length; j++) {
-          if (j > 0) p.push(", ");
-          p.push(a[j]!.text);
+          if (j > 0) this.put(", ");
+          this.put(a[j]!.text);
         }
-      } else p.push(argText(a as CodeArg));
-      p.push(strings[i + 1]!);
+      } else this.put(argText(a as CodeArg));
+      this.put(strings[i + 1]!);
     }
-    p.push("\n");
+    this.put("\n");
     return false;
   }
 
@@ -262,8 +279,9 @@ export class Lines {
   /** A statement already made; false (an empty one writes nothing). */
   code(statement: Code): false {
     if (statement.text !== "") {
-      if (this.indented) this.pieces.push(LINE_START);
-      this.pieces.push(statement.text, "\n");
+      if (this.indented) this.put(LINE_START);
+      this.put(statement.text);
+      this.put("\n");
     }
     return false;
   }
@@ -276,8 +294,10 @@ export class Lines {
 
   /** Holds the place of a statement known only later (`fill`). */
   reserve(): number {
-    const at = this.pieces.length;
-    this.pieces.push("", "", "");
+    const at = this.n;
+    this.put("");
+    this.put("");
+    this.put("");
     return at;
   }
 
@@ -292,13 +312,13 @@ export class Lines {
   /** Opens a block (see `braced`); its statements follow, then `close`. */
   open(head: Code | null, label: Label | null, tail?: Code): void {
     const b: Braced = tail === undefined ? { kind: "braced", head, label, body: NO_BODY } : { kind: "braced", head, label, body: NO_BODY, tail };
-    if (!this.indented) this.opened.push(this.pieces.length);
-    this.pieces.push(b);
+    if (!this.indented) this.opened.push(this.n);
+    this.put(b);
   }
 
   close(): void {
     if (this.indented) {
-      this.pieces.push(BLOCK_END);
+      this.put(BLOCK_END);
       return;
     }
     const p = this.pieces;
@@ -306,21 +326,22 @@ export class Lines {
     const b = p[at] as Braced;
     if (isShown(b)) {
       p[at] = openingText(b, "");
-      p.push(b.tail ? `}${b.tail.text}\n` : "}\n");
+      this.put(b.tail ? `}${b.tail.text}\n` : "}\n");
     } else p[at] = "";
   }
 
   /** The text, starting at `depth` (ignored when not indented), without the last line break.
-   * Once only: the pieces are replaced by their text on the way. */
+   * Once only: the pieces are replaced by their text on the way, and a lent array goes back. */
   render(depth = 0): string {
     const p = this.pieces;
+    const n = this.n;
     if (this.opened.length > 0) throw new Error("codegen: a block was opened and never closed");
     if (this.indented) {
       // Each block's braces decided in order (a stack of the open blocks, null for one written as
       // its statements only), pieces replaced in place.
       const open: Array<Braced | null> = [];
       let d = depth;
-      for (let i = 0; i < p.length; i++) {
+      for (let i = 0; i < n; i++) {
         const x = p[i]!;
         if (typeof x === "string") continue;
         if (x.kind === "line") p[i] = pad(d);
@@ -340,8 +361,22 @@ export class Lines {
         }
       }
     }
-    return p.join("").slice(0, -1);
+    const text = (p.length === n ? p : p.slice(0, n)).join("").slice(0, -1);
+    if (this.borrowed) {
+      // Back to the buffer, emptied of this body's text (a kept reference would keep it alive).
+      p.fill("", 0, n);
+      this.buffer!.free = p;
+    }
+    this.n = 0;
+    return text;
   }
+}
+
+/** One pieces array for the bodies of a module, lent to one `Lines` at a time (functions are
+ * mostly written one after another): a body then costs no array growth, only its own text. */
+export class PieceBuffer {
+  /** @internal The array, when no Lines has it. */
+  free: Piece[] | null = [];
 }
 
 /** `label: head {` and a line break, after `indent`. */

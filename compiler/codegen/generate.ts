@@ -161,11 +161,14 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
       isExported: false,
     }, typed));
   }
+  // Each rendered as soon as it is emitted, as the funcs are (its body then dies young, and the
+  // next one reuses its pieces array).
   const entries: EntryParts[] = plans.map((p, i) => {
     const grp = groups.get(typeGroup(p.name))!;
-    return emitPlan(mod, p, entryNames[i]!, { input: grp.input, data: grp.data }, directs[i]);
+    const e = emitPlan(mod, p, entryNames[i]!, { input: grp.input, data: grp.data }, directs[i]);
+    functions.push(renderFunction(e, typed));
+    return e;
   });
-  functions.push(...entries.map((e) => renderFunction(e, typed)));
 
   const table: Node[] = entries.map((e, i) => {
     const fields = [_`kind: ${e.kind}`, ...(e.binding !== undefined ? [_`binding: ${e.binding}`] : []), _`async: ${e.isAsync}`, _`fn: ${e.name}`];

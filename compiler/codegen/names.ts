@@ -118,6 +118,11 @@ export type IdentStyle = "camel" | "pascal";
 
 export class Scope {
   private readonly counters = new Map<string, number>();
+
+  /** `shared`: names already made, by prefix and number, for scopes that number alike (each
+   * function's starts again at `b0`, `l0`, ...: the same Names serve every function). */
+  constructor(private readonly shared?: Map<string, Name[]>) {}
+
   /** Made on first use: a function's scope only numbers names. */
   private usedTexts: Set<string> | undefined;
 
@@ -130,7 +135,10 @@ export class Scope {
   name(prefix: string): Name {
     const n = this.counters.get(prefix) ?? 0;
     this.counters.set(prefix, n + 1);
-    return Name.numbered(prefix, n);
+    if (this.shared === undefined) return Name.numbered(prefix, n);
+    let names = this.shared.get(prefix);
+    if (!names) this.shared.set(prefix, (names = []));
+    return (names[n] ??= Name.numbered(prefix, n));
   }
 
   /** Marks a fixed name as taken. */

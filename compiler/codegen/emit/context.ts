@@ -5,7 +5,7 @@ import type { Func, Operand, Policy, StmtLocation } from "../../ir/types.js";
 import type { CallGraph } from "../analysis/calls.js";
 import type { FuncFacts } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
-import { Label, Lines, Name, _, lit, type Code } from "../code.js";
+import { Label, Lines, Name, PieceBuffer, _, lit, type Code } from "../code.js";
 import { FIXED, RT, Scope, type RuntimeName } from "../names.js";
 
 export class ModuleEmitter {
@@ -24,6 +24,10 @@ export class ModuleEmitter {
   private readonly runtimeNames = new Map<RuntimeName, Name>();
   private readonly stringLiterals: Code[] = [];
   private readonly localNames: Name[] = [];
+  /** The pieces array function bodies borrow in turn. */
+  readonly pieces = new PieceBuffer();
+  /** The names functions number (`b0`, `t1`, ...), shared by their scopes. */
+  readonly functionNames = new Map<string, Name[]>();
   /** Functions emitted so far (numbering FuncEmitters). */
   functions = 0;
   /** By local number: the number of the function that used it last — so a function tells the
@@ -178,7 +182,8 @@ const FALSE = lit(false);
 export type Emit<S> = (fe: FuncEmitter, s: S) => boolean;
 
 export class FuncEmitter {
-  readonly scope = new Scope();
+  /** Its own names (labels, temporaries), numbered from 0 in every function. */
+  readonly scope: Scope;
   /** The locals it uses, in the order first used (`local`). */
   readonly locals: number[] = [];
   /** This function's number in the module (see ModuleEmitter.localUsers). */
@@ -205,8 +210,9 @@ export class FuncEmitter {
     /** Funcs with arguments report "functions must not produce multiple outputs". */
     readonly isFunction: boolean,
   ) {
-    this.out = new Lines(mod.typed);
-    this.id = mod.functions++; // TypeScript is indented, JavaScript is not (module.ts)
+    this.out = new Lines(mod.typed, mod.pieces); // TypeScript is indented, JavaScript is not (module.ts)
+    this.scope = new Scope(mod.functionNames);
+    this.id = mod.functions++;
     for (const p of params) this.local(p);
     this.result = mode === undefined ? undefined : mode === "resultset" ? { resultSet: this.scope.name("r") } : { direct: mode };
   }

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { analyseCalls } from "../../../../compiler/codegen/analysis/calls.js";
 import { analyseDefinedness, analyseFuncs } from "../../../../compiler/codegen/analysis/kinds.js";
-import { Label, Lines, Name, _, braced, render, type Node } from "../../../../compiler/codegen/code.js";
+import { Label, Lines, Name, PieceBuffer, _, braced, render, type Node } from "../../../../compiler/codegen/code.js";
 import { preparePolicy } from "../../../../compiler/codegen/generate.js";
 import { F, L, PolicyBuilder, T, block, ruleFunc, st } from "./plans.js";
 import { authz, hostile, partialSet, query, withAndDynamic } from "./samplePlans.js";
@@ -70,6 +70,26 @@ describe("codegen: Lines", () => {
     lines.fill(at, _`let l1;`);
     lines.fill(lines.reserve(), _``);
     assert.equal(lines.render(1), '  l3 = "a\\"b*/\\u2028";\n  let l1;');
+  });
+});
+
+describe("codegen: Lines sharing a PieceBuffer", () => {
+  it("gives each body its own text, whichever borrows the buffer and in whatever order they render", () => {
+    const buffer = new PieceBuffer();
+    const write = (lines: Lines, text: string, count: number) => {
+      for (let i = 0; i < count; i++) lines.line`x = ${text};`;
+    };
+    const a = new Lines(false, buffer); // borrows the buffer
+    const b = new Lines(false, buffer); // finds it lent: an array of its own
+    write(a, "a", 5);
+    write(b, "b", 2);
+    assert.equal(b.render(), 'x = "b";\nx = "b";');
+    assert.equal(a.render(), Array(5).fill('x = "a";').join("\n"));
+    const c = new Lines(true, buffer); // the buffer is back: longer than this body
+    write(c, "c", 1);
+    assert.equal(c.render(1), '  x = "c";');
+    const d = new Lines(false, buffer);
+    assert.equal(d.render(), "");
   });
 });
 
