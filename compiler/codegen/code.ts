@@ -255,7 +255,8 @@ export class Lines {
    * write it, with ", " between); false: control may go on after it. */
   line(strings: TemplateStringsArray, ...args: Array<CodeArg | readonly Code[]>): false {
     if (this.indented) this.put(LINE_START);
-    this.put(strings[0]!);
+    // (Empty template pieces are left out: every piece costs a slot here and one in the join.)
+    if (strings[0] !== "") this.put(strings[0]!);
     for (let i = 0; i < args.length; i++) {
       const a = args[i]!;
       if (Array.isArray(a)) {
@@ -264,7 +265,7 @@ export class Lines {
           this.put(a[j]!.text);
         }
       } else this.put(argText(a as CodeArg));
-      this.put(strings[i + 1]!);
+      if (strings[i + 1] !== "") this.put(strings[i + 1]!);
     }
     this.put("\n");
     return false;
