@@ -214,7 +214,9 @@ const BLOCK_END = { kind: "end" } as const;
 const NO_BODY: Node[] = [];
 
 /** A piece of a `Lines` body: text, a block, or where a line or block starts or ends. */
-export type Piece = string | Braced | typeof LINE_START | typeof BLOCK_END;
+const FREE = Symbol("free");
+
+type Piece = string | Braced | typeof LINE_START | typeof BLOCK_END;
 
 /**
  * A function body as the pieces of its text, in order: the statement emitters append to it
@@ -241,9 +243,9 @@ export class Lines {
     readonly indented: boolean,
     private readonly buffer?: PieceBuffer,
   ) {
-    const lent = buffer?.free ?? null;
+    const lent = buffer?.[FREE] ?? null;
     this.borrowed = lent !== null;
-    if (lent !== null) buffer!.free = null;
+    if (lent !== null) buffer![FREE] = null;
     this.pieces = lent ?? [];
   }
 
@@ -366,7 +368,7 @@ export class Lines {
     if (this.borrowed) {
       // Back to the buffer, emptied of this body's text (a kept reference would keep it alive).
       p.fill("", 0, n);
-      this.buffer!.free = p;
+      this.buffer![FREE] = p;
     }
     this.n = 0;
     return text;
@@ -376,8 +378,8 @@ export class Lines {
 /** One pieces array for the bodies of a module, lent to one `Lines` at a time (functions are
  * mostly written one after another): a body then costs no array growth, only its own text. */
 export class PieceBuffer {
-  /** @internal The array, when no Lines has it. */
-  free: Piece[] | null = [];
+  /** The array, when no Lines has it (a key only this file has: no text gets in from outside). */
+  [FREE]: Piece[] | null = [];
 }
 
 /** `label: head {` and a line break, after `indent`. */
