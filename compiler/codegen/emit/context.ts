@@ -20,6 +20,10 @@ export class ModuleEmitter {
   private readonly conflictSites = new Map<string, Map<number, Map<number | string, Name>>>();
   /** Each distinct file text's number, for short site keys. */
   private readonly fileIds = new Map<string, number>();
+  /** By file number: the file's literal, for site constants. */
+  private readonly fileLiterals: Code[] = [];
+  /** By builtin name or conflict kind: its literal, for site constants. */
+  private readonly siteLiterals = new Map<string, Code>();
   private readonly numbers = new Map<string, Code>();
   private readonly runtimeNames = new Map<RuntimeName, Name>();
   private readonly stringLiterals: Code[] = [];
@@ -101,10 +105,11 @@ export class ModuleEmitter {
     return n;
   }
 
-  /** The site constant in `table` under `group` and `loc`, declared by `init` when new. Sites are
-   * looked up by group, file (by text: its number), then row and col — as one number when that is
-   * exact (always, in practice: no string is built per call site), else as text. */
-  private site(table: Map<string, Map<number, Map<number | string, Name>>>, group: string, loc: StmtLocation, prefix: "c" | "k", init: (file: string) => Code): Name {
+  /** The site constant in `table` under `group` and `loc`, declared as `helper(group, file, row,
+   * col)` when new. Sites are looked up by group, file (by text: its number), then row and col —
+   * as one number when that is exact (always, in practice: no string is built per call site),
+   * else as text. */
+  private site(table: Map<string, Map<number, Map<number | string, Name>>>, group: string, loc: StmtLocation, prefix: "c" | "k", helper: "builtinSite" | "conflictSite"): Name {
     let byFile = table.get(group);
     if (!byFile) table.set(group, (byFile = new Map()));
     const file = this.file(loc);
@@ -117,7 +122,11 @@ export class ModuleEmitter {
     let n = byLoc.get(key);
     if (!n) {
       n = this.scope.name(prefix);
-      this.consts.push({ name: n, init: init(file) });
+      // (The group's and the file's literals made once: there are many sites per file.)
+      let groupLiteral = this.siteLiterals.get(group);
+      if (!groupLiteral) this.siteLiterals.set(group, (groupLiteral = lit(group)));
+      const fileLiteral = (this.fileLiterals[id] ??= lit(file));
+      this.consts.push({ name: n, init: _`${this.rt(helper)}(${groupLiteral}, ${fileLiteral}, ${row}, ${col})` });
       byLoc.set(key, n);
     }
     return n;
@@ -125,12 +134,12 @@ export class ModuleEmitter {
 
   /** A module constant for a builtin call site (name + location), shared by identical sites. */
   builtinSite(name: string, loc: StmtLocation): Name {
-    return this.site(this.builtinSites, name, loc, "c", (file) => _`${this.rt("builtinSite")}(${name}, ${file}, ${loc.row}, ${loc.col})`);
+    return this.site(this.builtinSites, name, loc, "c", "builtinSite");
   }
 
   /** A module constant for a conflict check's message and location. */
   conflictSite(kind: "rule" | "function" | "object", loc: StmtLocation): Name {
-    return this.site(this.conflictSites, kind, loc, "k", (file) => _`${this.rt("conflictSite")}(${kind}, ${file}, ${loc.row}, ${loc.col})`);
+    return this.site(this.conflictSites, kind, loc, "k", "conflictSite");
   }
 
   /**
