@@ -24,6 +24,9 @@ export interface CallGraph {
   builtins: Set<string>;
   /** The funcs some of the selected plans reach, in policy order. */
   reach(plans: readonly Plan[]): Func[];
+  /** Whether a selected plan's or generated func's body has a DotStmt with a local key (told by
+   * the same walk, so that shapes.ts's baseDataDots need not walk it again to find out). */
+  readsWithLocalKey(body: Plan | Func): boolean;
 }
 
 interface Site {
@@ -38,12 +41,15 @@ interface Body {
   dynamic: boolean;
   /** The funcs its CallDynamicStmts may reach. */
   dynamicCallees: string[];
+  /** Whether it has a DotStmt with a local key. */
+  localKeyDot: boolean;
 }
 
 function bodyOf(blocks: readonly Block[], policy: Policy, paths: () => FuncPaths): Body {
-  const body: Body = { sites: [], dynamic: false, dynamicCallees: [] };
+  const body: Body = { sites: [], dynamic: false, dynamicCallees: [], localKeyDot: false };
   forEachStmt(blocks, (s, inScan) => {
     if (s.type === "CallStmt") body.sites.push({ callee: s.stmt.func, inScan });
+    else if (s.type === "DotStmt") body.localKeyDot ||= s.stmt.key.type === "local";
     else if (s.type === "CallDynamicStmt") {
       body.dynamic = true;
       for (const f of paths().candidates(s.stmt, policy)) {
@@ -141,5 +147,14 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     const callerRuns = memoised.has(f.name) ? 1 : n;
     for (const s of bodyFor(f).sites) add(s.callee, s.inScan ? 2 : callerRuns);
   }
-  return { funcs, dynamicTargets, asyncFuncs, memoised, asyncPlans, builtins, reach: (from) => reachFrom(from) };
+  return {
+    funcs,
+    dynamicTargets,
+    asyncFuncs,
+    memoised,
+    asyncPlans,
+    builtins,
+    reach: (from) => reachFrom(from),
+    readsWithLocalKey: (b) => bodyFor(b).localKeyDot,
+  };
 }

@@ -149,8 +149,14 @@ const NO_DOTS: ReadonlySet<DotStmt> = new Set();
  * DotStmts that read base data (OPA's storage paths): a number key there names the same document
  * as its text (`data[2]` reads key "2"), as OPA's storage.NewPathForRef converts it.
  */
-export function baseDataDots(policy: Policy, blocks: readonly Block[], dataLocal: number | undefined): ReadonlySet<DotStmt> {
-  if (dataLocal === undefined || !readsWithLocalKey(blocks)) return NO_DOTS;
+export function baseDataDots(
+  policy: Policy,
+  blocks: readonly Block[],
+  dataLocal: number | undefined,
+  /** Whether the body has a DotStmt with a local key at all (a caller that knows says). */
+  localKeyDot = readsWithLocalKey(blocks),
+): ReadonlySet<DotStmt> {
+  if (dataLocal === undefined || !localKeyDot) return NO_DOTS;
   const out = new Set<DotStmt>();
   trackRefs(policy, blocks, new Map([[dataLocal, "data"]]), {
     onDot: (s) => {

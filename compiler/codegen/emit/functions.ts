@@ -60,7 +60,7 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   const isAsync = mod.calls.asyncFuncs.has(f.name);
   const memoId = mod.calls.memoised.has(f.name) ? mod.funcIndex.get(f.name)! : undefined;
   const fe = new FuncEmitter(mod, "func", f.params, isAsync, memoId, undefined, f.params.length > 2);
-  fe.dataDots = baseDataDots(mod.policy, f.blocks, f.params[1]);
+  fe.dataDots = baseDataDots(mod.policy, f.blocks, f.params[1], mod.calls.readsWithLocalKey(f));
   const $ = fe.state;
   const V = mod.fixed.V;
   const body = fe.out;
@@ -135,7 +135,7 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
     fe = new FuncEmitter(mod, "plan", [], isAsync, undefined, "resultset", false);
     returnType = mod.rt("ResultSet");
   }
-  fe.dataDots = baseDataDots(mod.policy, plan.blocks, 1);
+  fe.dataDots = baseDataDots(mod.policy, plan.blocks, 1, mod.calls.readsWithLocalKey(plan));
   const l0 = fe.local(0);
   const l1 = fe.local(1);
   const nodes = fe.out;

@@ -1,10 +1,13 @@
 // What the generator's cheaper paths must keep: `Lines` (a function body as text pieces) renders
 // what `render` makes of the same statements as a Node tree, and writes policy text only as
-// literals; `analyseDefinedness` (JavaScript) gives the facts `analyseFuncs` gives.
+// literals; `analyseDefinedness` (JavaScript) gives the facts `analyseFuncs` gives; the call
+// graph's walk tells which bodies read with a local key, as baseDataDots's own walk would.
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { analyseCalls } from "../../../../compiler/codegen/analysis/calls.js";
 import { analyseDefinedness, analyseFuncs } from "../../../../compiler/codegen/analysis/kinds.js";
+import { baseDataDots } from "../../../../compiler/codegen/analysis/shapes.js";
+import { forEachStmt } from "../../../../compiler/ir/walk.js";
 import { Label, Lines, Name, PieceBuffer, _, braced, render, type Node } from "../../../../compiler/codegen/code.js";
 import { preparePolicy } from "../../../../compiler/codegen/generate.js";
 import { F, L, PolicyBuilder, T, block, ruleFunc, st } from "./plans.js";
@@ -134,4 +137,31 @@ describe("codegen: analyseDefinedness", () => {
       { "g0.data.a.base": true, "g0.data.a.top": true, "g0.data.a.nested": false, "g0.data.a.direct": true },
     );
   });
+});
+
+describe("codegen: CallGraph.readsWithLocalKey", () => {
+  /** `data[k]` with a local key, in a func and in a plan, beside bodies without one. */
+  function localKeys(): PolicyBuilder {
+    const b = authz();
+    b.func("g0.data.k.v", [0, 1], 2, [block(b.dot(L(1), b.s("x"), 4), b.dot(L(4), L(0), 5), b.once(L(5), 2)), block(st("ReturnLocalStmt", { source: 2 }))]);
+    b.entry("k/v", "g0.data.k.v");
+    b.plan("k/w", block(b.dot(L(1), L(0), 2), ...b.result("result", L(2), 3)));
+    return b;
+  }
+
+  const samples = { authz, partialSet, withAndDynamic, query, hostile, localKeys };
+  for (const [name, plan] of Object.entries(samples)) {
+    it(`${name}: what a walk of each body finds, and the same base-data reads`, () => {
+      const policy = preparePolicy(plan().json());
+      const calls = analyseCalls(policy, policy.plans.plans);
+      const bodies = [...policy.plans.plans.map((p) => ({ body: p, data: 1 })), ...calls.funcs.map((f) => ({ body: f, data: f.params[1] }))];
+      for (const { body, data } of bodies) {
+        let found = false;
+        forEachStmt(body.blocks, (s) => (found ||= s.type === "DotStmt" && s.stmt.key.type === "local"));
+        assert.equal(calls.readsWithLocalKey(body), found, body.name);
+        assert.deepEqual(baseDataDots(policy, body.blocks, data, calls.readsWithLocalKey(body)), baseDataDots(policy, body.blocks, data), body.name);
+      }
+      if (name === "localKeys") assert.ok(bodies.some(({ body }) => calls.readsWithLocalKey(body)));
+    });
+  }
 });
