@@ -54,12 +54,17 @@ export type CodeArg = Code | string | number | boolean | null;
 
 /** The one literal function: a JS/TS literal of a string, finite number, boolean or null. */
 export function lit(v: string | number | boolean | null): Code {
+  return Code.raw(literalText(v));
+}
+
+/** lit's text (for this file: no Code made for a literal spliced into a larger text). */
+function literalText(v: string | number | boolean | null): string {
   if (typeof v === "number") {
     if (!Number.isFinite(v)) throw new Error(`codegen: cannot write the number ${v} as a literal`);
-    return Code.raw(Object.is(v, -0) ? "0" : String(v));
+    return Object.is(v, -0) ? "0" : String(v);
   }
-  if (typeof v === "string" && isPlainText(v)) return Code.raw(`"${v}"`);
-  return Code.raw(JSON.stringify(v).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029")));
+  if (typeof v === "string" && isPlainText(v)) return `"${v}"`;
+  return JSON.stringify(v).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
 }
 
 /** Printable ASCII without `"` and `\`: what JSON.stringify would only put between quotes (most
@@ -74,7 +79,7 @@ function isPlainText(v: string): boolean {
 
 function argText(a: CodeArg): string {
   if (a instanceof Code) return a.text;
-  return lit(a).text;
+  return literalText(a);
 }
 
 /** Tagged template: `_\`${name} = ${value};\`` — strings become literals, Code passes through. */
@@ -99,6 +104,7 @@ export function lineComment(text: string): Code {
 }
 
 function commentText(text: string): string {
+  if (isCommentSafe(text)) return text;
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -120,6 +126,15 @@ function commentText(text: string): string {
     }
   }
   return out;
+}
+
+/** Printable ASCII without `*\/`: what commentText leaves as it is (most text: a func's name). */
+function isCommentSafe(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || (c === 0x2a && text.charCodeAt(i + 1) === 0x2f)) return false;
+  }
+  return true;
 }
 
 // ---- statements ----
@@ -186,4 +201,193 @@ function renderInto(nodes: Node[], depth: number, out: string[]): void {
       out.push("\n");
     }
   }
+}
+
+// ---- a function body written straight into one array ----
+
+/** Where a line's indentation goes (an indented body only): its depth is known when rendering. */
+const LINE_START = { kind: "line" } as const;
+/** Where a block opened with `Lines.open` ends (an indented body only). */
+const BLOCK_END = { kind: "end" } as const;
+
+/** The body of a block in `Lines` (its statements are pieces after it): none. */
+const NO_BODY: Node[] = [];
+
+/** A piece of a `Lines` body: text, a block, or where a line or block starts or ends. */
+const FREE = Symbol("free");
+
+type Piece = string | Braced | typeof LINE_START | typeof BLOCK_END;
+
+/**
+ * A function body as the pieces of its text, in order: the statement emitters append to it
+ * instead of building a `Code` per statement and a `Node` tree per block (a 1 MB policy set has
+ * ~200 000 statements). Raw text gets in only from this file: the template pieces of `line`,
+ * `Code`/`Name` text, and literals through `lit`. Blocks are opened and closed around their
+ * statements; whether a block is written with its label and braces (something jumps to it) is
+ * decided as `render` decides it for a `Node` tree, and the text is the same. Everything that
+ * jumps to a block is inside it, so that is known when it closes: without indentation the block's
+ * text is put in then; with it, when rendering (a line's depth depends on the blocks around it).
+ */
+export class Lines {
+  private readonly pieces: Piece[];
+  /** Whether `pieces` is the buffer's, to go back to it. */
+  private readonly borrowed: boolean;
+  /** How many of `pieces` are this body's (the array may be a lent one, longer). */
+  private n = 0;
+  /** Without indentation: where each open block's opening text goes, innermost last. */
+  private readonly opened: number[] = [];
+
+  /** `indented`: lines get two spaces per level (TypeScript for people); else none. `buffer`:
+   * where to borrow the pieces array from, if it is free. */
+  constructor(
+    readonly indented: boolean,
+    private readonly buffer?: PieceBuffer,
+  ) {
+    const lent = buffer?.[FREE] ?? null;
+    this.borrowed = lent !== null;
+    if (lent !== null) buffer![FREE] = null;
+    this.pieces = lent ?? [];
+  }
+
+  private put(x: Piece): void {
+    this.pieces[this.n++] = x;
+  }
+
+  /** A statement from the template (as `_` writes it; a list of Code is written as `join` would
+   * write it, with ", " between); false: control may go on after it. */
+  line(strings: TemplateStringsArray, ...args: Array<CodeArg | readonly Code[]>): false {
+    if (this.indented) this.put(LINE_START);
+    // (Empty template pieces are left out: every piece costs a slot here and one in the join.)
+    if (strings[0] !== "") this.put(strings[0]!);
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (Array.isArray(a)) {
+        for (let j = 0; j < a.length; j++) {
+          if (j > 0) this.put(", ");
+          this.put(a[j]!.text);
+        }
+      } else this.put(argText(a as CodeArg));
+      if (strings[i + 1] !== "") this.put(strings[i + 1]!);
+    }
+    this.put("\n");
+    return false;
+  }
+
+  /** `line` for a statement control never passes (a jump, a return): true. */
+  last(strings: TemplateStringsArray, ...args: Array<CodeArg | readonly Code[]>): true {
+    this.line(strings, ...args);
+    return true;
+  }
+
+  /** A statement already made; false (an empty one writes nothing). */
+  code(statement: Code): false {
+    if (statement.text !== "") {
+      if (this.indented) this.put(LINE_START);
+      this.put(statement.text);
+      this.put("\n");
+    }
+    return false;
+  }
+
+  /** `code` for a statement control never passes: true. */
+  codeLast(statement: Code): true {
+    this.code(statement);
+    return true;
+  }
+
+  /** Holds the place of a statement known only later (`fill`). */
+  reserve(): number {
+    const at = this.n;
+    this.put("");
+    this.put("");
+    this.put("");
+    return at;
+  }
+
+  /** Puts `statement` where `reserve` held a place (nothing, if it is empty). */
+  fill(at: number, statement: Code): void {
+    if (statement.text === "") return;
+    if (this.indented) this.pieces[at] = LINE_START;
+    this.pieces[at + 1] = statement.text;
+    this.pieces[at + 2] = "\n";
+  }
+
+  /** Opens a block (see `braced`); its statements follow, then `close`. */
+  open(head: Code | null, label: Label | null, tail?: Code): void {
+    const b: Braced = tail === undefined ? { kind: "braced", head, label, body: NO_BODY } : { kind: "braced", head, label, body: NO_BODY, tail };
+    if (!this.indented) this.opened.push(this.n);
+    this.put(b);
+  }
+
+  close(): void {
+    if (this.indented) {
+      this.put(BLOCK_END);
+      return;
+    }
+    const p = this.pieces;
+    const at = this.opened.pop()!;
+    const b = p[at] as Braced;
+    if (isShown(b)) {
+      p[at] = openingText(b, "");
+      this.put(b.tail ? `}${b.tail.text}\n` : "}\n");
+    } else p[at] = "";
+  }
+
+  /** The text, starting at `depth` (ignored when not indented), without the last line break.
+   * Once only: the pieces are replaced by their text on the way, and a lent array goes back. */
+  render(depth = 0): string {
+    const p = this.pieces;
+    const n = this.n;
+    if (this.opened.length > 0) throw new Error("codegen: a block was opened and never closed");
+    if (this.indented) {
+      // Each block's braces decided in order (a stack of the open blocks, null for one written as
+      // its statements only), pieces replaced in place.
+      const open: Array<Braced | null> = [];
+      let d = depth;
+      for (let i = 0; i < n; i++) {
+        const x = p[i]!;
+        if (typeof x === "string") continue;
+        if (x.kind === "line") p[i] = pad(d);
+        else if (x.kind === "end") {
+          const b = open.pop();
+          if (b) {
+            d--;
+            p[i] = `${pad(d)}}${b.tail ? b.tail.text : ""}\n`;
+          } else p[i] = "";
+        } else if (isShown(x)) {
+          open.push(x);
+          p[i] = openingText(x, pad(d));
+          d++;
+        } else {
+          open.push(null);
+          p[i] = "";
+        }
+      }
+    }
+    const text = (p.length === n ? p : p.slice(0, n)).join("").slice(0, -1);
+    if (this.borrowed) {
+      // Back to the buffer, emptied of this body's text (a kept reference would keep it alive).
+      p.fill("", 0, n);
+      this.buffer![FREE] = p;
+    }
+    this.n = 0;
+    return text;
+  }
+}
+
+/** One pieces array for the bodies of a module, lent to one `Lines` at a time (functions are
+ * mostly written one after another): a body then costs no array growth, only its own text. */
+export class PieceBuffer {
+  /** The array, when no Lines has it (a key only this file has: no text gets in from outside). */
+  [FREE]: Piece[] | null = [];
+}
+
+/** `label: head {` and a line break, after `indent`. */
+function openingText(b: Braced, indent: string): string {
+  return `${indent}${b.label?.used ? `${b.label.name.text}: ` : ""}${b.head ? `${b.head.text} ` : ""}{\n`;
+}
+
+/** Whether a block is written as such: a plain block nothing jumps to is only its statements. */
+function isShown(n: Braced): boolean {
+  return !(n.head === null && (n.label === null || !n.label.used) && n.tail === undefined);
 }

@@ -7,8 +7,8 @@ import { decodePolicy } from "../ir/decode.js";
 import type { Plan, Policy } from "../ir/types.js";
 import { validatePolicy } from "../ir/validate.js";
 import { analyseCalls } from "./analysis/calls.js";
-import { detectDirect } from "./analysis/entry.js";
-import { analyseFuncs } from "./analysis/kinds.js";
+import { detectDirect, type DirectEntry } from "./analysis/entry.js";
+import { analyseDefinedness, analyseFuncs } from "./analysis/kinds.js";
 import { collectShapes, emptyShape, graftSchema, type Shape, type Shapes } from "./analysis/shapes.js";
 import { _, comment, join, lineComment, lit, type Code, type Name, type Node } from "./code.js";
 import { dispatcher } from "./emit/calls.js";
@@ -98,11 +98,22 @@ function typeDoc(doc: "input" | "data", group: string, fromSchema: boolean): str
   return fromSchema ? `${doc} of ${group}, typed by its JSON schema` : `${doc} read by ${group}`;
 }
 
+/** The funcs called (CallStmt) before the value of each direct-value entrypoint, at the top level
+ * of its last block: the calls whose definedness decides whether it may return undefined. */
+function directCallees(directs: ReadonlyArray<DirectEntry | undefined>): Set<string> {
+  const names = new Set<string>();
+  for (const d of directs) for (const s of d?.topLevelPrefix ?? []) if (s.type === "CallStmt") names.add(s.stmt.func);
+  return names;
+}
+
 export function generateModule(policy: Policy, options: GenerateOptions = {}): GeneratedModule {
   const plans = selectPlans(policy, options.entrypoint);
   const calls = analyseCalls(policy, plans);
   const typed = options.language !== "javascript";
-  const facts = analyseFuncs(policy, calls.funcs, typed);
+  const directs = plans.map((p) => detectDirect(policy, p));
+  // Without types, the only fact asked is whether the funcs a direct-value entrypoint calls before
+  // its value are defined: only those (and what they depend on) are analysed.
+  const facts = typed ? analyseFuncs(policy, calls.funcs) : analyseDefinedness(calls.funcs, directCallees(directs));
   const mod = new ModuleEmitter(policy, calls, facts, typed);
 
   // Exported names first, so entrypoints get the plain names.
@@ -150,11 +161,14 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
       isExported: false,
     }, typed));
   }
+  // Each rendered as soon as it is emitted, as the funcs are (its body then dies young, and the
+  // next one reuses its pieces array).
   const entries: EntryParts[] = plans.map((p, i) => {
     const grp = groups.get(typeGroup(p.name))!;
-    return emitPlan(mod, p, entryNames[i]!, { input: grp.input, data: grp.data }, detectDirect(policy, p));
+    const e = emitPlan(mod, p, entryNames[i]!, { input: grp.input, data: grp.data }, directs[i]);
+    functions.push(renderFunction(e, typed));
+    return e;
   });
-  functions.push(...entries.map((e) => renderFunction(e, typed)));
 
   const table: Node[] = entries.map((e, i) => {
     const fields = [_`kind: ${e.kind}`, ...(e.binding !== undefined ? [_`binding: ${e.binding}`] : []), _`async: ${e.isAsync}`, _`fn: ${e.name}`];

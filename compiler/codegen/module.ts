@@ -24,7 +24,7 @@
 import { createRequire } from "node:module";
 import type * as TsMorph from "ts-morph";
 import type { Project, StatementStructures } from "ts-morph";
-import { render, type Code, type Name } from "./code.js";
+import { Lines, render, type Code, type Name } from "./code.js";
 import type { FunctionParts } from "./emit/functions.js";
 
 export interface ModuleParts {
@@ -48,7 +48,7 @@ export interface ModuleFunction extends Omit<FunctionParts, "body"> {
  * young-generation GC copy them all: ~0.9 s of a 1 MB policy set's compile was such GCs.)
  */
 export function renderFunction(f: FunctionParts, indented = true): ModuleFunction {
-  return { ...f, body: render(f.body, 1, indented) };
+  return { ...f, body: f.body instanceof Lines ? f.body.render(1) : render(f.body, 1, indented) };
 }
 
 /** ts-morph, loaded on first use: it brings the TypeScript compiler (~0.5 s to load), which a
@@ -176,11 +176,12 @@ export function buildJavaScript(parts: ModuleParts): BuiltModule {
   const functionStarts: number[] = [];
   let at = out.reduce((n, s) => n + s.length, 0);
   for (const f of parts.functions) {
+    // (Pieces, not one string per function: join copies each once.)
     const head = `${f.isExported ? "export " : ""}${f.isAsync ? "async " : ""}function ${f.name.text}(${f.params.map((p) => p.name.text).join(", ")}) {\n`;
-    const text = f.body === "" ? `${head}}\n` : `${head}${f.body}\n}\n`;
     functionStarts.push(at);
-    out.push(text);
-    at += text.length;
+    if (f.body === "") out.push(head, "}\n");
+    else out.push(head, f.body, "\n}\n");
+    at += head.length + (f.body === "" ? 2 : f.body.length + 3);
   }
   for (const c of parts.tail) out.push(constText(c, false), "\n");
   return { code: out.join(""), functionStarts };

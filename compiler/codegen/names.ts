@@ -109,23 +109,65 @@ const RESERVED = new Set([
 /** The generator's own names look like this; derived names never do. */
 const INTERNAL = /^[A-Za-z]{1,2}\d+$/;
 
-/** Splits text into alphanumeric words: "authz/allow_all" → ["authz", "allow", "all"]. */
-function words(text: string): string[] {
-  return text.split(/[^A-Za-z0-9]+/).filter((w) => w !== "");
+/** Char codes of an identifier being made (identifiers are made by the thousand: no array,
+ * word or piece of string per name). */
+let chars = new Uint16Array(64);
+
+/**
+ * The alphanumeric words of `text` joined, each capitalised — the first lower-cased instead when
+ * `style` is "camel": "authz/allow_all" → "authzAllowAll".
+ */
+function joinedWords(text: string, style: IdentStyle): string {
+  if (chars.length < text.length) chars = new Uint16Array(text.length * 2);
+  let n = 0;
+  let wordStart = true;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    const upper = c >= 0x41 && c <= 0x5a;
+    const lower = c >= 0x61 && c <= 0x7a;
+    if (!upper && !lower && !(c >= 0x30 && c <= 0x39)) {
+      wordStart = true;
+      continue;
+    }
+    if (wordStart) {
+      if (n === 0 && style === "camel") {
+        if (upper) c += 0x20;
+      } else if (lower) c -= 0x20;
+      wordStart = false;
+    }
+    chars[n++] = c;
+  }
+  // (fromCharCode takes its codes as arguments: a long text goes in parts.)
+  let out = "";
+  for (let from = 0; from < n; from += 4096) out += String.fromCharCode.apply(null, chars.subarray(from, Math.min(n, from + 4096)) as unknown as number[]);
+  return out;
 }
 
 export type IdentStyle = "camel" | "pascal";
 
 export class Scope {
   private readonly counters = new Map<string, number>();
-  private readonly used = new Set<string>();
+
+  /** `shared`: names already made, by prefix and number, for scopes that number alike (each
+   * function's starts again at `b0`, `l0`, ...: the same Names serve every function). */
+  constructor(private readonly shared?: Map<string, Name[]>) {}
+
+  /** Made on first use: a function's scope only numbers names. */
+  private usedTexts: Set<string> | undefined;
+
+  private get used(): Set<string> {
+    return (this.usedTexts ??= new Set());
+  }
 
   /** A fresh generator-owned name: `prefix` + counter (prefix: 1-2 lowercase letters). Nothing
    * else has that shape: `ident` never returns it and `reserve` refuses it. */
   name(prefix: string): Name {
     const n = this.counters.get(prefix) ?? 0;
     this.counters.set(prefix, n + 1);
-    return Name.numbered(prefix, n);
+    if (this.shared === undefined) return Name.numbered(prefix, n);
+    let names = this.shared.get(prefix);
+    if (!names) this.shared.set(prefix, (names = []));
+    return (names[n] ??= Name.numbered(prefix, n));
   }
 
   /** Marks a fixed name as taken. */
@@ -137,10 +179,7 @@ export class Scope {
 
   /** The identifier function: a unique, valid identifier derived from arbitrary text. */
   ident(text: string, style: IdentStyle = "camel"): Name {
-    const ws = words(text);
-    let base = ws
-      .map((w, i) => (i === 0 && style === "camel" ? w[0]!.toLowerCase() + w.slice(1) : w[0]!.toUpperCase() + w.slice(1)))
-      .join("");
+    let base = joinedWords(text, style);
     if (base === "") base = style === "camel" ? "policy" : "Policy";
     if (/^[0-9]/.test(base)) base = `_${base}`;
     if (RESERVED.has(base) || INTERNAL.test(base)) base = `${base}_`;

@@ -24,6 +24,9 @@ export interface CallGraph {
   builtins: Set<string>;
   /** The funcs some of the selected plans reach, in policy order. */
   reach(plans: readonly Plan[]): Func[];
+  /** Whether a selected plan's or generated func's body has a DotStmt with a local key (told by
+   * the same walk, so that shapes.ts's baseDataDots need not walk it again to find out). */
+  readsWithLocalKey(body: Plan | Func): boolean;
 }
 
 interface Site {
@@ -38,15 +41,18 @@ interface Body {
   dynamic: boolean;
   /** The funcs its CallDynamicStmts may reach. */
   dynamicCallees: string[];
+  /** Whether it has a DotStmt with a local key. */
+  localKeyDot: boolean;
 }
 
-function bodyOf(blocks: readonly Block[], policy: Policy, paths: FuncPaths): Body {
-  const body: Body = { sites: [], dynamic: false, dynamicCallees: [] };
+function bodyOf(blocks: readonly Block[], policy: Policy, paths: () => FuncPaths): Body {
+  const body: Body = { sites: [], dynamic: false, dynamicCallees: [], localKeyDot: false };
   forEachStmt(blocks, (s, inScan) => {
     if (s.type === "CallStmt") body.sites.push({ callee: s.stmt.func, inScan });
+    else if (s.type === "DotStmt") body.localKeyDot ||= s.stmt.key.type === "local";
     else if (s.type === "CallDynamicStmt") {
       body.dynamic = true;
-      for (const f of paths.candidates(s.stmt, policy)) {
+      for (const f of paths().candidates(s.stmt, policy)) {
         body.sites.push({ callee: f.name, inScan: true });
         body.dynamicCallees.push(f.name);
       }
@@ -62,7 +68,9 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     funcsByName.set(f.name, f);
     funcIndex.set(f.name, i);
   });
-  const paths = new FuncPaths(policy.funcs.funcs);
+  // The funcs by data path: only a CallDynamicStmt asks (most plans have none).
+  let funcPaths: FuncPaths | undefined;
+  const paths = () => (funcPaths ??= new FuncPaths(policy.funcs.funcs));
   // Keyed by the plan or func itself: the fixpoints below look bodies up once per func per pass.
   const bodies = new Map<Plan | Func, Body>();
   const bodyFor = (p: Plan | Func): Body => {
@@ -124,7 +132,14 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
   const memoised = new Set<string>();
   const add = (callee: string, n: number) => runs.set(callee, Math.min(2, (runs.get(callee) ?? 0) + n));
   for (const p of plans) for (const s of bodyFor(p).sites) add(s.callee, s.inScan ? 2 : 1);
-  const calleesOf = (f: Func): Func[] => bodyFor(f).sites.flatMap((s) => funcsByName.get(s.callee) ?? []);
+  const calleesOf = (f: Func): Func[] => {
+    const out: Func[] = [];
+    for (const s of bodyFor(f).sites) {
+      const g = funcsByName.get(s.callee);
+      if (g) out.push(g);
+    }
+    return out;
+  };
   for (const f of calleesFirst(funcs, calleesOf).reverse()) {
     const n = runs.get(f.name) ?? 0;
     if (n === 0) continue;
@@ -132,5 +147,14 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     const callerRuns = memoised.has(f.name) ? 1 : n;
     for (const s of bodyFor(f).sites) add(s.callee, s.inScan ? 2 : callerRuns);
   }
-  return { funcs, dynamicTargets, asyncFuncs, memoised, asyncPlans, builtins, reach: (from) => reachFrom(from) };
+  return {
+    funcs,
+    dynamicTargets,
+    asyncFuncs,
+    memoised,
+    asyncPlans,
+    builtins,
+    reach: (from) => reachFrom(from),
+    readsWithLocalKey: (b) => bodyFor(b).localKeyDot,
+  };
 }

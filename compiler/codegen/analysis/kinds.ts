@@ -6,7 +6,7 @@
 // rule with a default (`IsUndefined r; AssignVarOnce r ← v`), a partial set or object (`MakeSet r`
 // first) always has a value.
 import type { Block, BuiltinFunc, Func, Operand, Policy, Stmt, TypeDecl } from "../../ir/types.js";
-import { allStmts, forEachChildBlock, forEachStmt } from "../../ir/walk.js";
+import { allStmts, forEachStmt } from "../../ir/walk.js";
 import { calleesFirst } from "./order.js";
 
 export const K = { null: 1, boolean: 2, number: 4, string: 8, array: 16, object: 32, set: 64 } as const;
@@ -125,39 +125,58 @@ export function localKinds(
 /** Locals definitely defined at a point; null = the point is unreachable. */
 type Defined = Set<number> | null;
 
-/** Locals a statement (or anything nested in it) may leave undefined. */
-function kills(s: Stmt, out: Set<number>): void {
+/** Removes from `defined` the locals a statement (or anything nested in it) may leave undefined. */
+function kill(s: Stmt, defined: Set<number>): void {
   switch (s.type) {
     case "ResetLocalStmt":
     case "AssignVarStmt":
     case "DotStmt":
     case "ObjectMergeStmt":
-      out.add(s.stmt.target);
-      break;
+      defined.delete(s.stmt.target);
+      return;
     case "CallStmt":
     case "CallDynamicStmt":
-      out.add(s.stmt.result);
-      break;
+      defined.delete(s.stmt.result);
+      return;
+    case "BlockStmt":
+      for (const b of s.stmt.blocks) for (const t of b.stmts) kill(t, defined);
+      return;
+    case "NotStmt":
+    case "WithStmt":
+    case "ScanStmt":
+      for (const t of s.stmt.block.stmts) kill(t, defined);
+      return;
     default:
-      break;
+      return;
   }
-  forEachChildBlock(s, (b) => {
-    for (const t of b.stmts) kills(t, out);
-  });
 }
 
-/** Whether a break inside `blocks` (entered with `depth` levels) can leave the enclosing block. */
+/** Whether a break inside `stmts` (entered with `depth` levels) can leave the enclosing block. */
 function escapes(stmts: readonly Stmt[], depth: number): boolean {
-  for (const s of stmts) {
-    if (s.type === "BreakStmt" && s.stmt.index >= depth) return true;
-    if (s.type === "CallDynamicStmt" && 3 >= depth) return true;
-    let found = false;
-    forEachChildBlock(s, (b, levels) => {
-      found ||= escapes(b.stmts, depth + levels);
-    });
-    if (found) return true;
-  }
+  for (const s of stmts) if (leaves(s, depth)) return true;
   return false;
+}
+
+/** Whether a statement (entered with `depth` levels) can break out of the enclosing block: a
+ * break, a CallDynamicStmt (it breaks 3 levels), or one in a nested block (the levels it adds are
+ * those of walk.ts's forEachChildBlock). */
+function leaves(s: Stmt, depth: number): boolean {
+  switch (s.type) {
+    case "BreakStmt":
+      return s.stmt.index >= depth;
+    case "CallDynamicStmt":
+      return 3 >= depth;
+    case "BlockStmt":
+      for (const b of s.stmt.blocks) if (escapes(b.stmts, depth + 1)) return true;
+      return false;
+    case "NotStmt":
+    case "WithStmt":
+      return escapes(s.stmt.block.stmts, depth + 1);
+    case "ScanStmt":
+      return escapes(s.stmt.block.stmts, depth + 2);
+    default:
+      return false;
+  }
 }
 
 export interface BlockFlow {
@@ -193,6 +212,12 @@ class Exits {
     for (const x of exit) if (x !== plus && (x === minus || !cur.has(x))) exit.delete(x);
   }
 
+  /** `leave` for the state at the block's end, which is not used after: kept, not copied. */
+  leaveLast(cur: Set<number>): void {
+    if (this.state === null) this.state = cur;
+    else this.leave(cur);
+  }
+
   /** Records a failure (an exit that leaves the block undefined) in state `cur` ± locals. */
   fail(cur: Set<number>, minus?: number, plus?: number): void {
     this.mayFail = true;
@@ -204,9 +229,11 @@ function isDefined(op: Operand, cur: Set<number>): boolean {
   return op.type !== "local" || cur.has(op.value);
 }
 
+/** (`before` is the state the flow starts from and updates: callers hand over a set they no
+ * longer use — the previous block's `out` — so no copy is made per block.) */
 export function blockFlow(block: Block, before: Set<number>, mayBeUndefinedCall: (s: Stmt) => boolean): BlockFlow {
   const exits = new Exits();
-  let st: Set<number> | null = new Set(before);
+  let st: Set<number> | null = before;
   let returnsDefined = true;
   for (const s of block.stmts) {
     if (st === null) break;
@@ -283,17 +310,14 @@ export function blockFlow(block: Block, before: Set<number>, mayBeUndefinedCall:
       case "NotStmt":
       case "WithStmt":
       case "ScanStmt": {
-        const k = new Set<number>();
-        kills(s, k);
-        for (const x of k) cur.delete(x);
-        let canLeave = s.type === "NotStmt" || s.type === "WithStmt";
-        if (!canLeave) forEachChildBlock(s, (b, levels) => (canLeave ||= escapes(b.stmts, levels)));
-        if (canLeave) exits.fail(cur);
+        kill(s, cur);
+        // (A NotStmt or WithStmt makes the block undefined when its own block is.)
+        if (s.type === "NotStmt" || s.type === "WithStmt" || leaves(s, 0)) exits.fail(cur);
         continue;
       }
     }
   }
-  if (st !== null) exits.leave(st);
+  if (st !== null) exits.leaveLast(st);
   return { out: exits.state, returnsDefined, mayFail: exits.mayFail };
 }
 
@@ -310,6 +334,49 @@ export function analyseFuncs(policy: Policy, funcs: readonly Func[], withKinds =
     const returns = withKinds ? (localKinds(f.blocks, f.params, policy, facts, builtins).get(f.return) ?? 0) : ANY;
     facts.set(f.name, { returns, defined: alwaysDefined(f, facts) });
   }
+  return facts;
+}
+
+/**
+ * Only definedness (kinds stay ANY), and only of the funcs it is asked of: the funcs `roots` names
+ * and, transitively, the funcs called by a CallStmt at the top level of their blocks — the calls
+ * `alwaysDefined` consults (a nested block's calls only matter through the locals it may leave
+ * undefined). For code without types, whose only question is whether the funcs a direct-value
+ * entrypoint calls before its value are defined (emit/functions.ts); each fact is the one
+ * `analyseFuncs` gives. (A func not asked of is absent: looking it up means "may be undefined".)
+ */
+export function analyseDefinedness(funcs: readonly Func[], roots: Iterable<string>): Map<string, FuncFacts> {
+  const byName = new Map<string, Func>();
+  for (const f of funcs) byName.set(f.name, f);
+  // The funcs asked of, then in an order where each comes after those it depends on.
+  const asked: Func[] = [];
+  const seen = new Set<Func>();
+  const visit = (name: string) => {
+    const f = byName.get(name);
+    if (f && !seen.has(f)) {
+      seen.add(f);
+      asked.push(f);
+    }
+  };
+  for (const name of roots) visit(name);
+  const callees = new Map<Func, Func[]>();
+  for (let i = 0; i < asked.length; i++) {
+    const f = asked[i]!;
+    const out: Func[] = [];
+    for (const b of f.blocks) {
+      for (const s of b.stmts) {
+        if (s.type !== "CallStmt") continue;
+        const g = byName.get(s.stmt.func);
+        if (g) {
+          out.push(g);
+          visit(g.name);
+        }
+      }
+    }
+    callees.set(f, out);
+  }
+  const facts = new Map<string, FuncFacts>();
+  for (const f of calleesFirst(asked, (f) => callees.get(f)!)) facts.set(f.name, { returns: ANY, defined: alwaysDefined(f, facts) });
   return facts;
 }
 

@@ -142,13 +142,22 @@ export function graftSchema(shape: Shape, path: readonly string[], type: TypeDes
   if (!n.schema) n.schema = type;
 }
 
+/** No DotStmts (most bodies: one set for all). */
+const NO_DOTS: ReadonlySet<DotStmt> = new Set();
+
 /**
  * DotStmts that read base data (OPA's storage paths): a number key there names the same document
  * as its text (`data[2]` reads key "2"), as OPA's storage.NewPathForRef converts it.
  */
-export function baseDataDots(policy: Policy, blocks: readonly Block[], dataLocal: number | undefined): Set<DotStmt> {
+export function baseDataDots(
+  policy: Policy,
+  blocks: readonly Block[],
+  dataLocal: number | undefined,
+  /** Whether the body has a DotStmt with a local key at all (a caller that knows says). */
+  localKeyDot = readsWithLocalKey(blocks),
+): ReadonlySet<DotStmt> {
+  if (dataLocal === undefined || !localKeyDot) return NO_DOTS;
   const out = new Set<DotStmt>();
-  if (dataLocal === undefined || !readsWithLocalKey(blocks)) return out;
   trackRefs(policy, blocks, new Map([[dataLocal, "data"]]), {
     onDot: (s) => {
       if (s.key.type === "local") out.add(s);
@@ -163,11 +172,31 @@ export function baseDataDots(policy: Policy, blocks: readonly Block[], dataLocal
 
 /** Whether a body has a DotStmt with a local key at all (most have none: no refs to follow). */
 function readsWithLocalKey(blocks: readonly Block[]): boolean {
-  let found = false;
-  forEachStmt(blocks, (s) => {
-    if (s.type === "DotStmt" && s.stmt.key.type === "local") found = true;
-  });
-  return found;
+  for (const b of blocks) if (stmtsReadWithLocalKey(b.stmts)) return true;
+  return false;
+}
+
+/** readsWithLocalKey of a statement list and the blocks nested in it (walked here, not through
+ * forEachStmt: this runs on every body, and can stop at the first). */
+function stmtsReadWithLocalKey(stmts: readonly Stmt[]): boolean {
+  for (const s of stmts) {
+    switch (s.type) {
+      case "DotStmt":
+        if (s.stmt.key.type === "local") return true;
+        break;
+      case "BlockStmt":
+        if (readsWithLocalKey(s.stmt.blocks)) return true;
+        break;
+      case "NotStmt":
+      case "WithStmt":
+      case "ScanStmt":
+        if (stmtsReadWithLocalKey(s.stmt.block.stmts)) return true;
+        break;
+      default:
+        break;
+    }
+  }
+  return false;
 }
 
 function writes(s: Stmt): number[] {

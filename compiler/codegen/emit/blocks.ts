@@ -8,64 +8,69 @@
 //   ScanStmt   2 levels: `continue` (this iteration) and `break` (the whole loop) of a labelled
 //              `while` over a scan cursor; scans never fail, statements after them still run
 import type { Block, Stmt, StmtMap, StmtType } from "../../ir/types.js";
-import { _, braced, join, lit, type Node } from "../code.js";
-import { done, type Emitted, type FuncEmitter, type Level } from "./context.js";
+import { _, join } from "../code.js";
+import { Level, type Emit, type FuncEmitter } from "./context.js";
 import * as calls from "./calls.js";
 import * as collections from "./collections.js";
 import * as values from "./values.js";
 
-type E<T extends StmtType> = (fe: FuncEmitter, s: StmtMap[T]) => Emitted;
+type E<T extends StmtType> = Emit<StmtMap[T]>;
 
-/** Emits statements until one that never falls through. */
-export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[]): Emitted {
-  const nodes: Node[] = [];
-  for (const s of stmts) {
-    const e = (EMITTERS[s.type] as E<StmtType>)(fe, s.stmt);
-    nodes.push(e.node);
-    if (e.terminal) return done(nodes, true);
+/** Emits statements until one that never falls through; true if that happened. */
+export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[]): boolean {
+  for (let i = 0; i < stmts.length; i++) {
+    const s = stmts[i]!;
+    if ((EMITTERS[s.type] as E<StmtType>)(fe, s.stmt)) return true;
   }
-  return done(nodes);
+  return false;
 }
 
-/** A block with its own label as level 0 (top-level blocks, BlockStmt children). */
-export function labelledBlock(fe: FuncEmitter, block: Block): Emitted {
+/** A block with its own label as level 0 (top-level blocks, BlockStmt children); true if its end
+ * is never reached. */
+export function labelledBlock(fe: FuncEmitter, block: Block): boolean {
   const label = fe.label("b");
-  const inner = fe.within([{ label, verb: "break" }], () => emitStmts(fe, block.stmts));
+  fe.out.open(null, label);
+  fe.enter(new Level(label, "break"));
+  const terminal = emitStmts(fe, block.stmts);
+  fe.exit(1);
+  fe.out.close();
   // The block's end is reached if its body falls through or anything breaks to it.
-  return done(braced(null, label, [inner.node]), inner.terminal && !label.used);
+  return terminal && !label.used;
 }
 
 const blockStmt: E<"BlockStmt"> = (fe, s) => {
-  const nodes: Node[] = [];
-  for (const b of s.blocks) nodes.push(labelledBlock(fe, b).node);
-  return done(nodes);
+  for (const b of s.blocks) labelledBlock(fe, b);
+  return false;
 };
 
-const breakStmt: E<"BreakStmt"> = (fe, s) => done(fe.jump(s.index), true);
+const breakStmt: E<"BreakStmt"> = (fe, s) => fe.out.codeLast(fe.jump(s.index));
 
 const notStmt: E<"NotStmt"> = (fe, s) => {
   const label = fe.label("n");
-  const inner = fe.within([{ label, verb: "break" }], () => emitStmts(fe, s.block.stmts));
-  const body: Node[] = [inner.node];
+  fe.out.open(null, label);
+  fe.enter(new Level(label, "break"));
+  const terminal = emitStmts(fe, s.block.stmts);
+  fe.exit(1);
   // Completing the negated block makes the NotStmt undefined: leave the enclosing block.
-  if (!inner.terminal) body.push(fe.jump(0));
+  if (!terminal) fe.out.code(fe.jump(0));
+  fe.out.close();
   // Execution continues after the NotStmt only when its block was left through its own label.
-  return done(braced(null, label, body), !label.used);
+  return !label.used;
 };
 
 const scanStmt: E<"ScanStmt"> = (fe, s) => {
   const loop = fe.label("s");
   const it = fe.scope.name("i");
-  const levels: Level[] = [
-    { label: loop, verb: "break" },
-    { label: loop, verb: "continue" },
-  ];
-  const inner = fe.within(levels, () => emitStmts(fe, s.block.stmts));
   loop.used = true; // the loop is always written with its label: clearer than a bare continue
-  return done([
-    _`const ${it} = ${fe.mod.rt("scan")}(${fe.local(s.source)});`,
-    braced(_`while (${it}.next())`, loop, [_`${fe.local(s.key)} = ${it}.key;`, _`${fe.local(s.value)} = ${it}.value;`, inner.node]),
-  ]);
+  fe.out.line`const ${it} = ${fe.mod.rt("scan")}(${fe.local(s.source)});`;
+  fe.out.open(_`while (${it}.next())`, loop);
+  fe.out.line`${fe.local(s.key)} = ${it}.key;`;
+  fe.out.line`${fe.local(s.value)} = ${it}.value;`;
+  fe.enter(new Level(loop, "break"), new Level(loop, "continue"));
+  emitStmts(fe, s.block.stmts);
+  fe.exit(2);
+  fe.out.close();
+  return false;
 };
 
 const withStmt: E<"WithStmt"> = (fe, s) => {
@@ -74,25 +79,21 @@ const withStmt: E<"WithStmt"> = (fe, s) => {
   const memo = fe.scope.name("m");
   const $ = fe.state;
   const value = fe.operand(s.value);
-  const replace =
-    s.path.length === 0
-      ? _`${l} = ${value};`
-      : _`${l} = ${fe.mod.rt("upsert")}(${l}, [${join(s.path.map((p) => lit(fe.mod.string(p))))}], ${value});`;
+  const V = fe.mod.fixed.V;
+  fe.out.line`const ${fe.mod.annotated(saved, V)} = ${l}, ${fe.mod.annotated(memo, fe.mod.rt("MemoFrame"))} = ${$}.pushMemo();`;
+  if (s.path.length === 0) fe.out.line`${l} = ${value};`;
+  else fe.out.line`${l} = ${fe.mod.rt("upsert")}(${l}, [${join(s.path.map((p) => fe.mod.stringLiteral(p)))}], ${value});`;
+  fe.out.open(_`try`, null, _` finally { ${l} = ${saved}; ${$}.popMemo(${memo}); }`);
   // Level 0 inside the with-block is the enclosing block's level 0: if the block is undefined,
   // so is the WithStmt, which ends the enclosing block.
-  const inner = fe.within([fe.level(0)], () => emitStmts(fe, s.block.stmts));
-  const V = fe.mod.fixed.V;
-  return done(
-    [
-      _`const ${fe.mod.annotated(saved, V)} = ${l}, ${fe.mod.annotated(memo, fe.mod.rt("MemoFrame"))} = ${$}.pushMemo();`,
-      replace,
-      braced(_`try`, null, [inner.node], _` finally { ${l} = ${saved}; ${$}.popMemo(${memo}); }`),
-    ],
-    inner.terminal,
-  );
+  fe.enter(fe.level(0));
+  const terminal = emitStmts(fe, s.block.stmts);
+  fe.exit(1);
+  fe.out.close();
+  return terminal;
 };
 
-const returnLocalStmt: E<"ReturnLocalStmt"> = (fe, s) => done(fe.returnValue(fe.local(s.source)), true);
+const returnLocalStmt: E<"ReturnLocalStmt"> = (fe, s) => fe.out.codeLast(fe.returnValue(fe.local(s.source)));
 
 const EMITTERS: { [T in StmtType]: E<T> } = {
   // control flow

@@ -10,33 +10,34 @@
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
 import type { Func, StmtMap } from "../../ir/types.js";
 import { _, braced, join, lit, type Code, type Node } from "../code.js";
-import { done, type Emitted, type FuncEmitter, type ModuleEmitter } from "./context.js";
+import type { Emit, FuncEmitter, ModuleEmitter } from "./context.js";
 
-type E<T extends keyof StmtMap> = (fe: FuncEmitter, s: StmtMap[T]) => Emitted;
+type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
 
 export const callStmt: E<"CallStmt"> = (fe, s) => {
   const mod = fe.mod;
   const r = fe.local(s.result);
-  const args = s.args.map((a) => fe.operand(a));
   const func = mod.policy.funcs.funcs[mod.funcIndex.get(s.func) ?? -1];
   if (func) {
-    const call = _`${mod.funcName(func)}(${join([fe.state, ...args])})`;
-    const value = mod.calls.asyncFuncs.has(func.name) ? _`await ${call}` : call;
-    return done(_`${r} = ${value}; if (${r} === undefined) ${fe.jump(0)}`);
+    const name = mod.funcName(func);
+    const list: Code[] = [fe.state]; // the call's arguments
+    for (const a of s.args) list.push(fe.operand(a));
+    if (mod.calls.asyncFuncs.has(func.name)) return fe.out.line`${r} = await ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
+    return fe.out.line`${r} = ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
   }
   const decl = mod.builtinDecls.get(s.func)!.decl;
   const site = mod.builtinSite(s.func, s);
   const def = getBuiltin(s.func);
+  const args: Code[] = [];
+  for (const a of s.args) args.push(fe.operand(a));
   if (decl.result === undefined || decl.result === null) {
-    return done(_`${mod.rt("callVoid")}(${fe.state}, ${site}, [${join(args)}]);`);
+    return fe.out.line`${mod.rt("callVoid")}(${fe.state}, ${site}, [${args}]);`;
   }
-  let call: Code;
-  if (def?.async) call = _`await ${mod.rt("callAsync")}(${fe.state}, ${site}, [${join(args)}])`;
-  else if (args.length <= 3) {
-    const helper = (["call0", "call1", "call2", "call3"] as const)[args.length]!;
-    call = _`${mod.rt(helper)}(${join([fe.state, site, ...args])})`;
-  } else call = _`${mod.rt("callN")}(${fe.state}, ${site}, [${join(args)}])`;
-  return done(_`${r} = ${call}; if (${r} === undefined) ${fe.jump(0)}`);
+  if (def?.async) return fe.out.line`${r} = await ${mod.rt("callAsync")}(${fe.state}, ${site}, [${args}]); if (${r} === undefined) ${fe.jump(0)}`;
+  if (args.length > 3) return fe.out.line`${r} = ${mod.rt("callN")}(${fe.state}, ${site}, [${args}]); if (${r} === undefined) ${fe.jump(0)}`;
+  const helper = mod.rt((["call0", "call1", "call2", "call3"] as const)[args.length]!);
+  if (args.length === 0) return fe.out.line`${r} = ${helper}(${fe.state}, ${site}); if (${r} === undefined) ${fe.jump(0)}`;
+  return fe.out.line`${r} = ${helper}(${fe.state}, ${site}, ${args}); if (${r} === undefined) ${fe.jump(0)}`;
 };
 
 export const callDynamicStmt: E<"CallDynamicStmt"> = (fe, s) => {
@@ -46,12 +47,9 @@ export const callDynamicStmt: E<"CallDynamicStmt"> = (fe, s) => {
   const key = _`${mod.rt("pathKey")}([${join(s.path.map((p) => fe.operand(p)))}])`;
   const [input, data] = s.args.map((a) => fe.local(a)) as [Code, Code];
   const call = _`${mod.fixed.dispatch}(${fe.state}, ${key}, ${input}, ${data})`;
-  const nodes: Node[] = [
-    _`${t} = ${dispatchIsAsync(mod) ? _`await ${call}` : call};`,
-    _`if (${t} === ${mod.rt("NOT_FOUND")}) ${fe.jump(0)}`,
-    _`${r} = ${t}; if (${r} === undefined) ${fe.jump(3)}`,
-  ];
-  return done(nodes);
+  fe.out.line`${t} = ${dispatchIsAsync(mod) ? _`await ${call}` : call};`;
+  fe.out.line`if (${t} === ${mod.rt("NOT_FOUND")}) ${fe.jump(0)}`;
+  return fe.out.line`${r} = ${t}; if (${r} === undefined) ${fe.jump(3)}`;
 };
 
 export function dispatchIsAsync(mod: ModuleEmitter): boolean {

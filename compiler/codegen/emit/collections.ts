@@ -4,47 +4,47 @@
 // entrypoint — the binding object is never built: its one value is returned).
 import type { StmtMap } from "../../ir/types.js";
 import { _ } from "../code.js";
-import { done, type Emitted, type FuncEmitter } from "./context.js";
+import type { Emit, FuncEmitter } from "./context.js";
 
-type E<T extends keyof StmtMap> = (fe: FuncEmitter, s: StmtMap[T]) => Emitted;
+type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
 
 function direct(fe: FuncEmitter) {
   return fe.result && "direct" in fe.result ? fe.result.direct : undefined;
 }
 
-export const makeArrayStmt: E<"MakeArrayStmt"> = (fe, s) => done(_`${fe.local(s.target)} = [];`);
+export const makeArrayStmt: E<"MakeArrayStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = [];`;
 
 export const makeObjectStmt: E<"MakeObjectStmt"> = (fe, s) => {
-  if (direct(fe)?.make === s) return done([]);
-  return done(_`${fe.local(s.target)} = ${fe.mod.rt("newObject")}();`);
+  if (direct(fe)?.make === s) return false;
+  return fe.out.line`${fe.local(s.target)} = ${fe.mod.rt("newObject")}();`;
 };
 
-export const makeSetStmt: E<"MakeSetStmt"> = (fe, s) => done(_`${fe.local(s.target)} = new ${fe.mod.rt("RegoSet")}();`);
+export const makeSetStmt: E<"MakeSetStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = new ${fe.mod.rt("RegoSet")}();`;
 
 export const arrayAppendStmt: E<"ArrayAppendStmt"> = (fe, s) =>
-  done(_`${fe.mod.rt("push")}(${fe.local(s.array)}, ${fe.operand(s.value)});`);
+  fe.out.line`${fe.mod.rt("push")}(${fe.local(s.array)}, ${fe.operand(s.value)});`;
 
-export const setAddStmt: E<"SetAddStmt"> = (fe, s) => done(_`${fe.mod.rt("addTo")}(${fe.local(s.set)}, ${fe.operand(s.value)});`);
+export const setAddStmt: E<"SetAddStmt"> = (fe, s) => fe.out.line`${fe.mod.rt("addTo")}(${fe.local(s.set)}, ${fe.operand(s.value)});`;
 
 export const objectInsertStmt: E<"ObjectInsertStmt"> = (fe, s) => {
   const o = fe.local(s.object);
   // Direct value: the binding object's only key; keep its value in the object's local.
-  if (direct(fe)?.insert === s) return done(_`${o} = ${fe.operand(s.value)};`);
-  return done(_`${o} = ${fe.mod.rt("insert")}(${o}, ${fe.operand(s.key)}, ${fe.operand(s.value)});`);
+  if (direct(fe)?.insert === s) return fe.out.line`${o} = ${fe.operand(s.value)};`;
+  return fe.out.line`${o} = ${fe.mod.rt("insert")}(${o}, ${fe.operand(s.key)}, ${fe.operand(s.value)});`;
 };
 
 export const objectInsertOnceStmt: E<"ObjectInsertOnceStmt"> = (fe, s) => {
   const o = fe.local(s.object);
   const site = fe.mod.conflictSite("object", s);
-  return done(_`${o} = ${fe.mod.rt("insertOnce")}(${o}, ${fe.operand(s.key)}, ${fe.operand(s.value)}, ${site});`);
+  return fe.out.line`${o} = ${fe.mod.rt("insertOnce")}(${o}, ${fe.operand(s.key)}, ${fe.operand(s.value)}, ${site});`;
 };
 
 export const objectMergeStmt: E<"ObjectMergeStmt"> = (fe, s) =>
-  done(_`${fe.local(s.target)} = ${fe.mod.rt("merge")}(${fe.local(s.a)}, ${fe.local(s.b)});`);
+  fe.out.line`${fe.local(s.target)} = ${fe.mod.rt("merge")}(${fe.local(s.a)}, ${fe.local(s.b)});`;
 
 export const resultSetAddStmt: E<"ResultSetAddStmt"> = (fe, s) => {
   const d = direct(fe);
-  if (d?.add === s) return done(fe.returnValue(fe.local(s.value)), true);
+  if (d?.add === s) return fe.out.codeLast(fe.returnValue(fe.local(s.value)));
   if (!fe.result || !("resultSet" in fe.result)) throw new Error("codegen: ResultSetAddStmt outside a plan");
-  return done(_`${fe.result.resultSet}.add(${fe.local(s.value)});`);
+  return fe.out.line`${fe.result.resultSet}.add(${fe.local(s.value)});`;
 };

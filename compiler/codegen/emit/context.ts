@@ -5,7 +5,7 @@ import type { Func, Operand, Policy, StmtLocation } from "../../ir/types.js";
 import type { CallGraph } from "../analysis/calls.js";
 import type { FuncFacts } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
-import { Code, Label, Name, _, lit, type Node } from "../code.js";
+import { Label, Lines, Name, PieceBuffer, _, lit, type Code } from "../code.js";
 import { FIXED, RT, Scope, type RuntimeName } from "../names.js";
 
 export class ModuleEmitter {
@@ -15,13 +15,28 @@ export class ModuleEmitter {
   readonly consts: Array<{ name: Name; type?: Code; init: Code }> = [];
   readonly funcNames = new Map<string, Name>();
   readonly funcIndex = new Map<string, number>();
-  /** Site constants by builtin name or conflict kind, then by location (see `siteKey`). */
-  private readonly builtinSites = new Map<string, Map<string, Name>>();
-  private readonly conflictSites = new Map<string, Map<string, Name>>();
+  /** Site constants by builtin name or conflict kind, then by location (see `site`). */
+  private readonly builtinSites = new Map<string, Map<number, Map<number | string, Name>>>();
+  private readonly conflictSites = new Map<string, Map<number, Map<number | string, Name>>>();
   /** Each distinct file text's number, for short site keys. */
   private readonly fileIds = new Map<string, number>();
+  /** By file number: the file's literal, for site constants. */
+  private readonly fileLiterals: Code[] = [];
+  /** By builtin name or conflict kind: its literal, for site constants. */
+  private readonly siteLiterals = new Map<string, Code>();
   private readonly numbers = new Map<string, Code>();
   private readonly runtimeNames = new Map<RuntimeName, Name>();
+  private readonly stringLiterals: Code[] = [];
+  private readonly localNames: Name[] = [];
+  /** The pieces array function bodies borrow in turn. */
+  readonly pieces = new PieceBuffer();
+  /** The names functions number (`b0`, `t1`, ...), shared by their scopes. */
+  readonly functionNames = new Map<string, Name[]>();
+  /** Functions emitted so far (numbering FuncEmitters). */
+  functions = 0;
+  /** By local number: the number of the function that used it last — so a function tells the
+   * locals it uses from the others without a set of its own. */
+  readonly localUsers: number[] = [];
   /** static.builtin_funcs by name. */
   readonly builtinDecls: ReadonlyMap<string, Policy["static"]["builtin_funcs"][number]>;
   readonly fixed: { [K in keyof typeof FIXED]: Name };
@@ -70,6 +85,16 @@ export class ModuleEmitter {
     return this.policy.static.strings[index]!.value;
   }
 
+  /** The literal of a string constant (made once: constants are used again and again). */
+  stringLiteral(index: number): Code {
+    return (this.stringLiterals[index] ??= lit(this.string(index)));
+  }
+
+  /** The name of local `n` (`l<n>`), the same in every function: made once. */
+  localName(n: number): Name {
+    return (this.localNames[n] ??= Name.numbered("l", n));
+  }
+
   file(loc: StmtLocation): string {
     return this.policy.static.files[loc.file]?.value ?? "";
   }
@@ -80,24 +105,28 @@ export class ModuleEmitter {
     return n;
   }
 
-  /** The location part of a site's key: file (by text), row, col. Built for every call site, so it
-   * is short (a JSON key holding the file name cost more than emitting the call). */
-  private siteKey(loc: StmtLocation): string {
+  /** The site constant in `table` under `group` and `loc`, declared as `helper(group, file, row,
+   * col)` when new. Sites are looked up by group, file (by text: its number), then row and col —
+   * as one number when that is exact (always, in practice: no string is built per call site),
+   * else as text. */
+  private site(table: Map<string, Map<number, Map<number | string, Name>>>, group: string, loc: StmtLocation, prefix: "c" | "k", helper: "builtinSite" | "conflictSite"): Name {
+    let byFile = table.get(group);
+    if (!byFile) table.set(group, (byFile = new Map()));
     const file = this.file(loc);
     let id = this.fileIds.get(file);
     if (id === undefined) this.fileIds.set(file, (id = this.fileIds.size));
-    return `${id}:${loc.row}:${loc.col}`;
-  }
-
-  /** The site constant in `table` under `group` and `loc`, declared by `init` when new. */
-  private site(table: Map<string, Map<string, Name>>, group: string, loc: StmtLocation, prefix: "c" | "k", init: (file: string) => Code): Name {
-    let byLoc = table.get(group);
-    if (!byLoc) table.set(group, (byLoc = new Map()));
-    const key = this.siteKey(loc);
+    let byLoc = byFile.get(id);
+    if (!byLoc) byFile.set(id, (byLoc = new Map()));
+    const { row, col } = loc;
+    const key = isSmallNatural(row, 2 ** 32) && isSmallNatural(col, 2 ** 20) ? row * 2 ** 20 + col : `${row}:${col}`;
     let n = byLoc.get(key);
     if (!n) {
       n = this.scope.name(prefix);
-      this.consts.push({ name: n, init: init(this.file(loc)) });
+      // (The group's and the file's literals made once: there are many sites per file.)
+      let groupLiteral = this.siteLiterals.get(group);
+      if (!groupLiteral) this.siteLiterals.set(group, (groupLiteral = lit(group)));
+      const fileLiteral = (this.fileLiterals[id] ??= lit(file));
+      this.consts.push({ name: n, init: _`${this.rt(helper)}(${groupLiteral}, ${fileLiteral}, ${row}, ${col})` });
       byLoc.set(key, n);
     }
     return n;
@@ -105,12 +134,12 @@ export class ModuleEmitter {
 
   /** A module constant for a builtin call site (name + location), shared by identical sites. */
   builtinSite(name: string, loc: StmtLocation): Name {
-    return this.site(this.builtinSites, name, loc, "c", (file) => _`${this.rt("builtinSite")}(${name}, ${file}, ${loc.row}, ${loc.col})`);
+    return this.site(this.builtinSites, name, loc, "c", "builtinSite");
   }
 
   /** A module constant for a conflict check's message and location. */
   conflictSite(kind: "rule" | "function" | "object", loc: StmtLocation): Name {
-    return this.site(this.conflictSites, kind, loc, "k", (file) => _`${this.rt("conflictSite")}(${kind}, ${file}, ${loc.row}, ${loc.col})`);
+    return this.site(this.conflictSites, kind, loc, "k", "conflictSite");
   }
 
   /**
@@ -133,29 +162,48 @@ export class ModuleEmitter {
 }
 
 /** A break target seen from inside: `break label` or, for a scan's iteration level, `continue label`. */
-export interface Level {
-  label: Label;
-  verb: "break" | "continue";
+export class Level {
+  /** The jump statement, made on first use (a block is jumped to from many places). */
+  private statement: Code | undefined;
+  constructor(
+    readonly label: Label,
+    readonly verb: "break" | "continue",
+  ) {}
+
+  /** `break label;` / `continue label;`, marking the label used. */
+  jump(): Code {
+    this.label.used = true;
+    return (this.statement ??= this.verb === "break" ? _`break ${this.label.name};` : _`continue ${this.label.name};`);
+  }
 }
 
-export interface Emitted {
-  node: Node;
-  /** Control never reaches the next statement of the same block. */
-  terminal: boolean;
+/** An integer in [0, limit). */
+function isSmallNatural(x: number, limit: number): boolean {
+  return Number.isInteger(x) && x >= 0 && x < limit;
 }
 
-export function done(node: Node, terminal = false): Emitted {
-  return { node, terminal };
-}
+const NO_DOTS: ReadonlySet<object> = new Set();
+const TRUE = lit(true);
+const FALSE = lit(false);
+
+/** A statement's emitter: appends its code to `fe.out`; true if control never reaches the next
+ * statement of the same block. */
+export type Emit<S> = (fe: FuncEmitter, s: S) => boolean;
 
 export class FuncEmitter {
-  readonly scope = new Scope();
-  readonly locals = new Map<number, Name>();
+  /** Its own names (labels, temporaries), numbered from 0 in every function. */
+  readonly scope: Scope;
+  /** The locals it uses, in the order first used (`local`). */
+  readonly locals: number[] = [];
+  /** This function's number in the module (see ModuleEmitter.localUsers). */
+  private readonly id: number;
   /** Function-level temporaries: `let t0: <type>`. */
   readonly temps: Array<{ name: Name; type: Code }> = [];
   private readonly levels: Level[] = [];
+  /** Where statements go: the function's body, appended to (no Code or node per statement). */
+  readonly out: Lines;
   /** DotStmts reading base data (number keys are read as their text). */
-  dataDots: ReadonlySet<object> = new Set();
+  dataDots: ReadonlySet<object> = NO_DOTS;
   /** Writes `return v` for this function (casts, memoisation). */
   returnValue: (v: Code) => Code = (v) => _`return ${v};`;
 
@@ -171,6 +219,9 @@ export class FuncEmitter {
     /** Funcs with arguments report "functions must not produce multiple outputs". */
     readonly isFunction: boolean,
   ) {
+    this.out = new Lines(mod.typed, mod.pieces); // TypeScript is indented, JavaScript is not (module.ts)
+    this.scope = new Scope(mod.functionNames);
+    this.id = mod.functions++;
     for (const p of params) this.local(p);
     this.result = mode === undefined ? undefined : mode === "resultset" ? { resultSet: this.scope.name("r") } : { direct: mode };
   }
@@ -183,9 +234,12 @@ export class FuncEmitter {
   }
 
   local(n: number): Name {
-    let name = this.locals.get(n);
-    if (!name) this.locals.set(n, (name = Name.numbered("l", n)));
-    return name;
+    const users = this.mod.localUsers;
+    if (users[n] !== this.id) {
+      users[n] = this.id;
+      this.locals.push(n);
+    }
+    return this.mod.localName(n);
   }
 
   temp(type: Code): Name {
@@ -199,9 +253,9 @@ export class FuncEmitter {
       case "local":
         return this.local(op.value);
       case "bool":
-        return lit(op.value);
+        return op.value ? TRUE : FALSE;
       case "string_index":
-        return lit(this.mod.string(op.value));
+        return this.mod.stringLiteral(op.value);
     }
   }
 
@@ -210,14 +264,16 @@ export class FuncEmitter {
     return new Label(this.scope.name(prefix));
   }
 
-  /** Runs `fn` with `levels` pushed (innermost last). */
-  within<T>(levels: Level[], fn: () => T): T {
-    this.levels.push(...levels);
-    try {
-      return fn();
-    } finally {
-      this.levels.length -= levels.length;
-    }
+  /** Pushes `outer` as the new level 0 (and `inner` inside it), for a nested block's statements.
+   * (No try/finally around them: a throw abandons the whole function.) */
+  enter(outer: Level, inner?: Level): void {
+    this.levels.push(outer);
+    if (inner) this.levels.push(inner);
+  }
+
+  /** Pops what `enter` pushed. */
+  exit(levels: 1 | 2): void {
+    this.levels.length -= levels;
   }
 
   level(k: number): Level {
@@ -228,8 +284,6 @@ export class FuncEmitter {
 
   /** `break`/`continue` statement leaving `k` levels (0 = the current block: "undefined"). */
   jump(k: number): Code {
-    const l = this.level(k);
-    l.label.used = true;
-    return _`${Code.raw(l.verb)} ${l.label.name};`;
+    return this.level(k).jump();
   }
 }

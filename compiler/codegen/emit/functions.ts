@@ -9,7 +9,7 @@ import type { Func, Plan, Stmt } from "../../ir/types.js";
 import { blockFlow, localKinds, K, type Kinds } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
 import { baseDataDots } from "../analysis/shapes.js";
-import { _, comment, join, type Code, type Name, type Node } from "../code.js";
+import { _, comment, join, type Code, type Lines, type Name, type Node } from "../code.js";
 import { FuncEmitter, type ModuleEmitter } from "./context.js";
 import { labelledBlock } from "./blocks.js";
 import { kindsType } from "./types.js";
@@ -25,50 +25,65 @@ export interface FunctionParts {
   doc: Code;
   params: Param[];
   returnType: Code;
-  body: Node[];
+  /** Statements: a function's body as written by its emitter, or a tree (the dispatcher). */
+  body: Lines | Node[];
   isAsync: boolean;
   isExported: boolean;
 }
 
-function emitBody(fe: FuncEmitter, blocks: Func["blocks"]): { nodes: Node[]; terminal: boolean } {
-  const nodes: Node[] = [];
-  for (const b of blocks) {
-    const e = labelledBlock(fe, b);
-    nodes.push(e.node);
-    if (e.terminal) return { nodes, terminal: true };
-  }
-  return { nodes, terminal: false };
+/** Emits the top-level blocks; true if the end of the last is never reached. */
+function emitBody(fe: FuncEmitter, blocks: Func["blocks"]): boolean {
+  for (const b of blocks) if (labelledBlock(fe, b)) return true;
+  return false;
 }
 
-function declarations(fe: FuncEmitter, skip: ReadonlySet<number>): Node[] {
+const NOTHING = _``;
+
+/** `let l2, l3, t0;`: the function's locals but `skip` (in number order), then its temporaries. */
+function declarations(fe: FuncEmitter, skip: readonly number[]): Code {
   const V = fe.mod.fixed.V;
-  const locals = [...fe.locals].filter(([n]) => !skip.has(n)).sort(([a], [b]) => a - b);
-  const decls = [...locals.map(([, name]) => fe.mod.annotated(name, V)), ...fe.temps.map((t) => fe.mod.annotated(t.name, t.type))];
-  return decls.length === 0 ? [] : [_`let ${join(decls)};`];
+  let count = 0;
+  for (const n of fe.locals) if (!skip.includes(n)) count++;
+  if (count === 0 && fe.temps.length === 0) return NOTHING;
+  // (A typed array sorts numerically in place: no comparator calls, no copy.)
+  const numbers = new Float64Array(count);
+  let i = 0;
+  for (const n of fe.locals) if (!skip.includes(n)) numbers[i++] = n;
+  numbers.sort();
+  const decls: Code[] = [];
+  for (const n of numbers) decls.push(fe.mod.annotated(fe.mod.localName(n), V));
+  for (const t of fe.temps) decls.push(fe.mod.annotated(t.name, t.type));
+  return _`let ${join(decls)};`;
 }
 
 export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   const isAsync = mod.calls.asyncFuncs.has(f.name);
   const memoId = mod.calls.memoised.has(f.name) ? mod.funcIndex.get(f.name)! : undefined;
   const fe = new FuncEmitter(mod, "func", f.params, isAsync, memoId, undefined, f.params.length > 2);
-  fe.dataDots = baseDataDots(mod.policy, f.blocks, f.params[1]);
+  fe.dataDots = baseDataDots(mod.policy, f.blocks, f.params[1], mod.calls.readsWithLocalKey(f));
   const $ = fe.state;
   const V = mod.fixed.V;
-  const prelude: Node[] = [];
+  const body = fe.out;
   if (memoId !== undefined) {
     const m = fe.scope.name("m");
-    prelude.push(_`const ${m} = ${$}.memo;`, _`if (${m} !== undefined && ${m}.has(${memoId})) return ${m}.get(${memoId});`);
+    body.line`const ${m} = ${$}.memo;`;
+    body.line`if (${m} !== undefined && ${m}.has(${memoId})) return ${m}.get(${memoId});`;
     fe.returnValue = (v) => _`return ${$}.memoize(${memoId}, ${v});`;
   }
-  const body = emitBody(fe, f.blocks);
-  const end: Node[] = body.terminal ? [] : [memoId !== undefined ? _`return ${$}.memoize(${memoId}, undefined);` : _`return undefined;`];
+  // The declarations come first, but are known once the body is emitted.
+  const declarationsAt = body.reserve();
+  if (!emitBody(fe, f.blocks)) {
+    if (memoId !== undefined) body.line`return ${$}.memoize(${memoId}, undefined);`;
+    else body.line`return undefined;`;
+  }
+  body.fill(declarationsAt, declarations(fe, f.params));
   const params: Param[] = [{ name: $, type: mod.rt("EvalState") }, ...f.params.map((p) => ({ name: fe.local(p), type: V }))];
   return {
     name: mod.funcName(f),
     doc: comment(memoId !== undefined ? `${f.name} (memoised)` : f.name),
     params,
     returnType: isAsync ? _`Promise<${V}>` : V,
-    body: [...prelude, ...declarations(fe, new Set(f.params)), ...body.nodes, ...end],
+    body,
     isAsync,
     isExported: false,
   };
@@ -120,25 +135,25 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
     fe = new FuncEmitter(mod, "plan", [], isAsync, undefined, "resultset", false);
     returnType = mod.rt("ResultSet");
   }
-  fe.dataDots = baseDataDots(mod.policy, plan.blocks, 1);
+  fe.dataDots = baseDataDots(mod.policy, plan.blocks, 1, mod.calls.readsWithLocalKey(plan));
   const l0 = fe.local(0);
   const l1 = fe.local(1);
-  const body = emitBody(fe, plan.blocks);
-  const nodes: Node[] = [_`const ${$} = new ${mod.rt("EvalState")}(${mod.fixed.options});`];
-  nodes.push(...declarations(fe, new Set([0, 1])));
-  nodes.push(
-    _`let ${mod.annotated(l0, V)} = ${mod.cast(mod.fixed.input, _`unknown as ${V}`)}, ${mod.annotated(l1, V)} = ${mod.cast(_`(${mod.fixed.data} ?? ${mod.rt("EMPTY_OBJECT")})`, _`unknown as ${V}`)};`,
-  );
+  const nodes = fe.out;
+  nodes.line`const ${$} = new ${mod.rt("EvalState")}(${mod.fixed.options});`;
+  const declarationsAt = nodes.reserve();
+  nodes.line`let ${mod.annotated(l0, V)} = ${mod.cast(mod.fixed.input, _`unknown as ${V}`)}, ${mod.annotated(l1, V)} = ${mod.cast(_`(${mod.fixed.data} ?? ${mod.rt("EMPTY_OBJECT")})`, _`unknown as ${V}`)};`;
   const rs = fe.result && "resultSet" in fe.result ? fe.result.resultSet : undefined;
-  if (rs) nodes.push(_`const ${rs} = new ${mod.rt("ResultSetBuilder")}();`);
-  nodes.push(...body.nodes);
+  if (rs) nodes.line`const ${rs} = new ${mod.rt("ResultSetBuilder")}();`;
+  const terminal = emitBody(fe, plan.blocks);
+  nodes.fill(declarationsAt, declarations(fe, [0, 1]));
   if (direct) {
-    if (!body.terminal) {
+    if (!terminal) {
       // The analysis proved the value is always there; should it ever not be, fail loudly.
-      nodes.push(maybeUndefined ? _`return undefined;` : _`throw ${mod.rt("internalError")}(${`entrypoint ${plan.name} produced no value`});`);
+      if (maybeUndefined) nodes.line`return undefined;`;
+      else nodes.line`throw ${mod.rt("internalError")}(${`entrypoint ${plan.name} produced no value`});`;
     }
     if (maybeUndefined) returnType = _`${returnType} | undefined`;
-  } else if (!body.terminal) nodes.push(_`return ${rs!}.rows;`);
+  } else if (!terminal) nodes.line`return ${rs!}.rows;`;
   const params: Param[] = [
     { name: mod.fixed.input, type: _`${types.input} | undefined` },
     { name: mod.fixed.data, type: types.data },

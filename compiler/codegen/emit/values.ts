@@ -3,9 +3,9 @@
 // and null constructors. A statement that is "undefined" jumps out of the current block.
 import type { StmtMap, Operand } from "../../ir/types.js";
 import { _, type Code } from "../code.js";
-import { done, type Emitted, type FuncEmitter } from "./context.js";
+import type { Emit, FuncEmitter } from "./context.js";
 
-type E<T extends keyof StmtMap> = (fe: FuncEmitter, s: StmtMap[T]) => Emitted;
+type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
 
 /** The constant value of a non-local operand (strings resolved), for compile-time comparisons. */
 function constant(fe: FuncEmitter, op: Operand): string | boolean | undefined {
@@ -16,63 +16,66 @@ function constant(fe: FuncEmitter, op: Operand): string | boolean | undefined {
 
 export const dotStmt: E<"DotStmt"> = (fe, s) => {
   const t = fe.local(s.target);
-  if (s.source.type !== "local") return done([_`${t} = undefined;`, fe.jump(0)], true);
+  if (s.source.type !== "local") {
+    fe.out.line`${t} = undefined;`;
+    return fe.out.codeLast(fe.jump(0));
+  }
   const src = fe.local(s.source.value);
-  const read =
-    s.key.type === "string_index"
-      ? _`${fe.mod.rt("dotKey")}(${src}, ${fe.mod.string(s.key.value)})`
-      : _`${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)})`;
-  return done(_`${t} = ${read}; if (${t} === undefined) ${fe.jump(0)}`);
+  if (s.key.type === "string_index") {
+    return fe.out.line`${t} = ${fe.mod.rt("dotKey")}(${src}, ${fe.mod.stringLiteral(s.key.value)}); if (${t} === undefined) ${fe.jump(0)}`;
+  }
+  return fe.out.line`${t} = ${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)}); if (${t} === undefined) ${fe.jump(0)}`;
 };
 
-export const lenStmt: E<"LenStmt"> = (fe, s) => done(_`${fe.local(s.target)} = ${fe.mod.rt("len")}(${fe.operand(s.source)});`);
+export const lenStmt: E<"LenStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${fe.mod.rt("len")}(${fe.operand(s.source)});`;
 
-function equalityTest(fe: FuncEmitter, a: Operand, b: Operand, negate: boolean): Emitted {
+function equalityTest(fe: FuncEmitter, a: Operand, b: Operand, negate: boolean): boolean {
   const ca = constant(fe, a);
   const cb = constant(fe, b);
   if (ca !== undefined && cb !== undefined) {
     // Both constant: decided now.
-    return (ca === cb) !== negate ? done([]) : done(fe.jump(0), true);
+    return (ca === cb) !== negate ? false : fe.out.codeLast(fe.jump(0));
   }
-  if (a.type === "local" && b.type === "local" && a.value === b.value) return negate ? done(fe.jump(0), true) : done([]);
+  if (a.type === "local" && b.type === "local" && a.value === b.value) return negate ? fe.out.codeLast(fe.jump(0)) : false;
   if (ca !== undefined || cb !== undefined) {
     // A string or boolean constant equals exactly itself: strict (in)equality. The local is
     // widened to V: TypeScript may have narrowed it (`l4 = true;`, an earlier comparison) to a
     // type that does not overlap the constant.
     const [local, c] = ca !== undefined ? [b, a] : [a, b];
-    return done(_`if ((${fe.mod.cast(fe.operand(local), fe.mod.fixed.V)}) ${negate ? _`===` : _`!==`} ${fe.operand(c)}) ${fe.jump(0)}`);
+    return fe.out.line`if ((${fe.mod.cast(fe.operand(local), fe.mod.fixed.V)}) ${negate ? _`===` : _`!==`} ${fe.operand(c)}) ${fe.jump(0)}`;
   }
-  const eq = _`${fe.mod.rt("equal")}(${fe.operand(a)}, ${fe.operand(b)})`;
-  return done(negate ? _`if (${eq}) ${fe.jump(0)}` : _`if (!${eq}) ${fe.jump(0)}`);
+  const equal = fe.mod.rt("equal");
+  if (negate) return fe.out.line`if (${equal}(${fe.operand(a)}, ${fe.operand(b)})) ${fe.jump(0)}`;
+  return fe.out.line`if (!${equal}(${fe.operand(a)}, ${fe.operand(b)})) ${fe.jump(0)}`;
 }
 
 export const equalStmt: E<"EqualStmt"> = (fe, s) => equalityTest(fe, s.a, s.b, false);
 export const notEqualStmt: E<"NotEqualStmt"> = (fe, s) => equalityTest(fe, s.a, s.b, true);
 
-function typeTest(fe: FuncEmitter, op: Operand, test: (v: Code) => Code): Emitted {
-  if (op.type !== "local") return done(fe.jump(0), true); // constants are never collections
-  return done(_`if (!${test(fe.local(op.value))}) ${fe.jump(0)}`);
+function typeTest(fe: FuncEmitter, op: Operand, test: (v: Code) => Code): boolean {
+  if (op.type !== "local") return fe.out.codeLast(fe.jump(0)); // constants are never collections
+  return fe.out.line`if (!${test(fe.local(op.value))}) ${fe.jump(0)}`;
 }
 
 export const isArrayStmt: E<"IsArrayStmt"> = (fe, s) => typeTest(fe, s.source, (v) => _`Array.isArray(${v})`);
 export const isObjectStmt: E<"IsObjectStmt"> = (fe, s) => typeTest(fe, s.source, (v) => _`${fe.mod.rt("isObjectValue")}(${v})`);
 export const isSetStmt: E<"IsSetStmt"> = (fe, s) => typeTest(fe, s.source, (v) => _`${fe.mod.rt("isSetValue")}(${v})`);
 
-export const isDefinedStmt: E<"IsDefinedStmt"> = (fe, s) => done(_`if (${fe.local(s.source)} === undefined) ${fe.jump(0)}`);
-export const isUndefinedStmt: E<"IsUndefinedStmt"> = (fe, s) => done(_`if (${fe.local(s.source)} !== undefined) ${fe.jump(0)}`);
+export const isDefinedStmt: E<"IsDefinedStmt"> = (fe, s) => fe.out.line`if (${fe.local(s.source)} === undefined) ${fe.jump(0)}`;
+export const isUndefinedStmt: E<"IsUndefinedStmt"> = (fe, s) => fe.out.line`if (${fe.local(s.source)} !== undefined) ${fe.jump(0)}`;
 
-export const assignVarStmt: E<"AssignVarStmt"> = (fe, s) => done(_`${fe.local(s.target)} = ${fe.operand(s.source)};`);
+export const assignVarStmt: E<"AssignVarStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${fe.operand(s.source)};`;
 
 export const assignVarOnceStmt: E<"AssignVarOnceStmt"> = (fe, s) => {
   const t = fe.local(s.target);
   const site = fe.mod.conflictSite(fe.isFunction ? "function" : "rule", s);
-  return done(_`${t} = ${fe.mod.rt("assignOnce")}(${t}, ${fe.operand(s.source)}, ${site});`);
+  return fe.out.line`${t} = ${fe.mod.rt("assignOnce")}(${t}, ${fe.operand(s.source)}, ${site});`;
 };
 
-export const assignIntStmt: E<"AssignIntStmt"> = (fe, s) => done(_`${fe.local(s.target)} = ${s.value};`);
-export const makeNumberIntStmt: E<"MakeNumberIntStmt"> = (fe, s) => done(_`${fe.local(s.target)} = ${s.value};`);
+export const assignIntStmt: E<"AssignIntStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${s.value};`;
+export const makeNumberIntStmt: E<"MakeNumberIntStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${s.value};`;
 export const makeNumberRefStmt: E<"MakeNumberRefStmt"> = (fe, s) =>
-  done(_`${fe.local(s.target)} = ${fe.mod.number(fe.mod.string(s.index))};`);
-export const makeNullStmt: E<"MakeNullStmt"> = (fe, s) => done(_`${fe.local(s.target)} = null;`);
-export const resetLocalStmt: E<"ResetLocalStmt"> = (fe, s) => done(_`${fe.local(s.target)} = undefined;`);
-export const nopStmt: E<"NopStmt"> = () => done([]);
+  fe.out.line`${fe.local(s.target)} = ${fe.mod.number(fe.mod.string(s.index))};`;
+export const makeNullStmt: E<"MakeNullStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = null;`;
+export const resetLocalStmt: E<"ResetLocalStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = undefined;`;
+export const nopStmt: E<"NopStmt"> = () => false;

@@ -66,6 +66,27 @@ describe("codegen: names.ts", () => {
     const got = ["authz/allow", "authz.allow", "eval", "class", "1x", "l3", "c10", "", "  ", "__proto__", "a_b-c", "évé", "constructor", "process", "Object"].map((t) => s.ident(t).text);
     assert.deepEqual(got, ["authzAllow", "authzAllow2", "eval_", "class_", "_1x", "l3_", "c10_", "policy", "policy2", "proto", "aBC", "v", "constructor_", "process", "object_"]);
     assert.equal(new Scope().ident("authz input", "pascal").text, "AuthzInput");
+    // The words, as a regular expression finds them, joined and capitalised (camel: the first
+    // lower-cased) — for any text, long ones included.
+    const spec = (t: string, style: "camel" | "pascal") =>
+      t
+        .split(/[^A-Za-z0-9]+/)
+        .filter((w) => w !== "")
+        .map((w, i) => (i === 0 && style === "camel" ? w[0]!.toLowerCase() + w.slice(1) : w[0]!.toUpperCase() + w.slice(1)))
+        .join("");
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom("a", "B", "7", ".", "_", " ", "é"), maxLength: 10000 })),
+        fc.constantFrom("camel" as const, "pascal" as const),
+        (t, style) => {
+          const want = spec(t, style);
+          // (Only where nothing else changes the name: not empty, no leading digit, not reserved.)
+          fc.pre(want !== "" && !/^[0-9]/.test(want) && !/^[A-Za-z]{1,2}\d+$/.test(want) && !["eval", "class"].includes(want));
+          const got = new Scope().ident(t, style).text;
+          assert.ok(got === want || got === `${want}_`, `${JSON.stringify(t)}: ${got} vs ${want}`);
+        },
+      ),
+    );
     fc.assert(
       fc.property(fc.array(fc.string({ unit: "binary" }), { maxLength: 20 }), (texts) => {
         const sc = new Scope();
