@@ -287,7 +287,7 @@ export function apiAllow(input: ApiInput | undefined, data: ApiData, options?: E
   throw internalError("entrypoint api/allow produced no value");
 }
 
-/* entrypoint name → function */
+/* entrypoint name -> function */
 export const entrypoints: EntrypointTable = {
   ["api/allow"]: { kind: "value", binding: "result", async: false, fn: apiAllow },
 };

@@ -127,7 +127,7 @@ export function authzAllow(input: AuthzInput | undefined, data: AuthzData, optio
   throw internalError("entrypoint authz/allow produced no value");
 }
 
-/* entrypoint name → function */
+/* entrypoint name -> function */
 export const entrypoints: EntrypointTable = {
   ["authz/allow"]: { kind: "value", binding: "result", async: false, fn: authzAllow },
 };

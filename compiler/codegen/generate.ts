@@ -3,9 +3,8 @@
 // the refs the plans read), emit every reachable func and every selected plan, and lay
 // the module out (module.ts).
 import { RegoError } from "../../runtime/errors.js";
-import { decodePolicy } from "../ir/decode.js";
 import type { Plan, Policy } from "../ir/types.js";
-import { validatePolicy } from "../ir/validate.js";
+import { decodeValidPolicy } from "../ir/prepare.js";
 import { analyseCalls } from "./analysis/calls.js";
 import { detectDirect, type DirectEntry } from "./analysis/entry.js";
 import { analyseDefinedness, analyseFuncs } from "./analysis/kinds.js";
@@ -56,9 +55,7 @@ export interface GeneratedModule {
 
 /** Decodes and validates a plan (JSON text or parsed JSON). */
 export function preparePolicy(plan: unknown): Policy {
-  const policy = decodePolicy(plan);
-  validatePolicy(policy);
-  return policy;
+  return decodeValidPolicy(plan);
 }
 
 export function selectPlans(policy: Policy, entrypoint: string | undefined): Plan[] {
@@ -194,7 +191,7 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
     typeAliases,
     consts: mod.consts,
     functions,
-    tail: [{ name: mod.fixed.entrypoints, type: mod.rt("EntrypointTable"), init: tableInit, exported: true, doc: comment("entrypoint name → function") }],
+    tail: [{ name: mod.fixed.entrypoints, type: mod.rt("EntrypointTable"), init: tableInit, exported: true, doc: comment("entrypoint name -> function") }],
   });
   return {
     code,

@@ -53,7 +53,7 @@ return l4;
 }
 throw internalError("entrypoint authz/allow produced no value");
 }
-/* entrypoint name → function */
+/* entrypoint name -> function */
 export const entrypoints = {
   ["authz/allow"]: { kind: "value", binding: "result", async: false, fn: authzAllow },
 };

@@ -31,7 +31,7 @@ return l4;
 }
 return undefined;
 }
-/* entrypoint name → function */
+/* entrypoint name -> function */
 export const entrypoints = {
   ["x/`${evil}`*/\n"]: { kind: "value", binding: "result", async: false, fn: xEvil },
 };

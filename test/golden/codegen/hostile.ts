@@ -48,7 +48,7 @@ export function xEvil(input: XEvilInput | undefined, data: XEvilData, options?: 
   return undefined;
 }
 
-/* entrypoint name → function */
+/* entrypoint name -> function */
 export const entrypoints: EntrypointTable = {
   ["x/`${evil}`*/\n"]: { kind: "value", binding: "result", async: false, fn: xEvil },
 };

@@ -54,7 +54,7 @@ export function shopDeny(input: ShopInput | undefined, data: ShopData, options?:
   throw internalError("entrypoint shop/deny produced no value");
 }
 
-/* entrypoint name → function */
+/* entrypoint name -> function */
 export const entrypoints: EntrypointTable = {
   ["shop/deny"]: { kind: "value", binding: "result", async: false, fn: shopDeny },
 };

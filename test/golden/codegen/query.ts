@@ -33,7 +33,7 @@ export function query(input: QueryInput | undefined, data: QueryData, options?: 
   return r0.rows;
 }
 
-/* entrypoint name → function */
+/* entrypoint name -> function */
 export const entrypoints: EntrypointTable = {
   ["query"]: { kind: "resultset", async: false, fn: query },
 };

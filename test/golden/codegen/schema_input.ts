@@ -107,7 +107,7 @@ export function shopAllow(input: ShopInput | undefined, data: ShopData, options?
   return undefined;
 }
 
-/* entrypoint name → function */
+/* entrypoint name -> function */
 export const entrypoints: EntrypointTable = {
   ["shop/allow"]: { kind: "value", binding: "result", async: false, fn: shopAllow },
 };

@@ -102,7 +102,7 @@ return l4;
 }
 return undefined;
 }
-/* entrypoint name → function */
+/* entrypoint name -> function */
 export const entrypoints = {
   ["app/report"]: { kind: "value", binding: "result", async: false, fn: appReport },
 };

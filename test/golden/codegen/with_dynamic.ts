@@ -126,7 +126,7 @@ export function appReport(input: AppInput | undefined, data: AppData, options?: 
   return undefined;
 }
 
-/* entrypoint name → function */
+/* entrypoint name -> function */
 export const entrypoints: EntrypointTable = {
   ["app/report"]: { kind: "value", binding: "result", async: false, fn: appReport },
 };
