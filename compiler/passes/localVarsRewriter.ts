@@ -160,7 +160,9 @@ export class Rewriter {
         }
         const rhs = container.type === "ref" ? refTerm([...container.value, key], container.location) : refTerm([container, key], container.location);
         const x: Expr = { ...e, terms: [nameRef("eq", e.location), val, rhs] };
-        for (const v0 of [...outputVarsForExprEq(x as Expr & { terms: Term[] }, varsOf(container))].sort()) {
+        const outputs = outputVarsForExprEq(x as Expr & { terms: Term[] }, varsOf(container));
+        // (in name order; most declare one var, which needs no sorted copy)
+        for (const v0 of outputs.size > 1 ? [...outputs].sort() : outputs) {
           const gv = this.declare(stack, v0, Occurrence.Declared);
           if (typeof gv !== "string") {
             this.error(gv[0]!, decl);

@@ -58,11 +58,14 @@ export function resolveRefs(ctx: CompileContext): void {
   }
   for (const m of ctx.modules) {
     const globals = getGlobals(packages.get(pkgKey(m.package.path)), m.imports);
+    const facts = ctx.factCollector(m);
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         const err = resolveRefsInRule(globals, r);
         if (err) ctx.err("rego_compile_error", err, r.location);
       }
+      // the module's facts (facts.ts), while the rule just resolved is in the caches
+      facts.addRule(top);
     }
     if (ctx.strict) {
       for (const imp of m.imports) {
