@@ -8,11 +8,12 @@ import { Walker } from "./visit.js";
 export class Graph {
   readonly adj = new Map<Rule, Set<Rule>>();
   readonly nodes: Rule[] = [];
-  private readonly known = new Set<Rule>();
+  /** Each node's position in `nodes` (the searches keep their marks in arrays by it). */
+  private readonly ids = new Map<Rule, number>();
 
   addNode(r: Rule): void {
-    if (this.known.has(r)) return;
-    this.known.add(r);
+    if (this.ids.has(r)) return;
+    this.ids.set(r, this.nodes.length);
     this.nodes.push(r);
   }
 
@@ -80,47 +81,56 @@ export class Graph {
   }
 
   /** The rules on a cycle (in a strongly connected component of more than one rule, or
-   * depending on themselves): Tarjan's algorithm, iteratively. */
+   * depending on themselves): Tarjan's algorithm, iteratively. Its marks (index, low link, on
+   * the component stack) and both stacks are arrays by node position: it visits every rule. */
   onCycles(): Set<Rule> {
     const out = new Set<Rule>();
-    const index = new Map<Rule, number>();
-    const low = new Map<Rule, number>();
-    const onStack = new Set<Rule>();
-    const scc: Rule[] = [];
+    const n = this.nodes.length;
+    const index = new Int32Array(n).fill(-1);
+    const low = new Int32Array(n);
+    const onStack = new Uint8Array(n);
+    const scc = new Int32Array(n);
+    let sccTop = 0;
+    // the depth-first stack: a node and what is left of its dependencies (none: no iterator)
+    const stackNode = new Int32Array(n);
+    const stackDeps: (Iterator<Rule> | undefined)[] = [];
+    let top = 0;
     let next = 0;
-    for (const root of this.nodes) {
-      if (index.has(root)) continue;
-      const stack: [Rule, Iterator<Rule>][] = [];
-      const open = (u: Rule): void => {
-        index.set(u, next);
-        low.set(u, next++);
-        scc.push(u);
-        onStack.add(u);
-        stack.push([u, this.dependencies(u).values()]);
-      };
-      open(root);
-      while (stack.length > 0) {
-        const [u, deps] = stack[stack.length - 1]!;
-        const d = deps.next();
-        if (!d.done) {
-          const v = d.value;
-          if (v === u) out.add(u);
-          if (!index.has(v)) open(v);
-          else if (onStack.has(v)) low.set(u, Math.min(low.get(u)!, index.get(v)!));
+    for (let root = 0; root < n; root++) {
+      if (index[root] !== -1) continue;
+      let open = root;
+      for (;;) {
+        if (open !== -1) {
+          index[open] = next;
+          low[open] = next++;
+          scc[sccTop++] = open;
+          onStack[open] = 1;
+          stackNode[top] = open;
+          stackDeps[top++] = this.adj.get(this.nodes[open]!)?.values();
+          open = -1;
+        }
+        if (top === 0) break;
+        const u = stackNode[top - 1]!;
+        const d = stackDeps[top - 1]?.next();
+        if (d && !d.done) {
+          const v = this.ids.get(d.value)!;
+          if (v === u) out.add(this.nodes[u]!);
+          if (index[v] === -1) open = v;
+          else if (onStack[v] === 1) low[u] = Math.min(low[u]!, index[v]!);
           continue;
         }
-        stack.pop();
-        const parent = stack[stack.length - 1]?.[0];
-        if (parent) low.set(parent, Math.min(low.get(parent)!, low.get(u)!));
-        if (low.get(u) === index.get(u)) {
-          const members: Rule[] = [];
-          for (;;) {
-            const w = scc.pop()!;
-            onStack.delete(w);
-            members.push(w);
-            if (w === u) break;
-          }
-          if (members.length > 1) for (const w of members) out.add(w);
+        stackDeps[--top] = undefined;
+        if (top > 0) {
+          const parent = stackNode[top - 1]!;
+          low[parent] = Math.min(low[parent]!, low[u]!);
+        }
+        if (low[u] === index[u]) {
+          // pop u's component; more than one member: all are on a cycle
+          let first = sccTop - 1;
+          while (scc[first] !== u) first--;
+          for (let i = first; i < sccTop; i++) onStack[scc[i]!] = 0;
+          if (sccTop - first > 1) for (let i = sccTop - 1; i >= first; i--) out.add(this.nodes[scc[i]!]!);
+          sccTop = first;
         }
       }
     }

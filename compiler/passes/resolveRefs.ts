@@ -91,7 +91,8 @@ export function resolveRefsInQuery(ctx: CompileContext): void {
     globals = getGlobals(new PackageRules(pkg, exports), q.imports ?? []);
   }
   const ignore = new DeclaredStack([declaredVars(q.body)]);
-  q.body = resolveBody(globals, ignore, q.body);
+  // (a new array, as the caller's body was given)
+  q.body = resolveBody(globals, ignore, q.body).slice();
 }
 
 function pkgKey(path: Ref): string {
@@ -227,10 +228,10 @@ function resolveRefsInRule(globals: Globals, rule: Rule): string | undefined {
   return undefined;
 }
 
+/** Resolves a body's expressions, each in place (the body itself is returned: no copy). */
 function resolveBody(globals: Globals, ignore: DeclaredStack, body: Body): Body {
-  const out: Body = [];
-  for (const e of body) out.push(resolveExpr(globals, ignore, e));
-  return out;
+  for (const e of body) resolveExpr(globals, ignore, e);
+  return body;
 }
 
 // Terms are rewritten copy-on-write: a term none of whose parts resolve to something else is
@@ -238,6 +239,7 @@ function resolveBody(globals: Globals, ignore: DeclaredStack, body: Body): Body 
 // parser shares no term between two places of a module (except a head's key, which is its ref's
 // last term and kept so), so the stages after this one still rewrite each place on its own.
 
+/** Resolves an expression in place (and returns it). */
 function resolveExpr(globals: Globals, ignore: DeclaredStack, e: Expr): Expr {
   const ts = e.terms;
   if (Array.isArray(ts)) {

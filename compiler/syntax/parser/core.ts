@@ -139,13 +139,13 @@ export abstract class ParserCore {
     }
   }
 
-  /** Is the next token (after optional whitespace) `.` or `[`? Does not move. */
+  /** Is the token right after the current one (no whitespace between) `.` or `[`? Does not
+   * move. Asked after keywords (identifier-like tokens), so the next token starts where the
+   * lexer stands, and a `.` or `[` there is always a token of its own: the character tells,
+   * without scanning (and saving the state to undo that). */
   peekRefContinues(): boolean {
-    const s = this.save();
-    this.scanWS();
-    const t = this.tok;
-    this.restore(s);
-    return t === tt.dot || t === tt.bracketL;
+    const c = this.source.text.charCodeAt(this.lexer.pos);
+    return c === 46 /* . */ || c === 91 /* [ */;
   }
 
   /** Is the character right after the current token `ch` (no whitespace between)? */
