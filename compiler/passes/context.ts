@@ -5,7 +5,7 @@ import type { Body, Import, Module, NodeLocation, Ref, Rule, Term } from "../ast
 import { RegoError, type RegoErrorCode } from "../../runtime/errors.js";
 import { defaultCapabilities, type BuiltinDecl, type Capabilities } from "../builtins/decls.js";
 import type { ModuleTreeNode, TreeNode } from "./ruleTree.js";
-import type { Graph } from "./graph.js";
+import type { DependencyRecord, Graph } from "./graph.js";
 import type { TypeEnv } from "./types/env.js";
 import { SchemaSet } from "./types/schema.js";
 import { collectFacts, FactCollector, ModuleFacts } from "./facts.js";
@@ -68,6 +68,8 @@ export class CompileContext {
   moduleTree: ModuleTreeNode | undefined;
   ruleTree: TreeNode | undefined;
   graph: Graph | undefined;
+  /** The dependency walks RewriteExprTerms recorded, by module, for SetGraph to replay. */
+  earlyDependencies: Map<Module, DependencyRecord> | undefined;
   typeEnv: TypeEnv | undefined;
   readonly rewrittenVars = new Map<string, string>();
   gen: LocalVarGen = new LocalVarGen(new Set());

@@ -140,31 +140,70 @@ export class Graph {
 
 const EMPTY: ReadonlySet<Rule> = new Set();
 
-export function buildGraph(ctx: CompileContext): Graph {
-  const deps = new DependencyWalker(new Graph(), ctx.ruleTree!);
-  for (const m of ctx.modules) {
-    for (const top of m.rules) {
-      for (let a: Rule | undefined = top; a; a = a.else) {
-        deps.g.addNode(a);
-        deps.rule = a;
-        deps.any(a.head);
-        deps.any(a.body);
-      }
+/** Where a dependency walk reports: the graph itself, or a record of the steps to replay into
+ * it later. */
+export interface DependencySink {
+  addNode(r: Rule): void;
+  addDependency(u: Rule, v: Rule): void;
+}
+
+/** The steps a dependency walk took, in order, as pairs (u, v): a node u when v is undefined,
+ * else the edge u → v. RewriteExprTerms walks each rule for its dependencies right after
+ * rewriting it (while the rule is in the processor's caches); SetGraph replays the steps. */
+export class DependencyRecord implements DependencySink {
+  private readonly steps: (Rule | undefined)[] = [];
+  addNode(r: Rule): void {
+    this.steps.push(r, undefined);
+  }
+  addDependency(u: Rule, v: Rule): void {
+    this.steps.push(u, v);
+  }
+  replay(g: Graph): void {
+    const s = this.steps;
+    for (let i = 0; i < s.length; i += 2) {
+      const v = s[i + 1];
+      if (v === undefined) g.addNode(s[i]!);
+      else g.addDependency(s[i]!, v);
     }
   }
-  return deps.g;
+}
+
+/** The rule graph: the modules' recorded dependency walks replayed (see DependencyRecord), the
+ * others walked now, in module and rule order either way. */
+export function buildGraph(ctx: CompileContext): Graph {
+  const g = new Graph();
+  const early = ctx.earlyDependencies;
+  ctx.earlyDependencies = undefined;
+  const deps = new DependencyWalker(g, ctx.ruleTree!);
+  for (const m of ctx.modules) {
+    const rec = early?.get(m);
+    if (rec) rec.replay(g);
+    else for (const top of m.rules) deps.addRule(top);
+  }
+  return g;
 }
 
 /** Adds an edge from the rule being walked to every rule each of its refs may refer to. */
-class DependencyWalker extends Walker {
+export class DependencyWalker extends Walker {
   rule: Rule | undefined;
   /** The rules one ref finds (reused: the walk visits every ref of every rule). */
   private readonly found: Rule[] = [];
   constructor(
-    readonly g: Graph,
+    /** Where the nodes and edges go (settable: one walker serves every module). */
+    public sink: DependencySink,
     private readonly tree: TreeNode,
   ) {
     super();
+  }
+
+  /** A rule and its else branches: each a node, with an edge to what its head and body use. */
+  addRule(top: Rule): void {
+    for (let a: Rule | undefined = top; a; a = a.else) {
+      this.sink.addNode(a);
+      this.rule = a;
+      this.any(a.head);
+      this.any(a.body);
+    }
   }
 
   expr(e: Expr): void {
@@ -180,6 +219,6 @@ class DependencyWalker extends Walker {
     const found = this.found;
     found.length = 0;
     this.tree.collectDynamic(ref, 0, true, found);
-    for (const b of found) for (let x: Rule | undefined = b; x; x = x.else) this.g.addDependency(this.rule!, x);
+    for (const b of found) for (let x: Rule | undefined = b; x; x = x.else) this.sink.addDependency(this.rule!, x);
   }
 }

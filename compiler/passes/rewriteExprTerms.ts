@@ -2,22 +2,40 @@
 // results (`x := f(g(y))` → `g(y, __local1__); f(__local1__, __local0__); x = __local0__`), and
 // refs whose head is a value or call get that value bound first (`[1, 2][i]` →
 // `__local0__ = [1, 2]; __local0__[i]`). Heads, comprehension terms and `every` domains too.
-import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
+import type { Body, Expr, Module, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
+import { DependencyRecord, DependencyWalker } from "./graph.js";
 import { eqExpr, newExpr, varTerm } from "./terms.js";
 
 let hoisted: Map<string, Term> | undefined;
 
 export function rewriteExprTerms(ctx: CompileContext): void {
   hoisted = ctx.hoisted;
+  // each rule's dependencies (SetGraph's walk) are recorded right after the rule is rewritten,
+  // while its nodes are in the processor's caches: a walk of every rule later finds them in
+  // memory again
+  const tree = ctx.ruleTree;
+  const early = tree && new Map<Module, DependencyRecord>();
+  const deps = tree && new DependencyWalker(new DependencyRecord(), tree);
   for (const m of ctx.modules) {
+    const rec = deps && !mayCallRegoMetadata(ctx, m) ? new DependencyRecord() : undefined;
+    if (rec) deps!.sink = rec;
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         rewriteExprTermsInHead(ctx.gen, r);
         r.body = rewriteExprTermsInBody(ctx.gen, r.body);
       }
+      if (rec) deps!.addRule(top);
     }
+    if (rec) early!.set(m, rec);
   }
+  ctx.earlyDependencies = early;
+}
+
+/** Whether RewriteRegoMetadataCalls (which runs between this stage and SetGraph) may rewrite the
+ * module's rules: SetGraph walks those itself. */
+function mayCallRegoMetadata(ctx: CompileContext, m: Module): boolean {
+  return ctx.mayContain(m, (f) => f.calls.has("rego.metadata.chain") || f.calls.has("rego.metadata.rule"));
 }
 
 export function rewriteExprTermsInQuery(ctx: CompileContext): void {

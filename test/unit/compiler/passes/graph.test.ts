@@ -1,9 +1,15 @@
-// The rule graph's cycle search (Tarjan's algorithm over arrays by node position) finds the same
-// rules, in the same order, as the search it replaced (maps and sets by rule), on random graphs
-// with self-loops, long chains and many components.
+// The rule graph: its cycle search (Tarjan's algorithm over arrays by node position) finds the
+// same rules, in the same order, as the search it replaced (maps and sets by rule), on random
+// graphs with self-loops, long chains and many components; and the graph SetGraph makes from the
+// dependency walks RewriteExprTerms recorded is the one a walk of every rule makes.
 import { expect } from "chai";
-import type { Rule } from "../../../../compiler/ast/nodes.js";
-import { Graph } from "../../../../compiler/passes/graph.js";
+import type { Module, Rule } from "../../../../compiler/ast/nodes.js";
+import type { CompileContext } from "../../../../compiler/passes/context.js";
+import { buildGraph, Graph } from "../../../../compiler/passes/graph.js";
+import { compileUpTo } from "../../../../compiler/passes/runner.js";
+import { parseModuleResult } from "../../../../compiler/syntax/index.js";
+import { loadComplianceSources } from "../../../support/complianceModules.js";
+import { describeWithShared } from "../../../support/shared.js";
 
 /** Tarjan's algorithm with maps and sets, as the graph had it before. */
 function referenceOnCycles(g: Graph): Rule[] {
@@ -85,5 +91,87 @@ describe("passes: rule graph cycles", () => {
     g.addDependency(rules[rules.length - 1]!, rules[0]!);
     expect(g.onCycles().size).to.equal(rules.length);
     expect([...g.onCycles()]).to.deep.equal(referenceOnCycles(g));
+  });
+});
+
+describe("passes: rule graph from RewriteExprTerms' recorded walks", () => {
+  /** The graph as SetGraph builds it with nothing recorded: a walk of every rule. */
+  function walkedGraph(ctx: CompileContext): Graph {
+    ctx.earlyDependencies = undefined;
+    return buildGraph(ctx);
+  }
+
+  /** Each rule (else branches included) of a context by its position in module order. */
+  function positions(ctx: CompileContext): Map<Rule, number> {
+    const pos = new Map<Rule, number>();
+    for (const m of ctx.modules) for (const top of m.rules) for (let r: Rule | undefined = top; r; r = r.else) pos.set(r, pos.size);
+    return pos;
+  }
+
+  /** Two contexts compiled from the same text have the same graph, rules compared by position. */
+  function expectSameGraph(a: CompileContext, ga: Graph, b: CompileContext, gb: Graph, where: string): void {
+    const pa = positions(a);
+    const pb = positions(b);
+    expect(ga.nodes.map((r) => pa.get(r)), `${where}: nodes`).to.deep.equal(gb.nodes.map((r) => pb.get(r)));
+    for (let k = 0; k < gb.nodes.length; k++) {
+      const da = [...ga.dependencies(ga.nodes[k]!)].map((r) => pa.get(r));
+      expect(da, `${where}: dependencies`).to.deep.equal([...gb.dependencies(gb.nodes[k]!)].map((r) => pb.get(r)));
+    }
+  }
+
+  function modulesOf(texts: string[]): Module[] | undefined {
+    const out: Module[] = [];
+    for (const [i, text] of texts.entries()) {
+      const r = parseModuleResult(text, { file: `module-${i}.rego` });
+      if (!r.module) return undefined;
+      out.push(r.module);
+    }
+    return out;
+  }
+
+  it("is the graph a walk of every rule makes, metadata-calling modules walked by SetGraph", () => {
+    const texts = [
+      `package a
+p := q + data.b.r
+q := count([x | some x in data.b.s])
+f(x) := g(x) if { x > 0 } else := 0
+g(x) := x
+m := rego.metadata.rule()
+`,
+      `package b
+import data.a
+r := 1
+s := {a.q, a.f(1)}
+t[k] := v if { some k, v in data.a }
+`,
+    ];
+    // the module calling rego.metadata is left to SetGraph; the other's walk is recorded
+    const upTo = compileUpTo("RewriteExprTerms", modulesOf(texts)!);
+    expect(upTo.modules.map((m) => upTo.earlyDependencies?.has(m))).to.deep.equal([false, true]);
+    const ctx = compileUpTo("SetGraph", modulesOf(texts)!);
+    expect(ctx.errors).to.deep.equal([]);
+    expect(ctx.earlyDependencies).to.equal(undefined);
+    const again = compileUpTo("SetGraph", modulesOf(texts)!);
+    expectSameGraph(ctx, ctx.graph!, again, walkedGraph(again), "hand-written");
+    expect([...ctx.graph!.adj.values()].some((d) => d.size > 0)).to.equal(true);
+    expect(ctx.graph!.nodes.length).to.be.greaterThan(8);
+  });
+
+  describeWithShared("on the compliance cases", () => {
+    it("is the graph a walk of every rule makes", function () {
+      this.timeout(120_000);
+      let checked = 0;
+      for (const c of loadComplianceSources()) {
+        const a = modulesOf(c.modules ?? []);
+        const b = modulesOf(c.modules ?? []);
+        if (!a || !b || a.length === 0) continue;
+        const ctx = compileUpTo("SetGraph", a);
+        if (ctx.errors.length > 0) continue;
+        const again = compileUpTo("SetGraph", b);
+        expectSameGraph(ctx, ctx.graph!, again, walkedGraph(again), c.note);
+        checked++;
+      }
+      expect(checked).to.be.greaterThan(100);
+    });
   });
 });
