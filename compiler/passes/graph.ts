@@ -3,7 +3,6 @@
 import type { Expr, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
 import type { TreeNode } from "./ruleTree.js";
-import { Walker } from "./visit.js";
 
 export class Graph {
   readonly adj = new Map<Rule, Set<Rule>>();
@@ -32,29 +31,37 @@ export class Graph {
   // The searches below are depth-first with explicit stacks: dependency chains can be as long
   // as there are rules.
 
-  /** Rules ordered so that dependencies come first; undefined when there is a cycle. */
+  /** Rules ordered so that dependencies come first; undefined when there is a cycle. The marks
+   * and the stack are arrays by node position (as in onCycles): it visits every rule. */
   sort(): Rule[] | undefined {
     const sorted: Rule[] = [];
-    const marked = new Set<Rule>();
-    const temp = new Set<Rule>();
-    for (const root of this.nodes) {
-      if (marked.has(root)) continue;
-      temp.add(root);
-      const stack: [Rule, Iterator<Rule>][] = [[root, this.dependencies(root).values()]];
-      while (stack.length > 0) {
-        const [n, deps] = stack[stack.length - 1]!;
-        const d = deps.next();
-        if (d.done) {
-          stack.pop();
-          marked.add(n);
-          temp.delete(n);
-          sorted.push(n);
+    const n = this.nodes.length;
+    const marked = new Uint8Array(n);
+    const temp = new Uint8Array(n);
+    const stackNode = new Int32Array(n);
+    const stackDeps: (Iterator<Rule> | undefined)[] = [];
+    let top = 0;
+    for (let root = 0; root < n; root++) {
+      if (marked[root] === 1) continue;
+      temp[root] = 1;
+      stackNode[top] = root;
+      stackDeps[top++] = this.adj.get(this.nodes[root]!)?.values();
+      while (top > 0) {
+        const u = stackNode[top - 1]!;
+        const d = stackDeps[top - 1]?.next();
+        if (!d || d.done) {
+          stackDeps[--top] = undefined;
+          marked[u] = 1;
+          temp[u] = 0;
+          sorted.push(this.nodes[u]!);
           continue;
         }
-        if (temp.has(d.value)) return undefined;
-        if (marked.has(d.value)) continue;
-        temp.add(d.value);
-        stack.push([d.value, this.dependencies(d.value).values()]);
+        const v = this.ids.get(d.value)!;
+        if (temp[v] === 1) return undefined;
+        if (marked[v] === 1) continue;
+        temp[v] = 1;
+        stackNode[top] = v;
+        stackDeps[top++] = this.adj.get(d.value)?.values();
       }
     }
     return sorted;
@@ -183,42 +190,96 @@ export function buildGraph(ctx: CompileContext): Graph {
   return g;
 }
 
-/** Adds an edge from the rule being walked to every rule each of its refs may refer to. */
-export class DependencyWalker extends Walker {
+/** Adds an edge from the rule being walked to every rule each of its refs may refer to. The walk
+ * is the Walker's of visit.ts (heads, bodies, `with`, declarations, closures, template parts),
+ * written as plain functions over the walker: it sees every term of every rule, and calls through
+ * the Walker's shared methods dispatch on the subclass at each term. */
+export class DependencyWalker {
   rule: Rule | undefined;
   /** The rules one ref finds (reused: the walk visits every ref of every rule). */
-  private readonly found: Rule[] = [];
+  readonly found: Rule[] = [];
   constructor(
     /** Where the nodes and edges go (settable: one walker serves every module). */
     public sink: DependencySink,
-    private readonly tree: TreeNode,
-  ) {
-    super();
-  }
+    readonly tree: TreeNode,
+  ) {}
 
   /** A rule and its else branches: each a node, with an edge to what its head and body use. */
   addRule(top: Rule): void {
     for (let a: Rule | undefined = top; a; a = a.else) {
       this.sink.addNode(a);
       this.rule = a;
-      this.any(a.head);
-      this.any(a.body);
+      const h = a.head;
+      for (const t of h.reference) depsOfTerm(this, t);
+      if (h.args) for (const x of h.args) depsOfTerm(this, x);
+      if (h.key && h.key !== h.reference[h.reference.length - 1]) depsOfTerm(this, h.key);
+      if (h.value) depsOfTerm(this, h.value);
+      for (const e of a.body) depsOfExpr(this, e);
     }
   }
+}
 
-  expr(e: Expr): void {
-    this.parts(e, true);
+function depsOfExpr(w: DependencyWalker, e: Expr): void {
+  const ts = e.terms;
+  if (Array.isArray(ts)) for (const t of ts) depsOfTerm(w, t);
+  else if (ts.type === "some") for (const t of ts.symbols) depsOfTerm(w, t);
+  else if (ts.type === "every") {
+    if (ts.key) depsOfTerm(w, ts.key);
+    depsOfTerm(w, ts.value);
+    depsOfTerm(w, ts.domain);
+    for (const x of ts.body) depsOfExpr(w, x);
+  } else if (ts.type === "and" || ts.type === "or") {
+    for (const x of ts.lhs) depsOfExpr(w, x);
+    for (const x of ts.rhs) depsOfExpr(w, x);
+  } else if (ts.type === "not") for (const x of ts.body) depsOfExpr(w, x);
+  else depsOfTerm(w, ts as Term);
+  for (const x of e.with) {
+    depsOfTerm(w, x.target);
+    depsOfTerm(w, x.value);
   }
+}
 
-  term(t: Term): void {
-    if (t.type === "ref") this.ref(t.value);
-    this.children(t);
+function depsOfTerm(w: DependencyWalker, t: Term): void {
+  switch (t.type) {
+    case "ref":
+      depsOfRef(w, t.value);
+      for (const x of t.value) depsOfTerm(w, x);
+      return;
+    case "array":
+    case "set":
+    case "call":
+      for (const x of t.value) depsOfTerm(w, x);
+      return;
+    case "object":
+      for (const [k, v] of t.value) {
+        depsOfTerm(w, k);
+        depsOfTerm(w, v);
+      }
+      return;
+    case "arraycomprehension":
+    case "setcomprehension":
+      depsOfTerm(w, t.value.term);
+      for (const e of t.value.body) depsOfExpr(w, e);
+      return;
+    case "objectcomprehension":
+      depsOfTerm(w, t.value.key);
+      depsOfTerm(w, t.value.value);
+      for (const e of t.value.body) depsOfExpr(w, e);
+      return;
+    case "templatestring":
+      for (const p of t.value.parts) {
+        if ((p as { type: string }).type === "expr") depsOfExpr(w, p as Expr);
+        else depsOfTerm(w, p as Term);
+      }
+      return;
+    default:
+      return;
   }
+}
 
-  private ref(ref: Ref): void {
-    const found = this.found;
-    found.length = 0;
-    this.tree.collectDynamic(ref, 0, true, found);
-    for (const b of found) for (let x: Rule | undefined = b; x; x = x.else) this.sink.addDependency(this.rule!, x);
-  }
+function depsOfRef(w: DependencyWalker, ref: Ref): void {
+  const found = w.found;
+  found.length = 0;
+  w.tree.collectDynamic(ref, 0, true, found);
+  for (const b of found) for (let x: Rule | undefined = b; x; x = x.else) w.sink.addDependency(w.rule!, x);
 }

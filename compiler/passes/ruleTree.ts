@@ -162,15 +162,20 @@ export class TreeNode {
     return out;
   }
 
+  /** The rules of this node and every node below it, depth first (a hidden node's children
+   * only with `includeHidden`), appended to `found` without repeats. */
+  private collectBelow(includeHidden: boolean, found: Rule[]): void {
+    addAll(found, this.values);
+    if (this.hide && !includeHidden) return;
+    for (const c of this.children.values()) c.collectBelow(includeHidden, found);
+  }
+
   /** Every rule a ref with vars could refer to (OPA's GetRulesDynamic), appended to `found` in
    * the order first found, without repeats. The caller (SetGraph) asks this of every ref of every
    * rule; most refs (locals, input) end at the first lookup. */
   collectDynamic(ref: Ref, i: number, includeHidden: boolean, found: Rule[]): void {
     if (i >= ref.length) {
-      this.depthFirst((d) => {
-        addAll(found, d.values);
-        return includeHidden ? false : d.hide;
-      });
+      this.collectBelow(includeHidden, found);
     } else if (i === 0 || isConstant(ref[i]!)) {
       const c = this.child(ref[i]!);
       if (!c) return;
