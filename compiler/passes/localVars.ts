@@ -48,7 +48,10 @@ export class LocalDeclaredVars {
   /** Back to one empty scope. A map of its own forgets the renamings too; a shared one keeps
    * them (they are others' as well). */
   clear(): void {
-    if (this.frames.length === 1) this.frames[0]!.clear();
+    // (an empty map is left as it is: clearing one still makes it a new table)
+    if (this.frames.length === 1) {
+      if (this.frames[0]!.size > 0) this.frames[0]!.clear();
+    }
     else this.frames = [new Map()];
     if (this.ownsRewritten) this.rewritten.clear();
     this.assignment = false;

@@ -26,8 +26,11 @@ export class Rewriter {
 
   body(stack: LocalDeclaredVars, used: Set<string>, body: Body): Body {
     const errsBefore = this.errs.length;
-    const out: Body = [];
-    for (const e of body) {
+    // the expressions are rewritten in place; only `some` replaces (or drops) one: a new body is
+    // made from the first of those on, else the body itself is the result
+    let out: Body | undefined;
+    for (let i = 0; i < body.length; i++) {
+      const e = body[i]!;
       let x: Expr | undefined;
       if (isAssignment(e)) {
         stack.assignment = true;
@@ -35,8 +38,11 @@ export class Rewriter {
       } else if (isSome(e)) x = this.some(stack, e);
       else if (isEvery(e)) x = this.every(stack, e);
       else x = this.expr(stack, e);
+      if (x === e && out === undefined) continue;
+      out ??= body.slice(0, i);
       if (x) out.push(x);
     }
+    out ??= body;
     if (out.length === 0) out.push(newExpr(boolTerm(true, body[0]!.location), body[0]!.location));
     if (this.strict && this.errs.length === errsBefore) this.checkUnusedAssigned(body, stack, used);
     if (this.errs.length === errsBefore) this.checkUnusedDeclared(body, stack, used, out);
@@ -161,8 +167,7 @@ export class Rewriter {
         const rhs = container.type === "ref" ? refTerm([...container.value, key], container.location) : refTerm([container, key], container.location);
         const x: Expr = { ...e, terms: [nameRef("eq", e.location), val, rhs] };
         const outputs = outputVarsForExprEq(x as Expr & { terms: Term[] }, varsOf(container));
-        // (in name order; most declare one var, which needs no sorted copy)
-        for (const v0 of outputs.size > 1 ? [...outputs].sort() : outputs) {
+        for (const v0 of inNameOrder(outputs)) {
           const gv = this.declare(stack, v0, Occurrence.Declared);
           if (typeof gv !== "string") {
             this.error(gv[0]!, decl);
@@ -327,6 +332,20 @@ export class Rewriter {
         return;
     }
   }
+}
+
+/** A set's names sorted as Array.prototype.sort sorts strings (by UTF-16 code units); a `some`
+ * declares one or two, which an insertion sort orders without the library sort's allocations. */
+function inNameOrder(names: ReadonlySet<string>): Iterable<string> {
+  if (names.size < 2) return names;
+  const out = [...names];
+  for (let i = 1; i < out.length; i++) {
+    const x = out[i]!;
+    let j = i - 1;
+    for (; j >= 0 && out[j]! > x; j--) out[j + 1] = out[j]!;
+    out[j + 1] = x;
+  }
+  return out;
 }
 
 /** The innermost scope's generated names → original names. */

@@ -2,7 +2,7 @@
 // ref: `data.pkg.p` for `p[x]`, `data.pkg.a.b` for `a.b[x].c`), with the lookups the stages use.
 import type { Module, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { groundPrefix, isConstant, termString } from "./terms.js";
+import { isConstant, isGround, stringTerm, termString } from "./terms.js";
 
 export function keyOf(t: Term): string {
   if (t.type === "var") return cachedKey(varKeys, "var:", t.value);
@@ -121,6 +121,21 @@ export class TreeNode {
     return node;
   }
 
+  /** Adds a rule at the ground prefix of its full ref, `pkg` followed by `head` (whose first
+   * term is given as `first`, the key it takes): what add(groundPrefix(ref), rule) does, without
+   * making the ref, the prefix or the lookup's leftover arrays for every rule. */
+  addAtGroundPrefix(pkg: Ref, first: Term, head: Ref, rule: Rule): void {
+    let n: TreeNode = this;
+    const len = pkg.length + head.length;
+    for (let j = 0; j < len; j++) {
+      const t = j < pkg.length ? pkg[j]! : j === pkg.length ? first : head[j - pkg.length]!;
+      if (j > 0 && !isGround(t)) break;
+      // (below a node just added there is nothing to find: child() then adds the rest)
+      n = n.child(t) ?? n.addChild(t);
+    }
+    n.values.push(rule);
+  }
+
   add(path: Ref, rule: Rule | undefined): void {
     const { node, tail } = this.find(path);
     let n = node;
@@ -207,7 +222,13 @@ export function buildRuleTree(ctx: CompileContext): TreeNode {
   visit(ctx.moduleTree ?? buildModuleTree(ctx.modules));
   for (const m of ordered) {
     if (m.rules.length === 0) root.add(m.package.path, undefined);
-    for (const r of m.rules) root.add(groundPrefix(ctx.ruleRef(r)), r);
+    for (const r of m.rules) {
+      // the rule's full ref is its package path, then its head ref with a var head as a string
+      // (ctx.ruleRef)
+      const href = r.head.reference;
+      const h = href[0]!;
+      root.addAtGroundPrefix(m.package.path, h.type === "var" ? stringTerm(h.value, h.location) : h, href, r);
+    }
   }
   const sys = root.children.get("var:data")?.children.get("string:system");
   if (sys) sys.hide = true;
