@@ -108,7 +108,8 @@ export function rewriteRefsInHead(ctx: CompileContext): void {
           if (keyIsLast) h.reference[h.reference.length - 1] = h.key;
         }
         if (h.value && requiresEval(h.value)) h.value = bind(ctx.gen, r.body, h.value);
-        if (h.args) h.args = h.args.map((a) => (requiresEval(a) ? bind(ctx.gen, r.body, a) : a));
+        // (in place: each rule's args are an array of its own, and most need nothing bound)
+        if (h.args) for (let i = 0; i < h.args.length; i++) if (requiresEval(h.args[i])) h.args[i] = bind(ctx.gen, r.body, h.args[i]!);
       }
     }
   }
