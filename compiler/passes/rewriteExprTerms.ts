@@ -122,13 +122,18 @@ function expandTerm(gen: LocalVarGen, t: Term, support: Expr[]): Term {
       }
       return t;
     }
+    // collections in place, as calls and refs (copies of every set, object and key-value pair
+    // were most of what this stage allocated)
     case "array":
+    case "set":
       for (let i = 0; i < t.value.length; i++) t.value[i] = expandTerm(gen, t.value[i]!, support);
       return t;
-    case "set":
-      return { ...t, value: t.value.map((x) => expandTerm(gen, x, support)) };
     case "object":
-      return { ...t, value: t.value.map(([k, v]) => [expandTerm(gen, k, support), expandTerm(gen, v, support)] as [Term, Term]) };
+      for (const kv of t.value) {
+        kv[0] = expandTerm(gen, kv[0], support);
+        kv[1] = expandTerm(gen, kv[1], support);
+      }
+      return t;
     case "arraycomprehension":
     case "setcomprehension":
       // what the term needs goes first in the comprehension's own body
