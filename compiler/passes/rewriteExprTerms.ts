@@ -46,7 +46,8 @@ export function rewriteExprTermsInQuery(ctx: CompileContext): void {
 
 function rewriteExprTermsInHead(gen: LocalVarGen, rule: Rule): void {
   const h = rule.head;
-  if (h.args) h.args = h.args.map((a) => expandTerm(gen, a, rule.body));
+  // (in place: each rule's args are an array of its own)
+  if (h.args) for (let i = 0; i < h.args.length; i++) h.args[i] = expandTerm(gen, h.args[i]!, rule.body);
   if (h.key) {
     const keyIsLast = h.key === h.reference[h.reference.length - 1];
     const out = expandTerm(gen, h.key, rule.body);
