@@ -42,6 +42,25 @@ export interface State {
 
 export const MAX_DEPTH_MESSAGE = "max parsing recursion depth exceeded";
 
+/** Stands for a state no path ever goes back to (see parseOperandInner): restoring it is a bug
+ * of the parser, reported as such rather than leaving the parser in a made-up state. */
+export const NO_RETURN: State = Object.freeze({
+  tok: tt.eof,
+  lit: "",
+  start: 0,
+  end: 0,
+  pos: 0,
+  lastEnd: 0,
+  skippedNL: false,
+  errors: null,
+  errorCount: 0,
+  comments: null,
+  hints: [],
+  wildcard: 0,
+  keywords: new Map(),
+  notGroups: false,
+});
+
 /** Thrown past the depth limit: it unwinds the whole parse at once (backtracking must not lose
  * it), and the entry points report it as the one parse error. */
 export class DepthExceeded extends Error {
@@ -176,6 +195,7 @@ export abstract class ParserCore {
   }
 
   restore(s: State): void {
+    if (s === NO_RETURN) throw new Error("restored a state that was not saved");
     this.tok = s.tok;
     this.lit = s.lit;
     this.start = s.start;
