@@ -10,7 +10,7 @@
 // record the calls they introduce (and RewritePrintCalls the comprehensions). Terms move only
 // within a rule (head and body), never from one rule or else branch to another.
 import type { Expr, Module, Rule, Term } from "../ast/nodes.js";
-import { operatorName, refString } from "./terms.js";
+import { operatorName, plainDottedName, refString } from "./terms.js";
 import { isGenerated } from "./visit.js";
 
 export class ModuleFacts {
@@ -167,6 +167,12 @@ function noteCall(calls: Set<string>, op: Term): void {
   // a one-var operator (`count`) is its own name in both spellings: nothing to build
   if (ref.length === 1 && head.type === "var" && !head.value.startsWith("$")) {
     calls.add(head.value);
+    return;
+  }
+  // most operators print as their values joined by dots: one name then
+  const plain = plainDottedName(ref);
+  if (plain !== undefined) {
+    calls.add(plain);
     return;
   }
   const dotted = ref.map((x) => (x as { value: string }).value).join(".");

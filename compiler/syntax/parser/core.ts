@@ -40,6 +40,11 @@ export interface State {
   notGroups: boolean;
 }
 
+/** A term parsed at an offset and the state after it (see parseTerm). */
+export interface CachedTerm extends State {
+  term: Term | undefined;
+}
+
 export const MAX_DEPTH_MESSAGE = "max parsing recursion depth exceeded";
 
 /** Stands for a state no path ever goes back to (see parseOperandInner): restoring it is a bug
@@ -78,7 +83,7 @@ export abstract class ParserCore {
   protected readonly lexer: Lexer;
   protected depth = 0;
   /** Terms already parsed at an offset, with the state after them (see parseTerm). */
-  protected cache = new Map<number, { term: Term | undefined; post: State }>();
+  protected cache = new Map<number, CachedTerm>();
 
   // the current token and the rest of the state (see State)
   tok: TokenType = tt.eof;
@@ -191,6 +196,28 @@ export abstract class ParserCore {
       wildcard: this.wildcard,
       keywords: this.lexer.keywords,
       notGroups: this.notGroups,
+    };
+  }
+
+  /** The state now, with the term just parsed (a term cache entry: one object, not a term and
+   * a state in a pair). */
+  saveAfter(term: Term | undefined): CachedTerm {
+    return {
+      tok: this.tok,
+      lit: this.lit,
+      start: this.start,
+      end: this.end,
+      pos: this.lexer.pos,
+      lastEnd: this.lastEnd,
+      skippedNL: this.skippedNL,
+      errors: this.errors,
+      errorCount: this.errorCount,
+      comments: this.comments,
+      hints: this.hints,
+      wildcard: this.wildcard,
+      keywords: this.lexer.keywords,
+      notGroups: this.notGroups,
+      term,
     };
   }
 

@@ -134,7 +134,7 @@ export abstract class TermParser extends ParserCore {
     try {
       const cached = this.cache.get(this.start);
       if (cached) {
-        this.restore(cached.post);
+        this.restore(cached);
         return cached.term;
       }
       const offset = this.start;
@@ -195,7 +195,7 @@ export abstract class TermParser extends ParserCore {
       }
       term = this.parseTermFinish(term, offset);
       // single-token terms are cheap to read again; only compound ones are worth remembering
-      if (!term || isCompound(term)) this.cache.set(offset, { term, post: this.save() });
+      if (!term || isCompound(term)) this.cache.set(offset, this.saveAfter(term));
       return term;
     } finally {
       this.leave();
