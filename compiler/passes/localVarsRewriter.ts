@@ -282,15 +282,7 @@ export class Rewriter {
       }
       case "call": {
         const op = t.value[0]!;
-        if (op.type === "ref") {
-          for (const v of varsOf(op)) {
-            const gv = stack.declared(v);
-            if (gv !== undefined && gv !== v) {
-              this.error(`called function ${termString(op)} shadowed`, t);
-              break;
-            }
-          }
-        }
+        if (op.type === "ref" && callsShadowed(stack, op.value)) this.error(`called function ${termString(op)} shadowed`, t);
         for (const x of t.value) this.term(stack, x);
         return;
       }
@@ -332,6 +324,25 @@ export class Rewriter {
         return;
     }
   }
+}
+
+/** Whether a var of a called operator's ref is one the stack renames (a local shadowing the
+ * function). An operator ref of vars and scalars (nearly all) is read directly, the others by
+ * their var set; a call's operator is checked for every call. */
+function callsShadowed(stack: LocalDeclaredVars, ref: Term[]): boolean {
+  let plain = true;
+  for (const x of ref) {
+    if (x.type === "var") {
+      const gv = stack.declared(x.value);
+      if (gv !== undefined && gv !== x.value) return true;
+    } else if (x.type !== "string" && x.type !== "number" && x.type !== "boolean" && x.type !== "null") plain = false;
+  }
+  if (plain) return false;
+  for (const v of varsOfTerms(ref)) {
+    const gv = stack.declared(v);
+    if (gv !== undefined && gv !== v) return true;
+  }
+  return false;
 }
 
 /** A set's names sorted as Array.prototype.sort sorts strings (by UTF-16 code units); a `some`
