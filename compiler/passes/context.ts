@@ -5,10 +5,10 @@ import type { Body, Import, Module, NodeLocation, Ref, Rule, Term } from "../ast
 import { RegoError, type RegoErrorCode } from "../../runtime/errors.js";
 import { defaultCapabilities, type BuiltinDecl, type Capabilities } from "../builtins/decls.js";
 import type { ModuleTreeNode, TreeNode } from "./ruleTree.js";
-import type { Graph } from "./graph.js";
+import type { DependencyRecord, Graph } from "./graph.js";
 import type { TypeEnv } from "./types/env.js";
 import { SchemaSet } from "./types/schema.js";
-import { collectFacts, type ModuleFacts } from "./facts.js";
+import { collectFacts, FactCollector, ModuleFacts } from "./facts.js";
 import { refString, stringTerm } from "./terms.js";
 
 export interface CompileOptions {
@@ -68,6 +68,8 @@ export class CompileContext {
   moduleTree: ModuleTreeNode | undefined;
   ruleTree: TreeNode | undefined;
   graph: Graph | undefined;
+  /** The dependency walks RewriteExprTerms recorded, by module, for SetGraph to replay. */
+  earlyDependencies: Map<Module, DependencyRecord> | undefined;
   typeEnv: TypeEnv | undefined;
   readonly rewrittenVars = new Map<string, string>();
   gen: LocalVarGen = new LocalVarGen(new Set());
@@ -81,6 +83,11 @@ export class CompileContext {
   readonly required = new Set<string>();
   /** What each module may contain (facts.ts), from InitLocalVarGen on. */
   readonly facts = new Map<Module, ModuleFacts>();
+  /** The rules that may hold comprehensions or template strings: the `closureTerms` set all the
+   * modules' facts share (see mayHoldClosureTerms); undefined until the facts are known. */
+  private closureRules: Set<Rule> | undefined;
+  /** The facts ResolveRefs collected as it went (see factCollector), for InitLocalVarGen. */
+  private earlyFacts: { vars: Set<string>; closureRules: Set<Rule>; facts: Map<Module, ModuleFacts> } | undefined;
 
   constructor(modules: Module[], options: CompileOptions = {}) {
     this.modules = [...modules].sort((a, b) => cmp(moduleFile(a), moduleFile(b)));
@@ -109,9 +116,31 @@ export class CompileContext {
   /** Generated names must not clash with any var of the modules (only those named like
    * generated ones are kept); the same walk collects the modules' facts. */
   initLocalVarGen(): void {
+    const early = this.earlyFacts;
+    this.earlyFacts = undefined;
+    if (early && this.modules.every((m) => early.facts.has(m))) {
+      // ResolveRefs walked every module's rules right after resolving them: nothing has changed
+      // them since
+      for (const m of this.modules) this.facts.set(m, early.facts.get(m)!);
+      this.closureRules = early.closureRules;
+      this.gen = new LocalVarGen(early.vars);
+      return;
+    }
     const vars = new Set<string>();
-    for (const m of this.modules) this.facts.set(m, collectFacts(m, vars));
+    const closureRules = new Set<Rule>();
+    for (const m of this.modules) this.facts.set(m, collectFacts(m, vars, closureRules));
+    this.closureRules = closureRules;
     this.gen = new LocalVarGen(vars);
+  }
+
+  /** A collector of a module's facts for ResolveRefs to feed each rule once resolved (the rule's
+   * nodes are then still in the processor's caches, where a walk of its own, later, finds them
+   * in memory); InitLocalVarGen takes the facts of every module so collected over. */
+  factCollector(m: Module): FactCollector {
+    const early = (this.earlyFacts ??= { vars: new Set(), closureRules: new Set(), facts: new Map() });
+    const c = new FactCollector(early.vars, new ModuleFacts(early.closureRules));
+    early.facts.set(m, c.facts);
+    return c;
   }
 
   /** Whether a module may contain what `has` asks about: always, before the facts are known. */
@@ -123,9 +152,10 @@ export class CompileContext {
   /** Whether a rule (or else branch) may hold comprehensions or template strings: always,
    * before the facts are known. */
   mayHoldClosureTerms(rule: Rule): boolean {
-    const m = this.ruleModule.get(rule);
-    const f = m && this.facts.get(m);
-    return f === undefined || f.closureTerms.has(rule);
+    // one lookup (the stages ask for every rule): every rule is a module's, and no stage makes
+    // rules, so once the facts are known each rule's module has facts noting into this set
+    const rules = this.closureRules;
+    return rules === undefined || rules.has(rule);
   }
 
   /** A rule's full ref: its package path followed by its head ref (`data.pkg.p.q[x]`). */

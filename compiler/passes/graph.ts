@@ -3,16 +3,16 @@
 import type { Expr, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
 import type { TreeNode } from "./ruleTree.js";
-import { Walker } from "./visit.js";
 
 export class Graph {
   readonly adj = new Map<Rule, Set<Rule>>();
   readonly nodes: Rule[] = [];
-  private readonly known = new Set<Rule>();
+  /** Each node's position in `nodes` (the searches keep their marks in arrays by it). */
+  private readonly ids = new Map<Rule, number>();
 
   addNode(r: Rule): void {
-    if (this.known.has(r)) return;
-    this.known.add(r);
+    if (this.ids.has(r)) return;
+    this.ids.set(r, this.nodes.length);
     this.nodes.push(r);
   }
 
@@ -31,29 +31,37 @@ export class Graph {
   // The searches below are depth-first with explicit stacks: dependency chains can be as long
   // as there are rules.
 
-  /** Rules ordered so that dependencies come first; undefined when there is a cycle. */
+  /** Rules ordered so that dependencies come first; undefined when there is a cycle. The marks
+   * and the stack are arrays by node position (as in onCycles): it visits every rule. */
   sort(): Rule[] | undefined {
     const sorted: Rule[] = [];
-    const marked = new Set<Rule>();
-    const temp = new Set<Rule>();
-    for (const root of this.nodes) {
-      if (marked.has(root)) continue;
-      temp.add(root);
-      const stack: [Rule, Iterator<Rule>][] = [[root, this.dependencies(root).values()]];
-      while (stack.length > 0) {
-        const [n, deps] = stack[stack.length - 1]!;
-        const d = deps.next();
-        if (d.done) {
-          stack.pop();
-          marked.add(n);
-          temp.delete(n);
-          sorted.push(n);
+    const n = this.nodes.length;
+    const marked = new Uint8Array(n);
+    const temp = new Uint8Array(n);
+    const stackNode = new Int32Array(n);
+    const stackDeps: (Iterator<Rule> | undefined)[] = [];
+    let top = 0;
+    for (let root = 0; root < n; root++) {
+      if (marked[root] === 1) continue;
+      temp[root] = 1;
+      stackNode[top] = root;
+      stackDeps[top++] = this.adj.get(this.nodes[root]!)?.values();
+      while (top > 0) {
+        const u = stackNode[top - 1]!;
+        const d = stackDeps[top - 1]?.next();
+        if (!d || d.done) {
+          stackDeps[--top] = undefined;
+          marked[u] = 1;
+          temp[u] = 0;
+          sorted.push(this.nodes[u]!);
           continue;
         }
-        if (temp.has(d.value)) return undefined;
-        if (marked.has(d.value)) continue;
-        temp.add(d.value);
-        stack.push([d.value, this.dependencies(d.value).values()]);
+        const v = this.ids.get(d.value)!;
+        if (temp[v] === 1) return undefined;
+        if (marked[v] === 1) continue;
+        temp[v] = 1;
+        stackNode[top] = v;
+        stackDeps[top++] = this.adj.get(d.value)?.values();
       }
     }
     return sorted;
@@ -80,47 +88,56 @@ export class Graph {
   }
 
   /** The rules on a cycle (in a strongly connected component of more than one rule, or
-   * depending on themselves): Tarjan's algorithm, iteratively. */
+   * depending on themselves): Tarjan's algorithm, iteratively. Its marks (index, low link, on
+   * the component stack) and both stacks are arrays by node position: it visits every rule. */
   onCycles(): Set<Rule> {
     const out = new Set<Rule>();
-    const index = new Map<Rule, number>();
-    const low = new Map<Rule, number>();
-    const onStack = new Set<Rule>();
-    const scc: Rule[] = [];
+    const n = this.nodes.length;
+    const index = new Int32Array(n).fill(-1);
+    const low = new Int32Array(n);
+    const onStack = new Uint8Array(n);
+    const scc = new Int32Array(n);
+    let sccTop = 0;
+    // the depth-first stack: a node and what is left of its dependencies (none: no iterator)
+    const stackNode = new Int32Array(n);
+    const stackDeps: (Iterator<Rule> | undefined)[] = [];
+    let top = 0;
     let next = 0;
-    for (const root of this.nodes) {
-      if (index.has(root)) continue;
-      const stack: [Rule, Iterator<Rule>][] = [];
-      const open = (u: Rule): void => {
-        index.set(u, next);
-        low.set(u, next++);
-        scc.push(u);
-        onStack.add(u);
-        stack.push([u, this.dependencies(u).values()]);
-      };
-      open(root);
-      while (stack.length > 0) {
-        const [u, deps] = stack[stack.length - 1]!;
-        const d = deps.next();
-        if (!d.done) {
-          const v = d.value;
-          if (v === u) out.add(u);
-          if (!index.has(v)) open(v);
-          else if (onStack.has(v)) low.set(u, Math.min(low.get(u)!, index.get(v)!));
+    for (let root = 0; root < n; root++) {
+      if (index[root] !== -1) continue;
+      let open = root;
+      for (;;) {
+        if (open !== -1) {
+          index[open] = next;
+          low[open] = next++;
+          scc[sccTop++] = open;
+          onStack[open] = 1;
+          stackNode[top] = open;
+          stackDeps[top++] = this.adj.get(this.nodes[open]!)?.values();
+          open = -1;
+        }
+        if (top === 0) break;
+        const u = stackNode[top - 1]!;
+        const d = stackDeps[top - 1]?.next();
+        if (d && !d.done) {
+          const v = this.ids.get(d.value)!;
+          if (v === u) out.add(this.nodes[u]!);
+          if (index[v] === -1) open = v;
+          else if (onStack[v] === 1) low[u] = Math.min(low[u]!, index[v]!);
           continue;
         }
-        stack.pop();
-        const parent = stack[stack.length - 1]?.[0];
-        if (parent) low.set(parent, Math.min(low.get(parent)!, low.get(u)!));
-        if (low.get(u) === index.get(u)) {
-          const members: Rule[] = [];
-          for (;;) {
-            const w = scc.pop()!;
-            onStack.delete(w);
-            members.push(w);
-            if (w === u) break;
-          }
-          if (members.length > 1) for (const w of members) out.add(w);
+        stackDeps[--top] = undefined;
+        if (top > 0) {
+          const parent = stackNode[top - 1]!;
+          low[parent] = Math.min(low[parent]!, low[u]!);
+        }
+        if (low[u] === index[u]) {
+          // pop u's component; more than one member: all are on a cycle
+          let first = sccTop - 1;
+          while (scc[first] !== u) first--;
+          for (let i = first; i < sccTop; i++) onStack[scc[i]!] = 0;
+          if (sccTop - first > 1) for (let i = sccTop - 1; i >= first; i--) out.add(this.nodes[scc[i]!]!);
+          sccTop = first;
         }
       }
     }
@@ -130,46 +147,139 @@ export class Graph {
 
 const EMPTY: ReadonlySet<Rule> = new Set();
 
-export function buildGraph(ctx: CompileContext): Graph {
-  const deps = new DependencyWalker(new Graph(), ctx.ruleTree!);
-  for (const m of ctx.modules) {
-    for (const top of m.rules) {
-      for (let a: Rule | undefined = top; a; a = a.else) {
-        deps.g.addNode(a);
-        deps.rule = a;
-        deps.any(a.head);
-        deps.any(a.body);
-      }
-    }
-  }
-  return deps.g;
+/** Where a dependency walk reports: the graph itself, or a record of the steps to replay into
+ * it later. */
+export interface DependencySink {
+  addNode(r: Rule): void;
+  addDependency(u: Rule, v: Rule): void;
 }
 
-/** Adds an edge from the rule being walked to every rule each of its refs may refer to. */
-class DependencyWalker extends Walker {
+/** The steps a dependency walk took, in order, as pairs (u, v): a node u when v is undefined,
+ * else the edge u → v. RewriteExprTerms walks each rule for its dependencies right after
+ * rewriting it (while the rule is in the processor's caches); SetGraph replays the steps. */
+export class DependencyRecord implements DependencySink {
+  private readonly steps: (Rule | undefined)[] = [];
+  addNode(r: Rule): void {
+    this.steps.push(r, undefined);
+  }
+  addDependency(u: Rule, v: Rule): void {
+    this.steps.push(u, v);
+  }
+  replay(g: Graph): void {
+    const s = this.steps;
+    for (let i = 0; i < s.length; i += 2) {
+      const v = s[i + 1];
+      if (v === undefined) g.addNode(s[i]!);
+      else g.addDependency(s[i]!, v);
+    }
+  }
+}
+
+/** The rule graph: the modules' recorded dependency walks replayed (see DependencyRecord), the
+ * others walked now, in module and rule order either way. */
+export function buildGraph(ctx: CompileContext): Graph {
+  const g = new Graph();
+  const early = ctx.earlyDependencies;
+  ctx.earlyDependencies = undefined;
+  const deps = new DependencyWalker(g, ctx.ruleTree!);
+  for (const m of ctx.modules) {
+    const rec = early?.get(m);
+    if (rec) rec.replay(g);
+    else for (const top of m.rules) deps.addRule(top);
+  }
+  return g;
+}
+
+/** Adds an edge from the rule being walked to every rule each of its refs may refer to. The walk
+ * is the Walker's of visit.ts (heads, bodies, `with`, declarations, closures, template parts),
+ * written as plain functions over the walker: it sees every term of every rule, and calls through
+ * the Walker's shared methods dispatch on the subclass at each term. */
+export class DependencyWalker {
   rule: Rule | undefined;
   /** The rules one ref finds (reused: the walk visits every ref of every rule). */
-  private readonly found: Rule[] = [];
+  readonly found: Rule[] = [];
   constructor(
-    readonly g: Graph,
-    private readonly tree: TreeNode,
-  ) {
-    super();
-  }
+    /** Where the nodes and edges go (settable: one walker serves every module). */
+    public sink: DependencySink,
+    readonly tree: TreeNode,
+  ) {}
 
-  expr(e: Expr): void {
-    this.parts(e, true);
+  /** A rule and its else branches: each a node, with an edge to what its head and body use. */
+  addRule(top: Rule): void {
+    for (let a: Rule | undefined = top; a; a = a.else) {
+      this.sink.addNode(a);
+      this.rule = a;
+      const h = a.head;
+      for (const t of h.reference) depsOfTerm(this, t);
+      if (h.args) for (const x of h.args) depsOfTerm(this, x);
+      if (h.key && h.key !== h.reference[h.reference.length - 1]) depsOfTerm(this, h.key);
+      if (h.value) depsOfTerm(this, h.value);
+      for (const e of a.body) depsOfExpr(this, e);
+    }
   }
+}
 
-  term(t: Term): void {
-    if (t.type === "ref") this.ref(t.value);
-    this.children(t);
+function depsOfExpr(w: DependencyWalker, e: Expr): void {
+  const ts = e.terms;
+  if (Array.isArray(ts)) for (const t of ts) depsOfTerm(w, t);
+  else if (ts.type === "some") for (const t of ts.symbols) depsOfTerm(w, t);
+  else if (ts.type === "every") {
+    if (ts.key) depsOfTerm(w, ts.key);
+    depsOfTerm(w, ts.value);
+    depsOfTerm(w, ts.domain);
+    for (const x of ts.body) depsOfExpr(w, x);
+  } else if (ts.type === "and" || ts.type === "or") {
+    for (const x of ts.lhs) depsOfExpr(w, x);
+    for (const x of ts.rhs) depsOfExpr(w, x);
+  } else if (ts.type === "not") for (const x of ts.body) depsOfExpr(w, x);
+  else depsOfTerm(w, ts as Term);
+  for (const x of e.with) {
+    depsOfTerm(w, x.target);
+    depsOfTerm(w, x.value);
   }
+}
 
-  private ref(ref: Ref): void {
-    const found = this.found;
-    found.length = 0;
-    this.tree.collectDynamic(ref, 0, true, found);
-    for (const b of found) for (let x: Rule | undefined = b; x; x = x.else) this.g.addDependency(this.rule!, x);
+function depsOfTerm(w: DependencyWalker, t: Term): void {
+  switch (t.type) {
+    case "ref":
+      depsOfRef(w, t.value);
+      for (const x of t.value) depsOfTerm(w, x);
+      return;
+    case "array":
+    case "set":
+    case "call":
+      for (const x of t.value) depsOfTerm(w, x);
+      return;
+    case "object":
+      for (const [k, v] of t.value) {
+        depsOfTerm(w, k);
+        depsOfTerm(w, v);
+      }
+      return;
+    case "arraycomprehension":
+    case "setcomprehension":
+      depsOfTerm(w, t.value.term);
+      for (const e of t.value.body) depsOfExpr(w, e);
+      return;
+    case "objectcomprehension":
+      depsOfTerm(w, t.value.key);
+      depsOfTerm(w, t.value.value);
+      for (const e of t.value.body) depsOfExpr(w, e);
+      return;
+    case "templatestring":
+      for (const p of t.value.parts) {
+        if ((p as { type: string }).type === "expr") depsOfExpr(w, p as Expr);
+        else depsOfTerm(w, p as Term);
+      }
+      return;
+    default:
+      return;
   }
+}
+
+function depsOfRef(w: DependencyWalker, ref: Ref): void {
+  const found = w.found;
+  found.length = 0;
+  w.tree.collectDynamic(ref, 0, true, found);
+  for (const b of found) for (let x: Rule | undefined = b; x; x = x.else) w.sink.addDependency(w.rule!, x);
 }

@@ -19,22 +19,41 @@ type Frame = Map<string, VarEntry>;
 export class LocalDeclaredVars {
   private frames: Frame[] = [new Map()];
   /** Generated name → original name, for every variable ever renamed. */
-  readonly rewritten = new Map<string, string>();
+  readonly rewritten: Map<string, string>;
+  /** Whether `rewritten` is the stack's own map, not one shared with others. */
+  private readonly ownsRewritten: boolean;
   /** Whether a `:=` was seen. */
   assignment = false;
 
-  /** A copy flattened into one scope (what a rule body starts from: its arguments). */
+  /**
+   * @param sharedRewritten A map to record the renamings in, shared with others: the
+   * compilation's record of renamed vars, which rule stacks then write into directly instead of
+   * each filling a map of its own to be copied there. Without it the stack has a map of its own.
+   */
+  constructor(sharedRewritten?: Map<string, string>) {
+    this.rewritten = sharedRewritten ?? new Map();
+    this.ownsRewritten = sharedRewritten === undefined;
+  }
+
+  /** A copy flattened into one scope (what a rule body starts from: its arguments). It records
+   * its renamings where this stack does: in a copy of its own map, or in the same shared one. */
   copy(): LocalDeclaredVars {
-    const out = new LocalDeclaredVars();
+    const out = this.ownsRewritten ? new LocalDeclaredVars() : new LocalDeclaredVars(this.rewritten);
     const f = out.frames[0]!;
     for (const fr of this.frames) for (const [k, e] of fr) f.set(k, { name: e.name, occurrence: e.occurrence, count: e.count });
-    for (const [k, v] of this.rewritten) out.rewritten.set(k, v);
+    if (this.ownsRewritten) for (const [k, v] of this.rewritten) out.rewritten.set(k, v);
     return out;
   }
 
+  /** Back to one empty scope. A map of its own forgets the renamings too; a shared one keeps
+   * them (they are others' as well). */
   clear(): void {
-    this.frames = [new Map()];
-    this.rewritten.clear();
+    // (an empty map is left as it is: clearing one still makes it a new table)
+    if (this.frames.length === 1) {
+      if (this.frames[0]!.size > 0) this.frames[0]!.clear();
+    }
+    else this.frames = [new Map()];
+    if (this.ownsRewritten) this.rewritten.clear();
     this.assignment = false;
   }
 

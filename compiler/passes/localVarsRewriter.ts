@@ -26,8 +26,11 @@ export class Rewriter {
 
   body(stack: LocalDeclaredVars, used: Set<string>, body: Body): Body {
     const errsBefore = this.errs.length;
-    const out: Body = [];
-    for (const e of body) {
+    // the expressions are rewritten in place; only `some` replaces (or drops) one: a new body is
+    // made from the first of those on, else the body itself is the result
+    let out: Body | undefined;
+    for (let i = 0; i < body.length; i++) {
+      const e = body[i]!;
       let x: Expr | undefined;
       if (isAssignment(e)) {
         stack.assignment = true;
@@ -35,8 +38,11 @@ export class Rewriter {
       } else if (isSome(e)) x = this.some(stack, e);
       else if (isEvery(e)) x = this.every(stack, e);
       else x = this.expr(stack, e);
+      if (x === e && out === undefined) continue;
+      out ??= body.slice(0, i);
       if (x) out.push(x);
     }
+    out ??= body;
     if (out.length === 0) out.push(newExpr(boolTerm(true, body[0]!.location), body[0]!.location));
     if (this.strict && this.errs.length === errsBefore) this.checkUnusedAssigned(body, stack, used);
     if (this.errs.length === errsBefore) this.checkUnusedDeclared(body, stack, used, out);
@@ -160,7 +166,8 @@ export class Rewriter {
         }
         const rhs = container.type === "ref" ? refTerm([...container.value, key], container.location) : refTerm([container, key], container.location);
         const x: Expr = { ...e, terms: [nameRef("eq", e.location), val, rhs] };
-        for (const v0 of [...outputVarsForExprEq(x as Expr & { terms: Term[] }, varsOf(container))].sort()) {
+        const outputs = outputVarsForExprEq(x as Expr & { terms: Term[] }, varsOf(container));
+        for (const v0 of inNameOrder(outputs)) {
           const gv = this.declare(stack, v0, Occurrence.Declared);
           if (typeof gv !== "string") {
             this.error(gv[0]!, decl);
@@ -275,15 +282,7 @@ export class Rewriter {
       }
       case "call": {
         const op = t.value[0]!;
-        if (op.type === "ref") {
-          for (const v of varsOf(op)) {
-            const gv = stack.declared(v);
-            if (gv !== undefined && gv !== v) {
-              this.error(`called function ${termString(op)} shadowed`, t);
-              break;
-            }
-          }
-        }
+        if (op.type === "ref" && callsShadowed(stack, op.value)) this.error(`called function ${termString(op)} shadowed`, t);
         for (const x of t.value) this.term(stack, x);
         return;
       }
@@ -325,6 +324,39 @@ export class Rewriter {
         return;
     }
   }
+}
+
+/** Whether a var of a called operator's ref is one the stack renames (a local shadowing the
+ * function). An operator ref of vars and scalars (nearly all) is read directly, the others by
+ * their var set; a call's operator is checked for every call. */
+function callsShadowed(stack: LocalDeclaredVars, ref: Term[]): boolean {
+  let plain = true;
+  for (const x of ref) {
+    if (x.type === "var") {
+      const gv = stack.declared(x.value);
+      if (gv !== undefined && gv !== x.value) return true;
+    } else if (x.type !== "string" && x.type !== "number" && x.type !== "boolean" && x.type !== "null") plain = false;
+  }
+  if (plain) return false;
+  for (const v of varsOfTerms(ref)) {
+    const gv = stack.declared(v);
+    if (gv !== undefined && gv !== v) return true;
+  }
+  return false;
+}
+
+/** A set's names sorted as Array.prototype.sort sorts strings (by UTF-16 code units); a `some`
+ * declares one or two, which an insertion sort orders without the library sort's allocations. */
+function inNameOrder(names: ReadonlySet<string>): Iterable<string> {
+  if (names.size < 2) return names;
+  const out = [...names];
+  for (let i = 1; i < out.length; i++) {
+    const x = out[i]!;
+    let j = i - 1;
+    for (; j >= 0 && out[j]! > x; j--) out[j + 1] = out[j]!;
+    out[j + 1] = x;
+  }
+  return out;
 }
 
 /** The innermost scope's generated names → original names. */

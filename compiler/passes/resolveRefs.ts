@@ -58,11 +58,14 @@ export function resolveRefs(ctx: CompileContext): void {
   }
   for (const m of ctx.modules) {
     const globals = getGlobals(packages.get(pkgKey(m.package.path)), m.imports);
+    const facts = ctx.factCollector(m);
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         const err = resolveRefsInRule(globals, r);
         if (err) ctx.err("rego_compile_error", err, r.location);
       }
+      // the module's facts (facts.ts), while the rule just resolved is in the caches
+      facts.addRule(top);
     }
     if (ctx.strict) {
       for (const imp of m.imports) {
@@ -88,7 +91,8 @@ export function resolveRefsInQuery(ctx: CompileContext): void {
     globals = getGlobals(new PackageRules(pkg, exports), q.imports ?? []);
   }
   const ignore = new DeclaredStack([declaredVars(q.body)]);
-  q.body = resolveBody(globals, ignore, q.body);
+  // (a new array, as the caller's body was given)
+  q.body = resolveBody(globals, ignore, q.body).slice();
 }
 
 function pkgKey(path: Ref): string {
@@ -185,34 +189,45 @@ function collectVars(t: Term, out: Set<string>): void {
   }
 }
 
+/** Adds the vars of a function argument to `argVars`; the error if it shadows `input`/`data`
+ * (the walk stops at the first). */
+function argVarsOf(t: Term, argVars: Set<string>): string | undefined {
+  switch (t.type) {
+    case "var":
+      argVars.add(t.value);
+      return undefined;
+    case "ref":
+      if (t.value.length === 1 && t.value[0]!.type === "var" && (t.value[0]!.value === "input" || t.value[0]!.value === "data")) {
+        return `args must not shadow ${t.value[0]!.value} (use a different variable name)`;
+      }
+      for (const x of t.value) {
+        const err = argVarsOf(x, argVars);
+        if (err) return err;
+      }
+      return undefined;
+    case "array":
+      for (const x of t.value) {
+        const err = argVarsOf(x, argVars);
+        if (err) return err;
+      }
+      return undefined;
+    case "object":
+      for (const [, v] of t.value) {
+        const err = argVarsOf(v, argVars);
+        if (err) return err;
+      }
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
 function resolveRefsInRule(globals: Globals, rule: Rule): string | undefined {
   const argVars = new Set<string>();
-  let err: string | undefined;
-  const walkArg = (t: Term): void => {
-    if (err) return;
-    switch (t.type) {
-      case "var":
-        argVars.add(t.value);
-        return;
-      case "ref":
-        if (t.value.length === 1 && t.value[0]!.type === "var" && (t.value[0]!.value === "input" || t.value[0]!.value === "data")) {
-          err = `args must not shadow ${t.value[0]!.value} (use a different variable name)`;
-          return;
-        }
-        for (const x of t.value) walkArg(x);
-        return;
-      case "array":
-        for (const x of t.value) walkArg(x);
-        return;
-      case "object":
-        for (const [, v] of t.value) walkArg(v);
-        return;
-      default:
-        return;
-    }
-  };
-  for (const a of rule.head.args ?? []) walkArg(a);
-  if (err) return err;
+  for (const a of rule.head.args ?? []) {
+    const err = argVarsOf(a, argVars);
+    if (err) return err;
+  }
   const ignore = new DeclaredStack([argVars, declaredVars(rule.body)]);
   const h = rule.head;
   const last = h.reference.length - 1;
@@ -224,10 +239,10 @@ function resolveRefsInRule(globals: Globals, rule: Rule): string | undefined {
   return undefined;
 }
 
+/** Resolves a body's expressions, each in place (the body itself is returned: no copy). */
 function resolveBody(globals: Globals, ignore: DeclaredStack, body: Body): Body {
-  const out: Body = [];
-  for (const e of body) out.push(resolveExpr(globals, ignore, e));
-  return out;
+  for (const e of body) resolveExpr(globals, ignore, e);
+  return body;
 }
 
 // Terms are rewritten copy-on-write: a term none of whose parts resolve to something else is
@@ -235,6 +250,7 @@ function resolveBody(globals: Globals, ignore: DeclaredStack, body: Body): Body 
 // parser shares no term between two places of a module (except a head's key, which is its ref's
 // last term and kept so), so the stages after this one still rewrite each place on its own.
 
+/** Resolves an expression in place (and returns it). */
 function resolveExpr(globals: Globals, ignore: DeclaredStack, e: Expr): Expr {
   const ts = e.terms;
   if (Array.isArray(ts)) {
@@ -268,9 +284,16 @@ function resolveExpr(globals: Globals, ignore: DeclaredStack, e: Expr): Expr {
   return e;
 }
 
+/** A fresh copy of a global's ref, located at the use. (A scalar, nearly every term of one, is
+ * copied once with the use's location rather than copied and then copied again.) */
 function globalRef(g: Global, at: Term): Term[] {
   g.used = true;
-  return g.ref.map((t) => ({ ...copyTerm(t), location: at.location }));
+  const location = at.location;
+  return g.ref.map((t) => (isScalarTerm(t) ? { ...t, location } : { ...copyTerm(t), location }));
+}
+
+function isScalarTerm(t: Term): boolean {
+  return t.type === "string" || t.type === "var" || t.type === "number" || t.type === "boolean" || t.type === "null";
 }
 
 /** The terms resolved: `ts` itself when none changed. */

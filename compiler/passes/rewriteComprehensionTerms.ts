@@ -2,21 +2,62 @@
 // in its body (`[x[0] | ...]` → `[__local0__ | ...; __local0__ = x[0]]`), and RewriteRefsInHead
 // does the same for rule heads (`p[data.foo[i]] if {...}` → `p[__local0__] if {...;
 // __local0__ = data.foo[i]}`).
-import type { Body, Rule, Term } from "../ast/nodes.js";
+import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
 import { eqExpr, isComprehension, varTerm } from "./terms.js";
 import { walkTerms, type VarNode } from "./visit.js";
 
-/** Whether a term contains refs or comprehensions (OPA's requiresEval). */
+/** Whether a term contains refs or comprehensions (OPA's requiresEval): anywhere below it, as
+ * the walk of visit.ts goes (template-string expressions included). A recursion of its own, not
+ * a walk with a callback: it runs for every head of every rule. */
 export function requiresEval(t: Term | undefined): boolean {
-  if (!t) return false;
-  let found = false;
-  walkTerms(t, (x) => {
-    if (found) return true;
-    if (x.type === "ref" || isComprehension(x)) found = true;
-    return found;
-  });
-  return found;
+  return t !== undefined && termRequiresEval(t);
+}
+
+function termRequiresEval(t: Term): boolean {
+  switch (t.type) {
+    case "ref":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+      return true;
+    case "array":
+    case "set":
+    case "call":
+      for (const x of t.value) if (termRequiresEval(x)) return true;
+      return false;
+    case "object":
+      for (const [k, v] of t.value) if (termRequiresEval(k) || termRequiresEval(v)) return true;
+      return false;
+    case "templatestring":
+      for (const p of t.value.parts) {
+        if ((p as { type: string }).type === "expr" ? exprRequiresEval(p as Expr) : termRequiresEval(p as Term)) return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
+/** An expression's terms, bodies and `with` targets and values (the Walker's `parts`). */
+function exprRequiresEval(e: Expr): boolean {
+  const ts = e.terms;
+  if (Array.isArray(ts)) {
+    for (const t of ts) if (termRequiresEval(t)) return true;
+  } else if (ts.type === "some") {
+    for (const t of ts.symbols) if (termRequiresEval(t)) return true;
+  } else if (ts.type === "every") {
+    if (ts.key && termRequiresEval(ts.key)) return true;
+    if (termRequiresEval(ts.value) || termRequiresEval(ts.domain)) return true;
+    for (const x of ts.body) if (exprRequiresEval(x)) return true;
+  } else if (ts.type === "and" || ts.type === "or") {
+    for (const x of ts.lhs) if (exprRequiresEval(x)) return true;
+    for (const x of ts.rhs) if (exprRequiresEval(x)) return true;
+  } else if (ts.type === "not") {
+    for (const x of ts.body) if (exprRequiresEval(x)) return true;
+  } else if (termRequiresEval(ts as Term)) return true;
+  for (const w of e.with) if (termRequiresEval(w.target) || termRequiresEval(w.value)) return true;
+  return false;
 }
 
 function bind(gen: LocalVarGen, body: Body, t: Term): Term {
@@ -67,7 +108,8 @@ export function rewriteRefsInHead(ctx: CompileContext): void {
           if (keyIsLast) h.reference[h.reference.length - 1] = h.key;
         }
         if (h.value && requiresEval(h.value)) h.value = bind(ctx.gen, r.body, h.value);
-        if (h.args) h.args = h.args.map((a) => (requiresEval(a) ? bind(ctx.gen, r.body, a) : a));
+        // (in place: each rule's args are an array of its own, and most need nothing bound)
+        if (h.args) for (let i = 0; i < h.args.length; i++) if (requiresEval(h.args[i])) h.args[i] = bind(ctx.gen, r.body, h.args[i]!);
       }
     }
   }

@@ -2,22 +2,40 @@
 // results (`x := f(g(y))` → `g(y, __local1__); f(__local1__, __local0__); x = __local0__`), and
 // refs whose head is a value or call get that value bound first (`[1, 2][i]` →
 // `__local0__ = [1, 2]; __local0__[i]`). Heads, comprehension terms and `every` domains too.
-import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
+import type { Body, Expr, Module, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
+import { DependencyRecord, DependencyWalker } from "./graph.js";
 import { eqExpr, newExpr, varTerm } from "./terms.js";
 
 let hoisted: Map<string, Term> | undefined;
 
 export function rewriteExprTerms(ctx: CompileContext): void {
   hoisted = ctx.hoisted;
+  // each rule's dependencies (SetGraph's walk) are recorded right after the rule is rewritten,
+  // while its nodes are in the processor's caches: a walk of every rule later finds them in
+  // memory again
+  const tree = ctx.ruleTree;
+  const early = tree && new Map<Module, DependencyRecord>();
+  const deps = tree && new DependencyWalker(new DependencyRecord(), tree);
   for (const m of ctx.modules) {
+    const rec = deps && !mayCallRegoMetadata(ctx, m) ? new DependencyRecord() : undefined;
+    if (rec) deps!.sink = rec;
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         rewriteExprTermsInHead(ctx.gen, r);
         r.body = rewriteExprTermsInBody(ctx.gen, r.body);
       }
+      if (rec) deps!.addRule(top);
     }
+    if (rec) early!.set(m, rec);
   }
+  ctx.earlyDependencies = early;
+}
+
+/** Whether RewriteRegoMetadataCalls (which runs between this stage and SetGraph) may rewrite the
+ * module's rules: SetGraph walks those itself. */
+function mayCallRegoMetadata(ctx: CompileContext, m: Module): boolean {
+  return ctx.mayContain(m, (f) => f.calls.has("rego.metadata.chain") || f.calls.has("rego.metadata.rule"));
 }
 
 export function rewriteExprTermsInQuery(ctx: CompileContext): void {
@@ -28,7 +46,8 @@ export function rewriteExprTermsInQuery(ctx: CompileContext): void {
 
 function rewriteExprTermsInHead(gen: LocalVarGen, rule: Rule): void {
   const h = rule.head;
-  if (h.args) h.args = h.args.map((a) => expandTerm(gen, a, rule.body));
+  // (in place: each rule's args are an array of its own)
+  if (h.args) for (let i = 0; i < h.args.length; i++) h.args[i] = expandTerm(gen, h.args[i]!, rule.body);
   if (h.key) {
     const keyIsLast = h.key === h.reference[h.reference.length - 1];
     const out = expandTerm(gen, h.key, rule.body);
@@ -104,13 +123,18 @@ function expandTerm(gen: LocalVarGen, t: Term, support: Expr[]): Term {
       }
       return t;
     }
+    // collections in place, as calls and refs (copies of every set, object and key-value pair
+    // were most of what this stage allocated)
     case "array":
+    case "set":
       for (let i = 0; i < t.value.length; i++) t.value[i] = expandTerm(gen, t.value[i]!, support);
       return t;
-    case "set":
-      return { ...t, value: t.value.map((x) => expandTerm(gen, x, support)) };
     case "object":
-      return { ...t, value: t.value.map(([k, v]) => [expandTerm(gen, k, support), expandTerm(gen, v, support)] as [Term, Term]) };
+      for (const kv of t.value) {
+        kv[0] = expandTerm(gen, kv[0], support);
+        kv[1] = expandTerm(gen, kv[1], support);
+      }
+      return t;
     case "arraycomprehension":
     case "setcomprehension":
       // what the term needs goes first in the comprehension's own body

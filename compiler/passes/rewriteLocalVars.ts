@@ -8,7 +8,10 @@ import type { CompileContext } from "./context.js";
 import { LocalDeclaredVars, Occurrence } from "./localVars.js";
 import { Rewriter } from "./localVarsRewriter.js";
 import { isScalar } from "./terms.js";
-import { isWildcard, varsOf, varsOfTerms, walkTerms } from "./visit.js";
+import { isWildcard, varsOf, varsOfTerms, varsOfTermsFrom, walkTerms, type VarParams } from "./visit.js";
+
+/** varsOf's default parameters, made once (the stage asks for the vars of most heads). */
+const ALL_VARS: VarParams = {};
 
 export function headMayHaveVars(r: Rule): boolean {
   const h = r.head;
@@ -19,13 +22,19 @@ export function headMayHaveVars(r: Rule): boolean {
   return false;
 }
 
+/** The `used` vars of a head without any (never added to). */
+const NO_VARS: Set<string> = new Set();
+
 export function rewriteLocalVars(ctx: CompileContext): void {
   const rw = new Rewriter(ctx.gen, ctx.strict);
-  const argsStack = new LocalDeclaredVars();
+  // the stacks record their renamings straight into the compilation's map
+  const argsStack = new LocalDeclaredVars(ctx.rewrittenVars);
+  // outside strict mode no argument is ever reported unused: one empty set serves every rule
+  const noUnusedArgs = new Set<string>();
   for (const m of ctx.modules) {
     for (const top of m.rules) {
       argsStack.clear();
-      const unusedArgs = ctx.strict ? varsOfTerms(top.head.args ?? []) : new Set<string>();
+      const unusedArgs = ctx.strict ? varsOfTerms(top.head.args ?? []) : noUnusedArgs;
       rewriteArgs(rw, argsStack, top);
       for (let r: Rule | undefined = top; r; r = r.else) {
         const stack = rewriteRule(ctx, rw, r, unusedArgs, argsStack);
@@ -79,7 +88,8 @@ function rewriteArg(rw: Rewriter, stack: LocalDeclaredVars, t: Term): void {
 
 function rewriteRule(ctx: CompileContext, rw: Rewriter, rule: Rule, unusedArgs: Set<string>, argsStack: LocalDeclaredVars): LocalDeclaredVars {
   const onlyScalars = !headMayHaveVars(rule);
-  const used = new Set<string>();
+  // (a head of scalars uses no var: the rewriter only reads `used`, so one empty set serves)
+  const used = onlyScalars ? NO_VARS : new Set<string>();
   const h = rule.head;
   if (!onlyScalars) {
     if (ctx.mayHoldClosureTerms(rule)) {
@@ -88,19 +98,20 @@ function rewriteRule(ctx: CompileContext, rw: Rewriter, rule: Rule, unusedArgs: 
       if (h.key && h.key !== h.reference[h.reference.length - 1]) rewriteHeadClosures(ctx, rw, h.key);
       if (h.value) rewriteHeadClosures(ctx, rw, h.value);
     }
-    varsOfTerms(h.reference.slice(1), {}, used);
-    if (h.key) varsOf(h.key, {}, used);
+    varsOfTermsFrom(h.reference, 1, ALL_VARS, used);
+    if (h.key) varsOf(h.key, ALL_VARS, used);
     if (h.value) {
-      const vv = varsOf(h.value);
-      for (const v of vv) {
-        used.add(v);
-        unusedArgs.delete(v);
+      if (unusedArgs.size === 0) varsOf(h.value, ALL_VARS, used);
+      else {
+        for (const v of varsOf(h.value)) {
+          used.add(v);
+          unusedArgs.delete(v);
+        }
       }
     }
   }
   const stack = argsStack.copy();
   rule.body = rw.body(stack, used, rule.body);
-  for (const [k, v] of stack.rewritten) ctx.rewrittenVars.set(k, v);
   if (!onlyScalars) {
     const declared = stack;
     // every var in the head (closure bodies included) that the body declared takes its new name;
@@ -133,9 +144,7 @@ function rewriteHeadClosures(ctx: CompileContext, rw: Rewriter, t: Term): void {
     case "arraycomprehension":
     case "setcomprehension":
     case "objectcomprehension": {
-      const fresh = new LocalDeclaredVars();
-      rw.term(fresh, t);
-      for (const [k, v] of fresh.rewritten) ctx.rewrittenVars.set(k, v);
+      rw.term(new LocalDeclaredVars(ctx.rewrittenVars), t);
       return;
     }
     case "templatestring":

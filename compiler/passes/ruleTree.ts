@@ -2,7 +2,7 @@
 // ref: `data.pkg.p` for `p[x]`, `data.pkg.a.b` for `a.b[x].c`), with the lookups the stages use.
 import type { Module, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { groundPrefix, isConstant, termString } from "./terms.js";
+import { isConstant, isGround, stringTerm, termString } from "./terms.js";
 
 export function keyOf(t: Term): string {
   if (t.type === "var") return cachedKey(varKeys, "var:", t.value);
@@ -121,6 +121,21 @@ export class TreeNode {
     return node;
   }
 
+  /** Adds a rule at the ground prefix of its full ref, `pkg` followed by `head` (whose first
+   * term is given as `first`, the key it takes): what add(groundPrefix(ref), rule) does, without
+   * making the ref, the prefix or the lookup's leftover arrays for every rule. */
+  addAtGroundPrefix(pkg: Ref, first: Term, head: Ref, rule: Rule): void {
+    let n: TreeNode = this;
+    const len = pkg.length + head.length;
+    for (let j = 0; j < len; j++) {
+      const t = j < pkg.length ? pkg[j]! : j === pkg.length ? first : head[j - pkg.length]!;
+      if (j > 0 && !isGround(t)) break;
+      // (below a node just added there is nothing to find: child() then adds the rest)
+      n = n.child(t) ?? n.addChild(t);
+    }
+    n.values.push(rule);
+  }
+
   add(path: Ref, rule: Rule | undefined): void {
     const { node, tail } = this.find(path);
     let n = node;
@@ -162,15 +177,20 @@ export class TreeNode {
     return out;
   }
 
+  /** The rules of this node and every node below it, depth first (a hidden node's children
+   * only with `includeHidden`), appended to `found` without repeats. */
+  private collectBelow(includeHidden: boolean, found: Rule[]): void {
+    addAll(found, this.values);
+    if (this.hide && !includeHidden) return;
+    for (const c of this.children.values()) c.collectBelow(includeHidden, found);
+  }
+
   /** Every rule a ref with vars could refer to (OPA's GetRulesDynamic), appended to `found` in
    * the order first found, without repeats. The caller (SetGraph) asks this of every ref of every
    * rule; most refs (locals, input) end at the first lookup. */
   collectDynamic(ref: Ref, i: number, includeHidden: boolean, found: Rule[]): void {
     if (i >= ref.length) {
-      this.depthFirst((d) => {
-        addAll(found, d.values);
-        return includeHidden ? false : d.hide;
-      });
+      this.collectBelow(includeHidden, found);
     } else if (i === 0 || isConstant(ref[i]!)) {
       const c = this.child(ref[i]!);
       if (!c) return;
@@ -202,7 +222,13 @@ export function buildRuleTree(ctx: CompileContext): TreeNode {
   visit(ctx.moduleTree ?? buildModuleTree(ctx.modules));
   for (const m of ordered) {
     if (m.rules.length === 0) root.add(m.package.path, undefined);
-    for (const r of m.rules) root.add(groundPrefix(ctx.ruleRef(r)), r);
+    for (const r of m.rules) {
+      // the rule's full ref is its package path, then its head ref with a var head as a string
+      // (ctx.ruleRef)
+      const href = r.head.reference;
+      const h = href[0]!;
+      root.addAtGroundPrefix(m.package.path, h.type === "var" ? stringTerm(h.value, h.location) : h, href, r);
+    }
   }
   const sys = root.children.get("var:data")?.children.get("string:system");
   if (sys) sys.hide = true;

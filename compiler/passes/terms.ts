@@ -180,6 +180,20 @@ export function quoteString(s: string): string {
   return JSON.stringify(s);
 }
 
+/** The dotted name of a ref that refString prints as its values joined by dots (a var head not
+ * a wildcard, then strings each an identifier and no keyword), else undefined. */
+export function plainDottedName(ref: Ref): string | undefined {
+  const head = ref[0];
+  if (head?.type !== "var" || head.value.startsWith("$")) return undefined;
+  let out = head.value;
+  for (let i = 1; i < ref.length; i++) {
+    const t = ref[i]!;
+    if (t.type !== "string" || !IDENT.test(t.value) || KEYWORDS.has(t.value)) return undefined;
+    out += `.${t.value}`;
+  }
+  return out;
+}
+
 export function refString(ref: Ref): string {
   let out = ref.length > 0 ? termString(ref[0]!) : "";
   for (let i = 1; i < ref.length; i++) {

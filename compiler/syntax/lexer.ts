@@ -60,6 +60,7 @@ export class Lexer {
 
   // the token just scanned
   type: TokenType = tt.eof;
+  /** Its text ("" for whitespace, which nothing reads: a slice per run of blanks was garbage). */
   lit = "";
   start = 0;
   end = 0;
@@ -100,7 +101,8 @@ export class Lexer {
       }
       this.pos = p;
       this.nl = nl;
-      this.finish(tt.whitespace, start);
+      this.type = tt.whitespace;
+      this.end = p;
     } else if (isLetter(c)) {
       let p = start + 1;
       for (;;) {

@@ -48,10 +48,9 @@ export abstract class BodyParser extends LogicalParser {
 
   parseLiteral(): Expr | undefined {
     const offset = this.start;
-    const at = this.loc();
     const expr = this.parseLiteralInner();
     if (expr) {
-      expr.location = this.span(at, offset, this.lastEnd);
+      expr.location = this.locAt(offset, this.lastEnd);
       // the expressions of an implicit `not` body that a statement opens are placed with the
       // statement, at `not` (as OPA places them)
       const t = expr.terms;

@@ -40,7 +40,31 @@ export interface State {
   notGroups: boolean;
 }
 
+/** A term parsed at an offset and the state after it (see parseTerm). */
+export interface CachedTerm extends State {
+  term: Term | undefined;
+}
+
 export const MAX_DEPTH_MESSAGE = "max parsing recursion depth exceeded";
+
+/** Stands for a state no path ever goes back to (see parseOperandInner): restoring it is a bug
+ * of the parser, reported as such rather than leaving the parser in a made-up state. */
+export const NO_RETURN: State = Object.freeze({
+  tok: tt.eof,
+  lit: "",
+  start: 0,
+  end: 0,
+  pos: 0,
+  lastEnd: 0,
+  skippedNL: false,
+  errors: null,
+  errorCount: 0,
+  comments: null,
+  hints: [],
+  wildcard: 0,
+  keywords: new Map(),
+  notGroups: false,
+});
 
 /** Thrown past the depth limit: it unwinds the whole parse at once (backtracking must not lose
  * it), and the entry points report it as the one parse error. */
@@ -59,7 +83,7 @@ export abstract class ParserCore {
   protected readonly lexer: Lexer;
   protected depth = 0;
   /** Terms already parsed at an offset, with the state after them (see parseTerm). */
-  protected cache = new Map<number, { term: Term | undefined; post: State }>();
+  protected cache = new Map<number, CachedTerm>();
 
   // the current token and the rest of the state (see State)
   tok: TokenType = tt.eof;
@@ -139,13 +163,13 @@ export abstract class ParserCore {
     }
   }
 
-  /** Is the next token (after optional whitespace) `.` or `[`? Does not move. */
+  /** Is the token right after the current one (no whitespace between) `.` or `[`? Does not
+   * move. Asked after keywords (identifier-like tokens), so the next token starts where the
+   * lexer stands, and a `.` or `[` there is always a token of its own: the character tells,
+   * without scanning (and saving the state to undo that). */
   peekRefContinues(): boolean {
-    const s = this.save();
-    this.scanWS();
-    const t = this.tok;
-    this.restore(s);
-    return t === tt.dot || t === tt.bracketL;
+    const c = this.source.text.charCodeAt(this.lexer.pos);
+    return c === 46 /* . */ || c === 91 /* [ */;
   }
 
   /** Is the character right after the current token `ch` (no whitespace between)? */
@@ -175,7 +199,30 @@ export abstract class ParserCore {
     };
   }
 
+  /** The state now, with the term just parsed (a term cache entry: one object, not a term and
+   * a state in a pair). */
+  saveAfter(term: Term | undefined): CachedTerm {
+    return {
+      tok: this.tok,
+      lit: this.lit,
+      start: this.start,
+      end: this.end,
+      pos: this.lexer.pos,
+      lastEnd: this.lastEnd,
+      skippedNL: this.skippedNL,
+      errors: this.errors,
+      errorCount: this.errorCount,
+      comments: this.comments,
+      hints: this.hints,
+      wildcard: this.wildcard,
+      keywords: this.lexer.keywords,
+      notGroups: this.notGroups,
+      term,
+    };
+  }
+
   restore(s: State): void {
+    if (s === NO_RETURN) throw new Error("restored a state that was not saved");
     this.tok = s.tok;
     this.lit = s.lit;
     this.start = s.start;

@@ -43,14 +43,14 @@ export abstract class ExprParser extends CollectionParser {
 
   /** `term`, `term := term`, `term = term`; a call at the top becomes an operator expr. */
   parseExpr(): Expr | undefined {
-    const at = this.loc();
+    const offset = this.start;
     const lhs = this.parseTermInfixCall();
     if (!lhs) return undefined;
     if (this.tok === tt.assign || this.tok === tt.unify) {
       const op = this.parseTermOp();
       const rhs = this.parseTermInfixCall();
       if (!rhs) return undefined;
-      return newExpr([op, lhs, rhs], this.span(at, at.offset, this.lastEnd));
+      return newExpr([op, lhs, rhs], this.locAt(offset, this.lastEnd));
     }
     if (lhs.type === "call") return newExpr(lhs.value, lhs.location);
     return newExpr(lhs, lhs.location);

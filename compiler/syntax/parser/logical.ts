@@ -4,7 +4,7 @@
 // `not (...)` / `not {...}` / `not x` (a body of one expression).
 import type { Body, Expr, ExprTerms, With } from "../../ast/nodes.js";
 import { tt, type TokenType } from "../token.js";
-import type { State } from "./core.js";
+import { NO_RETURN, type State } from "./core.js";
 import { ExprParser, newExpr } from "./exprs.js";
 
 /** One operand of `and` / `or`: a single expression, or an explicit `{ body }`. */
@@ -116,7 +116,10 @@ export abstract class LogicalParser extends ExprParser {
   }
 
   private parseOperandInner(first: boolean, stmtStart: boolean, negated: boolean, operator?: TokenType): Operand | undefined {
-    const before = this.save();
+    // The state before the operand is gone back to only by the logical forms (operators, groups
+    // and body operands, all imported) and by v0's future-keyword hints: without those, nothing
+    // reads it, and an expression saves no state (an operand is parsed for every expression).
+    const before = this.v1 && !this.logicalActive() ? NO_RETURN : this.save();
     const start = this.start;
     if (!stmtStart) {
       if (this.tok === tt.some || this.tok === tt.every) {

@@ -17,16 +17,18 @@ export abstract class ModuleParser extends RuleParser {
     const stmts: Statement[] = [];
     this.scan();
     while (this.tok !== tt.eof) {
-      this.cache.clear(); // a new statement: nothing before it is parsed again
-      let s = this.save();
+      // a new statement: nothing before it is parsed again (an empty map is left as it is:
+      // clearing one still makes it a new table)
+      if (this.cache.size > 0) this.cache.clear();
+      const s = this.save();
       const pkg = this.parsePackage();
       if (pkg) {
         stmts.push(pkg);
         continue;
       }
       if (this.errorCount > 0) break;
+      // (restored, the state is `s` again: no need to save it anew)
       this.restore(s);
-      s = this.save();
       const imp = this.parseImport();
       if (imp) {
         const root = imp.path.type === "ref" ? imp.path.value[0] : undefined;
@@ -38,7 +40,6 @@ export abstract class ModuleParser extends RuleParser {
       if (this.errorCount > 0) break;
       this.restore(s);
       if (!skipRules) {
-        s = this.save();
         const rules = this.parseRules();
         if (rules) {
           stmts.push(...rules);

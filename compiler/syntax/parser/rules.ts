@@ -247,14 +247,15 @@ export abstract class RuleParser extends BodyParser {
       default:
         return undefined;
     }
-    const name = printTerm({ type: "ref", value: head.reference, location: loc });
+    // the head's name, for the errors below only (printed when one is reported)
+    const name = (): string => printTerm({ type: "ref", value: head.reference, location: loc });
     switch (this.tok) {
       case tt.contains: {
-        if (head.args) this.illegal(`the contains keyword can only be used with multi-value rule definitions (e.g., ${name} contains <VALUE> { ... })`);
+        if (head.args) this.illegal(`the contains keyword can only be used with multi-value rule definitions (e.g., ${name()} contains <VALUE> { ... })`);
         this.scan();
         const key = this.parseTermInfixCall();
         if (key) head.key = key;
-        else this.illegal(`expected rule key term (e.g., ${name} contains <VALUE> { ... })`);
+        else this.illegal(`expected rule key term (e.g., ${name()} contains <VALUE> { ... })`);
         head.location = this.span(loc, loc.offset, this.lastEnd);
         return { head, usesContains: true };
       }
@@ -262,7 +263,7 @@ export abstract class RuleParser extends BodyParser {
         this.scan();
         const value = this.parseTermInfixCall();
         if (value) head.value = value;
-        else this.illegal(`expected rule value term (e.g., ${name} = <VALUE> { ... })`);
+        else this.illegal(`expected rule value term (e.g., ${name()} = <VALUE> { ... })`);
         break;
       }
       case tt.assign: {
@@ -270,10 +271,10 @@ export abstract class RuleParser extends BodyParser {
         head.assign = true;
         const value = this.parseTermInfixCall();
         if (value) head.value = value;
-        else if (head.args && head.args.length > 0) this.illegal(`expected function value term (e.g., ${name}(...) := <VALUE> { ... })`);
-        else if (head.key) this.illegal(`expected partial rule value term (e.g., ${name}[...] := <VALUE> { ... })`);
-        else if (isDefault) this.illegal(`expected default rule value term (e.g., default ${name} := <VALUE>)`);
-        else this.illegal(`expected rule value term (e.g., ${name} := <VALUE> { ... })`);
+        else if (head.args && head.args.length > 0) this.illegal(`expected function value term (e.g., ${name()}(...) := <VALUE> { ... })`);
+        else if (head.key) this.illegal(`expected partial rule value term (e.g., ${name()}[...] := <VALUE> { ... })`);
+        else if (isDefault) this.illegal(`expected default rule value term (e.g., default ${name()} := <VALUE>)`);
+        else this.illegal(`expected rule value term (e.g., ${name()} := <VALUE> { ... })`);
         break;
       }
     }

@@ -17,7 +17,12 @@ export function isMemberCall(t: Term, name: readonly [string, string]): boolean 
 /** Is `t` the ref `a.b` (a var followed by a string)? */
 export function isRefNamed(t: Term, name: readonly string[]): boolean {
   if (t.type !== "ref" || t.value.length !== name.length) return false;
-  return t.value.every((x, i) => (i === 0 ? x.type === "var" : x.type === "string") && x.value === name[i]);
+  // (a loop, not every() with a closure: asked of every `some ... in` and operator)
+  for (let i = 0; i < name.length; i++) {
+    const x = t.value[i]!;
+    if ((i === 0 ? x.type !== "var" : x.type !== "string") || x.value !== name[i]) return false;
+  }
+  return true;
 }
 
 export abstract class TermParser extends ParserCore {
@@ -115,7 +120,14 @@ export abstract class TermParser extends ParserCore {
   /** A multi-part operator ref (`internal.member_2`) at the current token; scans past it. */
   parseTermOpName(name: readonly string[]): Term {
     const loc = this.loc();
-    const value: Term[] = name.map((n, i) => (i === 0 ? { type: "var", value: n, location: loc } : { type: "string", value: n, location: loc }));
+    // (the two-part names, all there are, as a literal: no closure per operator)
+    const value: Term[] =
+      name.length === 2
+        ? [
+            { type: "var", value: name[0]!, location: loc },
+            { type: "string", value: name[1]!, location: loc },
+          ]
+        : name.map((n, i) => (i === 0 ? { type: "var", value: n, location: loc } : { type: "string", value: n, location: loc }));
     this.scan();
     return { type: "ref", value, location: loc };
   }
@@ -134,7 +146,7 @@ export abstract class TermParser extends ParserCore {
     try {
       const cached = this.cache.get(this.start);
       if (cached) {
-        this.restore(cached.post);
+        this.restore(cached);
         return cached.term;
       }
       const offset = this.start;
@@ -195,7 +207,7 @@ export abstract class TermParser extends ParserCore {
       }
       term = this.parseTermFinish(term, offset);
       // single-token terms are cheap to read again; only compound ones are worth remembering
-      if (!term || isCompound(term)) this.cache.set(offset, { term, post: this.save() });
+      if (!term || isCompound(term)) this.cache.set(offset, this.saveAfter(term));
       return term;
     } finally {
       this.leave();
