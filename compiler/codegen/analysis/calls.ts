@@ -5,9 +5,8 @@
 // itself runs several times). Every body is walked once; `reach` answers later reachability
 // questions (e.g. per entrypoint group) from the same graph.
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
-import type { Block, Func, Plan, Policy } from "../../ir/types.js";
-import { FuncPaths, forEachStmt } from "../../ir/walk.js";
-import { calleesFirst } from "./order.js";
+import type { Block, Func, Plan, Policy, Stmt } from "../../ir/types.js";
+import { FuncPaths } from "../../ir/walk.js";
 
 export interface CallGraph {
   /** Funcs to generate, in plan order (callees first in planner output). */
@@ -27,134 +26,220 @@ export interface CallGraph {
   /** Whether a selected plan's or generated func's body has a DotStmt with a local key (told by
    * the same walk, so that shapes.ts's baseDataDots need not walk it again to find out). */
   readsWithLocalKey(body: Plan | Func): boolean;
+  /** The funcs a func calls by a CallStmt at the top level of its blocks, in order (told by the
+   * same walk, for kinds.ts's analyseDefinedness). */
+  topLevelCallees(f: Func): Func[];
 }
 
-interface Site {
-  callee: string;
-  inScan: boolean;
-}
-
-/** One body as the analyses see it: its call sites (a CallDynamicStmt counts as a site in a loop
- * for each func it may reach), and whether it has a CallDynamicStmt at all. */
+/** One body as the analyses see it, with funcs by their index in the policy's funcs: its call
+ * sites (a CallDynamicStmt counts as a site in a loop for each func it may reach), the builtins it
+ * calls, and whether it has a CallDynamicStmt at all. */
 interface Body {
-  sites: Site[];
+  /** Func call sites, each `index * 2 + (in a scan ? 1 : 0)`. */
+  sites: number[];
+  /** Names of the builtins (callees that are not funcs) of its CallStmts. */
+  builtinCalls: string[];
+  /** The funcs called by a CallStmt at the top level of its blocks (what definedness consults). */
+  topLevelCalls: number[];
   dynamic: boolean;
   /** The funcs its CallDynamicStmts may reach. */
-  dynamicCallees: string[];
+  dynamicCallees: number[];
   /** Whether it has a DotStmt with a local key. */
   localKeyDot: boolean;
 }
 
-function bodyOf(blocks: readonly Block[], policy: Policy, paths: () => FuncPaths): Body {
-  const body: Body = { sites: [], dynamic: false, dynamicCallees: [], localKeyDot: false };
-  forEachStmt(blocks, (s, inScan) => {
-    if (s.type === "CallStmt") body.sites.push({ callee: s.stmt.func, inScan });
-    else if (s.type === "DotStmt") body.localKeyDot ||= s.stmt.key.type === "local";
-    else if (s.type === "CallDynamicStmt") {
-      body.dynamic = true;
-      for (const f of paths().candidates(s.stmt, policy)) {
-        body.sites.push({ callee: f.name, inScan: true });
-        body.dynamicCallees.push(f.name);
-      }
-    }
-  });
+/** What a body walk needs of the policy: funcs by name (index), and funcs by data path. */
+interface Lookup {
+  policy: Policy;
+  funcIndex: Map<string, number>;
+  paths: () => FuncPaths;
+}
+
+function bodyOf(blocks: readonly Block[], look: Lookup): Body {
+  const body: Body = { sites: [], builtinCalls: [], topLevelCalls: [], dynamic: false, dynamicCallees: [], localKeyDot: false };
+  for (let i = 0; i < blocks.length; i++) walkStmts(blocks[i]!.stmts, false, true, body, look);
   return body;
 }
 
+/** One walk over a statement list and the blocks nested in it (its own, not walk.ts's forEachStmt:
+ * it also tells whether a statement is at the top level, and keeps no closure per body). */
+function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, body: Body, look: Lookup): void {
+  for (let i = 0; i < stmts.length; i++) {
+    const s = stmts[i]!;
+    switch (s.type) {
+      case "CallStmt": {
+        const callee = look.funcIndex.get(s.stmt.func);
+        if (callee === undefined) body.builtinCalls.push(s.stmt.func);
+        else {
+          body.sites.push(callee * 2 + (inScan ? 1 : 0));
+          if (topLevel) body.topLevelCalls.push(callee);
+        }
+        break;
+      }
+      case "DotStmt":
+        if (s.stmt.key.type === "local") body.localKeyDot = true;
+        break;
+      case "CallDynamicStmt":
+        body.dynamic = true;
+        for (const [callee] of look.paths().candidatesByIndex(s.stmt, look.policy)) {
+          body.sites.push(callee * 2 + 1);
+          body.dynamicCallees.push(callee);
+        }
+        break;
+      case "BlockStmt": {
+        const bs = s.stmt.blocks;
+        for (let j = 0; j < bs.length; j++) walkStmts(bs[j]!.stmts, inScan, false, body, look);
+        break;
+      }
+      case "NotStmt":
+      case "WithStmt":
+        walkStmts(s.stmt.block.stmts, inScan, false, body, look);
+        break;
+      case "ScanStmt":
+        walkStmts(s.stmt.block.stmts, true, false, body, look);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/** The funcs (indices) in an order where each comes after the funcs `callees` gives for it,
+ * keeping the given order where the calls allow it: order.ts's calleesFirst, by index. */
+function calleesFirstByIndex(funcs: readonly number[], count: number, callees: (f: number) => readonly number[]): number[] {
+  const order: number[] = [];
+  const seen = new Uint8Array(count);
+  const stack: Array<{ f: number; next: readonly number[]; i: number }> = [];
+  for (const root of funcs) {
+    if (seen[root]) continue;
+    seen[root] = 1;
+    stack.push({ f: root, next: callees(root), i: 0 });
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.i < top.next.length) {
+        const g = top.next[top.i++]!;
+        if (!seen[g]) {
+          seen[g] = 1;
+          stack.push({ f: g, next: callees(g), i: 0 });
+        }
+        continue;
+      }
+      order.push(top.f);
+      stack.pop();
+    }
+  }
+  return order;
+}
+
 export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph {
-  const funcsByName = new Map<string, Func>();
+  const all = policy.funcs.funcs;
+  const count = all.length;
+  // By name, the last func of a name wins (as a Map built in order keeps it).
   const funcIndex = new Map<string, number>();
-  policy.funcs.funcs.forEach((f, i) => {
-    funcsByName.set(f.name, f);
-    funcIndex.set(f.name, i);
-  });
+  for (let i = 0; i < count; i++) funcIndex.set(all[i]!.name, i);
   // The funcs by data path: only a CallDynamicStmt asks (most plans have none).
   let funcPaths: FuncPaths | undefined;
-  const paths = () => (funcPaths ??= new FuncPaths(policy.funcs.funcs));
-  // Keyed by the plan or func itself: the fixpoints below look bodies up once per func per pass.
-  const bodies = new Map<Plan | Func, Body>();
-  const bodyFor = (p: Plan | Func): Body => {
-    let b = bodies.get(p);
-    if (!b) bodies.set(p, (b = bodyOf(p.blocks, policy, paths)));
+  const look: Lookup = { policy, funcIndex, paths: () => (funcPaths ??= new FuncPaths(all)) };
+  // Funcs' bodies by index; plans' by the plan itself.
+  const funcBodies: Array<Body | undefined> = new Array(count);
+  const funcBody = (i: number): Body => (funcBodies[i] ??= bodyOf(all[i]!.blocks, look));
+  const planBodies = new Map<Plan, Body>();
+  const planBody = (p: Plan): Body => {
+    let b = planBodies.get(p);
+    if (!b) planBodies.set(p, (b = bodyOf(p.blocks, look)));
     return b;
   };
+  const bodyFor = (p: Plan | Func): Body => {
+    const i = funcIndex.get(p.name);
+    return i !== undefined && all[i] === p ? funcBody(i) : planBody(p as Plan);
+  };
 
-  /** Funcs reached from `from`, transitively, in policy order; builtins called on the way. */
-  const reachFrom = (from: readonly Plan[], builtins?: Set<string>): Func[] => {
-    const reached = new Set<string>();
-    const stack: Body[] = from.map(bodyFor);
+  /** Funcs (indices) reached from `from`, transitively, in policy order; builtins called on the way. */
+  const reachFrom = (from: readonly Plan[], builtins?: Set<string>): number[] => {
+    const reached = new Uint8Array(count);
+    const stack: Body[] = from.map(planBody);
     while (stack.length > 0) {
-      for (const s of stack.pop()!.sites) {
-        const f = funcsByName.get(s.callee);
-        if (!f) {
-          builtins?.add(s.callee);
-          continue;
-        }
-        if (reached.has(f.name)) continue;
-        reached.add(f.name);
-        stack.push(bodyFor(f));
+      const body = stack.pop()!;
+      if (builtins) for (const b of body.builtinCalls) builtins.add(b);
+      for (const site of body.sites) {
+        const f = site >> 1;
+        if (reached[f]) continue;
+        reached[f] = 1;
+        stack.push(funcBody(f));
       }
     }
-    const order = Int32Array.from(reached, (n) => funcIndex.get(n)!).sort();
-    return Array.from(order, (i) => policy.funcs.funcs[i]!);
+    const order: number[] = [];
+    for (let i = 0; i < count; i++) if (reached[i]) order.push(i);
+    return order;
   };
 
   const builtins = new Set<string>();
-  const funcs = reachFrom(plans, builtins);
-  const dynamicTargets = new Set<string>();
-  for (const p of plans) for (const n of bodyFor(p).dynamicCallees) dynamicTargets.add(n);
-  for (const f of funcs) for (const n of bodyFor(f).dynamicCallees) dynamicTargets.add(n);
+  const reached = reachFrom(plans, builtins);
+  const funcs = reached.map((i) => all[i]!);
+  const isDynamicTarget = new Uint8Array(count);
+  for (const p of plans) for (const i of planBody(p).dynamicCallees) isDynamicTarget[i] = 1;
+  for (const f of reached) for (const i of funcBody(f).dynamicCallees) isDynamicTarget[i] = 1;
 
   // Async: reaches an async builtin (fixpoint over the acyclic graph). The one dynamic dispatcher
   // is async when any of its targets is, and then so is every body with a CallDynamicStmt.
   const isAsyncBuiltin = (name: string) => getBuiltin(name)?.async === true;
-  const asyncFuncs = new Set<string>();
+  const isAsync = new Uint8Array(count);
   let dispatchAsync = false;
-  const isAsyncBody = (body: Body) =>
-    body.sites.some((s) => asyncFuncs.has(s.callee) || (!funcsByName.has(s.callee) && isAsyncBuiltin(s.callee))) || (dispatchAsync && body.dynamic);
+  const isAsyncBody = (body: Body): boolean => {
+    for (const site of body.sites) if (isAsync[site >> 1]) return true;
+    for (const b of body.builtinCalls) if (isAsyncBuiltin(b)) return true;
+    return dispatchAsync && body.dynamic;
+  };
   for (let changed = true; changed; ) {
     changed = false;
-    for (const f of funcs) {
-      if (!asyncFuncs.has(f.name) && isAsyncBody(bodyFor(f))) {
-        asyncFuncs.add(f.name);
-        if (dynamicTargets.has(f.name)) dispatchAsync = true;
+    for (const f of reached) {
+      if (!isAsync[f] && isAsyncBody(funcBody(f))) {
+        isAsync[f] = 1;
+        if (isDynamicTarget[f]) dispatchAsync = true;
         changed = true;
       }
     }
   }
   const asyncPlans = new Set<string>();
-  for (const p of plans) if (isAsyncBody(bodyFor(p))) asyncPlans.add(p.name);
+  for (const p of plans) if (isAsyncBody(planBody(p))) asyncPlans.add(p.name);
 
   // Memoisation: how often may each func run per evaluation (1 or "many" = 2)? The graph is
   // acyclic (recursion is a compile error), so one pass with every caller before its callees
   // settles it: a func's count is final when it is visited.
-  const runs = new Map<string, number>();
-  const memoised = new Set<string>();
-  const add = (callee: string, n: number) => runs.set(callee, Math.min(2, (runs.get(callee) ?? 0) + n));
-  for (const p of plans) for (const s of bodyFor(p).sites) add(s.callee, s.inScan ? 2 : 1);
-  const calleesOf = (f: Func): Func[] => {
-    const out: Func[] = [];
-    for (const s of bodyFor(f).sites) {
-      const g = funcsByName.get(s.callee);
-      if (g) out.push(g);
-    }
+  const runs = new Uint8Array(count);
+  const isMemoised = new Uint8Array(count);
+  const add = (site: number, callerRuns: number) => {
+    const f = site >> 1;
+    runs[f] = Math.min(2, runs[f]! + (site & 1 ? 2 : callerRuns));
+  };
+  for (const p of plans) for (const site of planBody(p).sites) add(site, 1);
+  const calleesOf = (f: number): number[] => funcBody(f).sites.map((site) => site >> 1);
+  const byCallers = calleesFirstByIndex(reached, count, calleesOf).reverse();
+  for (const f of byCallers) {
+    const n = runs[f]!;
+    if (n === 0) continue;
+    if (all[f]!.params.length === 2 && n >= 2) isMemoised[f] = 1;
+    const callerRuns = isMemoised[f] ? 1 : n;
+    for (const site of funcBody(f).sites) add(site, callerRuns);
+  }
+
+  const names = (flags: Uint8Array): Set<string> => {
+    const out = new Set<string>();
+    for (const i of reached) if (flags[i]) out.add(all[i]!.name);
     return out;
   };
-  for (const f of calleesFirst(funcs, calleesOf).reverse()) {
-    const n = runs.get(f.name) ?? 0;
-    if (n === 0) continue;
-    if (f.params.length === 2 && n >= 2) memoised.add(f.name);
-    const callerRuns = memoised.has(f.name) ? 1 : n;
-    for (const s of bodyFor(f).sites) add(s.callee, s.inScan ? 2 : callerRuns);
-  }
   return {
     funcs,
-    dynamicTargets,
-    asyncFuncs,
-    memoised,
+    dynamicTargets: names(isDynamicTarget),
+    asyncFuncs: names(isAsync),
+    memoised: names(isMemoised),
     asyncPlans,
     builtins,
-    reach: (from) => reachFrom(from),
+    reach: (from) => reachFrom(from).map((i) => all[i]!),
     readsWithLocalKey: (b) => bodyFor(b).localKeyDot,
+    topLevelCallees: (f) => {
+      const i = funcIndex.get(f.name);
+      return i === undefined ? [] : funcBody(i).topLevelCalls.map((j) => all[j]!);
+    },
   };
 }

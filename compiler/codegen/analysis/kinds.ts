@@ -344,40 +344,53 @@ export function analyseFuncs(policy: Policy, funcs: readonly Func[], withKinds =
  * undefined). For code without types, whose only question is whether the funcs a direct-value
  * entrypoint calls before its value are defined (emit/functions.ts); each fact is the one
  * `analyseFuncs` gives. (A func not asked of is absent: looking it up means "may be undefined".)
+ * `topLevelCallees` gives those calls of a func when the caller has them already (calls.ts's walk
+ * records them: CallGraph.topLevelCallees); without it, each asked func's blocks are read here.
  */
-export function analyseDefinedness(funcs: readonly Func[], roots: Iterable<string>): Map<string, FuncFacts> {
+export function analyseDefinedness(
+  funcs: readonly Func[],
+  roots: Iterable<string>,
+  topLevelCallees: (f: Func) => readonly Func[] = topLevelCalleesIn(funcs),
+): Map<string, FuncFacts> {
   const byName = new Map<string, Func>();
   for (const f of funcs) byName.set(f.name, f);
   // The funcs asked of, then in an order where each comes after those it depends on.
   const asked: Func[] = [];
   const seen = new Set<Func>();
-  const visit = (name: string) => {
-    const f = byName.get(name);
+  const visit = (f: Func | undefined) => {
     if (f && !seen.has(f)) {
       seen.add(f);
       asked.push(f);
     }
   };
-  for (const name of roots) visit(name);
-  const callees = new Map<Func, Func[]>();
+  for (const name of roots) visit(byName.get(name));
+  const callees = new Map<Func, readonly Func[]>();
   for (let i = 0; i < asked.length; i++) {
     const f = asked[i]!;
-    const out: Func[] = [];
-    for (const b of f.blocks) {
-      for (const s of b.stmts) {
-        if (s.type !== "CallStmt") continue;
-        const g = byName.get(s.stmt.func);
-        if (g) {
-          out.push(g);
-          visit(g.name);
-        }
-      }
-    }
+    const out = topLevelCallees(f);
+    for (const g of out) visit(g);
     callees.set(f, out);
   }
   const facts = new Map<string, FuncFacts>();
   for (const f of calleesFirst(asked, (f) => callees.get(f)!)) facts.set(f.name, { returns: ANY, defined: alwaysDefined(f, facts) });
   return facts;
+}
+
+/** The funcs called by a CallStmt at the top level of a func's blocks, among `funcs`. */
+function topLevelCalleesIn(funcs: readonly Func[]): (f: Func) => Func[] {
+  const byName = new Map<string, Func>();
+  for (const f of funcs) byName.set(f.name, f);
+  return (f) => {
+    const out: Func[] = [];
+    for (const b of f.blocks) {
+      for (const s of b.stmts) {
+        if (s.type !== "CallStmt") continue;
+        const g = byName.get(s.stmt.func);
+        if (g) out.push(g);
+      }
+    }
+    return out;
+  };
 }
 
 /** The funcs, each after the funcs it calls (CallStmt). */

@@ -125,6 +125,15 @@ describe("codegen: analyseDefinedness", () => {
         for (const [f, fact] of facts) assert.equal(fact.defined, all.get(f)!.defined, f);
       }
     });
+    it(`${name}: the call graph's top-level callees give the same facts, in the same order`, () => {
+      const policy = preparePolicy(plan().json());
+      const calls = analyseCalls(policy, policy.plans.plans);
+      for (const root of calls.funcs) {
+        const walked = analyseDefinedness(calls.funcs, [root.name]);
+        const told = analyseDefinedness(calls.funcs, [root.name], calls.topLevelCallees);
+        assert.deepEqual([...told], [...walked], root.name);
+      }
+    });
   }
 
   it("follows top-level calls only", () => {
