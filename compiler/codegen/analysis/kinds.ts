@@ -125,58 +125,49 @@ export function localKinds(
 /** Locals definitely defined at a point; null = the point is unreachable. */
 type Defined = Set<number> | null;
 
-/** Removes from `defined` the locals a statement (or anything nested in it) may leave undefined. */
-function kill(s: Stmt, defined: Set<number>): void {
+/**
+ * What a nested statement does to the flow, in one walk: removes from `defined` the locals it (or
+ * anything nested in it) may leave undefined, and tells whether it, entered with `depth` levels,
+ * can break out of the enclosing block — a break, a CallDynamicStmt (it breaks 3 levels), or one in
+ * a nested block (the levels it adds are those of walk.ts's forEachChildBlock). (Every statement is
+ * walked even when a break is found early: all of them kill.)
+ */
+function killAndLeaves(s: Stmt, defined: Set<number>, depth: number): boolean {
   switch (s.type) {
     case "ResetLocalStmt":
     case "AssignVarStmt":
     case "DotStmt":
     case "ObjectMergeStmt":
       defined.delete(s.stmt.target);
-      return;
+      return false;
     case "CallStmt":
+      defined.delete(s.stmt.result);
+      return false;
     case "CallDynamicStmt":
       defined.delete(s.stmt.result);
-      return;
-    case "BlockStmt":
-      for (const b of s.stmt.blocks) for (const t of b.stmts) kill(t, defined);
-      return;
-    case "NotStmt":
-    case "WithStmt":
-    case "ScanStmt":
-      for (const t of s.stmt.block.stmts) kill(t, defined);
-      return;
-    default:
-      return;
-  }
-}
-
-/** Whether a break inside `stmts` (entered with `depth` levels) can leave the enclosing block. */
-function escapes(stmts: readonly Stmt[], depth: number): boolean {
-  for (const s of stmts) if (leaves(s, depth)) return true;
-  return false;
-}
-
-/** Whether a statement (entered with `depth` levels) can break out of the enclosing block: a
- * break, a CallDynamicStmt (it breaks 3 levels), or one in a nested block (the levels it adds are
- * those of walk.ts's forEachChildBlock). */
-function leaves(s: Stmt, depth: number): boolean {
-  switch (s.type) {
+      return 3 >= depth;
     case "BreakStmt":
       return s.stmt.index >= depth;
-    case "CallDynamicStmt":
-      return 3 >= depth;
-    case "BlockStmt":
-      for (const b of s.stmt.blocks) if (escapes(b.stmts, depth + 1)) return true;
-      return false;
+    case "BlockStmt": {
+      let leaves = false;
+      for (const b of s.stmt.blocks) if (killAndLeavesAll(b.stmts, defined, depth + 1)) leaves = true;
+      return leaves;
+    }
     case "NotStmt":
     case "WithStmt":
-      return escapes(s.stmt.block.stmts, depth + 1);
+      return killAndLeavesAll(s.stmt.block.stmts, defined, depth + 1);
     case "ScanStmt":
-      return escapes(s.stmt.block.stmts, depth + 2);
+      return killAndLeavesAll(s.stmt.block.stmts, defined, depth + 2);
     default:
       return false;
   }
+}
+
+/** killAndLeaves of every statement of a list: whether one of them can break out. */
+function killAndLeavesAll(stmts: readonly Stmt[], defined: Set<number>, depth: number): boolean {
+  let leaves = false;
+  for (let i = 0; i < stmts.length; i++) if (killAndLeaves(stmts[i]!, defined, depth)) leaves = true;
+  return leaves;
 }
 
 export interface BlockFlow {
@@ -310,9 +301,9 @@ export function blockFlow(block: Block, before: Set<number>, mayBeUndefinedCall:
       case "NotStmt":
       case "WithStmt":
       case "ScanStmt": {
-        kill(s, cur);
+        const leaves = killAndLeaves(s, cur, 0);
         // (A NotStmt or WithStmt makes the block undefined when its own block is.)
-        if (s.type === "NotStmt" || s.type === "WithStmt" || leaves(s, 0)) exits.fail(cur);
+        if (s.type === "NotStmt" || s.type === "WithStmt" || leaves) exits.fail(cur);
         continue;
       }
     }
