@@ -26,6 +26,10 @@ export interface CallGraph {
   /** Whether a selected plan's or generated func's body has a DotStmt with a local key (told by
    * the same walk, so that shapes.ts's baseDataDots need not walk it again to find out). */
   readsWithLocalKey(body: Plan | Func): boolean;
+  /** Every func's index in the policy's funcs, by name (what the emitter looks callees up by). */
+  funcIndex: ReadonlyMap<string, number>;
+  /** Whether the func at an index is async (asyncFuncs, without a lookup by name). */
+  isAsyncAt(index: number): boolean;
   /** The funcs a func calls by a CallStmt at the top level of its blocks, in order (told by the
    * same walk, for kinds.ts's analyseDefinedness). */
   topLevelCallees(f: Func): Func[];
@@ -237,6 +241,8 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     builtins,
     reach: (from) => reachFrom(from).map((i) => all[i]!),
     readsWithLocalKey: (b) => bodyFor(b).localKeyDot,
+    funcIndex,
+    isAsyncAt: (i) => isAsync[i] === 1,
     topLevelCallees: (f) => {
       const i = funcIndex.get(f.name);
       return i === undefined ? [] : funcBody(i).topLevelCalls.map((j) => all[j]!);

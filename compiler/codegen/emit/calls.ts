@@ -17,12 +17,12 @@ type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
 export const callStmt: E<"CallStmt"> = (fe, s) => {
   const mod = fe.mod;
   const r = fe.local(s.result);
-  const func = mod.policy.funcs.funcs[mod.funcIndex.get(s.func) ?? -1];
-  if (func) {
-    const name = mod.funcName(func);
+  const index = mod.funcIndex.get(s.func);
+  if (index !== undefined) {
+    const name = mod.funcNameAt(index);
     const list: Code[] = [fe.state]; // the call's arguments
     for (const a of s.args) list.push(fe.operand(a));
-    if (mod.calls.asyncFuncs.has(func.name)) return fe.out.line`${r} = await ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
+    if (mod.calls.isAsyncAt(index)) return fe.out.line`${r} = await ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
     return fe.out.line`${r} = ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
   }
   const decl = mod.builtinDecls.get(s.func)!.decl;

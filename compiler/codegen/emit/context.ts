@@ -13,8 +13,10 @@ export class ModuleEmitter {
   readonly used = new Set<RuntimeName>();
   /** Module-level `const` declarations (call sites, conflict sites, numbers), in order. */
   readonly consts: Array<{ name: Name; type?: Code; init: Code }> = [];
-  readonly funcNames = new Map<string, Name>();
-  readonly funcIndex = new Map<string, number>();
+  /** Funcs' names by their index in the policy's funcs. */
+  private readonly funcNames: Name[] = [];
+  /** Funcs' indices by name (the call graph's). */
+  readonly funcIndex: ReadonlyMap<string, number>;
   /** Site constants by builtin name or conflict kind, then by location (see `site`). */
   private readonly builtinSites = new Map<string, Map<number, Map<number | string, Name>>>();
   private readonly conflictSites = new Map<string, Map<number, Map<number | string, Name>>>();
@@ -59,7 +61,7 @@ export class ModuleEmitter {
       options: this.scope.reserve(FIXED.options),
       key: this.scope.reserve(FIXED.key),
     };
-    policy.funcs.funcs.forEach((f, i) => this.funcIndex.set(f.name, i));
+    this.funcIndex = calls.funcIndex;
     this.builtinDecls = new Map(policy.static.builtin_funcs.map((b) => [b.name, b]));
   }
 
@@ -100,9 +102,12 @@ export class ModuleEmitter {
   }
 
   funcName(f: Func): Name {
-    let n = this.funcNames.get(f.name);
-    if (!n) this.funcNames.set(f.name, (n = this.scope.ident(f.name)));
-    return n;
+    return this.funcNameAt(this.funcIndex.get(f.name)!);
+  }
+
+  /** funcName of the func at an index of the policy's funcs (a call site has the index already). */
+  funcNameAt(index: number): Name {
+    return (this.funcNames[index] ??= this.scope.ident(this.policy.funcs.funcs[index]!.name));
   }
 
   /** The site constant in `table` under `group` and `loc`, declared as `helper(group, file, row,

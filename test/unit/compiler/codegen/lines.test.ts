@@ -172,5 +172,13 @@ describe("codegen: CallGraph.readsWithLocalKey", () => {
       }
       if (name === "localKeys") assert.ok(bodies.some(({ body }) => calls.readsWithLocalKey(body)));
     });
+    it(`${name}: funcs by index say what the graph's sets by name say`, () => {
+      const policy = preparePolicy(plan().json());
+      const calls = analyseCalls(policy, policy.plans.plans);
+      policy.funcs.funcs.forEach((f, i) => {
+        assert.equal(calls.funcIndex.get(f.name), i, f.name);
+        assert.equal(calls.isAsyncAt(i), calls.asyncFuncs.has(f.name), f.name);
+      });
+    });
   }
 });
