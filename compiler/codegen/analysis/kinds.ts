@@ -7,6 +7,7 @@
 // first) always has a value.
 import type { Block, BuiltinFunc, Func, Operand, Policy, Stmt, TypeDecl } from "../../ir/types.js";
 import { allStmts, forEachStmt } from "../../ir/walk.js";
+import { LocalSet } from "./localSet.js";
 import { calleesFirst } from "./order.js";
 
 export const K = { null: 1, boolean: 2, number: 4, string: 8, array: 16, object: 32, set: 64 } as const;
@@ -123,7 +124,7 @@ export function localKinds(
 // ---- definiteness ----
 
 /** Locals definitely defined at a point; null = the point is unreachable. */
-type Defined = Set<number> | null;
+type Defined = LocalSet | null;
 
 /**
  * What a nested statement does to the flow, in one walk: removes from `defined` the locals it (or
@@ -132,7 +133,7 @@ type Defined = Set<number> | null;
  * a nested block (the levels it adds are those of walk.ts's forEachChildBlock). (Every statement is
  * walked even when a break is found early: all of them kill.)
  */
-function killAndLeaves(s: Stmt, defined: Set<number>, depth: number): boolean {
+function killAndLeaves(s: Stmt, defined: LocalSet, depth: number): boolean {
   switch (s.type) {
     case "ResetLocalStmt":
     case "AssignVarStmt":
@@ -164,7 +165,7 @@ function killAndLeaves(s: Stmt, defined: Set<number>, depth: number): boolean {
 }
 
 /** killAndLeaves of every statement of a list: whether one of them can break out. */
-function killAndLeavesAll(stmts: readonly Stmt[], defined: Set<number>, depth: number): boolean {
+function killAndLeavesAll(stmts: readonly Stmt[], defined: LocalSet, depth: number): boolean {
   let leaves = false;
   for (let i = 0; i < stmts.length; i++) if (killAndLeaves(stmts[i]!, defined, depth)) leaves = true;
   return leaves;
@@ -187,48 +188,48 @@ export interface BlockFlow {
 /** The exits of a block: the intersection of the states there, and whether any is a failure. */
 class Exits {
   /** Null before the first exit. */
-  state: Set<number> | null = null;
+  state: LocalSet | null = null;
   mayFail = false;
 
   /** Records an exit in state `cur`, less `minus`, plus `plus`. */
-  leave(cur: Set<number>, minus?: number, plus?: number): void {
+  leave(cur: LocalSet, minus?: number, plus?: number): void {
     const exit = this.state;
     if (exit === null) {
-      const first = new Set(cur);
+      const first = cur.copy();
       if (minus !== undefined) first.delete(minus);
       if (plus !== undefined) first.add(plus);
       this.state = first;
       return;
     }
-    for (const x of exit) if (x !== plus && (x === minus || !cur.has(x))) exit.delete(x);
+    exit.intersect(cur, minus, plus);
   }
 
   /** `leave` for the state at the block's end, which is not used after: kept, not copied. */
-  leaveLast(cur: Set<number>): void {
+  leaveLast(cur: LocalSet): void {
     if (this.state === null) this.state = cur;
     else this.leave(cur);
   }
 
   /** Records a failure (an exit that leaves the block undefined) in state `cur` ± locals. */
-  fail(cur: Set<number>, minus?: number, plus?: number): void {
+  fail(cur: LocalSet, minus?: number, plus?: number): void {
     this.mayFail = true;
     this.leave(cur, minus, plus);
   }
 }
 
-function isDefined(op: Operand, cur: Set<number>): boolean {
+function isDefined(op: Operand, cur: LocalSet): boolean {
   return op.type !== "local" || cur.has(op.value);
 }
 
 /** (`before` is the state the flow starts from and updates: callers hand over a set they no
  * longer use — the previous block's `out` — so no copy is made per block.) */
-export function blockFlow(block: Block, before: Set<number>, mayBeUndefinedCall: (s: Stmt) => boolean): BlockFlow {
+export function blockFlow(block: Block, before: LocalSet, mayBeUndefinedCall: (s: Stmt) => boolean): BlockFlow {
   const exits = new Exits();
-  let st: Set<number> | null = before;
+  let st: LocalSet | null = before;
   let returnsDefined = true;
   for (const s of block.stmts) {
     if (st === null) break;
-    const cur: Set<number> = st;
+    const cur: LocalSet = st;
     switch (s.type) {
       case "BreakStmt":
         exits.fail(cur);
@@ -400,7 +401,7 @@ function calleesFirstByCallStmts(funcs: readonly Func[]): Func[] {
 
 function alwaysDefined(f: Func, facts: Map<string, FuncFacts>): boolean {
   const mayBeUndefinedCall = (s: Stmt) => s.type !== "CallStmt" || !(facts.get(s.stmt.func)?.defined ?? false);
-  let d: Set<number> | null = new Set(f.params);
+  let d: LocalSet | null = LocalSet.of(f.params);
   let returned = false;
   for (const b of f.blocks) {
     if (d === null) break;

@@ -7,6 +7,7 @@
 // single binding's value directly (see analysis/entry.ts).
 import type { Func, Plan, Stmt } from "../../ir/types.js";
 import { blockFlow, localKinds, K, type Kinds } from "../analysis/kinds.js";
+import { LocalSet } from "../analysis/localSet.js";
 import type { DirectEntry } from "../analysis/entry.js";
 import { baseDataDots } from "../analysis/shapes.js";
 import { _, comment, join, type Code, type Lines, type Name, type Node } from "../code.js";
@@ -105,7 +106,7 @@ function directType(mod: ModuleEmitter, plan: Plan, direct: DirectEntry): { type
   if (direct.topLevelPrefix) {
     const mayBeUndefinedCall = (s: Stmt) =>
       s.type !== "CallStmt" || !(mod.facts.get(s.stmt.func)?.defined ?? false);
-    const flow = blockFlow({ stmts: direct.topLevelPrefix }, new Set([1]), mayBeUndefinedCall);
+    const flow = blockFlow({ stmts: direct.topLevelPrefix }, LocalSet.of([1]), mayBeUndefinedCall);
     const v = direct.value;
     maybeUndefined = flow.mayFail || flow.out === null || (v.type === "local" && !flow.out.has(v.value));
   }
