@@ -30,6 +30,8 @@ export interface CallGraph {
   funcIndex: ReadonlyMap<string, number>;
   /** Whether the func at an index is async (asyncFuncs, without a lookup by name). */
   isAsyncAt(index: number): boolean;
+  /** Whether the func at an index is memoised (memoised, without a lookup by name). */
+  isMemoisedAt(index: number): boolean;
   /** The funcs a func calls by a CallStmt at the top level of its blocks, in order (told by the
    * same walk, for kinds.ts's analyseDefinedness). */
   topLevelCallees(f: Func): Func[];
@@ -243,6 +245,7 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     readsWithLocalKey: (b) => bodyFor(b).localKeyDot,
     funcIndex,
     isAsyncAt: (i) => isAsync[i] === 1,
+    isMemoisedAt: (i) => isMemoised[i] === 1,
     topLevelCallees: (f) => {
       const i = funcIndex.get(f.name);
       return i === undefined ? [] : funcBody(i).topLevelCalls.map((j) => all[j]!);

@@ -22,6 +22,8 @@ export class ModuleEmitter {
   private readonly conflictSites = new Map<string, Map<number, Map<number | string, Name>>>();
   /** Each distinct file text's number, for short site keys. */
   private readonly fileIds = new Map<string, number>();
+  /** By a location's file index: that file's number (no lookup by text per call site). */
+  private readonly fileIdsByIndex: number[] = [];
   /** By file number: the file's literal, for site constants. */
   private readonly fileLiterals: Code[] = [];
   /** By builtin name or conflict kind: its literal, for site constants. */
@@ -117,9 +119,13 @@ export class ModuleEmitter {
   private site(table: Map<string, Map<number, Map<number | string, Name>>>, group: string, loc: StmtLocation, prefix: "c" | "k", helper: "builtinSite" | "conflictSite"): Name {
     let byFile = table.get(group);
     if (!byFile) table.set(group, (byFile = new Map()));
-    const file = this.file(loc);
-    let id = this.fileIds.get(file);
-    if (id === undefined) this.fileIds.set(file, (id = this.fileIds.size));
+    let id: number | undefined = this.fileIdsByIndex[loc.file];
+    if (id === undefined) {
+      const file = this.file(loc);
+      id = this.fileIds.get(file);
+      if (id === undefined) this.fileIds.set(file, (id = this.fileIds.size));
+      this.fileIdsByIndex[loc.file] = id;
+    }
     let byLoc = byFile.get(id);
     if (!byLoc) byFile.set(id, (byLoc = new Map()));
     const { row, col } = loc;
@@ -130,7 +136,7 @@ export class ModuleEmitter {
       // (The group's and the file's literals made once: there are many sites per file.)
       let groupLiteral = this.siteLiterals.get(group);
       if (!groupLiteral) this.siteLiterals.set(group, (groupLiteral = lit(group)));
-      const fileLiteral = (this.fileLiterals[id] ??= lit(file));
+      const fileLiteral = (this.fileLiterals[id] ??= lit(this.file(loc)));
       this.consts.push({ name: n, init: _`${this.rt(helper)}(${groupLiteral}, ${fileLiteral}, ${row}, ${col})` });
       byLoc.set(key, n);
     }

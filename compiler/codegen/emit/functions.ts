@@ -58,8 +58,10 @@ function declarations(fe: FuncEmitter, skip: readonly number[]): Code {
 }
 
 export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
-  const isAsync = mod.calls.asyncFuncs.has(f.name);
-  const memoId = mod.calls.memoised.has(f.name) ? mod.funcIndex.get(f.name)! : undefined;
+  // (By index: the graph's flags and the func's name without a lookup by name each.)
+  const index = mod.funcIndex.get(f.name)!;
+  const isAsync = mod.calls.isAsyncAt(index);
+  const memoId = mod.calls.isMemoisedAt(index) ? index : undefined;
   const fe = new FuncEmitter(mod, "func", f.params, isAsync, memoId, undefined, f.params.length > 2);
   fe.dataDots = baseDataDots(mod.policy, f.blocks, f.params[1], mod.calls.readsWithLocalKey(f));
   const $ = fe.state;
@@ -80,7 +82,7 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   body.fill(declarationsAt, declarations(fe, f.params));
   const params: Param[] = [{ name: $, type: mod.rt("EvalState") }, ...f.params.map((p) => ({ name: fe.local(p), type: V }))];
   return {
-    name: mod.funcName(f),
+    name: mod.funcNameAt(index),
     doc: comment(memoId !== undefined ? `${f.name} (memoised)` : f.name),
     params,
     returnType: isAsync ? _`Promise<${V}>` : V,

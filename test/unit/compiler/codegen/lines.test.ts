@@ -178,6 +178,7 @@ describe("codegen: CallGraph.readsWithLocalKey", () => {
       policy.funcs.funcs.forEach((f, i) => {
         assert.equal(calls.funcIndex.get(f.name), i, f.name);
         assert.equal(calls.isAsyncAt(i), calls.asyncFuncs.has(f.name), f.name);
+        assert.equal(calls.isMemoisedAt(i), calls.memoised.has(f.name), f.name);
       });
     });
   }
