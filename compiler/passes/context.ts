@@ -74,8 +74,11 @@ export class CompileContext {
   readonly rewrittenVars = new Map<string, string>();
   gen: LocalVarGen = new LocalVarGen(new Set());
   query: QueryState | undefined;
-  /** Stage name → milliseconds, filled by the runner. */
+  /** The module stages run, in order, with their milliseconds (filled by the runner). */
   readonly timings: { stage: string; ms: number }[] = [];
+  /** Query stage name → milliseconds summed over every query compiled on this context (a sum,
+   * not an entry per run: a compile may run the query stages for thousands of entrypoints). */
+  readonly queryTimings = new Map<string, number>();
   /** Generated var → the term it stands for (hoisted refs and calls), so that type errors can
    * print what the user wrote instead of the compiler's locals. */
   readonly hoisted = new Map<string, Term>();

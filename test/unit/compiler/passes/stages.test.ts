@@ -2,9 +2,9 @@
 // review), compileUpTo stops where asked, the run stops after the first stage reporting errors,
 // and errors are capped at 10 plus "error limit reached", as in OPA.
 import { expect } from "chai";
-import { compileModules, compileUpTo } from "../../../../compiler/passes/runner.js";
+import { compileModules, compileQuery, compileUpTo } from "../../../../compiler/passes/runner.js";
 import { queryStages, stageNames } from "../../../../compiler/passes/stages.js";
-import { parseModule } from "../../../../compiler/syntax/index.js";
+import { parseModule, parseQuery } from "../../../../compiler/syntax/index.js";
 
 const mod = (text: string, file = "m.rego") => parseModule(text, { file });
 
@@ -61,6 +61,17 @@ describe("passes: stages", () => {
     const ctx = compileUpTo("RewriteLocalVars", [mod("package t\np if { x := 1; x > 0 }\n")]);
     expect(ctx.timings.map((t) => t.stage)).to.deep.equal(stageNames.slice(0, stageNames.indexOf("RewriteLocalVars") + 1));
     expect(ctx.errors).to.deep.equal([]);
+  });
+
+  it("sums the query stages' times by name over the queries, apart from the module stages", () => {
+    const ctx = compileModules([mod("package t\np := 1\nq := 2\n")]);
+    const moduleEntries = ctx.timings.length;
+    compileQuery(ctx, parseQuery("result = data.t.p"));
+    compileQuery(ctx, parseQuery("result = data.t.q"));
+    expect(ctx.errors).to.deep.equal([]);
+    expect(ctx.timings).to.have.length(moduleEntries);
+    expect([...ctx.queryTimings.keys()]).to.deep.equal(queryStages.map((s) => s.name));
+    for (const ms of ctx.queryTimings.values()) expect(ms).to.be.at.least(0);
   });
 
   it("compileUpTo rejects an unknown stage", () => {
