@@ -17,7 +17,7 @@ function isMultiValue(r: Rule): boolean {
 }
 
 /** A rule set, ordered and measured for planning (see ruleSetOf). */
-interface RuleSet {
+export interface RuleSet {
   rules: Rule[];
   refs: Ref[];
   /** The terms of the func's path (the refs' common prefix of strings). */
@@ -28,14 +28,10 @@ interface RuleSet {
   path: string;
 }
 
-/** Rule sets by the array of their rules: the trie hands out the same array (a node's rules) at
- * each reference to them, and rule sets are referred to far more often than planned. */
-const ruleSets = new WeakMap<Rule[], RuleSet>();
-
 /** Plans the rules (all at one trie node) if not planned in this generation; returns the name. */
 export function planRules(p: Planner, unsorted: Rule[]): string {
-  let set = ruleSets.get(unsorted);
-  if (set === undefined) ruleSets.set(unsorted, (set = ruleSet(p, unsorted)));
+  let set = p.ruleSets.get(unsorted);
+  if (set === undefined) p.ruleSets.set(unsorted, (set = ruleSet(p, unsorted)));
   const existing = p.funcs.get(set.path);
   if (existing) return existing;
   return planNewRuleSet(p, set);
