@@ -17,7 +17,6 @@ import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./
 import { BUILD, type Build, type Fields } from "./stmts.js";
 import { VarStack } from "./vars.js";
 import { SeqProbe } from "./flat.js";
-import { trimBlocks } from "./trim.js";
 import type { RuleSet } from "./rules.js";
 
 export type Iter = () => void;
@@ -204,7 +203,7 @@ export class Planner {
       defined = true;
     });
     this.vars.pop();
-    if (defined) plan.blocks = trimBlocks([this.curr]);
+    if (defined) plan.blocks.push(this.curr);
     // rule sets put off while planning the query, and those they put off in turn
     for (let i = 0; i < this.deferred.length; i++) this.deferred[i]!();
     this.deferred.length = 0;

@@ -9,7 +9,6 @@ import { planQuery } from "./exprs.js";
 import { firstNonString, type Planner } from "./planner.js";
 import { planTerm, planUnifyLocal } from "./terms.js";
 import { isFlatTerm, isFlatUnifyLocal, planSeq } from "./flat.js";
-import { trimBlocks } from "./trim.js";
 
 const NO_PARAMS: Local[] = [];
 
@@ -169,7 +168,6 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
 
   p.loc = ruleLoc;
   fn.blocks.push(p.blockWith("ReturnLocalStmt", { source: fn.return }));
-  fn.blocks = trimBlocks(fn.blocks);
   p.funcList.push(fn);
   p.funcs.add(path, fn.name);
   p.lnext = saved.lnext;
