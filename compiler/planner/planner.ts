@@ -15,6 +15,7 @@ import { SourceLocation } from "../syntax/location.js";
 import { planQuery } from "./exprs.js";
 import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./trie.js";
 import { BUILD, type Build, type Fields } from "./stmts.js";
+import * as S from "./stmts.js";
 import { VarStack } from "./vars.js";
 import { SeqProbe } from "./flat.js";
 import type { RuleSet } from "./rules.js";
@@ -195,11 +196,11 @@ export class Planner {
     let defined = false;
     planQuery(this, qs.query, 0, () => {
       const lr = this.newLocal();
-      this.appendStmt("MakeObjectStmt", { target: lr });
+      this.append(S.MakeObjectStmt(this, lr));
       for (const [v, key] of [...visible, ...captures]) {
-        this.appendStmt("ObjectInsertStmt", { object: lr, key: this.stringIndexOperand(key), value: this.varOperand(v) });
+        this.append(S.ObjectInsertStmt(this, lr, this.stringIndexOperand(key), this.varOperand(v)));
       }
-      this.appendStmt("ResultSetAddStmt", { value: lr });
+      this.append(S.ResultSetAddStmt(this, lr));
       defined = true;
     });
     this.vars.pop();
@@ -297,9 +298,10 @@ export class Planner {
   // one before: planning goes back and forth between a rule's or query's location and an
   // expression's. Plain fields, swapped: a plan switches location some hundred thousand times.
   private stampLoc: NodeLocation | undefined;
-  private stampFile = 0;
-  private stampRow = 0;
-  private stampCol = 0;
+  /** The location fields of the statement being built (read by stmts.ts after located()). */
+  stampFile = 0;
+  stampRow = 0;
+  stampCol = 0;
   private beforeLoc: NodeLocation | undefined;
   private beforeFile = 0;
   private beforeRow = 0;
@@ -338,13 +340,24 @@ export class Planner {
   /** A statement of `fields` (a fresh object literal at every call site) and the location, built
    * by `build` (stmts.ts: the field order of the plan's JSON). */
   stmt<T extends StmtType>(type: T, fields: Fields<T>, build: Build<T> = BUILD[type] as Build<T>): Stmt {
+    this.located();
+    return build(fields, this.stampFile, this.stampCol, this.stampRow);
+  }
+
+  /** Counts one more statement against the budget and makes the current location the stamped
+   * one (stampFile, stampCol, stampRow): what every statement built does first (stmts.ts). */
+  located(): void {
     if (--this.stmtBudget < 0) {
       throw this.error(
         `policy too large to plan: more than ${STMTS_BASE + STMTS_PER_CHAR * (this.input.sourceSize ?? 0)} statements (a body that iterates over rule sets with variable keys is planned once per rule; regoc's limit)`,
       );
     }
     this.stamp(this.loc);
-    return build(fields, this.stampFile, this.stampCol, this.stampRow);
+  }
+
+  /** Appends a statement (built by stmts.ts) to the current block. */
+  append(s: Stmt): void {
+    this.curr.stmts.push(s);
   }
 
   appendStmt<T extends StmtType>(type: T, fields: Fields<T>, build?: Build<T>): void {
