@@ -320,11 +320,11 @@ export class Planner {
     } else if (!loc) {
       this.stampFile = this.stampRow = this.stampCol = 0;
     } else if (loc instanceof SourceLocation) {
-      // row and col from one look-up of the offset (each getter makes its own)
-      const at = loc.source.position(loc.offset);
-      this.stampFile = this.getFile(loc.file || "<query>");
+      // row and col from one look-up of the offset (each getter makes its own), read at once
+      const at = loc.source.at(loc.offset);
       this.stampRow = at.row ?? 0;
       this.stampCol = at.col ?? 0;
+      this.stampFile = this.getFile(loc.file || "<query>");
     } else {
       this.stampFile = this.getFile(loc.file || "<query>");
       this.stampRow = loc.row ?? 0;
