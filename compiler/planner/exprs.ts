@@ -6,7 +6,7 @@ import type { Block, Operand } from "../ir/types.js";
 import { refString, termString } from "../passes/terms.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
-import { planRules } from "./rules.js";
+import { planNodeRules } from "./rules.js";
 import { isRoot, planWith } from "./with.js";
 import { isInlineTerm, planScan, planScanValues, planTerm, planTermInline, planUnify, planUnifyLocal } from "./terms.js";
 import { isFlatExpr, isFlatTerm, planSeqOf, type Seq } from "./flat.js";
@@ -219,7 +219,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
       const node = p.rules.lookup(r);
       if (node && node.arity() > 0) {
         p.mocks.push();
-        const name = planRules(p, node.rulesOf());
+        const name = planNodeRules(p, node);
         p.mocks.pop();
         return planExprCallFunc(p, name, node.arity(), false, operands, p.defaultOperands(), iter);
       }
@@ -238,7 +238,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
   let isVoid = false;
   const node = p.rules.lookup(opTerm.value);
   if (node && node.rulesOf().length > 0) {
-    name = planRules(p, node.rulesOf());
+    name = planNodeRules(p, node);
     arity = node.arity();
     args = p.defaultOperands();
   } else {

@@ -8,7 +8,7 @@ import { varsOf } from "../passes/visit.js";
 import { isFlatTerm, planSeqOf, type Seq } from "./flat.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
-import { planRules } from "./rules.js";
+import { planNodeRules, planRules } from "./rules.js";
 import { planDot, planScan, planSet, planTerm, planUnifyLocal } from "./terms.js";
 import type { RuleTrie } from "./trie.js";
 import { hasVars } from "./vars.js";
@@ -110,11 +110,10 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: Local, fro
   const term = ref[index]!;
   if (!hasVars(term)) {
     const vchild = virtual?.get(term);
-    const rules = vchild?.rulesOf();
-    if (rules !== undefined && rules.length > 0) {
+    if (vchild !== undefined && vchild.rulesOf().length > 0) {
       const target = p.newLocal();
       p.ltarget = p.local(target);
-      const name = planRules(p, rules);
+      const name = planNodeRules(p, vchild);
       p.append(S.CallStmt(p, name, p.defaultOperands(), target));
       return planRefRec(p, ref, index + 1, iter);
     }
@@ -230,7 +229,7 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Loca
             return;
           }
           const lvalue = p.newLocal();
-          const name = planRules(p, rules);
+          const name = planNodeRules(p, child);
           const b: Block = { stmts: [] };
           b.stmts.push(S.CallStmt(p, name, p.defaultOperands(), lvalue));
           b.stmts.push(S.ObjectInsertStmt(p, vtarget, lkey, p.local(lvalue)));

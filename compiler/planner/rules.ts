@@ -10,6 +10,7 @@ import { firstNonString, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { planTerm, planUnifyLocal } from "./terms.js";
 import { isFlatTerm, isFlatUnifyLocal, planSeq } from "./flat.js";
+import type { RuleTrie } from "./trie.js";
 
 const NO_PARAMS: Local[] = [];
 
@@ -33,6 +34,16 @@ export interface RuleSet {
 export function planRules(p: Planner, unsorted: Rule[]): string {
   let set = p.ruleSets.get(unsorted);
   if (set === undefined) p.ruleSets.set(unsorted, (set = ruleSet(p, unsorted)));
+  return planRuleSetOnce(p, set);
+}
+
+/** planRules for the rules of trie node `node`, the rule set kept on the node: most references
+ * to rules come with their node, and a field costs less than a look-up by the rules array. */
+export function planNodeRules(p: Planner, node: RuleTrie): string {
+  return planRuleSetOnce(p, (node.ruleSet ??= ruleSet(p, node.rulesOf())));
+}
+
+function planRuleSetOnce(p: Planner, set: RuleSet): string {
   const existing = p.funcs.get(set.path);
   if (existing) return existing;
   return planNewRuleSet(p, set);
