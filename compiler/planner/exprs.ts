@@ -5,7 +5,8 @@ import type { Body, Every, Expr, LogicalExpr, NodeLocation, NotGroup, Ref, Term 
 import type { Block, Operand } from "../ir/types.js";
 import { refString, termString } from "../passes/terms.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
-import { planRules } from "./rules.js";
+import * as S from "./stmts.js";
+import { planNodeRules } from "./rules.js";
 import { isRoot, planWith } from "./with.js";
 import { isInlineTerm, planScan, planScanValues, planTerm, planTermInline, planUnify, planUnifyLocal } from "./terms.js";
 import { isFlatExpr, isFlatTerm, planSeqOf, type Seq } from "./flat.js";
@@ -80,7 +81,7 @@ export function planExpr(p: Planner, e: Expr, iter: Iter): void {
       const t = ts as Term;
       // `false` cannot hold; other constants always do; vars and refs are checked at run time
       if (t.type === "boolean") {
-        if (!t.value) p.appendStmt("BreakStmt", { index: 0 });
+        if (!t.value) p.append(S.BreakStmt(p, 0));
         return iter();
       }
       if (t.type !== "ref" && t.type !== "var") return iter();
@@ -95,13 +96,13 @@ export function planExpr(p: Planner, e: Expr, iter: Iter): void {
 function planTermIsTrue(p: Planner, t: Term, iter: Iter): void {
   if (!isInlineTerm(p, t)) return planTermIsTrueNested(p, t, iter);
   if (!planTermInline(p, t)) return;
-  p.appendStmt("NotEqualStmt", { a: p.ltarget, b: p.bool(false) });
+  p.append(S.NotEqualStmt(p, p.ltarget, p.bool(false)));
   iter();
 }
 
 function planTermIsTrueNested(p: Planner, t: Term, iter: Iter): void {
   planTerm(p, t, () => {
-    p.appendStmt("NotEqualStmt", { a: p.ltarget, b: p.bool(false) });
+    p.append(S.NotEqualStmt(p, p.ltarget, p.bool(false)));
     iter();
   });
 }
@@ -112,7 +113,7 @@ function planNot(p: Planner, e: Expr, iter: Iter): void {
   p.curr = block;
   planExpr(p, { ...e, negated: false }, () => undefined);
   p.curr = prev;
-  p.appendStmt("NotStmt", { block });
+  p.append(S.NotStmt(p, block));
   iter();
 }
 
@@ -124,14 +125,14 @@ function planNotGroup(p: Planner, g: NotGroup, iter: Iter): void {
   planQuery(p, g.body, 0, () => undefined);
   p.vars.pop();
   p.curr = prev;
-  p.appendStmt("NotStmt", { block });
+  p.append(S.NotStmt(p, block));
   iter();
 }
 
 /** `a or b`: defined when either operand body is; `a and b`: when both are. */
 function planExprLogical(p: Planner, l: LogicalExpr, iter: Iter): void {
   const flag = p.newLocal();
-  p.appendStmt("ResetLocalStmt", { target: flag });
+  p.append(S.ResetLocalStmt(p, flag));
   const branch = (bodies: Body[]): Block => {
     const block: Block = { stmts: [] };
     const prev = p.curr;
@@ -139,7 +140,7 @@ function planExprLogical(p: Planner, l: LogicalExpr, iter: Iter): void {
     p.vars.push();
     const rec = (i: number): void => {
       if (i >= bodies.length) {
-        p.appendStmt("AssignVarStmt", { source: p.bool(true), target: flag });
+        p.append(S.AssignVarStmt(p, p.bool(true), flag));
         return;
       }
       planQuery(p, bodies[i]!, 0, () => rec(i + 1));
@@ -150,8 +151,8 @@ function planExprLogical(p: Planner, l: LogicalExpr, iter: Iter): void {
     return block;
   };
   const blocks = l.type === "and" ? [branch([l.lhs, l.rhs])] : [branch([l.lhs]), branch([l.rhs])];
-  p.appendStmt("BlockStmt", { blocks });
-  p.appendStmt("IsDefinedStmt", { source: flag });
+  p.append(S.BlockStmt(p, blocks));
+  p.append(S.IsDefinedStmt(p, flag));
   iter();
 }
 
@@ -163,35 +164,35 @@ export function isFunction(p: Planner, ref: Ref): boolean {
 function planExprEvery(p: Planner, every: Every, iter: Iter): void {
   const cond0 = p.newLocal();
   const cond1 = p.newLocal();
-  p.appendStmt("ResetLocalStmt", { target: cond0 });
+  p.append(S.ResetLocalStmt(p, cond0));
   planTerm(p, every.domain, () => {
     // the domain must be a collection: each check breaks out of the guard, none makes it undefined
     const d = p.ltarget;
     const checks = (["IsArrayStmt", "IsObjectStmt", "IsSetStmt"] as const).map((type) => {
       const b: Block = { stmts: [] };
       p.appendStmtTo(b, type, { source: d });
-      p.appendStmtTo(b, "BreakStmt", { index: 1 });
+      b.stmts.push(S.BreakStmt(p, 1));
       return b;
     });
-    const guard: Block = { stmts: [p.stmt("BlockStmt", { blocks: checks }), p.stmt("BreakStmt", { index: 1 })] };
-    p.appendStmt("BlockStmt", { blocks: [guard] });
+    const guard: Block = { stmts: [S.BlockStmt(p, checks), S.BreakStmt(p, 1)] };
+    p.append(S.BlockStmt(p, [guard]));
     planScan(p, every.key!, () => {
-      p.appendStmt("ResetLocalStmt", { target: cond1 });
+      p.append(S.ResetLocalStmt(p, cond1));
       const inner: Block = { stmts: [] };
       const prev = p.curr;
       p.curr = inner;
       planUnifyLocal(p, p.ltarget, every.value, () => {
         planQuery(p, every.body, 0, () => {
-          p.appendStmt("AssignVarStmt", { source: p.bool(true), target: cond1 });
+          p.append(S.AssignVarStmt(p, p.bool(true), cond1));
         });
       });
       p.curr = prev;
-      p.appendStmt("BlockStmt", { blocks: [inner] });
-      p.appendStmt("IsUndefinedStmt", { source: cond1 });
-      p.appendStmt("AssignVarStmt", { source: p.bool(true), target: cond0 });
+      p.append(S.BlockStmt(p, [inner]));
+      p.append(S.IsUndefinedStmt(p, cond1));
+      p.append(S.AssignVarStmt(p, p.bool(true), cond0));
     });
   });
-  p.appendStmt("IsUndefinedStmt", { source: cond0 });
+  p.append(S.IsUndefinedStmt(p, cond0));
   iter();
 }
 
@@ -218,7 +219,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
       const node = p.rules.lookup(r);
       if (node && node.arity() > 0) {
         p.mocks.push();
-        const name = planRules(p, node.rulesOf());
+        const name = planNodeRules(p, node);
         p.mocks.pop();
         return planExprCallFunc(p, name, node.arity(), false, operands, p.defaultOperands(), iter);
       }
@@ -237,7 +238,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
   let isVoid = false;
   const node = p.rules.lookup(opTerm.value);
   if (node && node.rulesOf().length > 0) {
-    name = planRules(p, node.rulesOf());
+    name = planNodeRules(p, node);
     arity = node.arity();
     args = p.defaultOperands();
   } else {
@@ -261,12 +262,12 @@ function planExprCallRelation(p: Planner, name: string, arity: number, operands:
     planCallArgs(p, operands, args, (a) => {
       const target = p.newLocal();
       p.ltarget = p.local(target);
-      p.appendStmt("CallStmt", { func: name, args: a, result: target });
+      p.append(S.CallStmt(p, name, a, target));
       const size = p.newLocal();
-      p.appendStmt("LenStmt", { source: p.local(target), target: size });
+      p.append(S.LenStmt(p, p.local(target), size));
       const zero = p.newLocal();
-      p.appendStmt("MakeNumberIntStmt", { value: 0, target: zero });
-      p.appendStmt("NotEqualStmt", { a: p.local(size), b: p.local(zero) });
+      p.append(S.MakeNumberIntStmt(p, 0, zero));
+      p.append(S.NotEqualStmt(p, p.local(size), p.local(zero)));
       iter();
     });
     return;
@@ -274,7 +275,7 @@ function planExprCallRelation(p: Planner, name: string, arity: number, operands:
   planCallArgs(p, operands.slice(0, -1), args, (a) => {
     const target = p.newLocal();
     p.ltarget = p.local(target);
-    p.appendStmt("CallStmt", { func: name, args: a, result: target });
+    p.append(S.CallStmt(p, name, a, target));
     planScanValues(p, operands[operands.length - 1]!, iter);
   });
 }
@@ -284,14 +285,14 @@ function planExprCallFunc(p: Planner, name: string, arity: number, isVoid: boole
     planCallArgs(p, operands, args, (a) => {
       const target = p.newLocal();
       p.ltarget = p.local(target);
-      p.appendStmt("CallStmt", { func: name, args: a, result: target });
-      if (!isVoid) p.appendStmt("NotEqualStmt", { a: p.local(target), b: p.bool(false) });
+      p.append(S.CallStmt(p, name, a, target));
+      if (!isVoid) p.append(S.NotEqualStmt(p, p.local(target), p.bool(false)));
       iter();
     });
   } else if (operands.length === arity + 1) {
     planCallArgs(p, operands.slice(0, -1), args, (a) => {
       const result = p.newLocal();
-      p.appendStmt("CallStmt", { func: name, args: a, result });
+      p.append(S.CallStmt(p, name, a, result));
       planUnifyLocal(p, p.local(result), operands[operands.length - 1]!, iter);
     });
   } else {
@@ -304,7 +305,7 @@ function planExprCallValue(p: Planner, value: Term, arity: number, operands: Ter
     planCallArgs(p, operands, [], () => {
       p.ltarget = p.newOperand();
       planTerm(p, value, () => {
-        p.appendStmt("NotEqualStmt", { a: p.ltarget, b: p.bool(false) });
+        p.append(S.NotEqualStmt(p, p.ltarget, p.bool(false)));
         iter();
       });
     });

@@ -15,8 +15,10 @@ import { SourceLocation } from "../syntax/location.js";
 import { planQuery } from "./exprs.js";
 import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./trie.js";
 import { BUILD, type Build, type Fields } from "./stmts.js";
+import * as S from "./stmts.js";
 import { VarStack } from "./vars.js";
 import { SeqProbe } from "./flat.js";
+import type { RuleSet } from "./rules.js";
 
 export type Iter = () => void;
 
@@ -194,11 +196,11 @@ export class Planner {
     let defined = false;
     planQuery(this, qs.query, 0, () => {
       const lr = this.newLocal();
-      this.appendStmt("MakeObjectStmt", { target: lr });
+      this.append(S.MakeObjectStmt(this, lr));
       for (const [v, key] of [...visible, ...captures]) {
-        this.appendStmt("ObjectInsertStmt", { object: lr, key: this.stringIndexOperand(key), value: this.varOperand(v) });
+        this.append(S.ObjectInsertStmt(this, lr, this.stringIndexOperand(key), this.varOperand(v)));
       }
-      this.appendStmt("ResultSetAddStmt", { value: lr });
+      this.append(S.ResultSetAddStmt(this, lr));
       defined = true;
     });
     this.vars.pop();
@@ -212,6 +214,12 @@ export class Planner {
   // helpers shared by the planning functions
 
   private readonly ruleRefs = new Map<Rule, Ref>();
+
+  /** Rule sets (rules.ts) by the array of their rules: the trie hands out the same array (a
+   * node's rules) at each reference to them, and rule sets are referred to far more often than
+   * planned. The planner's own map, not a module-wide WeakMap: each plan's trie has arrays of its
+   * own, and a WeakMap filled with every plan's keys costs far more per look-up. */
+  readonly ruleSets = new Map<Rule[], RuleSet>();
 
   /** The rule's full ref (`data.pkg.p.q`), made once per rule. */
   ruleRef(r: Rule): Ref {
@@ -290,9 +298,10 @@ export class Planner {
   // one before: planning goes back and forth between a rule's or query's location and an
   // expression's. Plain fields, swapped: a plan switches location some hundred thousand times.
   private stampLoc: NodeLocation | undefined;
-  private stampFile = 0;
-  private stampRow = 0;
-  private stampCol = 0;
+  /** The location fields of the statement being built (read by stmts.ts after located()). */
+  stampFile = 0;
+  stampRow = 0;
+  stampCol = 0;
   private beforeLoc: NodeLocation | undefined;
   private beforeFile = 0;
   private beforeRow = 0;
@@ -311,11 +320,11 @@ export class Planner {
     } else if (!loc) {
       this.stampFile = this.stampRow = this.stampCol = 0;
     } else if (loc instanceof SourceLocation) {
-      // row and col from one look-up of the offset (each getter makes its own)
-      const at = loc.source.position(loc.offset);
-      this.stampFile = this.getFile(loc.file || "<query>");
+      // row and col from one look-up of the offset (each getter makes its own), read at once
+      const at = loc.source.at(loc.offset);
       this.stampRow = at.row ?? 0;
       this.stampCol = at.col ?? 0;
+      this.stampFile = this.getFile(loc.file || "<query>");
     } else {
       this.stampFile = this.getFile(loc.file || "<query>");
       this.stampRow = loc.row ?? 0;
@@ -331,13 +340,24 @@ export class Planner {
   /** A statement of `fields` (a fresh object literal at every call site) and the location, built
    * by `build` (stmts.ts: the field order of the plan's JSON). */
   stmt<T extends StmtType>(type: T, fields: Fields<T>, build: Build<T> = BUILD[type] as Build<T>): Stmt {
+    this.located();
+    return build(fields, this.stampFile, this.stampCol, this.stampRow);
+  }
+
+  /** Counts one more statement against the budget and makes the current location the stamped
+   * one (stampFile, stampCol, stampRow): what every statement built does first (stmts.ts). */
+  located(): void {
     if (--this.stmtBudget < 0) {
       throw this.error(
         `policy too large to plan: more than ${STMTS_BASE + STMTS_PER_CHAR * (this.input.sourceSize ?? 0)} statements (a body that iterates over rule sets with variable keys is planned once per rule; regoc's limit)`,
       );
     }
     this.stamp(this.loc);
-    return build(fields, this.stampFile, this.stampCol, this.stampRow);
+  }
+
+  /** Appends a statement (built by stmts.ts) to the current block. */
+  append(s: Stmt): void {
+    this.curr.stmts.push(s);
   }
 
   appendStmt<T extends StmtType>(type: T, fields: Fields<T>, build?: Build<T>): void {

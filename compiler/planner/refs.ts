@@ -7,7 +7,8 @@ import type { Block, Local, Operand } from "../ir/types.js";
 import { varsOf } from "../passes/visit.js";
 import { isFlatTerm, planSeqOf, type Seq } from "./flat.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
-import { planRules } from "./rules.js";
+import * as S from "./stmts.js";
+import { planNodeRules, planRules } from "./rules.js";
 import { planDot, planScan, planSet, planTerm, planUnifyLocal } from "./terms.js";
 import type { RuleTrie } from "./trie.js";
 import { hasVars } from "./vars.js";
@@ -19,7 +20,7 @@ export function planRef(p: Planner, ref: Ref, iter: Iter): void {
     const virtual = p.rules.get(head);
     return planRefData(p, virtual, p.vars.getOrEmpty(DATA), 1, ref, 1, iter);
   }
-  if (head.value === INPUT && ref.length === 1) p.appendStmt("IsDefinedStmt", { source: p.vars.getOrEmpty(INPUT) });
+  if (head.value === INPUT && ref.length === 1) p.append(S.IsDefinedStmt(p, p.vars.getOrEmpty(INPUT)));
   const l = p.vars.get(head.value);
   if (l === undefined) throw p.error(`illegal ref: unsafe head ${head.value}`);
   p.ltarget = p.local(l);
@@ -109,12 +110,11 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: Local, fro
   const term = ref[index]!;
   if (!hasVars(term)) {
     const vchild = virtual?.get(term);
-    const rules = vchild?.rulesOf();
-    if (rules !== undefined && rules.length > 0) {
+    if (vchild !== undefined && vchild.rulesOf().length > 0) {
       const target = p.newLocal();
       p.ltarget = p.local(target);
-      const name = planRules(p, rules);
-      p.appendStmt("CallStmt", { func: name, args: p.defaultOperands(), result: target });
+      const name = planNodeRules(p, vchild);
+      p.append(S.CallStmt(p, name, p.defaultOperands(), target));
       return planRefRec(p, ref, index + 1, iter);
     }
     return planRefData(p, vchild, base, from, ref, index + 1, iter);
@@ -134,26 +134,24 @@ function planRefDataDynamic(p: Planner, opt: DynamicLookup, ref: Ref, iter: Iter
   const prev = p.curr;
   const callDyn: Block = { stmts: [] };
   p.curr = callDyn;
-  p.appendStmt("CallDynamicStmt", { args: [p.vars.getOrEmpty(INPUT), p.vars.getOrEmpty(DATA)], path: opt.path, result: target });
-  p.appendStmt("BreakStmt", { index: 1 });
+  p.append(S.CallDynamicStmt(p, [p.vars.getOrEmpty(INPUT), p.vars.getOrEmpty(DATA)], opt.path, target));
+  p.append(S.BreakStmt(p, 1));
   const dotBlock: Block = { stmts: [] };
   p.curr = dotBlock;
   p.ltarget = p.varOperand(DATA);
   planRefRec(p, ref.slice(0, opt.index + 1), 1, () => {
-    p.appendStmt("AssignVarStmt", { source: p.ltarget, target });
-    p.appendStmt("BreakStmt", { index: 1 });
+    p.append(S.AssignVarStmt(p, p.ltarget, target));
+    p.append(S.BreakStmt(p, 1));
     p.ltarget = p.local(target);
     const outer: Block = {
       stmts: [
-        p.stmt("BlockStmt", {
-          blocks: [{ stmts: [p.stmt("BlockStmt", { blocks: [callDyn, dotBlock] }), p.stmt("BreakStmt", { index: 2 })] }],
-        }),
+        S.BlockStmt(p, [{ stmts: [S.BlockStmt(p, [callDyn, dotBlock]), S.BreakStmt(p, 2)] }]),
       ],
     };
     p.curr = outer;
     planRefRec(p, ref, opt.index + 1, iter);
     p.curr = prev;
-    p.appendStmt("BlockStmt", { blocks: [outer] });
+    p.append(S.BlockStmt(p, [outer]));
   });
 }
 
@@ -181,7 +179,7 @@ function planRefDataVar(p: Planner, virtual: RuleTrie | undefined, base: Local, 
       p.curr = prev;
       blocks.push(block);
     }
-    p.appendStmt("BlockStmt", { blocks });
+    p.append(S.BlockStmt(p, blocks));
   }
 
   if (exclude.length > 0) {
@@ -193,7 +191,7 @@ function planRefDataVar(p: Planner, virtual: RuleTrie | undefined, base: Local, 
     planRefRec(p, ref.slice(from, index), 0, () =>
       planScan(p, term, (lkey) => {
         const ignore = p.newLocal();
-        p.appendStmt("NotStmt", { block: p.blockWith("DotStmt", { source: lexclude!, key: p.local(lkey), target: ignore }) });
+        p.append(S.NotStmt(p, { stmts: [S.DotStmt(p, lexclude!, p.local(lkey), ignore)] }));
         planRefData(p, undefined, (p.ltarget as { value: Local }).value, index + 1, ref, index + 1, iter);
       }),
     );
@@ -209,14 +207,14 @@ function planRefDataVar(p: Planner, virtual: RuleTrie | undefined, base: Local, 
 function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Local | undefined, path: Term[], iter: Iter): void {
   const vtarget = p.newLocal();
   if (virtual) {
-    p.appendStmt("MakeObjectStmt", { target: vtarget });
+    p.append(S.MakeObjectStmt(p, vtarget));
     const keys = virtual.childKeys();
     if (keys.some(hasVars)) {
       const rules = keys.flatMap((k) => virtual.get(k)?.rulesOf() ?? []);
       const name = planRules(p, rules);
       const b: Block = { stmts: [] };
-      p.appendStmtTo(b, "CallStmt", { func: name, args: p.defaultOperands(), result: vtarget });
-      p.appendStmt("BlockStmt", { blocks: [b] });
+      b.stmts.push(S.CallStmt(p, name, p.defaultOperands(), vtarget));
+      p.append(S.BlockStmt(p, [b]));
     } else {
       for (const key of keys) {
         const child = virtual.get(key)!;
@@ -226,16 +224,16 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Loca
           const lkey = p.ltarget;
           if (rules.length === 0) {
             planRefDataExtent(p, child, undefined, NO_PATH, () => {
-              p.appendStmt("ObjectInsertStmt", { object: vtarget, key: lkey, value: p.ltarget });
+              p.append(S.ObjectInsertStmt(p, vtarget, lkey, p.ltarget));
             });
             return;
           }
           const lvalue = p.newLocal();
-          const name = planRules(p, rules);
+          const name = planNodeRules(p, child);
           const b: Block = { stmts: [] };
-          p.appendStmtTo(b, "CallStmt", { func: name, args: p.defaultOperands(), result: lvalue });
-          p.appendStmtTo(b, "ObjectInsertStmt", { object: vtarget, key: lkey, value: p.local(lvalue) });
-          p.appendStmt("BlockStmt", { blocks: [b] });
+          b.stmts.push(S.CallStmt(p, name, p.defaultOperands(), lvalue));
+          b.stmts.push(S.ObjectInsertStmt(p, vtarget, lkey, p.local(lvalue)));
+          p.append(S.BlockStmt(p, [b]));
         });
       }
     }
@@ -250,17 +248,17 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Loca
   let target = p.newLocal();
   planRefRec(p, path, 0, () => {
     if (!virtual) target = (p.ltarget as { value: Local }).value;
-    else p.appendStmt("ObjectMergeStmt", { a: (p.ltarget as { value: Local }).value, b: vtarget, target });
-    p.appendStmt("BreakStmt", { index: 1 });
+    else p.append(S.ObjectMergeStmt(p, (p.ltarget as { value: Local }).value, vtarget, target));
+    p.append(S.BreakStmt(p, 1));
   });
   const inner = p.curr;
   p.curr = { stmts: [] };
-  p.appendStmt("BlockStmt", { blocks: [inner] });
-  if (virtual) p.appendStmt("AssignVarStmt", { source: p.local(vtarget), target });
-  else p.appendStmt("BreakStmt", { index: 1 });
+  p.append(S.BlockStmt(p, [inner]));
+  if (virtual) p.append(S.AssignVarStmt(p, p.local(vtarget), target));
+  else p.append(S.BreakStmt(p, 1));
   const outer = p.curr;
   p.curr = prev;
-  p.appendStmt("BlockStmt", { blocks: [outer] });
+  p.append(S.BlockStmt(p, [outer]));
   p.ltarget = p.local(target);
   iter();
 }

@@ -7,8 +7,10 @@ import type { Block, Func, Local, Operand } from "../ir/types.js";
 import { refString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
 import { firstNonString, type Planner } from "./planner.js";
+import * as S from "./stmts.js";
 import { planTerm, planUnifyLocal } from "./terms.js";
 import { isFlatTerm, isFlatUnifyLocal, planSeq } from "./flat.js";
+import type { RuleTrie } from "./trie.js";
 
 const NO_PARAMS: Local[] = [];
 
@@ -17,7 +19,7 @@ function isMultiValue(r: Rule): boolean {
 }
 
 /** A rule set, ordered and measured for planning (see ruleSetOf). */
-interface RuleSet {
+export interface RuleSet {
   rules: Rule[];
   refs: Ref[];
   /** The terms of the func's path (the refs' common prefix of strings). */
@@ -28,14 +30,20 @@ interface RuleSet {
   path: string;
 }
 
-/** Rule sets by the array of their rules: the trie hands out the same array (a node's rules) at
- * each reference to them, and rule sets are referred to far more often than planned. */
-const ruleSets = new WeakMap<Rule[], RuleSet>();
-
 /** Plans the rules (all at one trie node) if not planned in this generation; returns the name. */
 export function planRules(p: Planner, unsorted: Rule[]): string {
-  let set = ruleSets.get(unsorted);
-  if (set === undefined) ruleSets.set(unsorted, (set = ruleSet(p, unsorted)));
+  let set = p.ruleSets.get(unsorted);
+  if (set === undefined) p.ruleSets.set(unsorted, (set = ruleSet(p, unsorted)));
+  return planRuleSetOnce(p, set);
+}
+
+/** planRules for the rules of trie node `node`, the rule set kept on the node: most references
+ * to rules come with their node, and a field costs less than a look-up by the rules array. */
+export function planNodeRules(p: Planner, node: RuleTrie): string {
+  return planRuleSetOnce(p, (node.ruleSet ??= ruleSet(p, node.rulesOf())));
+}
+
+function planRuleSetOnce(p: Planner, set: RuleSet): string {
   const existing = p.funcs.get(set.path);
   if (existing) return existing;
   return planNewRuleSet(p, set);
@@ -103,8 +111,8 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
   for (let i = 2; i < allParams.length; i++) allParams[i] = p.newLocal();
   const params: Local[] = nargs > 0 ? allParams.slice(2 + captures.length) : NO_PARAMS;
   const multi = isMultiValue(rules[0]!);
-  if (buildObject) fn.blocks.push(p.blockWith("MakeObjectStmt", { target: fn.return }));
-  else if (multi) fn.blocks.push(p.blockWith("MakeSetStmt", { target: fn.return }));
+  if (buildObject) fn.blocks.push({ stmts: [S.MakeObjectStmt(p, fn.return)] });
+  else if (multi) fn.blocks.push({ stmts: [S.MakeSetStmt(p, fn.return)] });
   const lresult = p.newLocal();
   const lnext = p.lnext;
   let defaultRule: Rule | undefined;
@@ -119,7 +127,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
     let blocks: Block[];
     if (!top.else) blocks = fn.blocks;
     else {
-      const stmt = p.stmt("BlockStmt", { blocks: [] });
+      const stmt = S.BlockStmt(p, []);
       fn.blocks.push({ stmts: [stmt] });
       blocks = (stmt.stmt as { blocks: Block[] }).blocks;
     }
@@ -132,23 +140,23 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
       const curr: Block = { stmts: [] };
       blocks.push(curr);
       p.curr = curr;
-      if (prev) p.appendStmt("IsUndefinedStmt", { source: lresult });
-      else p.appendStmt("ResetLocalStmt", { target: lresult });
+      if (prev) p.append(S.IsUndefinedStmt(p, lresult));
+      else p.append(S.ResetLocalStmt(p, lresult));
       const r = rule;
       const fullRef = refs[i]!;
       planParams(p, params, r.head.args ?? [], 0, () =>
         planQuery(p, r.body, 0, () => {
           if (buildObject) return planObjectInsert(p, fn.return, fullRef.slice(pieces), r);
-          if (isMultiValue(r)) return planTerm(p, r.head.key!, () => p.appendStmt("SetAddStmt", { set: fn.return, value: p.ltarget }));
-          planTerm(p, r.head.value!, () => p.appendStmt("AssignVarOnceStmt", { target: lresult, source: p.ltarget }));
+          if (isMultiValue(r)) return planTerm(p, r.head.key!, () => p.append(S.SetAddStmt(p, fn.return, p.ltarget)));
+          planTerm(p, r.head.value!, () => p.append(S.AssignVarOnceStmt(p, lresult, p.ltarget)));
         }),
       );
       p.vars.leaveFunc();
     }
     if (!isMultiValue(top) && !buildObject) {
       const end: Block = { stmts: [] };
-      p.appendStmtTo(end, "IsDefinedStmt", { source: lresult });
-      p.appendStmtTo(end, "AssignVarOnceStmt", { target: fn.return, source: p.local(lresult) });
+      end.stmts.push(S.IsDefinedStmt(p, lresult));
+      end.stmts.push(S.AssignVarOnceStmt(p, fn.return, p.local(lresult)));
       blocks.push(end);
     }
   }
@@ -158,20 +166,20 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
     p.loc = d.head.location;
     p.lnext = lnext;
     p.vars.enterFunc(fn.params, captures);
-    const block = p.blockWith("IsUndefinedStmt", { source: fn.return });
+    const block = { stmts: [S.IsUndefinedStmt(p, fn.return)] };
     fn.blocks.push(block);
     p.curr = block;
     planParams(p, params, d.head.args ?? [], 0, () =>
       planQuery(p, d.body, 0, () => {
         p.loc = d.head.location;
-        planTerm(p, d.head.value!, () => p.appendStmt("AssignVarOnceStmt", { target: fn.return, source: p.ltarget }));
+        planTerm(p, d.head.value!, () => p.append(S.AssignVarOnceStmt(p, fn.return, p.ltarget)));
       }),
     );
     p.vars.leaveFunc();
   }
 
   p.loc = ruleLoc;
-  fn.blocks.push(p.blockWith("ReturnLocalStmt", { source: fn.return }));
+  fn.blocks.push({ stmts: [S.ReturnLocalStmt(p, fn.return)] });
   p.funcList.push(fn);
   p.funcs.add(path, fn.name);
   p.lnext = saved.lnext;
@@ -203,7 +211,7 @@ function planObjectInsert(p: Planner, root: Local, keys: Term[], r: Rule): void 
         const key = p.ltarget;
         planTerm(p, r.head.key!, () => {
           const value = p.ltarget;
-          planDotOr(p, obj, key, "MakeSetStmt", (set) => p.appendStmt("SetAddStmt", { set, value }));
+          planDotOr(p, obj, key, "MakeSetStmt", (set) => p.append(S.SetAddStmt(p, set, value)));
         });
       }),
     );
@@ -212,7 +220,7 @@ function planObjectInsert(p: Planner, root: Local, keys: Term[], r: Rule): void 
   planTerm(p, r.head.value!, () => {
     const value = p.ltarget;
     planNestedObjects(p, root, keys.slice(0, -1), (obj) =>
-      planTerm(p, lastKey, () => p.appendStmt("ObjectInsertOnceStmt", { object: obj, key: p.ltarget, value })),
+      planTerm(p, lastKey, () => p.append(S.ObjectInsertOnceStmt(p, obj, p.ltarget, value))),
     );
   });
 }
@@ -232,7 +240,7 @@ function planNestedObjects(p: Planner, obj: Local, keys: Term[], iter: (obj: Loc
   iter(parent);
   for (let i = path.length - 1; i >= 0; i--) {
     const { obj: o, key, child } = path[i]!;
-    p.appendStmt("ObjectInsertStmt", { object: o, key, value: p.local(child) });
+    p.append(S.ObjectInsertStmt(p, o, key, p.local(child)));
   }
 }
 
@@ -248,16 +256,16 @@ function planNestedObjectsRec(p: Planner, obj: Local, keys: Term[], idx: number,
 function planDotOr(p: Planner, obj: Local, key: Operand, make: "MakeObjectStmt" | "MakeSetStmt", iter: (child: Local) => void): void {
   const child = planDotOrOpen(p, obj, key, make);
   iter(child);
-  p.appendStmt("ObjectInsertStmt", { object: obj, key, value: p.local(child) });
+  p.append(S.ObjectInsertStmt(p, obj, key, p.local(child)));
 }
 
 function planDotOrOpen(p: Planner, obj: Local, key: Operand, make: "MakeObjectStmt" | "MakeSetStmt"): Local {
   const child = p.newLocal();
   const lookup: Block = { stmts: [] };
-  p.appendStmtTo(lookup, "DotStmt", { source: p.local(obj), key, target: child });
-  p.appendStmtTo(lookup, "BreakStmt", { index: 1 });
-  const outer: Block = { stmts: [p.stmt("BlockStmt", { blocks: [lookup] })] };
+  lookup.stmts.push(S.DotStmt(p, p.local(obj), key, child));
+  lookup.stmts.push(S.BreakStmt(p, 1));
+  const outer: Block = { stmts: [S.BlockStmt(p, [lookup])] };
   p.appendStmtTo(outer, make, { target: child });
-  p.appendStmt("BlockStmt", { blocks: [outer] });
+  p.append(S.BlockStmt(p, [outer]));
   return child;
 }

@@ -5,15 +5,15 @@ import type { Block, Local, Operand } from "../ir/types.js";
 import { termString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
 import { type Iter, type Planner } from "./planner.js";
+import * as S from "./stmts.js";
 import { isFlatTerm, isFlatUnify, isFlatUnifyLocal, planFlatTerm, planSeq } from "./flat.js";
 import { planRef } from "./refs.js";
-import { OBJECT_INSERT_OBJECT_LAST, OBJECT_INSERT_ONCE_OBJECT_LAST, SET_ADD_VALUE_FIRST } from "./stmts.js";
 
 export function planTerm(p: Planner, t: Term, iter: Iter): void {
   switch (t.type) {
     case "null": {
       const target = p.newLocal();
-      p.appendStmt("MakeNullStmt", { target });
+      p.append(S.MakeNullStmt(p, target));
       p.ltarget = p.local(target);
       return iter();
     }
@@ -22,7 +22,7 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
       return iter();
     case "number": {
       const target = p.newLocal();
-      p.appendStmt("MakeNumberRefStmt", { index: p.getString(t.value), target });
+      p.append(S.MakeNumberRefStmt(p, p.getString(t.value), target));
       p.ltarget = p.local(target);
       return iter();
     }
@@ -93,7 +93,7 @@ const NOOP: Iter = () => undefined;
 
 function planArray(p: Planner, elems: Term[], iter: Iter): void {
   const arr = p.newLocal();
-  p.appendStmt("MakeArrayStmt", { capacity: elems.length, target: arr });
+  p.append(S.MakeArrayStmt(p, elems.length, arr));
   planSeq(
     p,
     elems.length,
@@ -110,20 +110,20 @@ function planArray(p: Planner, elems: Term[], iter: Iter): void {
 function planElement(p: Planner, t: Term, arr: Local, next: Iter): void {
   if (!isInlineTerm(p, t)) return planElementThen(p, t, arr, next);
   if (!planTermInline(p, t)) return;
-  p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr });
+  p.append(S.ArrayAppendStmt(p, p.ltarget, arr));
   next();
 }
 
 function planElementThen(p: Planner, t: Term, arr: Local, next: Iter): void {
   planTerm(p, t, () => {
-    p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr });
+    p.append(S.ArrayAppendStmt(p, p.ltarget, arr));
     next();
   });
 }
 
 function planObject(p: Planner, entries: [Term, Term][], iter: Iter): void {
   const obj = p.newLocal();
-  p.appendStmt("MakeObjectStmt", { target: obj });
+  p.append(S.MakeObjectStmt(p, obj));
   planSeq(
     p,
     entries.length,
@@ -133,7 +133,7 @@ function planObject(p: Planner, entries: [Term, Term][], iter: Iter): void {
       planTerm(p, k, () => {
         const key = p.ltarget;
         planTerm(p, v, () => {
-          p.appendStmt("ObjectInsertStmt", { key, value: p.ltarget, object: obj }, OBJECT_INSERT_OBJECT_LAST);
+          p.append(S.ObjectInsertStmtObjectLast(p, key, p.ltarget, obj));
           next();
         });
       });
@@ -148,23 +148,23 @@ function planObject(p: Planner, entries: [Term, Term][], iter: Iter): void {
 function planSetComprehension(p: Planner, t: SetComprehensionTerm, iter: Iter): void {
   p.loc = t.location;
   const set = p.newLocal();
-  p.appendStmt("MakeSetStmt", { target: set });
+  p.append(S.MakeSetStmt(p, set));
   const c = t.value;
-  planComprehension(p, c.body, () => planTerm(p, c.term, () => p.appendStmt("SetAddStmt", { value: p.ltarget, set }, SET_ADD_VALUE_FIRST)), set, iter);
+  planComprehension(p, c.body, () => planTerm(p, c.term, () => p.append(S.SetAddStmtValueFirst(p, p.ltarget, set))), set, iter);
 }
 
 function planArrayComprehension(p: Planner, t: ArrayComprehensionTerm, iter: Iter): void {
   p.loc = t.location;
   const arr = p.newLocal();
-  p.appendStmt("MakeArrayStmt", { capacity: 0, target: arr });
+  p.append(S.MakeArrayStmt(p, 0, arr));
   const c = t.value;
-  planComprehension(p, c.body, () => planTerm(p, c.term, () => p.appendStmt("ArrayAppendStmt", { value: p.ltarget, array: arr })), arr, iter);
+  planComprehension(p, c.body, () => planTerm(p, c.term, () => p.append(S.ArrayAppendStmt(p, p.ltarget, arr))), arr, iter);
 }
 
 function planObjectComprehension(p: Planner, t: ObjectComprehensionTerm, iter: Iter): void {
   p.loc = t.location;
   const obj = p.newLocal();
-  p.appendStmt("MakeObjectStmt", { target: obj });
+  p.append(S.MakeObjectStmt(p, obj));
   const c = t.value;
   planComprehension(
     p,
@@ -172,7 +172,7 @@ function planObjectComprehension(p: Planner, t: ObjectComprehensionTerm, iter: I
     () =>
       planTerm(p, c.key, () => {
         const key = p.ltarget;
-        planTerm(p, c.value, () => p.appendStmt("ObjectInsertOnceStmt", { key, value: p.ltarget, object: obj }, OBJECT_INSERT_ONCE_OBJECT_LAST));
+        planTerm(p, c.value, () => p.append(S.ObjectInsertOnceStmtObjectLast(p, key, p.ltarget, obj)));
       }),
     obj,
     iter,
@@ -181,7 +181,7 @@ function planObjectComprehension(p: Planner, t: ObjectComprehensionTerm, iter: I
 
 export function planSet(p: Planner, elems: Term[], iter: Iter): void {
   const set = p.newLocal();
-  p.appendStmt("MakeSetStmt", { target: set });
+  p.append(S.MakeSetStmt(p, set));
   planSeq(
     p,
     elems.length,
@@ -198,13 +198,13 @@ export function planSet(p: Planner, elems: Term[], iter: Iter): void {
 function planSetElement(p: Planner, t: Term, set: Local, next: Iter): void {
   if (!isInlineTerm(p, t)) return planSetElementThen(p, t, set, next);
   if (!planTermInline(p, t)) return;
-  p.appendStmt("SetAddStmt", { value: p.ltarget, set }, SET_ADD_VALUE_FIRST);
+  p.append(S.SetAddStmtValueFirst(p, p.ltarget, set));
   next();
 }
 
 function planSetElementThen(p: Planner, t: Term, set: Local, next: Iter): void {
   planTerm(p, t, () => {
-    p.appendStmt("SetAddStmt", { value: p.ltarget, set }, SET_ADD_VALUE_FIRST);
+    p.append(S.SetAddStmtValueFirst(p, p.ltarget, set));
     next();
   });
 }
@@ -219,7 +219,7 @@ function planComprehension(p: Planner, body: Body, closureIter: Iter, target: Lo
   p.curr = prev;
   p.loc = ploc;
   p.vars.pop();
-  p.appendStmt("BlockStmt", { blocks: [block] });
+  p.append(S.BlockStmt(p, [block]));
   p.ltarget = p.local(target);
   iter();
 }
@@ -325,11 +325,11 @@ function planTermThenBindNested(p: Planner, a: string, b: Term, iter: Iter): voi
 function bindTarget(p: Planner, a: string, iter: Iter): void {
   const known = p.vars.get(a);
   if (known !== undefined) {
-    p.appendStmt("EqualStmt", { a: p.local(known), b: p.ltarget });
+    p.append(S.EqualStmt(p, p.local(known), p.ltarget));
   } else {
     const target = p.newLocal();
     p.vars.put(a, target);
-    p.appendStmt("AssignVarStmt", { source: p.ltarget, target });
+    p.append(S.AssignVarStmt(p, p.ltarget, target));
   }
   iter();
 }
@@ -337,11 +337,11 @@ function bindTarget(p: Planner, a: string, iter: Iter): void {
 export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): void {
   // constant strings and booleans are compared at plan time
   if (a.type === "string_index" && b.type === "string") {
-    if (a.value !== p.getString(b.value)) p.appendStmt("BreakStmt", { index: 0 });
+    if (a.value !== p.getString(b.value)) p.append(S.BreakStmt(p, 0));
     return iter();
   }
   if (a.type === "bool" && b.type === "boolean") {
-    if (a.value !== b.value) p.appendStmt("BreakStmt", { index: 0 });
+    if (a.value !== b.value) p.append(S.BreakStmt(p, 0));
     return iter();
   }
   if (isEvaluated(b)) return planTermThenEqual(p, a, b, iter);
@@ -349,12 +349,12 @@ export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): voi
     case "var": {
       const lv = p.vars.get(b.value);
       if (lv !== undefined) {
-        p.appendStmt("EqualStmt", { a, b: p.local(lv) });
+        p.append(S.EqualStmt(p, a, p.local(lv)));
         return iter();
       }
       const target = p.newLocal();
       p.vars.put(b.value, target);
-      p.appendStmt("AssignVarStmt", { source: a, target });
+      p.append(S.AssignVarStmt(p, a, target));
       return iter();
     }
     case "array":
@@ -370,34 +370,34 @@ export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): voi
 function planTermThenEqual(p: Planner, a: Operand, b: Term, iter: Iter): void {
   if (!isInlineTerm(p, b)) return planTermThenEqualNested(p, a, b, iter);
   if (!planTermInline(p, b)) return;
-  p.appendStmt("EqualStmt", { a, b: p.ltarget });
+  p.append(S.EqualStmt(p, a, p.ltarget));
   iter();
 }
 
 function planTermThenEqualNested(p: Planner, a: Operand, b: Term, iter: Iter): void {
   planTerm(p, b, () => {
-    p.appendStmt("EqualStmt", { a, b: p.ltarget });
+    p.append(S.EqualStmt(p, a, p.ltarget));
     iter();
   });
 }
 
 function planUnifyLocalArray(p: Planner, a: Operand, b: Term[], iter: Iter): void {
-  p.appendStmt("IsArrayStmt", { source: a });
+  p.append(S.IsArrayStmt(p, a));
   const blen = p.newLocal();
   const alen = p.newLocal();
-  p.appendStmt("LenStmt", { source: a, target: alen });
-  p.appendStmt("MakeNumberIntStmt", { value: b.length, target: blen });
-  p.appendStmt("EqualStmt", { a: p.local(alen), b: p.local(blen) });
+  p.append(S.LenStmt(p, a, alen));
+  p.append(S.MakeNumberIntStmt(p, b.length, blen));
+  p.append(S.EqualStmt(p, p.local(alen), p.local(blen)));
   const lkey = p.newLocal();
-  p.appendStmt("MakeNumberIntStmt", { value: 0, target: lkey });
+  p.append(S.MakeNumberIntStmt(p, 0, lkey));
   const lval = p.newLocal();
   planSeq(
     p,
     b.length,
     (i) => isFlatUnifyLocal(p, b[i]!),
     (i, next) => {
-      p.appendStmt("AssignIntStmt", { value: i, target: lkey });
-      p.appendStmt("DotStmt", { source: a, key: p.local(lkey), target: lval });
+      p.append(S.AssignIntStmt(p, i, lkey));
+      p.append(S.DotStmt(p, a, p.local(lkey), lval));
       planUnifyLocal(p, p.local(lval), b[i]!, next);
     },
     iter,
@@ -405,12 +405,12 @@ function planUnifyLocalArray(p: Planner, a: Operand, b: Term[], iter: Iter): voi
 }
 
 function planUnifyLocalObject(p: Planner, a: Operand, b: [Term, Term][], iter: Iter): void {
-  p.appendStmt("IsObjectStmt", { source: a });
+  p.append(S.IsObjectStmt(p, a));
   const blen = p.newLocal();
   const alen = p.newLocal();
-  p.appendStmt("LenStmt", { source: a, target: alen });
-  p.appendStmt("MakeNumberIntStmt", { value: b.length, target: blen });
-  p.appendStmt("EqualStmt", { a: p.local(alen), b: p.local(blen) });
+  p.append(S.LenStmt(p, a, alen));
+  p.append(S.MakeNumberIntStmt(p, b.length, blen));
+  p.append(S.EqualStmt(p, p.local(alen), p.local(blen)));
   const lval = p.newLocal();
   planSeq(
     p,
@@ -419,7 +419,7 @@ function planUnifyLocalObject(p: Planner, a: Operand, b: [Term, Term][], iter: I
     (i, next) => {
       const [k, v] = b[i]!;
       planTerm(p, k, () => {
-        p.appendStmt("DotStmt", { source: a, key: p.ltarget, target: lval });
+        p.append(S.DotStmt(p, a, p.ltarget, lval));
         planUnifyLocal(p, p.local(lval), v, next);
       });
     },
@@ -461,9 +461,9 @@ function planUnifyObjects(p: Planner, a: [Term, Term][], b: [Term, Term][], iter
           (j) => isFlatTerm(p, only[j]![0]),
           (j, next) =>
             planTerm(p, only[j]![0], () => {
-              p.appendStmt("DotStmt", { source: la, key: p.ltarget, target: l0 });
-              p.appendStmt("DotStmt", { source: lb, key: p.ltarget, target: l1 });
-              p.appendStmt("EqualStmt", { a: p.local(l0), b: p.local(l1) });
+              p.append(S.DotStmt(p, la, p.ltarget, l0));
+              p.append(S.DotStmt(p, lb, p.ltarget, l1));
+              p.append(S.EqualStmt(p, p.local(l0), p.local(l1)));
               next();
             }),
           iter,
@@ -481,7 +481,7 @@ function planUnifyObjects(p: Planner, a: [Term, Term][], b: [Term, Term][], iter
 function targetLocal(p: Planner): Local {
   if (p.ltarget.type === "local") return p.ltarget.value;
   const l = p.newLocal();
-  p.appendStmt("AssignVarStmt", { source: p.ltarget, target: l });
+  p.append(S.AssignVarStmt(p, p.ltarget, l));
   return l;
 }
 
@@ -499,7 +499,7 @@ function planDotNested(p: Planner, source: Operand, key: Term, iter: Iter): void
 /** `source[target key]` into a new local, the new target. */
 function appendDot(p: Planner, source: Operand, iter: Iter): void {
   const target = p.newLocal();
-  p.appendStmt("DotStmt", { source, key: p.ltarget, target });
+  p.append(S.DotStmt(p, source, p.ltarget, target));
   p.ltarget = p.local(target);
   iter();
 }
@@ -518,7 +518,7 @@ export function planScan(p: Planner, key: Term, iter: (key: Local) => void): voi
     iter(scanKey);
   });
   p.curr = prev;
-  p.appendStmt("ScanStmt", { source, key: scanKey, value, block });
+  p.append(S.ScanStmt(p, source, scanKey, value, block));
 }
 
 /** Scans the current target, unifying each value with `val` (relation results). */
@@ -534,5 +534,5 @@ export function planScanValues(p: Planner, val: Term, iter: Iter): void {
     iter();
   });
   p.curr = prev;
-  p.appendStmt("ScanStmt", { source, key: scanKey, value, block });
+  p.append(S.ScanStmt(p, source, scanKey, value, block));
 }

@@ -4,6 +4,7 @@
 // stack of planned funcs per generation; and the stack of function mocks (`with f as g`).
 import type { Ref, Rule, Term } from "../ast/nodes.js";
 import { keyOf, compareKeys } from "../passes/ruleTree.js";
+import type { RuleSet } from "./rules.js";
 
 /** What rulesOf answers for a node without rules (asked at every step down the trie: one array
  * for all). Frozen: it must stay empty. */
@@ -21,6 +22,8 @@ export class RuleTrie {
   private strings: Map<string, Entry> | undefined;
   private vars: Map<string, Entry> | undefined;
   rules: Rule[] | undefined;
+  /** The rules made ready for planning (rules.ts's planNodeRules), once asked for. */
+  ruleSet: RuleSet | undefined;
   /** At the root: the refs shadowed (push) and not yet restored (pop), in order. */
   private shadowed: Ref[] | undefined;
 

@@ -7,6 +7,7 @@ import { refString, termString } from "../passes/terms.js";
 import { varsOf } from "../passes/visit.js";
 import { isFunction, planExpr } from "./exprs.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
+import * as S from "./stmts.js";
 import { planTermSlice } from "./terms.js";
 
 export function isRoot(ref: Ref, root: string): boolean {
@@ -48,7 +49,7 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
     for (const v of [...saveVars].sort()) {
       const orig = p.vars.getOrEmpty(v);
       const save = p.newLocal();
-      p.appendStmt("AssignVarStmt", { source: p.local(orig), target: save });
+      p.append(S.AssignVarStmt(p, p.local(orig), save));
       restore.push([orig, save]);
     }
     const shadowing = dataRefs.some((r) => p.rules.lookup(r) !== undefined) || mocks.size > 0;
@@ -90,7 +91,7 @@ function planWithRec(p: Planner, e: Expr, targets: Ref[], paths: number[][], val
   const block = p.curr;
   p.curr = prev;
   const head = (targets[index]![0] as { value: string }).value;
-  p.appendStmt("WithStmt", { local: p.vars.getOrEmpty(head), path: paths[index]!, value: values[index]!, block });
+  p.append(S.WithStmt(p, p.vars.getOrEmpty(head), paths[index]!, values[index]!, block));
 }
 
 function planWithUndoRec(p: Planner, restore: [Local, Local][], index: number, iter: Iter): void {
@@ -105,7 +106,7 @@ function planWithUndoRec(p: Planner, restore: [Local, Local][], index: number, i
   p.curr = prev;
   const [orig, save] = restore[index]!;
   // OPA writes a null path for the undo statements
-  p.appendStmt("WithStmt", { local: orig, path: null as unknown as number[], value: p.local(save), block });
+  p.append(S.WithStmt(p, orig, null as unknown as number[], p.local(save), block));
 }
 
 /** A mock replacement that refers to the caller's variables: each such variable gets a capture

@@ -19,10 +19,10 @@ export class SourceLocation implements NodeLocation {
   }
   // row and col are worked out on demand (rarely needed; not stored, to keep nodes small)
   get row(): number {
-    return this.source.position(this.offset).row;
+    return this.source.at(this.offset).row;
   }
   get col(): number {
-    return this.source.position(this.offset).col;
+    return this.source.at(this.offset).col;
   }
   get text(): string {
     return this.source.text.slice(this.start, this.end);

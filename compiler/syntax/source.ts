@@ -12,22 +12,44 @@ export class Source {
     readonly text: string,
   ) {}
 
+  /** The result of `at`, one per source: filled in at each call. */
+  private readonly point = { row: 0, col: 0 };
+
   /**
    * Row and column (1-based) of a UTF-16 offset, as OPA's scanner numbers them: a line break
    * belongs to the next row, at column 0; the end of the input is where the last character
    * is (or column 0 of the next row after a final line break).
    */
   position(offset: number): { row: number; col: number } {
-    const text = this.text;
-    if (offset >= text.length) {
-      if (text.length === 0) return { row: 1, col: 0 };
-      return this.position(text.length - 1);
-    }
-    if (text.charCodeAt(offset) === 10) return { row: this.rowCol(offset).row + 1, col: 0 };
-    return this.rowCol(offset);
+    const { row, col } = this.at(offset);
+    return { row, col };
   }
 
-  private rowCol(offset: number): { row: number; col: number } {
+  /** `position`, into an object of this source's that the next call overwrites (read it at
+   * once): row and col together without an object per look-up. */
+  at(offset: number): { readonly row: number; readonly col: number } {
+    const text = this.text;
+    const point = this.point;
+    if (offset >= text.length) {
+      if (text.length === 0) {
+        point.row = 1;
+        point.col = 0;
+        return point;
+      }
+      return this.at(text.length - 1);
+    }
+    if (text.charCodeAt(offset) === 10) {
+      this.rowCol(offset);
+      point.row++;
+      point.col = 0;
+      return point;
+    }
+    this.rowCol(offset);
+    return point;
+  }
+
+  /** Row and column of `offset` (not at a line break) into `point`. */
+  private rowCol(offset: number): void {
     const starts = (this.lineStarts ??= computeLineStarts(this.text));
     // binary search for the last line start <= offset
     let lo = 0;
@@ -42,12 +64,14 @@ export class Source {
     // the line: every location of a long one-line policy would cost the line's length)
     const pairs = (this.pairStarts ??= computePairStarts(this.text));
     const col = offset - start - (pairs.length === 0 ? 0 : countBelow(pairs, offset - 1) - countBelow(pairs, start));
-    return { row: lo + 1, col: col + 1 };
+    this.point.row = lo + 1;
+    this.point.col = col + 1;
   }
 
   /** The text of the line holding `offset`, without its line break. */
   lineAt(offset: number): string {
-    const { row } = this.rowCol(Math.min(offset, this.text.length));
+    this.rowCol(Math.min(offset, this.text.length));
+    const row = this.point.row;
     const starts = this.lineStarts!;
     const start = starts[row - 1]!;
     let end = row < starts.length ? starts[row]! - 1 : this.text.length;
