@@ -3,6 +3,7 @@
 import type { Expr, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
 import { isEquality, refString, userNames } from "./terms.js";
+import { Walker } from "./visit.js";
 
 /** Maps generated names back to the user's (for messages). */
 export function originalRef(ref: Ref, ...maps: ReadonlyMap<string, string>[]): string {
@@ -69,10 +70,12 @@ export function checkUndefinedFuncs(ctx: CompileContext): void {
 /** The expressions of a rule, in the order walkExprs visits them (visit.ts), for the check of
  * each: a walk of its own, not the generic one, because it runs over every expression of every
  * module and needs none of the rest (a head holds expressions only inside closure terms). */
-export class CallWalk {
+export class CallWalk extends Walker {
   /** False for a rule known to hold no comprehensions or template strings: terms are skipped. */
   intoTerms = true;
-  constructor(private readonly check: (e: Expr) => boolean) {}
+  constructor(private readonly check: (e: Expr) => boolean) {
+    super();
+  }
 
   head(h: Rule["head"]): void {
     for (const t of h.reference) this.term(t);
@@ -101,39 +104,7 @@ export class CallWalk {
   }
 
   term(t: Term): void {
-    if (!this.intoTerms) return;
-    switch (t.type) {
-      case "ref":
-      case "array":
-      case "set":
-      case "call":
-        for (const x of t.value) this.term(x);
-        return;
-      case "object":
-        for (const [k, v] of t.value) {
-          this.term(k);
-          this.term(v);
-        }
-        return;
-      case "arraycomprehension":
-      case "setcomprehension":
-        this.term(t.value.term);
-        for (const e of t.value.body) this.expr(e);
-        return;
-      case "objectcomprehension":
-        this.term(t.value.key);
-        this.term(t.value.value);
-        for (const e of t.value.body) this.expr(e);
-        return;
-      case "templatestring":
-        for (const p of t.value.parts) {
-          if ((p as { type: string }).type === "expr") this.expr(p as Expr);
-          else this.term(p as Term);
-        }
-        return;
-      default:
-        return;
-    }
+    if (this.intoTerms) this.children(t);
   }
 }
 
