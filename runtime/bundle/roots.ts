@@ -1,6 +1,7 @@
 // A bundle's manifest roots: the parts of `data` the bundle owns. The checks follow OPA's bundle
 // semantics (roots may not overlap; data and packages must sit under a root); the messages are OPA's.
 import { RegoError } from "../errors.js";
+import { newPlainObject, setOwn, type PlainObject, type Value } from "../value/value.js";
 
 type Tree = Record<string, unknown>;
 
@@ -60,8 +61,11 @@ export function mergeData(data: Tree, dir: readonly string[], value: unknown, fi
   let node = data;
   for (const key of dir.slice(0, -1)) {
     const next = Object.hasOwn(node, key) ? node[key] : undefined;
-    if (next === undefined) node = set(node, key, Object.create(null) as Tree);
-    else if (isTree(next)) node = next;
+    if (next === undefined) {
+      const child = newPlainObject();
+      setOwn(node as PlainObject, key, child);
+      node = child;
+    } else if (isTree(next)) node = next;
     else throw conflict(file, `data at '/${dir.join("/")}' conflicts with a value of another data file`);
   }
   mergeInto(node, { [dir[dir.length - 1]!]: value }, file, dir.slice(0, -1));
@@ -71,16 +75,10 @@ function mergeInto(target: Tree, source: Tree, file: string, path: string[]): vo
   for (const key of Object.keys(source)) {
     const here = Object.hasOwn(target, key) ? target[key] : undefined;
     const incoming = source[key];
-    if (here === undefined) set(target, key, incoming);
+    if (here === undefined) setOwn(target as PlainObject, key, incoming as Value); // own even for "__proto__"
     else if (isTree(here) && isTree(incoming)) mergeInto(here, incoming, file, [...path, key]);
     else throw conflict(file, `data at '/${[...path, key].join("/")}' conflicts with a value of another data file`);
   }
-}
-
-/** An own property even for "__proto__" (plain assignment would set the prototype). */
-function set<T>(o: Tree, key: string, value: T): T {
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
-  return value;
 }
 
 function isTree(v: unknown): v is Tree {
