@@ -7,7 +7,7 @@
 // How a reload goes:
 //   - chokidar reports add/change/unlink of a `.rego` file or a data document (reloadFiles.ts);
 //   - 100 ms (debounceMs) after the LAST such event the whole directory is read and compiled again
-//     (an Engine for the modules and data, an Authorizer for the query, as Engine.authorizer does);
+//     (an Engine for the modules and data, and its Engine.authorizer for the query);
 //   - success swaps the loaded state in one assignment: a decision in flight keeps the state it
 //     started with, the next one sees the new policy; failure keeps the old state and reports the
 //     error (onError, status().lastError) — an editor's half-written file never takes a policy down.
@@ -18,7 +18,7 @@
 // chokidar and node:fs are imported lazily: the runtime index must stay loadable in browsers.
 import type { FSWatcher } from "chokidar";
 import type { EvalOptions } from "./builtins/context.js";
-import { Authorizer } from "./authorizer.js";
+import type { Authorizer } from "./authorizer.js";
 import { asRegoError, isRegoErrorLike, wrapCompileError } from "./decision.js";
 import { Engine, type QueryResult } from "./engine.js";
 import { RegoError } from "./errors.js";
@@ -247,7 +247,7 @@ export class HotReloader {
     const options = { v0Compatible, ...(evalOptions ? { evalOptions } : {}) };
     const engine = await compiling(dir, () => Engine.create({ modules: tree.modules, ...options }));
     loadData(engine, this.settings.data, tree);
-    const authorizer = await compiling(dir, () => Authorizer.create({ modules: engine.modules, query, data: engine.store, ...options }));
+    const authorizer = await compiling(dir, () => engine.authorizer(query));
     const generation = (this.current?.generation ?? 0) + 1;
     return { engine, authorizer, ticket, generation, revision: tree.revision, files: Object.keys(tree.modules) };
   }
