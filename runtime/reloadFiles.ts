@@ -7,7 +7,7 @@
 // yaml are imported lazily: the runtime index must stay loadable in browsers.
 import { RegoError } from "./errors.js";
 
-/** The file names the reloader treats as data documents. */
+/** The file names of data documents, in a policy directory and in a bundle archive alike. */
 export const DATA_FILES: readonly string[] = ["data.json", "data.yaml", "data.yml"];
 
 export interface DataDocument {

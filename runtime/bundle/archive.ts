@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { Parser, type ReadEntry } from "tar";
 import { parse as parseYaml } from "yaml";
 import { RegoError } from "../errors.js";
+import { DATA_FILES } from "../reloadFiles.js";
 import { checkDataRoots, checkRootsOverlap, mergeData } from "./roots.js";
 
 export interface ArchiveLimits {
@@ -111,7 +112,7 @@ function assemble(files: Map<string, Buffer>): ParsedBundle {
   for (const [path, content] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const name = path.slice(path.lastIndexOf("/") + 1);
     const dir = path.slice(1, path.length - name.length).split("/").filter((p) => p !== "");
-    if (name === "data.json" || name === "data.yaml" || name === "data.yml") {
+    if (DATA_FILES.includes(name)) {
       mergeData(bundle.data, dir, parseData(path, content), path);
     } else if (name.endsWith(".rego")) {
       bundle.modules[path] = utf8(path, content);
