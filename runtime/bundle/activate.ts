@@ -10,8 +10,8 @@ import type { JSONValue } from "../value/json.js";
 import type { Manifest, ParsedBundle } from "./archive.js";
 import { formatRoots, underRoots } from "./roots.js";
 
-/** Evaluates one decision path against the bundle's data. */
-type Evaluator = (input: unknown, data: unknown) => Promise<{ value: unknown; toJSON: (v: unknown) => JSONValue }>;
+/** Evaluates one decision path against the bundle's data: the client's answer ({} when undefined). */
+type Evaluator = (input: unknown, data: unknown) => Promise<{ result?: JSONValue }>;
 
 export class ActiveBundle {
   readonly revision: string;
@@ -47,8 +47,7 @@ export class ActiveBundle {
 
   async decide(path: string, input: unknown): Promise<{ result?: JSONValue }> {
     const evaluate = await this.evaluator(path);
-    const { value, toJSON } = await evaluate(input, this.store.read());
-    return value === undefined ? {} : { result: toJSON(value) };
+    return evaluate(input, this.store.read());
   }
 }
 
@@ -75,7 +74,7 @@ async function regoEvaluators(bundle: ParsedBundle): Promise<(path: string) => P
       throw wrapCompileError(`bundle: decision ${JSON.stringify(path)} does not compile`, e);
     });
     const what = `bundle: the decision ${JSON.stringify(path)}`;
-    return async (input, data) => ({ value: decisionValue(compiled, await compiled.run(input, data), what), toJSON: compiled.toJSON });
+    return async (input, data) => answer(decisionValue(compiled, await compiled.run(input, data), what), compiled.toJSON);
   };
 }
 
@@ -97,9 +96,13 @@ async function planEvaluators(plan: unknown): Promise<(path: string) => Promise<
         throw asRegoError(e);
       }
       const row = rows[0];
-      return { value: row === undefined ? undefined : row["result"], toJSON: toJSON as (v: unknown) => JSONValue };
+      return answer(row === undefined ? undefined : row["result"], toJSON as (v: unknown) => JSONValue);
     };
   };
+}
+
+function answer(value: unknown, toJSON: (v: unknown) => JSONValue): { result?: JSONValue } {
+  return value === undefined ? {} : { result: toJSON(value) };
 }
 
 /** Every module's package must lie under a manifest root (OPA checks this at activation). */
