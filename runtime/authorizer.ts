@@ -72,7 +72,7 @@ export class Authorizer {
     return this.compiled.async;
   }
 
-  /** The generated TypeScript of the decision, for debugging. */
+  /** The generated module of the decision as it was loaded (JavaScript), for debugging. */
   get source(): string {
     return this.compiled.source;
   }

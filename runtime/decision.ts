@@ -40,7 +40,7 @@ export interface CompiledDecision {
   /** The query's expressions ("rows" mode only). */
   readonly expressions: readonly QueryExpression[];
   readonly run: (input: unknown, data: unknown, options?: EvalOptions) => unknown;
-  /** The generated TypeScript, for debugging. */
+  /** The generated module as it was loaded (JavaScript: `language: "javascript"`), for debugging. */
   readonly source: string;
   /** toJSON of the runtime instance the generated module uses (sets → sorted arrays, ...). */
   readonly toJSON: (value: unknown) => JSONValue;
