@@ -160,6 +160,26 @@ describe("regoc/express: authorize()", () => {
       expect(({} as Record<string, unknown>).p).to.equal(undefined);
     });
 
+    it("prefers Node's rawHeaders (what Express requests have): names lower-cased, every value in order", async () => {
+      const req = request({
+        headers: { "x-a": "1, 2, 3", host: "h" },
+        headersDistinct: { "x-a": ["not read"], host: ["not read"] },
+        rawHeaders: ["X-A", "1", "Host", "h", "x-a", "2", "X-a", "3"],
+      });
+      const o = await run({}, req);
+      expect(o.input!.headers).to.deep.equal(Object.assign(Object.create(null), { "x-a": ["1", "2", "3"], host: ["h"] }));
+    });
+
+    it("rawHeaders: names such as __proto__ and constructor are ordinary keys", async () => {
+      const o = await run({}, request({ rawHeaders: ["__proto__", "p", "Constructor", "c", "__PROTO__", "q"] }));
+      const h = o.input!.headers;
+      expect(Object.getPrototypeOf(h)).to.equal(null);
+      expect(Object.hasOwn(h, "__proto__")).to.equal(true);
+      expect(h["__proto__"]).to.deep.equal(["p", "q"]);
+      expect(h["constructor"]).to.deep.equal(["c"]);
+      expect(({} as Record<string, unknown>).p).to.equal(undefined);
+    });
+
     it("thousands of values of one header all reach the input", async () => {
       const values = Array.from({ length: 5000 }, (_, i) => `v${i}`);
       const o = await run({}, request({ headersDistinct: { "x-many": values } }));
