@@ -136,7 +136,6 @@ export function registerBuiltins(table: BuiltinTable): () => void {
   };
 }
 
-
 /**
  * The single policy for a failed builtin call: errors become undefined unless strict mode is on;
  * errors that must always propagate (conflicts, halts, internal) are rethrown. The message gets

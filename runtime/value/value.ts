@@ -83,7 +83,6 @@ export function setOwn(o: PlainObject, key: string, value: Value): void {
   }
 }
 
-
 /** A shallow copy with a null prototype. */
 export function copyPlainObject(o: PlainObject): PlainObject {
   const out = newPlainObject();

@@ -90,7 +90,6 @@ export function pemDecode(input: Buffer | string): [PemBlock | undefined, Buffer
   }
 }
 
-
 export function pemEncode(type: string, der: Uint8Array): string {
   const b64 = Buffer.from(der).toString("base64");
   const lines = b64.match(/.{1,64}/g) ?? [];
