@@ -18,12 +18,8 @@ export interface DownloadOptions {
   signal: AbortSignal;
 }
 
-export function bundleUrl(config: BundleSourceConfig): string {
-  return `${config.service.url}/${config.resource}`;
-}
-
 export async function download(config: BundleSourceConfig, options: DownloadOptions): Promise<DownloadResult> {
-  const url = new URL(bundleUrl(config));
+  const url = new URL(`${config.service.url}/${config.resource}`);
   const headers: Record<string, string> = { ...config.service.headers, Accept: "application/gzip, application/octet-stream" };
   if (config.service.bearer) headers["Authorization"] = `${config.service.bearer.scheme} ${config.service.bearer.token}`;
   if (options.etag !== undefined) headers["If-None-Match"] = options.etag;
