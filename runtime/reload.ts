@@ -12,8 +12,7 @@
 //     started with, the next one sees the new policy; failure keeps the old state and reports the
 //     error (onError, status().lastError) — an editor's half-written file never takes a policy down.
 // Compiles never overlap: an event during a compile marks the state dirty and one more compile runs
-// after it, so the last write always wins. Each compile also takes a ticket, and a result is only
-// swapped in over an older ticket's, so an older result can never replace a newer one.
+// after it, so the last write always wins, and a result is always newer than the one it replaces.
 //
 // chokidar and node:fs are imported lazily: the runtime index must stay loadable in browsers.
 import type { FSWatcher } from "chokidar";
@@ -66,7 +65,6 @@ export interface ReloadStatus extends ReloadEvent {
 interface Loaded extends ReloadEvent {
   readonly engine: Engine;
   readonly authorizer: Authorizer;
-  readonly ticket: number;
 }
 
 interface Settings {
@@ -89,7 +87,8 @@ export class HotReloader {
   private running: Promise<unknown> | undefined;
   /** A file event arrived while a compile ran: compile again after it. */
   private dirty = false;
-  private tickets = 0;
+  /** Compiles started so far (status().compiles). */
+  private compiles = 0;
   private lastError: RegoError | undefined;
   private closed = false;
 
@@ -131,7 +130,7 @@ export class HotReloader {
       generation,
       revision,
       files: [...files],
-      compiles: this.tickets,
+      compiles: this.compiles,
       lastError: this.lastError,
       compiling: this.running !== undefined,
       closed: this.closed,
@@ -226,22 +225,22 @@ export class HotReloader {
 
   /** One compile of the whole directory; swaps it in on success, returns the error on failure. */
   private async compile(): Promise<RegoError | undefined> {
-    const ticket = ++this.tickets;
+    this.compiles++;
     let next: Loaded;
     try {
-      next = await this.load(ticket);
+      next = await this.load();
     } catch (e) {
       return asRegoError(e, "rego_compile_error");
     }
-    // Closed meanwhile, or (defensively) a newer compile already swapped: drop this result.
-    if (this.closed || (this.current !== undefined && this.current.ticket > ticket)) return undefined;
+    // Closed meanwhile: drop this result. (Compiles run one at a time: no newer result can be in.)
+    if (this.closed) return undefined;
     this.current = next; // the swap
     this.lastError = undefined;
     if (next.generation > 1) this.notify(next);
     return undefined;
   }
 
-  private async load(ticket: number): Promise<Loaded> {
+  private async load(): Promise<Loaded> {
     const { dir, query, v0Compatible, evalOptions } = this.settings;
     const tree = await readPolicyTree(dir);
     const options = { v0Compatible, ...(evalOptions ? { evalOptions } : {}) };
@@ -249,7 +248,7 @@ export class HotReloader {
     loadData(engine, this.settings.data, tree);
     const authorizer = await compiling(dir, () => engine.authorizer(query));
     const generation = (this.current?.generation ?? 0) + 1;
-    return { engine, authorizer, ticket, generation, revision: tree.revision, files: Object.keys(tree.modules) };
+    return { engine, authorizer, generation, revision: tree.revision, files: Object.keys(tree.modules) };
   }
 
   private notify(loaded: Loaded): void {
