@@ -7,7 +7,8 @@
 //     `Name` allocated by names.ts). Nothing is ever spliced raw.
 //   - `comment(text)`: Rego/plan text inside a comment, with `*/`, line breaks and other
 //     troublesome characters neutralised.
-// Statement structure (blocks, labels, loops) is built from `Node`s and rendered with indentation.
+// Function bodies (statements, blocks, labels, loops) are written into `Lines` and rendered with
+// indentation (TypeScript) or without (JavaScript).
 
 export class Code {
   /** @internal Raw text; build Code only through `_`, `lit`, `comment`, `join` and `Name`. */
@@ -145,21 +146,15 @@ export class Label {
   constructor(readonly name: Name) {}
 }
 
-/** A statement, a group of statements, or a (possibly labelled) braced construct. */
-export type Node = Code | Node[] | Braced;
-
-export interface Braced {
+/** A (possibly labelled) braced construct opened in a `Lines` body; its statements are the pieces
+ * after it. */
+interface Braced {
   kind: "braced";
   /** Text before `{` (e.g. `while (it.next())`, `try`); empty for a plain block. */
   head: Code | null;
   label: Label | null;
-  body: Node[];
   /** Text after the closing `}` on the same line (e.g. ` finally { ... }`). */
   tail?: Code;
-}
-
-export function braced(head: Code | null, label: Label | null, body: Node[], tail?: Code): Braced {
-  return tail === undefined ? { kind: "braced", head, label, body } : { kind: "braced", head, label, body, tail };
 }
 
 /** Indentation by depth, shared by every line at that depth. */
@@ -169,49 +164,12 @@ function pad(depth: number): string {
   return (pads[depth] ??= "  ".repeat(depth));
 }
 
-/** Renders statements with two-space indentation, starting at `depth` (`indented: false`: none,
- * for JavaScript only a machine reads). */
-export function render(nodes: Node[], depth = 0, indented = true): string {
-  const out: string[] = [];
-  renderInto(nodes, indented ? depth : -1, out);
-  return out.join("").slice(0, -1);
-}
-
-/** Renders statements onto `out`, each line as its indentation, its text and "\n" (no string
- * per line is built). A negative depth means no indentation at all. */
-function renderInto(nodes: Node[], depth: number, out: string[]): void {
-  const indent = depth < 0 ? "" : pad(depth);
-  const inner = depth < 0 ? depth : depth + 1;
-  for (const n of nodes) {
-    if (n instanceof Code) {
-      if (n.text !== "") out.push(indent, n.text, "\n");
-    } else if (Array.isArray(n)) {
-      renderInto(n, depth, out);
-    } else if (n.head === null && (n.label === null || !n.label.used) && n.tail === undefined) {
-      // A plain block nothing jumps to: its statements run in order in the parent.
-      renderInto(n.body, depth, out);
-    } else {
-      out.push(indent);
-      if (n.label?.used) out.push(n.label.name.text, ": ");
-      if (n.head) out.push(n.head.text, " ");
-      out.push("{\n");
-      renderInto(n.body, inner, out);
-      out.push(indent, "}");
-      if (n.tail) out.push(n.tail.text);
-      out.push("\n");
-    }
-  }
-}
-
 // ---- a function body written straight into one array ----
 
 /** Where a line's indentation goes (an indented body only): its depth is known when rendering. */
 const LINE_START = { kind: "line" } as const;
 /** Where a block opened with `Lines.open` ends (an indented body only). */
 const BLOCK_END = { kind: "end" } as const;
-
-/** The body of a block in `Lines` (its statements are pieces after it): none. */
-const NO_BODY: Node[] = [];
 
 /** A piece of a `Lines` body: text, a block, or where a line or block starts or ends. */
 const FREE = Symbol("free");
@@ -220,11 +178,11 @@ type Piece = string | Braced | typeof LINE_START | typeof BLOCK_END;
 
 /**
  * A function body as the pieces of its text, in order: the statement emitters append to it
- * instead of building a `Code` per statement and a `Node` tree per block (a 1 MB policy set has
+ * instead of building a `Code` per statement and a tree per block (a 1 MB policy set has
  * ~200 000 statements). Raw text gets in only from this file: the template pieces of `line`,
  * `Code`/`Name` text, and literals through `lit`. Blocks are opened and closed around their
- * statements; whether a block is written with its label and braces (something jumps to it) is
- * decided as `render` decides it for a `Node` tree, and the text is the same. Everything that
+ * statements; a block is written with its label and braces only when it has a head or a tail or
+ * something jumps to it (a plain block is only its statements). Everything that
  * jumps to a block is inside it, so that is known when it closes: without indentation the block's
  * text is put in then; with it, when rendering (a line's depth depends on the blocks around it).
  */
@@ -312,9 +270,9 @@ export class Lines {
     this.pieces[at + 2] = "\n";
   }
 
-  /** Opens a block (see `braced`); its statements follow, then `close`. */
+  /** Opens a block (`label: head { ... }tail`); its statements follow, then `close`. */
   open(head: Code | null, label: Label | null, tail?: Code): void {
-    const b: Braced = tail === undefined ? { kind: "braced", head, label, body: NO_BODY } : { kind: "braced", head, label, body: NO_BODY, tail };
+    const b: Braced = tail === undefined ? { kind: "braced", head, label } : { kind: "braced", head, label, tail };
     if (!this.indented) this.opened.push(this.n);
     this.put(b);
   }

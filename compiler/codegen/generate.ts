@@ -9,7 +9,7 @@ import { analyseCalls } from "./analysis/calls.js";
 import { detectDirect, type DirectEntry } from "./analysis/entry.js";
 import { analyseDefinedness, analyseFuncs } from "./analysis/kinds.js";
 import { collectShapes, emptyShape, graftSchema, type Shape, type Shapes } from "./analysis/shapes.js";
-import { _, comment, join, lineComment, lit, type Code, type Name, type Node } from "./code.js";
+import { _, comment, join, lineComment, lit, type Code, type Name } from "./code.js";
 import { dispatcher } from "./emit/calls.js";
 import { ModuleEmitter } from "./emit/context.js";
 import { emitFunc, emitPlan, type EntryParts } from "./emit/functions.js";
@@ -139,7 +139,7 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
   }
   for (const f of calls.funcs) mod.funcName(f);
 
-  const functions: ModuleFunction[] = calls.funcs.map((f) => renderFunction(emitFunc(mod, f), typed));
+  const functions: ModuleFunction[] = calls.funcs.map((f) => renderFunction(emitFunc(mod, f)));
   if (calls.dynamicTargets.size > 0) {
     const targets = calls.funcs.filter((f) => calls.dynamicTargets.has(f.name));
     const d = dispatcher(mod, targets);
@@ -156,22 +156,22 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
       body: d.body,
       isAsync: d.isAsync,
       isExported: false,
-    }, typed));
+    }));
   }
   // Each rendered as soon as it is emitted, as the funcs are (its body then dies young, and the
   // next one reuses its pieces array).
   const entries: EntryParts[] = plans.map((p, i) => {
     const grp = groups.get(typeGroup(p.name))!;
     const e = emitPlan(mod, p, entryNames[i]!, { input: grp.input, data: grp.data }, directs[i]);
-    functions.push(renderFunction(e, typed));
+    functions.push(renderFunction(e));
     return e;
   });
 
-  const table: Node[] = entries.map((e, i) => {
+  const table: Code[] = entries.map((e, i) => {
     const fields = [_`kind: ${e.kind}`, ...(e.binding !== undefined ? [_`binding: ${e.binding}`] : []), _`async: ${e.isAsync}`, _`fn: ${e.name}`];
     return _`[${lit(plans[i]!.name)}]: { ${join(fields)} },`;
   });
-  const tableInit = _`{\n${join(table.map((t) => _`  ${t as Code}`), _`\n`)}\n}`;
+  const tableInit = _`{\n${join(table.map((t) => _`  ${t}`), _`\n`)}\n}`;
   mod.rt("EntrypointTable");
 
   const typeAliases: ModuleParts["typeAliases"] = [{ name: mod.fixed.V, type: mod.rt("MaybeValue"), exported: false, doc: comment("a value, or undefined") }];

@@ -24,7 +24,7 @@
 import { createRequire } from "node:module";
 import type * as TsMorph from "ts-morph";
 import type { Project, StatementStructures } from "ts-morph";
-import { Lines, render, type Code, type Name } from "./code.js";
+import type { Code, Name } from "./code.js";
 import type { FunctionParts } from "./emit/functions.js";
 
 export interface ModuleParts {
@@ -43,12 +43,13 @@ export interface ModuleFunction extends Omit<FunctionParts, "body"> {
 }
 
 /**
- * Renders a function's body; called as soon as the function is emitted, so that its tree of Code
- * nodes dies young. (Keeping every function's tree until the module was laid out made each
+ * Renders a function's body; called as soon as the function is emitted, so that its pieces die
+ * young and the next body borrows the pieces array. (Keeping every function's tree until the
+ * module was laid out made each
  * young-generation GC copy them all: ~0.9 s of a 1 MB policy set's compile was such GCs.)
  */
-export function renderFunction(f: FunctionParts, indented = true): ModuleFunction {
-  return { ...f, body: f.body instanceof Lines ? f.body.render(1) : render(f.body, 1, indented) };
+export function renderFunction(f: FunctionParts): ModuleFunction {
+  return { ...f, body: f.body.render(1) };
 }
 
 /** ts-morph, loaded on first use: it brings the TypeScript compiler (~0.5 s to load), which a

@@ -1,28 +1,6 @@
-// Walking the statements of a plan or func, with the facts consumers need: how many break levels
-// a nested block adds (§3.2 of the IR reference: a top-level block gives 1, each BlockStmt child,
-// NotStmt and WithStmt block 1 more, a ScanStmt block 2 more) and whether a statement runs inside
-// a scan (it may run more than once); what statements read, assign and mutate.
+// Walking the statements of a plan or func, with whether a statement runs inside a scan (it may
+// run more than once); the locals a statement names; the rule funcs a CallDynamicStmt may reach.
 import type { Block, CallDynamicStmt, Func, Operand, Policy, Stmt } from "./types.js";
-
-/** Calls `f` on each block nested directly in a statement, with the break levels it adds. */
-export function forEachChildBlock(s: Stmt, f: (block: Block, levels: number, index: number) => void): void {
-  switch (s.type) {
-    case "BlockStmt": {
-      const bs = s.stmt.blocks;
-      for (let i = 0; i < bs.length; i++) f(bs[i]!, 1, i);
-      return;
-    }
-    case "NotStmt":
-    case "WithStmt":
-      f(s.stmt.block, 1, -1);
-      return;
-    case "ScanStmt":
-      f(s.stmt.block, 2, -1);
-      return;
-    default:
-      return;
-  }
-}
 
 /** Calls `f` on every statement of the blocks, depth first, in order (no levels). */
 export function forEachStmt(blocks: readonly Block[], f: (s: Stmt, inScan: boolean) => void, inScan = false): void {
@@ -58,95 +36,6 @@ export function allStmts(blocks: readonly Block[]): Stmt[] {
   return out;
 }
 
-/** The operands a statement reads (locals and constants), with their field names. */
-export function operandsOf(s: Stmt): Array<[field: string, op: Operand]> {
-  switch (s.type) {
-    case "ArrayAppendStmt":
-    case "SetAddStmt":
-      return [["value", s.stmt.value]];
-    case "AssignVarOnceStmt":
-    case "AssignVarStmt":
-    case "IsArrayStmt":
-    case "IsObjectStmt":
-    case "IsSetStmt":
-    case "LenStmt":
-      return [["source", s.stmt.source]];
-    case "CallStmt":
-      return s.stmt.args.map((a, i) => [`args[${i}]`, a]);
-    case "CallDynamicStmt":
-      return s.stmt.path.map((a, i) => [`path[${i}]`, a]);
-    case "DotStmt":
-      return [
-        ["source", s.stmt.source],
-        ["key", s.stmt.key],
-      ];
-    case "EqualStmt":
-    case "NotEqualStmt":
-      return [
-        ["a", s.stmt.a],
-        ["b", s.stmt.b],
-      ];
-    case "ObjectInsertOnceStmt":
-    case "ObjectInsertStmt":
-      return [
-        ["key", s.stmt.key],
-        ["value", s.stmt.value],
-      ];
-    case "WithStmt":
-      return [["value", s.stmt.value]];
-    default:
-      return [];
-  }
-}
-
-/** The locals a statement assigns (not the collections it mutates in place). */
-export function targetsOf(s: Stmt): number[] {
-  switch (s.type) {
-    case "AssignIntStmt":
-    case "AssignVarOnceStmt":
-    case "AssignVarStmt":
-    case "DotStmt":
-    case "LenStmt":
-    case "MakeArrayStmt":
-    case "MakeNullStmt":
-    case "MakeNumberIntStmt":
-    case "MakeNumberRefStmt":
-    case "MakeObjectStmt":
-    case "MakeSetStmt":
-    case "ObjectMergeStmt":
-    case "ResetLocalStmt":
-      return [s.stmt.target];
-    case "CallStmt":
-    case "CallDynamicStmt":
-      return [s.stmt.result];
-    case "ScanStmt":
-      return [s.stmt.key, s.stmt.value];
-    case "WithStmt":
-      return [s.stmt.local];
-    case "ObjectInsertStmt":
-    case "ObjectInsertOnceStmt":
-      // objectInsert may turn a plain object into a RegoObject: the local is reassigned.
-      return [s.stmt.object];
-    default:
-      return [];
-  }
-}
-
-/** The locals whose collection a statement mutates in place. */
-export function mutatedOf(s: Stmt): number[] {
-  switch (s.type) {
-    case "ArrayAppendStmt":
-      return [s.stmt.array];
-    case "SetAddStmt":
-      return [s.stmt.set];
-    case "ObjectInsertStmt":
-    case "ObjectInsertOnceStmt":
-      return [s.stmt.object];
-    default:
-      return [];
-  }
-}
-
 interface PathNode {
   children: Map<string, PathNode>;
   /** Rule funcs whose path ends here, with their position in the policy. */
@@ -173,13 +62,8 @@ export class FuncPaths {
     }
   }
 
-  /** Funcs whose path may equal the statement's path (same length, same constant segments), in
-   * policy order. */
-  candidates(stmt: CallDynamicStmt, policy: Policy): Func[] {
-    return this.candidatesByIndex(stmt, policy).map(([, f]) => f);
-  }
-
-  /** The candidates with their index in the policy's funcs, in policy order. */
+  /** Funcs whose path may equal the statement's path (same length, same constant segments), with
+   * their index in the policy's funcs, in policy order. */
   candidatesByIndex(stmt: CallDynamicStmt, policy: Policy): Array<[index: number, func: Func]> {
     const strings = policy.static.strings;
     const found: Array<[number, Func]> = [];
@@ -201,29 +85,63 @@ export class FuncPaths {
   }
 }
 
-/** Every local a statement names (read or written), nested blocks excluded. */
-export function localsOf(s: Stmt): number[] {
-  const out: number[] = [];
-  for (const [, op] of operandsOf(s)) if (op.type === "local") out.push(op.value);
-  out.push(...targetsOf(s), ...mutatedOf(s));
+function isLocal(op: Operand, local: number): boolean {
+  return op.type === "local" && op.value === local;
+}
+
+/** Whether a statement names a local (reads, assigns or mutates it; nested blocks excluded),
+ * without an array per statement. */
+export function namesLocal(s: Stmt, local: number): boolean {
   switch (s.type) {
+    case "ArrayAppendStmt":
+      return isLocal(s.stmt.value, local) || s.stmt.array === local;
+    case "SetAddStmt":
+      return isLocal(s.stmt.value, local) || s.stmt.set === local;
+    case "AssignVarOnceStmt":
+    case "AssignVarStmt":
+    case "LenStmt":
+      return isLocal(s.stmt.source, local) || s.stmt.target === local;
+    case "IsArrayStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+      return isLocal(s.stmt.source, local);
+    case "CallStmt":
+      return s.stmt.result === local || s.stmt.args.some((a) => isLocal(a, local));
     case "CallDynamicStmt":
-      out.push(...s.stmt.args);
-      break;
+      return s.stmt.result === local || s.stmt.args.includes(local) || s.stmt.path.some((p) => isLocal(p, local));
+    case "DotStmt":
+      return isLocal(s.stmt.source, local) || isLocal(s.stmt.key, local) || s.stmt.target === local;
+    case "EqualStmt":
+    case "NotEqualStmt":
+      return isLocal(s.stmt.a, local) || isLocal(s.stmt.b, local);
+    case "ObjectInsertOnceStmt":
+    case "ObjectInsertStmt":
+      return isLocal(s.stmt.key, local) || isLocal(s.stmt.value, local) || s.stmt.object === local;
+    case "WithStmt":
+      return isLocal(s.stmt.value, local) || s.stmt.local === local;
+    case "AssignIntStmt":
+    case "MakeArrayStmt":
+    case "MakeNullStmt":
+    case "MakeNumberIntStmt":
+    case "MakeNumberRefStmt":
+    case "MakeObjectStmt":
+    case "MakeSetStmt":
+    case "ResetLocalStmt":
+      return s.stmt.target === local;
+    case "ObjectMergeStmt":
+      return s.stmt.target === local || s.stmt.a === local || s.stmt.b === local;
+    case "ScanStmt":
+      return s.stmt.key === local || s.stmt.value === local || s.stmt.source === local;
     case "IsDefinedStmt":
     case "IsUndefinedStmt":
     case "ReturnLocalStmt":
-    case "ScanStmt":
-      out.push(s.stmt.source);
-      break;
-    case "ObjectMergeStmt":
-      out.push(s.stmt.a, s.stmt.b);
-      break;
+      return s.stmt.source === local;
     case "ResultSetAddStmt":
-      out.push(s.stmt.value);
-      break;
-    default:
-      break;
+      return s.stmt.value === local;
+    case "BlockStmt":
+    case "BreakStmt":
+    case "NopStmt":
+    case "NotStmt":
+      return false;
   }
-  return out;
 }

@@ -7,6 +7,7 @@
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
 import type { Block, Func, Plan, Policy, Stmt } from "../../ir/types.js";
 import { FuncPaths } from "../../ir/walk.js";
+import { calleesFirstByIndex } from "./order.js";
 
 export interface CallGraph {
   /** Funcs to generate, in plan order (callees first in planner output). */
@@ -108,33 +109,6 @@ function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, b
         break;
     }
   }
-}
-
-/** The funcs (indices) in an order where each comes after the funcs `callees` gives for it,
- * keeping the given order where the calls allow it: order.ts's calleesFirst, by index. */
-function calleesFirstByIndex(funcs: readonly number[], count: number, callees: (f: number) => readonly number[]): number[] {
-  const order: number[] = [];
-  const seen = new Uint8Array(count);
-  const stack: Array<{ f: number; next: readonly number[]; i: number }> = [];
-  for (const root of funcs) {
-    if (seen[root]) continue;
-    seen[root] = 1;
-    stack.push({ f: root, next: callees(root), i: 0 });
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      if (top.i < top.next.length) {
-        const g = top.next[top.i++]!;
-        if (!seen[g]) {
-          seen[g] = 1;
-          stack.push({ f: g, next: callees(g), i: 0 });
-        }
-        continue;
-      }
-      order.push(top.f);
-      stack.pop();
-    }
-  }
-  return order;
 }
 
 export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph {

@@ -5,7 +5,7 @@
 // else — the generated function returns `v` itself: no result-set or binding allocation. Every
 // other plan returns a result set.
 import type { Block, MakeObjectStmt, ObjectInsertStmt, Operand, Plan, Policy, ResultSetAddStmt, Stmt } from "../../ir/types.js";
-import { forEachStmt } from "../../ir/walk.js";
+import { forEachStmt, namesLocal } from "../../ir/walk.js";
 
 export interface DirectEntry {
   /** The binding name, e.g. "result" (or "x" for `data.test.p = x`). */
@@ -35,67 +35,6 @@ function tailList(blocks: readonly Block[]): { stmts: Stmt[]; topLevel: boolean 
       if (!b) return undefined;
       stmts = b.stmts;
     } else return undefined;
-  }
-}
-
-function isLocal(op: Operand, local: number): boolean {
-  return op.type === "local" && op.value === local;
-}
-
-/** Whether a statement names a local (reads, assigns or mutates it; nested blocks excluded): what
- * `localsOf(s).includes(local)` tells (ir/walk.ts), without an array per statement. */
-export function namesLocal(s: Stmt, local: number): boolean {
-  switch (s.type) {
-    case "ArrayAppendStmt":
-      return isLocal(s.stmt.value, local) || s.stmt.array === local;
-    case "SetAddStmt":
-      return isLocal(s.stmt.value, local) || s.stmt.set === local;
-    case "AssignVarOnceStmt":
-    case "AssignVarStmt":
-    case "LenStmt":
-      return isLocal(s.stmt.source, local) || s.stmt.target === local;
-    case "IsArrayStmt":
-    case "IsObjectStmt":
-    case "IsSetStmt":
-      return isLocal(s.stmt.source, local);
-    case "CallStmt":
-      return s.stmt.result === local || s.stmt.args.some((a) => isLocal(a, local));
-    case "CallDynamicStmt":
-      return s.stmt.result === local || s.stmt.args.includes(local) || s.stmt.path.some((p) => isLocal(p, local));
-    case "DotStmt":
-      return isLocal(s.stmt.source, local) || isLocal(s.stmt.key, local) || s.stmt.target === local;
-    case "EqualStmt":
-    case "NotEqualStmt":
-      return isLocal(s.stmt.a, local) || isLocal(s.stmt.b, local);
-    case "ObjectInsertOnceStmt":
-    case "ObjectInsertStmt":
-      return isLocal(s.stmt.key, local) || isLocal(s.stmt.value, local) || s.stmt.object === local;
-    case "WithStmt":
-      return isLocal(s.stmt.value, local) || s.stmt.local === local;
-    case "AssignIntStmt":
-    case "MakeArrayStmt":
-    case "MakeNullStmt":
-    case "MakeNumberIntStmt":
-    case "MakeNumberRefStmt":
-    case "MakeObjectStmt":
-    case "MakeSetStmt":
-    case "ResetLocalStmt":
-      return s.stmt.target === local;
-    case "ObjectMergeStmt":
-      return s.stmt.target === local || s.stmt.a === local || s.stmt.b === local;
-    case "ScanStmt":
-      return s.stmt.key === local || s.stmt.value === local || s.stmt.source === local;
-    case "IsDefinedStmt":
-    case "IsUndefinedStmt":
-    case "ReturnLocalStmt":
-      return s.stmt.source === local;
-    case "ResultSetAddStmt":
-      return s.stmt.value === local;
-    case "BlockStmt":
-    case "BreakStmt":
-    case "NopStmt":
-    case "NotStmt":
-      return false;
   }
 }
 

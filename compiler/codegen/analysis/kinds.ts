@@ -130,8 +130,9 @@ type Defined = LocalSet | null;
  * What a nested statement does to the flow, in one walk: removes from `defined` the locals it (or
  * anything nested in it) may leave undefined, and tells whether it, entered with `depth` levels,
  * can break out of the enclosing block — a break, a CallDynamicStmt (it breaks 3 levels), or one in
- * a nested block (the levels it adds are those of walk.ts's forEachChildBlock). (Every statement is
- * walked even when a break is found early: all of them kill.)
+ * a nested block (§3.2 of the IR reference: a BlockStmt child, NotStmt or WithStmt block adds 1
+ * level, a ScanStmt block 2). (Every statement is walked even when a break is found early: all of
+ * them kill.)
  */
 function killAndLeaves(s: Stmt, defined: LocalSet, depth: number): boolean {
   switch (s.type) {

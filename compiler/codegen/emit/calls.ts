@@ -9,7 +9,7 @@
 //     (break 0, the planner's fallback block follows); the func's result undefined → break 3.
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
 import type { Func, StmtMap } from "../../ir/types.js";
-import { _, braced, join, lit, type Code, type Node } from "../code.js";
+import { _, join, lit, Lines, type Code } from "../code.js";
 import type { Emit, FuncEmitter, ModuleEmitter } from "./context.js";
 
 type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
@@ -57,20 +57,19 @@ export function dispatchIsAsync(mod: ModuleEmitter): boolean {
   return false;
 }
 
-/** `function callDynamic($, key, input, data)`: a switch over the paths of the possible targets. */
-export function dispatcher(mod: ModuleEmitter, targets: readonly Func[]): { params: Code; returnType: Code; body: Node[]; isAsync: boolean } {
+/** The body of `function callDynamic($, key, input, data)`: a switch over the paths of the
+ * possible targets. */
+export function dispatcher(mod: ModuleEmitter, targets: readonly Func[]): { returnType: Code; body: Lines; isAsync: boolean } {
   const isAsync = dispatchIsAsync(mod);
   const $ = mod.fixed.state;
-  const cases: Node[] = targets.map((f) => {
+  const body = new Lines(mod.typed, mod.pieces);
+  body.open(_`switch (key)`, null);
+  for (const f of targets) {
     const call = _`${mod.funcName(f)}(${$}, input, data)`;
-    return _`case ${lit(JSON.stringify(f.path))}: return ${mod.calls.asyncFuncs.has(f.name) ? _`await ${call}` : call};`;
-  });
-  const V = mod.fixed.V;
-  const ret = _`${V} | typeof ${mod.rt("NOT_FOUND")}`;
-  return {
-    params: _`${$}: ${mod.rt("EvalState")}, key: string | undefined, input: ${V}, data: ${V}`,
-    returnType: isAsync ? _`Promise<${ret}>` : ret,
-    body: [braced(_`switch (key)`, null, [...cases, _`default: return ${mod.rt("NOT_FOUND")};`])],
-    isAsync,
-  };
+    body.line`case ${lit(JSON.stringify(f.path))}: return ${mod.calls.asyncFuncs.has(f.name) ? _`await ${call}` : call};`;
+  }
+  body.line`default: return ${mod.rt("NOT_FOUND")};`;
+  body.close();
+  const ret = _`${mod.fixed.V} | typeof ${mod.rt("NOT_FOUND")}`;
+  return { returnType: isAsync ? _`Promise<${ret}>` : ret, body, isAsync };
 }

@@ -10,7 +10,7 @@ import { blockFlow, localKinds, K, type Kinds } from "../analysis/kinds.js";
 import { LocalSet } from "../analysis/localSet.js";
 import type { DirectEntry } from "../analysis/entry.js";
 import { baseDataDots } from "../analysis/shapes.js";
-import { _, comment, join, type Code, type Lines, type Name, type Node } from "../code.js";
+import { _, comment, join, type Code, type Lines, type Name } from "../code.js";
 import { FuncEmitter, type ModuleEmitter } from "./context.js";
 import { labelledBlock } from "./blocks.js";
 import { kindsType } from "./types.js";
@@ -26,8 +26,8 @@ export interface FunctionParts {
   doc: Code;
   params: Param[];
   returnType: Code;
-  /** Statements: a function's body as written by its emitter, or a tree (the dispatcher). */
-  body: Lines | Node[];
+  /** Statements: a function's body as written by its emitter. */
+  body: Lines;
   isAsync: boolean;
   isExported: boolean;
 }

@@ -1,5 +1,6 @@
 // What the generator's cheaper paths must keep: `Lines` (a function body as text pieces) renders
-// what `render` makes of the same statements as a Node tree, and writes policy text only as
+// what `render` (below: the Node-tree renderer the generator used before, kept as the reference)
+// makes of the same statements as a Node tree, and writes policy text only as
 // literals; `analyseDefinedness` (JavaScript) gives the facts `analyseFuncs` gives; the call
 // graph's walk tells which bodies read with a local key, as baseDataDots's own walk would.
 import assert from "node:assert/strict";
@@ -8,10 +9,56 @@ import { analyseCalls } from "../../../../compiler/codegen/analysis/calls.js";
 import { analyseDefinedness, analyseFuncs } from "../../../../compiler/codegen/analysis/kinds.js";
 import { baseDataDots } from "../../../../compiler/codegen/analysis/shapes.js";
 import { forEachStmt } from "../../../../compiler/ir/walk.js";
-import { Label, Lines, Name, PieceBuffer, _, braced, render, type Node } from "../../../../compiler/codegen/code.js";
+import { Code, Label, Lines, Name, PieceBuffer, _ } from "../../../../compiler/codegen/code.js";
 import { preparePolicy } from "../../../../compiler/codegen/generate.js";
 import { F, L, PolicyBuilder, T, block, ruleFunc, st } from "./plans.js";
 import { authz, hostile, partialSet, query, withAndDynamic } from "./samplePlans.js";
+
+/** A statement, a group of statements, or a (possibly labelled) braced construct. */
+type Node = Code | Node[] | Braced;
+
+interface Braced {
+  kind: "braced";
+  head: Code | null;
+  label: Label | null;
+  body: Node[];
+  tail?: Code;
+}
+
+function braced(head: Code | null, label: Label | null, body: Node[], tail?: Code): Braced {
+  return tail === undefined ? { kind: "braced", head, label, body } : { kind: "braced", head, label, body, tail };
+}
+
+/** The statements with two-space indentation from `depth` (`indented: false`: none), without the
+ * last line break. A plain block nothing jumps to is written as its statements. */
+function render(nodes: Node[], depth = 0, indented = true): string {
+  const out: string[] = [];
+  renderInto(nodes, indented ? depth : -1, out);
+  return out.join("").slice(0, -1);
+}
+
+function renderInto(nodes: Node[], depth: number, out: string[]): void {
+  const indent = depth < 0 ? "" : "  ".repeat(depth);
+  const inner = depth < 0 ? depth : depth + 1;
+  for (const n of nodes) {
+    if (n instanceof Code) {
+      if (n.text !== "") out.push(indent, n.text, "\n");
+    } else if (Array.isArray(n)) {
+      renderInto(n, depth, out);
+    } else if (n.head === null && (n.label === null || !n.label.used) && n.tail === undefined) {
+      renderInto(n.body, depth, out);
+    } else {
+      out.push(indent);
+      if (n.label?.used) out.push(n.label.name.text, ": ");
+      if (n.head) out.push(n.head.text, " ");
+      out.push("{\n");
+      renderInto(n.body, inner, out);
+      out.push(indent, "}");
+      if (n.tail) out.push(n.tail.text);
+      out.push("\n");
+    }
+  }
+}
 
 /** A random statement tree, built both ways: as Lines calls and as Nodes. */
 type Shape = { kind: "line"; text: string } | { kind: "block"; head: boolean; label: boolean; used: boolean; tail: boolean; body: Shape[] };

@@ -29,7 +29,8 @@ describe("codegen: LocalSet", () => {
           else if (o.kind === "delete") set.delete(o.l), model.delete(o.l), seen.add(o.l);
           else if (o.kind === "copy") {
             const copy = set.copy();
-            set.add(7); // the copy is independent
+            set.add(7); // the copy is independent: 7 is probed below, so a shared copy is seen
+            seen.add(7);
             set = copy;
             model = new Set(model);
           } else {

@@ -1,12 +1,106 @@
-// detectDirect counts the statements naming the binding object's local with its own namesLocal;
-// it must say what `localsOf(s).includes(local)` says, for every statement type and every field
-// (each filled with a different local, and operands also as constants of the same number).
+// namesLocal (ir/walk.ts: whether a statement names a local, without an array per statement) must
+// say what the enumeration it replaced says — `localsOf(s).includes(local)`, kept below as the
+// reference — for every statement type and every field (each filled with a different local, and
+// operands also as constants of the same number).
 import assert from "node:assert/strict";
-import { namesLocal } from "../../../../compiler/codegen/analysis/entry.js";
 import type { Operand, Stmt, StmtType } from "../../../../compiler/ir/types.js";
-import { forEachStmt, localsOf } from "../../../../compiler/ir/walk.js";
+import { forEachStmt, namesLocal } from "../../../../compiler/ir/walk.js";
 import { preparePolicy } from "../../../../compiler/codegen/generate.js";
-import { authz, hostile, partialSet, query, withAndDynamic } from "./samplePlans.js";
+import { authz, hostile, partialSet, query, withAndDynamic } from "../codegen/samplePlans.js";
+
+/** The operands a statement reads (locals and constants). */
+function operandsOf(s: Stmt): Operand[] {
+  switch (s.type) {
+    case "ArrayAppendStmt":
+    case "SetAddStmt":
+    case "WithStmt":
+      return [s.stmt.value];
+    case "AssignVarOnceStmt":
+    case "AssignVarStmt":
+    case "IsArrayStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+    case "LenStmt":
+      return [s.stmt.source];
+    case "CallStmt":
+      return s.stmt.args;
+    case "CallDynamicStmt":
+      return s.stmt.path;
+    case "DotStmt":
+      return [s.stmt.source, s.stmt.key];
+    case "EqualStmt":
+    case "NotEqualStmt":
+      return [s.stmt.a, s.stmt.b];
+    case "ObjectInsertOnceStmt":
+    case "ObjectInsertStmt":
+      return [s.stmt.key, s.stmt.value];
+    default:
+      return [];
+  }
+}
+
+/** The locals a statement assigns or mutates in place. */
+function targetsOf(s: Stmt): number[] {
+  switch (s.type) {
+    case "AssignIntStmt":
+    case "AssignVarOnceStmt":
+    case "AssignVarStmt":
+    case "DotStmt":
+    case "LenStmt":
+    case "MakeArrayStmt":
+    case "MakeNullStmt":
+    case "MakeNumberIntStmt":
+    case "MakeNumberRefStmt":
+    case "MakeObjectStmt":
+    case "MakeSetStmt":
+    case "ObjectMergeStmt":
+    case "ResetLocalStmt":
+      return [s.stmt.target];
+    case "CallStmt":
+    case "CallDynamicStmt":
+      return [s.stmt.result];
+    case "ScanStmt":
+      return [s.stmt.key, s.stmt.value];
+    case "WithStmt":
+      return [s.stmt.local];
+    case "ObjectInsertStmt":
+    case "ObjectInsertOnceStmt":
+      return [s.stmt.object];
+    case "ArrayAppendStmt":
+      return [s.stmt.array];
+    case "SetAddStmt":
+      return [s.stmt.set];
+    default:
+      return [];
+  }
+}
+
+/** Every local a statement names (read or written), nested blocks excluded. */
+function localsOf(s: Stmt): number[] {
+  const out: number[] = [];
+  for (const op of operandsOf(s)) if (op.type === "local") out.push(op.value);
+  out.push(...targetsOf(s));
+  switch (s.type) {
+    case "CallDynamicStmt":
+      out.push(...s.stmt.args);
+      break;
+    case "IsDefinedStmt":
+    case "IsUndefinedStmt":
+    case "ReturnLocalStmt":
+    case "ScanStmt":
+      out.push(s.stmt.source);
+      break;
+    case "ObjectMergeStmt":
+      out.push(s.stmt.a, s.stmt.b);
+      break;
+    case "ResultSetAddStmt":
+      out.push(s.stmt.value);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
 
 const loc = { file: 0, row: 1, col: 1 };
 const empty = { stmts: [] };
@@ -54,7 +148,7 @@ function everyType(asConst: boolean): Stmt[] {
   return Object.entries(all).map(([type, stmt]) => ({ type, stmt }) as Stmt);
 }
 
-describe("codegen: namesLocal", () => {
+describe("ir: namesLocal", () => {
   it("says what localsOf says, for every statement type and field", () => {
     for (const asConst of [false, true]) {
       for (const s of everyType(asConst)) {
