@@ -60,7 +60,7 @@ export function checkUndefinedFuncs(ctx: CompileContext): void {
       for (let r: Rule | undefined = top; r; r = r.else) {
         const intoTerms = facts === undefined || facts.closureTerms.has(r);
         walk.intoTerms = intoTerms;
-        if (intoTerms) walk.head(r.head);
+        if (intoTerms) walk.any(r.head);
         for (const e of r.body) walk.expr(e);
       }
     }
@@ -75,13 +75,6 @@ export class CallWalk extends Walker {
   intoTerms = true;
   constructor(private readonly check: (e: Expr) => boolean) {
     super();
-  }
-
-  head(h: Rule["head"]): void {
-    for (const t of h.reference) this.term(t);
-    if (h.args) for (const a of h.args) this.term(a);
-    if (h.key && h.key !== h.reference[h.reference.length - 1]) this.term(h.key);
-    if (h.value) this.term(h.value);
   }
 
   expr(e: Expr): void {

@@ -82,8 +82,6 @@ export class CompileContext {
   /** Generated var → the term it stands for (hoisted refs and calls), so that type errors can
    * print what the user wrote instead of the compiler's locals. */
   readonly hoisted = new Map<string, Term>();
-  /** Built-ins the program needs (print, for example, after RewritePrintCalls). */
-  readonly required = new Set<string>();
   /** What each module may contain (facts.ts), from InitLocalVarGen on. */
   readonly facts = new Map<Module, ModuleFacts>();
   /** The rules that may hold comprehensions or template strings: the `closureTerms` set all the

@@ -48,7 +48,6 @@ export function rewritePrintCalls(ctx: CompileContext): void {
       }
     }
   }
-  ctx.required.add("internal.print");
 }
 
 export function rewritePrintCallsInQuery(ctx: CompileContext): void {

@@ -31,9 +31,11 @@ export interface Stage {
 
 /** The module stages. */
 export const stages: readonly Stage[] = [
-  // first: every later stage sees fully qualified refs
+  // first: every later stage sees fully qualified refs (it also collects each module's facts,
+  // facts.ts, as it goes)
   { name: "ResolveRefs", run: resolveRefs },
-  // after ResolveRefs (generated names must not clash with any var of the modules)
+  // after ResolveRefs (generated names must not clash with any var of the modules); takes the
+  // modules' facts, by which the later stages skip the modules that cannot hold what they look for
   { name: "InitLocalVarGen", run: (ctx) => ctx.initLocalVarGen() },
   { name: "RewriteRuleHeadRefs", run: rewriteRuleHeadRefs },
   { name: "CheckKeywordOverrides", run: checkKeywordOverrides },
@@ -49,6 +51,8 @@ export const stages: readonly Stage[] = [
   { name: "RewritePrintCalls", run: rewritePrintCalls },
   // after RewriteLocalVars, before RewriteExprTerms (which flattens the calls it produces)
   { name: "RewriteTemplateStrings", run: rewriteTemplateStrings },
+  // records the rule dependencies of the modules RewriteRegoMetadataCalls cannot change, for
+  // SetGraph to replay (graph.ts)
   { name: "RewriteExprTerms", run: rewriteExprTerms },
   { name: "RewriteRegoMetadataCalls", run: rewriteRegoMetadataCalls },
   { name: "SetGraph", run: setGraph },

@@ -1,12 +1,15 @@
 // The rule graph: its cycle search (Tarjan's algorithm over arrays by node position) finds the
 // same rules, in the same order, as the search it replaced (maps and sets by rule), on random
 // graphs with self-loops, long chains and many components; and the graph SetGraph makes from the
-// dependency walks RewriteExprTerms recorded is the one a walk of every rule makes.
+// dependency walks RewriteExprTerms recorded is the one a walk of every rule makes, and that walk
+// (hand-written in graph.ts) finds what the generic Walker of visit.ts finds.
 import { expect } from "chai";
-import type { Module, Rule } from "../../../../compiler/ast/nodes.js";
+import type { Expr, Module, Rule, Term } from "../../../../compiler/ast/nodes.js";
 import type { CompileContext } from "../../../../compiler/passes/context.js";
 import { buildGraph, Graph } from "../../../../compiler/passes/graph.js";
+import type { TreeNode } from "../../../../compiler/passes/ruleTree.js";
 import { compileUpTo } from "../../../../compiler/passes/runner.js";
+import { Walker } from "../../../../compiler/passes/visit.js";
 import { parseModuleResult } from "../../../../compiler/syntax/index.js";
 import { loadComplianceSources } from "../../../support/complianceModules.js";
 import { describeWithShared } from "../../../support/shared.js";
@@ -153,6 +156,45 @@ describe("passes: rule graph from RewriteExprTerms' recorded walks", () => {
     return buildGraph(ctx);
   }
 
+  /** The dependencies by the generic Walker: an edge from the rule walked to every rule (and
+   * else branch) each ref under its head and body may refer to. */
+  class ReferenceDeps extends Walker {
+    rule: Rule | undefined;
+    constructor(
+      readonly g: Graph,
+      readonly tree: TreeNode,
+    ) {
+      super();
+    }
+    expr(e: Expr): void {
+      this.parts(e, true);
+    }
+    term(t: Term): void {
+      if (t.type === "ref") {
+        const found: Rule[] = [];
+        this.tree.collectDynamic(t.value, 0, true, found);
+        for (const b of found) for (let x: Rule | undefined = b; x; x = x.else) this.g.addDependency(this.rule!, x);
+      }
+      this.children(t);
+    }
+  }
+
+  function referenceGraph(ctx: CompileContext): Graph {
+    const g = new Graph();
+    const w = new ReferenceDeps(g, ctx.ruleTree!);
+    for (const m of ctx.modules) {
+      for (const top of m.rules) {
+        for (let r: Rule | undefined = top; r; r = r.else) {
+          g.addNode(r);
+          w.rule = r;
+          w.any(r.head);
+          for (const e of r.body) w.expr(e);
+        }
+      }
+    }
+    return g;
+  }
+
   /** Each rule (else branches included) of a context by its position in module order. */
   function positions(ctx: CompileContext): Map<Rule, number> {
     const pos = new Map<Rule, number>();
@@ -181,7 +223,7 @@ describe("passes: rule graph from RewriteExprTerms' recorded walks", () => {
     return out;
   }
 
-  it("is the graph a walk of every rule makes, metadata-calling modules walked by SetGraph", () => {
+  it("is the graph a walk of every rule makes (the Walker's too), metadata-calling modules walked by SetGraph", () => {
     const texts = [
       `package a
 p := q + data.b.r
@@ -204,13 +246,15 @@ t[k] := v if { some k, v in data.a }
     expect(ctx.errors).to.deep.equal([]);
     expect(ctx.earlyDependencies).to.equal(undefined);
     const again = compileUpTo("SetGraph", modulesOf(texts)!);
-    expectSameGraph(ctx, ctx.graph!, again, walkedGraph(again), "hand-written");
+    const walked = walkedGraph(again);
+    expectSameGraph(ctx, ctx.graph!, again, walked, "hand-written");
+    expectSameGraph(again, walked, again, referenceGraph(again), "hand-written, by the Walker");
     expect([...ctx.graph!.adj.values()].some((d) => d.size > 0)).to.equal(true);
     expect(ctx.graph!.nodes.length).to.be.greaterThan(8);
   });
 
   describeWithShared("on the compliance cases", () => {
-    it("is the graph a walk of every rule makes", function () {
+    it("is the graph a walk of every rule makes (the Walker's too)", function () {
       this.timeout(120_000);
       let checked = 0;
       for (const c of loadComplianceSources()) {
@@ -220,7 +264,9 @@ t[k] := v if { some k, v in data.a }
         const ctx = compileUpTo("SetGraph", a);
         if (ctx.errors.length > 0) continue;
         const again = compileUpTo("SetGraph", b);
-        expectSameGraph(ctx, ctx.graph!, again, walkedGraph(again), c.note);
+        const walked = walkedGraph(again);
+        expectSameGraph(ctx, ctx.graph!, again, walked, c.note);
+        expectSameGraph(again, walked, again, referenceGraph(again), `${c.note}, by the Walker`);
         checked++;
       }
       expect(checked).to.be.greaterThan(100);

@@ -167,7 +167,7 @@ p if {
               const got: Expr[] = [];
               const walk = new CallWalk((e) => (got.push(e), stops(e)));
               walk.intoTerms = intoTerms;
-              if (intoTerms) walk.head(r.head);
+              if (intoTerms) walk.any(r.head);
               for (const e of r.body) walk.expr(e);
               expect(got).to.have.length(want.length);
               got.forEach((e, k) => expect(e).to.equal(want[k]));
