@@ -265,7 +265,7 @@ function planDotOrOpen(p: Planner, obj: Local, key: Operand, make: "MakeObjectSt
   lookup.stmts.push(S.DotStmt(p, p.local(obj), key, child));
   lookup.stmts.push(S.BreakStmt(p, 1));
   const outer: Block = { stmts: [S.BlockStmt(p, [lookup])] };
-  p.appendStmtTo(outer, make, { target: child });
+  outer.stmts.push(make === "MakeObjectStmt" ? S.MakeObjectStmt(p, child) : S.MakeSetStmt(p, child));
   p.append(S.BlockStmt(p, [outer]));
   return child;
 }
