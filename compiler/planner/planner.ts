@@ -17,7 +17,6 @@ import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./
 import * as S from "./stmts.js";
 import { VarStack } from "./vars.js";
 import { SeqProbe } from "./flat.js";
-import type { RuleSet } from "./rules.js";
 
 export type Iter = () => void;
 
@@ -213,12 +212,6 @@ export class Planner {
   // helpers shared by the planning functions
 
   private readonly ruleRefs = new Map<Rule, Ref>();
-
-  /** Rule sets (rules.ts) by the array of their rules: the trie hands out the same array (a
-   * node's rules) at each reference to them, and rule sets are referred to far more often than
-   * planned. The planner's own map, not a module-wide WeakMap: each plan's trie has arrays of its
-   * own, and a WeakMap filled with every plan's keys costs far more per look-up. */
-  readonly ruleSets = new Map<Rule[], RuleSet>();
 
   /** The rule's full ref (`data.pkg.p.q`), made once per rule. */
   ruleRef(r: Rule): Ref {
