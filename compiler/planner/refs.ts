@@ -67,10 +67,6 @@ class RefSeq implements Seq {
   }
 }
 
-function isGround(t: Term): boolean {
-  return !hasVars(t);
-}
-
 function unseenVars(p: Planner, t: Term): boolean {
   switch (t.type) {
     case "string":
@@ -90,8 +86,9 @@ function unseenVars(p: Planner, t: Term): boolean {
  * base document read so far is `ref[from..index)` below the local `base` (a slice made only
  * where base data is read: most refs into data name rules). */
 function planRefData(p: Planner, virtual: RuleTrie | undefined, base: Local, from: number, ref: Ref, index: number, iter: Iter): void {
-  // ground terms below no rules only extend the base path: a loop, not a recursion per term
-  while (index < ref.length && (index > 1 || !virtual) && isGround(ref[index]!)) {
+  // terms without vars (not even a ref's head) below no rules only extend the base path: a loop,
+  // not a recursion per term
+  while (index < ref.length && (index > 1 || !virtual) && !hasVars(ref[index]!)) {
     const child = virtual?.get(ref[index]!);
     if (child !== undefined && child.rulesOf().length > 0) break;
     virtual = child;
