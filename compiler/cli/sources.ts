@@ -4,6 +4,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { RegoError } from "../../runtime/errors.js";
+import type { NodeLocation } from "../ast/nodes.js";
+import { refString, stringTerm, varTerm } from "../passes/terms.js";
 import { fromJSONText } from "../../runtime/value/json.js";
 import { isPlainObject, newPlainObject, setOwn, type PlainObject, type Value } from "../../runtime/value/value.js";
 
@@ -110,12 +112,14 @@ export function loadSchemas(path: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const file of walk(path).filter((f) => f.endsWith(".json"))) {
     const segments = relative(path, file).slice(0, -".json".length).split(sep);
-    out[schemaKey(segments)] = readFileSync(file, "utf8");
+    out[schemaKey(file, segments)] = readFileSync(file, "utf8");
   }
   return out;
 }
 
-/** `schema` followed by the segments, as a ref prints (`schema.a["b-c"]`). */
-function schemaKey(segments: string[]): string {
-  return segments.reduce((k, s) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? `${k}.${s}` : `${k}[${JSON.stringify(s)}]`), "schema");
+/** `schema` followed by the segments, printed as the type checker prints an annotation's schema
+ * ref to look it up (refString: `schema.a["b-c"]`, and a keyword quoted too: `schema["in"]`). */
+function schemaKey(file: string, segments: string[]): string {
+  const location: NodeLocation = { file, row: 0, col: 0, offset: 0, text: "" };
+  return refString([varTerm("schema", location), ...segments.map((s) => stringTerm(s, location))]);
 }

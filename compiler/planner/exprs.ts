@@ -168,9 +168,9 @@ function planExprEvery(p: Planner, every: Every, iter: Iter): void {
   planTerm(p, every.domain, () => {
     // the domain must be a collection: each check breaks out of the guard, none makes it undefined
     const d = p.ltarget;
-    const checks = (["IsArrayStmt", "IsObjectStmt", "IsSetStmt"] as const).map((type) => {
+    const checks = [S.IsArrayStmt, S.IsObjectStmt, S.IsSetStmt].map((is) => {
       const b: Block = { stmts: [] };
-      p.appendStmtTo(b, type, { source: d });
+      b.stmts.push(is(p, d));
       b.stmts.push(S.BreakStmt(p, 1));
       return b;
     });

@@ -5,7 +5,7 @@
 // planner's state and the entry points; rules.ts plans rules into funcs, exprs.ts expressions,
 // terms.ts values and unification, refs.ts references into data.
 import type { Body, Module, NodeLocation, Ref, Rule } from "../ast/nodes.js";
-import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtType } from "../ir/types.js";
+import type { Block, Func, Local, Operand, Plan, Policy, Stmt } from "../ir/types.js";
 import { RegoError } from "../../runtime/errors.js";
 import type { BuiltinDecl } from "../builtins/decls.js";
 import { isStackOverflow } from "../passes/limits.js";
@@ -14,11 +14,9 @@ import { isGenerated, isWildcard, SAFETY_PARAMS, varsOf } from "../passes/visit.
 import { SourceLocation } from "../syntax/location.js";
 import { planQuery } from "./exprs.js";
 import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./trie.js";
-import { BUILD, type Build, type Fields } from "./stmts.js";
 import * as S from "./stmts.js";
 import { VarStack } from "./vars.js";
 import { SeqProbe } from "./flat.js";
-import type { RuleSet } from "./rules.js";
 
 export type Iter = () => void;
 
@@ -215,12 +213,6 @@ export class Planner {
 
   private readonly ruleRefs = new Map<Rule, Ref>();
 
-  /** Rule sets (rules.ts) by the array of their rules: the trie hands out the same array (a
-   * node's rules) at each reference to them, and rule sets are referred to far more often than
-   * planned. The planner's own map, not a module-wide WeakMap: each plan's trie has arrays of its
-   * own, and a WeakMap filled with every plan's keys costs far more per look-up. */
-  readonly ruleSets = new Map<Rule[], RuleSet>();
-
   /** The rule's full ref (`data.pkg.p.q`), made once per rule. */
   ruleRef(r: Rule): Ref {
     let ref = this.ruleRefs.get(r);
@@ -337,13 +329,6 @@ export class Planner {
     this.stampLoc = loc;
   }
 
-  /** A statement of `fields` (a fresh object literal at every call site) and the location, built
-   * by `build` (stmts.ts: the field order of the plan's JSON). */
-  stmt<T extends StmtType>(type: T, fields: Fields<T>, build: Build<T> = BUILD[type] as Build<T>): Stmt {
-    this.located();
-    return build(fields, this.stampFile, this.stampCol, this.stampRow);
-  }
-
   /** Counts one more statement against the budget and makes the current location the stamped
    * one (stampFile, stampCol, stampRow): what every statement built does first (stmts.ts). */
   located(): void {
@@ -358,18 +343,6 @@ export class Planner {
   /** Appends a statement (built by stmts.ts) to the current block. */
   append(s: Stmt): void {
     this.curr.stmts.push(s);
-  }
-
-  appendStmt<T extends StmtType>(type: T, fields: Fields<T>, build?: Build<T>): void {
-    this.curr.stmts.push(this.stmt(type, fields, build));
-  }
-
-  appendStmtTo<T extends StmtType>(block: Block, type: T, fields: Fields<T>): void {
-    block.stmts.push(this.stmt(type, fields));
-  }
-
-  blockWith<T extends StmtType>(type: T, fields: Fields<T>): Block {
-    return { stmts: [this.stmt(type, fields)] };
   }
 
   newLocal(): Local {

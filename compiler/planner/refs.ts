@@ -2,7 +2,7 @@
 // rule trie: a prefix naming rules becomes a call of their func, base data a dot on the data
 // local, a variable over rules one block per rule key plus a scan of base data, a bound variable
 // a CallDynamic, and a whole subtree its "extent" (virtual documents merged over base data).
-import type { Ref, Rule, Term } from "../ast/nodes.js";
+import type { Ref, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand } from "../ir/types.js";
 import { varsOf } from "../passes/visit.js";
 import { isFlatTerm, planSeqOf, type Seq } from "./flat.js";
@@ -67,10 +67,6 @@ class RefSeq implements Seq {
   }
 }
 
-function isGround(t: Term): boolean {
-  return !hasVars(t);
-}
-
 function unseenVars(p: Planner, t: Term): boolean {
   switch (t.type) {
     case "string":
@@ -90,8 +86,9 @@ function unseenVars(p: Planner, t: Term): boolean {
  * base document read so far is `ref[from..index)` below the local `base` (a slice made only
  * where base data is read: most refs into data name rules). */
 function planRefData(p: Planner, virtual: RuleTrie | undefined, base: Local, from: number, ref: Ref, index: number, iter: Iter): void {
-  // ground terms below no rules only extend the base path: a loop, not a recursion per term
-  while (index < ref.length && (index > 1 || !virtual) && isGround(ref[index]!)) {
+  // terms without vars (not even a ref's head) below no rules only extend the base path: a loop,
+  // not a recursion per term
+  while (index < ref.length && (index > 1 || !virtual) && !hasVars(ref[index]!)) {
     const child = virtual?.get(ref[index]!);
     if (child !== undefined && child.rulesOf().length > 0) break;
     virtual = child;
@@ -102,7 +99,7 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: Local, fro
   if (index === 1 && virtual) {
     const opt = optimizeLookup(p, virtual, ref);
     if (opt) {
-      if (opt.rulesets.length === 0) return planRefData(p, undefined, base, from, ref, 1, iter);
+      if (opt.ruleNodes.length === 0) return planRefData(p, undefined, base, from, ref, 1, iter);
       return planRefDataDynamic(p, opt, ref, iter);
     }
   }
@@ -129,7 +126,7 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: Local, fro
 /** OPA's CallDynamic optimisation (see optimizeLookup): the funcs the ref may name, called by
  * path, or else the ref planned as dots on data. */
 function planRefDataDynamic(p: Planner, opt: DynamicLookup, ref: Ref, iter: Iter): void {
-  for (const rules of opt.rulesets) planRules(p, rules);
+  for (const node of opt.ruleNodes) planNodeRules(p, node);
   const target = p.newLocal();
   const prev = p.curr;
   const callDyn: Block = { stmts: [] };
@@ -273,7 +270,8 @@ function hasVarTerm(ref: Ref): boolean {
 /** OPA's CallDynamic optimisation: possible when every var of the ref is already bound and the
  * trie below it leads only to rule sets (no rules met on the way down). */
 interface DynamicLookup {
-  rulesets: Rule[][];
+  /** The trie nodes whose rule sets the ref may name. */
+  ruleNodes: RuleTrie[];
   path: Operand[];
   index: number;
 }
@@ -322,18 +320,17 @@ function dynamicLookup(p: Planner, t: RuleTrie, ref: Ref): DynamicLookup | undef
     }
   }
   if (!opt) return undefined;
-  const rulesets: Rule[][] = [];
+  const ruleNodes: RuleTrie[] = [];
   for (const n of nodes) {
     if (index === ref.length - 1 && n.rulesOf().length === 0 && n.childCount() > 0) return undefined;
-    const rules = n.rulesOf();
-    if (rules.length > 0) rulesets.push(rules);
+    if (n.rulesOf().length > 0) ruleNodes.push(n);
   }
-  if (rulesets.length === 0) return { rulesets, path: [], index };
+  if (ruleNodes.length === 0) return { ruleNodes, path: [], index };
   const path: Operand[] = [p.stringOperand(`g${p.funcs.gen()}`)];
   for (let i = 1; i <= index; i++) {
     const r = ref[i]!;
     if (r.type === "var") path.push(p.local(p.vars.get(r.value)!));
     else if (r.type === "string") path.push(p.stringOperand(r.value));
   }
-  return { rulesets, path, index };
+  return { ruleNodes, path, index };
 }

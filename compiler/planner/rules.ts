@@ -30,15 +30,14 @@ export interface RuleSet {
   path: string;
 }
 
-/** Plans the rules (all at one trie node) if not planned in this generation; returns the name. */
+/** Plans the rules (gathered from several trie nodes, a fresh array at each call: nothing to keep
+ * their rule set by) if not planned in this generation; returns the name. */
 export function planRules(p: Planner, unsorted: Rule[]): string {
-  let set = p.ruleSets.get(unsorted);
-  if (set === undefined) p.ruleSets.set(unsorted, (set = ruleSet(p, unsorted)));
-  return planRuleSetOnce(p, set);
+  return planRuleSetOnce(p, ruleSet(p, unsorted));
 }
 
-/** planRules for the rules of trie node `node`, the rule set kept on the node: most references
- * to rules come with their node, and a field costs less than a look-up by the rules array. */
+/** Plans the rules of trie node `node` if not planned in this generation, the rule set kept on the
+ * node (every reference to one node's rules comes with the node); returns the name. */
 export function planNodeRules(p: Planner, node: RuleTrie): string {
   return planRuleSetOnce(p, (node.ruleSet ??= ruleSet(p, node.rulesOf())));
 }
@@ -265,7 +264,7 @@ function planDotOrOpen(p: Planner, obj: Local, key: Operand, make: "MakeObjectSt
   lookup.stmts.push(S.DotStmt(p, p.local(obj), key, child));
   lookup.stmts.push(S.BreakStmt(p, 1));
   const outer: Block = { stmts: [S.BlockStmt(p, [lookup])] };
-  p.appendStmtTo(outer, make, { target: child });
+  outer.stmts.push(make === "MakeObjectStmt" ? S.MakeObjectStmt(p, child) : S.MakeSetStmt(p, child));
   p.append(S.BlockStmt(p, [outer]));
   return child;
 }

@@ -119,23 +119,13 @@ export class RuleTrie {
     return node;
   }
 
-  /** The first node along `ref` that has rules, else the node at `ref` (or nothing). */
-  lookupShallowest(ref: Ref): RuleTrie | undefined {
-    let node: RuleTrie | undefined = this;
-    for (const t of ref) {
-      node = node.get(t);
-      if (!node) return undefined;
-      if (node.rules && node.rules.length > 0) return node;
-    }
-    return node;
-  }
-
   /** The refs shadowed now, in order. */
   shadows(): Ref[] {
     return this.shadowed?.slice() ?? [];
   }
 
-  /** lookupShallowest, else insert (one walk down for both). */
+  /** The first node along `ref` that has rules, else the node at `ref`, inserted if missing (one
+   * walk down). */
   lookupOrInsert(ref: Ref): RuleTrie {
     let node: RuleTrie = this;
     for (let i = 0; i < ref.length; i++) {

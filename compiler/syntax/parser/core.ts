@@ -180,23 +180,10 @@ export abstract class ParserCore {
   // -------------------------------------------------------------------------------------------
   // backtracking
 
+  /** The state now (an object of CachedTerm's shape, term left undefined: every saved state and
+   * cache entry has one shape, and restore sees only that one). */
   save(): State {
-    return {
-      tok: this.tok,
-      lit: this.lit,
-      start: this.start,
-      end: this.end,
-      pos: this.lexer.pos,
-      lastEnd: this.lastEnd,
-      skippedNL: this.skippedNL,
-      errors: this.errors,
-      errorCount: this.errorCount,
-      comments: this.comments,
-      hints: this.hints,
-      wildcard: this.wildcard,
-      keywords: this.lexer.keywords,
-      notGroups: this.notGroups,
-    };
+    return this.saveAfter(undefined);
   }
 
   /** The state now, with the term just parsed (a term cache entry: one object, not a term and

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { planSeq } from "../../../../compiler/planner/flat.js";
 import { Planner } from "../../../../compiler/planner/planner.js";
+import * as S from "../../../../compiler/planner/stmts.js";
 
 function planner(): Planner {
   return new Planner({ modules: [], ruleRef: () => [], builtins: new Map(), queries: [] });
@@ -12,7 +13,7 @@ function planner(): Planner {
 /** A flat item: appends a statement (`name`), then continues. */
 function item(p: Planner, log: string[], name: string, next: () => void): void {
   log.push(name);
-  p.appendStmt("NopStmt", {});
+  p.append(S.NopStmt(p));
   next();
 }
 
