@@ -265,9 +265,10 @@ export function bodyString(b: Body): string {
   return b.map(exprString).join("; ");
 }
 
-/** A function mapping the compiler's var names back to what the user wrote, in every var of a
- * term (for messages): the first map that knows a name wins; `alias`, when given, first replaces
- * a var by the term it was made for (a hoisted expression). */
+/** A function renaming the vars of a term (outside closures, which are kept as they are) by
+ * maps: the first map that knows a name wins; `alias`, when given, first replaces a var by the
+ * term it was made for (a hoisted expression). Used to map the compiler's var names back to what
+ * the user wrote (messages) and by the planner's `with` captures. */
 export function userNames(maps: readonly ReadonlyMap<string, string>[], alias?: (name: string) => Term | undefined): (t: Term) => Term {
   const rename = (t: Term): Term => {
     switch (t.type) {

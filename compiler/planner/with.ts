@@ -3,7 +3,7 @@
 // functions and built-ins become mocks, under which the affected funcs are planned anew.
 import type { Expr, Ref, Term } from "../ast/nodes.js";
 import type { Local, Operand } from "../ir/types.js";
-import { refString, termString } from "../passes/terms.js";
+import { refString, termString, userNames } from "../passes/terms.js";
 import { varsOf } from "../passes/visit.js";
 import { isFunction, planExpr } from "./exprs.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
@@ -122,20 +122,5 @@ function captureLocals(p: Planner, t: Term, captures: string[]): Term {
     captures.push(c);
   }
   if (rename.size === 0) return t;
-  const sub = (x: Term): Term => {
-    switch (x.type) {
-      case "var":
-        return rename.has(x.value) ? { ...x, value: rename.get(x.value)! } : x;
-      case "ref":
-      case "array":
-      case "set":
-      case "call":
-        return { ...x, value: x.value.map(sub) };
-      case "object":
-        return { ...x, value: x.value.map(([k, v]) => [sub(k), sub(v)] as [Term, Term]) };
-      default:
-        return x;
-    }
-  };
-  return sub(t);
+  return userNames([rename])(t);
 }
