@@ -10,7 +10,7 @@ import { RegoErrors, type RegoError } from "../../../../runtime/errors.js";
 
 const closed = JSON.stringify({ type: "object", properties: { name: { type: "string" } }, additionalProperties: false });
 
-function compileErrors(schemas: Record<string, string>, schemaRef: string): RegoError[] {
+function compileErrors(schemas: Record<string, string>, schemaRef: string): readonly RegoError[] {
   const policy = `package p
 
 # METADATA
