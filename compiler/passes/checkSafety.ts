@@ -3,13 +3,13 @@
 // so that left-to-right evaluation binds variables first (stable: expressions keep their order
 // unless they must wait); what can never be bound is reported ("var x is unsafe").
 import type { Body, Expr, Module, NodeLocation, Rule, Term } from "../ast/nodes.js";
-import { refString } from "./terms.js";
+import { isScalar, refString } from "./terms.js";
 import type { CompileContext } from "./context.js";
 import type { Arity } from "./outputVars.js";
 import { reorderBodyForSafety, type Unsafe } from "./safetyReorder.js";
 import { headMayHaveVars } from "./rewriteLocalVars.js";
 import { safetyVarsOfExpr } from "./safetyVars.js";
-import { isGenerated, varsOf, varsOfTerms, varsOfTermsFrom, walkTerms } from "./visit.js";
+import { isGenerated, varsOf, varsOfTerms, walkTerms, type VarParams } from "./visit.js";
 
 const RESERVED = ["input", "data"];
 const FUTURE_KEYWORDS = new Set(["in", "every", "contains", "if"]);
@@ -67,10 +67,11 @@ function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
   // (cleared first too: a walk cut short by a stack overflow leaves its vars behind; only when
   // needed, as clearing a set makes a new table)
   if (headVars.size > 0) headVars.clear();
-  varsOfTermsFrom(h.reference, 1, {}, headVars);
-  if (h.args) varsOfTerms(h.args, {}, headVars);
-  if (h.key) varsOf(h.key, {}, headVars);
-  if (h.value) varsOf(h.value, {}, headVars);
+  const ref = h.reference;
+  for (let i = 1; i < ref.length; i++) headTermVars(ref[i]!, headVars);
+  if (h.args) for (let i = 0; i < h.args.length; i++) headTermVars(h.args[i]!, headVars);
+  if (h.key) headTermVars(h.key, headVars);
+  if (h.value) headTermVars(h.value, headVars);
   if (headVars.size === 0) return undefined;
   // the head's vars in an array, those found bound dropped in place (no set shrunk per var)
   const unbound = Array.from(headVars);
@@ -78,16 +79,47 @@ function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
   let left = unbound.length;
   if (scratch.size > 0) scratch.clear();
   if (h.args) {
-    varsOfTerms(h.args, {}, scratch);
+    for (let i = 0; i < h.args.length; i++) headTermVars(h.args[i]!, scratch);
     left = dropBound(unbound, left);
   }
   for (let i = body.length - 1; i >= 0 && left > 0; i--) {
+    // the vars an expression's own terms are (most often the one binding a head value: `__localN__
+    // = ...`, last) dropped first: when that drops them all, the expression's inner terms are not
+    // walked. The full walk drops a superset of these, so what is left is the same.
+    left = dropTopVars(body[i]!, unbound, left);
+    if (left === 0) break;
     safetyVarsOfExpr(body[i]!, scratch);
     left = dropBound(unbound, left);
   }
   if (left === 0) return undefined;
   unbound.length = left;
   return new Set(unbound);
+}
+
+/** varsOf's default parameters, made once. */
+const ALL_VARS: VarParams = {};
+
+/** Adds a head term's vars (varsOf's, in its order); after RewriteRefsInHead, head terms are
+ * nearly all vars and scalars, taken without a walker. */
+function headTermVars(t: Term, into: Set<string>): void {
+  if (t.type === "var") into.add(t.value);
+  else if (!isScalar(t)) varsOf(t, ALL_VARS, into);
+}
+
+/** Drops from vs[0:n] (keeping the order of the rest) the vars that are an expression's own
+ * terms; returns how many are left. Each of these is among the expression's safety vars. */
+function dropTopVars(e: Expr, vs: string[], n: number): number {
+  const ts = e.terms;
+  if (!Array.isArray(ts)) return n;
+  for (let j = 1; j < ts.length; j++) {
+    const t = ts[j]!;
+    if (t.type !== "var") continue;
+    const at = vs.indexOf(t.value);
+    if (at < 0 || at >= n) continue;
+    vs.copyWithin(at, at + 1, n);
+    n--;
+  }
+  return n;
 }
 
 // (vars collected here are only looked up: two sets, emptied after each use)

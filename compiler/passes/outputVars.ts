@@ -5,7 +5,7 @@ import type { Body, Expr, Ref, Term } from "../ast/nodes.js";
 import { isEquality, isGround, validEqAssignArgCount } from "./terms.js";
 import { assignments } from "./marks.js";
 import { ScopedVars, type VarLookup, type VarSet } from "./scopedVars.js";
-import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, varsOfTermsFrom, Walker, type VarParams } from "./visit.js";
+import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, varsOfTermsFrom, type VarParams } from "./visit.js";
 
 export type Arity = (ref: Ref) => number;
 
@@ -201,17 +201,17 @@ export function outputVarsForTerms(node: Expr | Term, safe: VarLookup): Set<stri
 
 /** outputVarsForTerms, undefined when nothing is bound (no set made: the common case). */
 function refOutputs(node: Expr | Term, safe: VarLookup): Set<string> | undefined {
-  // one walker, its state set for the walk and cleared after it: nothing the walk calls walks
-  // output vars again, and a walker per expression ordered was a measurable cost
-  const w = refWalker;
-  w.safe = safe;
+  // the walk's state in module variables, set for the walk and cleared after it: nothing the
+  // walk calls walks output vars again, and a walker per expression ordered was a measurable cost
   // (cleared first too: a walk cut short by a stack overflow leaves its state behind)
-  w.out = undefined;
-  w.any(node);
+  walkOut = undefined;
+  walkSafe = safe;
+  if (node.type === "expr") exprRefOutputs(node);
+  else termRefOutputs(node);
   // every: the walk descends into the body; OPA's does too, but those vars are local
-  const out = w.out;
-  w.out = undefined;
-  w.safe = NOTHING_SAFE;
+  const out = walkOut;
+  walkOut = undefined;
+  walkSafe = NOTHING_SAFE;
   return out;
 }
 
@@ -220,33 +220,67 @@ const NOTHING_SAFE: VarLookup = { has: () => false };
 /** What an expression that binds nothing returns (shared, never written). */
 const NO_OUTPUTS: ReadonlySet<string> = new Set();
 
-// (a walker class, not a closure per call: this runs for every expression the safety analysis
-// orders)
-class RefOutputs extends Walker {
-  out: Set<string> | undefined;
-  safe: VarLookup = NOTHING_SAFE;
+// The walk is visit.ts' Walker order (its `parts` with `with` targets, its `children`), as plain
+// functions with indexed loops: it runs for every expression the safety analysis orders, on
+// every pass, and the Walker's iterators and dispatch through the subclass were most of its
+// allocation (measured with .prof/safetyalloc.mjs).
+let walkOut: Set<string> | undefined;
+let walkSafe: VarLookup = NOTHING_SAFE;
 
-  expr(e: Expr): void {
-    this.parts(e, true);
-  }
+function bodyRefOutputs(body: Body): void {
+  for (let i = 0; i < body.length; i++) exprRefOutputs(body[i]!);
+}
 
-  term(t: Term): void {
-    switch (t.type) {
-      case "arraycomprehension":
-      case "setcomprehension":
-      case "objectcomprehension":
-      case "templatestring":
-        return;
-      case "ref":
-        if (!isRefSafe(t.value, this.safe)) return;
-        if (!isGround(t)) varsOfTermsFrom(t.value, 1, SKIP_REF_HEAD, (this.out ??= new Set()));
-        return this.children(t);
-      default:
-        return this.children(t);
-    }
+function exprRefOutputs(e: Expr): void {
+  const ts = e.terms;
+  if (Array.isArray(ts)) for (let i = 0; i < ts.length; i++) termRefOutputs(ts[i]!);
+  else if (ts.type === "some") for (let i = 0; i < ts.symbols.length; i++) termRefOutputs(ts.symbols[i]!);
+  else if (ts.type === "every") {
+    if (ts.key) termRefOutputs(ts.key);
+    termRefOutputs(ts.value);
+    termRefOutputs(ts.domain);
+    bodyRefOutputs(ts.body);
+  } else if (ts.type === "and" || ts.type === "or") {
+    bodyRefOutputs(ts.lhs);
+    bodyRefOutputs(ts.rhs);
+  } else if (ts.type === "not") bodyRefOutputs(ts.body);
+  else termRefOutputs(ts as Term);
+  const ws = e.with;
+  for (let i = 0; i < ws.length; i++) {
+    termRefOutputs(ws[i]!.target);
+    termRefOutputs(ws[i]!.value);
   }
 }
-const refWalker = new RefOutputs();
+
+function termRefOutputs(t: Term): void {
+  switch (t.type) {
+    case "ref": {
+      if (!isRefSafe(t.value, walkSafe)) return;
+      if (!isGround(t)) varsOfTermsFrom(t.value, 1, SKIP_REF_HEAD, (walkOut ??= new Set()));
+      const xs = t.value;
+      for (let i = 0; i < xs.length; i++) termRefOutputs(xs[i]!);
+      return;
+    }
+    case "array":
+    case "set":
+    case "call": {
+      const xs = t.value;
+      for (let i = 0; i < xs.length; i++) termRefOutputs(xs[i]!);
+      return;
+    }
+    case "object": {
+      const kvs = t.value;
+      for (let i = 0; i < kvs.length; i++) {
+        termRefOutputs(kvs[i]![0]);
+        termRefOutputs(kvs[i]![1]);
+      }
+      return;
+    }
+    default:
+      // scalars, vars; closures (comprehensions, template strings) bind nothing outside
+      return;
+  }
+}
 
 /** Names in either of two sets (a view, not a copy). */
 class Either implements VarLookup {

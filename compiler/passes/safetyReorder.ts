@@ -25,19 +25,42 @@ const PENDING = 1;
 const PLACED = 2;
 type State = Set<string> | typeof PENDING | typeof PLACED | undefined;
 
-// (one scratch set for collecting an expression's vars, copied out as an array: the walk never
-// calls back into this file, so nothing else uses it meanwhile)
-const scratch = new Set<string>();
+/** An expression's vars as a list, distinct and in the order found (a set's insertion order),
+ * collected without a set: an expression has few vars, and a scratch set per expression (made
+ * anew at each clear) and its copy out were the reordering's largest allocations. The vars go
+ * to one reused buffer, copied out at their exact length; a long list gets a set for lookups. */
+class VarList {
+  readonly buf: string[] = [];
+  n = 0;
+  seen: Set<string> | undefined;
+  add(v: string): void {
+    const buf = this.buf;
+    const n = this.n;
+    const seen = this.seen;
+    if (seen !== undefined) {
+      if (seen.has(v)) return;
+      seen.add(v);
+    } else {
+      for (let i = 0; i < n; i++) if (buf[i] === v) return;
+      if (n === 16) this.seen = new Set(buf.slice(0, n)).add(v);
+    }
+    buf[n] = v;
+    this.n = n + 1;
+  }
+}
+// (one list, emptied after each walk: the walk never calls back into this file, so nothing
+// else uses it meanwhile)
+const varSink = new VarList();
 
 function varList(e: Expr): string[] {
-  // (cleared first too: a walk cut short by a stack overflow leaves its vars behind; only when
-  // needed, as clearing a set makes a new table)
-  if (scratch.size > 0) scratch.clear();
-  safetyVarsOfExpr(e, scratch);
-  if (scratch.size === 0) return NO_VARS as string[];
-  const out = Array.from(scratch);
-  scratch.clear();
-  return out;
+  // (reset first: a walk cut short by a stack overflow leaves its vars behind)
+  varSink.n = 0;
+  varSink.seen = undefined;
+  safetyVarsOfExpr(e, varSink);
+  const n = varSink.n;
+  varSink.n = 0;
+  varSink.seen = undefined;
+  return n === 0 ? (NO_VARS as string[]) : varSink.buf.slice(0, n);
 }
 
 /** Unsafe vars by expression, the map made at the first one. */
@@ -163,10 +186,13 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
     }
     if (placed === before) break;
   }
-  const unsafe = new UnsafeSink(placed === n ? undefined : unsafeMap(body, state, order, vars, globals));
+  const found = placed === n ? undefined : unsafeMap(body, state, order, vars, globals);
+  // (the sink, which closures add to, made only for a body with closures)
+  if (!withClosures) return { body: placedExprs(body, placedAt, placed), unsafe: found ?? NO_UNSAFE };
+  const unsafe = new UnsafeSink(found);
 
   // closures: their bodies are checked with the variables bound before them
-  if (withClosures) {
+  {
     const g = new ScopedVars(globals);
     const lastVars = vars[n - 1]!;
     for (let k = 0; k < placed; k++) {

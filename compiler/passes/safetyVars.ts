@@ -5,8 +5,13 @@
 // the same answers (test/unit/compiler/passes/safety.test.ts).
 import type { Body, Expr, Term, With } from "../ast/nodes.js";
 
+/** Where the walk adds the vars it finds: a set, or a list that keeps them distinct itself. */
+export interface VarSink {
+  add(v: string): unknown;
+}
+
 /** Adds the vars of an expression (SAFETY_PARAMS) to `into`, in varsOf's order. */
-export function safetyVarsOfExpr(e: Expr, into: Set<string>): void {
+export function safetyVarsOfExpr(e: Expr, into: VarSink): void {
   const ts = e.terms;
   if (Array.isArray(ts)) {
     operator(ts[0]!, into);
@@ -23,19 +28,19 @@ export function safetyVarsOfExpr(e: Expr, into: Set<string>): void {
 }
 
 /** Adds the vars of a body's expressions (SAFETY_PARAMS) to `into`. */
-export function safetyVarsOfBody(body: Body, into: Set<string>): void {
+export function safetyVarsOfBody(body: Body, into: VarSink): void {
   for (const e of body) safetyVarsOfExpr(e, into);
 }
 
 /** A call's operator: only the operands of an operator ref. */
-function operator(op: Term, into: Set<string>): void {
+function operator(op: Term, into: VarSink): void {
   if (op.type === "ref") {
     const ts = op.value;
     for (let i = 1; i < ts.length; i++) term(ts[i]!, into);
   } else term(op, into);
 }
 
-function withVars(w: With, into: Set<string>): void {
+function withVars(w: With, into: VarSink): void {
   if (w.target.type === "ref") {
     const ts = w.target.value;
     for (let i = 1; i < ts.length; i++) term(ts[i]!, into);
@@ -46,7 +51,7 @@ function withVars(w: With, into: Set<string>): void {
   } else term(w.value, into);
 }
 
-function term(t: Term, into: Set<string>): void {
+function term(t: Term, into: VarSink): void {
   switch (t.type) {
     case "var":
       into.add(t.value);

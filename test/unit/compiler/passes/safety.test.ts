@@ -33,6 +33,8 @@ const unsafeCases: { module: string; want: unknown[] }[] = [
   { module: "package t\np if {\n\tz = [q | q = e]\n\te = f\n\ty = [r | r = g]\n}\n", want: [["rego_unsafe_var_error", 3, 2, "var e is unsafe"], ["rego_unsafe_var_error", 4, 2, "var f is unsafe"], ["rego_unsafe_var_error", 5, 11, "var r is unsafe"], ["rego_unsafe_var_error", 5, 11, "var g is unsafe"]] },
   { module: "package t\nimport future.keywords.or\np if {\n\t(x > 1) or (y > 2)\n\tx = 1\n}\n", want: [["rego_unsafe_var_error", 4, 2, "var y is unsafe"]] },
   { module: "package t\nimport future.keywords.or\np if {\n\tx > 1 or { z = w; z > 2 }\n\tx = 1\n}\n", want: [["rego_unsafe_var_error", 4, 13, "var z is unsafe"], ["rego_unsafe_var_error", 4, 13, "var w is unsafe"]] },
+  // an expression of more than 16 distinct vars (its list of vars then keeps a set), repeats among them
+  { module: "package t\np if {\n\tx = [v17, v16, v15, v14, v13, v12, v11, v10, v9, v8, v7, v6, v5, v4, v3, v2, v1, v0, w, v3, v0, z, w]\n\t[v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17] = input.xs\n\tcount(x) > 0\n}\n", want: [["rego_unsafe_var_error", 3, 2, "var x is unsafe"], ["rego_unsafe_var_error", 3, 2, "var w is unsafe"], ["rego_unsafe_var_error", 3, 2, "var z is unsafe"]] },
 ];
 
 const reorderCases: { module: string; want: string }[] = [
@@ -50,6 +52,8 @@ const headCases: { module: string; want: unknown[] }[] = [
   { module: "package t\np contains [x, y, z] if {\n\ty := 1\n\tx := y\n}\n", want: [["rego_unsafe_var_error", 2, 19, "var z is unsafe"]] },
   { module: "package t\nf(a, [b, c]) := {a: d, b: e} if {\n\td := c\n}\n", want: [["rego_unsafe_var_error", 2, 27, "var e is unsafe"]] },
   { module: "package t\np.q[r].s := u if {\n\tu := 1\n}\n", want: [["rego_unsafe_var_error", 2, 5, "var r is unsafe"]] },
+  // d is an operand of the last expression; b and c only inside one of the other's
+  { module: "package t\nf(a) := [b, c, d, e] if {\n\t[b, c] = a\n\td := c\n}\n", want: [["rego_unsafe_var_error", 2, 19, "var e is unsafe"]] },
 ];
 
 /** Errors, and the columns of the query's expressions in their final order. */
