@@ -38,7 +38,8 @@ export function rewriteLocalVars(ctx: CompileContext): void {
       rewriteArgs(rw, argsStack, top);
       for (let r: Rule | undefined = top; r; r = r.else) {
         const stack = rewriteRule(ctx, rw, r, unusedArgs, argsStack);
-        for (const a of unusedArgs) if (stack.count(a) > 1) unusedArgs.delete(a);
+        // (the set is nearly always empty: no iterator made for it)
+        if (unusedArgs.size > 0) for (const a of unusedArgs) if (stack.count(a) > 1) unusedArgs.delete(a);
       }
       if (ctx.strict) {
         for (const a of unusedArgs) {
