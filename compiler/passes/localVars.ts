@@ -18,10 +18,6 @@ type Frame = Map<string, VarEntry>;
 
 export class LocalDeclaredVars {
   private frames: Frame[] = [new Map()];
-  /** How many names each scope declared (`some`, `every`; at least that many after `copy`
-   * flattened scopes): most bodies declare none, and their check for unused declarations then
-   * reads no scope. */
-  private declaredIn: number[] = [0];
   /** Generated name → original name, for every variable ever renamed. */
   readonly rewritten: Map<string, string>;
   /** Whether `rewritten` is the stack's own map, not one shared with others. */
@@ -44,16 +40,8 @@ export class LocalDeclaredVars {
   copy(): LocalDeclaredVars {
     const out = this.ownsRewritten ? new LocalDeclaredVars() : new LocalDeclaredVars(this.rewritten);
     const f = out.frames[0]!;
-    // (indexed, and by forEach: no iterator or entry array per name; most rules copy one empty
-    // scope)
-    let declared = 0;
-    for (let i = 0; i < this.frames.length; i++) {
-      const fr = this.frames[i]!;
-      declared += this.declaredIn[i]!;
-      if (fr.size > 0) fr.forEach((e, k) => f.set(k, { name: e.name, occurrence: e.occurrence, count: e.count }));
-    }
-    out.declaredIn[0] = declared;
-    if (this.ownsRewritten) this.rewritten.forEach((v, k) => out.rewritten.set(k, v));
+    for (const fr of this.frames) for (const [k, e] of fr) f.set(k, { name: e.name, occurrence: e.occurrence, count: e.count });
+    if (this.ownsRewritten) for (const [k, v] of this.rewritten) out.rewritten.set(k, v);
     return out;
   }
 
@@ -63,26 +51,17 @@ export class LocalDeclaredVars {
     // (an empty map is left as it is: clearing one still makes it a new table)
     if (this.frames.length === 1) {
       if (this.frames[0]!.size > 0) this.frames[0]!.clear();
-      this.declaredIn[0] = 0;
-    } else {
-      this.frames = [new Map()];
-      this.declaredIn = [0];
     }
+    else this.frames = [new Map()];
     if (this.ownsRewritten) this.rewritten.clear();
     this.assignment = false;
   }
 
   push(): void {
     this.frames.push(new Map());
-    this.declaredIn.push(0);
   }
   pop(): void {
     this.frames.pop();
-    this.declaredIn.pop();
-  }
-  /** Whether the innermost scope declared a name (Occurrence.Declared). */
-  peekHasDeclared(): boolean {
-    return this.declaredIn[this.declaredIn.length - 1]! > 0;
   }
   /** The innermost scope's names and what it knows of them. */
   peek(): ReadonlyMap<string, VarEntry> {
@@ -94,14 +73,7 @@ export class LocalDeclaredVars {
   }
 
   insert(x: string, y: string, occ: Occurrence): void {
-    const top = this.frames.length - 1;
-    const f = this.frames[top]!;
-    // (a name inserted again keeps one entry: the count is of the entries that are declarations)
-    const was = f.size > 0 ? f.get(x)?.occurrence : undefined;
-    if (occ === Occurrence.Declared) {
-      if (was !== Occurrence.Declared) this.declaredIn[top]!++;
-    } else if (was === Occurrence.Declared) this.declaredIn[top]!--;
-    f.set(x, { name: y, occurrence: occ, count: 1 });
+    this.frames[this.frames.length - 1]!.set(x, { name: y, occurrence: occ, count: 1 });
     if (x !== y) this.rewritten.set(y, x);
   }
 

@@ -68,7 +68,6 @@ export class Rewriter {
     // use counted is a var of `out` renamed to the generated name. Only when some declared var
     // was not counted is the body walked for its vars (a var can also get its generated name
     // without being counted: a bare `input`/`data` ref replaced by a declared var).
-    if (!stack.peekHasDeclared()) return;
     let uncounted = false;
     for (const e of stack.peek().values()) if (e.occurrence === Occurrence.Declared && e.count <= 1) uncounted = true;
     if (!uncounted) return;

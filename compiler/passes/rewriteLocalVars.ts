@@ -38,8 +38,7 @@ export function rewriteLocalVars(ctx: CompileContext): void {
       rewriteArgs(rw, argsStack, top);
       for (let r: Rule | undefined = top; r; r = r.else) {
         const stack = rewriteRule(ctx, rw, r, unusedArgs, argsStack);
-        // (the set is nearly always empty: no iterator made for it)
-        if (unusedArgs.size > 0) for (const a of unusedArgs) if (stack.count(a) > 1) unusedArgs.delete(a);
+        for (const a of unusedArgs) if (stack.count(a) > 1) unusedArgs.delete(a);
       }
       if (ctx.strict) {
         for (const a of unusedArgs) {
