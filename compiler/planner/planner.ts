@@ -175,6 +175,7 @@ export class Planner {
   }
 
   private planQuerySet(qs: QuerySet): void {
+    // (the query's one block, if any, is set when planned: an empty list has no room to waste)
     const plan: Plan = { name: qs.name, blocks: [] };
     this.plans.push(plan);
     const qvars = [...varsOf(qs.query, SAFETY_PARAMS)].filter((v) => v !== INPUT && v !== DATA).sort();
@@ -202,7 +203,10 @@ export class Planner {
       defined = true;
     });
     this.vars.pop();
-    if (defined) plan.blocks.push(this.curr);
+    if (defined) {
+      sealBlock(this.curr);
+      plan.blocks = [this.curr];
+    }
     // rule sets put off while planning the query, and those they put off in turn
     for (let i = 0; i < this.deferred.length; i++) this.deferred[i]!();
     this.deferred.length = 0;
@@ -345,6 +349,21 @@ export class Planner {
     this.curr.stmts.push(s);
   }
 
+  /** Makes `block` the current block; returns the block it replaces, to give back to leaveBlock. */
+  enterBlock(block: Block): Block {
+    const prev = this.curr;
+    this.curr = block;
+    return prev;
+  }
+
+  /** Ends `block` (sealed: see sealBlock), all of it planned, and makes `prev` current again;
+   * returns `block`. */
+  leaveBlock(block: Block, prev: Block): Block {
+    sealBlock(block);
+    this.curr = prev;
+    return block;
+  }
+
   newLocal(): Local {
     if (this.lnext >= MAX_LOCALS) {
       throw this.error(`rule body too large to plan: more than ${MAX_LOCALS} local values in one function (regoc's limit; split the rule, or move large literals to data)`);
@@ -359,8 +378,12 @@ export class Planner {
   /** The leading args of every call of a user func: input, data and the generation's captures. */
   defaultOperands(): Operand[] {
     const captures = this.funcs.captures();
-    const out = [this.varOperand(INPUT), this.varOperand(DATA)];
-    for (let i = 0; i < captures.length; i++) out.push(this.varOperand(captures[i]!));
+    if (captures.length === 0) return [this.varOperand(INPUT), this.varOperand(DATA)];
+    // (at its final length: a call's args stay in the plan)
+    const out = new Array<Operand>(2 + captures.length);
+    out[0] = this.varOperand(INPUT);
+    out[1] = this.varOperand(DATA);
+    for (let i = 0; i < captures.length; i++) out[2 + i] = this.varOperand(captures[i]!);
     return out;
   }
 
@@ -376,6 +399,16 @@ export class Planner {
     const l = this.loc;
     return new RegoError("rego_compile_error", message, l ? { file: l.file, row: l.row, col: l.col } : undefined);
   }
+}
+
+/** Gives a block whose statements are all appended a statement list at its final length. The
+ * list was grown by push, which makes room for 17 statements at the first (and half as many again
+ * plus 16 at each growth after), and a plan keeps its blocks until the code generator is done:
+ * most blocks hold 1 to 5 statements, so the copy (measured) makes the plan of the 1 MB set some
+ * MB smaller for the garbage collector to copy, at the cost of a short-lived array per block. A
+ * block appended to after this only grows again. */
+export function sealBlock(b: Block): void {
+  if (b.stmts.length > 0) b.stmts = b.stmts.slice();
 }
 
 /** The index of the first term after the head that is not a string, or -1. */
