@@ -111,7 +111,7 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: Local, fro
       const target = p.newLocal();
       p.ltarget = p.local(target);
       const name = planNodeRules(p, vchild);
-      p.append(S.CallStmt(p, name, p.defaultOperands(), target));
+      p.append(S.CallStmt(p, name, p.callArgs(), target));
       return planRefRec(p, ref, index + 1, iter);
     }
     return planRefData(p, vchild, base, from, ref, index + 1, iter);
@@ -210,7 +210,7 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Loca
     if (keys.some(hasVars)) {
       const rules = keys.flatMap((k) => virtual.get(k)?.rulesOf() ?? []);
       const name = planRules(p, rules);
-      const b: Block = { stmts: [S.CallStmt(p, name, p.defaultOperands(), vtarget)] };
+      const b: Block = { stmts: [S.CallStmt(p, name, p.callArgs(), vtarget)] };
       p.append(S.BlockStmt(p, [b]));
     } else {
       for (const key of keys) {
@@ -227,7 +227,7 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Loca
           }
           const lvalue = p.newLocal();
           const name = planNodeRules(p, child);
-          const b: Block = { stmts: [S.CallStmt(p, name, p.defaultOperands(), lvalue), S.ObjectInsertStmt(p, vtarget, lkey, p.local(lvalue))] };
+          const b: Block = { stmts: [S.CallStmt(p, name, p.callArgs(), lvalue), S.ObjectInsertStmt(p, vtarget, lkey, p.local(lvalue))] };
           p.append(S.BlockStmt(p, [b]));
         });
       }
