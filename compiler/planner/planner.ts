@@ -160,16 +160,21 @@ export class Planner {
 
   private buildTrie(): void {
     for (const m of this.input.modules) {
-      if (m.rules.length === 0) {
-        this.rules.lookupOrInsert(m.package.path);
-        continue;
-      }
+      // The package's node, found once for all the module's rules: their refs start with the
+      // package path, and their nodes are below it (none of them can give rules to a node on it).
+      const path = m.package.path;
+      const last = path.length - 1;
+      const pkg = this.rules.lookupOrInsert(path);
       for (const r of m.rules) {
-        const ref = this.ruleRef(r);
+        // each rule's ref is made here first (ruleRef's map has no entry to look up yet)
+        const ref = this.input.ruleRef(r);
+        this.ruleRefs.set(r, ref);
         const cut = firstNonString(ref);
-        const node = this.rules.lookupOrInsert(cut < 0 ? ref : ref.slice(0, cut));
-        node.collapse();
-        node.rules!.push(r);
+        const end = cut < 0 ? ref.length : cut;
+        // (a ref that does not go on from the package path, were there one, is walked whole)
+        const underPkg = end > path.length && ref[last] === path[last];
+        const node = !underPkg ? this.rules.lookupOrInsert(ref, 0, end) : pkg.rulesOf().length > 0 ? pkg : pkg.lookupOrInsert(ref, path.length, end);
+        node.addRule(r);
       }
     }
   }

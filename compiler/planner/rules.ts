@@ -62,14 +62,16 @@ function planNewRuleSet(p: Planner, set: RuleSet): string {
 
 function ruleSet(p: Planner, unsorted: Rule[]): RuleSet {
   // longer refs first: a shallower rule's value then conflicts with what deeper rules inserted
-  const rules =
-    unsorted.length === 1
-      ? unsorted.slice()
-      : unsorted
-          .map((r, i) => ({ r, i, n: p.ruleRef(r).length }))
-          .sort((a, b) => b.n - a.n || a.i - b.i)
-          .map((x) => x.r);
-  const refs = rules.map((r) => p.ruleRef(r));
+  let rules: Rule[];
+  let refs: Ref[];
+  if (unsorted.length === 1) {
+    rules = unsorted.slice();
+    refs = [p.ruleRef(rules[0]!)];
+  } else {
+    const sorted = unsorted.map((r, i) => ({ r, i, ref: p.ruleRef(r) })).sort((a, b) => b.ref.length - a.ref.length || a.i - b.i);
+    rules = sorted.map((x) => x.r);
+    refs = sorted.map((x) => x.ref);
+  }
   const pathRef = refs[0]!;
   let pieces = pathRef.length;
   for (const ref of refs) {
