@@ -109,22 +109,20 @@ function planTermIsTrueNested(p: Planner, t: Term, iter: Iter): void {
 
 function planNot(p: Planner, e: Expr, iter: Iter): void {
   const block: Block = { stmts: [] };
-  const prev = p.curr;
-  p.curr = block;
+  const prev = p.enterBlock(block);
   planExpr(p, { ...e, negated: false }, () => undefined);
-  p.curr = prev;
+  p.leaveBlock(block, prev);
   p.append(S.NotStmt(p, block));
   iter();
 }
 
 function planNotGroup(p: Planner, g: NotGroup, iter: Iter): void {
   const block: Block = { stmts: [] };
-  const prev = p.curr;
-  p.curr = block;
+  const prev = p.enterBlock(block);
   p.vars.push();
   planQuery(p, g.body, 0, () => undefined);
   p.vars.pop();
-  p.curr = prev;
+  p.leaveBlock(block, prev);
   p.append(S.NotStmt(p, block));
   iter();
 }
@@ -135,8 +133,7 @@ function planExprLogical(p: Planner, l: LogicalExpr, iter: Iter): void {
   p.append(S.ResetLocalStmt(p, flag));
   const branch = (bodies: Body[]): Block => {
     const block: Block = { stmts: [] };
-    const prev = p.curr;
-    p.curr = block;
+    const prev = p.enterBlock(block);
     p.vars.push();
     const rec = (i: number): void => {
       if (i >= bodies.length) {
@@ -147,8 +144,7 @@ function planExprLogical(p: Planner, l: LogicalExpr, iter: Iter): void {
     };
     rec(0);
     p.vars.pop();
-    p.curr = prev;
-    return block;
+    return p.leaveBlock(block, prev);
   };
   const blocks = l.type === "and" ? [branch([l.lhs, l.rhs])] : [branch([l.lhs]), branch([l.rhs])];
   p.append(S.BlockStmt(p, blocks));
@@ -168,25 +164,19 @@ function planExprEvery(p: Planner, every: Every, iter: Iter): void {
   planTerm(p, every.domain, () => {
     // the domain must be a collection: each check breaks out of the guard, none makes it undefined
     const d = p.ltarget;
-    const checks = [S.IsArrayStmt, S.IsObjectStmt, S.IsSetStmt].map((is) => {
-      const b: Block = { stmts: [] };
-      b.stmts.push(is(p, d));
-      b.stmts.push(S.BreakStmt(p, 1));
-      return b;
-    });
+    const checks = [S.IsArrayStmt, S.IsObjectStmt, S.IsSetStmt].map((is): Block => ({ stmts: [is(p, d), S.BreakStmt(p, 1)] }));
     const guard: Block = { stmts: [S.BlockStmt(p, checks), S.BreakStmt(p, 1)] };
     p.append(S.BlockStmt(p, [guard]));
     planScan(p, every.key!, () => {
       p.append(S.ResetLocalStmt(p, cond1));
       const inner: Block = { stmts: [] };
-      const prev = p.curr;
-      p.curr = inner;
+      const prev = p.enterBlock(inner);
       planUnifyLocal(p, p.ltarget, every.value, () => {
         planQuery(p, every.body, 0, () => {
           p.append(S.AssignVarStmt(p, p.bool(true), cond1));
         });
       });
-      p.curr = prev;
+      p.leaveBlock(inner, prev);
       p.append(S.BlockStmt(p, [inner]));
       p.append(S.IsUndefinedStmt(p, cond1));
       p.append(S.AssignVarStmt(p, p.bool(true), cond0));

@@ -5,7 +5,7 @@
 // planner's state and the entry points; rules.ts plans rules into funcs, exprs.ts expressions,
 // terms.ts values and unification, refs.ts references into data.
 import type { Body, Module, NodeLocation, Ref, Rule } from "../ast/nodes.js";
-import type { Block, Func, Local, Operand, Plan, Policy, Stmt } from "../ir/types.js";
+import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtOf } from "../ir/types.js";
 import { RegoError } from "../../runtime/errors.js";
 import type { BuiltinDecl } from "../builtins/decls.js";
 import { isStackOverflow } from "../passes/limits.js";
@@ -160,21 +160,27 @@ export class Planner {
 
   private buildTrie(): void {
     for (const m of this.input.modules) {
-      if (m.rules.length === 0) {
-        this.rules.lookupOrInsert(m.package.path);
-        continue;
-      }
+      // The package's node, found once for all the module's rules: their refs start with the
+      // package path, and their nodes are below it (none of them can give rules to a node on it).
+      const path = m.package.path;
+      const last = path.length - 1;
+      const pkg = this.rules.lookupOrInsert(path);
       for (const r of m.rules) {
-        const ref = this.ruleRef(r);
+        // each rule's ref is made here first (ruleRef's map has no entry to look up yet)
+        const ref = this.input.ruleRef(r);
+        this.ruleRefs.set(r, ref);
         const cut = firstNonString(ref);
-        const node = this.rules.lookupOrInsert(cut < 0 ? ref : ref.slice(0, cut));
-        node.collapse();
-        node.rules!.push(r);
+        const end = cut < 0 ? ref.length : cut;
+        // (a ref that does not go on from the package path, were there one, is walked whole)
+        const underPkg = end > path.length && ref[last] === path[last];
+        const node = !underPkg ? this.rules.lookupOrInsert(ref, 0, end) : pkg.rulesOf().length > 0 ? pkg : pkg.lookupOrInsert(ref, path.length, end);
+        node.addRule(r);
       }
     }
   }
 
   private planQuerySet(qs: QuerySet): void {
+    // (the query's one block, if any, is set when planned: an empty list has no room to waste)
     const plan: Plan = { name: qs.name, blocks: [] };
     this.plans.push(plan);
     const qvars = [...varsOf(qs.query, SAFETY_PARAMS)].filter((v) => v !== INPUT && v !== DATA).sort();
@@ -202,7 +208,10 @@ export class Planner {
       defined = true;
     });
     this.vars.pop();
-    if (defined) plan.blocks.push(this.curr);
+    if (defined) {
+      sealBlock(this.curr);
+      plan.blocks = [this.curr];
+    }
     // rule sets put off while planning the query, and those they put off in turn
     for (let i = 0; i < this.deferred.length; i++) this.deferred[i]!();
     this.deferred.length = 0;
@@ -345,6 +354,21 @@ export class Planner {
     this.curr.stmts.push(s);
   }
 
+  /** Makes `block` the current block; returns the block it replaces, to give back to leaveBlock. */
+  enterBlock(block: Block): Block {
+    const prev = this.curr;
+    this.curr = block;
+    return prev;
+  }
+
+  /** Ends `block` (sealed: see sealBlock), all of it planned, and makes `prev` current again;
+   * returns `block`. */
+  leaveBlock(block: Block, prev: Block): Block {
+    sealBlock(block);
+    this.curr = prev;
+    return block;
+  }
+
   newLocal(): Local {
     if (this.lnext >= MAX_LOCALS) {
       throw this.error(`rule body too large to plan: more than ${MAX_LOCALS} local values in one function (regoc's limit; split the rule, or move large literals to data)`);
@@ -359,10 +383,32 @@ export class Planner {
   /** The leading args of every call of a user func: input, data and the generation's captures. */
   defaultOperands(): Operand[] {
     const captures = this.funcs.captures();
-    const out = [this.varOperand(INPUT), this.varOperand(DATA)];
-    for (let i = 0; i < captures.length; i++) out.push(this.varOperand(captures[i]!));
+    if (captures.length === 0) return [this.varOperand(INPUT), this.varOperand(DATA)];
+    // (at its final length: a call's args stay in the plan)
+    const out = new Array<Operand>(2 + captures.length);
+    out[0] = this.varOperand(INPUT);
+    out[1] = this.varOperand(DATA);
+    for (let i = 0; i < captures.length; i++) out[2 + i] = this.varOperand(captures[i]!);
     return out;
   }
+
+  /** The args of a call of a user func that takes no operands (a ref to rules), read as they are:
+   * defaultOperands, the same array for calls with the same ones (nearly all: input and data are
+   * locals 0 and 1 in every func and query). A plan holds some 20,000 such calls for the 1 MB
+   * set, which kept 64 bytes each of equal arrays; nothing writes to a plan's arrays. */
+  callArgs(): Operand[] {
+    if (this.funcs.captures().length > 0) return this.defaultOperands();
+    const input = this.varOperand(INPUT);
+    const data = this.varOperand(DATA);
+    const last = this.lastCallArgs;
+    if (last !== undefined && last[0] === input && last[1] === data) return last;
+    return (this.lastCallArgs = [input, data]);
+  }
+
+  private lastCallArgs: Operand[] | undefined;
+
+  /** The BreakStmt made last per index (stmts.ts's BreakStmt). */
+  readonly lastBreaks: (StmtOf<"BreakStmt"> | undefined)[] = [];
 
   /** Counter for capture names (see FuncStack.captures). */
   captureCount = 0;
@@ -376,6 +422,16 @@ export class Planner {
     const l = this.loc;
     return new RegoError("rego_compile_error", message, l ? { file: l.file, row: l.row, col: l.col } : undefined);
   }
+}
+
+/** Gives a block whose statements are all appended a statement list at its final length. The
+ * list was grown by push, which makes room for 17 statements at the first (and half as many again
+ * plus 16 at each growth after), and a plan keeps its blocks until the code generator is done:
+ * most blocks hold 1 to 5 statements, so the copy (measured) makes the plan of the 1 MB set some
+ * MB smaller for the garbage collector to copy, at the cost of a short-lived array per block. A
+ * block appended to after this only grows again. */
+export function sealBlock(b: Block): void {
+  if (b.stmts.length > 0) b.stmts = b.stmts.slice();
 }
 
 /** The index of the first term after the head that is not a string, or -1. */

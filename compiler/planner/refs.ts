@@ -6,7 +6,7 @@ import type { Ref, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand } from "../ir/types.js";
 import { varsOf } from "../passes/visit.js";
 import { isFlatTerm, planSeqOf, type Seq } from "./flat.js";
-import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
+import { DATA, INPUT, sealBlock, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { planNodeRules, planRules } from "./rules.js";
 import { planDot, planScan, planSet, planTerm, planUnifyLocal } from "./terms.js";
@@ -111,7 +111,7 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: Local, fro
       const target = p.newLocal();
       p.ltarget = p.local(target);
       const name = planNodeRules(p, vchild);
-      p.append(S.CallStmt(p, name, p.defaultOperands(), target));
+      p.append(S.CallStmt(p, name, p.callArgs(), target));
       return planRefRec(p, ref, index + 1, iter);
     }
     return planRefData(p, vchild, base, from, ref, index + 1, iter);
@@ -129,25 +129,25 @@ function planRefDataDynamic(p: Planner, opt: DynamicLookup, ref: Ref, iter: Iter
   for (const node of opt.ruleNodes) planNodeRules(p, node);
   const target = p.newLocal();
   const prev = p.curr;
-  const callDyn: Block = { stmts: [] };
-  p.curr = callDyn;
-  p.append(S.CallDynamicStmt(p, [p.vars.getOrEmpty(INPUT), p.vars.getOrEmpty(DATA)], opt.path, target));
-  p.append(S.BreakStmt(p, 1));
+  const callDyn: Block = {
+    stmts: [S.CallDynamicStmt(p, [p.vars.getOrEmpty(INPUT), p.vars.getOrEmpty(DATA)], opt.path, target), S.BreakStmt(p, 1)],
+  };
   const dotBlock: Block = { stmts: [] };
-  p.curr = dotBlock;
+  p.enterBlock(dotBlock);
   p.ltarget = p.varOperand(DATA);
   planRefRec(p, ref.slice(0, opt.index + 1), 1, () => {
     p.append(S.AssignVarStmt(p, p.ltarget, target));
     p.append(S.BreakStmt(p, 1));
+    sealBlock(dotBlock);
     p.ltarget = p.local(target);
     const outer: Block = {
       stmts: [
         S.BlockStmt(p, [{ stmts: [S.BlockStmt(p, [callDyn, dotBlock]), S.BreakStmt(p, 2)] }]),
       ],
     };
-    p.curr = outer;
+    p.enterBlock(outer);
     planRefRec(p, ref, opt.index + 1, iter);
-    p.curr = prev;
+    p.leaveBlock(outer, prev);
     p.append(S.BlockStmt(p, [outer]));
   });
 }
@@ -158,11 +158,13 @@ function planRefDataVar(p: Planner, virtual: RuleTrie | undefined, base: Local, 
   const term = ref[index]!;
   const exclude: Term[] = [];
   if (virtual) {
-    const blocks: Block[] = [];
-    for (const key of virtual.childKeys()) {
+    const keys = virtual.childKeys();
+    // (at its final length: it stays in the plan)
+    const blocks = new Array<Block>(keys.length);
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k]!;
       const block: Block = { stmts: [] };
-      const prev = p.curr;
-      p.curr = block;
+      const prev = p.enterBlock(block);
       exclude.push(key);
       p.vars.push();
       planTerm(p, key, () =>
@@ -173,8 +175,7 @@ function planRefDataVar(p: Planner, virtual: RuleTrie | undefined, base: Local, 
         }),
       );
       p.vars.pop();
-      p.curr = prev;
-      blocks.push(block);
+      blocks[k] = p.leaveBlock(block, prev);
     }
     p.append(S.BlockStmt(p, blocks));
   }
@@ -209,8 +210,7 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Loca
     if (keys.some(hasVars)) {
       const rules = keys.flatMap((k) => virtual.get(k)?.rulesOf() ?? []);
       const name = planRules(p, rules);
-      const b: Block = { stmts: [] };
-      b.stmts.push(S.CallStmt(p, name, p.defaultOperands(), vtarget));
+      const b: Block = { stmts: [S.CallStmt(p, name, p.callArgs(), vtarget)] };
       p.append(S.BlockStmt(p, [b]));
     } else {
       for (const key of keys) {
@@ -227,9 +227,7 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Loca
           }
           const lvalue = p.newLocal();
           const name = planNodeRules(p, child);
-          const b: Block = { stmts: [] };
-          b.stmts.push(S.CallStmt(p, name, p.defaultOperands(), lvalue));
-          b.stmts.push(S.ObjectInsertStmt(p, vtarget, lkey, p.local(lvalue)));
+          const b: Block = { stmts: [S.CallStmt(p, name, p.callArgs(), lvalue), S.ObjectInsertStmt(p, vtarget, lkey, p.local(lvalue))] };
           p.append(S.BlockStmt(p, [b]));
         });
       }
@@ -239,8 +237,8 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Loca
       return iter();
     }
   }
-  const prev = p.curr;
-  p.curr = { stmts: [] };
+  const inner: Block = { stmts: [] };
+  const prev = p.enterBlock(inner);
   p.ltarget = p.local(base!);
   let target = p.newLocal();
   planRefRec(p, path, 0, () => {
@@ -248,13 +246,8 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Loca
     else p.append(S.ObjectMergeStmt(p, (p.ltarget as { value: Local }).value, vtarget, target));
     p.append(S.BreakStmt(p, 1));
   });
-  const inner = p.curr;
-  p.curr = { stmts: [] };
-  p.append(S.BlockStmt(p, [inner]));
-  if (virtual) p.append(S.AssignVarStmt(p, p.local(vtarget), target));
-  else p.append(S.BreakStmt(p, 1));
-  const outer = p.curr;
-  p.curr = prev;
+  p.leaveBlock(inner, prev);
+  const outer: Block = { stmts: [S.BlockStmt(p, [inner]), virtual ? S.AssignVarStmt(p, p.local(vtarget), target) : S.BreakStmt(p, 1)] };
   p.append(S.BlockStmt(p, [outer]));
   p.ltarget = p.local(target);
   iter();
@@ -326,11 +319,12 @@ function dynamicLookup(p: Planner, t: RuleTrie, ref: Ref): DynamicLookup | undef
     if (n.rulesOf().length > 0) ruleNodes.push(n);
   }
   if (ruleNodes.length === 0) return { ruleNodes, path: [], index };
-  const path: Operand[] = [p.stringOperand(`g${p.funcs.gen()}`)];
+  // (at its final length, the terms up to `index` being vars and strings: it stays in the plan)
+  const path = new Array<Operand>(index + 1);
+  path[0] = p.stringOperand(`g${p.funcs.gen()}`);
   for (let i = 1; i <= index; i++) {
     const r = ref[i]!;
-    if (r.type === "var") path.push(p.local(p.vars.get(r.value)!));
-    else if (r.type === "string") path.push(p.stringOperand(r.value));
+    path[i] = r.type === "var" ? p.local(p.vars.get(r.value)!) : p.stringOperand((r as { value: string }).value);
   }
   return { ruleNodes, path, index };
 }

@@ -6,7 +6,7 @@ import type { Ref, Rule, Term } from "../ast/nodes.js";
 import type { Block, Func, Local, Operand } from "../ir/types.js";
 import { refString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
-import { firstNonString, type Planner } from "./planner.js";
+import { firstNonString, sealBlock, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { planTerm, planUnifyLocal } from "./terms.js";
 import { isFlatTerm, isFlatUnifyLocal, planSeq } from "./flat.js";
@@ -62,14 +62,16 @@ function planNewRuleSet(p: Planner, set: RuleSet): string {
 
 function ruleSet(p: Planner, unsorted: Rule[]): RuleSet {
   // longer refs first: a shallower rule's value then conflicts with what deeper rules inserted
-  const rules =
-    unsorted.length === 1
-      ? unsorted.slice()
-      : unsorted
-          .map((r, i) => ({ r, i, n: p.ruleRef(r).length }))
-          .sort((a, b) => b.n - a.n || a.i - b.i)
-          .map((x) => x.r);
-  const refs = rules.map((r) => p.ruleRef(r));
+  let rules: Rule[];
+  let refs: Ref[];
+  if (unsorted.length === 1) {
+    rules = unsorted.slice();
+    refs = [p.ruleRef(rules[0]!)];
+  } else {
+    const sorted = unsorted.map((r, i) => ({ r, i, ref: p.ruleRef(r) })).sort((a, b) => b.ref.length - a.ref.length || a.i - b.i);
+    rules = sorted.map((x) => x.r);
+    refs = sorted.map((x) => x.ref);
+  }
   const pathRef = refs[0]!;
   let pieces = pathRef.length;
   for (const ref of refs) {
@@ -124,11 +126,13 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
       continue;
     }
     let blocks: Block[];
+    let chain: { blocks: Block[] } | undefined;
     if (!top.else) blocks = fn.blocks;
     else {
       const stmt = S.BlockStmt(p, []);
       fn.blocks.push({ stmts: [stmt] });
-      blocks = (stmt.stmt as { blocks: Block[] }).blocks;
+      chain = stmt.stmt;
+      blocks = chain.blocks;
     }
     let prev: Rule | undefined;
     for (let rule: Rule | undefined = top; rule; prev = rule, rule = rule.else) {
@@ -151,13 +155,13 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
         }),
       );
       p.vars.leaveFunc();
+      sealBlock(curr);
     }
     if (!isMultiValue(top) && !buildObject) {
-      const end: Block = { stmts: [] };
-      end.stmts.push(S.IsDefinedStmt(p, lresult));
-      end.stmts.push(S.AssignVarOnceStmt(p, fn.return, p.local(lresult)));
-      blocks.push(end);
+      blocks.push({ stmts: [S.IsDefinedStmt(p, lresult), S.AssignVarOnceStmt(p, fn.return, p.local(lresult))] });
     }
+    // an else chain's blocks, complete: at their final length (see sealBlock)
+    if (chain) chain.blocks = blocks.slice();
   }
 
   if (defaultRule) {
@@ -175,10 +179,13 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
       }),
     );
     p.vars.leaveFunc();
+    sealBlock(block);
   }
 
   p.loc = ruleLoc;
   fn.blocks.push({ stmts: [S.ReturnLocalStmt(p, fn.return)] });
+  // complete: at its final length (see sealBlock)
+  fn.blocks = fn.blocks.slice();
   p.funcList.push(fn);
   p.funcs.add(path, fn.name);
   p.lnext = saved.lnext;
@@ -260,11 +267,8 @@ function planDotOr(p: Planner, obj: Local, key: Operand, make: "MakeObjectStmt" 
 
 function planDotOrOpen(p: Planner, obj: Local, key: Operand, make: "MakeObjectStmt" | "MakeSetStmt"): Local {
   const child = p.newLocal();
-  const lookup: Block = { stmts: [] };
-  lookup.stmts.push(S.DotStmt(p, p.local(obj), key, child));
-  lookup.stmts.push(S.BreakStmt(p, 1));
-  const outer: Block = { stmts: [S.BlockStmt(p, [lookup])] };
-  outer.stmts.push(make === "MakeObjectStmt" ? S.MakeObjectStmt(p, child) : S.MakeSetStmt(p, child));
+  const lookup: Block = { stmts: [S.DotStmt(p, p.local(obj), key, child), S.BreakStmt(p, 1)] };
+  const outer: Block = { stmts: [S.BlockStmt(p, [lookup]), make === "MakeObjectStmt" ? S.MakeObjectStmt(p, child) : S.MakeSetStmt(p, child)] };
   p.append(S.BlockStmt(p, [outer]));
   return child;
 }

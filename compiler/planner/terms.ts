@@ -211,12 +211,11 @@ function planSetElementThen(p: Planner, t: Term, set: Local, next: Iter): void {
 
 function planComprehension(p: Planner, body: Body, closureIter: Iter, target: Local, iter: Iter): void {
   p.vars.push();
-  const prev = p.curr;
   const block: Block = { stmts: [] };
-  p.curr = block;
+  const prev = p.enterBlock(block);
   const ploc = p.loc;
   planQuery(p, body, 0, closureIter);
-  p.curr = prev;
+  p.leaveBlock(block, prev);
   p.loc = ploc;
   p.vars.pop();
   p.append(S.BlockStmt(p, [block]));
@@ -511,13 +510,12 @@ export function planScan(p: Planner, key: Term, iter: (key: Local) => void): voi
   const scanKey = p.newLocal();
   const value = p.newLocal();
   const block: Block = { stmts: [] };
-  const prev = p.curr;
-  p.curr = block;
+  const prev = p.enterBlock(block);
   planUnifyLocal(p, p.local(scanKey), key, () => {
     p.ltarget = p.local(value);
     iter(scanKey);
   });
-  p.curr = prev;
+  p.leaveBlock(block, prev);
   p.append(S.ScanStmt(p, source, scanKey, value, block));
 }
 
@@ -527,12 +525,11 @@ export function planScanValues(p: Planner, val: Term, iter: Iter): void {
   const scanKey = p.newLocal();
   const value = p.newLocal();
   const block: Block = { stmts: [] };
-  const prev = p.curr;
-  p.curr = block;
+  const prev = p.enterBlock(block);
   planUnifyLocal(p, p.local(value), val, () => {
     p.ltarget = p.local(value);
     iter();
   });
-  p.curr = prev;
+  p.leaveBlock(block, prev);
   p.append(S.ScanStmt(p, source, scanKey, value, block));
 }

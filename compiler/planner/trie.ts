@@ -37,15 +37,17 @@ export class RuleTrie {
     return this.rules ?? NO_RULES;
   }
 
-  /** Makes this node hold the rules of every node below it (OPA's functrie collapse). */
-  collapse(): void {
-    // nearly always a leaf (a rule's node): nothing below it to take in
-    if (this.children === undefined || this.children.size === 0) {
-      this.rules ??= [];
-      return;
+  /** Adds rule `r` to this node, which then holds the rules of every node below it too (OPA's
+   * functrie collapse). */
+  addRule(r: Rule): void {
+    // nearly always a leaf (a rule's node) with no rules yet: a list of one, at its final length
+    // (a list grown by push from empty keeps room for 17)
+    if (this.children !== undefined && this.children.size > 0) {
+      this.rules = this.descendantRules();
+      this.children = this.strings = this.vars = undefined;
     }
-    this.rules = this.descendantRules();
-    this.children = this.strings = this.vars = undefined;
+    if (this.rules === undefined || this.rules.length === 0) this.rules = [r];
+    else this.rules.push(r);
   }
 
   descendantRules(): Rule[] {
@@ -95,9 +97,11 @@ export class RuleTrie {
     return this.children?.size ?? 0;
   }
 
-  insert(ref: Ref): RuleTrie {
+  /** The node at `ref[from..to)` below this one, inserted if missing. */
+  insert(ref: Ref, from = 0, to = ref.length): RuleTrie {
     let node: RuleTrie = this;
-    for (const t of ref) {
+    for (let i = from; i < to; i++) {
+      const t = ref[i]!;
       let child = node.get(t);
       if (!child) {
         child = new RuleTrie();
@@ -124,13 +128,13 @@ export class RuleTrie {
     return this.shadowed?.slice() ?? [];
   }
 
-  /** The first node along `ref` that has rules, else the node at `ref`, inserted if missing (one
-   * walk down). */
-  lookupOrInsert(ref: Ref): RuleTrie {
+  /** The first node along `ref[from..to)` below this one that has rules, else the node at its
+   * end, inserted if missing (one walk down). */
+  lookupOrInsert(ref: Ref, from = 0, to = ref.length): RuleTrie {
     let node: RuleTrie = this;
-    for (let i = 0; i < ref.length; i++) {
+    for (let i = from; i < to; i++) {
       const child = node.get(ref[i]!);
-      if (!child) return node.insert(ref.slice(i));
+      if (!child) return node.insert(ref, i, to);
       node = child;
       if (node.rules && node.rules.length > 0) return node;
     }

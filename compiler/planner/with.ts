@@ -2,7 +2,7 @@
 // first and restored around the rest of the query, as OPA's planner does), replacements of
 // functions and built-ins become mocks, under which the affected funcs are planned anew.
 import type { Expr, Ref, Term } from "../ast/nodes.js";
-import type { Local, Operand } from "../ir/types.js";
+import type { Block, Local, Operand } from "../ir/types.js";
 import { refString, termString, userNames } from "../passes/terms.js";
 import { varsOf } from "../passes/visit.js";
 import { isFunction, planExpr } from "./exprs.js";
@@ -35,10 +35,12 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
     const saveVars = new Set<string>();
     const dataRefs: Ref[] = [];
     for (const target of targets) {
-      const path: number[] = [];
-      for (const t of target.slice(1)) {
+      // (at its final length: it stays in the plan)
+      const path = new Array<number>(target.length - 1);
+      for (let i = 1; i < target.length; i++) {
+        const t = target[i]!;
         if (t.type !== "string") throw p.error("invalid with target");
-        path.push(p.getString(t.value));
+        path[i - 1] = p.getString(t.value);
       }
       paths.push(path);
       const head = (target[0] as { value: string }).value;
@@ -83,13 +85,12 @@ function planWithRec(p: Planner, e: Expr, targets: Ref[], paths: number[][], val
     planExpr(p, { ...e, with: [] }, iter);
     return;
   }
-  const prev = p.curr;
-  p.curr = { stmts: [] };
+  const block: Block = { stmts: [] };
+  const prev = p.enterBlock(block);
   p.enter();
   planWithRec(p, e, targets, paths, values, index + 1, iter);
   p.leave();
-  const block = p.curr;
-  p.curr = prev;
+  p.leaveBlock(block, prev);
   const head = (targets[index]![0] as { value: string }).value;
   p.append(S.WithStmt(p, p.vars.getOrEmpty(head), paths[index]!, values[index]!, block));
 }
@@ -99,11 +100,10 @@ function planWithUndoRec(p: Planner, restore: [Local, Local][], index: number, i
     iter();
     return;
   }
-  const prev = p.curr;
-  p.curr = { stmts: [] };
+  const block: Block = { stmts: [] };
+  const prev = p.enterBlock(block);
   planWithUndoRec(p, restore, index + 1, iter);
-  const block = p.curr;
-  p.curr = prev;
+  p.leaveBlock(block, prev);
   const [orig, save] = restore[index]!;
   // OPA writes a null path for the undo statements
   p.append(S.WithStmt(p, orig, null as unknown as number[], p.local(save), block));
