@@ -172,12 +172,12 @@ export class TypeEnv {
       if (i === ref.length) return node.leaf() && node.hasChildren() ? A : this.extent(node);
       if (node.leaf()) {
         const c = node.child(ref[i]!);
-        if (!c) return this.selectRef(node.value, ref.slice(i));
+        if (!c) return this.selectRef(node.value, ref, i);
         node = c;
         i++;
         continue;
       }
-      if (!isConstant(ref[i]!)) return this.selectRef(this.extent(node), ref.slice(i));
+      if (!isConstant(ref[i]!)) return this.selectRef(this.extent(node), ref, i);
       const c = node.child(ref[i]!);
       if (!c) return this.getRefFallback(ref);
       node = c;
@@ -196,11 +196,13 @@ export class TypeEnv {
     return obj(stat, { key: S, value: A });
   }
 
-  selectRef(t: MaybeType, tail: Ref): MaybeType {
+  /** The type at ref[from:] within t (the ref is not copied: most refs the checker sees end
+   * below a rule's value). */
+  selectRef(t: MaybeType, ref: Ref, from: number): MaybeType {
     let cur = t;
-    for (const k of tail) {
+    for (let i = from; i < ref.length; i++) {
       if (!cur) return undefined;
-      const kj = constantJson(k);
+      const kj = constantJson(ref[i]!);
       cur = kj !== NOT_JSON ? select(cur, kj) : values(cur);
       if (cur === undefined && keys(t) === undefined) return undefined;
     }
