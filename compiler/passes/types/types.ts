@@ -59,10 +59,46 @@ export function compareTypes(a: Type, b: Type): number {
   if (a.kind !== b.kind) return RANK[a.kind] - RANK[b.kind];
   // (equal by identity, or scalars of one kind: their printed forms are equal, and printing them
   // costs a lookup each; unions are mostly built of these)
-  if (a === b || isScalarKind(a.kind)) return 0;
+  if (a === b || isScalarKind(a.kind) || sameType(a, b)) return 0;
   const s = sprint(a);
   const t = sprint(b);
   return s < t ? -1 : s > t ? 1 : 0;
+}
+
+/** Whether two types are built alike (then their printed forms are equal: a rule's definitions
+ * mostly have one type, and the union of their types compared them by printing each). */
+function sameType(a: MaybeType, b: MaybeType): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case "any":
+      return sameTypes(a.of, (b as typeof a).of);
+    case "array": {
+      const bb = b as typeof a;
+      return sameTypes(a.static, bb.static) && sameType(a.dynamic, bb.dynamic);
+    }
+    case "object": {
+      const bb = b as typeof a;
+      if (a.static.length !== bb.static.length) return false;
+      for (let i = 0; i < a.static.length; i++) if (a.static[i]!.key !== bb.static[i]!.key || !sameType(a.static[i]!.value, bb.static[i]!.value)) return false;
+      if (!a.dynamic || !bb.dynamic) return a.dynamic === bb.dynamic;
+      return sameType(a.dynamic.key, bb.dynamic.key) && sameType(a.dynamic.value, bb.dynamic.value);
+    }
+    case "set":
+      return sameType(a.of, (b as typeof a).of);
+    case "function": {
+      const bb = b as typeof a;
+      return sameTypes(a.args, bb.args) && sameType(a.result, bb.result) && sameType(a.variadic, bb.variadic);
+    }
+    default:
+      return true;
+  }
+}
+
+function sameTypes(as: MaybeType[], bs: MaybeType[]): boolean {
+  if (as.length !== bs.length) return false;
+  for (let i = 0; i < as.length; i++) if (!sameType(as[i], bs[i])) return false;
+  return true;
 }
 
 /** OPA's types.Or: a union, flattened and deduplicated; `any` absorbs everything. Members are
