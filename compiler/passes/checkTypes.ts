@@ -149,45 +149,49 @@ class Checker {
     let scoped = env;
     if (m) this.schemas!.applyRule((scoped = env.wrap()), rule, m);
     const { env: cpy, errs } = this.checkBody(scoped, rule.body, this.ctx.mayHoldClosureTerms(rule));
-    const path = this.ctx.ruleRef(rule);
     if (errs.length > 0) {
       this.report(errs);
-      env.put(path, A);
+      env.put(this.ctx.ruleRef(rule), A);
       return;
     }
+    // the rule's path is its package's path followed by its head ref (ctx.ruleRef), not made
+    // here: a package path is `data` and strings (the parser makes no other), so the vars that
+    // cut the path come after the head ref's first term
     const h = rule.head;
+    const pkg = this.ctx.ruleModule.get(rule)?.package.path ?? NO_TERMS;
+    const href = h.reference;
     let t: MaybeType;
     // arguments the body does not constrain are any
     if (h.args) for (const a of h.args) unconstrainedAreAny(cpy, a);
     if (h.args && h.args.length > 0) {
       t = { kind: "function", args: h.args.map((a) => fillNil(cpy.get(a))), result: fillNil(h.value ? cpy.get(h.value) : undefined) };
-      env.insert(path, t);
+      env.insertRule(pkg, href, href.length, t);
       return;
     }
     if (h.key !== undefined && h.value === undefined) {
       const k = cpy.get(h.key);
       if (!k) return;
       t = set(fillNil(k));
-      const cut = firstFrom1(path, isVar);
+      const cut = firstFrom1(href, isVar);
       if (cut >= 0) {
         // multi-value rules with vars in their ref: an object of sets
-        t = nested(cpy, path.slice(cut), t);
+        t = nested(cpy, href.slice(cut), t);
         if (!t) return;
-        env.insert(path.slice(0, cut), t);
+        env.insertRule(pkg, href, cut, t);
         return;
       }
-      env.insert(path, t);
+      env.insertRule(pkg, href, href.length, t);
       return;
     }
     const v0 = h.value ? cpy.get(h.value) : undefined;
     const v = v0 ? fillNil(v0) : undefined;
-    const cut = firstFrom1(path, hasVars);
+    const cut = firstFrom1(href, hasVars);
     if (cut >= 0) {
-      t = nested(cpy, path.slice(cut), v);
-      if (t) env.insert(path.slice(0, cut), t);
+      t = nested(cpy, href.slice(cut), v);
+      if (t) env.insertRule(pkg, href, cut, t);
       return;
     }
-    if (v) env.insert(path, v);
+    if (v) env.insertRule(pkg, href, href.length, v);
   }
 
   report(errs: readonly TypeError[]): void {
@@ -342,12 +346,13 @@ function isVar(t: Term): boolean {
   return t.type === "var";
 }
 
-/** The index of the first term of a rule's path after its first that satisfies `f`, or -1. */
+/** The index of the first term of a rule's head ref after its first that satisfies `f`, or -1. */
 function firstFrom1(path: Ref, f: (t: Term) => boolean): number {
   for (let i = 1; i < path.length; i++) if (f(path[i]!)) return i;
   return -1;
 }
 const NO_ERRORS: readonly TypeError[] = [];
+const NO_TERMS: Ref = [];
 
 /** Whether a ref is the one-var ref `name` (how operators like `eq` are written). */
 function isNamed(ref: Ref, name: string): boolean {

@@ -1,8 +1,8 @@
 // The type environment (OPA's TypeEnv): a tree of types keyed by ref terms (`data.pkg.p`,
 // built-ins like `count`, local variables), chained to an enclosing environment.
-import type { Ref, Term } from "../../ast/nodes.js";
+import type { NodeLocation, Ref, Term } from "../../ast/nodes.js";
 import { keyOf } from "../ruleTree.js";
-import { isConstant } from "../terms.js";
+import { isConstant, stringTerm } from "../terms.js";
 import { A, arr, B, keys, N, NL, obj, or, S, select, set, values, type MaybeType, type Type } from "./types.js";
 
 export class TypeNode {
@@ -36,6 +36,14 @@ export class TypeNode {
     const key = k.type === "string" ? k.value : keyOf(k);
     let e = map.get(key);
     if (!e) map.set(key, (e = { key: k, node: new TypeNode() }));
+    return e.node;
+  }
+  /** The child at the string key `value`, made (keyed by a string term at `location`) when
+   * missing. */
+  stringChildOrAdd(value: string, location: NodeLocation): TypeNode {
+    const map = (this.strings ??= new Map());
+    let e = map.get(value);
+    if (!e) map.set(value, (e = { key: stringTerm(value, location), node: new TypeNode() }));
     return e.node;
   }
   varChildOrAdd(name: string): TypeNode {
@@ -82,10 +90,15 @@ export class TypeEnv {
     node.value = t;
   }
 
-  /** Adds a rule's type at its path (several rules at one path: the union). */
-  insert(path: Ref, t: Type): void {
+  /** Adds a rule's type (several rules at one path: the union) at its package's path followed
+   * by its head ref's terms before `end`; the head's first term, a var, is keyed as a string (as
+   * the rule's full ref has it). The full ref is not made: this runs for every rule. */
+  insertRule(pkg: Ref, href: Ref, end: number, t: Type): void {
     let node = this.tree;
-    for (const k of path) node = node.getOrAdd(k);
+    for (const k of pkg) node = node.getOrAdd(k);
+    const h = href[0]!;
+    node = h.type === "var" ? node.stringChildOrAdd(h.value, h.location) : node.getOrAdd(h);
+    for (let i = 1; i < end; i++) node = node.getOrAdd(href[i]!);
     node.value = node.value ? or(node.value, t) : t;
   }
 
@@ -172,12 +185,12 @@ export class TypeEnv {
       if (i === ref.length) return node.leaf() && node.hasChildren() ? A : this.extent(node);
       if (node.leaf()) {
         const c = node.child(ref[i]!);
-        if (!c) return this.selectRef(node.value, ref.slice(i));
+        if (!c) return this.selectRef(node.value, ref, i);
         node = c;
         i++;
         continue;
       }
-      if (!isConstant(ref[i]!)) return this.selectRef(this.extent(node), ref.slice(i));
+      if (!isConstant(ref[i]!)) return this.selectRef(this.extent(node), ref, i);
       const c = node.child(ref[i]!);
       if (!c) return this.getRefFallback(ref);
       node = c;
@@ -196,11 +209,13 @@ export class TypeEnv {
     return obj(stat, { key: S, value: A });
   }
 
-  selectRef(t: MaybeType, tail: Ref): MaybeType {
+  /** The type at ref[from:] within t (the ref is not copied: most refs the checker sees end
+   * below a rule's value). */
+  selectRef(t: MaybeType, ref: Ref, from: number): MaybeType {
     let cur = t;
-    for (const k of tail) {
+    for (let i = from; i < ref.length; i++) {
       if (!cur) return undefined;
-      const kj = constantJson(k);
+      const kj = constantJson(ref[i]!);
       cur = kj !== NOT_JSON ? select(cur, kj) : values(cur);
       if (cur === undefined && keys(t) === undefined) return undefined;
     }

@@ -2,7 +2,7 @@
 // in a value whose shape is known ("undefined ref: ...").
 import type { Expr, NodeLocation, Ref, Term } from "../../ast/nodes.js";
 import { constantJson, NOT_JSON, type TypeEnv, type TypeNode } from "./env.js";
-import { A, keys, select, unifies, values, type MaybeType, type Type } from "./types.js";
+import { A, keys, select, unifies, values, type MaybeType } from "./types.js";
 import { isDataRef, unify1 } from "./unify.js";
 
 export interface TypeError {
@@ -103,47 +103,43 @@ function checkRef(m: Messages, env: TypeEnv, curr: TypeEnv, node: TypeNode, ref:
   }
 }
 
+// (one loop, no object per step: it runs for every operand that selects into a known value)
 function checkRefLeaf(m: Messages, env: TypeEnv, t: MaybeType, ref: Ref, idx: number): TypeError | undefined {
   for (; idx < ref.length && t; idx++) {
-    const r = checkRefLeafStep(m, env, t, ref, idx);
-    if (r === undefined) return undefined;
-    if (!("next" in r)) return r;
-    t = r.next;
+    const head = ref[idx]!;
+    const kt = keys(t);
+    if (kt === undefined) {
+      if (t.kind === "function") {
+        let end = ref.length;
+        while (end > idx && ref[end - 1]!.type === "var" && (ref[end - 1] as { value: string }).value.startsWith("__local")) end--;
+        return m.err(`function ${m.name(ref.slice(0, end))} used as reference, not called`, ref[0]!.location);
+      }
+      return refError(m, ref);
+    }
+    if (head.type === "var") {
+      const exist = env.get(head);
+      if (exist) {
+        if (!unifies(exist, kt)) return refError(m, ref);
+      } else env.putVar(head.value, kt);
+      t = values(t);
+      continue;
+    }
+    if (head.type === "ref") {
+      const exist = env.get(head);
+      if (exist && !unifies(exist, kt)) return refError(m, ref);
+      t = values(t);
+      continue;
+    }
+    if (head.type === "array" || head.type === "object" || head.type === "set") {
+      if (!unify1(env, head, kt, false)) return refError(m, ref);
+      t = values(t);
+      continue;
+    }
+    const kj = constantJson(head);
+    if (kj === NOT_JSON) return undefined;
+    const child = select(t, kj);
+    if (child === undefined) return refError(m, ref);
+    t = child;
   }
   return undefined;
-}
-
-/** One term of checkRefLeaf: an error, the type to go on with (`next`), or the end (undefined). */
-function checkRefLeafStep(m: Messages, env: TypeEnv, t: Type, ref: Ref, idx: number): TypeError | { next: MaybeType } | undefined {
-  const head = ref[idx]!;
-  const kt = keys(t);
-  if (kt === undefined) {
-    if (t.kind === "function") {
-      let end = ref.length;
-      while (end > idx && ref[end - 1]!.type === "var" && (ref[end - 1] as { value: string }).value.startsWith("__local")) end--;
-      return m.err(`function ${m.name(ref.slice(0, end))} used as reference, not called`, ref[0]!.location);
-    }
-    return refError(m, ref);
-  }
-  if (head.type === "var") {
-    const exist = env.get(head);
-    if (exist) {
-      if (!unifies(exist, kt)) return refError(m, ref);
-    } else env.putVar(head.value, kt);
-    return { next: values(t) };
-  }
-  if (head.type === "ref") {
-    const exist = env.get(head);
-    if (exist && !unifies(exist, kt)) return refError(m, ref);
-    return { next: values(t) };
-  }
-  if (head.type === "array" || head.type === "object" || head.type === "set") {
-    if (!unify1(env, head, kt, false)) return refError(m, ref);
-    return { next: values(t) };
-  }
-  const kj = constantJson(head);
-  if (kj === NOT_JSON) return undefined;
-  const child = select(t, kj);
-  if (child === undefined) return refError(m, ref);
-  return { next: child };
 }

@@ -49,13 +49,56 @@ export function set(of: Type): Type {
   return { kind: "set", of };
 }
 
+function isScalarKind(k: Type["kind"]): boolean {
+  return k === "null" || k === "boolean" || k === "number" || k === "string";
+}
+
 const RANK: Record<Type["kind"], number> = { any: 0, null: 1, boolean: 2, number: 3, string: 4, array: 5, object: 6, set: 7, function: 8 };
 
 export function compareTypes(a: Type, b: Type): number {
   if (a.kind !== b.kind) return RANK[a.kind] - RANK[b.kind];
+  // (equal by identity, or scalars of one kind: their printed forms are equal, and printing them
+  // costs a lookup each; unions are mostly built of these)
+  if (a === b || isScalarKind(a.kind) || sameType(a, b)) return 0;
   const s = sprint(a);
   const t = sprint(b);
   return s < t ? -1 : s > t ? 1 : 0;
+}
+
+/** Whether two types are built alike (then their printed forms are equal: a rule's definitions
+ * mostly have one type, and the union of their types compared them by printing each). */
+function sameType(a: MaybeType, b: MaybeType): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case "any":
+      return sameTypes(a.of, (b as typeof a).of);
+    case "array": {
+      const bb = b as typeof a;
+      return sameTypes(a.static, bb.static) && sameType(a.dynamic, bb.dynamic);
+    }
+    case "object": {
+      const bb = b as typeof a;
+      if (a.static.length !== bb.static.length) return false;
+      for (let i = 0; i < a.static.length; i++) if (a.static[i]!.key !== bb.static[i]!.key || !sameType(a.static[i]!.value, bb.static[i]!.value)) return false;
+      if (!a.dynamic || !bb.dynamic) return a.dynamic === bb.dynamic;
+      return sameType(a.dynamic.key, bb.dynamic.key) && sameType(a.dynamic.value, bb.dynamic.value);
+    }
+    case "set":
+      return sameType(a.of, (b as typeof a).of);
+    case "function": {
+      const bb = b as typeof a;
+      return sameTypes(a.args, bb.args) && sameType(a.result, bb.result) && sameType(a.variadic, bb.variadic);
+    }
+    default:
+      return true;
+  }
+}
+
+function sameTypes(as: MaybeType[], bs: MaybeType[]): boolean {
+  if (as.length !== bs.length) return false;
+  for (let i = 0; i < as.length; i++) if (!sameType(as[i], bs[i])) return false;
+  return true;
 }
 
 /** OPA's types.Or: a union, flattened and deduplicated; `any` absorbs everything. Members are
@@ -66,6 +109,8 @@ export function or(a: MaybeType, b: MaybeType): MaybeType {
   if (!b) return a;
   if (isAny(a)) return a;
   if (isAny(b)) return b;
+  // (one type with itself, e.g. the values of an array of strings: no arrays made)
+  if (a === b || (a.kind === b.kind && isScalarKind(a.kind))) return a;
   const as = a.kind === "any" ? a.of : [a];
   const bs = b.kind === "any" ? b.of : [b];
   const out = as.slice();
@@ -196,8 +241,18 @@ const staticIndexes = new WeakMap<StaticEntry[], Map<string, StaticEntry>>();
 
 /** The first static entry of an object type with the key (by JSON text), indexed when large. */
 function staticEntry(stat: StaticEntry[], key: unknown): StaticEntry | undefined {
+  if (stat.length <= 8) {
+    // a string's JSON text equals another key's only when that key is the same string: string
+    // keys (nearly all) are compared without printing them (a selection per ref operand)
+    if (typeof key === "string") {
+      for (const x of stat) if (x.key === key) return x;
+      return undefined;
+    }
+    const k = JSON.stringify(key);
+    for (const x of stat) if (JSON.stringify(x.key) === k) return x;
+    return undefined;
+  }
   const k = JSON.stringify(key);
-  if (stat.length <= 8) return stat.find((x) => JSON.stringify(x.key) === k);
   let index = staticIndexes.get(stat);
   if (!index) {
     index = new Map();

@@ -11,19 +11,26 @@ import { A, isNil, obj, or, select, set, unifies, type MaybeType, type Type } fr
 export function fillNil(t: MaybeType): Type {
   if (!t) return A;
   switch (t.kind) {
-    case "array":
-      return { kind: "array", static: t.static.map(fillNil), ...(t.dynamic ? { dynamic: fillNil(t.dynamic) } : {}) };
-    case "object":
-      return {
-        kind: "object",
-        static: t.static.map((p) => ({ key: p.key, value: fillNil(p.value) })),
-        ...(t.dynamic ? { dynamic: { key: fillNil(t.dynamic.key), value: fillNil(t.dynamic.value) } } : {}),
-      };
+    case "array": {
+      const stat = t.static.map(fillNil);
+      return t.dynamic ? { kind: "array", static: stat, dynamic: fillNil(t.dynamic) } : { kind: "array", static: stat };
+    }
+    case "object": {
+      const stat = t.static.map(fillNilEntry);
+      return t.dynamic
+        ? { kind: "object", static: stat, dynamic: { key: fillNil(t.dynamic.key), value: fillNil(t.dynamic.value) } }
+        : { kind: "object", static: stat };
+    }
     case "set":
       return set(fillNil(t.of));
     default:
       return t;
   }
+}
+
+// (no closure per object type copied; no object spread made per copy)
+function fillNilEntry(p: { key: unknown; value: MaybeType }): { key: unknown; value: Type } {
+  return { key: p.key, value: fillNil(p.value) };
 }
 
 export function isDataRef(ref: Ref): boolean {
