@@ -1,6 +1,6 @@
 // Identifiers of generated code. They are allocated, never derived raw:
 //   - `Scope.name(prefix)` hands out `prefix0`, `prefix1`, ... for the generator's own names
-//     (locals `l3`, labels `b2`, call sites `c0`, ...);
+//     (locals `l3`, labels `b2`, number constants `n0`, ...);
 //   - `Scope.ident(text)` is THE identifier function for names derived from a policy or plan
 //     (entrypoints, IR funcs, type names): sanitised to [A-Za-z0-9_], camelCased, kept clear of
 //     reserved words, globals, runtime imports and the generator's own `x123` pattern, and made
@@ -19,8 +19,6 @@ export const RT = {
   EvalOptions: "EvalOptions",
   ResultSet: "ResultSet",
   EntrypointTable: "EntrypointTable",
-  BuiltinSite: "BuiltinSite",
-  ConflictSite: "ConflictSite",
   MemoFrame: "MemoFrame",
   // values
   EvalState: "EvalState",
@@ -28,8 +26,8 @@ export const RT = {
   RegoSet: "RegoSet",
   EMPTY_OBJECT: "EMPTY_OBJECT",
   NOT_FOUND: "NOT_FOUND",
-  builtinSite: "builtinSite",
-  conflictSite: "conflictSite",
+  builtinSites: "builtinSites",
+  conflictSites: "conflictSites",
   call0: "call0",
   call1: "call1",
   call2: "call2",
@@ -70,8 +68,6 @@ export const RT_TYPES: ReadonlySet<RuntimeName> = new Set<RuntimeName>([
   "EvalOptions",
   "ResultSet",
   "EntrypointTable",
-  "BuiltinSite",
-  "ConflictSite",
   "MemoFrame",
 ]);
 
@@ -86,6 +82,9 @@ export const FIXED = {
   data: "data",
   options: "options",
   key: "key",
+  // the module's site tables (emit/context.ts): short, as each is named at every site's use
+  builtinSites: "C",
+  conflictSites: "K",
 } as const;
 
 const RESERVED = new Set([
