@@ -26,8 +26,12 @@ export type ApiData = {
   "rate_limits"?: unknown;
   [key: string]: unknown;
 };
-/* builtin call sites: C[i] is site i of this JSON table (4 numbers a site: name and file as indices into names and files, row, col); resolved at load */
-const C = builtinSites("{\"names\":[\"to_number\",\"gte\",\"lte\",\"gt\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,68,10,1,0,69,2,2,0,70,2,3,0,63,20]}");
+/* builtin call sites, resolved at load: c<i> is site i of this JSON table (4 numbers a site: name and file as indices into names and files, row, col) */
+const C = builtinSites("{\"names\":[\"to_number\",\"gte\",\"lte\",\"gt\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,68,10,1,0,69,2,2,0,70,2,3,0,63,20]}"),
+  c0 = C[0]!,
+  c1 = C[1]!,
+  c2 = C[2]!,
+  c3 = C[3]!;
 /* conflict sites: (K, i) is site i of this JSON table (4 numbers a site: kind and file as indices into names and files, row, col); read only when a conflict is raised */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,67,1,0,0,54,1,0,0,63,1,0,0,61,1,0,0,17,1,0,0,24,1,0,0,32,1,0,0,39,1,0,0,47,1,0,0,14,9]}");
 
@@ -40,14 +44,14 @@ function g0DataApiBusinessHours($: EvalState, l0: V, l1: V): V {
     l3 = undefined;
     l4 = dotKey(l0, "time"); if (l4 === undefined) break b0;
     l5 = l4;
-    l6 = call1($, C[0]!, l5); if (l6 === undefined) break b0;
+    l6 = call1($, c0, l5); if (l6 === undefined) break b0;
     l7 = l6;
     l8 = l7;
     l9 = 9;
-    l10 = call2($, C[1]!, l8, l9); if (l10 === undefined) break b0;
+    l10 = call2($, c1, l8, l9); if (l10 === undefined) break b0;
     if ((l10 as V) === false) break b0;
     l11 = 18;
-    l12 = call2($, C[2]!, l8, l11); if (l12 === undefined) break b0;
+    l12 = call2($, c2, l8, l11); if (l12 === undefined) break b0;
     if ((l12 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 0);
   }
@@ -113,7 +117,7 @@ function g0DataApiOverRateLimit($: EvalState, l0: V, l1: V): V {
     }
     l12 = l11;
     l13 = 100;
-    l14 = call2($, C[3]!, l12, l13); if (l14 === undefined) break b0;
+    l14 = call2($, c3, l12, l13); if (l14 === undefined) break b0;
     if ((l14 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 2);
   }

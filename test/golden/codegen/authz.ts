@@ -15,8 +15,10 @@ export type AuthzInput = {
 };
 /* data read by authz */
 export type AuthzData = unknown;
-/* builtin call sites: C[i] is site i of this JSON table (4 numbers a site: name and file as indices into names and files, row, col); resolved at load */
-const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,4,1,1,0,13,1]}");
+/* builtin call sites, resolved at load: c<i> is site i of this JSON table (4 numbers a site: name and file as indices into names and files, row, col) */
+const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,4,1,1,0,13,1]}"),
+  c0 = C[0]!,
+  c1 = C[1]!;
 /* conflict sites: (K, i) is site i of this JSON table (4 numbers a site: kind and file as indices into names and files, row, col); read only when a conflict is raised */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,6,1,0,0,8,1,0,0,15,1,0,0,17,1,0,0,19,1]}");
 
@@ -27,7 +29,7 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
     l3 = undefined;
     l4 = dotKey(l0, "user"); if (l4 === undefined) break b0;
     l5 = dotKey(l4, "role"); if (l5 === undefined) break b0;
-    l6 = call2($, C[0]!, l5, "admin"); if (l6 === undefined) break b0;
+    l6 = call2($, c0, l5, "admin"); if (l6 === undefined) break b0;
     if ((l6 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 0);
   }
@@ -40,7 +42,7 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
     l7 = dotKey(l0, "method"); if (l7 === undefined) break b2;
     if ((l7 as V) !== "GET") break b2;
     l8 = dotKey(l0, "path"); if (l8 === undefined) break b2;
-    l9 = call2($, C[1]!, l8, "/public"); if (l9 === undefined) break b2;
+    l9 = call2($, c1, l8, "/public"); if (l9 === undefined) break b2;
     if ((l9 as V) === false) break b2;
     l3 = assignOnce(l3, true, K, 2);
   }

@@ -16,8 +16,9 @@ export type ShopData = {
   };
   [key: string]: unknown;
 };
-/* builtin call sites: C[i] is site i of this JSON table (4 numbers a site: name and file as indices into names and files, row, col); resolved at load */
-const C = builtinSites("{\"names\":[\"gt\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,6,1]}");
+/* builtin call sites, resolved at load: c<i> is site i of this JSON table (4 numbers a site: name and file as indices into names and files, row, col) */
+const C = builtinSites("{\"names\":[\"gt\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,6,1]}"),
+  c0 = C[0]!;
 
 /* g0.data.shop.deny */
 function g0DataShopDeny($: EvalState, l0: V, l1: V): V {
@@ -32,7 +33,7 @@ function g0DataShopDeny($: EvalState, l0: V, l1: V): V {
       l6 = dotKey(l5, "price"); if (l6 === undefined) continue s0;
       l7 = dotKey(l1, "limits"); if (l7 === undefined) continue s0;
       l8 = dotKey(l7, "max"); if (l8 === undefined) continue s0;
-      l9 = call2($, C[0]!, l6, l8); if (l9 === undefined) continue s0;
+      l9 = call2($, c0, l6, l8); if (l9 === undefined) continue s0;
       if ((l9 as V) === false) continue s0;
       l10 = dotKey(l5, "id"); if (l10 === undefined) continue s0;
       addTo(l2, l10);

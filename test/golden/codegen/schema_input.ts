@@ -29,8 +29,10 @@ export type ShopData = {
   };
   [key: string]: unknown;
 };
-/* builtin call sites: C[i] is site i of this JSON table (4 numbers a site: name and file as indices into names and files, row, col); resolved at load */
-const C = builtinSites("{\"names\":[\"internal.member_2\",\"gt\"],\"files\":[\"shop.rego\"],\"sites\":[0,0,9,2,1,0,14,10]}");
+/* builtin call sites, resolved at load: c<i> is site i of this JSON table (4 numbers a site: name and file as indices into names and files, row, col) */
+const C = builtinSites("{\"names\":[\"internal.member_2\",\"gt\"],\"files\":[\"shop.rego\"],\"sites\":[0,0,9,2,1,0,14,10]}"),
+  c0 = C[0]!,
+  c1 = C[1]!;
 /* conflict sites: (K, i) is site i of this JSON table (4 numbers a site: kind and file as indices into names and files, row, col); read only when a conflict is raised */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"shop.rego\"],\"sites\":[0,0,7,1,0,0,12,1,0,0,14,1]}");
 
@@ -45,7 +47,7 @@ function g0DataShopAllow($: EvalState, l0: V, l1: V): V {
     l6 = dotKey(l0, "user"); if (l6 === undefined) break b0;
     l7 = dotKey(l6, "groups"); if (l7 === undefined) break b0;
     l8 = l7;
-    l9 = call2($, C[0]!, "admin", l8); if (l9 === undefined) break b0;
+    l9 = call2($, c0, "admin", l8); if (l9 === undefined) break b0;
     if ((l9 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 0);
   }
@@ -81,7 +83,7 @@ function g0DataShopAllow($: EvalState, l0: V, l1: V): V {
     l9 = l8;
     l10 = dotKey(l0, "limit"); if (l10 === undefined) break b6;
     l11 = l10;
-    l12 = call2($, C[1]!, l9, l11); if (l12 === undefined) break b6;
+    l12 = call2($, c1, l9, l11); if (l12 === undefined) break b6;
     if ((l12 as V) === false) break b6;
     l3 = assignOnce(l3, true, K, 2);
   }
