@@ -6,7 +6,7 @@
 //
 // Everything else is text already laid out by code.ts: header comments, type aliases, module
 // constants, each function's doc comment and body, the entrypoint table. A 1 MB policy set gives
-// ~12 MB of bodies, two site tables of ~150 KB each and ~11 000 doc comments; handing them to ts-morph
+// ~12 MB of bodies, two site tables of ~150 KB and ~11 000 doc comments; handing them to ts-morph
 // would only make it print them through its writer, re-parse them, and (for comments between
 // statements) re-scan them when the file is dropped — most of the time of building a module. So
 // the skeleton holds the structured declarations only, and each piece of text is placed by a

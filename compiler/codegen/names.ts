@@ -1,6 +1,6 @@
 // Identifiers of generated code. They are allocated, never derived raw:
 //   - `Scope.name(prefix)` hands out `prefix0`, `prefix1`, ... for the generator's own names
-//     (locals `l3`, labels `b2`, number constants `n0`, ...);
+//     (locals `l3`, labels `b2`, call sites `c0`, ...);
 //   - `Scope.ident(text)` is THE identifier function for names derived from a policy or plan
 //     (entrypoints, IR funcs, type names): sanitised to [A-Za-z0-9_], camelCased, kept clear of
 //     reserved words, globals, runtime imports and the generator's own `x123` pattern, and made
@@ -82,7 +82,7 @@ export const FIXED = {
   data: "data",
   options: "options",
   key: "key",
-  // the module's site tables (emit/context.ts): short, as each is named at every site's use
+  // the module's site tables (emit/context.ts): short, as `K` is named at every conflict check
   builtinSites: "C",
   conflictSites: "K",
 } as const;
