@@ -25,7 +25,7 @@ export type AuthzData = {
   "permissions"?: unknown;
   [key: string]: unknown;
 };
-/* conflict sites: (K, i) is site i of this JSON table (4 numbers a site: kind and file as indices into names and files, row, col); read only when a conflict is raised */
+/* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"function\",\"rule\"],\"files\":[\"policies/authz.rego\"],\"sites\":[0,0,28,1,1,0,14,1,1,0,17,1,1,0,21,1,1,0,11,9]}");
 
 /* g0.data.authz.check_role */

@@ -133,7 +133,7 @@ export class ModuleEmitter {
    * ~22 600 sites, and a statement each made its import ~50 ms slower). The builtin sites are then
    * declared in the same statement, `c0 = C[0], ...`: a call reading its site from a module
    * constant measured ~15% faster than one reading `C[i]` (a builtin-bound loop; medians, 1.0-1.4
-   * over 6 process pairs). */
+   * over 6 process pairs). (The tables' comments are short: a small plan's module is ~2 KB.) */
   constants(): ModuleConst[] {
     const tables: ModuleConst[] = [];
     if (this.builtinTable.size > 0) {
@@ -143,14 +143,14 @@ export class ModuleEmitter {
         init: _`${this.rt("builtinSites")}(${lit(this.builtinTable.json())})`,
         // (`!`: a strict noUncheckedIndexedAccess takes an array's elements as possibly undefined.)
         more: this.builtinNames.map((name, i) => ({ name, init: this.typed ? _`${table}[${i}]!` : _`${table}[${i}]` })),
-        doc: comment("builtin call sites, resolved at load: c<i> is site i of this JSON table (4 numbers a site: name and file as indices into names and files, row, col)"),
+        doc: comment("builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load"),
       });
     }
     if (this.conflictTable.size > 0) {
       tables.push({
         name: this.fixed.conflictSites,
         init: _`${this.rt("conflictSites")}(${lit(this.conflictTable.json())})`,
-        doc: comment("conflict sites: (K, i) is site i of this JSON table (4 numbers a site: kind and file as indices into names and files, row, col); read only when a conflict is raised"),
+        doc: comment("conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict"),
       });
     }
     return [...tables, ...this.consts];

@@ -15,11 +15,11 @@ export type AuthzInput = {
 };
 /* data read by authz */
 export type AuthzData = unknown;
-/* builtin call sites, resolved at load: c<i> is site i of this JSON table (4 numbers a site: name and file as indices into names and files, row, col) */
+/* builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,4,1,1,0,13,1]}"),
   c0 = C[0]!,
   c1 = C[1]!;
-/* conflict sites: (K, i) is site i of this JSON table (4 numbers a site: kind and file as indices into names and files, row, col); read only when a conflict is raised */
+/* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,6,1,0,0,8,1,0,0,15,1,0,0,17,1,0,0,19,1]}");
 
 /* g0.data.authz.allow */

@@ -13,7 +13,7 @@ export type XEvilInput = {
 };
 /* data read by x/`${evil}`* */
 export type XEvilData = unknown;
-/* conflict sites: (K, i) is site i of this JSON table (4 numbers a site: kind and file as indices into names and files, row, col); read only when a conflict is raised */
+/* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"evil */ file\u2028.rego\"],\"sites\":[0,0,5,1,0,0,8,1]}");
 
 /* g0.data.x.`${evil}`*\/ */

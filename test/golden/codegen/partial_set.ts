@@ -16,7 +16,7 @@ export type ShopData = {
   };
   [key: string]: unknown;
 };
-/* builtin call sites, resolved at load: c<i> is site i of this JSON table (4 numbers a site: name and file as indices into names and files, row, col) */
+/* builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"gt\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,6,1]}"),
   c0 = C[0]!;
 

@@ -29,11 +29,11 @@ export type ShopData = {
   };
   [key: string]: unknown;
 };
-/* builtin call sites, resolved at load: c<i> is site i of this JSON table (4 numbers a site: name and file as indices into names and files, row, col) */
+/* builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"internal.member_2\",\"gt\"],\"files\":[\"shop.rego\"],\"sites\":[0,0,9,2,1,0,14,10]}"),
   c0 = C[0]!,
   c1 = C[1]!;
-/* conflict sites: (K, i) is site i of this JSON table (4 numbers a site: kind and file as indices into names and files, row, col); read only when a conflict is raised */
+/* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"shop.rego\"],\"sites\":[0,0,7,1,0,0,12,1,0,0,14,1]}");
 
 /* g0.data.shop.allow */

@@ -14,7 +14,7 @@ export type AppData = {
   "lib"?: unknown;
   [key: string]: unknown;
 };
-/* conflict sites: (K, i) is site i of this JSON table (4 numbers a site: kind and file as indices into names and files, row, col); read only when a conflict is raised */
+/* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,2,1,0,0,5,1,0,0,7,1,0,0,34,1,0,0,37,1]}");
 const n0 = num("123456789012345678901234");
 
