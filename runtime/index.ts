@@ -17,6 +17,7 @@ export {
 // Evaluation support for generated code (compiler/codegen) and prepared queries.
 export * from "./eval/ops.js";
 export * from "./eval/state.js";
+export * from "./eval/sites.js";
 export * from "./eval/results.js";
 export * from "./eval/prepared.js";
 // The application runtime: data store, prepared decisions, the query engine.

@@ -189,7 +189,7 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
     ],
     imports,
     typeAliases,
-    consts: mod.consts,
+    consts: mod.constants(),
     functions,
     tail: [{ name: mod.fixed.entrypoints, type: mod.rt("EntrypointTable"), init: tableInit, exported: true, doc: comment("entrypoint name -> function") }],
   });

@@ -6,7 +6,7 @@
 //
 // Everything else is text already laid out by code.ts: header comments, type aliases, module
 // constants, each function's doc comment and body, the entrypoint table. A 1 MB policy set gives
-// ~12 MB of bodies, ~22 000 one-line constants and ~11 000 doc comments; handing them to ts-morph
+// ~12 MB of bodies, two site tables of ~150 KB and ~11 000 doc comments; handing them to ts-morph
 // would only make it print them through its writer, re-parse them, and (for comments between
 // statements) re-scan them when the file is dropped — most of the time of building a module. So
 // the skeleton holds the structured declarations only, and each piece of text is placed by a
@@ -27,14 +27,24 @@ import type { Project, StatementStructures } from "ts-morph";
 import type { Code, Name } from "./code.js";
 import type { FunctionParts } from "./emit/functions.js";
 
+/** A module-level `const` (with further names declared in the same statement, if `more`). */
+export interface ModuleConst {
+  name: Name;
+  type?: Code;
+  init: Code;
+  more?: ReadonlyArray<{ name: Name; init: Code }>;
+  exported?: boolean;
+  doc?: Code;
+}
+
 export interface ModuleParts {
   header: Code[];
   imports: Array<{ name: string; typeOnly: boolean }>;
   typeAliases: Array<{ name: Name; type: Code; exported: boolean; doc?: Code }>;
-  consts: Array<{ name: Name; type?: Code; init: Code; exported?: boolean; doc?: Code }>;
+  consts: ModuleConst[];
   functions: ModuleFunction[];
   /** Trailing constants (the entrypoint table), after the functions they refer to. */
-  tail: Array<{ name: Name; type?: Code; init: Code; exported?: boolean; doc?: Code }>;
+  tail: ModuleConst[];
 }
 
 /** A function to place: its parts, the body rendered (its statements one level in). */
@@ -77,10 +87,12 @@ function getProject(): Project {
   }));
 }
 
-function constText(c: ModuleParts["consts"][number], typed = true): string {
+function constText(c: ModuleConst, typed = true): string {
   const exp = c.exported ? "export " : "";
   const type = c.type && typed ? `: ${c.type.text}` : "";
-  return `${c.doc ? `${c.doc.text}\n` : ""}${exp}const ${c.name.text}${type} = ${c.init.text};`;
+  // (TypeScript, for people: one name a line; JavaScript: one line.)
+  const more = c.more ? c.more.map((d) => `${typed ? ",\n  " : ", "}${d.name.text} = ${d.init.text}`).join("") : "";
+  return `${c.doc ? `${c.doc.text}\n` : ""}${exp}const ${c.name.text}${type} = ${c.init.text}${more};`;
 }
 
 function typeAliasText(t: ModuleParts["typeAliases"][number]): string {

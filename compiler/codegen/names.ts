@@ -19,8 +19,6 @@ export const RT = {
   EvalOptions: "EvalOptions",
   ResultSet: "ResultSet",
   EntrypointTable: "EntrypointTable",
-  BuiltinSite: "BuiltinSite",
-  ConflictSite: "ConflictSite",
   MemoFrame: "MemoFrame",
   // values
   EvalState: "EvalState",
@@ -28,8 +26,8 @@ export const RT = {
   RegoSet: "RegoSet",
   EMPTY_OBJECT: "EMPTY_OBJECT",
   NOT_FOUND: "NOT_FOUND",
-  builtinSite: "builtinSite",
-  conflictSite: "conflictSite",
+  builtinSites: "builtinSites",
+  conflictSites: "conflictSites",
   call0: "call0",
   call1: "call1",
   call2: "call2",
@@ -70,8 +68,6 @@ export const RT_TYPES: ReadonlySet<RuntimeName> = new Set<RuntimeName>([
   "EvalOptions",
   "ResultSet",
   "EntrypointTable",
-  "BuiltinSite",
-  "ConflictSite",
   "MemoFrame",
 ]);
 
@@ -86,6 +82,9 @@ export const FIXED = {
   data: "data",
   options: "options",
   key: "key",
+  // the module's site tables (emit/context.ts): short, as `K` is named at every conflict check
+  builtinSites: "C",
+  conflictSites: "K",
 } as const;
 
 const RESERVED = new Set([

@@ -8,6 +8,7 @@ import { equal } from "../value/compare.js";
 import { BigNum, numberFromText, numberText, type Num } from "../value/number.js";
 import { RegoObject, isObject, objectGet, objectHas, objectInsert, sortedPlainKeys, type ObjectValue } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
+import type { ConflictSites } from "./sites.js";
 import { Special, copyPlainObject, newPlainObject, setOwn, type MaybeValue, type PlainObject, type Value } from "../value/value.js";
 
 type V = MaybeValue;
@@ -198,8 +199,11 @@ const CONFLICT_MESSAGES = {
   object: "object keys must be unique",
 } as const;
 
-/** A module-level constant of generated code: one per AssignVarOnce/ObjectInsertOnce statement. */
-export function conflictSite(kind: keyof typeof CONFLICT_MESSAGES, file: string, row: number, col: number): ConflictSite {
+export type ConflictKind = keyof typeof CONFLICT_MESSAGES;
+
+/** A conflict site; generated code holds its sites in a table (sites.ts, `ConflictSites`). */
+export function conflictSite(kind: ConflictKind, file: string, row: number, col: number): ConflictSite {
+  if (!Object.hasOwn(CONFLICT_MESSAGES, kind)) throw internalError(`unknown conflict kind ${JSON.stringify(kind)}`);
   return Object.freeze({ message: CONFLICT_MESSAGES[kind], location: Object.freeze({ file, row, col }) });
 }
 
@@ -207,22 +211,24 @@ export function conflictError(site: ConflictSite): RegoError {
   return new RegoError("eval_conflict_error", site.message, site.location);
 }
 
-/** ObjectInsertOnceStmt: a key already present with a different value is a conflict. */
-export function insertOnce(object: V, key: V, value: V, site: ConflictSite): Value {
+/** ObjectInsertOnceStmt: a key already present with a different value is a conflict (at site
+ * `index` of the module's table). */
+export function insertOnce(object: V, key: V, value: V, sites: ConflictSites, index: number): Value {
   const o = objectTarget(object, "ObjectInsertOnceStmt");
   if (key === undefined || value === undefined) throw internalError("ObjectInsertOnceStmt: key or value is undefined");
   if (objectHas(o, key)) {
     if (equal(objectGet(o, key), value)) return o;
-    throw conflictError(site);
+    throw conflictError(sites.site(index));
   }
   return objectInsert(o, key, value);
 }
 
-/** AssignVarOnceStmt: returns the local's new value; a different defined value is a conflict. */
-export function assignOnce(target: V, value: V, site: ConflictSite): V {
+/** AssignVarOnceStmt: returns the local's new value; a different defined value is a conflict (at
+ * site `index` of the module's table). */
+export function assignOnce(target: V, value: V, sites: ConflictSites, index: number): V {
   if (target === undefined) return value;
   if (equal(target, value)) return target;
-  throw conflictError(site);
+  throw conflictError(sites.site(index));
 }
 
 /** ObjectMergeStmt: recursive merge of base data `a` with rule documents `b`; `a` wins on clashes. */

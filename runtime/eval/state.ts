@@ -65,7 +65,8 @@ export interface BuiltinSite extends CallSite {
   readonly special: boolean;
 }
 
-/** Resolves a builtin for a call site (module load time); a missing builtin is a coded error. */
+/** Resolves a builtin for a call site (at module load: sites.ts, `builtinSites`); a missing builtin
+ * is a coded error. */
 export function builtinSite(name: string, file: string, row: number, col: number): BuiltinSite {
   const def = getBuiltin(name);
   if (!def) {

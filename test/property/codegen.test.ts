@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ts } from "ts-morph";
-import { RegoError, toJSON, type Value } from "regoc";
-import { compilePlan, generateTypeScript } from "regoc/compiler";
+import { RegoError, registerBuiltins, toJSON, type Value } from "regoc";
+import { compilePlan, generateTypeScript, loadModule } from "regoc/compiler";
 import { L, PolicyBuilder, block, st } from "../unit/compiler/codegen/plans.js";
 import "../unit/compiler/codegen/support.js";
 
@@ -146,6 +146,58 @@ describe("property: codegen safety", function () {
           (e: unknown) =>
             e instanceof RegoError && e.code === "eval_conflict_error" && e.location?.file === file && e.location.row === 3 && e.location.col === 4,
         );
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it("hostile file and builtin names go through the module's site tables intact", async () => {
+    await fc.assert(
+      fc.asyncProperty(hostile, hostile, hostile, async (fileA, fileB, suffix) => {
+        // (A prefix of our own: a hostile name must not collide with a library builtin.)
+        const name = `regoc_test.${suffix}`;
+        const b = new PolicyBuilder();
+        b.files[0] = fileA;
+        b.files[1] = fileB;
+        b.builtin(name, 1);
+        b.plan(
+          "p",
+          block(
+            st("CallStmt", { func: name, args: [L(0)], result: 10 }, { file: 1, row: 4, col: 7 }),
+            st("MakeObjectStmt", { target: 2 }),
+            st("ObjectInsertOnceStmt", { object: 2, key: b.s("k"), value: L(10) }, { file: 0, row: 5, col: 6 }),
+            st("ObjectInsertOnceStmt", { object: 2, key: b.s("k"), value: b.s("b") }, { file: 1, row: 3, col: 4 }),
+            ...b.result("result", L(2), 9),
+          ),
+        );
+        const g = generateTypeScript(b.json());
+        checkOnlyComputation(g.code);
+        const at = (e: unknown, file: string, row: number, col: number) =>
+          e instanceof RegoError && e.location?.file === file && e.location.row === row && e.location.col === col;
+        // Not registered: loading the module fails at the call's location, naming the builtin.
+        await assert.rejects(
+          () => loadModule(g.code),
+          (e: unknown) => at(e, fileB, 4, 7) && (e as RegoError).code === "rego_compile_error" && (e as RegoError).message === `builtin ${name} is not implemented`,
+        );
+        const unregister = registerBuiltins({
+          [name]: {
+            fn: (_ctx, a) => {
+              if (a === "fail") throw new RegoError("eval_type_error", "bad");
+              return a;
+            },
+          },
+        });
+        try {
+          const pq = await compilePlan(b.json());
+          assert.equal(JSON.stringify(toJSON(pq.evaluate({ input: "b" })[0]!.result as Value)), '{"k":"b"}');
+          assert.throws(() => pq.evaluate({ input: "a" }), (e: unknown) => at(e, fileB, 3, 4) && (e as RegoError).code === "eval_conflict_error");
+          assert.throws(
+            () => pq.evaluate({ input: "fail", strictBuiltinErrors: true }),
+            (e: unknown) => at(e, fileB, 4, 7) && (e as RegoError).message === `${name}: bad`,
+          );
+        } finally {
+          unregister();
+        }
       }),
       { numRuns: 30 },
     );

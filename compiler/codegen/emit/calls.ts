@@ -1,8 +1,8 @@
 // CallStmt and CallDynamicStmt, and the module's dynamic dispatcher.
 //   - a func: `r = f($, args...); if (r === undefined) <undefined>` — args may be undefined (the
 //     callee decides); memoisation happens inside memoised funcs;
-//   - a builtin: through the registry's invoke policy with a module-level call site constant
-//     (`call2($, c3, a, b)`: undefined when an argument is undefined or the builtin fails in
+//   - a builtin: through the registry's invoke policy with a module-level call site constant,
+//     declared with the module's table of sites (`call2($, c3, a, b)`: undefined when an argument is undefined or the builtin fails in
 //     non-strict mode); void builtins are called for their effect and never fail; async builtins
 //     are awaited (their plan gets an async entrypoint);
 //   - CallDynamic: the dispatcher maps the path (JSON text) to a func; no such func → undefined

@@ -8,6 +8,7 @@ import {
   RegoSet,
   assignOnce,
   conflictSite,
+  conflictSites,
   dot,
   dotData,
   dotKey,
@@ -143,22 +144,24 @@ describe("runtime/eval: ops", () => {
     assert.equal((r as RegoObject).get("a"), 1);
   });
 
-  it("insertOnce and assignOnce raise a conflict only for different values", () => {
-    const site = conflictSite("object", "f.rego", 3, 4);
+  it("insertOnce and assignOnce raise a conflict only for different values, at their table's site", () => {
+    const sites = conflictSites(JSON.stringify({ names: ["rule", "object"], files: ["f.rego", "g.rego"], sites: [0, 0, 1, 1, 1, 1, 3, 4] }));
     const o = newObject();
-    insertOnce(o, "k", [1, { a: 1 }], site);
-    insertOnce(o, "k", [1.0, { a: 1 }], site);
+    insertOnce(o, "k", [1, { a: 1 }], sites, 1);
+    insertOnce(o, "k", [1.0, { a: 1 }], sites, 1);
     assert.throws(
-      () => insertOnce(o, "k", [2], site),
-      (e: unknown) => e instanceof RegoError && e.code === "eval_conflict_error" && e.message === "object keys must be unique" && e.location?.row === 3,
+      () => insertOnce(o, "k", [2], sites, 1),
+      (e: unknown) =>
+        e instanceof RegoError && e.code === "eval_conflict_error" && e.message === "object keys must be unique" && JSON.stringify(e.location) === '{"file":"g.rego","row":3,"col":4}',
     );
-    const rule = conflictSite("rule", "f.rego", 1, 1);
-    assert.equal(assignOnce(undefined, 1, rule), 1);
-    assert.equal(assignOnce(1, 1.0, rule), 1);
+    assert.equal(assignOnce(undefined, 1, sites, 0), 1);
+    assert.equal(assignOnce(1, 1.0, sites, 0), 1);
     assert.throws(
-      () => assignOnce(1, 2, rule),
-      (e: unknown) => e instanceof RegoError && e.code === "eval_conflict_error" && e.message === "complete rules must not produce multiple outputs" && e.location?.file === "f.rego",
+      () => assignOnce(1, 2, sites, 0),
+      (e: unknown) =>
+        e instanceof RegoError && e.code === "eval_conflict_error" && e.message === "complete rules must not produce multiple outputs" && JSON.stringify(e.location) === '{"file":"f.rego","row":1,"col":1}',
     );
+    assert.deepEqual(conflictSite("function", "h.rego", 2, 5), { message: "functions must not produce multiple outputs for same inputs", location: { file: "h.rego", row: 2, col: 5 } });
   });
 
   it("pathKey, num, EMPTY_OBJECT", () => {

@@ -1,0 +1,70 @@
+// A module's site table as it is built: the builtin call sites or the conflict sites its functions
+// use, each numbered once (identical sites share a number), written as the JSON text the runtime
+// reads (runtime/eval/sites.ts says the format). The text is data: it reaches the module only
+// as a string literal made by `lit`, so no file or builtin name is ever spliced into code.
+import type { StmtLocation } from "../../ir/types.js";
+
+export class SiteTable {
+  /** Names (builtins, or conflict kinds) by their number in the table. */
+  private readonly names: string[] = [];
+  private readonly nameIds = new Map<string, number>();
+  /** File texts by their number in the table (plan files with the same text share one). */
+  private readonly files: string[] = [];
+  private readonly fileIds = new Map<string, number>();
+  /** By a plan file index: its number in the table (no lookup by text per site). */
+  private readonly fileIdsByIndex: number[] = [];
+  /** Four numbers a site: name, file, row, col. */
+  private readonly sites: number[] = [];
+  /** Site numbers by name number, then file number, then location — as one number when that is
+   * exact (always, in practice: no string is built per site), else as text. */
+  private readonly byLocation: Array<Array<Map<number | string, number>>> = [];
+
+  constructor(private readonly planFiles: ReadonlyArray<{ value: string }>) {}
+
+  get size(): number {
+    return this.sites.length / 4;
+  }
+
+  /** The number of the site `name` at `loc`, added when new. */
+  add(name: string, loc: StmtLocation): number {
+    let nameId = this.nameIds.get(name);
+    if (nameId === undefined) {
+      this.nameIds.set(name, (nameId = this.names.length));
+      this.names.push(name);
+      this.byLocation.push([]);
+    }
+    let fileId: number | undefined = this.fileIdsByIndex[loc.file];
+    if (fileId === undefined) {
+      const file = this.planFiles[loc.file]?.value ?? "";
+      fileId = this.fileIds.get(file);
+      if (fileId === undefined) {
+        this.fileIds.set(file, (fileId = this.files.length));
+        this.files.push(file);
+      }
+      this.fileIdsByIndex[loc.file] = fileId;
+    }
+    const byFile = this.byLocation[nameId]!;
+    const sites = (byFile[fileId] ??= new Map());
+    const { row, col } = loc;
+    const key = isSmallNatural(row, 2 ** 32) && isSmallNatural(col, 2 ** 20) ? row * 2 ** 20 + col : `${row}:${col}`;
+    let n = sites.get(key);
+    if (n === undefined) {
+      // (JSON would write a NaN or an infinity as null: a location the runtime could not report.)
+      if (!Number.isFinite(row) || !Number.isFinite(col)) throw new Error(`codegen: location ${row}:${col} is not finite`);
+      n = this.size;
+      this.sites.push(nameId, fileId, row, col);
+      sites.set(key, n);
+    }
+    return n;
+  }
+
+  /** The table as JSON text (for `lit`). */
+  json(): string {
+    return JSON.stringify({ names: this.names, files: this.files, sites: this.sites });
+  }
+}
+
+/** An integer in [0, limit). */
+function isSmallNatural(x: number, limit: number): boolean {
+  return Number.isInteger(x) && x >= 0 && x < limit;
+}
