@@ -4,6 +4,7 @@
 // per file.
 import type { Comment, NodeLocation, Term } from "../../ast/nodes.js";
 import { Lexer } from "../lexer.js";
+import { ListStack } from "./lists.js";
 import { SourceLocation } from "../location.js";
 import type { Source } from "../source.js";
 import { keywordsV0, keywordsV1, tt, type TokenType } from "../token.js";
@@ -84,6 +85,8 @@ export abstract class ParserCore {
   protected depth = 0;
   /** Terms already parsed at an offset, with the state after them (see parseTerm). */
   protected cache = new Map<number, CachedTerm>();
+  /** The AST lists being built (see lists.ts). */
+  protected readonly lists = new ListStack();
 
   // the current token and the rest of the state (see State)
   tok: TokenType = tt.eof;

@@ -57,26 +57,30 @@ export abstract class ExprParser extends CollectionParser {
   }
 
   parseWith(): With[] | undefined {
-    const withs: With[] = [];
-    for (;;) {
-      const loc = this.loc();
-      this.scan();
-      if (this.tok !== tt.ident) {
-        this.illegal("expected ident");
-        return undefined;
+    const mark = this.lists.mark();
+    try {
+      for (;;) {
+        const loc = this.loc();
+        this.scan();
+        if (this.tok !== tt.ident) {
+          this.illegal("expected ident");
+          return undefined;
+        }
+        const target = this.parseTerm();
+        if (!target) return undefined;
+        if (target.type !== "ref" && target.type !== "var") this.illegal("expected with target path");
+        if (this.tok !== tt.as) {
+          this.illegal("expected as keyword");
+          return undefined;
+        }
+        this.scan();
+        const value = this.parseTermInfixCall();
+        if (!value) return undefined;
+        this.lists.push({ type: "with", target, value, location: this.span(loc, loc.offset, this.lastEnd) });
+        if (this.tok !== tt.with) return this.lists.take<With>(mark);
       }
-      const target = this.parseTerm();
-      if (!target) return undefined;
-      if (target.type !== "ref" && target.type !== "var") this.illegal("expected with target path");
-      if (this.tok !== tt.as) {
-        this.illegal("expected as keyword");
-        return undefined;
-      }
-      this.scan();
-      const value = this.parseTermInfixCall();
-      if (!value) return undefined;
-      withs.push({ type: "with", target, value, location: this.span(loc, loc.offset, this.lastEnd) });
-      if (this.tok !== tt.with) return withs;
+    } finally {
+      this.lists.drop(mark);
     }
   }
 
@@ -110,18 +114,22 @@ export abstract class ExprParser extends CollectionParser {
       if (hint) this.hint("`import future.keywords.in` for `some x in xs` expressions");
     }
     // `some x, y`: declared vars
-    const symbols: Term[] = [];
-    for (;;) {
-      this.scan();
-      if (this.tok !== tt.ident) {
-        this.illegal("expected var");
-        return undefined;
+    const mark = this.lists.mark();
+    try {
+      for (;;) {
+        this.scan();
+        if (this.tok !== tt.ident) {
+          this.illegal("expected var");
+          return undefined;
+        }
+        this.lists.push(this.parseVar());
+        this.scan();
+        if (this.tok !== tt.comma) break;
       }
-      symbols.push(this.parseVar());
-      this.scan();
-      if (this.tok !== tt.comma) break;
+      return newExpr({ type: "some", symbols: this.lists.take<Term>(mark), location: loc }, loc);
+    } finally {
+      this.lists.drop(mark);
     }
-    return newExpr({ type: "some", symbols, location: loc }, loc);
   }
 
   parseEvery(): Expr | undefined {
