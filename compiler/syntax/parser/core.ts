@@ -301,9 +301,9 @@ export abstract class ParserCore {
   }
 
   commentList(): Comment[] {
-    const out: Comment[] = [];
-    for (let c = this.comments; c; c = c.tail) out.push(c.head);
-    return out.reverse();
+    const mark = this.lists.mark();
+    for (let c = this.comments; c; c = c.tail) this.lists.push(c.head);
+    return this.lists.take<Comment>(mark).reverse();
   }
 
   // -------------------------------------------------------------------------------------------

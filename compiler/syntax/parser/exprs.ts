@@ -4,10 +4,11 @@ import type { Every, Expr, ExprTerms, Term, With } from "../../ast/nodes.js";
 import { futureKeywordsLogical, futureKeywordsV0, tt } from "../token.js";
 import { CollectionParser } from "./collections.js";
 import type { State } from "./core.js";
+import { NO_WITH } from "./shared.js";
 import { isMemberCall, isRefNamed, MEMBER_2, MEMBER_3 } from "./terms.js";
 
 export function newExpr(terms: ExprTerms, location: Expr["location"]): Expr {
-  return { type: "expr", index: 0, terms, negated: false, with: [], generated: false, location };
+  return { type: "expr", index: 0, terms, negated: false, with: NO_WITH, generated: false, location };
 }
 
 export abstract class ExprParser extends CollectionParser {
