@@ -6,12 +6,17 @@ import { allFutureKeywords, futureKeywordsLogical, futureKeywordsV0, tt, type To
 import { attachAnnotations, parseAnnotationBlocks } from "./annotations.js";
 import type { ParseError } from "./core.js";
 import { checkRegoV1Rule, ruleFromBody } from "./fromBody.js";
+import { recordLongestStatement } from "../nesting.js";
 import { RuleParser } from "./rules.js";
 
 /** Keywords `import future.keywords.x` can name, and their tokens. */
 const allowedFutureKeywords: ReadonlyMap<string, TokenType> = new Map([...futureKeywordsV0, ...futureKeywordsLogical]);
 
 export abstract class ModuleParser extends RuleParser {
+  /** Where the statement being parsed starts, and the longest statement so far (see nesting.ts). */
+  private statementStart = 0;
+  private longestStatement = 0;
+
   /** Parses statements until the end of the input or the first statement that fails. */
   parseStatements(skipRules: boolean): Statement[] {
     const stmts: Statement[] = [];
@@ -21,6 +26,9 @@ export abstract class ModuleParser extends RuleParser {
       // clearing one still makes it a new table)
       if (this.cache.size > 0) this.cache.clear();
       const s = this.save();
+      // (the statement before this one ended where this one starts, at the latest)
+      if (s.start - this.statementStart > this.longestStatement) this.longestStatement = s.start - this.statementStart;
+      this.statementStart = s.start;
       const pkg = this.parsePackage();
       if (pkg) {
         stmts.push(pkg);
@@ -55,6 +63,7 @@ export abstract class ModuleParser extends RuleParser {
       }
       break;
     }
+    if (this.lastEnd - this.statementStart > this.longestStatement) this.longestStatement = this.lastEnd - this.statementStart;
     return stmts;
   }
 
@@ -285,6 +294,7 @@ export abstract class ModuleParser extends RuleParser {
     attachRuleAnnotations(parsed.annotations, rules);
     // (copies of exactly their length: they grew side by side, so not on the list stack)
     const module: Module = { type: "module", package: pkg, imports: imports.slice(), rules: rules.slice(), annotations: parsed.annotations, comments, regoVersion };
+    recordLongestStatement(module, this.longestStatement);
     return { module, errors: [] };
   }
 

@@ -1,0 +1,36 @@
+// What the parser knows about a module's nesting, for the nesting limit (compiler/passes/
+// limits.ts): the length of its longest statement. A rule cannot nest deeper (in the limit's
+// measure: a term or expression one level, a body two) than its statement has characters, plus
+// a few levels of its own (rule → body → expression, an operator's ref → name, generated `true`
+// values and bodies): every other level is opened by at least one character — a bracket, brace or
+// parenthesis, an operator, `.`, `$"`, or a keyword (`not`, `and`, `or`, `some`, `every`,
+// `with`) — and a character opens at most one (test/unit/compiler/limits.test.ts holds the
+// densest shapes against it). So a module whose statements are all short enough is within the
+// limit without a walk over its rules.
+//
+// Kept beside the module, not in it (the AST stays as it is), and given out once: the stages
+// rewrite modules in place, so what was measured at parse time holds for the first compile only.
+import type { Module } from "../ast/nodes.js";
+
+interface Parsed {
+  /** The module's rule list when it was parsed: a module given other rules is walked. */
+  rules: Module["rules"];
+  ruleCount: number;
+  longestStatement: number;
+}
+
+const parsed = new WeakMap<Module, Parsed>();
+
+/** Records a module as the parser made it. */
+export function recordLongestStatement(module: Module, longestStatement: number): void {
+  parsed.set(module, { rules: module.rules, ruleCount: module.rules.length, longestStatement });
+}
+
+/** The length of a parsed module's longest statement, once, if its rules are still the ones
+ * parsed; otherwise undefined. */
+export function takeLongestStatement(module: Module): number | undefined {
+  const p = parsed.get(module);
+  if (!p) return undefined;
+  parsed.delete(module);
+  return p.rules === module.rules && p.ruleCount === module.rules.length ? p.longestStatement : undefined;
+}
