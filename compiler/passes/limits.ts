@@ -26,9 +26,10 @@ export const MAX_RULE_PATH = 512;
 
 type Node = Term | Expr | Rule;
 
-/** Levels a rule can nest beyond one per character of its statement (see syntax/nesting.ts):
- * its own (rule → body → expression), an operator's ref and name, generated values; the densest
- * shapes in test/unit/compiler/limits.test.ts need 6. */
+/** Levels a rule may nest beyond one per character of its statement (see syntax/nesting.ts):
+ * its own (rule → body → expression), an operator's ref and name, generated values. The densest
+ * shapes in test/unit/compiler/limitsBound.test.ts stay within one per character (`f(1)`: 4
+ * levels, 4 characters); the rest is margin. */
 export const OWN_LEVELS = 16;
 
 /** The first limit exceeded in a module set, or nothing. */

@@ -4,8 +4,8 @@
 // a few levels of its own (rule → body → expression, an operator's ref → name, generated `true`
 // values and bodies): every other level is opened by at least one character — a bracket, brace or
 // parenthesis, an operator, `.`, `$"`, or a keyword (`not`, `and`, `or`, `some`, `every`,
-// `with`) — and a character opens at most one (test/unit/compiler/limits.test.ts holds the
-// densest shapes against it). So a module whose statements are all short enough is within the
+// `with`) — and a character opens at most one (test/unit/compiler/limitsBound.test.ts holds
+// the densest shapes against it). So a module whose statements are all short enough is within the
 // limit without a walk over its rules.
 //
 // Kept beside the module, not in it (the AST stays as it is), and given out once: the stages

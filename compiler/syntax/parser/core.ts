@@ -249,17 +249,17 @@ export abstract class ParserCore {
 
   /** Location of the current token. */
   loc(): SourceLocation {
-    return new SourceLocation(this.source, this.start, this.start, this.end);
+    return new SourceLocation(this.source, this.start, this.end);
   }
 
   /** A location pointing where `at` points, spanning [start, end). */
   span(at: NodeLocation, start: number, end: number): SourceLocation {
-    return new SourceLocation(this.source, at.offset, start, end);
+    return SourceLocation.of(this.source, at.offset, start, end);
   }
 
   /** A location at `offset`, spanning [offset, end). */
   locAt(offset: number, end: number): SourceLocation {
-    return new SourceLocation(this.source, offset, offset, end);
+    return new SourceLocation(this.source, offset, end);
   }
 
   text(start: number, end: number): string {
