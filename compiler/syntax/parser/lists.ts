@@ -3,8 +3,9 @@
 // first push and never gives them back: most AST lists hold 1–3 items, so about 1.4 MB of every
 // 10.7 MB of parsed AST was spare room, copied by every young-generation GC that kept it. One
 // shared stack serves every list being built at once (a list inside a list is pushed above its
-// parent's items and taken off before the parent goes on), and costs no more than the pushes
-// did (measured: parse allocation and scavenge time went down, not up).
+// parent's items and taken off before the parent goes on). Measured against growing each list
+// by push and copying it with slice(): the same retained size, but ~95-108 MB allocated per parse
+// of the 1 MB set instead of ~112-123 MB, and 5-6 scavenges instead of 6-7.
 
 export class ListStack {
   private readonly items: unknown[] = [];
