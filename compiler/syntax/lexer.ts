@@ -76,6 +76,18 @@ export class Lexer {
     if (text.charCodeAt(0) === Ch.bom) this.pos = 1;
   }
 
+  /** One string per identifier name of the text: the AST keeps a var's or ref's name, and a
+   * policy names the same few things over and over (hashing it costs nothing more: the keyword
+   * look-up above has hashed it already). */
+  private readonly names = new Map<string, string>();
+
+  private name(lit: string): string {
+    const known = this.names.get(lit);
+    if (known !== undefined) return known;
+    this.names.set(lit, lit);
+    return lit;
+  }
+
   /** Scans the next token. */
   next(): void {
     const text = this.text;
@@ -113,8 +125,9 @@ export class Lexer {
       }
       this.pos = p;
       const lit = text.slice(start, p);
-      this.lit = lit;
-      this.type = this.keywords.get(lit) ?? tt.ident;
+      const keyword = this.keywords.get(lit);
+      this.type = keyword ?? tt.ident;
+      this.lit = keyword ? lit : this.name(lit);
       this.end = p;
     } else if (isDecimal(c)) {
       this.scanNumber(start);

@@ -20,26 +20,30 @@ export abstract class BodyParser extends LogicalParser {
   /** Literals separated by `;` or newlines, up to `end` (not consumed). With `requireSemi`
    * (top-level statements) one line is read. */
   parseQuery(requireSemi: boolean, end: TokenType): Body | undefined {
-    const body: Body = [];
     if (this.tok === end) {
       this.error(this.loc(), "found empty body");
       return undefined;
     }
-    for (;;) {
-      const expr = this.parseLiteral();
-      if (!expr) return undefined;
-      expr.index = body.length;
-      body.push(expr);
-      if (this.tok === tt.semicolon) {
-        this.scan();
-        continue;
+    const mark = this.lists.mark();
+    try {
+      for (let index = 0; ; index++) {
+        const expr = this.parseLiteral();
+        if (!expr) return undefined;
+        expr.index = index;
+        this.lists.push(expr);
+        if (this.tok === tt.semicolon) {
+          this.scan();
+          continue;
+        }
+        if (this.tok === end || requireSemi) return this.lists.take<Expr>(mark);
+        if (!this.skippedNL) {
+          // one error per mistake: if something already failed, do not pile this one on
+          if (this.errorCount === 0) this.illegal(`expected \\n or ; or ${end.label}`);
+          return undefined;
+        }
       }
-      if (this.tok === end || requireSemi) return body;
-      if (!this.skippedNL) {
-        // one error per mistake: if something already failed, do not pile this one on
-        if (this.errorCount === 0) this.illegal(`expected \\n or ; or ${end.label}`);
-        return undefined;
-      }
+    } finally {
+      this.lists.drop(mark);
     }
   }
 

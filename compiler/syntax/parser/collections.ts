@@ -41,7 +41,7 @@ export abstract class CollectionParser extends TermParser {
         return { type: "array", value: [head], location: loc };
       case tt.comma: {
         this.scan();
-        const terms = this.parseTermList(tt.bracketR, [head]);
+        const terms = this.parseTermList(tt.bracketR, head);
         return terms ? { type: "array", value: terms, location: loc } : undefined;
       }
       case tt.pipe:
@@ -53,7 +53,7 @@ export abstract class CollectionParser extends TermParser {
         }
     }
     this.restore(s);
-    const terms = this.parseTermList(tt.bracketR, []);
+    const terms = this.parseTermList(tt.bracketR);
     return terms ? { type: "array", value: terms, location: loc } : undefined;
   }
 
@@ -114,7 +114,7 @@ export abstract class CollectionParser extends TermParser {
           return { type: "set", value: [head], location: loc };
         case tt.comma: {
           this.scan();
-          const terms = this.parseTermList(tt.braceR, [head]);
+          const terms = this.parseTermList(tt.braceR, head);
           return terms ? { type: "set", value: terms, location: loc } : undefined;
         }
         case tt.pipe: {
@@ -125,7 +125,7 @@ export abstract class CollectionParser extends TermParser {
             if (this.tok !== tt.comma) return undefined;
           }
           this.restore(s);
-          const terms = this.parseTermList(tt.braceR, []);
+          const terms = this.parseTermList(tt.braceR);
           return terms ? { type: "set", value: terms, location: loc } : undefined;
         }
       }
@@ -181,7 +181,7 @@ export abstract class CollectionParser extends TermParser {
           return undefined;
         case tt.comma: {
           this.scan();
-          const pairs = this.parseTermPairList(tt.braceR, [[key, value]]);
+          const pairs = this.parseTermPairList(tt.braceR, [key, value]);
           return pairs ? { type: "object", value: pairs, location: loc } : undefined;
         }
       }
@@ -191,26 +191,33 @@ export abstract class CollectionParser extends TermParser {
     }
   }
 
-  private parseTermPairList(end: TokenType, acc: [Term, Term][]): [Term, Term][] | undefined {
-    if (this.tok === end) return acc;
-    for (;;) {
-      const key = this.parseTermInfixCallInList();
-      if (!key) return undefined;
-      if (this.tok !== tt.colon) {
-        this.illegal(`expected ":"`);
-        return undefined;
+  /** `key: value` pairs after `first`, comma-separated up to `end`, as parseTermList. */
+  private parseTermPairList(end: TokenType, first: [Term, Term]): [Term, Term][] | undefined {
+    const mark = this.lists.mark();
+    try {
+      this.lists.push(first);
+      if (this.tok === end) return this.lists.take<[Term, Term]>(mark);
+      for (;;) {
+        const key = this.parseTermInfixCallInList();
+        if (!key) return undefined;
+        if (this.tok !== tt.colon) {
+          this.illegal(`expected ":"`);
+          return undefined;
+        }
+        this.scan();
+        const value = this.parseTermInfixCallInList();
+        if (!value) return undefined;
+        this.lists.push([key, value]);
+        if (this.tok === end) return this.lists.take<[Term, Term]>(mark);
+        if (this.tok !== tt.comma) {
+          this.illegal(`expected "," or "${end.label}"`);
+          return undefined;
+        }
+        this.scan();
+        if (this.tok === end) return this.lists.take<[Term, Term]>(mark);
       }
-      this.scan();
-      const value = this.parseTermInfixCallInList();
-      if (!value) return undefined;
-      acc.push([key, value]);
-      if (this.tok === end) return acc;
-      if (this.tok !== tt.comma) {
-        this.illegal(`expected "," or "${end.label}"`);
-        return undefined;
-      }
-      this.scan();
-      if (this.tok === end) return acc;
+    } finally {
+      this.lists.drop(mark);
     }
   }
 }

@@ -4,6 +4,7 @@
 // per file.
 import type { Comment, NodeLocation, Term } from "../../ast/nodes.js";
 import { Lexer } from "../lexer.js";
+import { ListStack } from "./lists.js";
 import { SourceLocation } from "../location.js";
 import type { Source } from "../source.js";
 import { keywordsV0, keywordsV1, tt, type TokenType } from "../token.js";
@@ -84,6 +85,8 @@ export abstract class ParserCore {
   protected depth = 0;
   /** Terms already parsed at an offset, with the state after them (see parseTerm). */
   protected cache = new Map<number, CachedTerm>();
+  /** The AST lists being built (see lists.ts). */
+  protected readonly lists = new ListStack();
 
   // the current token and the rest of the state (see State)
   tok: TokenType = tt.eof;
@@ -246,17 +249,17 @@ export abstract class ParserCore {
 
   /** Location of the current token. */
   loc(): SourceLocation {
-    return new SourceLocation(this.source, this.start, this.start, this.end);
+    return new SourceLocation(this.source, this.start, this.end);
   }
 
   /** A location pointing where `at` points, spanning [start, end). */
   span(at: NodeLocation, start: number, end: number): SourceLocation {
-    return new SourceLocation(this.source, at.offset, start, end);
+    return SourceLocation.of(this.source, at.offset, start, end);
   }
 
   /** A location at `offset`, spanning [offset, end). */
   locAt(offset: number, end: number): SourceLocation {
-    return new SourceLocation(this.source, offset, offset, end);
+    return new SourceLocation(this.source, offset, end);
   }
 
   text(start: number, end: number): string {
@@ -298,9 +301,9 @@ export abstract class ParserCore {
   }
 
   commentList(): Comment[] {
-    const out: Comment[] = [];
-    for (let c = this.comments; c; c = c.tail) out.push(c.head);
-    return out.reverse();
+    const mark = this.lists.mark();
+    for (let c = this.comments; c; c = c.tail) this.lists.push(c.head);
+    return this.lists.take<Comment>(mark).reverse();
   }
 
   // -------------------------------------------------------------------------------------------

@@ -4,10 +4,11 @@ import type { Every, Expr, ExprTerms, Term, With } from "../../ast/nodes.js";
 import { futureKeywordsLogical, futureKeywordsV0, tt } from "../token.js";
 import { CollectionParser } from "./collections.js";
 import type { State } from "./core.js";
+import { NO_WITH } from "./shared.js";
 import { isMemberCall, isRefNamed, MEMBER_2, MEMBER_3 } from "./terms.js";
 
 export function newExpr(terms: ExprTerms, location: Expr["location"]): Expr {
-  return { type: "expr", index: 0, terms, negated: false, with: [], generated: false, location };
+  return { type: "expr", index: 0, terms, negated: false, with: NO_WITH, generated: false, location };
 }
 
 export abstract class ExprParser extends CollectionParser {
@@ -57,26 +58,30 @@ export abstract class ExprParser extends CollectionParser {
   }
 
   parseWith(): With[] | undefined {
-    const withs: With[] = [];
-    for (;;) {
-      const loc = this.loc();
-      this.scan();
-      if (this.tok !== tt.ident) {
-        this.illegal("expected ident");
-        return undefined;
+    const mark = this.lists.mark();
+    try {
+      for (;;) {
+        const loc = this.loc();
+        this.scan();
+        if (this.tok !== tt.ident) {
+          this.illegal("expected ident");
+          return undefined;
+        }
+        const target = this.parseTerm();
+        if (!target) return undefined;
+        if (target.type !== "ref" && target.type !== "var") this.illegal("expected with target path");
+        if (this.tok !== tt.as) {
+          this.illegal("expected as keyword");
+          return undefined;
+        }
+        this.scan();
+        const value = this.parseTermInfixCall();
+        if (!value) return undefined;
+        this.lists.push({ type: "with", target, value, location: this.span(loc, loc.offset, this.lastEnd) });
+        if (this.tok !== tt.with) return this.lists.take<With>(mark);
       }
-      const target = this.parseTerm();
-      if (!target) return undefined;
-      if (target.type !== "ref" && target.type !== "var") this.illegal("expected with target path");
-      if (this.tok !== tt.as) {
-        this.illegal("expected as keyword");
-        return undefined;
-      }
-      this.scan();
-      const value = this.parseTermInfixCall();
-      if (!value) return undefined;
-      withs.push({ type: "with", target, value, location: this.span(loc, loc.offset, this.lastEnd) });
-      if (this.tok !== tt.with) return withs;
+    } finally {
+      this.lists.drop(mark);
     }
   }
 
@@ -110,18 +115,22 @@ export abstract class ExprParser extends CollectionParser {
       if (hint) this.hint("`import future.keywords.in` for `some x in xs` expressions");
     }
     // `some x, y`: declared vars
-    const symbols: Term[] = [];
-    for (;;) {
-      this.scan();
-      if (this.tok !== tt.ident) {
-        this.illegal("expected var");
-        return undefined;
+    const mark = this.lists.mark();
+    try {
+      for (;;) {
+        this.scan();
+        if (this.tok !== tt.ident) {
+          this.illegal("expected var");
+          return undefined;
+        }
+        this.lists.push(this.parseVar());
+        this.scan();
+        if (this.tok !== tt.comma) break;
       }
-      symbols.push(this.parseVar());
-      this.scan();
-      if (this.tok !== tt.comma) break;
+      return newExpr({ type: "some", symbols: this.lists.take<Term>(mark), location: loc }, loc);
+    } finally {
+      this.lists.drop(mark);
     }
-    return newExpr({ type: "some", symbols, location: loc }, loc);
   }
 
   parseEvery(): Expr | undefined {

@@ -6,15 +6,16 @@ import { printTerm } from "../../ast/print.js";
 import { builtinDecl } from "../../builtins/decls.js";
 import { keywordsV1 } from "../token.js";
 import { trueExpr } from "./rules.js";
+import { headKeywords, NO_ANNOTATIONS } from "./shared.js";
 
 export type FromBody = { rule: Rule } | { error: string };
 
 function newRule(head: Head, location: NodeLocation, bodyLoc: NodeLocation): Rule {
-  return { type: "rule", default: false, head, body: [trueExpr(bodyLoc)], generatedBody: true, annotations: [], location };
+  return { type: "rule", default: false, head, body: [trueExpr(bodyLoc)], generatedBody: true, annotations: NO_ANNOTATIONS, location };
 }
 
 function newHead(reference: Term[], location: NodeLocation): Head {
-  return { type: "head", reference, assign: false, generatedValue: false, keywords: [], location };
+  return { type: "head", reference, assign: false, generatedValue: false, keywords: headKeywords(false, false), location };
 }
 
 export function ruleFromBody(body: Body): FromBody {

@@ -6,12 +6,17 @@ import { allFutureKeywords, futureKeywordsLogical, futureKeywordsV0, tt, type To
 import { attachAnnotations, parseAnnotationBlocks } from "./annotations.js";
 import type { ParseError } from "./core.js";
 import { checkRegoV1Rule, ruleFromBody } from "./fromBody.js";
+import { recordLongestStatement } from "../nesting.js";
 import { RuleParser } from "./rules.js";
 
 /** Keywords `import future.keywords.x` can name, and their tokens. */
 const allowedFutureKeywords: ReadonlyMap<string, TokenType> = new Map([...futureKeywordsV0, ...futureKeywordsLogical]);
 
 export abstract class ModuleParser extends RuleParser {
+  /** Where the statement being parsed starts, and the longest statement so far (see nesting.ts). */
+  private statementStart = 0;
+  private longestStatement = 0;
+
   /** Parses statements until the end of the input or the first statement that fails. */
   parseStatements(skipRules: boolean): Statement[] {
     const stmts: Statement[] = [];
@@ -21,6 +26,9 @@ export abstract class ModuleParser extends RuleParser {
       // clearing one still makes it a new table)
       if (this.cache.size > 0) this.cache.clear();
       const s = this.save();
+      // (the statement before this one ended where this one starts, at the latest)
+      if (s.start - this.statementStart > this.longestStatement) this.longestStatement = s.start - this.statementStart;
+      this.statementStart = s.start;
       const pkg = this.parsePackage();
       if (pkg) {
         stmts.push(pkg);
@@ -55,6 +63,7 @@ export abstract class ModuleParser extends RuleParser {
       }
       break;
     }
+    if (this.lastEnd - this.statementStart > this.longestStatement) this.longestStatement = this.lastEnd - this.statementStart;
     return stmts;
   }
 
@@ -80,14 +89,14 @@ export abstract class ModuleParser extends RuleParser {
           this.error(first!.location, `unexpected ${first!.type} token: expecting var`);
           return undefined;
         }
-        path = [dataVar(first!.location), { type: "string", value: first!.value, location: first!.location }];
         for (const t of rest) {
           if (t.type !== "string") {
             this.error(t.location, `unexpected ${t.type} token: expecting string`);
             return undefined;
           }
-          path.push(t);
         }
+        // (concat: a list of exactly its length, see lists.ts)
+        path = [dataVar(first!.location), { type: "string", value: first!.value, location: first!.location } as Term].concat(rest);
       } else {
         this.illegal();
         return undefined;
@@ -283,7 +292,10 @@ export abstract class ModuleParser extends RuleParser {
     const attachErrors = attachAnnotations(parsed.annotations, located);
     if (attachErrors.length > 0) return { errors: attachErrors };
     attachRuleAnnotations(parsed.annotations, rules);
-    return { module: { type: "module", package: pkg, imports, rules, annotations: parsed.annotations, comments, regoVersion }, errors: [] };
+    // (copies of exactly their length: they grew side by side, so not on the list stack)
+    const module: Module = { type: "module", package: pkg, imports: imports.slice(), rules: rules.slice(), annotations: parsed.annotations, comments, regoVersion };
+    recordLongestStatement(module, this.longestStatement);
+    return { module, errors: [] };
   }
 
   /** Parses `text` as one term (used for refs inside METADATA). */
@@ -316,7 +328,7 @@ function isVarBody(b: Body): boolean {
 function attachRuleAnnotations(annotations: Module["annotations"], rules: Rule[]): void {
   let byPath: Map<string, Rule[]> | undefined;
   for (const a of annotations) {
-    if (a.scope === "rule" && a.target?.type === "rule") a.target.annotations.push(a);
+    if (a.scope === "rule" && a.target?.type === "rule") attach(a.target, a);
     if (a.scope === "document" && a.target?.type === "rule") {
       if (!byPath) {
         byPath = new Map();
@@ -327,9 +339,14 @@ function attachRuleAnnotations(annotations: Module["annotations"], rules: Rule[]
           else byPath.set(key, [r]);
         }
       }
-      for (const r of byPath.get(groundPrefix(a.target.head.reference)) ?? []) r.annotations.push(a);
+      for (const r of byPath.get(groundPrefix(a.target.head.reference)) ?? []) attach(r, a);
     }
   }
+}
+
+/** Adds an annotation to a rule's list (a new list: the empty one is shared, see shared.ts). */
+function attach(rule: Rule, a: Module["annotations"][number]): void {
+  rule.annotations = [...rule.annotations, a];
 }
 
 function groundPrefix(ref: Term[]): string {

@@ -5,6 +5,7 @@ import { printTerm } from "../../ast/print.js";
 import { tt } from "../token.js";
 import { BodyParser } from "./body.js";
 import { newExpr } from "./exprs.js";
+import { headKeywords, NO_ANNOTATIONS } from "./shared.js";
 import { isGround, refIsGround } from "../../ast/ground.js";
 
 export abstract class RuleParser extends BodyParser {
@@ -23,8 +24,8 @@ export abstract class RuleParser extends BodyParser {
     const parsed = this.parseHead(isDefault);
     if (!parsed) return undefined;
     const { head, usesContains } = parsed;
-    if (usesContains) head.keywords.push("contains");
-    const rule: Rule = { type: "rule", default: isDefault, head, body: [], generatedBody: false, annotations: [], location: loc };
+    if (usesContains) head.keywords = headKeywords(true, false);
+    const rule: Rule = { type: "rule", default: isDefault, head, body: [], generatedBody: false, annotations: NO_ANNOTATIONS, location: loc };
 
     if (isDefault) {
       if (!this.validateDefaultRuleValue(rule)) return undefined;
@@ -58,7 +59,7 @@ export abstract class RuleParser extends BodyParser {
     }
 
     if (hasIf) {
-      head.keywords.push("if");
+      head.keywords = headKeywords(usesContains, true);
       this.scan();
       const s = this.save();
       const expr = this.parseLiteral();
@@ -125,10 +126,10 @@ export abstract class RuleParser extends BodyParser {
         head: this.copyHead(head, bodyLoc),
         body,
         generatedBody: false,
-        annotations: [],
+        annotations: NO_ANNOTATIONS,
         location: bodyLoc,
       };
-      next.head.keywords = [...head.keywords];
+      next.head.keywords = head.keywords;
       rules.push(next);
     }
     return rules;
@@ -152,7 +153,7 @@ export abstract class RuleParser extends BodyParser {
       head: this.copyHead(head, loc),
       body: [],
       generatedBody: false,
-      annotations: [],
+      annotations: NO_ANNOTATIONS,
       location: loc,
     };
     rule.head.generatedValue = false;
@@ -185,7 +186,7 @@ export abstract class RuleParser extends BodyParser {
       return rule;
     }
     if (hasIf) {
-      rule.head.keywords.push("if");
+      rule.head.keywords = headKeywords(false, true);
       this.scan();
     }
     if (this.tok === tt.braceL) {
@@ -220,7 +221,7 @@ export abstract class RuleParser extends BodyParser {
       this.illegal("expected rule head name");
       return undefined;
     }
-    const head: Head = { type: "head", reference: [], assign: false, generatedValue: false, keywords: [], location: loc };
+    const head: Head = { type: "head", reference: [], assign: false, generatedValue: false, keywords: headKeywords(false, false), location: loc };
     switch (term.type) {
       case "var":
         head.name = term.value;
@@ -231,7 +232,7 @@ export abstract class RuleParser extends BodyParser {
         if (term.value.length < 2 && term.value[0]!.type === "var") head.name = term.value[0]!.value;
         break;
       case "call": {
-        const [op, ...args] = term.value;
+        const op = term.value[0];
         if (op!.type === "var") head.reference = [op!];
         else if (op!.type === "ref") {
           if (op!.value[0]!.type !== "var") {
@@ -241,7 +242,7 @@ export abstract class RuleParser extends BodyParser {
           head.reference = op!.value;
         }
         if (head.reference.length === 1) head.name = (head.reference[0] as { value: string }).value;
-        head.args = args;
+        head.args = term.value.slice(1);
         break;
       }
       default:
@@ -332,7 +333,7 @@ export abstract class RuleParser extends BodyParser {
       reference: head.reference.map(relocate),
       assign: head.assign,
       generatedValue: head.generatedValue,
-      keywords: [],
+      keywords: headKeywords(false, false),
       location: loc,
     };
     if (head.name !== undefined) copy.name = head.name;

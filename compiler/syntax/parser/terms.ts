@@ -300,44 +300,49 @@ export abstract class TermParser extends ParserCore {
   private parseTemplateString(multiLine: boolean): Term | undefined {
     const start = this.start;
     const first = this.loc();
-    const parts: (Term | Expr)[] = [];
-    for (;;) {
-      const lit = this.lit;
-      let s: string | undefined = lit.slice(1, -1);
-      if (!multiLine && s.includes("\\")) s = unquote(`"${s}"`);
-      if (s === undefined) {
-        this.error(this.loc(), `illegal template-string part: ${lit}`);
-        return undefined;
+    const mark = this.lists.mark();
+    try {
+      for (;;) {
+        const lit = this.lit;
+        let s: string | undefined = lit.slice(1, -1);
+        if (!multiLine && s.includes("\\")) s = unquote(`"${s}"`);
+        if (s === undefined) {
+          this.error(this.loc(), `illegal template-string part: ${lit}`);
+          return undefined;
+        }
+        if (s.length > 0) this.lists.push({ type: "string", value: s, location: this.loc() });
+        if (this.tok === tt.templateEnd || this.tok === tt.rawTemplateEnd) break;
+        const commentsBefore = this.comments;
+        this.scan();
+        const expr = this.parseLiteral();
+        if (!expr) {
+          this.error(this.loc(), "invalid template-string expression");
+          return undefined;
+        }
+        const bad = templateExprProblem(expr);
+        if (bad) {
+          this.error(expr.location, bad);
+          return undefined;
+        }
+        const t = expr.terms;
+        const scalar =
+          !Array.isArray(t) &&
+          (t.type === "string" || t.type === "number" || t.type === "boolean" || t.type === "null") &&
+          expr.with.length === 0 &&
+          this.comments === commentsBefore;
+        this.lists.push(scalar ? (t as Term) : expr);
+        if (this.tok !== tt.braceR) {
+          this.error(this.loc(), "expected } to end template string expression");
+          return undefined;
+        }
+        this.scanTemplatePart(multiLine);
+        if (this.tok === tt.illegal) return undefined;
       }
-      if (s.length > 0) parts.push({ type: "string", value: s, location: this.loc() });
-      if (this.tok === tt.templateEnd || this.tok === tt.rawTemplateEnd) break;
-      const commentsBefore = this.comments;
-      this.scan();
-      const expr = this.parseLiteral();
-      if (!expr) {
-        this.error(this.loc(), "invalid template-string expression");
-        return undefined;
-      }
-      const bad = templateExprProblem(expr);
-      if (bad) {
-        this.error(expr.location, bad);
-        return undefined;
-      }
-      const t = expr.terms;
-      const scalar =
-        !Array.isArray(t) &&
-        (t.type === "string" || t.type === "number" || t.type === "boolean" || t.type === "null") &&
-        expr.with.length === 0 &&
-        this.comments === commentsBefore;
-      parts.push(scalar ? (t as Term) : expr);
-      if (this.tok !== tt.braceR) {
-        this.error(this.loc(), "expected } to end template string expression");
-        return undefined;
-      }
-      this.scanTemplatePart(multiLine);
-      if (this.tok === tt.illegal) return undefined;
+      const parts = this.lists.take<Term | Expr>(mark);
+      return { type: "templatestring", value: { multiLine, parts }, location: this.span(first, start, this.end) };
+    } finally {
+      this.lists.drop(mark);
     }
-    return { type: "templatestring", value: { multiLine, parts }, location: this.span(first, start, this.end) };
   }
 
   /** `operator(args...)`: the current token is `(`. */
@@ -353,7 +358,7 @@ export abstract class TermParser extends ParserCore {
         const isSet = operator.type === "ref" && operator.value.length === 1 && operator.value[0]!.type === "var" && operator.value[0]!.value === "set";
         term = isSet ? { type: "set", value: [], location: operator.location } : { type: "call", value: [operator], location: operator.location };
       } else {
-        const args = this.parseTermList(tt.parenR, [operator]);
+        const args = this.parseTermList(tt.parenR, operator);
         if (!args) return undefined;
         end = this.end;
         this.scanWS();
@@ -369,6 +374,7 @@ export abstract class TermParser extends ParserCore {
   /** A ref (or call) continuing `head`: `.name`, `[term]`, `(args)`. */
   protected parseRef(head: Term, offset: number): Term | undefined {
     if (!this.enter()) return undefined;
+    const mark = this.lists.mark();
     try {
       const at = head.location;
       switch (head.type) {
@@ -384,7 +390,7 @@ export abstract class TermParser extends ParserCore {
         default:
           this.error(at, `illegal ref (head cannot be ${head.type})`);
       }
-      const ref: Term[] = [head];
+      this.lists.push(head);
       for (;;) {
         switch (this.tok) {
           case tt.dot:
@@ -393,11 +399,11 @@ export abstract class TermParser extends ParserCore {
               this.illegal("expected identifier");
               return undefined;
             }
-            ref.push({ type: "string", value: this.lit, location: this.loc() });
+            this.lists.push({ type: "string", value: this.lit, location: this.loc() });
             this.scanWS();
             break;
           case tt.parenL: {
-            const operator: Term = { type: "ref", value: ref, location: this.span(at, offset, this.start) };
+            const operator: Term = { type: "ref", value: this.lists.take<Term>(mark), location: this.span(at, offset, this.start) };
             let term = this.parseCall(operator, offset);
             if (term) {
               if (this.tok === tt.whitespace) {
@@ -417,38 +423,46 @@ export abstract class TermParser extends ParserCore {
               this.illegal("expected [");
               return undefined;
             }
-            ref.push(term);
+            this.lists.push(term);
             this.scanWS();
             break;
           }
           case tt.whitespace: {
             const end = this.lastEnd;
             this.scan();
-            return { type: "ref", value: ref, location: this.span(at, offset, end) };
+            return { type: "ref", value: this.lists.take<Term>(mark), location: this.span(at, offset, end) };
           }
           default:
-            return { type: "ref", value: ref, location: this.span(at, offset, this.lastEnd) };
+            return { type: "ref", value: this.lists.take<Term>(mark), location: this.span(at, offset, this.lastEnd) };
         }
       }
     } finally {
+      this.lists.drop(mark);
       this.leave();
     }
   }
 
-  /** Comma-separated terms up to `end` (a trailing comma is allowed); stops at `end`. */
-  parseTermList(end: TokenType, acc: Term[]): Term[] | undefined {
-    if (this.tok === end) return acc;
-    for (;;) {
-      const term = this.parseTermInfixCallInList();
-      if (!term) return undefined;
-      acc.push(term);
-      if (this.tok === end) return acc;
-      if (this.tok !== tt.comma) {
-        this.illegal(`expected "," or "${end.label}"`);
-        return undefined;
+  /** Comma-separated terms up to `end` (a trailing comma is allowed), after `first` if given;
+   * stops at `end`. */
+  parseTermList(end: TokenType, first?: Term): Term[] | undefined {
+    const mark = this.lists.mark();
+    try {
+      if (first) this.lists.push(first);
+      if (this.tok === end) return this.lists.take<Term>(mark);
+      for (;;) {
+        const term = this.parseTermInfixCallInList();
+        if (!term) return undefined;
+        this.lists.push(term);
+        if (this.tok === end) return this.lists.take<Term>(mark);
+        if (this.tok !== tt.comma) {
+          this.illegal(`expected "," or "${end.label}"`);
+          return undefined;
+        }
+        this.scan();
+        if (this.tok === end) return this.lists.take<Term>(mark);
       }
-      this.scan();
-      if (this.tok === end) return acc;
+    } finally {
+      this.lists.drop(mark);
     }
   }
 }

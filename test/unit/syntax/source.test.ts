@@ -51,7 +51,7 @@ describe("syntax: source rows and columns", () => {
     const text = "p := 1\n😀 := 2\n";
     const src = new Source("f.rego", text);
     for (let off = 0; off < text.length; off++) {
-      const loc = new SourceLocation(src, off, off, off);
+      const loc = SourceLocation.of(src, off, off, off);
       assert.deepEqual({ row: loc.row, col: loc.col }, expected(text, off));
     }
   });
