@@ -61,7 +61,7 @@ export function checkUndefinedFuncs(ctx: CompileContext): void {
         const intoTerms = facts === undefined || facts.closureTerms.has(r);
         walk.intoTerms = intoTerms;
         if (intoTerms) walk.any(r.head);
-        for (const e of r.body) walk.expr(e);
+        walk.body(r.body);
       }
     }
   }
@@ -81,19 +81,19 @@ export class CallWalk extends Walker {
     if (this.check(e)) return;
     const ts = e.terms;
     if (Array.isArray(ts)) {
-      if (this.intoTerms) for (const t of ts) this.term(t);
+      if (this.intoTerms) this.terms(ts);
     } else if (ts.type === "some") {
-      if (this.intoTerms) for (const t of ts.symbols) this.term(t);
+      if (this.intoTerms) this.terms(ts.symbols);
     } else if (ts.type === "every") {
       this.term(ts.domain);
-      for (const x of ts.body) this.expr(x);
+      this.body(ts.body);
     } else if (ts.type === "and" || ts.type === "or") {
-      for (const x of ts.lhs) this.expr(x);
-      for (const x of ts.rhs) this.expr(x);
+      this.body(ts.lhs);
+      this.body(ts.rhs);
     } else if (ts.type === "not") {
-      for (const x of ts.body) this.expr(x);
+      this.body(ts.body);
     } else this.term(ts as Term);
-    if (this.intoTerms) for (const w of e.with) this.term(w.value);
+    if (this.intoTerms) for (let i = 0; i < e.with.length; i++) this.term(e.with[i]!.value);
   }
 
   term(t: Term): void {
@@ -103,5 +103,5 @@ export class CallWalk extends Walker {
 
 export function checkUndefinedFuncsInQuery(ctx: CompileContext): void {
   const walk = new CallWalk(checker(ctx, [ctx.query!.rewritten, ctx.rewrittenVars]));
-  for (const e of ctx.query!.body) walk.expr(e);
+  walk.body(ctx.query!.body);
 }

@@ -46,20 +46,29 @@ class PackageRules {
 }
 
 export function resolveRefs(ctx: CompileContext): void {
+  const modules = ctx.modules;
+  // each module's package (its key made once)
+  const pkgOf: PackageRules[] = [];
   const packages = new Map<string, PackageRules>();
-  for (const m of ctx.modules) {
+  for (let i = 0; i < modules.length; i++) {
+    const m = modules[i]!;
     const key = pkgKey(m.package.path);
     let p = packages.get(key);
     if (!p) packages.set(key, (p = new PackageRules(m.package.path, new Set())));
-    for (const r of m.rules) {
-      const head = r.head.reference[0];
+    pkgOf.push(p);
+    const rules = m.rules;
+    for (let j = 0; j < rules.length; j++) {
+      const head = rules[j]!.head.reference[0];
       if (head?.type === "var") p.names.add(head.value);
     }
   }
-  for (const m of ctx.modules) {
-    const globals = getGlobals(packages.get(pkgKey(m.package.path)), m.imports);
+  for (let i = 0; i < modules.length; i++) {
+    const m = modules[i]!;
+    const globals = getGlobals(pkgOf[i], m.imports);
     const facts = ctx.factCollector(m);
-    for (const top of m.rules) {
+    const rules = m.rules;
+    for (let j = 0; j < rules.length; j++) {
+      const top = rules[j]!;
       for (let r: Rule | undefined = top; r; r = r.else) {
         const err = resolveRefsInRule(globals, r);
         if (err) ctx.err("rego_compile_error", err, r.location);
@@ -128,12 +137,13 @@ function getGlobals(pkg: PackageRules | undefined, imports: readonly Import[]): 
 }
 
 export class DeclaredStack {
-  constructor(private readonly frames: Set<string>[] = []) {}
+  constructor(private readonly frames: ReadonlySet<string>[] = []) {}
   has(v: string): boolean {
-    for (const f of this.frames) if (f.has(v)) return true;
+    const fs = this.frames;
+    for (let i = 0; i < fs.length; i++) if (fs[i]!.has(v)) return true;
     return false;
   }
-  push(s: Set<string>): void {
+  push(s: ReadonlySet<string>): void {
     this.frames.push(s);
   }
   pop(): void {
@@ -141,30 +151,41 @@ export class DeclaredStack {
   }
 }
 
+// (shared by the bodies that declare nothing, most of them: a Set per rule and comprehension
+// body was a sixth of this stage's allocation)
+const NO_VARS: ReadonlySet<string> = new Set();
+
 /** The vars a body declares with `:=` or `some` (not looking into comprehensions). */
-export function declaredVars(body: Body | Expr): Set<string> {
-  const out = new Set<string>();
-  if (Array.isArray(body)) for (const e of body) declaredIn(e, out);
-  else declaredIn(body, out);
-  return out;
+export function declaredVars(body: Body | Expr): ReadonlySet<string> {
+  let out: Set<string> | undefined;
+  if (Array.isArray(body)) for (let i = 0; i < body.length; i++) out = declaredIn(body[i]!, out);
+  else out = declaredIn(body, out);
+  return out ?? NO_VARS;
 }
 
-function declaredIn(e: Expr, out: Set<string>): void {
+/** Adds the vars `e` declares to `out`, made when there are any; returns it. */
+function declaredIn(e: Expr, out: Set<string> | undefined): Set<string> | undefined {
+  const ts = e.terms;
   if (isAssignment(e) && validEqAssignArgCount(e)) {
-    collectVars(e.terms[1]!, out);
-  } else if (!Array.isArray(e.terms) && e.terms.type === "some") {
-    for (const s of e.terms.symbols) {
-      if (s.type === "var") out.add(s.value);
+    collectVars(e.terms[1]!, (out ??= new Set()));
+  } else if (!Array.isArray(ts) && ts.type === "some") {
+    const symbols = ts.symbols;
+    for (let i = 0; i < symbols.length; i++) {
+      const s = symbols[i]!;
+      if (s.type === "var") (out ??= new Set()).add(s.value);
       else if (s.type === "call") {
-        const args = s.value.slice(1);
-        if (args.length === 3) collectVars(args[1]!, out);
-        collectVars(args[0]!, out);
+        // the call's operands: `some k, v in xs` declares k and v, `some v in xs` v
+        const args = s.value;
+        if (args.length === 4) collectVars(args[2]!, (out ??= new Set()));
+        collectVars(args[1]!, (out ??= new Set()));
       }
     }
-  } else if (!Array.isArray(e.terms) && e.terms.type === "every") {
+  } else if (!Array.isArray(ts) && ts.type === "every") {
     // every bodies are visited (OPA's generic visitor descends into them)
-    for (const x of e.terms.body) declaredIn(x, out);
+    const body = ts.body;
+    for (let i = 0; i < body.length; i++) out = declaredIn(body[i]!, out);
   }
+  return out;
 }
 
 function collectVars(t: Term, out: Set<string>): void {
@@ -175,15 +196,19 @@ function collectVars(t: Term, out: Set<string>): void {
     case "ref":
     case "array":
     case "set":
-    case "call":
-      for (const x of t.value) collectVars(x, out);
+    case "call": {
+      const xs = t.value;
+      for (let i = 0; i < xs.length; i++) collectVars(xs[i]!, out);
       return;
-    case "object":
-      for (const [k, v] of t.value) {
-        collectVars(k, out);
-        collectVars(v, out);
+    }
+    case "object": {
+      const kvs = t.value;
+      for (let i = 0; i < kvs.length; i++) {
+        collectVars(kvs[i]![0], out);
+        collectVars(kvs[i]![1], out);
       }
       return;
+    }
     default:
       return;
   }
@@ -223,10 +248,15 @@ function argVarsOf(t: Term, argVars: Set<string>): string | undefined {
 }
 
 function resolveRefsInRule(globals: Globals, rule: Rule): string | undefined {
-  const argVars = new Set<string>();
-  for (const a of rule.head.args ?? []) {
-    const err = argVarsOf(a, argVars);
-    if (err) return err;
+  let argVars: ReadonlySet<string> = NO_VARS;
+  const args = rule.head.args;
+  if (args && args.length > 0) {
+    const vars = new Set<string>();
+    for (let i = 0; i < args.length; i++) {
+      const err = argVarsOf(args[i]!, vars);
+      if (err) return err;
+    }
+    argVars = vars;
   }
   const ignore = new DeclaredStack([argVars, declaredVars(rule.body)]);
   const h = rule.head;
@@ -241,7 +271,7 @@ function resolveRefsInRule(globals: Globals, rule: Rule): string | undefined {
 
 /** Resolves a body's expressions, each in place (the body itself is returned: no copy). */
 function resolveBody(globals: Globals, ignore: DeclaredStack, body: Body): Body {
-  for (const e of body) resolveExpr(globals, ignore, e);
+  for (let i = 0; i < body.length; i++) resolveExpr(globals, ignore, body[i]!);
   return body;
 }
 
@@ -277,7 +307,9 @@ function resolveExpr(globals: Globals, ignore: DeclaredStack, e: Expr): Expr {
   } else {
     e.terms = resolveTerm(globals, ignore, ts as Term);
   }
-  for (const w of e.with) {
+  const ws = e.with;
+  for (let i = 0; i < ws.length; i++) {
+    const w = ws[i]!;
     w.target = resolveTerm(globals, ignore, w.target);
     w.value = resolveTerm(globals, ignore, w.value);
   }
@@ -296,14 +328,14 @@ function isScalarTerm(t: Term): boolean {
   return t.type === "string" || t.type === "var" || t.type === "number" || t.type === "boolean" || t.type === "null";
 }
 
-/** The terms resolved: `ts` itself when none changed. */
+/** The terms resolved: `ts` itself when none changed. (A changed one is a copy at its final
+ * length: a slice grown by push would keep room for 16 more terms in the AST.) */
 function resolveTerms(globals: Globals, ignore: DeclaredStack, ts: Term[]): Term[] {
   let out: Term[] | undefined;
   for (let i = 0; i < ts.length; i++) {
     const x = ts[i]!;
     const y = resolveTerm(globals, ignore, x);
-    if (y !== x && out === undefined) out = ts.slice(0, i);
-    out?.push(y);
+    if (y !== x) (out ??= ts.slice())[i] = y;
   }
   return out ?? ts;
 }
@@ -325,8 +357,7 @@ export function resolveTerm(globals: Globals, ignore: DeclaredStack, t: Term): T
         const kv = t.value[i]!;
         const k = resolveTerm(globals, ignore, kv[0]);
         const v = resolveTerm(globals, ignore, kv[1]);
-        if ((k !== kv[0] || v !== kv[1]) && out === undefined) out = t.value.slice(0, i);
-        out?.push(k === kv[0] && v === kv[1] ? kv : [k, v]);
+        if (k !== kv[0] || v !== kv[1]) (out ??= t.value.slice())[i] = [k, v];
       }
       return out ? { ...t, value: out } : t;
     }
@@ -360,28 +391,31 @@ export function resolveTerm(globals: Globals, ignore: DeclaredStack, t: Term): T
   }
 }
 
-/** A ref resolved: `ref` itself when nothing in it changed. */
+/** A ref resolved: `ref` itself when nothing in it changed, else a new array at its final length
+ * (one grown by push kept room for 16 more terms, in every resolved ref of the AST). */
 function resolveRef(globals: Globals, ignore: DeclaredStack, ref: Ref): Ref {
   let out: Term[] | undefined;
+  // the global's path that the head stands for, if it does
+  let head: Term[] | undefined;
   for (let i = 0; i < ref.length; i++) {
     const x = ref[i]!;
+    let y = x;
     if (x.type === "var") {
       const g = globals.get(x.value);
       if (g && !ignore.has(x.value)) {
-        out ??= ref.slice(0, i);
         const cpy = globalRef(g, x);
-        if (i === 0) out.push(...cpy);
-        else out.push(refTerm(cpy, x.location));
-        continue;
+        if (i === 0) {
+          head = cpy;
+          continue;
+        }
+        y = refTerm(cpy, x.location);
       }
-      out?.push(x);
     } else if (!isGround(x) || x.type === "ref" || x.type === "call" || x.type === "array" || x.type === "object" || x.type === "set") {
-      const y = resolveTerm(globals, ignore, x);
-      if (y !== x && out === undefined) out = ref.slice(0, i);
-      out?.push(y);
-    } else {
-      out?.push(x);
+      y = resolveTerm(globals, ignore, x);
     }
+    if (y !== x) (out ??= ref.slice())[i] = y;
   }
-  return out ?? ref;
+  if (head === undefined) return out ?? ref;
+  const rest = out ?? ref;
+  return rest.length === 1 ? head : head.concat(rest.slice(1));
 }

@@ -125,7 +125,11 @@ export function rewriteDynamics(gen: LocalVarGen, hoisted: Map<string, Term>, bo
 
 export function rewriteDynamicTerms(ctx: CompileContext): void {
   const rw = new DynamicTerms(ctx.gen, ctx.hoisted);
-  for (const m of ctx.modules) for (const r of m.rules) for (let x: Rule | undefined = r; x; x = x.else) x.body = rw.rewrite(x.body);
+  const modules = ctx.modules;
+  for (let i = 0; i < modules.length; i++) {
+    const rules = modules[i]!.rules;
+    for (let j = 0; j < rules.length; j++) for (let x: Rule | undefined = rules[j]; x; x = x.else) x.body = rw.rewrite(x.body);
+  }
 }
 
 export function rewriteDynamicTermsInQuery(ctx: CompileContext): void {
