@@ -46,7 +46,7 @@ class DynamicTerms {
         e.terms[2] = this.inTerm(e, e.terms[2]!);
       }
     } else if (Array.isArray(e.terms)) {
-      for (let i = 1; i < e.terms.length; i++) e.terms[i] = this.one(e, e.terms[i]!);
+      this.operands(e, e.terms);
     } else if (isEvery(e)) {
       e.terms.domain = this.one(e, e.terms.domain);
       e.terms.body = this.rewrite(e.terms.body);
@@ -73,7 +73,7 @@ class DynamicTerms {
   private inTerm(original: Expr, t: Term): Term {
     switch (t.type) {
       case "ref":
-        for (let i = 1; i < t.value.length; i++) t.value[i] = this.one(original, t.value[i]!);
+        this.operands(original, t.value);
         return t;
       case "arraycomprehension":
       case "setcomprehension":
@@ -85,10 +85,19 @@ class DynamicTerms {
     }
   }
 
+  /** A ref's terms after its head (a call's operands), each through `one`, in place. Strings and vars, most of
+   * them, are left as they are without a call. */
+  private operands(original: Expr, ts: Term[]): void {
+    for (let i = 1; i < ts.length; i++) {
+      const x = ts[i]!;
+      if (x.type !== "string" && x.type !== "var") ts[i] = this.one(original, x);
+    }
+  }
+
   private one(original: Expr, t: Term): Term {
     switch (t.type) {
       case "ref":
-        for (let i = 1; i < t.value.length; i++) t.value[i] = this.one(original, t.value[i]!);
+        this.operands(original, t.value);
         return this.generate(original, t);
       case "array":
         for (let i = 0; i < t.value.length; i++) t.value[i] = this.one(original, t.value[i]!);
