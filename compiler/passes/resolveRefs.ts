@@ -2,7 +2,7 @@
 // qualified (`p` → `data.pkg.p`, `bar[_]` → `data.foo.bar[_]` under `import data.foo.bar`), except
 // where a local declaration (`:=`, `some`, function arguments) shadows the name. In strict mode,
 // imports that are never used are errors.
-import type { Body, Expr, Import, Ref, Rule, Term } from "../ast/nodes.js";
+import type { Body, Expr, Import, Module, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
 import { copyTerm } from "./copy.js";
 import { isAssignment, isGround, refString, refTerm, stringTerm, validEqAssignArgCount } from "./terms.js";
@@ -47,24 +47,32 @@ class PackageRules {
 
 export function resolveRefs(ctx: CompileContext): void {
   const modules = ctx.modules;
-  // each module's package (its key made once)
+  // each module's package, and the modules of each package whose rule names are yet to be
+  // collected: they are, right before the package's first module is resolved (a package of one
+  // module, the common case, then has its rules' heads in the processor's caches when they are
+  // resolved; a walk of every head first found them in memory twice)
   const pkgOf: PackageRules[] = [];
+  const uncollected = new Map<PackageRules, Module[]>();
   const packages = new Map<string, PackageRules>();
   for (let i = 0; i < modules.length; i++) {
     const m = modules[i]!;
     const key = pkgKey(m.package.path);
     let p = packages.get(key);
-    if (!p) packages.set(key, (p = new PackageRules(m.package.path, new Set())));
+    if (!p) {
+      packages.set(key, (p = new PackageRules(m.package.path, new Set())));
+      uncollected.set(p, [m]);
+    } else uncollected.get(p)!.push(m);
     pkgOf.push(p);
-    const rules = m.rules;
-    for (let j = 0; j < rules.length; j++) {
-      const head = rules[j]!.head.reference[0];
-      if (head?.type === "var") p.names.add(head.value);
-    }
   }
   for (let i = 0; i < modules.length; i++) {
     const m = modules[i]!;
-    const globals = getGlobals(pkgOf[i], m.imports);
+    const pkg = pkgOf[i]!;
+    const members = uncollected.get(pkg);
+    if (members) {
+      uncollected.delete(pkg);
+      for (let k = 0; k < members.length; k++) addRuleNames(members[k]!, pkg.names);
+    }
+    const globals = getGlobals(pkg, m.imports);
     const facts = ctx.factCollector(m);
     const rules = m.rules;
     for (let j = 0; j < rules.length; j++) {
@@ -83,6 +91,15 @@ export function resolveRefs(ctx: CompileContext): void {
         if (g && !g.used) ctx.err("rego_compile_error", `${importString(imp)} unused`, imp.location);
       }
     }
+  }
+}
+
+/** Adds the names of a module's rules (their heads' first var) to `names`. */
+function addRuleNames(m: Module, names: Set<string>): void {
+  const rules = m.rules;
+  for (let j = 0; j < rules.length; j++) {
+    const head = rules[j]!.head.reference[0];
+    if (head?.type === "var") names.add(head.value);
   }
 }
 
