@@ -36,6 +36,27 @@ export interface QueryState {
   gen: LocalVarGen;
 }
 
+/** Generated var → the term it stands for. Recorded for every hoisted term (tens of thousands
+ * a big compile) and read only to print type errors: a record is two appends, the map is made
+ * (and brought up to date) when read. Inserting into a map of that size was ~10% of
+ * RewriteExprTerms' and RewriteDynamicTerms' time. A name set again stands for the last term. */
+export class HoistedTerms {
+  private readonly names: string[] = [];
+  private readonly terms: Term[] = [];
+  private readonly byName = new Map<string, Term>();
+  private indexed = 0;
+
+  set(name: string, t: Term): void {
+    this.names.push(name);
+    this.terms.push(t);
+  }
+
+  get(name: string): Term | undefined {
+    for (; this.indexed < this.names.length; this.indexed++) this.byName.set(this.names[this.indexed]!, this.terms[this.indexed]!);
+    return this.byName.get(name);
+  }
+}
+
 export class LocalVarGen {
   private next = 0;
   constructor(
@@ -81,7 +102,7 @@ export class CompileContext {
   readonly queryTimings = new Map<string, number>();
   /** Generated var → the term it stands for (hoisted refs and calls), so that type errors can
    * print what the user wrote instead of the compiler's locals. */
-  readonly hoisted = new Map<string, Term>();
+  readonly hoisted = new HoistedTerms();
   /** What each module may contain (facts.ts), from InitLocalVarGen on. */
   readonly facts = new Map<Module, ModuleFacts>();
   /** The rules that may hold comprehensions or template strings: the `closureTerms` set all the

@@ -3,7 +3,7 @@
 // `__local0__ = data.x; f(__local0__) = 1`), so every operand the planner sees is a variable or a
 // constant. The generated expressions keep the original's `with` modifiers.
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
-import type { CompileContext, LocalVarGen } from "./context.js";
+import type { CompileContext, HoistedTerms, LocalVarGen } from "./context.js";
 import { eqExpr, isEquality, isEvery, isTermExpr, varTerm } from "./terms.js";
 
 /** The rewrite of bodies; `hoisted` records what each generated var stands for. */
@@ -16,7 +16,7 @@ class DynamicTerms {
 
   constructor(
     private readonly gen: LocalVarGen,
-    private readonly hoisted: Map<string, Term>,
+    private readonly hoisted: HoistedTerms,
   ) {}
 
   rewrite(body: Body): Body {
@@ -128,7 +128,7 @@ class DynamicTerms {
 }
 
 /** Rewrites a body (a new array when anything was hoisted, else the body itself). */
-export function rewriteDynamics(gen: LocalVarGen, hoisted: Map<string, Term>, body: Body): Body {
+export function rewriteDynamics(gen: LocalVarGen, hoisted: HoistedTerms, body: Body): Body {
   return new DynamicTerms(gen, hoisted).rewrite(body);
 }
 

@@ -3,11 +3,11 @@
 // refs whose head is a value or call get that value bound first (`[1, 2][i]` →
 // `__local0__ = [1, 2]; __local0__[i]`). Heads, comprehension terms and `every` domains too.
 import type { Body, Expr, Module, Rule, Term } from "../ast/nodes.js";
-import type { CompileContext, LocalVarGen } from "./context.js";
+import type { CompileContext, HoistedTerms, LocalVarGen } from "./context.js";
 import { DependencyRecord, DependencyWalker } from "./graph.js";
 import { eqExpr, newExpr, varTerm } from "./terms.js";
 
-let hoisted: Map<string, Term> | undefined;
+let hoisted: HoistedTerms | undefined;
 
 export function rewriteExprTerms(ctx: CompileContext): void {
   hoisted = ctx.hoisted;
