@@ -9,6 +9,7 @@ import type { RuleSet } from "./rules.js";
 /** What rulesOf answers for a node without rules (asked at every step down the trie: one array
  * for all). Frozen: it must stay empty. */
 const NO_RULES: Rule[] = Object.freeze([]) as unknown as Rule[];
+const NO_REFS: Ref[] = Object.freeze([]) as unknown as Ref[];
 
 /** The nodes of one key: a stack (a null on top shadows the key). */
 type Entry = { key: Term; nodes: (RuleTrie | null)[] };
@@ -22,6 +23,10 @@ export class RuleTrie {
   private strings: Map<string, Entry> | undefined;
   private vars: Map<string, Entry> | undefined;
   rules: Rule[] | undefined;
+  /** The full ref of each rule (`data.pkg.p.q`), at the same index: made once per rule, where
+   * the rule is added (kept here rather than in a map by rule: one map entry per rule cost the
+   * planner more than the arrays). */
+  ruleRefs: Ref[] | undefined;
   /** The rules made ready for planning (rules.ts's planNodeRules), once asked for. */
   ruleSet: RuleSet | undefined;
   /** At the root: the refs shadowed (push) and not yet restored (pop), in order. */
@@ -37,27 +42,44 @@ export class RuleTrie {
     return this.rules ?? NO_RULES;
   }
 
-  /** Adds rule `r` to this node, which then holds the rules of every node below it too (OPA's
-   * functrie collapse). */
-  addRule(r: Rule): void {
+  /** The full refs of rulesOf's rules, in the same order. */
+  refsOf(): Ref[] {
+    return this.ruleRefs ?? NO_REFS;
+  }
+
+  /** Adds rule `r`, whose full ref is `ref`, to this node, which then holds the rules of every
+   * node below it too (OPA's functrie collapse). */
+  addRule(r: Rule, ref: Ref): void {
     // nearly always a leaf (a rule's node) with no rules yet: a list of one, at its final length
     // (a list grown by push from empty keeps room for 17)
     if (this.children !== undefined && this.children.size > 0) {
-      this.rules = this.descendantRules();
+      const rules: Rule[] = [];
+      const refs: Ref[] = [];
+      this.descendantRules(rules, refs);
+      this.rules = rules;
+      this.ruleRefs = refs;
       this.children = this.strings = this.vars = undefined;
     }
-    if (this.rules === undefined || this.rules.length === 0) this.rules = [r];
-    else this.rules.push(r);
+    if (this.rules === undefined || this.rules.length === 0) {
+      this.rules = [r];
+      this.ruleRefs = [ref];
+    } else {
+      this.rules.push(r);
+      this.ruleRefs!.push(ref);
+    }
   }
 
-  descendantRules(): Rule[] {
-    const out = [...(this.rules ?? [])];
-    if (this.children === undefined) return out;
+  /** Appends the rules of this node and every node below it to `rules`, their refs to `refs`. */
+  private descendantRules(rules: Rule[], refs: Ref[]): void {
+    if (this.rules !== undefined) {
+      rules.push(...this.rules);
+      refs.push(...this.ruleRefs!);
+    }
+    if (this.children === undefined) return;
     for (const { nodes } of this.children.values()) {
       const top = nodes[nodes.length - 1];
-      if (top) out.push(...top.descendantRules());
+      if (top) top.descendantRules(rules, refs);
     }
-    return out;
   }
 
   private entry(k: Term): Entry | undefined {
@@ -201,6 +223,10 @@ export class FuncStack {
     return this.stack[this.stack.length - 1]!.captures;
   }
 
+  /** The generation in effect (an identity: see RuleSet.frame). */
+  top(): object {
+    return this.stack[this.stack.length - 1]!;
+  }
   get(path: string): string | undefined {
     return this.stack[this.stack.length - 1]!.pairs.get(path);
   }
