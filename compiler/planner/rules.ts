@@ -73,8 +73,9 @@ function ruleSet(unsorted: Rule[], unsortedRefs: Ref[]): RuleSet {
   // longer refs first: a shallower rule's value then conflicts with what deeper rules inserted
   let rules: Rule[];
   let refs: Ref[];
-  if (unsorted.length === 1) {
-    // the lists themselves (a node's, or made for this set: neither changes once planning starts)
+  if (sameLengths(unsortedRefs)) {
+    // already in order (nearly always: one rule, or rules of one path): the lists themselves (a
+    // node's, or made for this set: neither changes once planning starts)
     rules = unsorted;
     refs = unsortedRefs;
   } else {
@@ -90,6 +91,11 @@ function ruleSet(unsorted: Rule[], unsortedRefs: Ref[]): RuleSet {
   }
   const buildObject = refs.some((ref) => ref.length !== pieces);
   return { rules, refs, pieces, buildObject, path: refString(pathRef.slice(0, pieces)), frame: undefined, name: undefined };
+}
+
+function sameLengths(refs: Ref[]): boolean {
+  for (let i = 1; i < refs.length; i++) if (refs[i]!.length !== refs[0]!.length) return false;
+  return true;
 }
 
 /** Plans the func of a rule set (see planRules), named `name` (the string its callers got: one
