@@ -4,7 +4,7 @@
 import type { Body, Every, Expr, LogicalExpr, NodeLocation, NotGroup, Ref, Term } from "../ast/nodes.js";
 import type { Block, Operand } from "../ir/types.js";
 import { refString, termString } from "../passes/terms.js";
-import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
+import { DATA, INPUT, sealed, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { planNodeRules } from "./rules.js";
 import { isRoot, planWith } from "./with.js";
@@ -339,7 +339,7 @@ class CallArgsSeq implements Seq {
 
   done(): void {
     // a copy: an operand planned in several blocks continues once per block
-    this.iter(this.out.slice());
+    this.iter(sealed(this.out));
   }
 }
 

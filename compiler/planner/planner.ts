@@ -65,6 +65,11 @@ export interface PlanInput {
   sourceSize?: number;
 }
 
+/** A node of Planner.operatorNames: the name of the ref so far, and the names going on from it
+ * by their next string term. */
+type OperatorName = { name: string | undefined; next: OperatorNames | undefined };
+type OperatorNames = Map<string, OperatorName>;
+
 export const INPUT = "input";
 export const DATA = "data";
 
@@ -166,15 +171,14 @@ export class Planner {
       const last = path.length - 1;
       const pkg = this.rules.lookupOrInsert(path);
       for (const r of m.rules) {
-        // each rule's ref is made here first (ruleRef's map has no entry to look up yet)
+        // each rule's ref is made here, once, and kept with the rule in the trie
         const ref = this.input.ruleRef(r);
-        this.ruleRefs.set(r, ref);
         const cut = firstNonString(ref);
         const end = cut < 0 ? ref.length : cut;
         // (a ref that does not go on from the package path, were there one, is walked whole)
         const underPkg = end > path.length && ref[last] === path[last];
         const node = !underPkg ? this.rules.lookupOrInsert(ref, 0, end) : pkg.rulesOf().length > 0 ? pkg : pkg.lookupOrInsert(ref, path.length, end);
-        node.addRule(r);
+        node.addRule(r, ref);
       }
     }
   }
@@ -220,15 +224,6 @@ export class Planner {
   // ------------------------------------------------------------------------------------------
   // helpers shared by the planning functions
 
-  private readonly ruleRefs = new Map<Rule, Ref>();
-
-  /** The rule's full ref (`data.pkg.p.q`), made once per rule. */
-  ruleRef(r: Rule): Ref {
-    let ref = this.ruleRefs.get(r);
-    if (ref === undefined) this.ruleRefs.set(r, (ref = this.input.ruleRef(r)));
-    return ref;
-  }
-
   // Operands are immutable and a plan holds hundreds of thousands of them (most statements read
   // one or two): one object per local, string and boolean, shared by every statement that reads
   // it, instead of a new one at each read.
@@ -258,16 +253,29 @@ export class Planner {
     return (this.stringOperands[i] ??= { type: "string_index", value: i });
   }
 
-  private readonly operatorNames = new Map<Ref, string>();
+  /** Operator names by the texts of their refs' terms (see operatorName). */
+  private readonly operatorNames: OperatorNames = new Map();
 
   /** The name of a call's operator (`count`, `data.pkg.f`), as refString makes it: asked for at
-   * each call planned (and when checking it is flat), made once per operator ref. */
+   * each call planned (and when checking it is flat). Nearly every operator ref is a var and
+   * strings (`internal.member_2`, `data.pkg.f`), each its own object, the same few names again
+   * and again: those are made once per name, found by their terms' texts (a map per term: no
+   * key string built); the others once per ask. */
   operatorName(ref: Ref): string {
     const head = ref[0];
-    if (ref.length === 1 && head?.type === "var" && !head.value.startsWith("$")) return head.value;
-    let name = this.operatorNames.get(ref);
-    if (name === undefined) this.operatorNames.set(ref, (name = refString(ref)));
-    return name;
+    if (head?.type !== "var" || head.value.startsWith("$")) return refString(ref);
+    if (ref.length === 1) return head.value;
+    let node = this.operatorNames.get(head.value);
+    if (node === undefined) this.operatorNames.set(head.value, (node = { name: undefined, next: undefined }));
+    for (let i = 1; i < ref.length; i++) {
+      const t = ref[i]!;
+      if (t.type !== "string") return refString(ref);
+      const next: Map<string, OperatorName> = (node.next ??= new Map());
+      let child = next.get(t.value);
+      if (child === undefined) next.set(t.value, (child = { name: undefined, next: undefined }));
+      node = child;
+    }
+    return (node.name ??= refString(ref));
   }
 
   varOperand(v: string): Operand {
@@ -431,7 +439,28 @@ export class Planner {
  * MB smaller for the garbage collector to copy, at the cost of a short-lived array per block. A
  * block appended to after this only grows again. */
 export function sealBlock(b: Block): void {
-  if (b.stmts.length > 0) b.stmts = b.stmts.slice();
+  if (b.stmts.length > 0) b.stmts = sealed(b.stmts);
+}
+
+/** A copy of `xs` at its final length. Short lists (most blocks' statements) are copied by array
+ * literals: every array made at a literal stays in the plan, so V8 learns to allocate the
+ * literal's arrays in the old generation at once (allocation-site pretenuring), where the
+ * scavenger need not copy them twice; arrays made by slice are always young. */
+export function sealed<T>(xs: T[]): T[] {
+  switch (xs.length) {
+    case 1:
+      return [xs[0]!];
+    case 2:
+      return [xs[0]!, xs[1]!];
+    case 3:
+      return [xs[0]!, xs[1]!, xs[2]!];
+    case 4:
+      return [xs[0]!, xs[1]!, xs[2]!, xs[3]!];
+    case 5:
+      return [xs[0]!, xs[1]!, xs[2]!, xs[3]!, xs[4]!];
+    default:
+      return xs.slice();
+  }
 }
 
 /** The index of the first term after the head that is not a string, or -1. */

@@ -209,7 +209,8 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Loca
     const keys = virtual.childKeys();
     if (keys.some(hasVars)) {
       const rules = keys.flatMap((k) => virtual.get(k)?.rulesOf() ?? []);
-      const name = planRules(p, rules);
+      const refs = keys.flatMap((k) => virtual.get(k)?.refsOf() ?? []);
+      const name = planRules(p, rules, refs);
       const b: Block = { stmts: [S.CallStmt(p, name, p.callArgs(), vtarget)] };
       p.append(S.BlockStmt(p, [b]));
     } else {
@@ -309,7 +310,7 @@ function dynamicLookup(p: Planner, t: RuleTrie, ref: Ref): DynamicLookup | undef
     if (relevant === 0) break;
     // at the penultimate term, rules with vars in their refs end the descent
     if (index === ref.length - 2) {
-      for (const n of nodes) if (n.rulesOf().some((rule) => !p.ruleRef(rule).every((x, j) => j === 0 || !hasVars(x)))) break outer;
+      for (const n of nodes) if (n.refsOf().some((ruleRef) => !ruleRef.every((x, j) => j === 0 || !hasVars(x)))) break outer;
     }
   }
   if (!opt) return undefined;

@@ -6,7 +6,7 @@ import type { Ref, Rule, Term } from "../ast/nodes.js";
 import type { Block, Func, Local, Operand } from "../ir/types.js";
 import { refString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
-import { firstNonString, sealBlock, type Planner } from "./planner.js";
+import { firstNonString, sealBlock, sealed, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { planTerm, planUnifyLocal } from "./terms.js";
 import { isFlatTerm, isFlatUnifyLocal, planSeq } from "./flat.js";
@@ -28,24 +28,32 @@ export interface RuleSet {
   buildObject: boolean;
   /** The func's path as text (`data.pkg.p`). */
   path: string;
+  /** The name of the func planned for these rules in the generation `frame` (FuncStack.top):
+   * a generation's names never change, and most references to rules are in generation 0, so
+   * this answers them without a look-up by path. */
+  frame: object | undefined;
+  name: string | undefined;
 }
 
 /** Plans the rules (gathered from several trie nodes, a fresh array at each call: nothing to keep
  * their rule set by) if not planned in this generation; returns the name. */
-export function planRules(p: Planner, unsorted: Rule[]): string {
-  return planRuleSetOnce(p, ruleSet(p, unsorted));
+export function planRules(p: Planner, unsorted: Rule[], unsortedRefs: Ref[]): string {
+  return planRuleSetOnce(p, ruleSet(unsorted, unsortedRefs));
 }
 
 /** Plans the rules of trie node `node` if not planned in this generation, the rule set kept on the
  * node (every reference to one node's rules comes with the node); returns the name. */
 export function planNodeRules(p: Planner, node: RuleTrie): string {
-  return planRuleSetOnce(p, (node.ruleSet ??= ruleSet(p, node.rulesOf())));
+  return planRuleSetOnce(p, (node.ruleSet ??= ruleSet(node.rulesOf(), node.refsOf())));
 }
 
 function planRuleSetOnce(p: Planner, set: RuleSet): string {
-  const existing = p.funcs.get(set.path);
-  if (existing) return existing;
-  return planNewRuleSet(p, set);
+  const frame = p.funcs.top();
+  if (set.frame === frame) return set.name!;
+  const name = p.funcs.get(set.path) ?? planNewRuleSet(p, set);
+  set.frame = frame;
+  set.name = name;
+  return name;
 }
 
 /** Plans a rule set not planned in this generation (now or later, see Planner.planRuleSet);
@@ -60,15 +68,18 @@ function planNewRuleSet(p: Planner, set: RuleSet): string {
   return name;
 }
 
-function ruleSet(p: Planner, unsorted: Rule[]): RuleSet {
+/** The rule set of `unsorted`, whose full refs are `unsortedRefs` (same order). */
+function ruleSet(unsorted: Rule[], unsortedRefs: Ref[]): RuleSet {
   // longer refs first: a shallower rule's value then conflicts with what deeper rules inserted
   let rules: Rule[];
   let refs: Ref[];
-  if (unsorted.length === 1) {
-    rules = unsorted.slice();
-    refs = [p.ruleRef(rules[0]!)];
+  if (sameLengths(unsortedRefs)) {
+    // already in order (nearly always: one rule, or rules of one path): the lists themselves (a
+    // node's, or made for this set: neither changes once planning starts)
+    rules = unsorted;
+    refs = unsortedRefs;
   } else {
-    const sorted = unsorted.map((r, i) => ({ r, i, ref: p.ruleRef(r) })).sort((a, b) => b.ref.length - a.ref.length || a.i - b.i);
+    const sorted = unsorted.map((r, i) => ({ r, i, ref: unsortedRefs[i]! })).sort((a, b) => b.ref.length - a.ref.length || a.i - b.i);
     rules = sorted.map((x) => x.r);
     refs = sorted.map((x) => x.ref);
   }
@@ -79,7 +90,12 @@ function ruleSet(p: Planner, unsorted: Rule[]): RuleSet {
     if (cut >= 0 && cut < pieces) pieces = cut;
   }
   const buildObject = refs.some((ref) => ref.length !== pieces);
-  return { rules, refs, pieces, buildObject, path: refString(pathRef.slice(0, pieces)) };
+  return { rules, refs, pieces, buildObject, path: refString(pathRef.slice(0, pieces)), frame: undefined, name: undefined };
+}
+
+function sameLengths(refs: Ref[]): boolean {
+  for (let i = 1; i < refs.length; i++) if (refs[i]!.length !== refs[0]!.length) return false;
+  return true;
 }
 
 /** Plans the func of a rule set (see planRules), named `name` (the string its callers got: one
@@ -161,7 +177,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
       blocks.push({ stmts: [S.IsDefinedStmt(p, lresult), S.AssignVarOnceStmt(p, fn.return, p.local(lresult))] });
     }
     // an else chain's blocks, complete: at their final length (see sealBlock)
-    if (chain) chain.blocks = blocks.slice();
+    if (chain) chain.blocks = sealed(blocks);
   }
 
   if (defaultRule) {
@@ -185,7 +201,7 @@ function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildO
   p.loc = ruleLoc;
   fn.blocks.push({ stmts: [S.ReturnLocalStmt(p, fn.return)] });
   // complete: at its final length (see sealBlock)
-  fn.blocks = fn.blocks.slice();
+  fn.blocks = sealed(fn.blocks);
   p.funcList.push(fn);
   p.funcs.add(path, fn.name);
   p.lnext = saved.lnext;

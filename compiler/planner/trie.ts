@@ -9,19 +9,26 @@ import type { RuleSet } from "./rules.js";
 /** What rulesOf answers for a node without rules (asked at every step down the trie: one array
  * for all). Frozen: it must stay empty. */
 const NO_RULES: Rule[] = Object.freeze([]) as unknown as Rule[];
+const NO_REFS: Ref[] = Object.freeze([]) as unknown as Ref[];
 
 /** The nodes of one key: a stack (a null on top shadows the key). */
 type Entry = { key: Term; nodes: (RuleTrie | null)[] };
 
 export class RuleTrie {
-  /** Key (keyOf) → its entry, in insertion order. A node's maps are made with its first child
+  /** The entries of the children's keys, in insertion order; undefined until the first child
    * (most nodes are rules' nodes, which have none). */
-  private children: Map<string, Entry> | undefined;
-  /** The entries of string and var keys again, by their text: most lookups are by these, and
-   * need no key string built. */
+  private entries: Entry[] | undefined;
+  /** The entries by key: string and var keys by their text (nearly all keys: no key string
+   * built), others by keyOf. Each map is made with its first key (the trie lives as long as the
+   * plan is built: a map per node and kind of key that never holds one was promoted for nothing). */
   private strings: Map<string, Entry> | undefined;
   private vars: Map<string, Entry> | undefined;
+  private others: Map<string, Entry> | undefined;
   rules: Rule[] | undefined;
+  /** The full ref of each rule (`data.pkg.p.q`), at the same index: made once per rule, where
+   * the rule is added (kept here rather than in a map by rule: one map entry per rule cost the
+   * planner more than the arrays). */
+  ruleRefs: Ref[] | undefined;
   /** The rules made ready for planning (rules.ts's planNodeRules), once asked for. */
   ruleSet: RuleSet | undefined;
   /** At the root: the refs shadowed (push) and not yet restored (pop), in order. */
@@ -37,45 +44,59 @@ export class RuleTrie {
     return this.rules ?? NO_RULES;
   }
 
-  /** Adds rule `r` to this node, which then holds the rules of every node below it too (OPA's
-   * functrie collapse). */
-  addRule(r: Rule): void {
-    // nearly always a leaf (a rule's node) with no rules yet: a list of one, at its final length
-    // (a list grown by push from empty keeps room for 17)
-    if (this.children !== undefined && this.children.size > 0) {
-      this.rules = this.descendantRules();
-      this.children = this.strings = this.vars = undefined;
-    }
-    if (this.rules === undefined || this.rules.length === 0) this.rules = [r];
-    else this.rules.push(r);
+  /** The full refs of rulesOf's rules, in the same order. */
+  refsOf(): Ref[] {
+    return this.ruleRefs ?? NO_REFS;
   }
 
-  descendantRules(): Rule[] {
-    const out = [...(this.rules ?? [])];
-    if (this.children === undefined) return out;
-    for (const { nodes } of this.children.values()) {
-      const top = nodes[nodes.length - 1];
-      if (top) out.push(...top.descendantRules());
+  /** Adds rule `r`, whose full ref is `ref`, to this node, which then holds the rules of every
+   * node below it too (OPA's functrie collapse). */
+  addRule(r: Rule, ref: Ref): void {
+    // nearly always a leaf (a rule's node) with no rules yet: a list of one, at its final length
+    // (a list grown by push from empty keeps room for 17)
+    if (this.entries !== undefined && this.entries.length > 0) {
+      const rules: Rule[] = [];
+      const refs: Ref[] = [];
+      this.descendantRules(rules, refs);
+      this.rules = rules;
+      this.ruleRefs = refs;
+      this.entries = this.strings = this.vars = this.others = undefined;
     }
-    return out;
+    if (this.rules === undefined || this.rules.length === 0) {
+      this.rules = [r];
+      this.ruleRefs = [ref];
+    } else {
+      this.rules.push(r);
+      this.ruleRefs!.push(ref);
+    }
+  }
+
+  /** Appends the rules of this node and every node below it to `rules`, their refs to `refs`. */
+  private descendantRules(rules: Rule[], refs: Ref[]): void {
+    if (this.rules !== undefined) {
+      rules.push(...this.rules);
+      refs.push(...this.ruleRefs!);
+    }
+    if (this.entries === undefined) return;
+    for (const { nodes } of this.entries) {
+      const top = nodes[nodes.length - 1];
+      if (top) top.descendantRules(rules, refs);
+    }
   }
 
   private entry(k: Term): Entry | undefined {
-    if (this.children === undefined) return undefined;
-    if (k.type === "string") return this.strings!.get(k.value);
-    if (k.type === "var") return this.vars!.get(k.value);
-    return this.children.get(keyOf(k));
+    if (this.entries === undefined) return undefined;
+    if (k.type === "string") return this.strings?.get(k.value);
+    if (k.type === "var") return this.vars?.get(k.value);
+    return this.others?.get(keyOf(k));
   }
 
   private addEntry(k: Term, e: Entry): void {
-    if (this.children === undefined) {
-      this.children = new Map();
-      this.strings = new Map();
-      this.vars = new Map();
-    }
-    this.children.set(keyOf(k), e);
-    if (k.type === "string") this.strings!.set(k.value, e);
-    else if (k.type === "var") this.vars!.set(k.value, e);
+    if (this.entries === undefined) this.entries = [e];
+    else this.entries.push(e);
+    if (k.type === "string") (this.strings ??= new Map()).set(k.value, e);
+    else if (k.type === "var") (this.vars ??= new Map()).set(k.value, e);
+    else (this.others ??= new Map()).set(keyOf(k), e);
   }
 
   get(k: Term): RuleTrie | undefined {
@@ -86,15 +107,15 @@ export class RuleTrie {
 
   /** Children keys (not shadowed), in value order. */
   childKeys(): Term[] {
-    if (this.children === undefined) return [];
-    return [...this.children.values()]
+    if (this.entries === undefined) return [];
+    return this.entries
       .filter((e) => e.nodes.length > 0 && e.nodes[e.nodes.length - 1])
       .map((e) => e.key)
       .sort(compareKeys);
   }
 
   childCount(): number {
-    return this.children?.size ?? 0;
+    return this.entries?.length ?? 0;
   }
 
   /** The node at `ref[from..to)` below this one, inserted if missing. */
@@ -201,6 +222,10 @@ export class FuncStack {
     return this.stack[this.stack.length - 1]!.captures;
   }
 
+  /** The generation in effect (an identity: see RuleSet.frame). */
+  top(): object {
+    return this.stack[this.stack.length - 1]!;
+  }
   get(path: string): string | undefined {
     return this.stack[this.stack.length - 1]!.pairs.get(path);
   }
