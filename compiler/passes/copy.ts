@@ -1,7 +1,7 @@
 // Deep copies of AST nodes (locations are shared: they are never mutated). Stages rewrite in
 // place, so anything that is planned or rewritten twice (a with-mocked function, a `some ... in`
 // expansion) is copied first.
-import type { Body, Expr, Head, Rule, Term, With } from "../ast/nodes.js";
+import type { Body, Expr, Term, With } from "../ast/nodes.js";
 
 export function copyTerm<T extends Term>(t: T): T {
   switch (t.type) {
@@ -33,7 +33,7 @@ export function copyTerm<T extends Term>(t: T): T {
   }
 }
 
-export function copyExpr(e: Expr): Expr {
+function copyExpr(e: Expr): Expr {
   const ts = e.terms;
   let terms: Expr["terms"];
   if (Array.isArray(ts)) terms = ts.map(copyTerm);
@@ -47,29 +47,10 @@ export function copyExpr(e: Expr): Expr {
   return { ...e, terms, with: e.with.map(copyWith) };
 }
 
-export function copyWith(w: With): With {
+function copyWith(w: With): With {
   return { ...w, target: copyTerm(w.target), value: copyTerm(w.value) };
 }
 
-export function copyBody(b: Body): Body {
+function copyBody(b: Body): Body {
   return b.map(copyExpr);
-}
-
-export function copyHead(h: Head): Head {
-  const reference = h.reference.map(copyTerm);
-  const out: Head = { ...h, reference, keywords: [...h.keywords] };
-  if (h.args) out.args = h.args.map(copyTerm);
-  if (h.key) {
-    // keep the key and the last ref term the same object when they were
-    const last = h.reference.length - 1;
-    out.key = h.key === h.reference[last] ? reference[last]! : copyTerm(h.key);
-  }
-  if (h.value) out.value = copyTerm(h.value);
-  return out;
-}
-
-export function copyRule(r: Rule): Rule {
-  const out: Rule = { ...r, head: copyHead(r.head), body: copyBody(r.body), annotations: r.annotations };
-  if (r.else) out.else = copyRule(r.else);
-  return out;
 }
