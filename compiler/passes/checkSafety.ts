@@ -171,7 +171,7 @@ export function checkSafetyRuleBodies(ctx: CompileContext): void {
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         const args = r.head.args;
-        const globals = args && args.length > 0 ? varsOfTerms(args, {}, new Set(RESERVED)) : RESERVED_SET;
+        const globals = args && args.length > 0 ? varsOfTerms(args, ALL_VARS, new Set(RESERVED)) : RESERVED_SET;
         const closureTerms = facts === undefined || facts.closureTerms.has(r);
         const { body, unsafe } = reorderBodyForSafety(arity, globals, r.body, closureTerms);
         if (unsafe.size > 0) reportUnsafe(ctx, unsafe, [ctx.rewrittenVars], ruleSuffix(m, top));
