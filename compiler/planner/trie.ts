@@ -24,11 +24,12 @@ export class RuleTrie {
   private strings: Map<string, Entry> | undefined;
   private vars: Map<string, Entry> | undefined;
   private others: Map<string, Entry> | undefined;
-  rules: Rule[] | undefined;
+  /** The rules (rulesOf), set only by addRule, which keeps ruleRefs in step. */
+  private rules: Rule[] | undefined;
   /** The full ref of each rule (`data.pkg.p.q`), at the same index: made once per rule, where
    * the rule is added (kept here rather than in a map by rule: one map entry per rule cost the
    * planner more than the arrays). */
-  ruleRefs: Ref[] | undefined;
+  private ruleRefs: Ref[] | undefined;
   /** The rules made ready for planning (rules.ts's planNodeRules), once asked for. */
   ruleSet: RuleSet | undefined;
   /** At the root: the refs shadowed (push) and not yet restored (pop), in order. */
