@@ -40,11 +40,6 @@ export class SourceLocation implements NodeLocation {
     return this.source.text.slice(this.start, this.end);
   }
 
-  /** The same point with another text span. */
-  withSpan(start: number, end: number): SourceLocation {
-    return SourceLocation.of(this.source, this.offset, start, end);
-  }
-
   /** A plain object (what JSON.stringify and error reports see). */
   toJSON(): { file: string; row: number; col: number; offset: number; text: string } {
     return { file: this.file, row: this.row, col: this.col, offset: this.offset, text: this.text };

@@ -2,11 +2,13 @@
 // limits.ts): the length of its longest statement. A rule cannot nest deeper (in the limit's
 // measure: a term or expression one level, a body two) than its statement has characters, plus
 // a few levels of its own (rule → body → expression, an operator's ref → name, generated `true`
-// values and bodies): every other level is opened by at least one character — a bracket, brace or
-// parenthesis, an operator, `.`, `$"`, or a keyword (`not`, `and`, `or`, `some`, `every`,
-// `with`) — and a character opens at most one (test/unit/compiler/limitsBound.test.ts holds
-// the densest shapes against it). So a module whose statements are all short enough is within the
-// limit without a walk over its rules.
+// values and bodies): every other level is paid for by at least one character of its own. A term
+// or expression is opened by a bracket, brace or parenthesis, an operator, `.`, `$"`, or a keyword
+// (`not`, `and`, `or`, `some`, `every`, `with`); a body's two levels take at least two: a
+// comprehension's `|` and its closing bracket (with its `[`/`{` and head term, 4 characters for 3
+// levels, the densest shape there is), or a keyword of two letters or more (`not`, `and`, `or`,
+// `every`). test/unit/compiler/limitsBound.test.ts holds the densest shapes against it. So a
+// module whose statements are all short enough is within the limit without a walk over its rules.
 //
 // Kept on the module under a symbol, not enumerable (JSON, Object.keys, spreads and deep
 // equality do not see it; a copy of the module has none), and given out once: the stages

@@ -29,6 +29,9 @@ const dense: Record<string, (n: number) => string> = {
   "key-value in chain": (n) => `p if { k, 1${rep(n, " in x")} }`,
   "parenthesized sums": (n) => `p := ${nest(n, "(1+", "1", ")")}`,
   "array comprehensions": (n) => `p := ${nest(n, "[x|x:=", "1", "]")}`,
+  "comprehension bodies": (n) => `p := ${nest(n, "[x|", "1", "]")}`,
+  "rule body of comprehensions": (n) => `p if ${nest(n, "{x|", "1", "}")}`,
+  "not comprehensions": (n) => `p if { ${nest(n, "not [x|", "1", "]")} }`,
   "comprehension terms": (n) => `p := ${nest(n, "{", "x", "|x}")}`,
   "object comprehensions": (n) => `p := ${nest(n, "{x:y|y:=", "1", "}")}`,
   every: (n) => `p if { ${nest(n, "every x in y {", "x", "}")} }`,
@@ -52,9 +55,12 @@ describe("compiler limits: the parser's nesting bound", () => {
     it(`${kind}: no deeper than its statement's length + ${OWN_LEVELS}`, () => {
       for (const n of [1, 2, 3, 10, 60]) {
         const text = statement(n).trimEnd();
-        const module = parseModule(`package p\nimport rego.v2\n${text}\n`);
-        expect(takeLongestStatement(module)).to.be.at.least(text.length);
-        for (const rule of module.rules) expect(ruleNesting(rule), `${kind} ${n}`).to.be.at.most(text.length + OWN_LEVELS);
+        // the statement last, and before another one (its length measured up to the next)
+        for (const after of ["", "q := 1\n"]) {
+          const module = parseModule(`package p\nimport rego.v2\n${text}\n${after}`);
+          expect(takeLongestStatement(module), `${kind} ${n} ${JSON.stringify(after)}`).to.be.at.least(text.length);
+          for (const rule of module.rules) expect(ruleNesting(rule), `${kind} ${n}`).to.be.at.most(text.length + OWN_LEVELS);
+        }
       }
     });
   }
@@ -70,6 +76,19 @@ describe("compiler limits: the same errors with or without the parser's bound", 
   it("a deep rule in a long statement is found", () => {
     const err = nestingError([parseModule(deep, { file: "a.rego" })]);
     expect(err).to.match(/^rego_compile_error policy nested too deeply.* a\.rego:2:/);
+  });
+
+  it("the densest shape just over the limit is found: the skip's threshold is not laxer than the bound", () => {
+    // comprehension bodies, 4 characters for 3 levels: the shortest statement that nests too
+    // deeply, well short of twice the limit in characters
+    let n = 1;
+    while (ruleNesting(parseModule(`package p\np := ${nest(n, "[x|", "1", "]")}\n`).rules[0]!) <= MAX_NESTING) n++;
+    const text = `package p\np := ${nest(n, "[x|", "1", "]")}\nq := 1\n`;
+    const module = parseModule(text, { file: "a.rego" });
+    expect(takeLongestStatement(parseModule(text))).to.be.below(MAX_NESTING * 1.5);
+    const err = nestingError([module]);
+    expect(err).to.match(/^rego_compile_error policy nested too deeply.* a\.rego:2:/);
+    expect(err).to.equal(nestingError([{ ...parseModule(text, { file: "a.rego" }) }]));
   });
 
   it("short statements: no error, and none for the same modules walked", () => {

@@ -53,6 +53,18 @@ describe("syntax: source rows and columns", () => {
     for (let off = 0; off < text.length; off++) {
       const loc = SourceLocation.of(src, off, off, off);
       assert.deepEqual({ row: loc.row, col: loc.col }, expected(text, off));
+      // a text starting elsewhere (SpanLocation) points at the same place
+      const span = SourceLocation.of(src, off, 0, off);
+      assert.deepEqual({ row: span.row, col: span.col, offset: span.offset }, { ...expected(text, off), offset: off });
     }
+  });
+
+  it("a location's text spans [start, end), whether or not it starts where it points", () => {
+    const text = "p := f(1)\n";
+    const src = new Source("f.rego", text);
+    const same = SourceLocation.of(src, 5, 5, 9);
+    const apart = SourceLocation.of(src, 5, 0, 9);
+    assert.deepEqual([same.text, same.offset, apart.text, apart.offset], ["f(1)", 5, "p := f(1)", 5]);
+    assert.deepEqual(JSON.parse(JSON.stringify(apart)), { file: "f.rego", row: 1, col: 6, offset: 5, text: "p := f(1)" });
   });
 });
