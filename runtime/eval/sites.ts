@@ -8,8 +8,7 @@
 // each site four numbers: its name's index in `names` (a builtin's name, or a conflict's kind),
 // its file's index in `files`, its row and its column. The compiler writes it with JSON.stringify
 // and a string literal, so no file or builtin name can change how it reads.
-import { RegoError } from "../errors.js";
-import { conflictSite, type ConflictKind, type ConflictSite } from "./ops.js";
+import { conflictSite, internalError, type ConflictKind, type ConflictSite } from "./ops.js";
 import { builtinSite, type BuiltinSite } from "./state.js";
 
 interface SiteTable {
@@ -18,22 +17,45 @@ interface SiteTable {
   sites: number[];
 }
 
+/** A malformed table (generated code edited or damaged): a coded error, never a crash. */
+function malformed(detail: string): never {
+  throw internalError(`malformed site table in generated code: ${detail}`);
+}
+
 function parseTable(text: string): SiteTable {
-  const t = JSON.parse(text) as Partial<SiteTable> | null;
+  let t: Partial<SiteTable> | null;
+  try {
+    t = JSON.parse(text) as Partial<SiteTable> | null;
+  } catch {
+    return malformed("not JSON");
+  }
   if (!t || !Array.isArray(t.names) || !Array.isArray(t.files) || !Array.isArray(t.sites) || t.sites.length % 4 !== 0) {
-    throw new RegoError("eval_internal_error", "malformed site table in generated code");
+    return malformed("not {names, files, sites}");
   }
   return t as SiteTable;
+}
+
+/** Site `index` of `t` (its name, file, row and col), checked: the table is data a module carries. */
+function tableSite(t: SiteTable, index: number): [name: string, file: string, row: number, col: number] {
+  const j = index * 4;
+  if (!(Number.isInteger(j) && j >= 0 && j < t.sites.length)) return malformed(`no site ${index}`);
+  const name = t.names[t.sites[j]!];
+  const file = t.files[t.sites[j + 1]!];
+  const row = t.sites[j + 2];
+  const col = t.sites[j + 3];
+  // (An index out of range or not an integer reads undefined.)
+  if (typeof name !== "string" || typeof file !== "string" || typeof row !== "number" || typeof col !== "number") {
+    return malformed(`site ${index}`);
+  }
+  return [name, file, row, col];
 }
 
 /** The builtin call sites of a module, resolved at load (as `call0`..`callN` take them): a
  * builtin that is not registered fails the load, at its first site's location. */
 export function builtinSites(table: string): readonly BuiltinSite[] {
-  const { names, files, sites } = parseTable(table);
-  const out: BuiltinSite[] = new Array(sites.length / 4);
-  for (let i = 0, j = 0; j < sites.length; i++, j += 4) {
-    out[i] = builtinSite(names[sites[j]!]!, files[sites[j + 1]!]!, sites[j + 2]!, sites[j + 3]!);
-  }
+  const t = parseTable(table);
+  const out: BuiltinSite[] = new Array(t.sites.length / 4);
+  for (let i = 0; i < out.length; i++) out[i] = builtinSite(...tableSite(t, i));
   return out;
 }
 
@@ -44,10 +66,8 @@ export class ConflictSites {
 
   /** Site `index` of the table. */
   site(index: number): ConflictSite {
-    const { names, files, sites } = (this.decoded ??= parseTable(this.table));
-    const j = index * 4;
-    if (!(j >= 0 && j < sites.length)) throw new RegoError("eval_internal_error", `no conflict site ${index} in generated code`);
-    return conflictSite(names[sites[j]!] as ConflictKind, files[sites[j + 1]!]!, sites[j + 2]!, sites[j + 3]!);
+    const [kind, file, row, col] = tableSite((this.decoded ??= parseTable(this.table)), index);
+    return conflictSite(kind as ConflictKind, file, row, col);
   }
 }
 
