@@ -8,8 +8,13 @@
 // each site four numbers: its name's index in `names` (a builtin's name, or a conflict's kind),
 // its file's index in `files`, its row and its column. The compiler writes it with JSON.stringify
 // and a string literal, so no file or builtin name can change how it reads.
-import { conflictSite, internalError, type ConflictKind, type ConflictSite } from "./ops.js";
-import { builtinSite, type BuiltinSite } from "./state.js";
+//
+// A single site is resolved here only (`builtinSite`, `conflictSite`: not exported, as generated
+// code names its sites by table and index alone).
+import { RegoError } from "../errors.js";
+import { getBuiltin, type BuiltinFn } from "../builtins/registry.js";
+import { internalError, type ConflictSite } from "./ops.js";
+import type { BuiltinSite } from "./state.js";
 
 interface SiteTable {
   names: string[];
@@ -67,10 +72,37 @@ export class ConflictSites {
   /** Site `index` of the table. */
   site(index: number): ConflictSite {
     const [kind, file, row, col] = tableSite((this.decoded ??= parseTable(this.table)), index);
-    return conflictSite(kind as ConflictKind, file, row, col);
+    return conflictSite(kind, file, row, col);
   }
 }
 
 export function conflictSites(table: string): ConflictSites {
   return new ConflictSites(table);
+}
+
+/** Resolves a builtin for a call site (at module load); a missing builtin
+ * is a coded error. */
+function builtinSite(name: string, file: string, row: number, col: number): BuiltinSite {
+  const def = getBuiltin(name);
+  if (!def) {
+    throw new RegoError("rego_compile_error", `builtin ${name} is not implemented`, { file, row, col }, { details: { missingBuiltins: [name] } });
+  }
+  return Object.freeze({
+    name,
+    location: Object.freeze({ file, row, col }),
+    def,
+    fn: def.fn as BuiltinFn,
+    special: def.nondeterministic === true || def.async === true,
+  });
+}
+
+const CONFLICT_MESSAGES = {
+  rule: "complete rules must not produce multiple outputs",
+  function: "functions must not produce multiple outputs for same inputs",
+  object: "object keys must be unique",
+} as const;
+
+function conflictSite(kind: string, file: string, row: number, col: number): ConflictSite {
+  if (!Object.hasOwn(CONFLICT_MESSAGES, kind)) throw internalError(`unknown conflict kind ${JSON.stringify(kind)}`);
+  return Object.freeze({ message: CONFLICT_MESSAGES[kind as keyof typeof CONFLICT_MESSAGES], location: Object.freeze({ file, row, col }) });
 }
