@@ -40,27 +40,28 @@ function parseTable(text: string): SiteTable {
   return t as SiteTable;
 }
 
-/** Site `index` of `t` (its name, file, row and col), checked: the table is data a module carries. */
-function tableSite(t: SiteTable, index: number): [name: string, file: string, row: number, col: number] {
+/** Where site `index` of `t` starts in `t.sites` (its name, file, row and col), checked: the table
+ * is data a module carries. */
+function siteAt(t: SiteTable, index: number): number {
   const j = index * 4;
   if (!(Number.isInteger(j) && j >= 0 && j < t.sites.length)) return malformed(`no site ${index}`);
-  const name = t.names[t.sites[j]!];
-  const file = t.files[t.sites[j + 1]!];
-  const row = t.sites[j + 2];
-  const col = t.sites[j + 3];
   // (An index out of range or not an integer reads undefined.)
-  if (typeof name !== "string" || typeof file !== "string" || typeof row !== "number" || typeof col !== "number") {
+  if (typeof t.names[t.sites[j]!] !== "string" || typeof t.files[t.sites[j + 1]!] !== "string" || typeof t.sites[j + 2] !== "number" || typeof t.sites[j + 3] !== "number") {
     return malformed(`site ${index}`);
   }
-  return [name, file, row, col];
+  return j;
 }
 
 /** The builtin call sites of a module, resolved at load (as `call0`..`callN` take them): a
  * builtin that is not registered fails the load, at its first site's location. */
 export function builtinSites(table: string): readonly BuiltinSite[] {
   const t = parseTable(table);
-  const out: BuiltinSite[] = new Array(t.sites.length / 4);
-  for (let i = 0; i < out.length; i++) out[i] = builtinSite(...tableSite(t, i));
+  const { names, files, sites } = t;
+  const out: BuiltinSite[] = new Array(sites.length / 4);
+  for (let i = 0; i < out.length; i++) {
+    const j = siteAt(t, i);
+    out[i] = builtinSite(names[sites[j]!]!, files[sites[j + 1]!]!, sites[j + 2]!, sites[j + 3]!);
+  }
   return out;
 }
 
@@ -71,8 +72,9 @@ export class ConflictSites {
 
   /** Site `index` of the table. */
   site(index: number): ConflictSite {
-    const [kind, file, row, col] = tableSite((this.decoded ??= parseTable(this.table)), index);
-    return conflictSite(kind, file, row, col);
+    const t = (this.decoded ??= parseTable(this.table));
+    const j = siteAt(t, index);
+    return conflictSite(t.names[t.sites[j]!]!, t.files[t.sites[j + 1]!]!, t.sites[j + 2]!, t.sites[j + 3]!);
   }
 }
 
