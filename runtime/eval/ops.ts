@@ -187,27 +187,14 @@ export function insert(object: V, key: V, value: V): Value {
   return objectInsert(o, key, value);
 }
 
-/** Where a conflict is raised from: OPA's message and the statement's location. */
+/** Where a conflict is raised from: OPA's message and the statement's location (generated code
+ * holds its sites in a table: sites.ts, `ConflictSites`). */
 export interface ConflictSite {
   readonly message: string;
   readonly location: Location;
 }
 
-const CONFLICT_MESSAGES = {
-  rule: "complete rules must not produce multiple outputs",
-  function: "functions must not produce multiple outputs for same inputs",
-  object: "object keys must be unique",
-} as const;
-
-export type ConflictKind = keyof typeof CONFLICT_MESSAGES;
-
-/** A conflict site; generated code holds its sites in a table (sites.ts, `ConflictSites`). */
-export function conflictSite(kind: ConflictKind, file: string, row: number, col: number): ConflictSite {
-  if (!Object.hasOwn(CONFLICT_MESSAGES, kind)) throw internalError(`unknown conflict kind ${JSON.stringify(kind)}`);
-  return Object.freeze({ message: CONFLICT_MESSAGES[kind], location: Object.freeze({ file, row, col }) });
-}
-
-export function conflictError(site: ConflictSite): RegoError {
+function conflictError(site: ConflictSite): RegoError {
   return new RegoError("eval_conflict_error", site.message, site.location);
 }
 

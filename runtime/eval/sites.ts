@@ -8,9 +8,13 @@
 // each site four numbers: its name's index in `names` (a builtin's name, or a conflict's kind),
 // its file's index in `files`, its row and its column. The compiler writes it with JSON.stringify
 // and a string literal, so no file or builtin name can change how it reads.
+//
+// A single site is resolved here only (`builtinSite`, `conflictSite`: not exported, as generated
+// code names its sites by table and index alone).
 import { RegoError } from "../errors.js";
-import { conflictSite, type ConflictKind, type ConflictSite } from "./ops.js";
-import { builtinSite, type BuiltinSite } from "./state.js";
+import { getBuiltin, type BuiltinFn } from "../builtins/registry.js";
+import { internalError, type ConflictSite } from "./ops.js";
+import type { BuiltinSite } from "./state.js";
 
 interface SiteTable {
   names: string[];
@@ -18,20 +22,44 @@ interface SiteTable {
   sites: number[];
 }
 
+/** A malformed table (generated code edited or damaged): a coded error, never a crash. */
+function malformed(detail: string): never {
+  throw internalError(`malformed site table in generated code: ${detail}`);
+}
+
 function parseTable(text: string): SiteTable {
-  const t = JSON.parse(text) as Partial<SiteTable> | null;
+  let t: Partial<SiteTable> | null;
+  try {
+    t = JSON.parse(text) as Partial<SiteTable> | null;
+  } catch {
+    return malformed("not JSON");
+  }
   if (!t || !Array.isArray(t.names) || !Array.isArray(t.files) || !Array.isArray(t.sites) || t.sites.length % 4 !== 0) {
-    throw new RegoError("eval_internal_error", "malformed site table in generated code");
+    return malformed("not {names, files, sites}");
   }
   return t as SiteTable;
+}
+
+/** Where site `index` of `t` starts in `t.sites` (its name, file, row and col), checked: the table
+ * is data a module carries. */
+function siteAt(t: SiteTable, index: number): number {
+  const j = index * 4;
+  if (!(Number.isInteger(j) && j >= 0 && j < t.sites.length)) return malformed(`no site ${index}`);
+  // (An index out of range or not an integer reads undefined.)
+  if (typeof t.names[t.sites[j]!] !== "string" || typeof t.files[t.sites[j + 1]!] !== "string" || typeof t.sites[j + 2] !== "number" || typeof t.sites[j + 3] !== "number") {
+    return malformed(`site ${index}`);
+  }
+  return j;
 }
 
 /** The builtin call sites of a module, resolved at load (as `call0`..`callN` take them): a
  * builtin that is not registered fails the load, at its first site's location. */
 export function builtinSites(table: string): readonly BuiltinSite[] {
-  const { names, files, sites } = parseTable(table);
+  const t = parseTable(table);
+  const { names, files, sites } = t;
   const out: BuiltinSite[] = new Array(sites.length / 4);
-  for (let i = 0, j = 0; j < sites.length; i++, j += 4) {
+  for (let i = 0; i < out.length; i++) {
+    const j = siteAt(t, i);
     out[i] = builtinSite(names[sites[j]!]!, files[sites[j + 1]!]!, sites[j + 2]!, sites[j + 3]!);
   }
   return out;
@@ -44,13 +72,39 @@ export class ConflictSites {
 
   /** Site `index` of the table. */
   site(index: number): ConflictSite {
-    const { names, files, sites } = (this.decoded ??= parseTable(this.table));
-    const j = index * 4;
-    if (!(j >= 0 && j < sites.length)) throw new RegoError("eval_internal_error", `no conflict site ${index} in generated code`);
-    return conflictSite(names[sites[j]!] as ConflictKind, files[sites[j + 1]!]!, sites[j + 2]!, sites[j + 3]!);
+    const t = (this.decoded ??= parseTable(this.table));
+    const j = siteAt(t, index);
+    return conflictSite(t.names[t.sites[j]!]!, t.files[t.sites[j + 1]!]!, t.sites[j + 2]!, t.sites[j + 3]!);
   }
 }
 
 export function conflictSites(table: string): ConflictSites {
   return new ConflictSites(table);
+}
+
+/** Resolves a builtin for a call site (at module load); a missing builtin
+ * is a coded error. */
+function builtinSite(name: string, file: string, row: number, col: number): BuiltinSite {
+  const def = getBuiltin(name);
+  if (!def) {
+    throw new RegoError("rego_compile_error", `builtin ${name} is not implemented`, { file, row, col }, { details: { missingBuiltins: [name] } });
+  }
+  return Object.freeze({
+    name,
+    location: Object.freeze({ file, row, col }),
+    def,
+    fn: def.fn as BuiltinFn,
+    special: def.nondeterministic === true || def.async === true,
+  });
+}
+
+const CONFLICT_MESSAGES = {
+  rule: "complete rules must not produce multiple outputs",
+  function: "functions must not produce multiple outputs for same inputs",
+  object: "object keys must be unique",
+} as const;
+
+function conflictSite(kind: string, file: string, row: number, col: number): ConflictSite {
+  if (!Object.hasOwn(CONFLICT_MESSAGES, kind)) throw internalError(`unknown conflict kind ${JSON.stringify(kind)}`);
+  return Object.freeze({ message: CONFLICT_MESSAGES[kind as keyof typeof CONFLICT_MESSAGES], location: Object.freeze({ file, row, col }) });
 }

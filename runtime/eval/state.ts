@@ -9,7 +9,6 @@ import { RegoError, type Location } from "../errors.js";
 import { EvalContext, type EvalOptions } from "../builtins/context.js";
 import {
   builtinFailed,
-  getBuiltin,
   invokeBuiltin,
   invokeBuiltinAsync,
   type BuiltinDef,
@@ -63,22 +62,6 @@ export interface BuiltinSite extends CallSite {
   readonly fn: BuiltinFn;
   /** Nondeterministic or async: taken through `invokeSpecial` instead of the inline fast path. */
   readonly special: boolean;
-}
-
-/** Resolves a builtin for a call site (at module load: sites.ts, `builtinSites`); a missing builtin
- * is a coded error. */
-export function builtinSite(name: string, file: string, row: number, col: number): BuiltinSite {
-  const def = getBuiltin(name);
-  if (!def) {
-    throw new RegoError("rego_compile_error", `builtin ${name} is not implemented`, { file, row, col }, { details: { missingBuiltins: [name] } });
-  }
-  return Object.freeze({
-    name,
-    location: Object.freeze({ file, row, col }),
-    def,
-    fn: def.fn as BuiltinFn,
-    special: def.nondeterministic === true || def.async === true,
-  });
 }
 
 function invokeSpecial($: EvalState, s: BuiltinSite, args: V[]): V {

@@ -7,7 +7,6 @@ import {
   RegoObject,
   RegoSet,
   assignOnce,
-  conflictSite,
   conflictSites,
   dot,
   dotData,
@@ -161,7 +160,15 @@ describe("runtime/eval: ops", () => {
       (e: unknown) =>
         e instanceof RegoError && e.code === "eval_conflict_error" && e.message === "complete rules must not produce multiple outputs" && JSON.stringify(e.location) === '{"file":"f.rego","row":1,"col":1}',
     );
-    assert.deepEqual(conflictSite("function", "h.rego", 2, 5), { message: "functions must not produce multiple outputs for same inputs", location: { file: "h.rego", row: 2, col: 5 } });
+    const fn = conflictSites(JSON.stringify({ names: ["function"], files: ["h.rego"], sites: [0, 0, 2, 5] }));
+    assert.throws(
+      () => assignOnce(1, 2, fn, 0),
+      (e: unknown) =>
+        e instanceof RegoError &&
+        e.code === "eval_conflict_error" &&
+        e.message === "functions must not produce multiple outputs for same inputs" &&
+        JSON.stringify(e.location) === '{"file":"h.rego","row":2,"col":5}',
+    );
   });
 
   it("pathKey, num, EMPTY_OBJECT", () => {

@@ -30,11 +30,39 @@ describe("runtime: site tables", () => {
   });
 
   it("a conflict table is not read until a site is asked for", () => {
+    const internal = (e: unknown) => e instanceof RegoError && e.code === "eval_internal_error" && e.message.startsWith("malformed site table");
     const sites = conflictSites("not JSON");
-    assert.throws(() => sites.site(0), SyntaxError);
+    assert.throws(() => sites.site(0), internal);
     const ok = conflictSites(table(["object"], ["f.rego"], [0, 0, 5, 6]));
     assert.deepEqual(ok.site(0), { message: "object keys must be unique", location: { file: "f.rego", row: 5, col: 6 } });
     assert.throws(() => ok.site(1), (e: unknown) => e instanceof RegoError && e.code === "eval_internal_error");
     assert.throws(() => conflictSites(table(["__proto__"], ["f.rego"], [0, 0, 1, 1])).site(0), (e: unknown) => e instanceof RegoError && e.code === "eval_internal_error");
+  });
+
+  it("a malformed table is a coded error, never a crash", () => {
+    const internal = (e: unknown) => e instanceof RegoError && e.code === "eval_internal_error" && e.message.startsWith("malformed site table");
+    const bad = [
+      "not JSON",
+      "null",
+      "[]",
+      JSON.stringify({ names: ["object"], files: ["f.rego"] }),
+      table(["object"], ["f.rego"], [0, 0, 1]),
+      // name or file index out of range, negative, not an integer, not a number; row or col not a number
+      table(["object"], ["f.rego"], [1, 0, 1, 1]),
+      table(["object"], ["f.rego"], [0, 1, 1, 1]),
+      table(["object"], ["f.rego"], [-1, 0, 1, 1]),
+      table(["object"], ["f.rego"], [0.5, 0, 1, 1]),
+      JSON.stringify({ names: ["object"], files: ["f.rego"], sites: ["length", 0, 1, 1] }),
+      JSON.stringify({ names: ["object"], files: ["f.rego"], sites: ["__proto__", 0, 1, 1] }),
+      JSON.stringify({ names: ["object"], files: ["f.rego"], sites: [0, 0, "1", 1] }),
+      JSON.stringify({ names: ["object"], files: ["f.rego"], sites: [0, 0, 1, null] }),
+      JSON.stringify({ names: [7], files: ["f.rego"], sites: [0, 0, 1, 1] }),
+    ];
+    for (const text of bad) {
+      assert.throws(() => conflictSites(text).site(0), internal, text);
+      assert.throws(() => builtinSites(text.replace('"object"', '"plus"')), internal, text);
+    }
+    assert.throws(() => conflictSites(table(["object"], ["f.rego"], [0, 0, 1, 1])).site(-1), internal);
+    assert.throws(() => conflictSites(table(["object"], ["f.rego"], [0, 0, 1, 1])).site(0.5), internal);
   });
 });
