@@ -105,8 +105,11 @@ function planWithUndoRec(p: Planner, restore: [Local, Local][], index: number, i
   planWithUndoRec(p, restore, index + 1, iter);
   p.leaveBlock(block, prev);
   const [orig, save] = restore[index]!;
-  // OPA writes a null path for the undo statements
-  p.append(S.WithStmt(p, orig, null as unknown as number[], p.local(save), block));
+  // The undo statement's path is empty. OPA's JSON has null there (Go's nil slice), which decodes
+  // to the same []; written as [] the plan is in the decoded shape the code generator takes as it
+  // is (a null made prepare.ts copy every plan with a `with` through the decoder: compiling the
+  // seed policies, p10 0.90-0.94 -> 0.70-0.81 ms), and its type holds.
+  p.append(S.WithStmt(p, orig, [], p.local(save), block));
 }
 
 /** A mock replacement that refers to the caller's variables: each such variable gets a capture

@@ -4,7 +4,6 @@
 // runs the plan's consumers over it (decoding/validation, the code generator in both languages,
 // the plan's JSON): a write anywhere throws (modules run in strict mode), and the frozen plan
 // must give exactly what the plan did before.
-// (No `with` below: see outputs.)
 import assert from "node:assert/strict";
 import { planRego } from "../../../../compiler/compile.js";
 import { generateModule, preparePolicy } from "../../../../compiler/codegen/generate.js";
@@ -36,6 +35,8 @@ else := "b" if input.x == 2
 else := "c"
 
 f(x) := x + 1
+
+mocked if admin with input.user as "admin"
 `;
 
 const READER = `package reader
@@ -67,15 +68,15 @@ function stmtsOf(blocks: readonly Block[], out: Stmt[] = []): Stmt[] {
 
 function outputs(policy: Policy): string[] {
   const prepared = preparePolicy(policy);
-  // the plan itself, not a decoded copy (a plan with `with` is copied: its undo statements have
-  // a null path, as OPA writes them, which the check for a decoded plan refuses)
+  // the plan itself, not a decoded copy (with `with` too: its undo statements' paths are [], not
+  // OPA's null, which the check for a decoded plan refuses)
   assert.equal(prepared, policy, "the code generator is given the plan itself");
   return [JSON.stringify(policy), generateModule(prepared).code, generateModule(prepared, { language: "javascript" }).code];
 }
 
 describe("planner: a plan's shared objects", () => {
   const plan = (): Policy =>
-    planRego({ modules: { "shared.rego": POLICY, "reader.rego": READER }, entrypoints: ["shared/allow", "shared/kind", "reader/whole", "reader/pick"] });
+    planRego({ modules: { "shared.rego": POLICY, "reader.rego": READER }, entrypoints: ["shared/allow", "shared/kind", "shared/mocked", "reader/whole", "reader/pick"] });
 
   it("are shared in this plan (else the test below proves nothing)", () => {
     const policy = plan();
