@@ -1,7 +1,7 @@
 // regoc's public compiler API (`regoc/compiler`).
 //   compilePlan(plan, {entrypoint?})    IR plan (OPA's plan.json, parsed or text) → PreparedQuery
 //   generateTypeScript(plan, options?)  IR plan → {code, entrypoints, builtins}: one TS module
-//   loadModule(code, {language?})      generated module → live module (its `entrypoints` table, ...)
+//   loadModule(code, generated?)       generated module → live module (its `entrypoints` table, ...)
 //   writeModule(file, code)             saves generated TS for ahead-of-time use
 import { getBuiltin } from "../runtime/builtins/registry.js";
 import { RegoError } from "../runtime/errors.js";
@@ -25,19 +25,19 @@ export function generateTypeScript(plan: unknown, options: GenerateOptions = {})
   return generateModule(preparePolicy(plan), options);
 }
 
-/** Compiles a plan to a prepared query: validate, check builtins, generate (as JavaScript: a live
- * module needs no types), load. */
+/** Compiles a plan to a prepared query: validate, check builtins, generate (as a JavaScript
+ * function body: a live module needs no types, nor Node's module loader), load. */
 export async function compilePlan(plan: unknown, options: CompilePlanOptions = {}): Promise<PreparedQuery> {
   const policy = preparePolicy(plan);
   const entrypoint = selectPlans(policy, options.entrypoint)[0]!.name;
-  const generated = generateModule(policy, { language: "javascript" });
+  const generated = generateModule(policy, { language: "function" });
   const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
   if (missing.length > 0) {
     throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`, undefined, {
       details: { missingBuiltins: missing },
     });
   }
-  const mod = await loadModule(generated.code, { language: generated.language });
+  const mod = await loadModule(generated.code, generated);
   return new PreparedQuery(mod.entrypoints, entrypoint, generated.code);
 }
 export * from "./compile.js";

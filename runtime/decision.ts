@@ -40,7 +40,7 @@ export interface CompiledDecision {
   /** The query's expressions ("rows" mode only). */
   readonly expressions: readonly QueryExpression[];
   readonly run: (input: unknown, data: unknown, options?: EvalOptions) => unknown;
-  /** The generated module as it was loaded (JavaScript: `language: "javascript"`), for debugging. */
+  /** The generated module as it was loaded (a JavaScript function body: `language: "function"`), for debugging. */
   readonly source: string;
   /** toJSON of the runtime instance the generated module uses (sets → sorted arrays, ...). */
   readonly toJSON: (value: unknown) => JSONValue;
@@ -83,13 +83,13 @@ export async function compileDecision(options: CompileDecisionOptions): Promise<
     planned = asQuery();
   }
   const entrypoint = planned.names[0]!;
-  const generated = compiler.generateTypeScript(planned.plan, { entrypoint, language: "javascript" });
+  const generated = compiler.generateTypeScript(planned.plan, { entrypoint, language: "function" });
   const { getBuiltin } = await import("./builtins/registry.js");
   const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
   if (missing.length > 0) {
     throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
   }
-  const mod = await compiler.loadModule(generated.code, { language: generated.language });
+  const mod = await compiler.loadModule(generated.code, generated);
   const info = Object.hasOwn(mod.entrypoints, entrypoint) ? (mod.entrypoints[entrypoint] as EntrypointInfo) : undefined;
   if (!info) throw new RegoError("eval_internal_error", `generated module has no entrypoint ${JSON.stringify(entrypoint)}`);
   const expressions = path ? [] : await queryExpressions(options.query, base.v0Compatible, planned.expressionKeys);

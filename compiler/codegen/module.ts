@@ -21,6 +21,9 @@
 // A module to be loaded, not read, is laid out as JavaScript by `buildJavaScript`: the same parts
 // with the types left out (the emitter wrote its statements without annotations), one line per
 // declaration, no ts-morph and no esbuild pass to strip what was never written.
+// `buildFunctionBody` lays out those very parts as the body of a function (what `loadModule`
+// compiles, without Node's module loader): no import — the runtime names are the function's
+// parameters — no `export`, and a final `return` of the exports.
 import { createRequire } from "node:module";
 import type * as TsMorph from "ts-morph";
 import type { Project, StatementStructures } from "ts-morph";
@@ -87,8 +90,8 @@ function getProject(): Project {
   }));
 }
 
-function constText(c: ModuleConst, typed = true): string {
-  const exp = c.exported ? "export " : "";
+function constText(c: ModuleConst, typed = true, exporting = true): string {
+  const exp = c.exported && exporting ? "export " : "";
   const type = c.type && typed ? `: ${c.type.text}` : "";
   // (TypeScript, for people: one name a line; JavaScript: one line.)
   const more = c.more ? c.more.map((d) => `${typed ? ",\n  " : ", "}${d.name.text} = ${d.init.text}`).join("") : "";
@@ -181,21 +184,42 @@ export function buildModule(parts: ModuleParts): BuiltModule {
 /** The module as JavaScript (see the top of this file): the import without its type-only names,
  * constants, functions, the entrypoint table. */
 export function buildJavaScript(parts: ModuleParts): BuiltModule {
+  const values = parts.imports.filter((i) => !i.typeOnly).map((i) => i.name);
+  return layOutJavaScript(parts, values.length > 0 ? `import { ${values.join(", ")} } from "regoc";\n` : "", true);
+}
+
+/**
+ * The module as a function body (see the top of this file), for `loadModule`: its parameters are
+ * the runtime's value names (GeneratedModule.runtimeImports); it returns the exports, in an
+ * object without a prototype, as a module namespace has none. "use strict" because a module's
+ * code is strict and a function's is not.
+ */
+export function buildFunctionBody(parts: ModuleParts): BuiltModule {
+  const built = layOutJavaScript(parts, '"use strict";\n', false);
+  const exported = [
+    ...parts.consts.filter((c) => c.exported).map((c) => c.name.text),
+    ...parts.functions.filter((f) => f.isExported).map((f) => f.name.text),
+    ...parts.tail.filter((c) => c.exported).map((c) => c.name.text),
+  ];
+  return { code: `${built.code}return { __proto__: null, ${exported.join(", ")} };\n`, functionStarts: built.functionStarts };
+}
+
+/** Header, `prologue`, constants, functions, the entrypoint table; `export`s only if `exporting`. */
+function layOutJavaScript(parts: ModuleParts, prologue: string, exporting: boolean): BuiltModule {
   const out: string[] = [];
   for (const h of parts.header) out.push(h.text, "\n");
-  const values = parts.imports.filter((i) => !i.typeOnly).map((i) => i.name);
-  if (values.length > 0) out.push(`import { ${values.join(", ")} } from "regoc";\n`);
-  for (const c of parts.consts) out.push(constText(c, false), "\n");
+  if (prologue !== "") out.push(prologue);
+  for (const c of parts.consts) out.push(constText(c, false, exporting), "\n");
   const functionStarts: number[] = [];
   let at = out.reduce((n, s) => n + s.length, 0);
   for (const f of parts.functions) {
     // (Pieces, not one string per function: join copies each once.)
-    const head = `${f.isExported ? "export " : ""}${f.isAsync ? "async " : ""}function ${f.name.text}(${f.params.map((p) => p.name.text).join(", ")}) {\n`;
+    const head = `${f.isExported && exporting ? "export " : ""}${f.isAsync ? "async " : ""}function ${f.name.text}(${f.params.map((p) => p.name.text).join(", ")}) {\n`;
     functionStarts.push(at);
     if (f.body === "") out.push(head, "}\n");
     else out.push(head, f.body, "\n}\n");
     at += head.length + (f.body === "" ? 2 : f.body.length + 3);
   }
-  for (const c of parts.tail) out.push(constText(c, false), "\n");
+  for (const c of parts.tail) out.push(constText(c, false, exporting), "\n");
   return { code: out.join(""), functionStarts };
 }

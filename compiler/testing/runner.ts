@@ -66,10 +66,10 @@ async function compileTests(modules: Record<string, string>, tests: TestCase[], 
   // With no test to run, still compile the modules (a query of `true`), as opa test does.
   const plan = planRego(entrypoints.length > 0 ? { modules, entrypoints, v0Compatible: v0, print: true } : { modules, query: "true", v0Compatible: v0 });
   if (entrypoints.length === 0) return {};
-  const generated = generateTypeScript(plan);
+  const generated = generateTypeScript(plan, { language: "function" });
   const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
   if (missing.length > 0) throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
-  const mod = await loadModule(generated.code);
+  const mod = await loadModule(generated.code, generated);
   return mod.entrypoints as Record<string, EntrypointInfo>;
 }
 

@@ -1,9 +1,12 @@
-// loader.ts: generated TS → a live module sharing the host's runtime instance; failures keep the
-// generated source; .ts files for ahead-of-time use; modules are reentrant.
+// loader.ts: generated code → a live module sharing the host's runtime instance (a function body
+// without Node's module loader, collected once dropped; TS and ES modules by import()); failures
+// keep the generated source; .ts files for ahead-of-time use; modules are reentrant.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { RegoError, RegoSet, type Value } from "regoc";
 import { PreparedQuery, compilePlan, generateTypeScript, loadModule, toJavaScript, writeModule } from "regoc/compiler";
 import { L, PolicyBuilder, block, ruleFunc, st } from "./plans.js";
@@ -27,6 +30,57 @@ describe("codegen: loader", () => {
     const out = (mod.testS as (input: unknown, data: unknown) => Value)(["b", "a", "b"], {});
     assert.ok(out instanceof RegoSet);
     assert.deepEqual(out.sorted(), ["a", "b"]);
+  });
+
+  it("a function body shares the runtime too, runs strict, and returns its exports", async () => {
+    const generated = generateTypeScript(setPlan().json(), { language: "function" });
+    assert.equal(generated.language, "function");
+    assert.doesNotMatch(generated.code, /\bimport\b|\bexport\b/);
+    assert.ok(generated.runtimeImports.includes("RegoSet"));
+    const mod = await loadModule(generated.code, generated);
+    const out = (mod.testS as (input: unknown, data: unknown) => Value)(["b", "a", "b"], {});
+    assert.ok(out instanceof RegoSet);
+    assert.deepEqual(out.sorted(), ["a", "b"]);
+    assert.deepEqual(Object.keys(mod.entrypoints), ["test/s"]);
+    // Strict, as a module's code is: `this` is undefined, not the global object.
+    const strict = await loadModule('"use strict";\nconst self = this;\nreturn { entrypoints: {}, self };\n', { language: "function" });
+    assert.equal(strict.self, undefined);
+    const own = generateTypeScript(setPlan().json(), { language: "function" });
+    assert.match(own.code, /^"use strict";$/m);
+  });
+
+  it("a function body that fails to compile or load is a rego_compile_error carrying the source", async () => {
+    const failsWith = async (code: string, runtimeImports: string[], message: RegExp) =>
+      assert.rejects(
+        () => loadModule(code, { language: "function", runtimeImports }),
+        (e: unknown) => e instanceof RegoError && e.code === "rego_compile_error" && message.test(e.message) && (e.details as { source: string }).source === code,
+      );
+    await failsWith("return { entrypoints: {;\n", [], /^generated module: does not compile: /);
+    await failsWith('throw new Error(String(RegoSet).slice(0, 0) + "boom");\n', ["RegoSet"], /^generated module: failed to load: boom/);
+    await failsWith("return { x: 1 };\n", [], /exports no entrypoints table/);
+    await failsWith("return undefined;\n", [], /exports no entrypoints table/);
+    await failsWith("return { entrypoints: {} };\n", ["RegoSet", "NoSuchRuntimeName"], /the runtime does not export NoSuchRuntimeName/);
+  });
+
+  it("a reloaded module is collected once dropped (Node's module map kept every version)", async function () {
+    this.timeout(120_000);
+    // Also under --disallow-code-generation-from-strings, which a hardened server may run with.
+    const child = spawn(
+      process.execPath,
+      ["--no-experimental-require-module", "--conditions=regoc-source", "--import", "tsx", "--expose-gc", "--disallow-code-generation-from-strings", fileURLToPath(new URL("fixtures/reload.ts", import.meta.url))],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    assert.equal(status, 0, stderr);
+    const r = JSON.parse(stdout) as { growthBytes: number; moduleBytes: number; rounds: number; alive: number };
+    assert.equal(r.alive, 0, `${r.alive} of ${r.rounds} dropped modules still alive`);
+    // Kept versions would grow the heap by rounds × (at least) the module's size; what may remain
+    // is what warming up leaves (caches), independent of the number of versions.
+    assert.ok(r.growthBytes < 4 * r.moduleBytes, `heap grew ${r.growthBytes} bytes over ${r.rounds} reloads of a ${r.moduleBytes}-byte module`);
   });
 
   it("the only import is rewritten to this process's runtime", async () => {
