@@ -150,14 +150,20 @@ export async function loadModule(code: string, options: LoadOptions = {}): Promi
     try {
       mod = await importText(js);
     } catch (e) {
-      if (e instanceof RegoError) throw new RegoError(e.code, e.message, e.location, { details: { ...(e.details as object), source: code }, cause: e });
-      throw loadError(`failed to load: ${(e as Error).message}`, code, e);
+      throw failedToLoad(e, code);
     }
   }
   if (typeof mod !== "object" || mod === null || typeof mod.entrypoints !== "object" || mod.entrypoints === null) {
     throw loadError("exports no entrypoints table", code);
   }
   return mod;
+}
+
+/** What running a module's top level threw: a RegoError (a builtin missing from the site table,
+ * say) keeps its code, message and location; anything else is a compile error of the module. */
+function failedToLoad(e: unknown, code: string): RegoError {
+  if (e instanceof RegoError) return new RegoError(e.code, e.message, e.location, { details: { ...(e.details as object), source: code }, cause: e });
+  return loadError(`failed to load: ${(e as Error).message}`, code, e);
 }
 
 /** The runtime module's exports (the same instance as RUNTIME_URL's import). */
@@ -181,7 +187,7 @@ async function callFunctionBody(code: string, names: readonly string[]): Promise
   try {
     return body(...names.map((n) => runtime[n])) as LoadedModule;
   } catch (e) {
-    throw loadError(`failed to load: ${(e as Error).message}`, code, e);
+    throw failedToLoad(e, code);
   }
 }
 

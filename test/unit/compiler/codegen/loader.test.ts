@@ -60,6 +60,15 @@ describe("codegen: loader", () => {
     await failsWith("return { x: 1 };\n", [], /exports no entrypoints table/);
     await failsWith("return undefined;\n", [], /exports no entrypoints table/);
     await failsWith("return { entrypoints: {} };\n", ["RegoSet", "NoSuchRuntimeName"], /the runtime does not export NoSuchRuntimeName/);
+    // A RegoError raised while the body runs (a builtin missing from the site table) keeps its
+    // code, message and location, as from an imported module; the source is added.
+    const missing = 'const C = builtinSites(' + JSON.stringify(JSON.stringify({ names: ["no.such"], files: ["p.rego"], sites: [0, 0, 3, 5] })) + ');\nreturn { entrypoints: {} };\n';
+    await assert.rejects(
+      () => loadModule(missing, { language: "function", runtimeImports: ["builtinSites"] }),
+      (e: unknown) =>
+        e instanceof RegoError && e.code === "rego_compile_error" && /no\.such/.test(e.message) && !/failed to load/.test(e.message) &&
+        e.location?.row === 3 && (e.details as { source: string }).source === missing,
+    );
   });
 
   it("a reloaded module is collected once dropped (Node's module map kept every version)", async function () {
