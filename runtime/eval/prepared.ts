@@ -37,7 +37,7 @@ export class PreparedQuery {
   /** The entrypoint `evaluate` runs by default, e.g. "authz/allow". */
   readonly entrypoint: string;
   /** The generated module as it was loaded, for debugging (compilePlan and compileRego load it
-   * as JavaScript; `generateTypeScript` gives the typed module). */
+   * as a JavaScript function body; `generateTypeScript` gives the typed module). */
   readonly source: string;
   private readonly table: EntrypointTable;
 
