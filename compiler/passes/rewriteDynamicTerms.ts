@@ -64,7 +64,7 @@ class DynamicTerms {
   private generate(original: Expr, t: Term): Term {
     const v = varTerm(this.gen.generate(), t.location);
     this.hoisted.set(v.value, t);
-    const eq = eqExpr({ ...v }, t, t.location, true);
+    const eq = eqExpr(varTerm(v.value, v.location), t, t.location, true);
     eq.with = original.with;
     (this.out ??= this.body.slice(0, this.at)).push(eq);
     return v;
