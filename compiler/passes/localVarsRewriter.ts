@@ -8,7 +8,7 @@ import { LocalDeclaredVars, Occurrence } from "./localVars.js";
 import { assignments } from "./marks.js";
 import { outputVarsForExprEq } from "./outputVars.js";
 import { declaredVars } from "./resolveRefs.js";
-import { boolTerm, isAssignment, isEvery, isSome, nameRef, newExpr, refTerm, termString, validEqAssignArgCount, varTerm } from "./terms.js";
+import { boolTerm, isAssignment, isEvery, isSome, nameRef, newExpr, refTerm, termString, validEqAssignArgCount, varTerm, withTerms } from "./terms.js";
 import { isWildcard, varsOf, varsOfTerms } from "./visit.js";
 
 type Errs = { code: "rego_compile_error"; message: string; at: Term | Expr | With | Rule | { location: Term["location"] } }[];
@@ -165,7 +165,7 @@ export class Rewriter {
           [val, container] = args as [Term, Term];
         }
         const rhs = container.type === "ref" ? refTerm([...container.value, key], container.location) : refTerm([container, key], container.location);
-        const x: Expr = { ...e, terms: [nameRef("eq", e.location), val, rhs] };
+        const x = withTerms(e, [nameRef("eq", e.location), val, rhs]);
         const outputs = outputVarsForExprEq(x as Expr & { terms: Term[] }, varsOf(container));
         for (const v0 of inNameOrder(outputs)) {
           const gv = this.declare(stack, v0, Occurrence.Declared);

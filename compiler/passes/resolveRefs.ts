@@ -338,7 +338,8 @@ function resolveExpr(globals: Globals, ignore: DeclaredStack, e: Expr): Expr {
 function globalRef(g: Global, at: Term): Term[] {
   g.used = true;
   const location = at.location;
-  return g.ref.map((t) => (isScalarTerm(t) ? { ...t, location } : { ...copyTerm(t), location }));
+  // (a literal, not a spread: V8 can pretenure a literal's site, and these copies stay in the AST)
+  return g.ref.map((t) => (isScalarTerm(t) ? ({ type: t.type, value: t.value, location } as Term) : { ...copyTerm(t), location }));
 }
 
 function isScalarTerm(t: Term): boolean {

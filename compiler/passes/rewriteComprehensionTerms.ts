@@ -62,7 +62,7 @@ function exprRequiresEval(e: Expr): boolean {
 
 function bind(gen: LocalVarGen, body: Body, t: Term): Term {
   const v = varTerm(gen.generate(), t.location);
-  body.push(eqExpr({ ...v }, t, t.location, true));
+  body.push(eqExpr(varTerm(v.value, v.location), t, t.location, true));
   return v;
 }
 

@@ -64,7 +64,7 @@ class DynamicTerms {
   private generate(original: Expr, t: Term): Term {
     const v = varTerm(this.gen.generate(), t.location);
     this.hoisted.set(v.value, t);
-    const eq = eqExpr({ ...v }, t, t.location, true);
+    const eq = eqExpr(varTerm(v.value, v.location), t, t.location, true);
     eq.with = original.with;
     (this.out ??= this.body.slice(0, this.at)).push(eq);
     return v;
@@ -102,19 +102,26 @@ class DynamicTerms {
       case "array":
         for (let i = 0; i < t.value.length; i++) t.value[i] = this.one(original, t.value[i]!);
         return t;
+      // An object or set is copied only when one of its terms was hoisted: most are constants, and
+      // a copy of each (6.7 MB on the 1 MB set) was young, survived to the end and was promoted.
       case "object": {
-        const value: [Term, Term][] = new Array(t.value.length);
+        let value: [Term, Term][] | undefined;
         for (let i = 0; i < t.value.length; i++) {
-          const [k, v] = t.value[i]!;
-          const k2 = this.one(original, k);
-          value[i] = [k2, this.one(original, v)];
+          const kv = t.value[i]!;
+          const k = this.one(original, kv[0]);
+          const v = this.one(original, kv[1]);
+          if (k !== kv[0] || v !== kv[1]) (value ??= t.value.slice())[i] = [k, v];
         }
-        return { ...t, value };
+        return value ? { ...t, value } : t;
       }
       case "set": {
-        const value: Term[] = new Array(t.value.length);
-        for (let i = 0; i < t.value.length; i++) value[i] = this.one(original, t.value[i]!);
-        return { ...t, value };
+        let value: Term[] | undefined;
+        for (let i = 0; i < t.value.length; i++) {
+          const x = t.value[i]!;
+          const y = this.one(original, x);
+          if (y !== x) (value ??= t.value.slice())[i] = y;
+        }
+        return value ? { ...t, value } : t;
       }
       case "arraycomprehension":
       case "setcomprehension":

@@ -89,7 +89,7 @@ function expandExpr(gen: LocalVarGen, e: Expr, out: Expr[]): void {
     const eq = eqExpr(v, ts.domain, ts.domain.location, true);
     eq.with = e.with;
     expandExpr(gen, eq, out);
-    ts.domain = { ...v };
+    ts.domain = varTerm(v.value, v.location);
     ts.body = rewriteExprTermsInBody(gen, ts.body);
   } else if (ts.type === "and" || ts.type === "or") {
     ts.lhs = rewriteExprTermsInBody(gen, ts.lhs);
@@ -119,7 +119,7 @@ function expandTerm(gen: LocalVarGen, t: Term, support: Expr[]): Term {
       hoisted?.set(out.value, t);
       // (concat: an array at its final length; `[...t.value, out]` had room for ~18 more terms,
       // kept in every such expression of the AST)
-      support.push(newExpr(t.value.concat([{ ...out }]), t.location, true));
+      support.push(newExpr(t.value.concat([varTerm(out.value, out.location)]), t.location, true));
       return out;
     }
     case "ref": {
@@ -129,7 +129,7 @@ function expandTerm(gen: LocalVarGen, t: Term, support: Expr[]): Term {
         const v = varTerm(gen.generate(), head.location);
         hoisted?.set(v.value, head);
         support.push(eqExpr(v, head, head.location, true));
-        t.value[0] = { ...v };
+        t.value[0] = varTerm(v.value, v.location);
       }
       return t;
     }

@@ -95,7 +95,7 @@ export function rewriteBody(gen: LocalVarGen, arity: Arity, globals: VarSet, bod
     if (local.length > 0) return [...errs, ...local];
     const terms: Term[] = args.map((a) => {
       const x = varTerm(gen.generate(), a.location);
-      return { type: "setcomprehension", value: { term: x, body: [eqExpr({ ...x }, a, a.location)] }, location: a.location };
+      return { type: "setcomprehension", value: { term: x, body: [eqExpr(varTerm(x.value, x.location), a, a.location)] }, location: a.location };
     });
     body[i] = newExpr([nameRef("internal.print", e.location), { type: "array", value: terms, location: e.location }], e.location);
   }

@@ -16,7 +16,7 @@ export function rewriteRuleHeadRefs(ctx: CompileContext): void {
           const v = varTerm(ctx.gen.generate(), t.location);
           if (i === ref.length - 1 && r.head.key === t) r.head.key = v;
           ref[i] = v;
-          r.body.push(eqExpr({ ...v }, t, t.location, true));
+          r.body.push(eqExpr(varTerm(v.value, v.location), t, t.location, true));
         }
       }
     }

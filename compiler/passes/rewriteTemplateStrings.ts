@@ -98,7 +98,7 @@ class TemplateRewriter {
         failed = true;
       }
       const x = varTerm(this.gen.generate(), term.location);
-      const capture = eqExpr({ ...x }, term, term.location);
+      const capture = eqExpr(varTerm(x.value, x.location), term, term.location);
       capture.with = e.with;
       parts.push({ type: "setcomprehension", value: { term: x, body: [capture] }, location: term.location });
     }

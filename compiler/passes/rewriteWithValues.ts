@@ -52,7 +52,7 @@ function rewriteWithInBody(ctx: CompileContext, gen: LocalVarGen, body: Body): {
       if (typeof v !== "boolean") return { error: v };
       if (v) {
         const x = varTerm(gen.generate(), w.value.location);
-        result.push(eqExpr({ ...x }, w.value, w.value.location, true));
+        result.push(eqExpr(varTerm(x.value, x.location), w.value, w.value.location, true));
         w.value = x;
       }
     }

@@ -73,16 +73,33 @@ export function buildModuleTree(modules: readonly Module[]): ModuleTreeNode {
   return root;
 }
 
+// Nearly every node of the rule tree is a leaf holding one rule (12 700 of them on the 1 MB set).
+// A Map made for each leaf's children and a rules array grown by push (room for 17) were young
+// objects, and all of them lived to the end of the compile, copied by every scavenge on the way
+// (~3 MB): a leaf shares this empty map, and its rules are an array literal of its first rule.
+const NO_CHILDREN: ReadonlyMap<string, TreeNode> = new Map();
+const NO_RULES: readonly Rule[] = [];
+
 export class TreeNode {
-  readonly values: Rule[] = [];
-  /** Children by keyOf their key, in the order they were added (the order of the walks). */
-  readonly children = new Map<string, TreeNode>();
+  /** The rules at this node (only addRule adds to it). */
+  values: readonly Rule[] = NO_RULES;
+  private kids: Map<string, TreeNode> | undefined;
   // the children keyed by vars and strings again, by name: lookups (every ref of every rule
   // in SetGraph, every call's arity) then make no key string
   private vars: Map<string, TreeNode> | undefined;
   private strings: Map<string, TreeNode> | undefined;
   hide = false;
   constructor(readonly key: Term | undefined) {}
+
+  /** Children by keyOf their key, in the order they were added (the order of the walks). */
+  get children(): ReadonlyMap<string, TreeNode> {
+    return this.kids ?? NO_CHILDREN;
+  }
+
+  private addRule(rule: Rule): void {
+    if (this.values.length === 0) this.values = [rule];
+    else (this.values as Rule[]).push(rule);
+  }
 
   child(k: Term): TreeNode | undefined {
     if (k.type === "var") return this.vars?.get(k.value);
@@ -93,7 +110,7 @@ export class TreeNode {
 
   private addChild(k: Term): TreeNode {
     const c = new TreeNode(k);
-    this.children.set(keyOf(k), c);
+    (this.kids ??= new Map()).set(keyOf(k), c);
     if (k.type === "var") (this.vars ??= new Map()).set(k.value, c);
     else if (k.type === "string") (this.strings ??= new Map()).set(k.value, c);
     return c;
@@ -133,14 +150,14 @@ export class TreeNode {
       // (below a node just added there is nothing to find: child() then adds the rest)
       n = n.child(t) ?? n.addChild(t);
     }
-    n.values.push(rule);
+    n.addRule(rule);
   }
 
   add(path: Ref, rule: Rule | undefined): void {
     const { node, tail } = this.find(path);
     let n = node;
     for (const t of tail) n = n.addChild(t);
-    if (rule) n.values.push(rule);
+    if (rule) n.addRule(rule);
   }
 
   depthFirst(f: (n: TreeNode) => boolean): void {
@@ -149,12 +166,12 @@ export class TreeNode {
   }
 
   /** The rules at exactly `ref` (OPA's GetRulesExact). */
-  findRules(ref: Ref): Rule[] {
+  findRules(ref: Ref): readonly Rule[] {
     return this.lookup(ref)?.values ?? [];
   }
 
   /** The rules producing the document at `ref` (the first node on the way that has rules). */
-  rulesForVirtualDocument(ref: Ref): Rule[] {
+  rulesForVirtualDocument(ref: Ref): readonly Rule[] {
     let node: TreeNode | undefined = this;
     for (const t of ref) {
       node = node.child(t);

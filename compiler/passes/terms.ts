@@ -41,6 +41,11 @@ export function nameRef(name: string, location: NodeLocation): RefTerm {
 export function newExpr(terms: Expr["terms"], location: NodeLocation, generated = false): Expr {
   return { type: "expr", index: 0, terms, negated: false, with: [], generated, location };
 }
+/** `e` with other terms (a literal: V8 pretenures a literal's objects when they live on, never
+ * the copies a spread `{ ...e, terms }` makes). */
+export function withTerms(e: Expr, terms: Expr["terms"]): Expr {
+  return { type: "expr", index: e.index, terms, negated: e.negated, with: e.with, generated: e.generated, location: e.location };
+}
 /** `a = b` (unification). */
 export function eqExpr(a: Term, b: Term, location: NodeLocation, generated = false): Expr {
   return newExpr([nameRef("eq", location), a, b], location, generated);

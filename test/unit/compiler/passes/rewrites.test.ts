@@ -68,6 +68,15 @@ describe("passes: rewrites", () => {
     expect(r).to.equal("p if { __local0__ = input.a; __local1__ = input.b; startswith(__local0__, __local1__) }");
   });
 
+  it("RewriteDynamicTerms binds refs inside objects and sets, and leaves constant ones as they are", () => {
+    const text = 'package t\np if { x := {"a": input.a, "b": 1}; y := {input.b, 2}; z := {"c": {3}}; x == y; y == z }\n';
+    const [r] = after("RewriteDynamicTerms", text);
+    expect(r).to.equal(
+      'p if { __local3__ = input.a; __local0__ = {"a": __local3__, "b": 1}; __local4__ = input.b; __local1__ = {__local4__, 2}; ' +
+        '__local2__ = {"c": {3}}; __local0__ = __local1__; __local1__ = __local2__ }',
+    );
+  });
+
   it("RewriteRegoMetadataCalls answers rego.metadata.rule() at compile time", () => {
     const ctx = compileModules([parseModule("package t\n# METADATA\n# title: T\np := rego.metadata.rule()\n", { file: "m.rego" })]);
     expect(ctx.errors).to.deep.equal([]);

@@ -77,6 +77,37 @@ y := 1
     expect(ok).to.equal(true);
   });
 
+  it("keeps each node's rules and children its own (leaves share one empty map and rules array)", () => {
+    const modules = [
+      parseModuleResult(
+        `package a
+p contains 1
+p contains 2
+q := 1
+r.s := 1
+r := {"t": 2} if false
+`,
+        { file: "a.rego" },
+      ).module!,
+    ];
+    const ctx = compileUpTo("SetRuleTree", modules);
+    expect(ctx.errors).to.deep.equal([]);
+    const tree = ctx.ruleTree!;
+    const pkg = tree.children.get("var:data")!.children.get("string:a")!;
+    const [p1, p2, q, rs, r] = ctx.modules[0]!.rules;
+    const at = (k: string) => pkg.children.get(`string:${k}`)!;
+    expect(at("p").values).to.deep.equal([p1, p2]);
+    expect(at("q").values).to.deep.equal([q]);
+    expect(at("r").values).to.deep.equal([r]);
+    expect(at("r").children.get("string:s")!.values).to.deep.equal([rs]);
+    expect(at("p").children.size).to.equal(0);
+    expect(at("q").children.size).to.equal(0);
+    expect(pkg.values).to.deep.equal([]);
+    // the empties leaves share were never written to
+    expect(new TreeNode(undefined).values).to.deep.equal([]);
+    expect(new TreeNode(undefined).children.size).to.equal(0);
+  });
+
   describeWithShared("on the compliance cases", () => {
     it("is the tree of add(groundPrefix(ruleRef))", function () {
       this.timeout(120_000);
