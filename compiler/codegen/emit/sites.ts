@@ -15,9 +15,10 @@ export class SiteTable {
   private readonly fileIdsByIndex: number[] = [];
   /** Four numbers a site: name, file, row, col. */
   private readonly sites: number[] = [];
-  /** Site numbers by name number, then file number, then location — as one number when that is
-   * exact (always, in practice: no string is built per site), else as text. */
-  private readonly byLocation: Array<Array<Map<number | string, number>>> = [];
+  /** Site numbers by name, file and location, packed into one number when that is exact (always,
+   * in practice: no string is built per site), else as text. (One map per table: a map per name
+   * and file was ~14 000 small maps, ~3 MB kept through a 1 MB policy set's generation.) */
+  private readonly byKey = new Map<number | string, number>();
 
   constructor(private readonly planFiles: ReadonlyArray<{ value: string }>) {}
 
@@ -31,7 +32,6 @@ export class SiteTable {
     if (nameId === undefined) {
       this.nameIds.set(name, (nameId = this.names.length));
       this.names.push(name);
-      this.byLocation.push([]);
     }
     let fileId: number | undefined = this.fileIdsByIndex[loc.file];
     if (fileId === undefined) {
@@ -43,17 +43,15 @@ export class SiteTable {
       }
       this.fileIdsByIndex[loc.file] = fileId;
     }
-    const byFile = this.byLocation[nameId]!;
-    const sites = (byFile[fileId] ??= new Map());
     const { row, col } = loc;
-    const key = isSmallNatural(row, 2 ** 32) && isSmallNatural(col, 2 ** 20) ? row * 2 ** 20 + col : `${row}:${col}`;
-    let n = sites.get(key);
+    const key = siteKey(nameId, fileId, row, col);
+    let n = this.byKey.get(key);
     if (n === undefined) {
       // (JSON would write a NaN or an infinity as null: a location the runtime could not report.)
       if (!Number.isFinite(row) || !Number.isFinite(col)) throw new Error(`codegen: location ${row}:${col} is not finite`);
       n = this.size;
       this.sites.push(nameId, fileId, row, col);
-      sites.set(key, n);
+      this.byKey.set(key, n);
     }
     return n;
   }
@@ -62,6 +60,15 @@ export class SiteTable {
   json(): string {
     return JSON.stringify({ names: this.names, files: this.files, sites: this.sites });
   }
+}
+
+/** A site's key: name, file, row and column in 8, 13, 17 and 15 bits of one exact number (below
+ * 2^53), or as text when one of them is larger. */
+function siteKey(nameId: number, fileId: number, row: number, col: number): number | string {
+  if (nameId < 2 ** 8 && fileId < 2 ** 13 && isSmallNatural(row, 2 ** 17) && isSmallNatural(col, 2 ** 15)) {
+    return ((nameId * 2 ** 13 + fileId) * 2 ** 17 + row) * 2 ** 15 + col;
+  }
+  return `${nameId}:${fileId}:${row}:${col}`;
 }
 
 /** An integer in [0, limit). */
