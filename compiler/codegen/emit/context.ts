@@ -118,7 +118,7 @@ export class ModuleEmitter {
    * declared with the table of call sites (`constants`), site i of it. */
   builtinSite(name: string, loc: StmtLocation): Name {
     if (this.builtinTable.size === 0) this.rt("builtinSites");
-    const i = this.builtinTable.add(name, loc);
+    const i = this.builtinTable.add(name, loc.file, loc.row, loc.col);
     return (this.builtinNames[i] ??= this.scope.name("c"));
   }
 
@@ -127,7 +127,7 @@ export class ModuleEmitter {
    * table is read only when a conflict is raised). */
   conflictSite(kind: "rule" | "function" | "object", loc: StmtLocation): Code {
     if (this.conflictTable.size === 0) this.rt("conflictSites");
-    return _`${this.fixed.conflictSites}, ${this.conflictTable.add(kind, loc)}`;
+    return _`${this.fixed.conflictSites}, ${this.conflictTable.add(kind, loc.file, loc.row, loc.col)}`;
   }
 
   /** The module-level constants: the site tables, then the numbers. Called once every function

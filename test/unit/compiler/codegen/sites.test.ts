@@ -21,7 +21,7 @@ describe("codegen: SiteTable", () => {
         for (const s of sites) {
           const key = JSON.stringify([s.name, files[s.loc.file]?.value ?? "", s.loc.row, s.loc.col]);
           if (!model.has(key)) model.set(key, model.size);
-          assert.equal(table.add(s.name, s.loc), model.get(key));
+          assert.equal(table.add(s.name, s.loc.file, s.loc.row, s.loc.col), model.get(key));
         }
         assert.equal(table.size, model.size);
         const json = JSON.parse(table.json()) as { names: string[]; files: string[]; sites: number[] };
@@ -36,10 +36,10 @@ describe("codegen: SiteTable", () => {
 
   it("keeps sites apart whose parts would overlap if packed carelessly", () => {
     const table = new SiteTable(files);
-    const a = table.add("count", { file: 0, row: 1, col: 2 ** 15 });
-    const b = table.add("count", { file: 0, row: 2, col: 0 });
-    const c = table.add("count", { file: 0, row: 2 ** 30, col: 0 });
-    const d = table.add("count", { file: 1, row: 0, col: 0 });
+    const a = table.add("count", 0, 1, 2 ** 15);
+    const b = table.add("count", 0, 2, 0);
+    const c = table.add("count", 0, 2 ** 30, 0);
+    const d = table.add("count", 1, 0, 0);
     assert.equal(new Set([a, b, c, d]).size, 4);
   });
 });
