@@ -108,6 +108,9 @@ function directCallees(directs: ReadonlyArray<DirectEntry | undefined>): Set<str
   return names;
 }
 
+/** The shapes of every group of a module without types (never filled: see generateModule). */
+const UNTYPED_SHAPES: Shapes = { input: emptyShape(), data: emptyShape() };
+
 export function generateModule(policy: Policy, options: GenerateOptions = {}): GeneratedModule {
   const plans = selectPlans(policy, options.entrypoint);
   const calls = analyseCalls(policy, plans);
@@ -125,7 +128,9 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
     const g = typeGroup(p.name);
     let grp = groups.get(g);
     if (!grp) {
-      grp = { input: mod.scope.ident(`${g} input`, "pascal"), data: mod.scope.ident(`${g} data`, "pascal"), shapes: { input: emptyShape(), data: emptyShape() }, plans: [] };
+      // (The shapes are filled only for a typed module: without types the groups share one, empty.)
+      const shapes = typed ? { input: emptyShape(), data: emptyShape() } : UNTYPED_SHAPES;
+      grp = { input: mod.scope.ident(`${g} input`, "pascal"), data: mod.scope.ident(`${g} data`, "pascal"), shapes, plans: [] };
       groups.set(g, grp);
     }
     grp.plans.push(p);

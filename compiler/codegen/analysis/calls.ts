@@ -40,19 +40,56 @@ export interface CallGraph {
 
 /** One body as the analyses see it, with funcs by their index in the policy's funcs: its call
  * sites (a CallDynamicStmt counts as a site in a loop for each func it may reach), the builtins it
- * calls, and whether it has a CallDynamicStmt at all. */
+ * calls, and whether it has a CallDynamicStmt at all. Kept until the module is generated, so each
+ * list is exactly as long as it needs (and an empty one is shared): lists grown by push held ~3 MB
+ * of unused capacity through a 1 MB policy set's generation. */
 interface Body {
   /** Func call sites, each `index * 2 + (in a scan ? 1 : 0)`. */
-  sites: number[];
+  sites: readonly number[];
   /** Names of the builtins (callees that are not funcs) of its CallStmts. */
-  builtinCalls: string[];
+  builtinCalls: readonly string[];
   /** The funcs called by a CallStmt at the top level of its blocks (what definedness consults). */
-  topLevelCalls: number[];
+  topLevelCalls: readonly number[];
   dynamic: boolean;
   /** The funcs its CallDynamicStmts may reach. */
-  dynamicCallees: number[];
+  dynamicCallees: readonly number[];
   /** Whether it has a DotStmt with a local key. */
   localKeyDot: boolean;
+}
+
+/** A Body as it is found: one per analysis, its lists reused body after body. */
+interface BodyWalk {
+  sites: List<number>;
+  builtinCalls: List<string>;
+  topLevelCalls: List<number>;
+  dynamic: boolean;
+  dynamicCallees: List<number>;
+  localKeyDot: boolean;
+}
+
+/** A list written from the start again for each body: its first `n` items. (Not `length = 0`,
+ * which lets V8 drop the array's capacity.) */
+interface List<T> {
+  items: T[];
+  n: number;
+}
+
+function list<T>(): List<T> {
+  return { items: [], n: 0 };
+}
+
+function put<T>(l: List<T>, x: T): void {
+  l.items[l.n++] = x;
+}
+
+const NONE: readonly never[] = [];
+
+/** The list's items in an array of their own length (or the shared empty one); the list is then
+ * empty. */
+function take<T>(l: List<T>): readonly T[] {
+  const out = l.n === 0 ? NONE : l.items.slice(0, l.n);
+  l.n = 0;
+  return out;
 }
 
 /** What a body walk needs of the policy: funcs by name (index), and funcs by data path. */
@@ -60,26 +97,37 @@ interface Lookup {
   policy: Policy;
   funcIndex: Map<string, number>;
   paths: () => FuncPaths;
+  /** The walk's lists, emptied for each body. */
+  walk: BodyWalk;
 }
 
 function bodyOf(blocks: readonly Block[], look: Lookup): Body {
-  const body: Body = { sites: [], builtinCalls: [], topLevelCalls: [], dynamic: false, dynamicCallees: [], localKeyDot: false };
-  for (let i = 0; i < blocks.length; i++) walkStmts(blocks[i]!.stmts, false, true, body, look);
-  return body;
+  const w = look.walk;
+  w.dynamic = false;
+  w.localKeyDot = false;
+  for (let i = 0; i < blocks.length; i++) walkStmts(blocks[i]!.stmts, false, true, w, look);
+  return {
+    sites: take(w.sites),
+    builtinCalls: take(w.builtinCalls),
+    topLevelCalls: take(w.topLevelCalls),
+    dynamic: w.dynamic,
+    dynamicCallees: take(w.dynamicCallees),
+    localKeyDot: w.localKeyDot,
+  };
 }
 
 /** One walk over a statement list and the blocks nested in it (its own, not walk.ts's forEachStmt:
  * it also tells whether a statement is at the top level, and keeps no closure per body). */
-function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, body: Body, look: Lookup): void {
+function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, body: BodyWalk, look: Lookup): void {
   for (let i = 0; i < stmts.length; i++) {
     const s = stmts[i]!;
     switch (s.type) {
       case "CallStmt": {
         const callee = look.funcIndex.get(s.stmt.func);
-        if (callee === undefined) body.builtinCalls.push(s.stmt.func);
+        if (callee === undefined) put(body.builtinCalls, s.stmt.func);
         else {
-          body.sites.push(callee * 2 + (inScan ? 1 : 0));
-          if (topLevel) body.topLevelCalls.push(callee);
+          put(body.sites, callee * 2 + (inScan ? 1 : 0));
+          if (topLevel) put(body.topLevelCalls, callee);
         }
         break;
       }
@@ -89,8 +137,8 @@ function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, b
       case "CallDynamicStmt":
         body.dynamic = true;
         for (const [callee] of look.paths().candidatesByIndex(s.stmt, look.policy)) {
-          body.sites.push(callee * 2 + 1);
-          body.dynamicCallees.push(callee);
+          put(body.sites, callee * 2 + 1);
+          put(body.dynamicCallees, callee);
         }
         break;
       case "BlockStmt": {
@@ -119,7 +167,8 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
   for (let i = 0; i < count; i++) funcIndex.set(all[i]!.name, i);
   // The funcs by data path: only a CallDynamicStmt asks (most plans have none).
   let funcPaths: FuncPaths | undefined;
-  const look: Lookup = { policy, funcIndex, paths: () => (funcPaths ??= new FuncPaths(all)) };
+  const walk: BodyWalk = { sites: list(), builtinCalls: list(), topLevelCalls: list(), dynamic: false, dynamicCallees: list(), localKeyDot: false };
+  const look: Lookup = { policy, funcIndex, paths: () => (funcPaths ??= new FuncPaths(all)), walk };
   // Funcs' bodies by index; plans' by the plan itself.
   const funcBodies: Array<Body | undefined> = new Array(count);
   const funcBody = (i: number): Body => (funcBodies[i] ??= bodyOf(all[i]!.blocks, look));

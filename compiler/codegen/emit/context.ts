@@ -25,6 +25,8 @@ export class ModuleEmitter {
   private readonly builtinNames: Name[] = [];
   private readonly conflictTable: SiteTable;
   private readonly numbers = new Map<string, Code>();
+  private readonly breaks = new Map<Name, Code>();
+  private readonly continues = new Map<Name, Code>();
   private readonly runtimeNames = new Map<RuntimeName, Name>();
   private readonly stringLiterals: Code[] = [];
   private readonly localNames: Name[] = [];
@@ -116,7 +118,7 @@ export class ModuleEmitter {
    * declared with the table of call sites (`constants`), site i of it. */
   builtinSite(name: string, loc: StmtLocation): Name {
     if (this.builtinTable.size === 0) this.rt("builtinSites");
-    const i = this.builtinTable.add(name, loc);
+    const i = this.builtinTable.add(name, loc.file, loc.row, loc.col);
     return (this.builtinNames[i] ??= this.scope.name("c"));
   }
 
@@ -125,7 +127,7 @@ export class ModuleEmitter {
    * table is read only when a conflict is raised). */
   conflictSite(kind: "rule" | "function" | "object", loc: StmtLocation): Code {
     if (this.conflictTable.size === 0) this.rt("conflictSites");
-    return _`${this.fixed.conflictSites}, ${this.conflictTable.add(kind, loc)}`;
+    return _`${this.fixed.conflictSites}, ${this.conflictTable.add(kind, loc.file, loc.row, loc.col)}`;
   }
 
   /** The module-level constants: the site tables, then the numbers. Called once every function
@@ -154,6 +156,15 @@ export class ModuleEmitter {
       });
     }
     return [...tables, ...this.consts];
+  }
+
+  /** `break label;` or `continue label;`, made once per label name and verb: functions number
+   * their labels alike, sharing the Names (a 1 MB policy set has ~56 000 blocks to jump to). */
+  jumpStatement(label: Name, verb: "break" | "continue"): Code {
+    const made = verb === "break" ? this.breaks : this.continues;
+    let c = made.get(label);
+    if (c === undefined) made.set(label, (c = verb === "break" ? _`break ${label};` : _`continue ${label};`));
+    return c;
   }
 
   /**
@@ -185,9 +196,9 @@ export class Level {
   ) {}
 
   /** `break label;` / `continue label;`, marking the label used. */
-  jump(): Code {
+  jump(mod: ModuleEmitter): Code {
     this.label.used = true;
-    return (this.statement ??= this.verb === "break" ? _`break ${this.label.name};` : _`continue ${this.label.name};`);
+    return (this.statement ??= mod.jumpStatement(this.label.name, this.verb));
   }
 }
 
@@ -293,6 +304,6 @@ export class FuncEmitter {
 
   /** `break`/`continue` statement leaving `k` levels (0 = the current block: "undefined"). */
   jump(k: number): Code {
-    return this.level(k).jump();
+    return this.level(k).jump(this.mod);
   }
 }
