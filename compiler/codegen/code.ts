@@ -355,7 +355,6 @@ export class PieceBuffer {
   }
 }
 
-
 /** `label: head {` and a line break, after `indent`. */
 function openingText(b: Braced, indent: string): string {
   return `${indent}${b.label?.used ? `${b.label.name.text}: ` : ""}${b.head ? `${b.head.text} ` : ""}{\n`;
