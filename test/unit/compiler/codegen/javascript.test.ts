@@ -1,10 +1,12 @@
-// A module generated as JavaScript (what compilePlan and compileRego load) is the TypeScript module
-// with its types taken out, nothing else: for every compliance plan (when ../shared is present)
-// and the golden tests' plans, esbuild's printing of the TypeScript with the types stripped equals
-// its printing of the JavaScript. Evaluating the JavaScript is what the compliance ratchets do.
+// A module generated as JavaScript is the TypeScript module with its types taken out, nothing
+// else: for every compliance plan (when ../shared is present) and the golden tests' plans,
+// esbuild's printing of the TypeScript with the types stripped equals its printing of the
+// JavaScript. (What compilePlan and compileRego load, and the compliance ratchets evaluate, is
+// that JavaScript laid out by the same code as a function body: module.ts, loader.test.ts.)
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { transform } from "esbuild";
+import { RegoError } from "regoc";
 import { generateTypeScript, loadModule } from "regoc/compiler";
 import { loadCases } from "../../../../compiler/compliance/cases.js";
 import { haveShared, sharedDir } from "../../../support/shared.js";
@@ -31,6 +33,13 @@ describe("codegen: JavaScript output", () => {
       await assertSameProgram(plan().json(), name);
     });
   }
+
+  it("a language it does not know is refused, not taken for TypeScript", () => {
+    assert.throws(
+      () => generateTypeScript(authz().json(), { language: "js" as "javascript" }),
+      (e: unknown) => e instanceof RegoError && e.code === "rego_compile_error" && /language must be .* not "js"/.test(e.message),
+    );
+  });
 
   it("loads and evaluates without a type-stripping pass", async () => {
     const js = generateTypeScript(authz().json(), { language: "javascript" });
