@@ -236,12 +236,6 @@ export class Lines {
     return false;
   }
 
-  /** `line` for a statement control never passes (a jump, a return): true. */
-  last(strings: TemplateStringsArray, ...args: Array<CodeArg | readonly Code[]>): true {
-    this.line(strings, ...args);
-    return true;
-  }
-
   /** A statement already made; false (an empty one writes nothing). */
   code(statement: Code): false {
     if (statement.text !== "") {

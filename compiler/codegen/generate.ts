@@ -111,9 +111,6 @@ function directCallees(directs: ReadonlyArray<DirectEntry | undefined>): Set<str
 /** How each language lays out the module's parts (module.ts). */
 const LAYOUTS = { typescript: buildModule, javascript: buildJavaScript, function: buildFunctionBody } as const;
 
-/** The shapes of every group of a module without types (never filled: see generateModule). */
-const UNTYPED_SHAPES: Shapes = { input: emptyShape(), data: emptyShape() };
-
 export function generateModule(policy: Policy, options: GenerateOptions = {}): GeneratedModule {
   const plans = selectPlans(policy, options.entrypoint);
   const calls = analyseCalls(policy, plans);
@@ -135,9 +132,7 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
     const g = typeGroup(p.name);
     let grp = groups.get(g);
     if (!grp) {
-      // (The shapes are filled only for a typed module: without types the groups share one, empty.)
-      const shapes = typed ? { input: emptyShape(), data: emptyShape() } : UNTYPED_SHAPES;
-      grp = { input: mod.scope.ident(`${g} input`, "pascal"), data: mod.scope.ident(`${g} data`, "pascal"), shapes, plans: [] };
+      grp = { input: mod.scope.ident(`${g} input`, "pascal"), data: mod.scope.ident(`${g} data`, "pascal"), shapes: { input: emptyShape(), data: emptyShape() }, plans: [] };
       groups.set(g, grp);
     }
     grp.plans.push(p);

@@ -16,8 +16,6 @@ export interface CallGraph {
   dynamicTargets: Set<string>;
   /** Names of async funcs. */
   asyncFuncs: Set<string>;
-  /** Names of memoised funcs. */
-  memoised: Set<string>;
   /** Is a given plan async. */
   asyncPlans: Set<string>;
   /** Builtins the generated code calls. */
@@ -31,7 +29,7 @@ export interface CallGraph {
   funcIndex: ReadonlyMap<string, number>;
   /** Whether the func at an index is async (asyncFuncs, without a lookup by name). */
   isAsyncAt(index: number): boolean;
-  /** Whether the func at an index is memoised (memoised, without a lookup by name). */
+  /** Whether the func at an index is memoised (see the top of this file). */
   isMemoisedAt(index: number): boolean;
   /** The funcs a func calls by a CallStmt at the top level of its blocks, in order (told by the
    * same walk, for kinds.ts's analyseDefinedness). */
@@ -261,7 +259,6 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     funcs,
     dynamicTargets: names(isDynamicTarget),
     asyncFuncs: names(isAsync),
-    memoised: names(isMemoised),
     asyncPlans,
     builtins,
     reach: (from) => reachFrom(from).map((i) => all[i]!),

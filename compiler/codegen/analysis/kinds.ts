@@ -314,17 +314,16 @@ export function blockFlow(block: Block, before: LocalSet, mayBeUndefinedCall: (s
   return { out: exits.state, returnsDefined, mayFail: exits.mayFail };
 }
 
-/** Return kinds (unless `withKinds` is false) and definiteness of every func. Each func is
+/** Return kinds and definiteness of every func. Each func is
  * analysed once, after the funcs it calls (the call graph is acyclic: validate.ts refuses
  * recursion), so every CallStmt sees its callee's final facts. */
-export function analyseFuncs(policy: Policy, funcs: readonly Func[], withKinds = true): Map<string, FuncFacts> {
+export function analyseFuncs(policy: Policy, funcs: readonly Func[]): Map<string, FuncFacts> {
   const facts = new Map<string, FuncFacts>();
   // A callee outside `funcs` (none in a validated plan) counts as returning anything.
   for (const f of funcs) facts.set(f.name, { returns: ANY, defined: false });
   const builtins = builtinsByName(policy);
   for (const f of calleesFirstByCallStmts(funcs)) {
-    // (Kinds only type signatures: for code without types, `withKinds: false`, they stay ANY.)
-    const returns = withKinds ? (localKinds(f.blocks, f.params, policy, facts, builtins).get(f.return) ?? 0) : ANY;
+    const returns = localKinds(f.blocks, f.params, policy, facts, builtins).get(f.return) ?? 0;
     facts.set(f.name, { returns, defined: alwaysDefined(f, facts) });
   }
   return facts;
@@ -337,13 +336,13 @@ export function analyseFuncs(policy: Policy, funcs: readonly Func[], withKinds =
  * undefined). For code without types, whose only question is whether the funcs a direct-value
  * entrypoint calls before its value are defined (emit/functions.ts); each fact is the one
  * `analyseFuncs` gives. (A func not asked of is absent: looking it up means "may be undefined".)
- * `topLevelCallees` gives those calls of a func when the caller has them already (calls.ts's walk
- * records them: CallGraph.topLevelCallees); without it, each asked func's blocks are read here.
+ * `topLevelCallees` gives those calls of a func (calls.ts's walk records them:
+ * CallGraph.topLevelCallees).
  */
 export function analyseDefinedness(
   funcs: readonly Func[],
   roots: Iterable<string>,
-  topLevelCallees: (f: Func) => readonly Func[] = topLevelCalleesIn(funcs),
+  topLevelCallees: (f: Func) => readonly Func[],
 ): Map<string, FuncFacts> {
   const byName = new Map<string, Func>();
   for (const f of funcs) byName.set(f.name, f);
@@ -367,23 +366,6 @@ export function analyseDefinedness(
   const facts = new Map<string, FuncFacts>();
   for (const f of calleesFirst(asked, (f) => callees.get(f)!)) facts.set(f.name, { returns: ANY, defined: alwaysDefined(f, facts) });
   return facts;
-}
-
-/** The funcs called by a CallStmt at the top level of a func's blocks, among `funcs`. */
-function topLevelCalleesIn(funcs: readonly Func[]): (f: Func) => Func[] {
-  const byName = new Map<string, Func>();
-  for (const f of funcs) byName.set(f.name, f);
-  return (f) => {
-    const out: Func[] = [];
-    for (const b of f.blocks) {
-      for (const s of b.stmts) {
-        if (s.type !== "CallStmt") continue;
-        const g = byName.get(s.stmt.func);
-        if (g) out.push(g);
-      }
-    }
-    return out;
-  };
 }
 
 /** The funcs, each after the funcs it calls (CallStmt). */

@@ -153,8 +153,8 @@ export function baseDataDots(
   policy: Policy,
   blocks: readonly Block[],
   dataLocal: number | undefined,
-  /** Whether the body has a DotStmt with a local key at all (a caller that knows says). */
-  localKeyDot = readsWithLocalKey(blocks),
+  /** Whether the body has a DotStmt with a local key at all (CallGraph.readsWithLocalKey). */
+  localKeyDot: boolean,
 ): ReadonlySet<DotStmt> {
   if (dataLocal === undefined || !localKeyDot) return NO_DOTS;
   const out = new Set<DotStmt>();
@@ -168,35 +168,6 @@ export function baseDataDots(
     noCopies: true,
   });
   return out;
-}
-
-/** Whether a body has a DotStmt with a local key at all (most have none: no refs to follow). */
-function readsWithLocalKey(blocks: readonly Block[]): boolean {
-  for (const b of blocks) if (stmtsReadWithLocalKey(b.stmts)) return true;
-  return false;
-}
-
-/** readsWithLocalKey of a statement list and the blocks nested in it (walked here, not through
- * forEachStmt: this runs on every body, and can stop at the first). */
-function stmtsReadWithLocalKey(stmts: readonly Stmt[]): boolean {
-  for (const s of stmts) {
-    switch (s.type) {
-      case "DotStmt":
-        if (s.stmt.key.type === "local") return true;
-        break;
-      case "BlockStmt":
-        if (readsWithLocalKey(s.stmt.blocks)) return true;
-        break;
-      case "NotStmt":
-      case "WithStmt":
-      case "ScanStmt":
-        if (stmtsReadWithLocalKey(s.stmt.block.stmts)) return true;
-        break;
-      default:
-        break;
-    }
-  }
-  return false;
 }
 
 function writes(s: Stmt): number[] {

@@ -101,10 +101,6 @@ export class ModuleEmitter {
     return (this.localNames[n] ??= Name.numbered("l", n));
   }
 
-  file(loc: StmtLocation): string {
-    return this.policy.static.files[loc.file]?.value ?? "";
-  }
-
   funcName(f: Func): Name {
     return this.funcNameAt(this.funcIndex.get(f.name)!);
   }

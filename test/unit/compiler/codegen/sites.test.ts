@@ -41,5 +41,15 @@ describe("codegen: SiteTable", () => {
     const c = table.add("count", 0, 2 ** 30, 0);
     const d = table.add("count", 1, 0, 0);
     assert.equal(new Set([a, b, c, d]).size, 4);
+    // Past 256 names a name's number no longer fits its bits: name 256 at column 0 would pack as
+    // name 0 at column 1.
+    const many = new SiteTable(files);
+    const numbers = new Set<number>();
+    for (let i = 0; i < 300; i++) {
+      numbers.add(many.add(`b${i}`, 0, 1, 0));
+      numbers.add(many.add(`b${i}`, 0, 1, 1));
+    }
+    assert.equal(numbers.size, 600);
+    assert.equal(many.size, 600);
   });
 });

@@ -1,103 +1,29 @@
-// namesLocal (ir/walk.ts: whether a statement names a local, without an array per statement) must
-// say what the enumeration it replaced says — `localsOf(s).includes(local)`, kept below as the
-// reference — for every statement type and every field (each filled with a different local, and
-// operands also as constants of the same number).
+// namesLocal (ir/walk.ts: whether a statement names a local, a switch over the statement types
+// without an array per statement) must say what the IR's field table says — `localsOf` below,
+// read off ir/fields.ts — for every statement type and every field (each filled with a different
+// local, and operands also as constants of the same number).
 import assert from "node:assert/strict";
+import { STMT_FIELDS } from "../../../../compiler/ir/fields.js";
 import type { Operand, Stmt, StmtType } from "../../../../compiler/ir/types.js";
 import { forEachStmt, namesLocal } from "../../../../compiler/ir/walk.js";
 import { preparePolicy } from "../../../../compiler/codegen/generate.js";
 import { authz, hostile, partialSet, query, withAndDynamic } from "../codegen/samplePlans.js";
 
-/** The operands a statement reads (locals and constants). */
-function operandsOf(s: Stmt): Operand[] {
-  switch (s.type) {
-    case "ArrayAppendStmt":
-    case "SetAddStmt":
-    case "WithStmt":
-      return [s.stmt.value];
-    case "AssignVarOnceStmt":
-    case "AssignVarStmt":
-    case "IsArrayStmt":
-    case "IsObjectStmt":
-    case "IsSetStmt":
-    case "LenStmt":
-      return [s.stmt.source];
-    case "CallStmt":
-      return s.stmt.args;
-    case "CallDynamicStmt":
-      return s.stmt.path;
-    case "DotStmt":
-      return [s.stmt.source, s.stmt.key];
-    case "EqualStmt":
-    case "NotEqualStmt":
-      return [s.stmt.a, s.stmt.b];
-    case "ObjectInsertOnceStmt":
-    case "ObjectInsertStmt":
-      return [s.stmt.key, s.stmt.value];
-    default:
-      return [];
-  }
-}
-
-/** The locals a statement assigns or mutates in place. */
-function targetsOf(s: Stmt): number[] {
-  switch (s.type) {
-    case "AssignIntStmt":
-    case "AssignVarOnceStmt":
-    case "AssignVarStmt":
-    case "DotStmt":
-    case "LenStmt":
-    case "MakeArrayStmt":
-    case "MakeNullStmt":
-    case "MakeNumberIntStmt":
-    case "MakeNumberRefStmt":
-    case "MakeObjectStmt":
-    case "MakeSetStmt":
-    case "ObjectMergeStmt":
-    case "ResetLocalStmt":
-      return [s.stmt.target];
-    case "CallStmt":
-    case "CallDynamicStmt":
-      return [s.stmt.result];
-    case "ScanStmt":
-      return [s.stmt.key, s.stmt.value];
-    case "WithStmt":
-      return [s.stmt.local];
-    case "ObjectInsertStmt":
-    case "ObjectInsertOnceStmt":
-      return [s.stmt.object];
-    case "ArrayAppendStmt":
-      return [s.stmt.array];
-    case "SetAddStmt":
-      return [s.stmt.set];
-    default:
-      return [];
-  }
-}
-
-/** Every local a statement names (read or written), nested blocks excluded. */
+/** The locals a statement names, read off the IR's field table (what each field of each
+ * statement type holds, ir/fields.ts): its local fields, its local operands, and the locals in its
+ * lists of them. */
 function localsOf(s: Stmt): number[] {
+  const stmt = s.stmt as unknown as Record<string, unknown>;
   const out: number[] = [];
-  for (const op of operandsOf(s)) if (op.type === "local") out.push(op.value);
-  out.push(...targetsOf(s));
-  switch (s.type) {
-    case "CallDynamicStmt":
-      out.push(...s.stmt.args);
-      break;
-    case "IsDefinedStmt":
-    case "IsUndefinedStmt":
-    case "ReturnLocalStmt":
-    case "ScanStmt":
-      out.push(s.stmt.source);
-      break;
-    case "ObjectMergeStmt":
-      out.push(s.stmt.a, s.stmt.b);
-      break;
-    case "ResultSetAddStmt":
-      out.push(s.stmt.value);
-      break;
-    default:
-      break;
+  const operand = (o: Operand) => {
+    if (o.type === "local") out.push(o.value);
+  };
+  for (const [field, kind] of Object.entries(STMT_FIELDS[s.type])) {
+    const v = stmt[field];
+    if (kind === "local") out.push(v as number);
+    else if (kind === "locals?") out.push(...(v as number[]));
+    else if (kind === "operand") operand(v as Operand);
+    else if (kind === "operands?") (v as Operand[]).forEach(operand);
   }
   return out;
 }
@@ -149,7 +75,7 @@ function everyType(asConst: boolean): Stmt[] {
 }
 
 describe("ir: namesLocal", () => {
-  it("says what localsOf says, for every statement type and field", () => {
+  it("says what the field table says, for every statement type and field", () => {
     for (const asConst of [false, true]) {
       for (const s of everyType(asConst)) {
         for (let l = 0; l <= 6; l++) assert.equal(namesLocal(s, l), localsOf(s).includes(l), `${s.type} ${l}${asConst ? " (constants)" : ""}`);
@@ -157,7 +83,7 @@ describe("ir: namesLocal", () => {
     }
   });
 
-  it("says what localsOf says, on every statement of the sample plans", () => {
+  it("says what the field table says, on every statement of the sample plans", () => {
     for (const plan of [authz, partialSet, withAndDynamic, query, hostile]) {
       const policy = preparePolicy(plan().json());
       for (const body of [...policy.plans.plans, ...policy.funcs.funcs]) {
