@@ -4,7 +4,7 @@
 // with variables in its ref may not have functions below it.
 import type { Ref, Rule } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import type { ModuleTreeNode, TreeNode } from "./ruleTree.js";
+import type { TreeNode } from "./ruleTree.js";
 import { isGround, refHasPrefix, refString, termString } from "./terms.js";
 
 function isMultiValue(r: Rule): boolean {
@@ -76,12 +76,12 @@ export function checkRuleConflicts(ctx: CompileContext): void {
 
   // packages inside the extent of a rule
   for (const m of ctx.modules) {
-    const pkgNode = nodeAt(ctx.moduleTree!, m.package.path);
+    const pkgNode = ctx.moduleTree!.at(m.package.path);
     if (!pkgNode) continue;
     for (const r of m.rules) {
       const ref = r.head.reference;
       if (!groundAfterHead(ref)) continue;
-      const node = nodeAt(pkgNode, ref);
+      const node = pkgNode.at(ref);
       if (!node) continue;
       for (const child of node.modules) {
         if (child === m) continue;
@@ -90,20 +90,6 @@ export function checkRuleConflicts(ctx: CompileContext): void {
       }
     }
   }
-}
-
-/** The module tree node at exactly `ref`, or undefined: ModuleTreeNode.find with nothing left
- * over (which reads a var as the string of its name, as the package's `data` and a rule's first
- * name are), without the terms and arrays it makes. */
-function nodeAt(root: ModuleTreeNode, ref: Ref): ModuleTreeNode | undefined {
-  let node = root;
-  for (const t of ref) {
-    if (t.type !== "string" && t.type !== "var") return undefined;
-    const next = node.children.get(t.value);
-    if (!next) return undefined;
-    node = next;
-  }
-  return node;
 }
 
 function groundAfterHead(ref: Ref): boolean {

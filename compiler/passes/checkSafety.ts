@@ -9,7 +9,7 @@ import type { Arity } from "./outputVars.js";
 import { reorderBodyForSafety, type Unsafe } from "./safetyReorder.js";
 import { headMayHaveVars } from "./rewriteLocalVars.js";
 import { safetyVarsOfExpr } from "./safetyVars.js";
-import { isGenerated, varsOf, varsOfTerms, walkTerms, type VarParams } from "./visit.js";
+import { ALL_VARS, isGenerated, varsOf, varsOfTerms, walkTerms } from "./visit.js";
 
 const RESERVED = ["input", "data"];
 const FUTURE_KEYWORDS = new Set(["in", "every", "contains", "if"]);
@@ -96,9 +96,6 @@ function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
   return new Set(unbound);
 }
 
-/** varsOf's default parameters, made once. */
-const ALL_VARS: VarParams = {};
-
 /** Adds a head term's vars (varsOf's, in its order); after RewriteRefsInHead, head terms are
  * nearly all vars and scalars, taken without a walker. */
 function headTermVars(t: Term, into: Set<string>): void {
@@ -166,14 +163,11 @@ const RESERVED_SET: ReadonlySet<string> = new Set(RESERVED);
 export function checkSafetyRuleBodies(ctx: CompileContext): void {
   const arity: Arity = (ref) => ctx.getArity(ref);
   for (const m of ctx.modules) {
-    // (ctx.mayHoldClosureTerms, with the module's facts looked up once)
-    const facts = ctx.facts.get(m);
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
         const args = r.head.args;
         const globals = args && args.length > 0 ? varsOfTerms(args, ALL_VARS, new Set(RESERVED)) : RESERVED_SET;
-        const closureTerms = facts === undefined || facts.closureTerms.has(r);
-        const { body, unsafe } = reorderBodyForSafety(arity, globals, r.body, closureTerms);
+        const { body, unsafe } = reorderBodyForSafety(arity, globals, r.body, ctx.mayHoldClosureTerms(r));
         if (unsafe.size > 0) reportUnsafe(ctx, unsafe, [ctx.rewrittenVars], ruleSuffix(m, top));
         else r.body = body;
       }

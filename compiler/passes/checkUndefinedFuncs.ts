@@ -3,7 +3,7 @@
 import type { Expr, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
 import { isEquality, refString, userNames } from "./terms.js";
-import { Walker } from "./visit.js";
+import { ExprWalker } from "./visit.js";
 
 /** Maps generated names back to the user's (for messages). */
 export function originalRef(ref: Ref, ...maps: ReadonlyMap<string, string>[]): string {
@@ -50,58 +50,21 @@ function arityError(ctx: CompileContext, ref: Ref, loc: Term["location"], exp: n
 }
 
 export function checkUndefinedFuncs(ctx: CompileContext): void {
-  const walk = new CallWalk(checker(ctx, [ctx.rewrittenVars]));
+  const walk = new ExprWalker(checker(ctx, [ctx.rewrittenVars]));
   // rule by rule, in the order of a walk of the module: the terms of a rule holding no closure
   // terms hold no expressions, and are not walked
   for (const m of ctx.modules) {
-    // (ctx.mayHoldClosureTerms, with the module's facts looked up once)
-    const facts = ctx.facts.get(m);
     for (const top of m.rules) {
       for (let r: Rule | undefined = top; r; r = r.else) {
-        const intoTerms = facts === undefined || facts.closureTerms.has(r);
-        walk.intoTerms = intoTerms;
-        if (intoTerms) walk.any(r.head);
+        walk.intoTerms = ctx.mayHoldClosureTerms(r);
+        if (walk.intoTerms) walk.any(r.head);
         walk.body(r.body);
       }
     }
   }
 }
 
-/** The expressions of a rule, in the order walkExprs visits them (visit.ts), for the check of
- * each: a walk of its own, not the generic one, because it runs over every expression of every
- * module and needs none of the rest (a head holds expressions only inside closure terms). */
-export class CallWalk extends Walker {
-  /** False for a rule known to hold no comprehensions or template strings: terms are skipped. */
-  intoTerms = true;
-  constructor(private readonly check: (e: Expr) => boolean) {
-    super();
-  }
-
-  expr(e: Expr): void {
-    if (this.check(e)) return;
-    const ts = e.terms;
-    if (Array.isArray(ts)) {
-      if (this.intoTerms) this.terms(ts);
-    } else if (ts.type === "some") {
-      if (this.intoTerms) this.terms(ts.symbols);
-    } else if (ts.type === "every") {
-      this.term(ts.domain);
-      this.body(ts.body);
-    } else if (ts.type === "and" || ts.type === "or") {
-      this.body(ts.lhs);
-      this.body(ts.rhs);
-    } else if (ts.type === "not") {
-      this.body(ts.body);
-    } else this.term(ts as Term);
-    if (this.intoTerms) for (let i = 0; i < e.with.length; i++) this.term(e.with[i]!.value);
-  }
-
-  term(t: Term): void {
-    if (this.intoTerms) this.children(t);
-  }
-}
-
 export function checkUndefinedFuncsInQuery(ctx: CompileContext): void {
-  const walk = new CallWalk(checker(ctx, [ctx.query!.rewritten, ctx.rewrittenVars]));
+  const walk = new ExprWalker(checker(ctx, [ctx.query!.rewritten, ctx.rewrittenVars]));
   walk.body(ctx.query!.body);
 }

@@ -8,7 +8,7 @@ import { LocalDeclaredVars, Occurrence } from "./localVars.js";
 import { assignments } from "./marks.js";
 import { outputVarsForExprEq } from "./outputVars.js";
 import { declaredVars } from "./resolveRefs.js";
-import { boolTerm, isAssignment, isEvery, isSome, nameRef, newExpr, refTerm, termString, validEqAssignArgCount, varTerm, withTerms } from "./terms.js";
+import { boolTerm, isAssignment, isEvery, isScalar, isSome, nameRef, newExpr, refTerm, termString, validEqAssignArgCount, varTerm, withTerms } from "./terms.js";
 import { isWildcard, varsOf, varsOfTerms } from "./visit.js";
 
 type Errs = { code: "rego_compile_error"; message: string; at: Term | Expr | With | Rule | { location: Term["location"] } }[];
@@ -335,7 +335,7 @@ function callsShadowed(stack: LocalDeclaredVars, ref: Term[]): boolean {
     if (x.type === "var") {
       const gv = stack.declared(x.value);
       if (gv !== undefined && gv !== x.value) return true;
-    } else if (x.type !== "string" && x.type !== "number" && x.type !== "boolean" && x.type !== "null") plain = false;
+    } else if (!isScalar(x)) plain = false;
   }
   if (plain) return false;
   for (const v of varsOfTerms(ref)) {

@@ -194,12 +194,8 @@ function keyText(k: Term): string {
   return `${k.type}:${JSON.stringify((k as { value: unknown }).value)}`;
 }
 
-/** Variables a term-level walk binds: non-ground refs whose head is safe bind their vars. */
-export function outputVarsForTerms(node: Expr | Term, safe: VarLookup): Set<string> {
-  return refOutputs(node, safe) ?? new Set();
-}
-
-/** outputVarsForTerms, undefined when nothing is bound (no set made: the common case). */
+/** Variables a term-level walk binds: non-ground refs whose head is safe bind their vars;
+ * undefined when nothing is bound (no set made: the common case). */
 function refOutputs(node: Expr | Term, safe: VarLookup): Set<string> | undefined {
   // the walk's state in module variables, set for the walk and cleared after it: nothing the
   // walk calls walks output vars again, and a walker per expression ordered was a measurable cost

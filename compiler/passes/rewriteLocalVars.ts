@@ -8,10 +8,7 @@ import type { CompileContext } from "./context.js";
 import { LocalDeclaredVars, Occurrence } from "./localVars.js";
 import { Rewriter } from "./localVarsRewriter.js";
 import { isScalar } from "./terms.js";
-import { isWildcard, varsOf, varsOfTerms, varsOfTermsFrom, walkTerms, type VarParams } from "./visit.js";
-
-/** varsOf's default parameters, made once (the stage asks for the vars of most heads). */
-const ALL_VARS: VarParams = {};
+import { ALL_VARS, isWildcard, varsOf, varsOfTerms, varsOfTermsFrom, walkTerms } from "./visit.js";
 
 export function headMayHaveVars(r: Rule): boolean {
   const h = r.head;

@@ -35,18 +35,17 @@ export class ModuleTreeNode {
     readonly hide = false,
   ) {}
 
-  /** Descends along a ref (the head `data` counts as the string "data"); returns the deepest
-   * node reached and the part of the ref left over. */
-  find(ref: Ref): { node: ModuleTreeNode; tail: Ref } {
+  /** The node at exactly `ref` below this one, or undefined (a var counts as the string of its
+   * name, as the package's `data` and a rule's first name are). */
+  at(ref: Ref): ModuleTreeNode | undefined {
     let node: ModuleTreeNode = this;
-    for (let i = 0; i < ref.length; i++) {
-      const t = ref[i]!;
-      const k = t.type === "string" || t.type === "var" ? t.value : undefined;
-      const next = k === undefined ? undefined : node.children.get(k);
-      if (!next) return { node, tail: ref.slice(i) };
+    for (const t of ref) {
+      if (t.type !== "string" && t.type !== "var") return undefined;
+      const next = node.children.get(t.value);
+      if (!next) return undefined;
       node = next;
     }
-    return { node, tail: [] };
+    return node;
   }
 
   depthFirst(f: (n: ModuleTreeNode) => boolean): void {

@@ -10,7 +10,7 @@ import type { Body, Expr, NodeLocation, Term } from "../ast/nodes.js";
 import { outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
 import { ScopedVars, type VarSet } from "./scopedVars.js";
 import { safetyVarsOfBody, safetyVarsOfExpr } from "./safetyVars.js";
-import { isGenerated, varsOf, varsOfTerms } from "./visit.js";
+import { ALL_VARS, isGenerated, varsOf, varsOfTerms } from "./visit.js";
 
 /** The vars each expression left unsafe, in the order the expressions were found unsafe. */
 export type Unsafe = ReadonlyMap<Expr, Set<string>>;
@@ -181,7 +181,7 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
         placed++;
         for (const v of ovs) safe.add(v);
         // (only read for closure vars: without any, the walk is saved)
-        if (placedVars) varsOf(e, {}, placedVars);
+        if (placedVars) varsOf(e, ALL_VARS, placedVars);
       }
     }
     if (placed === before) break;
@@ -259,17 +259,17 @@ function allIn(a: Set<string>, b: ReadonlySet<string>): boolean {
 function varsInClosureBody(e: Expr): Set<string> {
   const vs = new Set<string>();
   const ts = e.terms as Exclude<Expr["terms"], Term[]>;
-  if (ts.type === "every" || ts.type === "not") varsOf(ts.body, {}, vs);
+  if (ts.type === "every" || ts.type === "not") varsOf(ts.body, ALL_VARS, vs);
   else if (ts.type === "and" || ts.type === "or") {
-    varsOf(ts.lhs, {}, vs);
-    varsOf(ts.rhs, {}, vs);
+    varsOf(ts.lhs, ALL_VARS, vs);
+    varsOf(ts.rhs, ALL_VARS, vs);
   }
   return vs;
 }
 
 function varsOfClosureTerms(terms: Term[]): Set<string> {
   const vs = new Set<string>();
-  for (const t of terms) varsOf(t, {}, vs);
+  for (const t of terms) varsOf(t, ALL_VARS, vs);
   return vs;
 }
 

@@ -14,19 +14,22 @@ export interface VarParams {
   skipWithTarget?: boolean;
 }
 
+/** Every variable (no parameters set): one shared object for the callers that pass it on. */
+export const ALL_VARS: VarParams = {};
+
 /** OPA's SafetyCheckVisitorParams. */
 export const SAFETY_PARAMS: VarParams = { skipRefCallHead: true, skipClosures: true };
 
 export type VarNode = Term | Expr | Body | Rule | Head | With | SomeDecl | Every | Module;
 
 /** The variables of a node. */
-export function varsOf(node: VarNode | Term[], params: VarParams = {}, into: Set<string> = new Set()): Set<string> {
+export function varsOf(node: VarNode | Term[], params: VarParams = ALL_VARS, into: Set<string> = new Set()): Set<string> {
   const v = new VarCollector(params, into);
   v.node(node);
   return into;
 }
 
-export function varsOfTerms(terms: readonly Term[], params: VarParams = {}, into: Set<string> = new Set()): Set<string> {
+export function varsOfTerms(terms: readonly Term[], params: VarParams = ALL_VARS, into: Set<string> = new Set()): Set<string> {
   const v = new VarCollector(params, into);
   for (const t of terms) v.term(t);
   return into;
@@ -213,11 +216,9 @@ export function walkTerms(node: VarNode | Term[], f: TermVisitor): void {
 }
 
 /** Visits every expression under a node (including those in comprehension and every bodies).
- * Returning true stops the descent into that expression's closures. `intoTerms` false skips
- * the terms, for a node known to hold no comprehensions or template strings (facts.ts): then
- * only `every` bodies and `and`/`or`/`not` groups hold expressions below expressions. */
-export function walkExprs(node: VarNode | Term[], f: (e: Expr) => boolean | void, intoTerms = true): void {
-  new ExprWalker(f, intoTerms).any(node);
+ * Returning true stops the descent into that expression's closures. */
+export function walkExprs(node: VarNode | Term[], f: (e: Expr) => boolean | void): void {
+  new ExprWalker(f).any(node);
 }
 
 /** A recursive walk of everything that holds terms; subclasses say what to do at each
@@ -364,11 +365,13 @@ class TermWalker extends Walker {
   }
 }
 
-class ExprWalker extends Walker {
-  constructor(
-    private readonly f: (e: Expr) => boolean | void,
-    private readonly intoTerms: boolean,
-  ) {
+/** walkExprs' walker, which a hot walk (CheckUndefinedFuncs) keeps and reuses. */
+export class ExprWalker extends Walker {
+  /** False for a node known to hold no comprehensions or template strings (facts.ts): terms are
+   * skipped (then only `every` bodies and `and`/`or`/`not` groups hold expressions below
+   * expressions). */
+  intoTerms = true;
+  constructor(private readonly f: (e: Expr) => boolean | void) {
     super();
   }
   expr(e: Expr): void {

@@ -108,6 +108,22 @@ r := {"t": 2} if false
     expect(new TreeNode(undefined).children.size).to.equal(0);
   });
 
+  it("finds a module tree node at exactly a ref, vars read by name, nothing past a non-name", () => {
+    const modules = ["package a.b\np := 1\n", "package a.b.c\nq := 1\n", "package x\n"].map(
+      (text, i) => parseModuleResult(text, { file: `m${i}.rego` }).module!,
+    );
+    const ctx = compileUpTo("SetModuleTree", modules);
+    const tree = ctx.moduleTree!;
+    const ab = modules[0]!.package.path;
+    expect(tree.at(ab)!.modules).to.deep.equal([modules[0]]);
+    expect(tree.at(modules[1]!.package.path)!.modules).to.deep.equal([modules[1]]);
+    expect(tree.at(ab)!.at(modules[1]!.package.path.slice(3))).to.equal(tree.at(modules[1]!.package.path));
+    expect(tree.at(ab.slice(0, 2))!.modules).to.deep.equal([]);
+    expect(tree.at([...ab, { type: "string", value: "nope", location: ab[0]!.location }])).to.equal(undefined);
+    expect(tree.at([...ab.slice(0, 1), { type: "number", value: "1", location: ab[0]!.location }])).to.equal(undefined);
+    expect(tree.at([])).to.equal(tree);
+  });
+
   describeWithShared("on the compliance cases", () => {
     it("is the tree of add(groundPrefix(ruleRef))", function () {
       this.timeout(120_000);

@@ -1,12 +1,11 @@
-// The safety check's reordering (safetyReorder.ts) and CheckUndefinedFuncs' own walk: bodies
-// are reordered as before (kept as they are when nothing must move), unsafe vars are reported in
-// the same order and at the same places (closures, groups, entries made late for closure vars),
-// and CheckUndefinedFuncs visits the expressions walkExprs visits, in its order. The expected
-// results were recorded from the implementation these replaced.
+// The safety check's reordering (safetyReorder.ts) and CheckUndefinedFuncs' walk: bodies are
+// reordered as before (kept as they are when nothing must move), unsafe vars are reported in the
+// same order and at the same places (closures, groups, entries made late for closure vars), and
+// CheckUndefinedFuncs reports in the order of its walk. The expected results were recorded from
+// the implementation these replaced.
 import { expect } from "chai";
 import type { Expr, Ref, Rule } from "../../../../compiler/ast/nodes.js";
 import { printModule } from "../../../../compiler/ast/print.js";
-import { CallWalk } from "../../../../compiler/passes/checkUndefinedFuncs.js";
 import { compileModules, compileQuery, compileUpTo } from "../../../../compiler/passes/runner.js";
 import { reorderBodyForSafety } from "../../../../compiler/passes/safetyReorder.js";
 import { safetyVarsOfBody, safetyVarsOfExpr } from "../../../../compiler/passes/safetyVars.js";
@@ -123,65 +122,6 @@ const WALK_ERRORS = [
 ];
 
 describe("passes: CheckUndefinedFuncs' walk", () => {
-  const modules = [
-    `package t
-import future.keywords.or
-p contains [x | x := f(1); y := [z | z := g(x)]] if {
-	every i in [1] { h(i) }
-	not k(2)
-	(m(1) > 0) or { n(2) > 0 }
-	s := $"a{o(1)}b"
-	q(1) with input as [w | w := r(3)]
-}
-f(x) := x
-g(x) := x
-h(x) := x
-k(x) := x
-m(x) := x
-n(x) := x
-o(x) := x
-r(x) := x
-q(x) if x
-`,
-    `package t
-p if {
-	count([1]) > 0
-	every i in [1] { i > 0 }
-}
-`,
-  ];
-
-  for (const [i, text] of modules.entries()) {
-    for (const stopAt of ["", "eq", "count", "gt"]) {
-      it(`visits what walkExprs visits, in its order (module ${i}, stopping at ${stopAt || "nothing"})`, () => {
-        const ctx = compileUpTo("RewriteWithValues", [mod(text)]);
-        expect(errors(ctx)).to.deep.equal([]);
-        // stopping at an operator: neither walk goes into that expression's closures
-        const stops = (e: Expr) => {
-          const op = Array.isArray(e.terms) ? e.terms[0] : undefined;
-          return op?.type === "ref" && op.value[0]!.type === "var" && op.value[0]!.value === stopAt;
-        };
-        for (const top of ctx.modules[0]!.rules) {
-          for (let r: Rule | undefined = top; r; r = r.else) {
-            for (const intoTerms of [true, false]) {
-              const want: Expr[] = [];
-              const f = (e: Expr) => (want.push(e), stops(e));
-              walkExprs(r.head, f, intoTerms);
-              walkExprs(r.body, f, intoTerms);
-              const got: Expr[] = [];
-              const walk = new CallWalk((e) => (got.push(e), stops(e)));
-              walk.intoTerms = intoTerms;
-              if (intoTerms) walk.any(r.head);
-              for (const e of r.body) walk.expr(e);
-              expect(got).to.have.length(want.length);
-              got.forEach((e, k) => expect(e).to.equal(want[k]));
-            }
-          }
-        }
-      });
-    }
-  }
-
   it("reports undefined functions and arity errors in the order of the walk", () => {
     const text = `package t\np contains [x | x := nope1(1)] if {\n\tevery i in [1] { nope2(i) }\n\tnot count(1, 2, 3)\n\tf(1, 2, 3)\n\ts := $"a{nope3(1)}"\n}\nf(x) := x\n`;
     const ctx = compileModules([mod(text)], { maxErrors: 0 });

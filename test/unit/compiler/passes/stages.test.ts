@@ -63,7 +63,7 @@ describe("passes: stages", () => {
     expect(ctx.errors).to.deep.equal([]);
   });
 
-  it("sums the query stages' times by name over the queries, apart from the module stages", () => {
+  it("keeps the query stages' times by name, one entry per stage over the queries, apart from the module stages", () => {
     const ctx = compileModules([mod("package t\np := 1\nq := 2\n")]);
     const moduleEntries = ctx.timings.length;
     compileQuery(ctx, parseQuery("result = data.t.p"));
@@ -71,7 +71,6 @@ describe("passes: stages", () => {
     expect(ctx.errors).to.deep.equal([]);
     expect(ctx.timings).to.have.length(moduleEntries);
     expect([...ctx.queryTimings.keys()]).to.deep.equal(queryStages.map((s) => s.name));
-    for (const ms of ctx.queryTimings.values()) expect(ms).to.be.at.least(0);
   });
 
   it("compileUpTo rejects an unknown stage", () => {
