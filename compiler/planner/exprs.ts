@@ -8,7 +8,7 @@ import { DATA, INPUT, sealed, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { planNodeRules } from "./rules.js";
 import { isRoot, planWith } from "./with.js";
-import { isInlineTerm, planScan, planScanValues, planTerm, planTermInline, planUnify, planUnifyLocal } from "./terms.js";
+import { planScan, planScanValues, planTerm, planTermInline, planUnify, planUnifyLocal } from "./terms.js";
 import { isFlatExpr, isFlatTerm, planSeqOf, type Seq } from "./flat.js";
 
 /** Plans the expressions of `q` from `index` on, then `iter` (with the location restored). Runs
@@ -94,7 +94,7 @@ export function planExpr(p: Planner, e: Expr, iter: Iter): void {
  * whose closures capture its parameters a context at every call, and planExpr plans every
  * expression.) */
 function planTermIsTrue(p: Planner, t: Term, iter: Iter): void {
-  if (!isInlineTerm(p, t)) return planTermIsTrueNested(p, t, iter);
+  if (!isFlatTerm(p, t)) return planTermIsTrueNested(p, t, iter);
   if (!planTermInline(p, t)) return;
   p.append(S.NotEqualStmt(p, p.ltarget, p.bool(false)));
   iter();
@@ -345,7 +345,7 @@ class CallArgsSeq implements Seq {
 
 /** A call's operand, into `out[at]` (`flat`: isFlatTerm said so already). */
 function planOperand(p: Planner, t: Term, out: Operand[], at: number, next: Iter, flat: boolean): void {
-  if (!flat && !isInlineTerm(p, t)) return planOperandNested(p, t, out, at, next);
+  if (!flat) return planOperandNested(p, t, out, at, next);
   if (!planTermInline(p, t)) return;
   out[at] = p.ltarget;
   next();

@@ -17,11 +17,12 @@
 // plan).
 import type { Expr, Ref, Term } from "../ast/nodes.js";
 import type { Block } from "../ir/types.js";
+import { isScalar } from "../passes/terms.js";
 import { varsOf } from "../passes/visit.js";
 import { DATA, type Iter, type Planner } from "./planner.js";
 import { planTerm } from "./terms.js";
 
-/** What the flat item being planned did with its continuation (see planSeq): one per planner,
+/** What the flat item being planned did with its continuation (see planSeqOf): one per planner,
  * its fields set for each flat item and put back for the sequence around it. */
 export class SeqProbe {
   /** Times the continuation ran, and the length of `block` (-1: another block) when it did. */
@@ -155,10 +156,6 @@ export function planFlatTerm(p: Planner, t: Term): boolean {
     throw p.internalError("a flat planning step nested its continuation");
   }
   return true;
-}
-
-function isScalar(t: Term): boolean {
-  return t.type === "string" || t.type === "number" || t.type === "boolean" || t.type === "null";
 }
 
 /** Whether planTerm(t) plans flatly. Everything but refs is: collections plan their elements in

@@ -31,11 +31,6 @@ export function planRef(p: Planner, ref: Ref, iter: Iter): void {
  * are bound, a scan for the others. */
 export function planRefRec(p: Planner, ref: Ref, index: number, iter: Iter): void {
   if (index >= ref.length) return iter(); // (often: a call of the rules the whole ref names)
-  planRefTerms(p, ref, index, iter);
-}
-
-/** planRefRec's sequence: the terms of `ref` from `index` on. */
-function planRefTerms(p: Planner, ref: Ref, index: number, iter: Iter): void {
   planSeqOf(p, new RefSeq(ref, iter), index);
 }
 

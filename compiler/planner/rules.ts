@@ -57,7 +57,7 @@ function planRuleSetOnce(p: Planner, set: RuleSet): string {
 }
 
 /** Plans a rule set not planned in this generation (now or later, see Planner.planRuleSet);
- * returns the func's name. (Apart from planRules, which is called at every reference to rules:
+ * returns the func's name. (Apart from planRuleSetOnce, which is called at every reference to rules:
  * V8 gives a function whose closures capture its parameters a context at every call.) */
 function planNewRuleSet(p: Planner, set: RuleSet): string {
   const name = `g${p.funcs.gen()}.${set.path}`;

@@ -2,7 +2,7 @@
 // directions, array and object patterns), dots and scans.
 import type { ArrayComprehensionTerm, Body, ObjectComprehensionTerm, SetComprehensionTerm, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand } from "../ir/types.js";
-import { termString } from "../passes/terms.js";
+import { isScalar, termString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
 import { type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
@@ -54,35 +54,16 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
   }
 }
 
-/** Whether planTerm(t) needs no continuation of its own, i.e. the caller may plan `t` with
- * planTermInline and go on after it instead of in a closure (an object per term): a term that
- * plans flatly (flat.ts) calls its continuation at most once, last, in the block it started in,
- * and leaves the planner as its continuation saw it. */
-export function isInlineTerm(p: Planner, t: Term): boolean {
-  return isDirectTerm(t) || isFlatTerm(p, t);
-}
-
-/** Plans `t`, for which isInlineTerm holds; answers whether the caller is to go on (false: `t`
- * cannot hold, and what follows it is not planned). */
+/** Plans `t`, for which isFlatTerm holds, so that the caller goes on after it instead of in a
+ * continuation (a closure per term): a term that plans flatly (flat.ts) calls its continuation at
+ * most once, last, in the block it started in, and leaves the planner as its continuation saw it.
+ * Answers whether the caller is to go on (false: `t` cannot hold, and what follows it is not
+ * planned). Scalars and vars plan without a flatness check: planTerm appends a MakeNullStmt or
+ * MakeNumberRefStmt at most, sets the target and calls `iter` once, as its last act. */
 export function planTermInline(p: Planner, t: Term): boolean {
-  if (!isDirectTerm(t)) return planFlatTerm(p, t);
+  if (t.type !== "var" && !isScalar(t)) return planFlatTerm(p, t);
   planTerm(p, t, NOOP);
   return true;
-}
-
-/** Scalars and vars: planTerm appends what it appends (a MakeNullStmt or MakeNumberRefStmt at
- * most), sets the target and calls `iter` once, as its last act (no flatness check needed). */
-function isDirectTerm(t: Term): boolean {
-  switch (t.type) {
-    case "null":
-    case "boolean":
-    case "number":
-    case "string":
-    case "var":
-      return true;
-    default:
-      return false;
-  }
 }
 
 const NOOP: Iter = () => undefined;
@@ -98,7 +79,7 @@ function planArray(p: Planner, elems: Term[], iter: Iter): void {
     p,
     elems.length,
     (i) => isFlatTerm(p, elems[i]!),
-    (i, next) => planElement(p, elems[i]!, arr, next),
+    (i, next, flat) => planElement(p, elems[i]!, arr, next, flat),
     () => {
       p.ltarget = p.local(arr);
       iter();
@@ -106,9 +87,9 @@ function planArray(p: Planner, elems: Term[], iter: Iter): void {
   );
 }
 
-/** An array's element, appended. */
-function planElement(p: Planner, t: Term, arr: Local, next: Iter): void {
-  if (!isInlineTerm(p, t)) return planElementThen(p, t, arr, next);
+/** An array's element, appended (`flat`: isFlatTerm said so). */
+function planElement(p: Planner, t: Term, arr: Local, next: Iter, flat: boolean): void {
+  if (!flat) return planElementThen(p, t, arr, next);
   if (!planTermInline(p, t)) return;
   p.append(S.ArrayAppendStmt(p, p.ltarget, arr));
   next();
@@ -186,7 +167,7 @@ export function planSet(p: Planner, elems: Term[], iter: Iter): void {
     p,
     elems.length,
     (i) => isFlatTerm(p, elems[i]!),
-    (i, next) => planSetElement(p, elems[i]!, set, next),
+    (i, next, flat) => planSetElement(p, elems[i]!, set, next, flat),
     () => {
       p.ltarget = p.local(set);
       iter();
@@ -194,9 +175,9 @@ export function planSet(p: Planner, elems: Term[], iter: Iter): void {
   );
 }
 
-/** A set's element, added. */
-function planSetElement(p: Planner, t: Term, set: Local, next: Iter): void {
-  if (!isInlineTerm(p, t)) return planSetElementThen(p, t, set, next);
+/** A set's element, added (`flat`: isFlatTerm said so). */
+function planSetElement(p: Planner, t: Term, set: Local, next: Iter, flat: boolean): void {
+  if (!flat) return planSetElementThen(p, t, set, next);
   if (!planTermInline(p, t)) return;
   p.append(S.SetAddStmtValueFirst(p, p.ltarget, set));
   next();
@@ -282,7 +263,7 @@ export function planUnify(p: Planner, a: Term, b: Term, iter: Iter): void {
 
 /** `a` planned into a local, then unified with `b`. */
 function planTermThenUnify(p: Planner, a: Term, b: Term, iter: Iter): void {
-  if (!isInlineTerm(p, a)) return planTermThenUnifyNested(p, a, b, iter);
+  if (!isFlatTerm(p, a)) return planTermThenUnifyNested(p, a, b, iter);
   if (!planTermInline(p, a)) return;
   planUnifyLocal(p, p.ltarget, b, iter);
 }
@@ -311,7 +292,7 @@ function planUnifyVar(p: Planner, a: string, b: Term, iter: Iter): void {
 
 /** `b` planned, then bound to the unbound var `a` (or compared, if planning `b` bound it). */
 function planTermThenBind(p: Planner, a: string, b: Term, iter: Iter): void {
-  if (!isInlineTerm(p, b)) return planTermThenBindNested(p, a, b, iter);
+  if (!isFlatTerm(p, b)) return planTermThenBindNested(p, a, b, iter);
   if (!planTermInline(p, b)) return;
   bindTarget(p, a, iter);
 }
@@ -367,7 +348,7 @@ export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): voi
 
 /** `b` planned, then compared with `a`. */
 function planTermThenEqual(p: Planner, a: Operand, b: Term, iter: Iter): void {
-  if (!isInlineTerm(p, b)) return planTermThenEqualNested(p, a, b, iter);
+  if (!isFlatTerm(p, b)) return planTermThenEqualNested(p, a, b, iter);
   if (!planTermInline(p, b)) return;
   p.append(S.EqualStmt(p, a, p.ltarget));
   iter();
@@ -486,7 +467,7 @@ function targetLocal(p: Planner): Local {
 
 export function planDot(p: Planner, key: Term, iter: Iter): void {
   const source = p.ltarget;
-  if (!isInlineTerm(p, key)) return planDotNested(p, source, key, iter);
+  if (!isFlatTerm(p, key)) return planDotNested(p, source, key, iter);
   if (!planTermInline(p, key)) return;
   appendDot(p, source, iter);
 }
