@@ -1,6 +1,7 @@
 // regoc's public compiler API (`regoc/compiler`).
 //   compilePlan(plan, {entrypoint?})    IR plan (OPA's plan.json, parsed or text) → PreparedQuery
-//   generateTypeScript(plan, options?)  IR plan → {code, entrypoints, builtins}: one TS module
+//   generateTypeScript(plan, options?)  IR plan → {code, entrypoints, builtins}: one module (TypeScript,
+//                                       or `language` "javascript" / "function")
 //   loadModule(code, generated?)       generated module → live module (its `entrypoints` table, ...)
 //   writeModule(file, code)             saves generated TS for ahead-of-time use
 import { getBuiltin } from "../runtime/builtins/registry.js";

@@ -18,15 +18,9 @@ export class Source {
   /**
    * Row and column (1-based) of a UTF-16 offset, as OPA's scanner numbers them: a line break
    * belongs to the next row, at column 0; the end of the input is where the last character
-   * is (or column 0 of the next row after a final line break).
+   * is (or column 0 of the next row after a final line break). Into an object of this source's
+   * that the next call overwrites (read it at once): no object per look-up.
    */
-  position(offset: number): { row: number; col: number } {
-    const { row, col } = this.at(offset);
-    return { row, col };
-  }
-
-  /** `position`, into an object of this source's that the next call overwrites (read it at
-   * once): row and col together without an object per look-up. */
   at(offset: number): { readonly row: number; readonly col: number } {
     const text = this.text;
     const point = this.point;

@@ -118,16 +118,12 @@ export abstract class TermParser extends ParserCore {
   }
 
   /** A multi-part operator ref (`internal.member_2`) at the current token; scans past it. */
-  parseTermOpName(name: readonly string[]): Term {
+  parseTermOpName(name: readonly [string, string]): Term {
     const loc = this.loc();
-    // (the two-part names, all there are, as a literal: no closure per operator)
-    const value: Term[] =
-      name.length === 2
-        ? [
-            { type: "var", value: name[0]!, location: loc },
-            { type: "string", value: name[1]!, location: loc },
-          ]
-        : name.map((n, i) => (i === 0 ? { type: "var", value: n, location: loc } : { type: "string", value: n, location: loc }));
+    const value: Term[] = [
+      { type: "var", value: name[0], location: loc },
+      { type: "string", value: name[1], location: loc },
+    ];
     this.scan();
     return { type: "ref", value, location: loc };
   }

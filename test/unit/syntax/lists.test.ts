@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import type { Term } from "../../../compiler/ast/nodes.js";
 import { printRule } from "../../../compiler/ast/print.js";
-import { parseModule, parseModuleResult } from "../../../compiler/syntax/index.js";
+import { parseModule } from "../../../compiler/syntax/index.js";
 import { DepthExceeded } from "../../../compiler/syntax/parser/core.js";
 import { ListStack } from "../../../compiler/syntax/parser/lists.js";
 import { ModuleParser } from "../../../compiler/syntax/parser/module.js";
@@ -105,16 +105,10 @@ describe("syntax: the parser's list stack", () => {
   });
 
   it("holds nothing after a parse that backtracks (sets, objects, comprehensions) and succeeds", () => {
-    const text = "p := {1, {x | x := [1, 2][_]}, {3: [4, 5]}, {6 | 7}}\nq contains {[1], [2, 3]} if { f(1, [2, {3}]) with input as [4] }\n";
+    // `{x | y, z}` outside any list: the comprehension's body list, given up at the comma, is on
+    // the stack with nothing below it whose own take or drop would hide it
+    const text =
+      "p := {x | y, z}\nq := {1, {x | x := [1, 2][_]}, {3: [4, 5]}, {6 | 7}}\nr contains {[1], [2, 3]} if { f(1, [2, {3}]) with input as [4] }\n";
     expect(leftAfter(text)).to.deep.equal({ left: 0, failed: false });
-  });
-
-  it("a failed parse leaves the next one as if it were the first", () => {
-    const good = "package p\n\np := [1, {2: [3, f(4)]}, {x | x := [5, 6][_]}]\n";
-    const want = JSON.stringify(parseModuleResult(good).module);
-    for (const text of failing) {
-      expect(parseModuleResult(`package p\n\n${text}`).module, text).to.equal(undefined);
-      expect(JSON.stringify(parseModuleResult(good).module), text).to.equal(want);
-    }
   });
 });
