@@ -12,6 +12,20 @@ import { RuleParser } from "./rules.js";
 /** Keywords `import future.keywords.x` can name, and their tokens. */
 const allowedFutureKeywords: ReadonlyMap<string, TokenType> = new Map([...futureKeywordsV0, ...futureKeywordsLogical]);
 
+/** The keyword sets without the future keywords, by keyword set: the few sets in use are never
+ * changed (the parser replaces them), and each import made its own copy (2-4 MB of arrays,
+ * iterators and maps per parse of the 1 MB policy set, which has an import per module). */
+const presentKeywordSets = new WeakMap<ReadonlyMap<string, TokenType>, ReadonlyMap<string, TokenType>>();
+
+function presentKeywords(keywords: ReadonlyMap<string, TokenType>): ReadonlyMap<string, TokenType> {
+  let present = presentKeywordSets.get(keywords);
+  if (!present) {
+    present = new Map([...keywords].filter(([k]) => !allowedFutureKeywords.has(k)));
+    presentKeywordSets.set(keywords, present);
+  }
+  return present;
+}
+
 export abstract class ModuleParser extends RuleParser {
   /** Where the statement being parsed starts, and the longest statement so far (see nesting.ts). */
   private statementStart = 0;
@@ -21,11 +35,12 @@ export abstract class ModuleParser extends RuleParser {
   parseStatements(skipRules: boolean): Statement[] {
     const stmts: Statement[] = [];
     this.scan();
+    const s = this.save();
     while (this.tok !== tt.eof) {
       // a new statement: nothing before it is parsed again (an empty map is left as it is:
       // clearing one still makes it a new table)
       if (this.cache.size > 0) this.cache.clear();
-      const s = this.save();
+      this.saveInto(s);
       // (the statement before this one ended where this one starts, at the latest)
       if (s.start - this.statementStart > this.longestStatement) this.longestStatement = s.start - this.statementStart;
       this.statementStart = s.start;
@@ -120,7 +135,7 @@ export abstract class ModuleParser extends RuleParser {
       return undefined;
     }
     // the path is read without the future keywords: `import future.keywords.in`
-    const present = new Map([...this.keywords].filter(([k]) => !allowedFutureKeywords.has(k)));
+    const present = presentKeywords(this.keywords);
     let path: Term | undefined;
     let bad = false;
     this.withKeywords(present, () => {
@@ -128,7 +143,8 @@ export abstract class ModuleParser extends RuleParser {
       if (!term) return;
       if (term.type === "var") path = { type: "ref", value: [term], location: term.location };
       else if (term.type === "ref") {
-        for (const t of term.value.slice(1)) {
+        for (let i = 1; i < term.value.length; i++) {
+          const t = term.value[i]!;
           if (t.type !== "string") {
             this.error(t.location, `unexpected ${t.type} token: expecting string`);
             bad = true;
