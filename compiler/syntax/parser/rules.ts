@@ -214,8 +214,9 @@ export abstract class RuleParser extends BodyParser {
 
   /** The head: a name or ref, optional arguments, then `contains key`, `= value` or `:= value`. */
   private parseHead(isDefault: boolean): { head: Head; usesContains: boolean } | undefined {
-    const loc = this.loc();
     const v = this.parseVar();
+    // (the name's location is the head's first location too: one object fewer per rule)
+    const loc = v.location;
     const term = this.parseHeadFinish(v);
     if (!term) {
       this.illegal("expected rule head name");
@@ -248,15 +249,13 @@ export abstract class RuleParser extends BodyParser {
       default:
         return undefined;
     }
-    // the head's name, for the errors below only (printed when one is reported)
-    const name = (): string => printTerm({ type: "ref", value: head.reference, location: loc });
     switch (this.tok) {
       case tt.contains: {
-        if (head.args) this.illegal(`the contains keyword can only be used with multi-value rule definitions (e.g., ${name()} contains <VALUE> { ... })`);
+        if (head.args) this.illegal(`the contains keyword can only be used with multi-value rule definitions (e.g., ${headName(head)} contains <VALUE> { ... })`);
         this.scan();
         const key = this.parseTermInfixCall();
         if (key) head.key = key;
-        else this.illegal(`expected rule key term (e.g., ${name()} contains <VALUE> { ... })`);
+        else this.illegal(`expected rule key term (e.g., ${headName(head)} contains <VALUE> { ... })`);
         head.location = this.span(loc, loc.offset, this.lastEnd);
         return { head, usesContains: true };
       }
@@ -264,7 +263,7 @@ export abstract class RuleParser extends BodyParser {
         this.scan();
         const value = this.parseTermInfixCall();
         if (value) head.value = value;
-        else this.illegal(`expected rule value term (e.g., ${name()} = <VALUE> { ... })`);
+        else this.illegal(`expected rule value term (e.g., ${headName(head)} = <VALUE> { ... })`);
         break;
       }
       case tt.assign: {
@@ -272,10 +271,10 @@ export abstract class RuleParser extends BodyParser {
         head.assign = true;
         const value = this.parseTermInfixCall();
         if (value) head.value = value;
-        else if (head.args && head.args.length > 0) this.illegal(`expected function value term (e.g., ${name()}(...) := <VALUE> { ... })`);
-        else if (head.key) this.illegal(`expected partial rule value term (e.g., ${name()}[...] := <VALUE> { ... })`);
-        else if (isDefault) this.illegal(`expected default rule value term (e.g., default ${name()} := <VALUE>)`);
-        else this.illegal(`expected rule value term (e.g., ${name()} := <VALUE> { ... })`);
+        else if (head.args && head.args.length > 0) this.illegal(`expected function value term (e.g., ${headName(head)}(...) := <VALUE> { ... })`);
+        else if (head.key) this.illegal(`expected partial rule value term (e.g., ${headName(head)}[...] := <VALUE> { ... })`);
+        else if (isDefault) this.illegal(`expected default rule value term (e.g., default ${headName(head)} := <VALUE>)`);
+        else this.illegal(`expected rule value term (e.g., ${headName(head)} := <VALUE> { ... })`);
         break;
       }
     }
@@ -426,4 +425,10 @@ function relocateTerm(t: Term, loc: NodeLocation): Term {
     default:
       return { ...t, location: loc };
   }
+}
+
+/** The head's name, for errors about the head only. (A function, not a closure in parseHead: one
+ * there made V8 allocate a context for the head at every rule.) */
+function headName(head: Head): string {
+  return printTerm({ type: "ref", value: head.reference, location: head.location });
 }
