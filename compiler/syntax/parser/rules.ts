@@ -4,6 +4,7 @@ import type { Body, Head, NodeLocation, Rule, Term } from "../../ast/nodes.js";
 import { printTerm } from "../../ast/print.js";
 import { tt } from "../token.js";
 import { BodyParser } from "./body.js";
+import type { State } from "./core.js";
 import { newExpr } from "./exprs.js";
 import { headKeywords, NO_ANNOTATIONS } from "./shared.js";
 import { isGround, refIsGround } from "../../ast/ground.js";
@@ -62,7 +63,7 @@ export abstract class RuleParser extends BodyParser {
       head.keywords = headKeywords(usesContains, true);
       this.scan();
       const s = this.save();
-      const expr = this.parseLiteral();
+      const expr = this.tok === tt.braceL && this.opensBody(s) ? undefined : this.parseLiteral();
       // `p if { true }` is a body, not the set `{true}` (a set literal is never false)
       if (expr && !(isTermExpr(expr) && (expr.terms as Term).type === "set")) {
         rule.body = [expr];
@@ -210,6 +211,18 @@ export abstract class RuleParser extends BodyParser {
     }
     rule.location = this.span(loc, loc.offset, this.lastEnd);
     return rule;
+  }
+
+  /** Does the current `{` (state `s`) open a body for certain: is `some` or `every` next? A set
+   * or object cannot start with them (unless they lead a ref), so parseLiteral would fail there,
+   * only to have its errors dropped (5652 errors per parse of the 1 MB policy set, with the states
+   * and terms of the attempt). Not so with the logical keywords: a literal may then be a body. */
+  private opensBody(s: State): boolean {
+    if (this.logicalActive()) return false;
+    this.scan();
+    const yes = (this.tok === tt.some || this.tok === tt.every) && !this.peekRefContinues();
+    this.restore(s);
+    return yes;
   }
 
   /** The head: a name or ref, optional arguments, then `contains key`, `= value` or `:= value`. */

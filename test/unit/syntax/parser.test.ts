@@ -56,6 +56,10 @@ describe("parser", () => {
       { note: "v0: rule without if", src: "p { true }", v0: true, want: ["p if {\n\ttrue\n}"] },
       { note: "v0: bodiless partial set", src: "p[1]", v0: true, want: ["p contains 1"] },
       { note: "v0 with import rego.v1", src: "import rego.v1\n\np contains 1 if { true }", v0: true, want: ["p contains 1 if {\n\ttrue\n}"] },
+      // `if {` then `some`/`every` opens a body at once; leading a ref, they are terms again
+      { note: "body opening with `every`", src: "p if { every x in [1] { x } }", want: ["p if {\n\tevery x in [1] {\n\t\tx\n\t}\n}"] },
+      { note: "body opening with the ref `some.x`", src: "p if { some.x }", want: ["p if {\n\tsome.x\n}"] },
+      { note: "body opening with `some` and the logical keywords", src: "import future.keywords.and\n\np if { some x in [1] } and { true }", want: ["p if {\n\t{some x in [1]} and {true}\n}"] },
     ];
     for (const tc of cases) it(tc.note, () => expect(rules(tc.src, tc.v0)).to.deep.equal(tc.want));
   });
