@@ -57,14 +57,10 @@ function planRuleSetOnce(p: Planner, set: RuleSet): string {
 }
 
 /** Plans a rule set not planned in this generation (now or later, see Planner.planRuleSet);
- * returns the func's name. (Apart from planRuleSetOnce, which is called at every reference to rules:
- * V8 gives a function whose closures capture its parameters a context at every call.) */
+ * returns the func's name. */
 function planNewRuleSet(p: Planner, set: RuleSet): string {
   const name = `g${p.funcs.gen()}.${set.path}`;
-  p.planRuleSet(
-    () => planFunc(p, set.rules, set.refs, set.pieces, set.buildObject, set.path, name),
-    () => p.funcs.add(set.path, name),
-  );
+  p.planRuleSet(set, name);
   return name;
 }
 
@@ -90,7 +86,9 @@ function ruleSet(unsorted: Rule[], unsortedRefs: Ref[]): RuleSet {
     if (cut >= 0 && cut < pieces) pieces = cut;
   }
   const buildObject = refs.some((ref) => ref.length !== pieces);
-  return { rules, refs, pieces, buildObject, path: refString(pathRef.slice(0, pieces)), frame: undefined, name: undefined };
+  // (the ref itself when it is the path, as nearly always: a slice per rule set was 0.7 MB)
+  const path = refString(pieces === pathRef.length ? pathRef : pathRef.slice(0, pieces));
+  return { rules, refs, pieces, buildObject, path, frame: undefined, name: undefined };
 }
 
 function sameLengths(refs: Ref[]): boolean {
@@ -100,7 +98,8 @@ function sameLengths(refs: Ref[]): boolean {
 
 /** Plans the func of a rule set (see planRules), named `name` (the string its callers got: one
  * string per func, compared by identity where calls are looked up). */
-function planFunc(p: Planner, rules: Rule[], refs: Ref[], pieces: number, buildObject: boolean, path: string, name: string): void {
+export function planFunc(p: Planner, set: RuleSet, name: string): void {
+  const { rules, refs, pieces, buildObject, path } = set;
   const pathRef = refs[0]!;
   const saved = { curr: p.curr, ltarget: p.ltarget, lnext: p.lnext, loc: p.loc };
   p.lnext = 0;
