@@ -155,15 +155,13 @@ export class Rewriter {
           return undefined;
         }
       } else if (s.type === "call") {
-        const args = s.value.slice(1);
-        let key: Term;
-        let val: Term;
-        let container: Term;
-        if (args.length === 3) [key, val, container] = args as [Term, Term, Term];
-        else {
-          key = varTerm(this.gen.generate(), s.location);
-          [val, container] = args as [Term, Term];
-        }
+        // (the call's operands read in place: `some k, v in xs` is member_3(k, v, xs), `some v in
+        // xs` member_2(v, xs))
+        const ops = s.value;
+        const three = ops.length === 4;
+        const key = three ? ops[1]! : varTerm(this.gen.generate(), s.location);
+        const val = ops[three ? 2 : 1]!;
+        const container = ops[three ? 3 : 2]!;
         const rhs = container.type === "ref" ? refTerm([...container.value, key], container.location) : refTerm([container, key], container.location);
         const x = withTerms(e, [nameRef("eq", e.location), val, rhs]);
         const outputs = outputVarsForExprEq(x as Expr & { terms: Term[] }, varsOf(container));
