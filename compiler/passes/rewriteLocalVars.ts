@@ -171,18 +171,23 @@ function renameDeclared(t: Term, declared: LocalDeclaredVars): void {
       if (gv !== undefined) t.value = gv;
       return;
     }
+    // (indexed loops: for-of allocated an iterator and its results per term here)
     case "ref":
     case "array":
     case "set":
-    case "call":
-      for (const x of t.value) renameDeclared(x, declared);
+    case "call": {
+      const xs = t.value;
+      for (let i = 0; i < xs.length; i++) renameDeclared(xs[i]!, declared);
       return;
-    case "object":
-      for (const [k, v] of t.value) {
-        renameDeclared(k, declared);
-        renameDeclared(v, declared);
+    }
+    case "object": {
+      const kvs = t.value;
+      for (let i = 0; i < kvs.length; i++) {
+        renameDeclared(kvs[i]![0], declared);
+        renameDeclared(kvs[i]![1], declared);
       }
       return;
+    }
     case "null":
     case "boolean":
     case "number":
