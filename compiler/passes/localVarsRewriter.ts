@@ -109,7 +109,8 @@ export class Rewriter {
     const before = this.errs.length;
     if (!validEqAssignArgCount(e)) return e;
     this.term(stack, e.terms[2]!);
-    for (const w of e.with) this.term(stack, w.value);
+    const ws = e.with;
+    for (let i = 0; i < ws.length; i++) this.term(stack, ws[i]!.value);
     this.assignTo(stack, e.terms[1]!);
     if (this.errs.length === before) {
       e.terms[0] = nameRef("eq", e.terms[0]!.location);

