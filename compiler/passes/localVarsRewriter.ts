@@ -148,7 +148,9 @@ export class Rewriter {
 
   some(stack: LocalDeclaredVars, e: Expr): Expr | undefined {
     const decl = (e.terms as { symbols: Term[]; location: Term["location"] });
-    for (const s of decl.symbols) {
+    const symbols = decl.symbols;
+    for (let i = 0; i < symbols.length; i++) {
+      const s = symbols[i]!;
       if (s.type === "var") {
         const gv = this.declare(stack, s.value, Occurrence.Declared);
         if (typeof gv !== "string") {
