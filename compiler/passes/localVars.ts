@@ -35,14 +35,15 @@ export class LocalDeclaredVars {
     this.ownsRewritten = sharedRewritten === undefined;
   }
 
-  /** A copy flattened into one scope (what a rule body starts from: its arguments). It records
-   * its renamings where this stack does: in a copy of its own map, or in the same shared one. */
-  copy(): LocalDeclaredVars {
-    const out = this.ownsRewritten ? new LocalDeclaredVars() : new LocalDeclaredVars(this.rewritten);
-    const f = out.frames[0]!;
-    for (const fr of this.frames) for (const [k, e] of fr) f.set(k, { name: e.name, occurrence: e.occurrence, count: e.count });
-    if (this.ownsRewritten) for (const [k, v] of this.rewritten) out.rewritten.set(k, v);
-    return out;
+  /** Back to one scope holding `from`'s names flattened (what a rule body starts from: its
+   * arguments), each entry a copy. Its renamings stay where this stack records them: a map of its
+   * own gets `from`'s. One stack is reset for every rule rather than a copy made for each
+   * (a stack, its frames and its map per rule: ~2 MB of the 1 MB set's stages). */
+  startFrom(from: LocalDeclaredVars): void {
+    this.clear();
+    const f = this.frames[0]!;
+    for (const fr of from.frames) for (const [k, e] of fr) f.set(k, { name: e.name, occurrence: e.occurrence, count: e.count });
+    if (this.ownsRewritten) for (const [k, v] of from.rewritten) this.rewritten.set(k, v);
   }
 
   /** Back to one empty scope. A map of its own forgets the renamings too; a shared one keeps

@@ -109,7 +109,8 @@ export class Rewriter {
     const before = this.errs.length;
     if (!validEqAssignArgCount(e)) return e;
     this.term(stack, e.terms[2]!);
-    for (const w of e.with) this.term(stack, w.value);
+    const ws = e.with;
+    for (let i = 0; i < ws.length; i++) this.term(stack, ws[i]!.value);
     this.assignTo(stack, e.terms[1]!);
     if (this.errs.length === before) {
       e.terms[0] = nameRef("eq", e.terms[0]!.location);
@@ -147,7 +148,9 @@ export class Rewriter {
 
   some(stack: LocalDeclaredVars, e: Expr): Expr | undefined {
     const decl = (e.terms as { symbols: Term[]; location: Term["location"] });
-    for (const s of decl.symbols) {
+    const symbols = decl.symbols;
+    for (let i = 0; i < symbols.length; i++) {
+      const s = symbols[i]!;
       if (s.type === "var") {
         const gv = this.declare(stack, s.value, Occurrence.Declared);
         if (typeof gv !== "string") {
@@ -155,15 +158,13 @@ export class Rewriter {
           return undefined;
         }
       } else if (s.type === "call") {
-        const args = s.value.slice(1);
-        let key: Term;
-        let val: Term;
-        let container: Term;
-        if (args.length === 3) [key, val, container] = args as [Term, Term, Term];
-        else {
-          key = varTerm(this.gen.generate(), s.location);
-          [val, container] = args as [Term, Term];
-        }
+        // (the call's operands read in place: `some k, v in xs` is member_3(k, v, xs), `some v in
+        // xs` member_2(v, xs))
+        const ops = s.value;
+        const three = ops.length === 4;
+        const key = three ? ops[1]! : varTerm(this.gen.generate(), s.location);
+        const val = ops[three ? 2 : 1]!;
+        const container = ops[three ? 3 : 2]!;
         const rhs = container.type === "ref" ? refTerm([...container.value, key], container.location) : refTerm([container, key], container.location);
         const x = withTerms(e, [nameRef("eq", e.location), val, rhs]);
         const outputs = outputVarsForExprEq(x as Expr & { terms: Term[] }, varsOf(container));
@@ -215,9 +216,11 @@ export class Rewriter {
     return e;
   }
 
+  // (indexed loops in expr and term: for-of allocated an iterator and its results per node, ~2 MB
+  // of the 1 MB set's stages)
   expr(stack: LocalDeclaredVars, e: Expr): Expr {
     const ts = e.terms;
-    if (Array.isArray(ts)) for (const t of ts) this.term(stack, t);
+    if (Array.isArray(ts)) this.terms(stack, ts);
     else if (ts.type === "and" || ts.type === "or") {
       if (!ts.explicitLhs) this.noAssignments(ts.lhs, `implicit ${ts.type} operand`);
       if (!ts.explicitRhs) this.noAssignments(ts.rhs, `implicit ${ts.type} operand`);
@@ -228,8 +231,13 @@ export class Rewriter {
       ts.body = this.nested(stack, ts.body);
     }
     else if (ts.type !== "every" && ts.type !== "some") this.term(stack, ts as Term);
-    for (const w of e.with) this.with(stack, w);
+    const ws = e.with;
+    for (let i = 0; i < ws.length; i++) this.with(stack, ws[i]!);
     return e;
+  }
+
+  private terms(stack: LocalDeclaredVars, ts: Term[]): void {
+    for (let i = 0; i < ts.length; i++) this.term(stack, ts[i]!);
   }
 
   /** An implicit operand is a condition: it may not declare variables. */
@@ -277,25 +285,27 @@ export class Rewriter {
           if (occ !== undefined && occ !== Occurrence.Seen) replaceWithVar(t, stack.declared(x)!);
           return;
         }
-        for (const x of t.value) this.term(stack, x);
+        this.terms(stack, t.value);
         return;
       }
       case "call": {
         const op = t.value[0]!;
         if (op.type === "ref" && callsShadowed(stack, op.value)) this.error(`called function ${termString(op)} shadowed`, t);
-        for (const x of t.value) this.term(stack, x);
+        this.terms(stack, t.value);
         return;
       }
       case "array":
       case "set":
-        for (const x of t.value) this.term(stack, x);
+        this.terms(stack, t.value);
         return;
-      case "object":
-        for (const [k, v] of t.value) {
-          this.term(stack, k);
-          this.term(stack, v);
+      case "object": {
+        const kvs = t.value;
+        for (let i = 0; i < kvs.length; i++) {
+          this.term(stack, kvs[i]![0]);
+          this.term(stack, kvs[i]![1]);
         }
         return;
+      }
       case "arraycomprehension":
       case "setcomprehension": {
         const used = varsOf(t.value.term);
@@ -331,7 +341,8 @@ export class Rewriter {
  * their var set; a call's operator is checked for every call. */
 function callsShadowed(stack: LocalDeclaredVars, ref: Term[]): boolean {
   let plain = true;
-  for (const x of ref) {
+  for (let i = 0; i < ref.length; i++) {
+    const x = ref[i]!;
     if (x.type === "var") {
       const gv = stack.declared(x.value);
       if (gv !== undefined && gv !== x.value) return true;

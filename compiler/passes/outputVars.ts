@@ -313,8 +313,10 @@ const callInputs = new Set<string>();
 /** The variables an expression binds, given `safe` (read only: it may be shared). */
 export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): ReadonlySet<string> {
   if (e.negated) return NO_OUTPUTS;
-  for (const w of e.with) {
-    if (!subsetOf(varsOf(w, SAFETY_PARAMS), safe)) return NO_OUTPUTS;
+  // (indexed: for-of allocated an iterator per expression here)
+  const ws = e.with;
+  for (let i = 0; i < ws.length; i++) {
+    if (!subsetOf(varsOf(ws[i]!, SAFETY_PARAMS), safe)) return NO_OUTPUTS;
   }
   const ts = e.terms;
   if (Array.isArray(ts)) {

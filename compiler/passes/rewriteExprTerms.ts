@@ -68,6 +68,9 @@ function rewriteExprTermsInHead(gen: LocalVarGen, rule: Rule): void {
 export function rewriteExprTermsInBody(gen: LocalVarGen, body: Body): Body {
   const out: Body = [];
   for (let i = 0; i < body.length; i++) expandExpr(gen, body[i]!, out);
+  // nothing hoisted (most bodies): `out` is the body's expressions in their places, and the body
+  // is kept (its copy was young and kept to the end)
+  if (out.length === body.length) return body;
   // a copy at its final length: `out`, grown by push, has room for 16 more expressions, kept
   // for as long as the AST lives (2.2 MB retained over the 1 MB set)
   return out.slice();

@@ -26,6 +26,8 @@ export function rewriteLocalVars(ctx: CompileContext): void {
   const rw = new Rewriter(ctx.gen, ctx.strict);
   // the stacks record their renamings straight into the compilation's map
   const argsStack = new LocalDeclaredVars(ctx.rewrittenVars);
+  // each rule body's scopes, started anew from the arguments for every rule
+  const ruleStack = new LocalDeclaredVars(ctx.rewrittenVars);
   // outside strict mode no argument is ever reported unused: one empty set serves every rule
   const noUnusedArgs = new Set<string>();
   for (const m of ctx.modules) {
@@ -34,7 +36,7 @@ export function rewriteLocalVars(ctx: CompileContext): void {
       const unusedArgs = ctx.strict ? varsOfTerms(top.head.args ?? []) : noUnusedArgs;
       rewriteArgs(rw, argsStack, top);
       for (let r: Rule | undefined = top; r; r = r.else) {
-        const stack = rewriteRule(ctx, rw, r, unusedArgs, argsStack);
+        const stack = rewriteRule(ctx, rw, r, unusedArgs, argsStack, ruleStack);
         for (const a of unusedArgs) if (stack.count(a) > 1) unusedArgs.delete(a);
       }
       if (ctx.strict) {
@@ -83,7 +85,8 @@ function rewriteArg(rw: Rewriter, stack: LocalDeclaredVars, t: Term): void {
   }
 }
 
-function rewriteRule(ctx: CompileContext, rw: Rewriter, rule: Rule, unusedArgs: Set<string>, argsStack: LocalDeclaredVars): LocalDeclaredVars {
+/** Rewrites a rule's head and body in `stack` (started from `argsStack`), and returns it. */
+function rewriteRule(ctx: CompileContext, rw: Rewriter, rule: Rule, unusedArgs: Set<string>, argsStack: LocalDeclaredVars, stack: LocalDeclaredVars): LocalDeclaredVars {
   const onlyScalars = !headMayHaveVars(rule);
   // (a head of scalars uses no var: the rewriter only reads `used`, so one empty set serves)
   const used = onlyScalars ? NO_VARS : new Set<string>();
@@ -107,7 +110,7 @@ function rewriteRule(ctx: CompileContext, rw: Rewriter, rule: Rule, unusedArgs: 
       }
     }
   }
-  const stack = argsStack.copy();
+  stack.startFrom(argsStack);
   rule.body = rw.body(stack, used, rule.body);
   if (!onlyScalars) {
     const declared = stack;
@@ -168,33 +171,44 @@ function renameDeclared(t: Term, declared: LocalDeclaredVars): void {
       if (gv !== undefined) t.value = gv;
       return;
     }
+    // (indexed loops: for-of allocated an iterator and its results per term here)
     case "ref":
     case "array":
     case "set":
-    case "call":
-      for (const x of t.value) renameDeclared(x, declared);
+    case "call": {
+      const xs = t.value;
+      for (let i = 0; i < xs.length; i++) renameDeclared(xs[i]!, declared);
       return;
-    case "object":
-      for (const [k, v] of t.value) {
-        renameDeclared(k, declared);
-        renameDeclared(v, declared);
+    }
+    case "object": {
+      const kvs = t.value;
+      for (let i = 0; i < kvs.length; i++) {
+        renameDeclared(kvs[i]![0], declared);
+        renameDeclared(kvs[i]![1], declared);
       }
       return;
+    }
     case "null":
     case "boolean":
     case "number":
     case "string":
       return;
     default:
-      // (terms with bodies: the walk of visit.ts)
-      walkTerms(t, (x) => {
-        if (x.type === "var") {
-          const gv = declared.peekDeclared(x.value);
-          if (gv !== undefined) x.value = gv;
-        }
-        return false;
-      });
+      renameDeclaredInClosure(t, declared);
   }
+}
+
+/** renameDeclared for terms with bodies (the walk of visit.ts). A function of its own: a closure
+ * over `declared` in renameDeclared made V8 allocate a context at every call of it (~2 MB of the
+ * 1 MB set's stages), though few terms reach here. */
+function renameDeclaredInClosure(t: Term, declared: LocalDeclaredVars): void {
+  walkTerms(t, (x) => {
+    if (x.type === "var") {
+      const gv = declared.peekDeclared(x.value);
+      if (gv !== undefined) x.value = gv;
+    }
+    return false;
+  });
 }
 
 /** RewriteLocalVars for a query: the query's own scope, generated names `__localqN__`. */

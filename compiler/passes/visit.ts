@@ -31,7 +31,7 @@ export function varsOf(node: VarNode | Term[], params: VarParams = ALL_VARS, int
 
 export function varsOfTerms(terms: readonly Term[], params: VarParams = ALL_VARS, into: Set<string> = new Set()): Set<string> {
   const v = new VarCollector(params, into);
-  for (const t of terms) v.term(t);
+  for (let i = 0; i < terms.length; i++) v.term(terms[i]!);
   return into;
 }
 
@@ -50,7 +50,8 @@ class VarCollector {
 
   node(n: VarNode | Term[]): void {
     if (Array.isArray(n)) {
-      for (const x of n) {
+      for (let i = 0; i < n.length; i++) {
+        const x = n[i]!;
         if ((x as { type: string }).type === "expr") this.expr(x as Expr);
         else this.term(x as Term);
       }
@@ -66,7 +67,7 @@ class VarCollector {
       case "with":
         return this.with(n);
       case "some":
-        for (const s of n.symbols) this.term(s);
+        this.termsFrom(n.symbols, 0);
         return;
       case "every":
         return this.every(n, false);
@@ -80,16 +81,21 @@ class VarCollector {
 
   rule(r: Rule): void {
     this.head(r.head);
-    for (const e of r.body) this.expr(e);
+    this.body(r.body);
     if (r.else) this.rule(r.else);
   }
 
-  // (the walk runs for nearly every expression of every stage: no arrays are copied on the way)
+  // (the walk runs for nearly every expression of every stage: no arrays are copied on the way,
+  // and its loops are indexed: for-of allocated an iterator and its results per node)
+
+  private body(b: Body): void {
+    for (let i = 0; i < b.length; i++) this.expr(b[i]!);
+  }
 
   head(h: Head): void {
     this.refTerms(h.reference);
     if (h.key) this.term(h.key);
-    if (h.args) for (const a of h.args) this.term(a);
+    if (h.args) this.termsFrom(h.args, 0);
     if (h.value) this.term(h.value);
   }
 
@@ -110,20 +116,21 @@ class VarCollector {
       this.operator(ts[0]!);
       this.termsFrom(ts, 1);
     } else if (ts.type === "some") {
-      for (const s of ts.symbols) this.term(s);
+      this.termsFrom(ts.symbols, 0);
     } else if (ts.type === "every") {
       this.every(ts, this.p.skipClosures === true);
     } else if (ts.type === "and" || ts.type === "or") {
       if (!this.p.skipClosures) {
-        for (const x of ts.lhs) this.expr(x);
-        for (const x of ts.rhs) this.expr(x);
+        this.body(ts.lhs);
+        this.body(ts.rhs);
       }
     } else if (ts.type === "not") {
-      if (!this.p.skipClosures) for (const x of ts.body) this.expr(x);
+      if (!this.p.skipClosures) this.body(ts.body);
     } else {
       this.term(ts as Term);
     }
-    for (const w of e.with) this.with(w);
+    const ws = e.with;
+    for (let i = 0; i < ws.length; i++) this.with(ws[i]!);
   }
 
   every(ev: Every, closure: boolean): void {
@@ -134,7 +141,7 @@ class VarCollector {
     if (ev.key) this.term(ev.key);
     this.term(ev.value);
     this.term(ev.domain);
-    for (const e of ev.body) this.expr(e);
+    this.body(ev.body);
   }
 
   with(w: With): void {
@@ -164,18 +171,20 @@ class VarCollector {
       case "ref":
         return this.refTerms(t.value);
       case "array":
-        for (const x of t.value) this.term(x);
+        this.termsFrom(t.value, 0);
         return;
       case "set":
         if (this.p.skipSets) return;
-        for (const x of t.value) this.term(x);
+        this.termsFrom(t.value, 0);
         return;
-      case "object":
-        for (const [k, v] of t.value) {
-          if (!this.p.skipObjectKeys) this.term(k);
-          this.term(v);
+      case "object": {
+        const kvs = t.value;
+        for (let i = 0; i < kvs.length; i++) {
+          if (!this.p.skipObjectKeys) this.term(kvs[i]![0]);
+          this.term(kvs[i]![1]);
         }
         return;
+      }
       case "call":
         this.operator(t.value[0]!);
         this.termsFrom(t.value, 1);
@@ -184,13 +193,13 @@ class VarCollector {
       case "setcomprehension":
         if (this.p.skipClosures) return;
         this.term(t.value.term);
-        for (const e of t.value.body) this.expr(e);
+        this.body(t.value.body);
         return;
       case "objectcomprehension":
         if (this.p.skipClosures) return;
         this.term(t.value.key);
         this.term(t.value.value);
-        for (const e of t.value.body) this.expr(e);
+        this.body(t.value.body);
         return;
       case "templatestring":
         if (this.p.skipClosures) return;

@@ -160,7 +160,13 @@ export function unify2(env: TypeEnv, a: Term, ta: MaybeType, b: Term, tb: MaybeT
 function unify2Array(env: TypeEnv, a: Term & { type: "array" }, b: Term): boolean {
   if (b.type === "array") {
     if (a.value.length !== b.value.length) return false;
-    return a.value.every((x, i) => unify2(env, x, env.get(x), b.value[i]!, env.get(b.value[i]!)));
+    // (a loop: a closure over env and b made V8 allocate a context at every call of this function)
+    for (let i = 0; i < a.value.length; i++) {
+      const x = a.value[i]!;
+      const y = b.value[i]!;
+      if (!unify2(env, x, env.get(x), y, env.get(y))) return false;
+    }
+    return true;
   }
   if (b.type === "var") return unify1(env, a, A, false) && unify1(env, b, env.get(a) ?? A, false);
   return false;

@@ -35,11 +35,14 @@ q if { a := 1; some b in input.ys; a == b }
     ]);
   });
 
-  it("a stack sharing its record writes into it, and its copies and clear() keep it", () => {
+  it("a stack sharing its record writes into it, and stacks started from it and clear() keep it", () => {
     const shared = new Map<string, string>([["__local9__", "old"]]);
     const s = new LocalDeclaredVars(shared);
     s.insert("x", "__local0__", Occurrence.Arg);
-    const c = s.copy();
+    const c = new LocalDeclaredVars(shared);
+    c.insert("z", "__local2__", Occurrence.Arg);
+    c.startFrom(s);
+    expect(c.declared("z")).to.equal(undefined);
     c.insert("y", "__local1__", Occurrence.Assigned);
     expect(c.declared("x")).to.equal("__local0__");
     s.clear();
@@ -47,14 +50,17 @@ q if { a := 1; some b in input.ys; a == b }
     expect([...shared]).to.deep.equal([
       ["__local9__", "old"],
       ["__local0__", "x"],
+      ["__local2__", "z"],
       ["__local1__", "y"],
     ]);
   });
 
-  it("a stack with a record of its own gives its copies their own, and clear() empties it", () => {
+  it("a stack with a record of its own gets a copy of the one it starts from, and clear() empties it", () => {
     const s = new LocalDeclaredVars();
     s.insert("x", "__local0__", Occurrence.Arg);
-    const c = s.copy();
+    const c = new LocalDeclaredVars();
+    c.insert("z", "__local2__", Occurrence.Arg);
+    c.startFrom(s);
     c.insert("y", "__local1__", Occurrence.Assigned);
     expect([...s.rewritten]).to.deep.equal([["__local0__", "x"]]);
     expect([...c.rewritten]).to.deep.equal([
