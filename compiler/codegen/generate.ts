@@ -119,7 +119,7 @@ export function generateModule(policy: Policy, options: GenerateOptions = {}): G
   const directs = plans.map((p) => detectDirect(policy, p));
   // Without types, the only fact asked is whether the funcs a direct-value entrypoint calls before
   // its value are defined: only those (and what they depend on) are analysed.
-  const facts = typed ? analyseFuncs(policy, calls.funcs) : analyseDefinedness(calls.funcs, directCallees(directs), calls.topLevelCallees);
+  const facts = typed ? analyseFuncs(policy, calls.funcs) : analyseDefinedness(policy, calls, directCallees(directs));
   const mod = new ModuleEmitter(policy, calls, facts, typed);
 
   // Exported names first, so entrypoints get the plain names.
