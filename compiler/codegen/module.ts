@@ -210,7 +210,7 @@ const CHUNK = 1 << 17;
 
 /**
  * The module as JavaScript (see the top of this file): header, the runtime import (without its
- * type-only names), constants, functions, the entrypoint table. Or (`asFunctionBody`) the same as
+ * type-only names), constants, functions, the entrypoint table. Or (not `exporting`) the same as
  * the body of a function, for `loadModule`: its parameters are the runtime's value names
  * (GeneratedModule.runtimeImports), `"use strict"` (a module's code is strict and a function's is
  * not), no `export`, and it returns the exports in an object without a prototype, as a module
@@ -228,6 +228,7 @@ class JavaScriptLayout implements ModuleLayout {
   private readonly starts: number[] = [];
   private readonly exportedFunctions: string[] = [];
 
+  /** `exporting`: an ES module; else a function body. */
   constructor(private readonly exporting: boolean) {}
 
   add(f: FunctionParts): void {
