@@ -18,12 +18,12 @@
 //   a function's body        between the braces of its empty body
 //   the entrypoint table     after the last function, a blank line between
 //
-// A module to be loaded, not read, is laid out as JavaScript by `buildJavaScript`: the same parts
+// A module to be loaded, not read, is laid out as JavaScript by `JavaScriptLayout`: the same parts
 // with the types left out (the emitter wrote its statements without annotations), one line per
-// declaration, no ts-morph and no esbuild pass to strip what was never written.
-// `buildFunctionBody` lays out those very parts as the body of a function (what `loadModule`
-// compiles, without Node's module loader): no import — the runtime names are the function's
-// parameters — no `export`, and a final `return` of the exports.
+// declaration, no ts-morph and no esbuild pass to strip what was never written. Its function-body
+// form lays out those very parts as the body of a function (what `loadModule` compiles, without
+// Node's module loader): no import — the runtime names are the function's parameters — no
+// `export`, and a final `return` of the exports.
 import { createRequire } from "node:module";
 import type * as TsMorph from "ts-morph";
 import type { Project, StatementStructures } from "ts-morph";
@@ -45,7 +45,6 @@ export interface ModuleParts {
   imports: Array<{ name: string; typeOnly: boolean }>;
   typeAliases: Array<{ name: Name; type: Code; exported: boolean; doc?: Code }>;
   consts: ModuleConst[];
-  functions: ModuleFunction[];
   /** Trailing constants (the entrypoint table), after the functions they refer to. */
   tail: ModuleConst[];
 }
@@ -56,13 +55,34 @@ export interface ModuleFunction extends Omit<FunctionParts, "body"> {
 }
 
 /**
- * Renders a function's body; called as soon as the function is emitted, so that its pieces die
- * young and the next body borrows the pieces array. (Keeping every function's tree until the
- * module was laid out made each
- * young-generation GC copy them all: ~0.9 s of a 1 MB policy set's compile was such GCs.)
+ * How a language lays out a module: each function is handed over as soon as it is emitted
+ * (`add`), which renders its body, so that its pieces die young and the next body borrows the
+ * pieces array (keeping every function's tree until the module was laid out made each
+ * young-generation GC copy them all: ~0.9 s of a 1 MB policy set's compile was such GCs); the rest
+ * of the module comes once every function is in (`build`).
  */
-export function renderFunction(f: FunctionParts): ModuleFunction {
-  return { ...f, body: f.body.render(1) };
+export interface ModuleLayout {
+  add(f: FunctionParts): void;
+  build(parts: ModuleParts): BuiltModule;
+}
+
+/** The layout of each language (GenerateOptions.language), made afresh for each module. */
+export const LAYOUTS = {
+  typescript: (): ModuleLayout => new TypeScriptLayout(),
+  javascript: (): ModuleLayout => new JavaScriptLayout(true),
+  function: (): ModuleLayout => new JavaScriptLayout(false),
+} as const;
+
+class TypeScriptLayout implements ModuleLayout {
+  private readonly functions: ModuleFunction[] = [];
+
+  add(f: FunctionParts): void {
+    this.functions.push({ ...f, body: f.body.render(1) });
+  }
+
+  build(parts: ModuleParts): BuiltModule {
+    return buildModule(parts, this.functions);
+  }
 }
 
 /** ts-morph, loaded on first use: it brings the TypeScript compiler (~0.5 s to load), which a
@@ -120,7 +140,7 @@ export interface BuiltModule {
   functionStarts: number[];
 }
 
-export function buildModule(parts: ModuleParts): BuiltModule {
+function buildModule(parts: ModuleParts, functions: readonly ModuleFunction[]): BuiltModule {
   const project = getProject();
   const { StructureKind, ts } = morph();
   const importStructure: StatementStructures = {
@@ -128,13 +148,13 @@ export function buildModule(parts: ModuleParts): BuiltModule {
     moduleSpecifier: "regoc",
     namedImports: parts.imports.map((i) => ({ name: i.name, isTypeOnly: i.typeOnly })),
   };
-  const file = project.createSourceFile("module.ts", { statements: [importStructure, ...parts.functions.map(functionStructure)] }, { overwrite: true });
+  const file = project.createSourceFile("module.ts", { statements: [importStructure, ...functions.map(functionStructure)] }, { overwrite: true });
   const skeleton = file.getFullText();
   // (The compiler nodes are read directly: wrapping thousands of them in ts-morph nodes costs more
   // than building the module.)
   const sf = file.compilerNode;
   const [importDecl, ...decls] = sf.statements;
-  if (!importDecl || !ts.isImportDeclaration(importDecl) || decls.length !== parts.functions.length || !decls.every(ts.isFunctionDeclaration)) {
+  if (!importDecl || !ts.isImportDeclaration(importDecl) || decls.length !== functions.length || !decls.every(ts.isFunctionDeclaration)) {
     throw new Error("internal: unexpected statements in the module skeleton");
   }
   // The module is the skeleton cut at those positions (ascending) with the text put in between,
@@ -156,7 +176,7 @@ export function buildModule(parts: ModuleParts): BuiltModule {
   for (const t of parts.typeAliases) out.push("\n", typeAliasText(t));
   for (const c of parts.consts) out.push("\n", constText(c));
   decls.forEach((decl, i) => {
-    const f = parts.functions[i]!;
+    const f = functions[i]!;
     upTo(decl.getStart(sf));
     endSegment();
     out.push(f.doc.text, "\n");
@@ -181,45 +201,74 @@ export function buildModule(parts: ModuleParts): BuiltModule {
   return { code: segments.join(""), functionStarts };
 }
 
-/** The module as JavaScript (see the top of this file): the import without its type-only names,
- * constants, functions, the entrypoint table. */
-export function buildJavaScript(parts: ModuleParts): BuiltModule {
-  const values = parts.imports.filter((i) => !i.typeOnly).map((i) => i.name);
-  return layOutJavaScript(parts, values.length > 0 ? `import { ${values.join(", ")} } from "regoc";\n` : "", true);
-}
+/** Functions' text is joined into chunks of at least this many characters as it comes: strings
+ * this long are allocated in V8's large-object space, which the young-generation GC never copies.
+ * (Each body's own string dies young then, instead of being copied twice and promoted, 8.4 MB of
+ * them for a 1 MB policy set. One join of every body's pieces instead is slower: the 1.75 M pieces
+ * cost ~20 ns each in a join, whose buffer grows by copying; ~70 ms against ~40.) */
+const CHUNK = 1 << 17;
 
 /**
- * The module as a function body (see the top of this file), for `loadModule`: its parameters are
- * the runtime's value names (GeneratedModule.runtimeImports); it returns the exports, in an
- * object without a prototype, as a module namespace has none. "use strict" because a module's
- * code is strict and a function's is not.
+ * The module as JavaScript (see the top of this file): header, the runtime import (without its
+ * type-only names), constants, functions, the entrypoint table. Or (not `exporting`) the same as
+ * the body of a function, for `loadModule`: its parameters are the runtime's value names
+ * (GeneratedModule.runtimeImports), `"use strict"` (a module's code is strict and a function's is
+ * not), no `export`, and it returns the exports in an object without a prototype, as a module
+ * namespace has none.
  */
-export function buildFunctionBody(parts: ModuleParts): BuiltModule {
-  const built = layOutJavaScript(parts, '"use strict";\n', false);
-  const exported = [
-    ...parts.consts.filter((c) => c.exported).map((c) => c.name.text),
-    ...parts.functions.filter((f) => f.isExported).map((f) => f.name.text),
-    ...parts.tail.filter((c) => c.exported).map((c) => c.name.text),
-  ];
-  return { code: `${built.code}return { __proto__: null, ${exported.join(", ")} };\n`, functionStarts: built.functionStarts };
-}
+class JavaScriptLayout implements ModuleLayout {
+  /** The functions' text so far: whole chunks, then the pieces of the one being filled. */
+  private readonly chunks: string[] = [];
+  private readonly pieces: string[] = [];
+  /** Characters in `pieces`. */
+  private pending = 0;
+  /** Characters of the functions so far. */
+  private length = 0;
+  /** Where each function starts, from the first function. */
+  private readonly starts: number[] = [];
+  private readonly exportedFunctions: string[] = [];
 
-/** Header, `prologue`, constants, functions, the entrypoint table; `export`s only if `exporting`. */
-function layOutJavaScript(parts: ModuleParts, prologue: string, exporting: boolean): BuiltModule {
-  const out: string[] = [];
-  for (const h of parts.header) out.push(h.text, "\n");
-  if (prologue !== "") out.push(prologue);
-  for (const c of parts.consts) out.push(constText(c, false, exporting), "\n");
-  const functionStarts: number[] = [];
-  let at = out.reduce((n, s) => n + s.length, 0);
-  for (const f of parts.functions) {
-    // (Pieces, not one string per function: join copies each once.)
-    const head = `${f.isExported && exporting ? "export " : ""}${f.isAsync ? "async " : ""}function ${f.name.text}(${f.params.map((p) => p.name.text).join(", ")}) {\n`;
-    functionStarts.push(at);
-    if (f.body === "") out.push(head, "}\n");
-    else out.push(head, f.body, "\n}\n");
-    at += head.length + (f.body === "" ? 2 : f.body.length + 3);
+  /** `exporting`: an ES module; else a function body. */
+  constructor(private readonly exporting: boolean) {}
+
+  add(f: FunctionParts): void {
+    const body = f.body.render();
+    const head = `${f.isExported && this.exporting ? "export " : ""}${f.isAsync ? "async " : ""}function ${f.name.text}(${f.params.map((p) => p.name.text).join(", ")}) {\n`;
+    this.starts.push(this.length);
+    if (body === "") this.pieces.push(head, "}\n");
+    else this.pieces.push(head, body, "\n}\n");
+    const n = head.length + (body === "" ? 2 : body.length + 3);
+    this.length += n;
+    this.pending += n;
+    if (f.isExported) this.exportedFunctions.push(f.name.text);
+    if (this.pending >= CHUNK) this.endChunk();
   }
-  for (const c of parts.tail) out.push(constText(c, false, exporting), "\n");
-  return { code: out.join(""), functionStarts };
+
+  private endChunk(): void {
+    this.chunks.push(this.pieces.join(""));
+    this.pieces.length = 0;
+    this.pending = 0;
+  }
+
+  build(parts: ModuleParts): BuiltModule {
+    const out: string[] = [];
+    for (const h of parts.header) out.push(h.text, "\n");
+    if (this.exporting) {
+      const values = parts.imports.filter((i) => !i.typeOnly).map((i) => i.name);
+      if (values.length > 0) out.push(`import { ${values.join(", ")} } from "regoc";\n`);
+    } else out.push('"use strict";\n');
+    for (const c of parts.consts) out.push(constText(c, false, this.exporting), "\n");
+    const before = out.reduce((n, s) => n + s.length, 0);
+    // (The last chunk's pieces as they are: one join fewer, which a small module is all.)
+    for (const c of this.chunks) out.push(c);
+    for (const x of this.pieces) out.push(x);
+    for (const c of parts.tail) out.push(constText(c, false, this.exporting), "\n");
+    if (!this.exporting) {
+      const exported = [...parts.consts.filter((c) => c.exported).map((c) => c.name.text), ...this.exportedFunctions, ...parts.tail.filter((c) => c.exported).map((c) => c.name.text)];
+      // (In the one join: appended after it, the text would be a concatenation that
+      // vm.compileFunction flattens into a second copy of the 8.4 MB module.)
+      out.push(`return { __proto__: null, ${exported.join(", ")} };\n`);
+    }
+    return { code: out.join(""), functionStarts: this.starts.map((s) => s + before) };
+  }
 }

@@ -92,34 +92,39 @@ function duplicateParam(params: readonly number[]): number {
 function checkAcyclic(policy: Policy, callees: readonly (readonly number[])[]): void {
   const funcs = policy.funcs.funcs;
   const state = new Uint8Array(funcs.length); // 0 = not seen, 1 = on the stack, 2 = done
-  // depth-first with an explicit stack (call chains can be thousands of funcs long)
-  const chain: number[] = [];
-  const next: number[] = [];
+  // Depth-first with an explicit stack (call chains can be thousands of funcs long): the chain of
+  // funcs and, for each, the index of its next callee, in arrays made once — a func is on the
+  // chain at most once. (Arrays pushed and popped empty for each root were ~3 MB of a 1 MB policy
+  // set's validation.)
+  const chain = new Int32Array(funcs.length);
+  const next = new Int32Array(funcs.length);
   for (let root = 0; root < funcs.length; root++) {
     if (state[root] !== 0) continue;
-    chain.push(root);
-    next.push(0);
+    let top = 0;
+    chain[0] = root;
+    next[0] = 0;
     state[root] = 1;
-    while (chain.length > 0) {
-      const f = chain[chain.length - 1]!;
+    while (top >= 0) {
+      const f = chain[top]!;
       const cs = callees[f]!;
-      const i = next[next.length - 1]!;
+      const i = next[top]!;
       if (i === cs.length) {
         state[f] = 2;
-        chain.pop();
-        next.pop();
+        top--;
         continue;
       }
-      next[next.length - 1] = i + 1;
+      next[top] = i + 1;
       const c = cs[i]!;
       if (state[c] === 1) {
-        const cycle = [...chain.slice(chain.indexOf(c)), c].map((n) => JSON.stringify(funcs[n]!.name)).join(" -> ");
+        const onChain = Array.from(chain.subarray(0, top + 1));
+        const cycle = [...onChain.slice(onChain.indexOf(c)), c].map((n) => JSON.stringify(funcs[n]!.name)).join(" -> ");
         throw invalid(`funcs.funcs[${c}]`, `recursive call: ${cycle}`);
       }
       if (state[c] === 0) {
         state[c] = 1;
-        chain.push(c);
-        next.push(0);
+        top++;
+        chain[top] = c;
+        next[top] = 0;
       }
     }
   }

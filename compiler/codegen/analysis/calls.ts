@@ -31,9 +31,9 @@ export interface CallGraph {
   isAsyncAt(index: number): boolean;
   /** Whether the func at an index is memoised (see the top of this file). */
   isMemoisedAt(index: number): boolean;
-  /** The funcs a func calls by a CallStmt at the top level of its blocks, in order (told by the
-   * same walk, for kinds.ts's analyseDefinedness). */
-  topLevelCallees(f: Func): Func[];
+  /** The funcs (indexes) the func at an index calls by a CallStmt at the top level of its blocks,
+   * in order (told by the same walk, for kinds.ts's analyseDefinedness). */
+  topLevelCalleesAt(index: number): readonly number[];
 }
 
 /** One body as the analyses see it, with funcs by their index in the policy's funcs: its call
@@ -266,9 +266,6 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     funcIndex,
     isAsyncAt: (i) => isAsync[i] === 1,
     isMemoisedAt: (i) => isMemoised[i] === 1,
-    topLevelCallees: (f) => {
-      const i = funcIndex.get(f.name);
-      return i === undefined ? [] : funcBody(i).topLevelCalls.map((j) => all[j]!);
-    },
+    topLevelCalleesAt: (i) => funcBody(i).topLevelCalls,
   };
 }

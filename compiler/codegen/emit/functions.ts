@@ -40,19 +40,28 @@ function emitBody(fe: FuncEmitter, blocks: Func["blocks"]): boolean {
 
 const NOTHING = _``;
 
+/** declarations' scratch array for the numbers of the locals (functions are declared one at a time). */
+const sortedLocals: number[] = [];
+
 /** `let l2, l3, t0;`: the function's locals but `skip` (in number order), then its temporaries. */
 function declarations(fe: FuncEmitter, skip: readonly number[]): Code {
   const V = fe.mod.fixed.V;
+  // Insertion sort into a reused array: the locals come in first-use order, nearly sorted (the
+  // planner numbers them as it goes); a typed array to sort cost more to make than the sorting.
+  const numbers = sortedLocals;
   let count = 0;
-  for (const n of fe.locals) if (!skip.includes(n)) count++;
+  for (const n of fe.locals) {
+    if (skip.includes(n)) continue;
+    let j = count++;
+    while (j > 0 && numbers[j - 1]! > n) {
+      numbers[j] = numbers[j - 1]!;
+      j--;
+    }
+    numbers[j] = n;
+  }
   if (count === 0 && fe.temps.length === 0) return NOTHING;
-  // (A typed array sorts numerically in place: no comparator calls, no copy.)
-  const numbers = new Float64Array(count);
-  let i = 0;
-  for (const n of fe.locals) if (!skip.includes(n)) numbers[i++] = n;
-  numbers.sort();
   const decls: Code[] = [];
-  for (const n of numbers) decls.push(fe.mod.annotated(fe.mod.localName(n), V));
+  for (let i = 0; i < count; i++) decls.push(fe.mod.annotated(fe.mod.localName(numbers[i]!), V));
   for (const t of fe.temps) decls.push(fe.mod.annotated(t.name, t.type));
   return _`let ${join(decls)};`;
 }

@@ -9,6 +9,7 @@ import { transform } from "esbuild";
 import { RegoError } from "regoc";
 import { generateTypeScript, loadModule } from "regoc/compiler";
 import { loadCases } from "../../../../compiler/compliance/cases.js";
+import { PolicyBuilder, ruleFunc } from "./plans.js";
 import { haveShared, sharedDir } from "../../../support/shared.js";
 import { authz, hostile, partialSet, query, withAndDynamic } from "./samplePlans.js";
 
@@ -49,6 +50,29 @@ describe("codegen: JavaScript output", () => {
     assert.equal(fn({ user: { role: "admin" } }, {}), true);
     assert.equal(fn({ method: "GET", path: "/public/x" }, {}), true);
     assert.equal(fn({ user: { role: "guest" }, method: "POST" }, {}), false);
+  });
+
+  it("a module of many chunks (module.ts joins functions' text in chunks of 128 K characters): the same program, every function start recorded", async () => {
+    // 60 rules, each with a 9 000-character string: 120 functions, ~540 K characters.
+    const b = new PolicyBuilder();
+    const n = 60;
+    for (let i = 0; i < n; i++) ruleFunc(b, `g0.data.big.r${i}`, [b.once(b.s(`${i}:`.padEnd(9000, "x")), 3)]);
+    for (let i = 0; i < n; i++) b.entry(`big/r${i}`, `g0.data.big.r${i}`);
+    await assertSameProgram(b.json(), "many chunks");
+    for (const language of ["javascript", "function"] as const) {
+      const g = generateTypeScript(b.json(), { language });
+      assert.ok(g.code.length > 3 << 17, language); // 4 chunks or more
+      assert.equal(g.functionStarts.length, 2 * n, language);
+      let last = 0;
+      for (const at of g.functionStarts) {
+        assert.ok(at > last && g.code[at - 1] === "\n", language);
+        assert.match(g.code.slice(at, at + 40), /^(export )?function \w+\(/, language);
+        last = at;
+      }
+      const mod = await loadModule(g.code, g);
+      const fn = mod.entrypoints[`big/r${n - 1}`]!.fn as (input: unknown, data: unknown) => unknown;
+      assert.ok(fn({}, {}) === `${n - 1}:`.padEnd(9000, "x"), language);
+    }
   });
 
   (haveShared ? it : it.skip)("every compliance plan: the same program as its TypeScript", async function () {

@@ -117,6 +117,19 @@ export const cases: Array<{ note: string; mutate: (p: J) => unknown; path: strin
     path: "funcs.funcs[0]",
     message: /recursive call: "g0.data.test.p" -> "g0.data.test.p"/,
   },
+  {
+    // p -> q -> r -> q: the message names the cycle only, not the chain that led to it.
+    note: "recursion through other funcs",
+    mutate: (p) => {
+      const loc = { file: 0, row: 1, col: 1 };
+      const call = (func: string) => ({ type: "CallStmt", stmt: { func, args: [{ type: "local", value: 0 }, { type: "local", value: 1 }], result: 2, ...loc } });
+      const func = (name: string, callee: string) => ({ name, params: [0, 1], return: 2, path: ["g0", "test", name.slice(-1)], blocks: [{ stmts: [call(callee)] }] });
+      p.funcs.funcs.push(func("g0.data.test.q", "g0.data.test.r"), func("g0.data.test.r", "g0.data.test.q"));
+      p.funcs.funcs[0].blocks[1].stmts.unshift({ ...call("g0.data.test.q"), stmt: { ...call("g0.data.test.q").stmt, result: 9 } });
+    },
+    path: "funcs.funcs[1]",
+    message: /recursive call: "g0.data.test.q" -> "g0.data.test.r" -> "g0.data.test.q"$/,
+  },
   { note: "integer out of range", mutate: (p) => p.funcs.funcs[0].blocks[1].stmts.unshift({ type: "MakeNumberIntStmt", stmt: { value: 2 ** 60, target: 3 } }), path: "funcs.funcs[0].blocks[1].stmts[0].stmt.value", message: /integer out of range/ },
   { note: "bool operand value", mutate: (p) => (p.plans.plans[0].blocks[0].stmts[2].stmt.value = { type: "bool", value: "true" }), path: "plans.plans[0].blocks[0].stmts[2].stmt.value.value", message: /expected boolean/ },
   { note: "static.strings entry", mutate: (p) => (p.static.strings[1] = { value: 1 }), path: "static.strings[1].value", message: /expected string/ },
