@@ -108,21 +108,19 @@ function planTermIsTrueNested(p: Planner, t: Term, iter: Iter): void {
 }
 
 function planNot(p: Planner, e: Expr, iter: Iter): void {
-  const block: Block = { stmts: [] };
-  const prev = p.enterBlock(block);
+  const block = p.openBlock();
   planExpr(p, { ...e, negated: false }, () => undefined);
-  p.leaveBlock(block, prev);
+  p.closeBlock(block);
   p.append(S.NotStmt(p, block));
   iter();
 }
 
 function planNotGroup(p: Planner, g: NotGroup, iter: Iter): void {
-  const block: Block = { stmts: [] };
-  const prev = p.enterBlock(block);
+  const block = p.openBlock();
   p.vars.push();
   planQuery(p, g.body, 0, () => undefined);
   p.vars.pop();
-  p.leaveBlock(block, prev);
+  p.closeBlock(block);
   p.append(S.NotStmt(p, block));
   iter();
 }
@@ -132,8 +130,7 @@ function planExprLogical(p: Planner, l: LogicalExpr, iter: Iter): void {
   const flag = p.newLocal();
   p.append(S.ResetLocalStmt(p, flag));
   const branch = (bodies: Body[]): Block => {
-    const block: Block = { stmts: [] };
-    const prev = p.enterBlock(block);
+    const block = p.openBlock();
     p.vars.push();
     const rec = (i: number): void => {
       if (i >= bodies.length) {
@@ -144,7 +141,7 @@ function planExprLogical(p: Planner, l: LogicalExpr, iter: Iter): void {
     };
     rec(0);
     p.vars.pop();
-    return p.leaveBlock(block, prev);
+    return p.closeBlock(block);
   };
   const blocks = l.type === "and" ? [branch([l.lhs, l.rhs])] : [branch([l.lhs]), branch([l.rhs])];
   p.append(S.BlockStmt(p, blocks));
@@ -169,14 +166,13 @@ function planExprEvery(p: Planner, every: Every, iter: Iter): void {
     p.append(S.BlockStmt(p, [guard]));
     planScan(p, every.key!, () => {
       p.append(S.ResetLocalStmt(p, cond1));
-      const inner: Block = { stmts: [] };
-      const prev = p.enterBlock(inner);
+      const inner = p.openBlock();
       planUnifyLocal(p, p.ltarget, every.value, () => {
         planQuery(p, every.body, 0, () => {
           p.append(S.AssignVarStmt(p, p.bool(true), cond1));
         });
       });
-      p.leaveBlock(inner, prev);
+      p.closeBlock(inner);
       p.append(S.BlockStmt(p, [inner]));
       p.append(S.IsUndefinedStmt(p, cond1));
       p.append(S.AssignVarStmt(p, p.bool(true), cond0));

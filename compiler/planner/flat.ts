@@ -25,7 +25,8 @@ import { planTerm } from "./terms.js";
 /** What the flat item being planned did with its continuation (see planSeqOf): one per planner,
  * its fields set for each flat item and put back for the sequence around it. */
 export class SeqProbe {
-  /** Times the continuation ran, and the length of `block` (-1: another block) when it did. */
+  /** Times the continuation ran, and the statement mark (Planner.stmtMark; -1: in another block
+   * than `block`) when it did. */
   calls = 0;
   mark = -1;
   block: Block | undefined;
@@ -36,7 +37,7 @@ export class SeqProbe {
   readonly ran: Iter = () => {
     this.calls++;
     const block = this.block;
-    this.mark = this.p.curr === block ? block.stmts.length : -1;
+    this.mark = this.p.curr === block ? this.p.stmtMark() : -1;
   };
 }
 
@@ -115,7 +116,7 @@ export function planSeqOf(p: Planner, seq: Seq, from = 0): void {
       planned = false;
       break;
     }
-    if (calls !== 1 || probe.mark < 0 || p.curr !== block || block.stmts.length !== probe.mark) {
+    if (calls !== 1 || probe.mark < 0 || p.curr !== block || p.stmtMark() !== probe.mark) {
       throw p.internalError("a flat planning step nested its continuation");
     }
   }
@@ -152,7 +153,7 @@ export function planFlatTerm(p: Planner, t: Term): boolean {
   probe.mark = outerMark;
   probe.block = outerBlock;
   if (calls === 0) return false;
-  if (calls !== 1 || mark < 0 || p.curr !== block || block.stmts.length !== mark) {
+  if (calls !== 1 || mark < 0 || p.curr !== block || p.stmtMark() !== mark) {
     throw p.internalError("a flat planning step nested its continuation");
   }
   return true;

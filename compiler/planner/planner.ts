@@ -71,6 +71,10 @@ export interface PlanInput {
 type OperatorName = { name: string | undefined; next: OperatorNames | undefined };
 type OperatorNames = Map<string, OperatorName>;
 
+/** The statements of a block while it is open, and of a block left empty: nothing writes to a
+ * plan's arrays. */
+const NO_STMTS: Stmt[] = [];
+
 export const INPUT = "input";
 export const DATA = "data";
 
@@ -85,7 +89,8 @@ export class Planner {
   readonly mocks = new MocksStack();
   readonly funcList: Func[] = [];
   readonly plans: Plan[] = [];
-  curr: Block = { stmts: [] };
+  /** The block being planned (its statements so far are on the statement stack: see openBlock). */
+  curr: Block = { stmts: NO_STMTS };
   readonly vars = new VarStack(new Map([[INPUT, 0], [DATA, 1]]));
   ltarget: Operand = { type: "local", value: 0 };
   lnext: Local = 2;
@@ -203,7 +208,7 @@ export class Planner {
     this.loc = qs.query[0]?.location;
     this.lnext = 2;
     this.vars.push();
-    this.curr = { stmts: [] };
+    const block = this.openBlock();
     let defined = false;
     planQuery(this, qs.query, 0, () => {
       const lr = this.newLocal();
@@ -215,10 +220,8 @@ export class Planner {
       defined = true;
     });
     this.vars.pop();
-    if (defined) {
-      sealBlock(this.curr);
-      plan.blocks = [this.curr];
-    }
+    this.closeBlock(block);
+    if (defined) plan.blocks = [block];
     // rule sets put off while planning the query, and those they put off in turn
     for (let i = 0; i < this.deferred.length; i++) this.deferred[i]!();
     this.deferred.length = 0;
@@ -360,24 +363,70 @@ export class Planner {
     this.stamp(this.loc);
   }
 
+  // The statements of the open blocks: the current block's from stmtBase to stmtTop, each
+  // enclosing block's below it. A block's list is made when it is closed, at its final length:
+  // most blocks hold 1 to 5 statements, and a plan keeps its blocks until the code generator is
+  // done. (Grown by push, each list took room for 17 statements at its first push and was then
+  // copied at its length: an array of garbage per block.)
+  private readonly stmtStack: Stmt[] = [];
+  private stmtTop = 0;
+  private stmtBase = 0;
+  /** The blocks enclosing the current one, innermost last, and where their statements start. */
+  private readonly outerBlocks: Block[] = [];
+  private readonly outerBases: number[] = [];
+
   /** Appends a statement (built by stmts.ts) to the current block. */
   append(s: Stmt): void {
-    this.curr.stmts.push(s);
+    this.stmtStack[this.stmtTop++] = s;
   }
 
-  /** Makes `block` the current block; returns the block it replaces, to give back to leaveBlock. */
-  enterBlock(block: Block): Block {
-    const prev = this.curr;
-    this.curr = block;
-    return prev;
+  /** A mark that changes whenever a statement is appended to the current block (flat.ts). */
+  stmtMark(): number {
+    return this.stmtTop;
   }
 
-  /** Ends `block` (sealed: see sealBlock), all of it planned, and makes `prev` current again;
-   * returns `block`. */
-  leaveBlock(block: Block, prev: Block): Block {
-    sealBlock(block);
-    this.curr = prev;
+  /** A new block, made the current one until closeBlock: its statements are what is appended in
+   * the meantime (to it, not to blocks opened inside it). */
+  openBlock(): Block {
+    this.outerBlocks.push(this.curr);
+    this.outerBases.push(this.stmtBase);
+    this.stmtBase = this.stmtTop;
+    return (this.curr = { stmts: NO_STMTS });
+  }
+
+  /** Ends `block`, the current one, all of it planned: gives it its statements, and makes the
+   * block it was opened in current again; returns `block`. */
+  closeBlock(block: Block): Block {
+    if (block !== this.curr) throw this.internalError("a block closed out of order");
+    const base = this.stmtBase;
+    if (this.stmtTop > base) block.stmts = this.takeStmts(base);
+    this.stmtTop = base;
+    this.stmtBase = this.outerBases.pop()!;
+    this.curr = this.outerBlocks.pop()!;
     return block;
+  }
+
+  /** The statements from `base` up, as a new array of exactly their length. Short lists (most
+   * blocks') are made by array literals: every array made at a literal stays in the plan, so V8
+   * learns to allocate the literal's arrays in the old generation at once (allocation-site
+   * pretenuring), where the scavenger need not copy them twice; arrays made by slice are always
+   * young. */
+  private takeStmts(base: number): Stmt[] {
+    const xs = this.stmtStack;
+    switch (this.stmtTop - base) {
+      case 1:
+        return [xs[base]!];
+      case 2:
+        return [xs[base]!, xs[base + 1]!];
+      case 3:
+        return [xs[base]!, xs[base + 1]!, xs[base + 2]!];
+      case 4:
+        return [xs[base]!, xs[base + 1]!, xs[base + 2]!, xs[base + 3]!];
+      case 5:
+        return [xs[base]!, xs[base + 1]!, xs[base + 2]!, xs[base + 3]!, xs[base + 4]!];
+      default:
+        return xs.slice(base, this.stmtTop);
+    }
   }
 
   newLocal(): Local {
@@ -435,18 +484,8 @@ export class Planner {
   }
 }
 
-/** Gives a block whose statements are all appended a statement list at its final length. The
- * list was grown by push, which makes room for 17 statements at the first (and half as many again
- * plus 16 at each growth after), and a plan keeps its blocks until the code generator is done:
- * most blocks hold 1 to 5 statements, so the copy (measured) makes the plan of the 1 MB set some
- * MB smaller for the garbage collector to copy, at the cost of a short-lived array per block. A
- * block appended to after this only grows again. */
-export function sealBlock(b: Block): void {
-  if (b.stmts.length > 0) b.stmts = sealed(b.stmts);
-}
-
-/** A copy of `xs` at its final length. Short lists (most blocks' statements) are copied by array
- * literals: every array made at a literal stays in the plan, so V8 learns to allocate the
+/** A copy of `xs` at its final length. Short lists are copied by array literals (as the
+ * statements of a block are, see takeStmts): every array made at a literal stays in the plan, so V8 learns to allocate the
  * literal's arrays in the old generation at once (allocation-site pretenuring), where the
  * scavenger need not copy them twice; arrays made by slice are always young. */
 export function sealed<T>(xs: T[]): T[] {

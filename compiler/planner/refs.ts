@@ -6,7 +6,7 @@ import type { Ref, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand } from "../ir/types.js";
 import { varsOf } from "../passes/visit.js";
 import { isFlatTerm, planSeqOf, type Seq } from "./flat.js";
-import { DATA, INPUT, sealBlock, type Iter, type Planner } from "./planner.js";
+import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { planNodeRules, planRules } from "./rules.js";
 import { planDot, planScan, planSet, planTerm, planUnifyLocal } from "./terms.js";
@@ -123,26 +123,22 @@ function planRefData(p: Planner, virtual: RuleTrie | undefined, base: Local, fro
 function planRefDataDynamic(p: Planner, opt: DynamicLookup, ref: Ref, iter: Iter): void {
   for (const node of opt.ruleNodes) planNodeRules(p, node);
   const target = p.newLocal();
-  const prev = p.curr;
   const callDyn: Block = {
     stmts: [S.CallDynamicStmt(p, [p.vars.getOrEmpty(INPUT), p.vars.getOrEmpty(DATA)], opt.path, target), S.BreakStmt(p, 1)],
   };
-  const dotBlock: Block = { stmts: [] };
-  p.enterBlock(dotBlock);
+  const dotBlock = p.openBlock();
   p.ltarget = p.varOperand(DATA);
+  // (the terms up to opt.index are strings and bound vars: dots, planned in dotBlock itself)
   planRefRec(p, ref.slice(0, opt.index + 1), 1, () => {
     p.append(S.AssignVarStmt(p, p.ltarget, target));
     p.append(S.BreakStmt(p, 1));
-    sealBlock(dotBlock);
+    p.closeBlock(dotBlock);
     p.ltarget = p.local(target);
-    const outer: Block = {
-      stmts: [
-        S.BlockStmt(p, [{ stmts: [S.BlockStmt(p, [callDyn, dotBlock]), S.BreakStmt(p, 2)] }]),
-      ],
-    };
-    p.enterBlock(outer);
+    const lookup = S.BlockStmt(p, [{ stmts: [S.BlockStmt(p, [callDyn, dotBlock]), S.BreakStmt(p, 2)] }]);
+    const outer = p.openBlock();
+    p.append(lookup);
     planRefRec(p, ref, opt.index + 1, iter);
-    p.leaveBlock(outer, prev);
+    p.closeBlock(outer);
     p.append(S.BlockStmt(p, [outer]));
   });
 }
@@ -158,8 +154,7 @@ function planRefDataVar(p: Planner, virtual: RuleTrie | undefined, base: Local, 
     const blocks = new Array<Block>(keys.length);
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k]!;
-      const block: Block = { stmts: [] };
-      const prev = p.enterBlock(block);
+      const block = p.openBlock();
       exclude.push(key);
       p.vars.push();
       planTerm(p, key, () =>
@@ -170,7 +165,7 @@ function planRefDataVar(p: Planner, virtual: RuleTrie | undefined, base: Local, 
         }),
       );
       p.vars.pop();
-      blocks[k] = p.leaveBlock(block, prev);
+      blocks[k] = p.closeBlock(block);
     }
     p.append(S.BlockStmt(p, blocks));
   }
@@ -233,8 +228,7 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Loca
       return iter();
     }
   }
-  const inner: Block = { stmts: [] };
-  const prev = p.enterBlock(inner);
+  const inner = p.openBlock();
   p.ltarget = p.local(base!);
   let target = p.newLocal();
   planRefRec(p, path, 0, () => {
@@ -242,7 +236,7 @@ function planRefDataExtent(p: Planner, virtual: RuleTrie | undefined, base: Loca
     else p.append(S.ObjectMergeStmt(p, (p.ltarget as { value: Local }).value, vtarget, target));
     p.append(S.BreakStmt(p, 1));
   });
-  p.leaveBlock(inner, prev);
+  p.closeBlock(inner);
   const outer: Block = { stmts: [S.BlockStmt(p, [inner]), virtual ? S.AssignVarStmt(p, p.local(vtarget), target) : S.BreakStmt(p, 1)] };
   p.append(S.BlockStmt(p, [outer]));
   p.ltarget = p.local(target);

@@ -6,7 +6,7 @@ import type { Ref, Rule, Term } from "../ast/nodes.js";
 import type { Block, Func, Local, Operand } from "../ir/types.js";
 import { refString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
-import { firstNonString, sealBlock, sealed, type Planner } from "./planner.js";
+import { firstNonString, sealed, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { planTerm, planUnifyLocal } from "./terms.js";
 import { isFlatTerm, isFlatUnifyLocal, planSeq } from "./flat.js";
@@ -101,7 +101,7 @@ function sameLengths(refs: Ref[]): boolean {
 export function planFunc(p: Planner, set: RuleSet, name: string): void {
   const { rules, refs, pieces, buildObject, path } = set;
   const pathRef = refs[0]!;
-  const saved = { curr: p.curr, ltarget: p.ltarget, lnext: p.lnext, loc: p.loc };
+  const saved = { ltarget: p.ltarget, lnext: p.lnext, loc: p.loc };
   p.lnext = 0;
   p.loc = rules[0]!.head.location;
   const gen = p.funcs.gen();
@@ -155,9 +155,8 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
       p.lnext = lnext;
       // each body (rule, else, default) starts from the params alone
       p.vars.enterFunc(fn.params, captures);
-      const curr: Block = { stmts: [] };
+      const curr = p.openBlock();
       blocks.push(curr);
-      p.curr = curr;
       if (prev) p.append(S.IsUndefinedStmt(p, lresult));
       else p.append(S.ResetLocalStmt(p, lresult));
       const r = rule;
@@ -170,12 +169,12 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
         }),
       );
       p.vars.leaveFunc();
-      sealBlock(curr);
+      p.closeBlock(curr);
     }
     if (!isMultiValue(top) && !buildObject) {
       blocks.push({ stmts: [S.IsDefinedStmt(p, lresult), S.AssignVarOnceStmt(p, fn.return, p.local(lresult))] });
     }
-    // an else chain's blocks, complete: at their final length (see sealBlock)
+    // an else chain's blocks, complete: at their final length (see sealed)
     if (chain) chain.blocks = sealed(blocks);
   }
 
@@ -184,9 +183,9 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
     p.loc = d.head.location;
     p.lnext = lnext;
     p.vars.enterFunc(fn.params, captures);
-    const block = { stmts: [S.IsUndefinedStmt(p, fn.return)] };
+    const block = p.openBlock();
     fn.blocks.push(block);
-    p.curr = block;
+    p.append(S.IsUndefinedStmt(p, fn.return));
     planParams(p, params, d.head.args ?? [], 0, () =>
       planQuery(p, d.body, 0, () => {
         p.loc = d.head.location;
@@ -194,18 +193,17 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
       }),
     );
     p.vars.leaveFunc();
-    sealBlock(block);
+    p.closeBlock(block);
   }
 
   p.loc = ruleLoc;
   fn.blocks.push({ stmts: [S.ReturnLocalStmt(p, fn.return)] });
-  // complete: at its final length (see sealBlock)
+  // complete: at its final length (see sealed)
   fn.blocks = sealed(fn.blocks);
   p.funcList.push(fn);
   p.funcs.add(path, fn.name);
   p.lnext = saved.lnext;
   p.ltarget = saved.ltarget;
-  p.curr = saved.curr;
   p.loc = saved.loc;
 }
 

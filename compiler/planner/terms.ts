@@ -1,7 +1,7 @@
 // Planning terms into locals (scalars, collections, comprehensions), unification (`=` in both
 // directions, array and object patterns), dots and scans.
 import type { ArrayComprehensionTerm, Body, ObjectComprehensionTerm, SetComprehensionTerm, Term } from "../ast/nodes.js";
-import type { Block, Local, Operand } from "../ir/types.js";
+import type { Local, Operand } from "../ir/types.js";
 import { isScalar, termString } from "../passes/terms.js";
 import { planQuery } from "./exprs.js";
 import { type Iter, type Planner } from "./planner.js";
@@ -192,11 +192,10 @@ function planSetElementThen(p: Planner, t: Term, set: Local, next: Iter): void {
 
 function planComprehension(p: Planner, body: Body, closureIter: Iter, target: Local, iter: Iter): void {
   p.vars.push();
-  const block: Block = { stmts: [] };
-  const prev = p.enterBlock(block);
+  const block = p.openBlock();
   const ploc = p.loc;
   planQuery(p, body, 0, closureIter);
-  p.leaveBlock(block, prev);
+  p.closeBlock(block);
   p.loc = ploc;
   p.vars.pop();
   p.append(S.BlockStmt(p, [block]));
@@ -490,13 +489,12 @@ export function planScan(p: Planner, key: Term, iter: (key: Local) => void): voi
   const source = targetLocal(p);
   const scanKey = p.newLocal();
   const value = p.newLocal();
-  const block: Block = { stmts: [] };
-  const prev = p.enterBlock(block);
+  const block = p.openBlock();
   planUnifyLocal(p, p.local(scanKey), key, () => {
     p.ltarget = p.local(value);
     iter(scanKey);
   });
-  p.leaveBlock(block, prev);
+  p.closeBlock(block);
   p.append(S.ScanStmt(p, source, scanKey, value, block));
 }
 
@@ -505,12 +503,11 @@ export function planScanValues(p: Planner, val: Term, iter: Iter): void {
   const source = targetLocal(p);
   const scanKey = p.newLocal();
   const value = p.newLocal();
-  const block: Block = { stmts: [] };
-  const prev = p.enterBlock(block);
+  const block = p.openBlock();
   planUnifyLocal(p, p.local(value), val, () => {
     p.ltarget = p.local(value);
     iter();
   });
-  p.leaveBlock(block, prev);
+  p.closeBlock(block);
   p.append(S.ScanStmt(p, source, scanKey, value, block));
 }

@@ -2,7 +2,7 @@
 // first and restored around the rest of the query, as OPA's planner does), replacements of
 // functions and built-ins become mocks, under which the affected funcs are planned anew.
 import type { Expr, Ref, Term } from "../ast/nodes.js";
-import type { Block, Local, Operand } from "../ir/types.js";
+import type { Local, Operand } from "../ir/types.js";
 import { refString, termString, userNames } from "../passes/terms.js";
 import { varsOf } from "../passes/visit.js";
 import { isFunction, planExpr } from "./exprs.js";
@@ -85,12 +85,11 @@ function planWithRec(p: Planner, e: Expr, targets: Ref[], paths: number[][], val
     planExpr(p, { ...e, with: [] }, iter);
     return;
   }
-  const block: Block = { stmts: [] };
-  const prev = p.enterBlock(block);
+  const block = p.openBlock();
   p.enter();
   planWithRec(p, e, targets, paths, values, index + 1, iter);
   p.leave();
-  p.leaveBlock(block, prev);
+  p.closeBlock(block);
   const head = (targets[index]![0] as { value: string }).value;
   p.append(S.WithStmt(p, p.vars.getOrEmpty(head), paths[index]!, values[index]!, block));
 }
@@ -100,10 +99,9 @@ function planWithUndoRec(p: Planner, restore: [Local, Local][], index: number, i
     iter();
     return;
   }
-  const block: Block = { stmts: [] };
-  const prev = p.enterBlock(block);
+  const block = p.openBlock();
   planWithUndoRec(p, restore, index + 1, iter);
-  p.leaveBlock(block, prev);
+  p.closeBlock(block);
   const [orig, save] = restore[index]!;
   // The undo statement's path is empty. OPA's JSON has null there (Go's nil slice), which decodes
   // to the same []; written as [] the plan is in the decoded shape the code generator takes as it

@@ -20,6 +20,7 @@ function item(p: Planner, log: string[], name: string, next: () => void): void {
 describe("planner: sequences", () => {
   it("plans flat items in a loop, a sequence inside an item continuing it once", () => {
     const p = planner();
+    const block = p.openBlock();
     const log: string[] = [];
     let outerDone = 0;
     planSeq(
@@ -47,7 +48,7 @@ describe("planner: sequences", () => {
     );
     assert.deepEqual(log, ["outer0", "inner0", "inner1", "inner done", "outer2", "outer done"]);
     assert.equal(outerDone, 1);
-    assert.equal(p.curr.stmts.length, 4);
+    assert.equal(p.closeBlock(block).stmts.length, 4);
   });
 
   it("nests the rest after an item that is not flat, and ends at an item that cannot hold", () => {
