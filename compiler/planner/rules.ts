@@ -101,7 +101,9 @@ function sameLengths(refs: Ref[]): boolean {
 export function planFunc(p: Planner, set: RuleSet, name: string): void {
   const { rules, refs, pieces, buildObject, path } = set;
   const pathRef = refs[0]!;
-  const saved = { ltarget: p.ltarget, lnext: p.lnext, loc: p.loc };
+  const savedTarget = p.ltarget;
+  const savedNext = p.lnext;
+  const savedLoc = p.loc;
   p.lnext = 0;
   p.loc = rules[0]!.head.location;
   const gen = p.funcs.gen();
@@ -117,18 +119,22 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
   const allParams = new Array<Local>(2 + captures.length + nargs);
   allParams[0] = p.newLocal();
   allParams[1] = p.newLocal();
+  const multi = isMultiValue(rules[0]!);
+  // (the func's blocks at their final length: a list grown by push keeps room for 17, and the
+  // plan keeps every func's list)
+  const fnBlocks = new Array<Block>(funcBlockCount(rules, buildObject, multi));
+  let nblocks = 0;
   const fn: Func = {
     name,
     params: allParams,
     return: p.newLocal(),
-    blocks: [],
+    blocks: fnBlocks,
     path: funcPath,
   };
   for (let i = 2; i < allParams.length; i++) allParams[i] = p.newLocal();
   const params: Local[] = nargs > 0 ? allParams.slice(2 + captures.length) : NO_PARAMS;
-  const multi = isMultiValue(rules[0]!);
-  if (buildObject) fn.blocks.push({ stmts: [S.MakeObjectStmt(p, fn.return)] });
-  else if (multi) fn.blocks.push({ stmts: [S.MakeSetStmt(p, fn.return)] });
+  if (buildObject) fnBlocks[nblocks++] = { stmts: [S.MakeObjectStmt(p, fn.return)] };
+  else if (multi) fnBlocks[nblocks++] = { stmts: [S.MakeSetStmt(p, fn.return)] };
   const lresult = p.newLocal();
   const lnext = p.lnext;
   let defaultRule: Rule | undefined;
@@ -140,14 +146,12 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
       defaultRule = top;
       continue;
     }
-    let blocks: Block[];
+    // an else chain's blocks go in a block of their own
     let chain: { blocks: Block[] } | undefined;
-    if (!top.else) blocks = fn.blocks;
-    else {
+    if (top.else) {
       const stmt = S.BlockStmt(p, []);
-      fn.blocks.push({ stmts: [stmt] });
+      fnBlocks[nblocks++] = { stmts: [stmt] };
       chain = stmt.stmt;
-      blocks = chain.blocks;
     }
     let prev: Rule | undefined;
     for (let rule: Rule | undefined = top; rule; prev = rule, rule = rule.else) {
@@ -156,7 +160,8 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
       // each body (rule, else, default) starts from the params alone
       p.vars.enterFunc(fn.params, captures);
       const curr = p.openBlock();
-      blocks.push(curr);
+      if (chain) chain.blocks.push(curr);
+      else fnBlocks[nblocks++] = curr;
       if (prev) p.append(S.IsUndefinedStmt(p, lresult));
       else p.append(S.ResetLocalStmt(p, lresult));
       const r = rule;
@@ -172,10 +177,12 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
       p.closeBlock(curr);
     }
     if (!isMultiValue(top) && !buildObject) {
-      blocks.push({ stmts: [S.IsDefinedStmt(p, lresult), S.AssignVarOnceStmt(p, fn.return, p.local(lresult))] });
+      const defined: Block = { stmts: [S.IsDefinedStmt(p, lresult), S.AssignVarOnceStmt(p, fn.return, p.local(lresult))] };
+      if (chain) chain.blocks.push(defined);
+      else fnBlocks[nblocks++] = defined;
     }
     // an else chain's blocks, complete: at their final length (see sealed)
-    if (chain) chain.blocks = sealed(blocks);
+    if (chain) chain.blocks = sealed(chain.blocks);
   }
 
   if (defaultRule) {
@@ -184,7 +191,7 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
     p.lnext = lnext;
     p.vars.enterFunc(fn.params, captures);
     const block = p.openBlock();
-    fn.blocks.push(block);
+    fnBlocks[nblocks++] = block;
     p.append(S.IsUndefinedStmt(p, fn.return));
     planParams(p, params, d.head.args ?? [], 0, () =>
       planQuery(p, d.body, 0, () => {
@@ -197,14 +204,26 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
   }
 
   p.loc = ruleLoc;
-  fn.blocks.push({ stmts: [S.ReturnLocalStmt(p, fn.return)] });
-  // complete: at its final length (see sealed)
-  fn.blocks = sealed(fn.blocks);
+  fnBlocks[nblocks++] = { stmts: [S.ReturnLocalStmt(p, fn.return)] };
+  if (nblocks !== fnBlocks.length) throw p.internalError("a func's blocks miscounted");
   p.funcList.push(fn);
   p.funcs.add(path, fn.name);
-  p.lnext = saved.lnext;
-  p.ltarget = saved.ltarget;
-  p.loc = saved.loc;
+  p.lnext = savedNext;
+  p.ltarget = savedTarget;
+  p.loc = savedLoc;
+}
+
+/** The number of blocks planFunc makes for a func of `rules`: the value's initial one (an
+ * object's or a set's), per rule a block of its else chain or else its body and (for a single
+ * value) its result's, the default's, and the return's. */
+function funcBlockCount(rules: Rule[], buildObject: boolean, multi: boolean): number {
+  let n = buildObject || multi ? 2 : 1;
+  let hasDefault = false;
+  for (const r of rules) {
+    if (r.default) hasDefault = true;
+    else n += r.else || isMultiValue(r) || buildObject ? 1 : 2;
+  }
+  return hasDefault ? n + 1 : n;
 }
 
 function planParams(p: Planner, params: Local[], args: Term[], idx: number, iter: () => void): void {
