@@ -213,14 +213,22 @@ export abstract class RuleParser extends BodyParser {
     return rule;
   }
 
-  /** Does the current `{` (state `s`) open a body for certain: is `some` or `every` next? A set
-   * or object cannot start with them (unless they lead a ref), so parseLiteral would fail there,
-   * only to have its errors dropped (5652 errors per parse of the 1 MB policy set, with the states
-   * and terms of the attempt). Not so with the logical keywords: a literal may then be a body. */
+  /** Does the current `{` (state `s`) open a body for certain: is `some` or `every` next, or a
+   * var and `:=`? A set or object cannot start with them (the keywords unless they lead a ref; a
+   * var is an element, and `:=` is no operator: the element ends there, unterminated), so
+   * parseLiteral would fail there, only to have its errors dropped (5652 + 1413 errors per parse
+   * of the 1 MB policy set, with the states and terms of the attempt). Not so with the logical
+   * keywords: a literal may then be a body. */
   private opensBody(s: State): boolean {
     if (this.logicalActive()) return false;
     this.scan();
-    const yes = (this.tok === tt.some || this.tok === tt.every) && !this.peekRefContinues();
+    let yes: boolean;
+    if (this.tok === tt.ident) {
+      this.scan();
+      yes = this.tok === tt.assign;
+    } else {
+      yes = (this.tok === tt.some || this.tok === tt.every) && !this.peekRefContinues();
+    }
     this.restore(s);
     return yes;
   }

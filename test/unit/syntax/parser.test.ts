@@ -60,6 +60,10 @@ describe("parser", () => {
       { note: "body opening with `every`", src: "p if { every x in [1] { x } }", want: ["p if {\n\tevery x in [1] {\n\t\tx\n\t}\n}"] },
       { note: "body opening with the ref `some.x`", src: "p if { some.x }", want: ["p if {\n\tsome.x\n}"] },
       { note: "body opening with `some` and the logical keywords", src: "import future.keywords.and\n\np if { some x in [1] } and { true }", want: ["p if {\n\t{some x in [1]} and {true}\n}"] },
+      // so does a var then `:=` (no set or object element goes on with `:=`)
+      { note: "body opening with `x :=`", src: "p if { x := 1\n\tx > 0 }", want: ["p if {\n\tx := 1\n\tx > 0\n}"] },
+      { note: "body opening with `x :=` and the logical keywords", src: "import future.keywords.or\n\np if { x := 1 } or { x := 2 }", want: ["p if {\n\t{x := 1} or {x := 2}\n}"] },
+      { note: "body of a var alone (not the set `{x}`)", src: "p if { x }", want: ["p if {\n\tx\n}"] },
     ];
     for (const tc of cases) it(tc.note, () => expect(rules(tc.src, tc.v0)).to.deep.equal(tc.want));
   });
@@ -161,6 +165,9 @@ describe("parser", () => {
   });
 
   describe("versions", () => {
+    it("a body opening with `x :=` reports its own errors", () => {
+      expect(errorsOf(parseModuleResult(P + "p if { x := }"))).to.deep.equal([["rego_parse_error", 3, 13, "unexpected } token"]]);
+    });
     it("v1 is the default: `if` and `contains` are keywords", () => {
       expect(parseModuleResult(P + "p contains 1 if { true }").errors).to.deep.equal([]);
     });
