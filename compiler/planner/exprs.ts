@@ -11,6 +11,9 @@ import { isRoot, planWith } from "./with.js";
 import { planScan, planScanValues, planTerm, planTermInline, planUnify, planUnifyLocal } from "./terms.js";
 import { isFlatExpr, isFlatTerm, planSeqOf, type Seq } from "./flat.js";
 
+/** The leading args of a call of a built-in: none. */
+const NO_ARGS: readonly Operand[] = [];
+
 /** Plans the expressions of `q` from `index` on, then `iter` (with the location restored). Runs
  * of flat expressions are planned in a loop (flat.ts): a body of thousands of expressions needs
  * no deeper a stack than its nesting of scans and `with`s. */
@@ -200,7 +203,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
         const bi = p.input.builtins.get(name);
         if (!bi) throw p.error(`illegal replacement of operator "${operator}" by ${name}`);
         p.externs.set(name, bi);
-        return planExprCallFunc(p, name, bi.arity, false, operands, [], iter);
+        return planExprCallFunc(p, name, bi.arity, false, operands, NO_ARGS, iter);
       }
       const node = p.rules.lookup(r);
       if (node && node.arity() > 0) {
@@ -219,7 +222,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
 
   let name: string;
   let arity: number;
-  let args: Operand[] = [];
+  let args: readonly Operand[] = NO_ARGS;
   let relation = false;
   let isVoid = false;
   const node = p.rules.lookup(opTerm.value);
@@ -243,7 +246,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
   return planExprCallFunc(p, name, arity, isVoid, operands, args, iter);
 }
 
-function planExprCallRelation(p: Planner, name: string, arity: number, operands: Term[], args: Operand[], iter: Iter): void {
+function planExprCallRelation(p: Planner, name: string, arity: number, operands: Term[], args: readonly Operand[], iter: Iter): void {
   if (operands.length === arity) {
     planCallArgs(p, operands, args, (a) => {
       const target = p.newLocal();
@@ -266,7 +269,7 @@ function planExprCallRelation(p: Planner, name: string, arity: number, operands:
   });
 }
 
-function planExprCallFunc(p: Planner, name: string, arity: number, isVoid: boolean, operands: Term[], args: Operand[], iter: Iter): void {
+function planExprCallFunc(p: Planner, name: string, arity: number, isVoid: boolean, operands: Term[], args: readonly Operand[], iter: Iter): void {
   if (operands.length === arity) {
     planCallArgs(p, operands, args, (a) => {
       const target = p.newLocal();
@@ -288,7 +291,7 @@ function planExprCallFunc(p: Planner, name: string, arity: number, isVoid: boole
 
 function planExprCallValue(p: Planner, value: Term, arity: number, operands: Term[], iter: Iter): void {
   if (operands.length === arity) {
-    planCallArgs(p, operands, [], () => {
+    planCallArgs(p, operands, NO_ARGS, () => {
       p.ltarget = p.newOperand();
       planTerm(p, value, () => {
         p.append(S.NotEqualStmt(p, p.ltarget, p.bool(false)));
@@ -296,7 +299,7 @@ function planExprCallValue(p: Planner, value: Term, arity: number, operands: Ter
       });
     });
   } else if (operands.length === arity + 1) {
-    planCallArgs(p, operands.slice(0, -1), [], () => {
+    planCallArgs(p, operands.slice(0, -1), NO_ARGS, () => {
       p.ltarget = p.newOperand();
       planTerm(p, value, () => planUnifyLocal(p, p.ltarget, operands[operands.length - 1]!, iter));
     });
@@ -305,24 +308,31 @@ function planExprCallValue(p: Planner, value: Term, arity: number, operands: Ter
   }
 }
 
-/** Plans the operands and calls `iter` with the call's args: `args` (a fresh array, taken over)
- * followed by the operands. */
-function planCallArgs(p: Planner, terms: Term[], args: Operand[], iter: (args: Operand[]) => void): void {
+/** Plans the operands and calls `iter` with the call's args: `args` followed by the operands. */
+function planCallArgs(p: Planner, terms: Term[], args: readonly Operand[], iter: (args: Operand[]) => void): void {
   planSeqOf(p, new CallArgsSeq(terms, args, iter));
 }
 
-/** The operands of a call, as a sequence (flat.ts), into `out` after its first `base` args. */
+/** The operands of a call, as a sequence (flat.ts), into `out` after the leading args. The args
+ * stay in the plan: `out` is made at its final length (filled by index from empty, it took room
+ * for 17), and handed on as it is when every operand is flat (written once, continued once). */
 class CallArgsSeq implements Seq {
   readonly n: number;
   private readonly base: number;
+  private readonly out: Operand[];
+  /** Whether an operand was planned nested: it may continue once per block, each time with
+   * other operands in `out`, so each continuation gets a copy. */
+  private nested = false;
 
   constructor(
     private readonly terms: Term[],
-    private readonly out: Operand[],
+    args: readonly Operand[],
     private readonly iter: (args: Operand[]) => void,
   ) {
     this.n = terms.length;
-    this.base = out.length;
+    this.base = args.length;
+    this.out = new Array<Operand>(args.length + terms.length);
+    for (let i = 0; i < args.length; i++) this.out[i] = args[i]!;
   }
 
   flat(p: Planner, i: number): boolean {
@@ -330,12 +340,12 @@ class CallArgsSeq implements Seq {
   }
 
   step(p: Planner, i: number, next: Iter, flat: boolean): void {
+    if (!flat) this.nested = true;
     planOperand(p, this.terms[i]!, this.out, this.base + i, next, flat);
   }
 
   done(): void {
-    // a copy: an operand planned in several blocks continues once per block
-    this.iter(sealed(this.out));
+    this.iter(this.nested ? sealed(this.out) : this.out);
   }
 }
 
