@@ -484,10 +484,8 @@ export class Planner {
   }
 }
 
-/** A copy of `xs` at its final length. Short lists are copied by array literals (as the
- * statements of a block are, see takeStmts): every array made at a literal stays in the plan, so V8 learns to allocate the
- * literal's arrays in the old generation at once (allocation-site pretenuring), where the
- * scavenger need not copy them twice; arrays made by slice are always young. */
+/** A copy of `xs` at its final length. Short lists are copied by array literals, as a block's
+ * statements are (see Planner.takeStmts, and why). */
 export function sealed<T>(xs: T[]): T[] {
   switch (xs.length) {
     case 1:
