@@ -159,7 +159,7 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
         let uv: Set<string> | undefined;
         for (let j = 0; j < cv.length; j++) if (obLength !== placed || !ob!.has(cv[j]!)) (uv ??= new Set()).add(cv[j]!);
         if (uv) {
-          if (uv.size === ovs.size && allIn(uv, ovs)) continue;
+          if (uv.size === ovs.length && allIn(uv, ovs)) continue;
           if (u === undefined) (order ??= positions(n))[i] = n + appended++;
           state[i] = u = uv;
         }
@@ -169,19 +169,19 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
         // (`safe` holds what was safe from the start)
         let made: Set<string> | undefined;
         const vs = vars[i]!;
-        for (let j = 0; j < vs.length; j++) if (!ovs.has(vs[j]!) && !safe.has(vs[j]!)) (made ??= new Set()).add(vs[j]!);
+        for (let j = 0; j < vs.length; j++) if (!safe.has(vs[j]!) && !ovs.includes(vs[j]!)) (made ??= new Set()).add(vs[j]!);
         if (made) state[i] = made;
         u = made;
       } else if (u) {
         // (deleting the element a Set iteration is at is allowed: no copy needed)
-        for (const v of u) if (ovs.has(v) || safe.has(v)) u.delete(v);
+        for (const v of u) if (safe.has(v) || ovs.includes(v)) u.delete(v);
       }
       if (!u || u.size === 0) {
         state[i] = PLACED;
         if (!placedAt && i !== placed) placedAt = positions(n);
         if (placedAt) placedAt[placed] = i;
         placed++;
-        for (const v of ovs) safe.add(v);
+        addEach(safe, ovs);
         // (only read for closure vars: without any, the walk is saved)
         if (placedVars) varsOf(e, ALL_VARS, placedVars);
       }
@@ -252,12 +252,12 @@ function someUnsafePlaced(cv: string[], placedVars: Set<string>, safe: Set<strin
   return false;
 }
 
-function addEach(into: { add(v: string): unknown }, vs: string[]): void {
+function addEach(into: { add(v: string): unknown }, vs: readonly string[]): void {
   for (let i = 0; i < vs.length; i++) into.add(vs[i]!);
 }
 
-function allIn(a: Set<string>, b: ReadonlySet<string>): boolean {
-  for (const v of a) if (!b.has(v)) return false;
+function allIn(a: Set<string>, b: readonly string[]): boolean {
+  for (const v of a) if (!b.includes(v)) return false;
   return true;
 }
 
