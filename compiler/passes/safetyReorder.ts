@@ -25,14 +25,27 @@ const PENDING = 1;
 const PLACED = 2;
 type State = Set<string> | typeof PENDING | typeof PLACED | undefined;
 
-/** An expression's vars as a list, distinct and in the order found (a set's insertion order),
- * collected without a set: an expression has few vars, and a scratch set per expression (made
- * anew at each clear) and its copy out were the reordering's largest allocations. The vars go
- * to one reused buffer, copied out at their exact length; a long list gets a set for lookups. */
-class VarList {
+/** Names, distinct and in the order found (a set's insertion order), collected without a set:
+ * an expression has few vars, and a scratch set per expression (made anew at each clear) and its
+ * copy out were the reordering's largest allocations. The names go to one reused buffer; a long
+ * list gets a set for lookups. */
+class VarList implements VarSet {
   readonly buf: string[] = [];
   n = 0;
   seen: Set<string> | undefined;
+  clear(): void {
+    this.n = 0;
+    this.seen = undefined;
+  }
+  has(v: string): boolean {
+    if (this.seen !== undefined) return this.seen.has(v);
+    const buf = this.buf;
+    for (let i = 0; i < this.n; i++) if (buf[i] === v) return true;
+    return false;
+  }
+  *[Symbol.iterator](): Iterator<string> {
+    for (let i = 0; i < this.n; i++) yield this.buf[i]!;
+  }
   add(v: string): void {
     const buf = this.buf;
     const n = this.n;
@@ -51,6 +64,10 @@ class VarList {
 // (one list, emptied after each walk: the walk never calls back into this file, so nothing
 // else uses it meanwhile)
 const varSink = new VarList();
+// The vars a body's ordering has found safe so far, emptied for each body: it is read only by the
+// ordering's own loop, which calls nothing that orders another body (the closures are ordered
+// after it). A set per body was ~3 MB of the 1 MB set's stages, most bodies' vars a handful.
+const safeSoFar = new VarList();
 
 function varList(e: Expr): string[] {
   // (reset first: a walk cut short by a stack overflow leaves its vars behind)
@@ -87,7 +104,8 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
   // each expression's vars, walked once (the closures pass below needs them again); the vars
   // safe from the start are the globals among them
   const vars: string[][] = new Array(n);
-  const safe = new Set<string>();
+  const safe = safeSoFar;
+  safe.clear();
   for (let i = 0; i < n; i++) {
     const vs = varList(body[i]!);
     vars[i] = vs;
@@ -247,7 +265,7 @@ function hasClosureBody(e: Expr): boolean {
   return !Array.isArray(ts) && (ts.type === "every" || ts.type === "and" || ts.type === "or" || ts.type === "not");
 }
 
-function someUnsafePlaced(cv: string[], placedVars: Set<string>, safe: Set<string>): boolean {
+function someUnsafePlaced(cv: string[], placedVars: Set<string>, safe: VarList): boolean {
   for (let i = 0; i < cv.length; i++) if (placedVars.has(cv[i]!) && !safe.has(cv[i]!)) return true;
   return false;
 }
