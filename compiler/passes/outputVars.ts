@@ -428,7 +428,7 @@ export function outputVarsForBody(body: Body, arity: Arity, safe: VarSet): Set<s
   return o;
 }
 
-/** Adds names to a set (indexed: for-of made an iterator per expression). */
+/** Adds names to a set (indexed: for-of made an iterator per call). */
 export function addAll(into: { add(v: string): unknown }, vs: readonly string[]): void {
   for (let i = 0; i < vs.length; i++) into.add(vs[i]!);
 }

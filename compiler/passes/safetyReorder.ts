@@ -7,7 +7,7 @@
 // expression's position (no map or set per expression), and the map of unsafe expressions is
 // made only when something is unsafe.
 import type { Body, Expr, NodeLocation, Term } from "../ast/nodes.js";
-import { outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
+import { addAll, outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
 import { ScopedVars, type VarSet } from "./scopedVars.js";
 import { safetyVarsOfBody, safetyVarsOfExpr } from "./safetyVars.js";
 import { ALL_VARS, isGenerated, varsOf, varsOfTerms } from "./visit.js";
@@ -144,7 +144,7 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
     const inClosures = group ? varsInClosureBody(e) : varsOfClosureTerms(terms!);
     if (!bodyVars) {
       bodyVars = new Set();
-      for (let k = 0; k < n; k++) addEach(bodyVars, vars[k]!);
+      for (let k = 0; k < n; k++) addAll(bodyVars, vars[k]!);
     }
     let cv: string[] | undefined;
     for (const v of inClosures) if (bodyVars.has(v) && !globals.has(v)) (cv ??= []).push(v);
@@ -199,7 +199,7 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
         if (!placedAt && i !== placed) placedAt = positions(n);
         if (placedAt) placedAt[placed] = i;
         placed++;
-        addEach(safe, ovs);
+        addAll(safe, ovs);
         // (only read for closure vars: without any, the walk is saved)
         if (placedVars) varsOf(e, ALL_VARS, placedVars);
       }
@@ -216,8 +216,8 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
     const g = new ScopedVars(globals);
     const lastVars = vars[n - 1]!;
     for (let k = 0; k < placed; k++) {
-      if (k === 1) addEach(g, lastVars);
-      if (k > 0) addEach(g, vars[placedAt ? placedAt[k - 1]! : k - 1]!);
+      if (k === 1) addAll(g, lastVars);
+      if (k > 0) addAll(g, vars[placedAt ? placedAt[k - 1]! : k - 1]!);
       const i = placedAt ? placedAt[k]! : k;
       if (withClosures[i]) reorderClosures(arity, g, unsafe, body[i]!, closureTermsAt?.[i]);
     }
@@ -268,10 +268,6 @@ function hasClosureBody(e: Expr): boolean {
 function someUnsafePlaced(cv: string[], placedVars: Set<string>, safe: VarList): boolean {
   for (let i = 0; i < cv.length; i++) if (placedVars.has(cv[i]!) && !safe.has(cv[i]!)) return true;
   return false;
-}
-
-function addEach(into: { add(v: string): unknown }, vs: readonly string[]): void {
-  for (let i = 0; i < vs.length; i++) into.add(vs[i]!);
 }
 
 function allIn(a: Set<string>, b: readonly string[]): boolean {
