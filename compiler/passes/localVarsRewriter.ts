@@ -165,11 +165,14 @@ export class Rewriter {
         const key = three ? ops[1]! : varTerm(this.gen.generate(), s.location);
         const val = ops[three ? 2 : 1]!;
         const container = ops[three ? 3 : 2]!;
-        const rhs = container.type === "ref" ? refTerm([...container.value, key], container.location) : refTerm([container, key], container.location);
+        // (concat: the ref's terms at their final length; `[...container.value, key]` grew its copy
+        // to hold ~18 more, kept in the AST)
+        const rhs = container.type === "ref" ? refTerm(container.value.concat([key]), container.location) : refTerm([container, key], container.location);
         const x = withTerms(e, [nameRef("eq", e.location), val, rhs]);
         const outputs = outputVarsForExprEq(x as Expr & { terms: Term[] }, varsOf(container));
-        for (const v0 of inNameOrder(outputs)) {
-          const gv = this.declare(stack, v0, Occurrence.Declared);
+        const declared = inNameOrder(outputs);
+        for (let k = 0; k < declared.length; k++) {
+          const gv = this.declare(stack, declared[k]!, Occurrence.Declared);
           if (typeof gv !== "string") {
             this.error(gv[0]!, decl);
             return undefined;
@@ -356,11 +359,11 @@ function callsShadowed(stack: LocalDeclaredVars, ref: Term[]): boolean {
   return false;
 }
 
-/** A set's names sorted as Array.prototype.sort sorts strings (by UTF-16 code units); a `some`
- * declares one or two, which an insertion sort orders without the library sort's allocations. */
-function inNameOrder(names: ReadonlySet<string>): Iterable<string> {
-  if (names.size < 2) return names;
-  const out = [...names];
+/** Names sorted as Array.prototype.sort sorts strings (by UTF-16 code units); a `some` declares
+ * one or two, which an insertion sort orders without the library sort's allocations. */
+function inNameOrder(names: readonly string[]): readonly string[] {
+  if (names.length < 2) return names;
+  const out = names.slice();
   for (let i = 1; i < out.length; i++) {
     const x = out[i]!;
     let j = i - 1;

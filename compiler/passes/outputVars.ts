@@ -5,6 +5,7 @@ import type { Body, Expr, Ref, Term } from "../ast/nodes.js";
 import { isEquality, isGround, validEqAssignArgCount } from "./terms.js";
 import { assignments } from "./marks.js";
 import { ScopedVars, type VarLookup, type VarSet } from "./scopedVars.js";
+import type { VarSink } from "./safetyVars.js";
 import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, varsOfTermsFrom, type VarParams } from "./visit.js";
 
 export type Arity = (ref: Ref) => number;
@@ -27,23 +28,79 @@ function isCallSafe(call: Term, safe: VarLookup): boolean {
   return subsetOf(varsOf(call, SAFETY_PARAMS), safe);
 }
 
-/** The variables unifying `a` with `b` binds, given `safe` (OPA's Unify). */
-export function unify(safe: VarLookup, a: Term, b: Term): Set<string> {
-  const u = new Unifier(safe);
-  u.rec(a, b);
-  return u.unified;
+/** Distinct names in the order first added (a set's order), in a buffer reused from call to
+ * call and copied out at its exact length: an expression binds a handful of names, and a Set per
+ * equality and per ref walk (the unifier's, the walk's) was ~6 MB of the 1 MB set's stages. */
+class NameBuffer implements VarSink, VarLookup {
+  private readonly buf: string[] = [];
+  n = 0;
+  add(v: string): void {
+    const buf = this.buf;
+    const n = this.n;
+    for (let i = 0; i < n; i++) if (buf[i] === v) return;
+    buf[n] = v;
+    this.n = n + 1;
+  }
+  has(v: string): boolean {
+    const buf = this.buf;
+    for (let i = 0; i < this.n; i++) if (buf[i] === v) return true;
+    return false;
+  }
+  at(i: number): string {
+    return this.buf[i]!;
+  }
+  /** Keeps the names `drop` does not, in their order. */
+  remove(drop: VarLookup): void {
+    const buf = this.buf;
+    let k = 0;
+    for (let i = 0; i < this.n; i++) if (!drop.has(buf[i]!)) buf[k++] = buf[i]!;
+    this.n = k;
+  }
+  /** The names (a new array, or the shared empty one) and an empty buffer. */
+  take(): readonly string[] {
+    const n = this.n;
+    this.n = 0;
+    return n === 0 ? NO_OUTPUTS : this.buf.slice(0, n);
+  }
 }
 
-// A class rather than closures in `unify`: it runs for every equality of every body the safety
-// analysis orders, several times over, and a set of closures per call was a measurable cost.
-class Unifier {
-  readonly unified = new Set<string>();
+// One buffer for the ref walk's names and one for the unifier's, emptied at the start of each use:
+// nothing either use calls computes output vars again, so they are never in use twice at once
+// (emptied first, not only after: a walk cut short by a stack overflow leaves its names behind).
+const walked = new NameBuffer();
+const unifiedBuffer = new NameBuffer();
+
+// A class rather than closures: it runs for every equality of every body the safety analysis
+// orders, several times over, and a set of closures per call was a measurable cost. One
+// instance, started afresh for each equality (an instance and a view of the known vars per
+// equality were ~1.5 MB of the 1 MB set's stages); it is its own view of what is known safe.
+class Unifier implements VarLookup {
+  readonly unified = unifiedBuffer;
   /** Vars waiting for others to be safe (made at the first: most unifications have none). */
   private unknown: Map<string, Set<string>> | undefined;
-  constructor(private readonly safe: VarLookup) {}
+  private safeVars: VarLookup = NOTHING_SAFE;
+  /** Whether the names in `walked` are known safe too. */
+  private withWalked = false;
+
+  /** Unifies `a` with `b`, given `safe` (and `walked`'s names when `withWalked`): the vars bound
+   * are then in `unified`. */
+  run(safe: VarLookup, withWalked: boolean, a: Term, b: Term): void {
+    this.unified.n = 0;
+    this.unknown = undefined;
+    this.safeVars = safe;
+    this.withWalked = withWalked;
+    this.rec(a, b);
+    this.unknown = undefined;
+    this.safeVars = NOTHING_SAFE;
+  }
+
+  /** Known safe before the unification. */
+  has(x: string): boolean {
+    return this.safeVars.has(x) || (this.withWalked && walked.has(x));
+  }
 
   private isSafe(x: string): boolean {
-    return this.safe.has(x) || this.unified.has(x);
+    return this.has(x) || this.unified.has(x);
   }
 
   private markSafe(x: string): void {
@@ -80,13 +137,13 @@ class Unifier {
       this.markAllSafe(t);
       return;
     }
-    const vs = [...varsOf(t, ALL_SAFE_PARAMS)].filter((v) => !this.safe.has(v) && !this.unified.has(v));
+    const vs = [...varsOf(t, ALL_SAFE_PARAMS)].filter((v) => !this.has(v) && !this.unified.has(v));
     if (vs.length === 0) this.markSafe(x);
     else for (const v of vs) this.markUnknown(x, v);
   }
 
-  rec(a: Term, b: Term): void {
-    const safe = this.safe;
+  private rec(a: Term, b: Term): void {
+    const safe: VarLookup = this;
     switch (a.type) {
       case "var":
         switch (b.type) {
@@ -194,33 +251,28 @@ function keyText(k: Term): string {
   return `${k.type}:${JSON.stringify((k as { value: unknown }).value)}`;
 }
 
-/** Variables a term-level walk binds: non-ground refs whose head is safe bind their vars;
- * undefined when nothing is bound (no set made: the common case). */
-function refOutputs(node: Expr | Term, safe: VarLookup): Set<string> | undefined {
+/** Variables a term-level walk binds (non-ground refs whose head is safe bind their vars), put
+ * in `walked`. */
+function refOutputs(node: Expr | Term, safe: VarLookup): void {
   // the walk's state in module variables, set for the walk and cleared after it: nothing the
   // walk calls walks output vars again, and a walker per expression ordered was a measurable cost
-  // (cleared first too: a walk cut short by a stack overflow leaves its state behind)
-  walkOut = undefined;
+  walked.n = 0;
   walkSafe = safe;
   if (node.type === "expr") exprRefOutputs(node);
   else termRefOutputs(node);
   // every: the walk descends into the body; OPA's does too, but those vars are local
-  const out = walkOut;
-  walkOut = undefined;
   walkSafe = NOTHING_SAFE;
-  return out;
 }
 
 const SKIP_REF_HEAD: VarParams = { skipRefHead: true };
 const NOTHING_SAFE: VarLookup = { has: () => false };
 /** What an expression that binds nothing returns (shared, never written). */
-const NO_OUTPUTS: ReadonlySet<string> = new Set();
+const NO_OUTPUTS: readonly string[] = [];
 
 // The walk is visit.ts' Walker order (its `parts` with `with` targets, its `children`), as plain
 // functions with indexed loops: it runs for every expression the safety analysis orders, on
 // every pass, and the Walker's iterators and dispatch through the subclass were most of its
 // allocation (measured with .prof/safetyalloc.mjs).
-let walkOut: Set<string> | undefined;
 let walkSafe: VarLookup = NOTHING_SAFE;
 
 function bodyRefOutputs(body: Body): void {
@@ -252,7 +304,7 @@ function termRefOutputs(t: Term): void {
   switch (t.type) {
     case "ref": {
       if (!isRefSafe(t.value, walkSafe)) return;
-      if (!isGround(t)) varsOfTermsFrom(t.value, 1, SKIP_REF_HEAD, (walkOut ??= new Set()));
+      if (!isGround(t)) varsOfTermsFrom(t.value, 1, SKIP_REF_HEAD, walked);
       const xs = t.value;
       for (let i = 0; i < xs.length; i++) termRefOutputs(xs[i]!);
       return;
@@ -278,6 +330,8 @@ function termRefOutputs(t: Term): void {
   }
 }
 
+const unifier = new Unifier();
+
 /** Names in either of two sets (a view, not a copy). */
 class Either implements VarLookup {
   constructor(
@@ -289,29 +343,36 @@ class Either implements VarLookup {
   }
 }
 
-export function outputVarsForExprEq(e: Expr & { terms: Term[] }, safe: VarSet): Set<string> {
-  if (!validEqAssignArgCount(e)) return new Set(safe);
+/** The variables an equality binds, given `safe`, distinct and in the order found (a new array,
+ * or a shared empty one: read only). */
+export function outputVarsForExprEq(e: Expr & { terms: Term[] }, safe: VarSet): readonly string[] {
+  if (!validEqAssignArgCount(e)) return [...safe];
   // the term walk's vars and `safe` are known to unify (a view: `safe` can be the whole body's)
-  const walked = refOutputs(e, safe);
-  const unified = unify(walked ? new Either(walked, safe) : safe, e.terms[1]!, e.terms[2]!);
+  refOutputs(e, safe);
+  unifier.run(safe, walked.n > 0, e.terms[1]!, e.terms[2]!);
+  const unified = unifier.unified;
   // `:=` binds its left side from its right side, never the other way
   let rhs: Set<string> | undefined;
-  if (unified.size > 0 && assignments.has(e)) rhs = varsOf(e.terms[2]!);
-  if (!walked) {
-    // (the unifier's own set is the output: the same names in the same order)
-    for (const v of unified) if (rhs?.has(v) || safe.has(v)) unified.delete(v);
-    return unified;
+  if (unified.n > 0 && assignments.has(e)) rhs = varsOf(e.terms[2]!);
+  if (walked.n === 0) {
+    // (the unifier's names are the output: the same names in the same order)
+    if (rhs) unified.remove(new Either(rhs, safe));
+    else unified.remove(safe);
+    return unified.take();
   }
-  for (const v of unified) if (!rhs?.has(v) || walked.has(v)) walked.add(v);
-  for (const v of walked) if (safe.has(v)) walked.delete(v);
-  return walked;
+  // the walk's names, then the unifier's not yet among them (but none from the right of `:=`)
+  for (let i = 0; i < unified.n; i++) if (!rhs?.has(unified.at(i))) walked.add(unified.at(i));
+  unified.n = 0;
+  walked.remove(safe);
+  return walked.take();
 }
 
 // the operand vars of a call, collected to be checked (emptied after each use)
 const callInputs = new Set<string>();
 
-/** The variables an expression binds, given `safe` (read only: it may be shared). */
-export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): ReadonlySet<string> {
+/** The variables an expression binds, given `safe`, distinct and in the order found (read only:
+ * it may be shared). */
+export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): readonly string[] {
   if (e.negated) return NO_OUTPUTS;
   // (indexed: for-of allocated an iterator per expression here)
   const ws = e.with;
@@ -325,41 +386,51 @@ export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): Readonly
     if (op.type !== "ref") return NO_OUTPUTS;
     const ar = arity(op.value);
     if (ar < 0) return NO_OUTPUTS;
-    const output = refOutputs(e, safe);
+    refOutputs(e, safe);
     const numInputs = ar + 1;
-    if (numInputs >= ts.length) return output ?? NO_OUTPUTS;
+    if (numInputs >= ts.length) return walked.take();
     // (clearing a set makes a new table: only when it holds something)
     if (callInputs.size > 0) callInputs.clear();
     for (let i = 0; i < numInputs; i++) varsOf(ts[i]!, CALL_PARAMS, callInputs);
     let bound = true;
     for (const v of callInputs) {
-      if (!output?.has(v) && !safe.has(v)) {
+      if (!walked.has(v) && !safe.has(v)) {
         bound = false;
         break;
       }
     }
     if (callInputs.size > 0) callInputs.clear();
-    if (!bound) return NO_OUTPUTS;
-    return varsOfTermsFrom(ts, numInputs, CALL_PARAMS, output ?? new Set());
+    if (!bound) {
+      walked.n = 0;
+      return NO_OUTPUTS;
+    }
+    return varsOfTermsFrom(ts, numInputs, CALL_PARAMS, walked).take();
   }
   switch (ts.type) {
     case "every":
-      return refOutputs(ts.domain, safe) ?? NO_OUTPUTS;
+      refOutputs(ts.domain, safe);
+      return walked.take();
     case "some":
     case "and":
     case "or":
     case "not":
       return NO_OUTPUTS;
     default:
-      return refOutputs(e, safe) ?? NO_OUTPUTS;
+      refOutputs(e, safe);
+      return walked.take();
   }
 }
 
 export function outputVarsForBody(body: Body, arity: Arity, safe: VarSet): Set<string> {
   const o = new Set(safe);
-  for (const e of body) for (const v of outputVarsForExpr(e, arity, o)) o.add(v);
+  for (const e of body) addAll(o, outputVarsForExpr(e, arity, o));
   for (const v of safe) o.delete(v);
   return o;
+}
+
+/** Adds names to a set (indexed: for-of made an iterator per call). */
+export function addAll(into: { add(v: string): unknown }, vs: readonly string[]): void {
+  for (let i = 0; i < vs.length; i++) into.add(vs[i]!);
 }
 
 /** The variables known before an expression of a body: the globals, what the expressions before
@@ -375,7 +446,7 @@ export class KnownVars implements VarSet {
   }
 
   after(e: Expr): void {
-    for (const v of outputVarsForExpr(e, this.arity, this.bound)) this.bound.add(v);
+    addAll(this.bound, outputVarsForExpr(e, this.arity, this.bound));
     for (const v of varsOf(e)) if (isGenerated(v)) this.generated.add(v);
   }
 

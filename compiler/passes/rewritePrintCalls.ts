@@ -4,7 +4,7 @@
 // be declared before the call. With print disabled (OPA's default) the calls are erased.
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
-import { KnownVars, outputVarsForExpr, type Arity } from "./outputVars.js";
+import { addAll, KnownVars, outputVarsForExpr, type Arity } from "./outputVars.js";
 import { ScopedVars, type VarSet } from "./scopedVars.js";
 import { boolTerm, eqExpr, nameRef, newExpr, operatorName, varTerm, isCallExpr } from "./terms.js";
 import { SAFETY_PARAMS, varsOf, walkBodies, walkExprs } from "./visit.js";
@@ -77,7 +77,7 @@ export function rewriteBody(gen: LocalVarGen, arity: Arity, globals: VarSet, bod
     };
     forEachClosure(e, closure);
     if (errs.length > 0) return errs;
-    for (const v of outputVarsForExpr(e, arity, bound)) bound.add(v);
+    addAll(bound, outputVarsForExpr(e, arity, bound));
   }
   // and the compiler's temporaries they mention
   const safe = new KnownVars(globals, arity);

@@ -7,7 +7,7 @@
 // expression's position (no map or set per expression), and the map of unsafe expressions is
 // made only when something is unsafe.
 import type { Body, Expr, NodeLocation, Term } from "../ast/nodes.js";
-import { outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
+import { addAll, outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
 import { ScopedVars, type VarSet } from "./scopedVars.js";
 import { safetyVarsOfBody, safetyVarsOfExpr } from "./safetyVars.js";
 import { ALL_VARS, isGenerated, varsOf, varsOfTerms } from "./visit.js";
@@ -25,14 +25,27 @@ const PENDING = 1;
 const PLACED = 2;
 type State = Set<string> | typeof PENDING | typeof PLACED | undefined;
 
-/** An expression's vars as a list, distinct and in the order found (a set's insertion order),
- * collected without a set: an expression has few vars, and a scratch set per expression (made
- * anew at each clear) and its copy out were the reordering's largest allocations. The vars go
- * to one reused buffer, copied out at their exact length; a long list gets a set for lookups. */
-class VarList {
+/** Names, distinct and in the order found (a set's insertion order), collected without a set:
+ * an expression has few vars, and a scratch set per expression (made anew at each clear) and its
+ * copy out were the reordering's largest allocations. The names go to one reused buffer; a long
+ * list gets a set for lookups. */
+class VarList implements VarSet {
   readonly buf: string[] = [];
   n = 0;
   seen: Set<string> | undefined;
+  clear(): void {
+    this.n = 0;
+    this.seen = undefined;
+  }
+  has(v: string): boolean {
+    if (this.seen !== undefined) return this.seen.has(v);
+    const buf = this.buf;
+    for (let i = 0; i < this.n; i++) if (buf[i] === v) return true;
+    return false;
+  }
+  *[Symbol.iterator](): Iterator<string> {
+    for (let i = 0; i < this.n; i++) yield this.buf[i]!;
+  }
   add(v: string): void {
     const buf = this.buf;
     const n = this.n;
@@ -51,6 +64,10 @@ class VarList {
 // (one list, emptied after each walk: the walk never calls back into this file, so nothing
 // else uses it meanwhile)
 const varSink = new VarList();
+// The vars a body's ordering has found safe so far, emptied for each body: it is read only by the
+// ordering's own loop, which calls nothing that orders another body (the closures are ordered
+// after it). A set per body was ~3 MB of the 1 MB set's stages, most bodies' vars a handful.
+const safeSoFar = new VarList();
 
 function varList(e: Expr): string[] {
   // (reset first: a walk cut short by a stack overflow leaves its vars behind)
@@ -87,7 +104,8 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
   // each expression's vars, walked once (the closures pass below needs them again); the vars
   // safe from the start are the globals among them
   const vars: string[][] = new Array(n);
-  const safe = new Set<string>();
+  const safe = safeSoFar;
+  safe.clear();
   for (let i = 0; i < n; i++) {
     const vs = varList(body[i]!);
     vars[i] = vs;
@@ -126,7 +144,7 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
     const inClosures = group ? varsInClosureBody(e) : varsOfClosureTerms(terms!);
     if (!bodyVars) {
       bodyVars = new Set();
-      for (let k = 0; k < n; k++) addEach(bodyVars, vars[k]!);
+      for (let k = 0; k < n; k++) addAll(bodyVars, vars[k]!);
     }
     let cv: string[] | undefined;
     for (const v of inClosures) if (bodyVars.has(v) && !globals.has(v)) (cv ??= []).push(v);
@@ -159,7 +177,7 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
         let uv: Set<string> | undefined;
         for (let j = 0; j < cv.length; j++) if (obLength !== placed || !ob!.has(cv[j]!)) (uv ??= new Set()).add(cv[j]!);
         if (uv) {
-          if (uv.size === ovs.size && allIn(uv, ovs)) continue;
+          if (uv.size === ovs.length && allIn(uv, ovs)) continue;
           if (u === undefined) (order ??= positions(n))[i] = n + appended++;
           state[i] = u = uv;
         }
@@ -169,19 +187,19 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
         // (`safe` holds what was safe from the start)
         let made: Set<string> | undefined;
         const vs = vars[i]!;
-        for (let j = 0; j < vs.length; j++) if (!ovs.has(vs[j]!) && !safe.has(vs[j]!)) (made ??= new Set()).add(vs[j]!);
+        for (let j = 0; j < vs.length; j++) if (!safe.has(vs[j]!) && !ovs.includes(vs[j]!)) (made ??= new Set()).add(vs[j]!);
         if (made) state[i] = made;
         u = made;
       } else if (u) {
         // (deleting the element a Set iteration is at is allowed: no copy needed)
-        for (const v of u) if (ovs.has(v) || safe.has(v)) u.delete(v);
+        for (const v of u) if (safe.has(v) || ovs.includes(v)) u.delete(v);
       }
       if (!u || u.size === 0) {
         state[i] = PLACED;
         if (!placedAt && i !== placed) placedAt = positions(n);
         if (placedAt) placedAt[placed] = i;
         placed++;
-        for (const v of ovs) safe.add(v);
+        addAll(safe, ovs);
         // (only read for closure vars: without any, the walk is saved)
         if (placedVars) varsOf(e, ALL_VARS, placedVars);
       }
@@ -198,8 +216,8 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
     const g = new ScopedVars(globals);
     const lastVars = vars[n - 1]!;
     for (let k = 0; k < placed; k++) {
-      if (k === 1) addEach(g, lastVars);
-      if (k > 0) addEach(g, vars[placedAt ? placedAt[k - 1]! : k - 1]!);
+      if (k === 1) addAll(g, lastVars);
+      if (k > 0) addAll(g, vars[placedAt ? placedAt[k - 1]! : k - 1]!);
       const i = placedAt ? placedAt[k]! : k;
       if (withClosures[i]) reorderClosures(arity, g, unsafe, body[i]!, closureTermsAt?.[i]);
     }
@@ -247,17 +265,13 @@ function hasClosureBody(e: Expr): boolean {
   return !Array.isArray(ts) && (ts.type === "every" || ts.type === "and" || ts.type === "or" || ts.type === "not");
 }
 
-function someUnsafePlaced(cv: string[], placedVars: Set<string>, safe: Set<string>): boolean {
+function someUnsafePlaced(cv: string[], placedVars: Set<string>, safe: VarList): boolean {
   for (let i = 0; i < cv.length; i++) if (placedVars.has(cv[i]!) && !safe.has(cv[i]!)) return true;
   return false;
 }
 
-function addEach(into: { add(v: string): unknown }, vs: string[]): void {
-  for (let i = 0; i < vs.length; i++) into.add(vs[i]!);
-}
-
-function allIn(a: Set<string>, b: ReadonlySet<string>): boolean {
-  for (const v of a) if (!b.has(v)) return false;
+function allIn(a: Set<string>, b: readonly string[]): boolean {
+  for (const v of a) if (!b.includes(v)) return false;
   return true;
 }
 

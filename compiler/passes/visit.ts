@@ -1,6 +1,7 @@
 // Walking the AST: OPA's VarVisitor (the variables of a node, with the same skip parameters the
 // safety checks use) and generic walkers over terms, expressions, bodies and closures.
 import type { Body, Every, Expr, Head, Module, Rule, SomeDecl, Term, With } from "../ast/nodes.js";
+import type { VarSink } from "./safetyVars.js";
 
 export interface VarParams {
   /** Skip the head (first term) of refs. */
@@ -35,8 +36,8 @@ export function varsOfTerms(terms: readonly Term[], params: VarParams = ALL_VARS
   return into;
 }
 
-/** The variables of terms[from:] (no copy of the array made). */
-export function varsOfTermsFrom(terms: readonly Term[], from: number, params: VarParams, into: Set<string>): Set<string> {
+/** The variables of terms[from:] (no copy of the array made), added to a set or another sink. */
+export function varsOfTermsFrom<S extends VarSink>(terms: readonly Term[], from: number, params: VarParams, into: S): S {
   const v = new VarCollector(params, into);
   for (let i = from; i < terms.length; i++) v.term(terms[i]!);
   return into;
@@ -45,7 +46,7 @@ export function varsOfTermsFrom(terms: readonly Term[], from: number, params: Va
 class VarCollector {
   constructor(
     readonly p: VarParams,
-    readonly vars: Set<string>,
+    readonly vars: VarSink,
   ) {}
 
   node(n: VarNode | Term[]): void {

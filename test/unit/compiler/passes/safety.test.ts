@@ -32,6 +32,8 @@ const unsafeCases: { module: string; want: unknown[] }[] = [
   { module: "package t\np if {\n\tz = [q | q = e]\n\te = f\n\ty = [r | r = g]\n}\n", want: [["rego_unsafe_var_error", 3, 2, "var e is unsafe"], ["rego_unsafe_var_error", 4, 2, "var f is unsafe"], ["rego_unsafe_var_error", 5, 11, "var r is unsafe"], ["rego_unsafe_var_error", 5, 11, "var g is unsafe"]] },
   { module: "package t\nimport future.keywords.or\np if {\n\t(x > 1) or (y > 2)\n\tx = 1\n}\n", want: [["rego_unsafe_var_error", 4, 2, "var y is unsafe"]] },
   { module: "package t\nimport future.keywords.or\np if {\n\tx > 1 or { z = w; z > 2 }\n\tx = 1\n}\n", want: [["rego_unsafe_var_error", 4, 13, "var z is unsafe"], ["rego_unsafe_var_error", 4, 13, "var w is unsafe"]] },
+  // w is never bound, though 18 vars are before it is reached (the list of safe vars then keeps a set)
+  { module: "package t\np if {\n\tz > w\n\t[v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17] = input.xs\n\tz = v0\n}\n", want: [["rego_unsafe_var_error", 3, 2, "var w is unsafe"]] },
   // an expression of more than 16 distinct vars (its list of vars then keeps a set), repeats among them
   { module: "package t\np if {\n\tx = [v17, v16, v15, v14, v13, v12, v11, v10, v9, v8, v7, v6, v5, v4, v3, v2, v1, v0, w, v3, v0, z, w]\n\t[v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17] = input.xs\n\tcount(x) > 0\n}\n", want: [["rego_unsafe_var_error", 3, 2, "var x is unsafe"], ["rego_unsafe_var_error", 3, 2, "var w is unsafe"], ["rego_unsafe_var_error", 3, 2, "var z is unsafe"]] },
 ];
@@ -42,6 +44,12 @@ const reorderCases: { module: string; want: string }[] = [
   { module: "package t\np if {\n\tevery i in xs { i > j }\n\txs = [k | k = 1]\n\tj = 0\n}\n", want: "package t\n\np if {\n\txs = [k | k = 1]\n\tj = 0\n\t__local2__ = xs\n\tevery __local0__, __local1__ in __local2__ {\n\t\t__local1__ > j\n\t}\n}\n" },
   { module: "package t\np if {\n\tx = y\n\ty = z\n\tz = 1\n\tnot x > 3\n}\n", want: "package t\n\np if {\n\tz = 1\n\ty = z\n\tx = y\n\tnot x > 3\n}\n" },
   { module: "package t\nimport future.keywords.or\np if {\n\tx > 1 or { z = 2; z > 2 }\n\tx = 1\n}\n", want: "package t\n\np if {\n\tx = 1\n\tx > 1 or {z = 2; z > 2}\n}\n" },
+  // more than 16 vars found safe before the expressions waiting for them (the list of safe vars then keeps a set)
+  { module: "package t\np if {\n\ty = v17\n\ty > v16\n\t[v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17] = input.xs\n}\n", want: "package t\n\np if {\n\t[v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17] = input.xs\n\ty = v17\n\ty > v16\n}\n" },
+  // what a ref's walk binds (i, j) and what the unification binds (x), then vars bound by an array unification
+  { module: "package t\np if {\n\tcount(x) > i\n\tx = input.a[i][j]\n\t[j, k] = [1, i]\n}\n", want: "package t\n\np if {\n\tx = input.a[i][j]\n\t[j, k] = [1, i]\n\tcount(x, __local0__)\n\t__local0__ > i\n}\n" },
+  // `:=` binds its left side only; the ref's walk binds i
+  { module: "package t\np if {\n\ti > 0\n\t[x, y] := input.a[i]\n\ty > x\n}\n", want: "package t\n\np if {\n\t[__local0__, __local1__] = input.a[i]\n\t__local1__ > __local0__\n\ti > 0\n}\n" },
 ];
 
 /** Heads whose vars neither the arguments nor the body bind (CheckSafetyRuleHeads). */
