@@ -58,10 +58,17 @@ const unicodeDigit = /^\p{Nd}$/u;
  * same few things over and over (hashing it costs nothing more: the keyword look-up has hashed
  * it already). Shared by all lexers: a table per module grew anew for each (5 MB of hash tables
  * per parse of the 1 MB policy set, whose 1413 modules use 1469 names in all). Bounded, so that
- * a long-running compiler does not keep every name it ever saw: full, it starts afresh. (A name
- * may keep its source text alive while it is in the table: V8 slices long strings.) */
+ * a long-running compiler does not keep every name it ever saw: full, it starts afresh. */
 const MAX_SHARED_NAMES = 16384;
 let sharedNames = new Map<string, string>();
+
+/** `name` as a string of its own. V8 makes a slice of 13 characters or more a view into the text
+ * it was cut from: kept in the shared table, such a name would keep a whole policy source alive
+ * after its AST is gone (with hot reload, the first version's, for as long as the table lives).
+ * Only names new to the table pay for the copy. */
+function ownCopy(name: string): string {
+  return name.length < 13 ? name : name.split("").join("");
+}
 
 export class Lexer {
   /** Offset of the next character to read. */
@@ -90,8 +97,9 @@ export class Lexer {
     const known = sharedNames.get(lit);
     if (known !== undefined) return known;
     if (sharedNames.size >= MAX_SHARED_NAMES) sharedNames = new Map();
-    sharedNames.set(lit, lit);
-    return lit;
+    const name = ownCopy(lit);
+    sharedNames.set(name, name);
+    return name;
   }
 
   /** Scans the next token. */

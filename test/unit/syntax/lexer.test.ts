@@ -1,5 +1,7 @@
 // The lexer, token by token: types (by OPA's labels), literals, spans, and lexical errors.
 import { expect } from "chai";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
 import { Lexer } from "../../../compiler/syntax/lexer.js";
 import { baseKeywords, futureKeywordsV0, tt } from "../../../compiler/syntax/token.js";
@@ -95,5 +97,24 @@ describe("lexer", () => {
     lx.next();
     lx.nextTemplatePart(false);
     expect([lx.type, lx.lit]).to.deep.equal([tt.templateEnd, '}c"']);
+  });
+
+  it("dropped sources are not kept alive by the name table the lexers share", async function () {
+    this.timeout(120_000);
+    const child = spawn(
+      process.execPath,
+      ["--no-experimental-require-module", "--conditions=regoc-source", "--import", "tsx", "--expose-gc", fileURLToPath(new URL("fixtures/names.ts", import.meta.url))],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(status, stderr).to.equal(0);
+    const r = JSON.parse(stdout) as { growthBytes: number; sourceBytes: number; rounds: number };
+    // Kept sources would grow the heap by rounds x the source's size (20 MB); new names in the
+    // table cost bytes each.
+    expect(r.growthBytes, `heap grew ${r.growthBytes} bytes over ${r.rounds} parsed and dropped ${r.sourceBytes}-byte sources`).to.be.below(4 * r.sourceBytes);
   });
 });
