@@ -1,9 +1,8 @@
 // The lexer, token by token: types (by OPA's labels), literals, spans, and lexical errors.
 import { expect } from "chai";
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 
 import { Lexer } from "../../../compiler/syntax/lexer.js";
+import { runFixture } from "../../support/child.js";
 import { baseKeywords, futureKeywordsV0, tt } from "../../../compiler/syntax/token.js";
 
 const v1Keywords = new Map([...baseKeywords, ...futureKeywordsV0]);
@@ -101,16 +100,7 @@ describe("lexer", () => {
 
   it("dropped sources are not kept alive by the name table the lexers share", async function () {
     this.timeout(120_000);
-    const child = spawn(
-      process.execPath,
-      ["--no-experimental-require-module", "--conditions=regoc-source", "--import", "tsx", "--expose-gc", fileURLToPath(new URL("fixtures/names.ts", import.meta.url))],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    const { status, stdout, stderr } = await runFixture(new URL("fixtures/names.ts", import.meta.url), ["--expose-gc"]);
     expect(status, stderr).to.equal(0);
     const r = JSON.parse(stdout) as { growthBytes: number; sourceBytes: number; rounds: number };
     // Kept sources would grow the heap by rounds x the source's size (20 MB); new names in the

@@ -2,15 +2,14 @@
 // without Node's module loader, collected once dropped; TS and ES modules by import()); failures
 // keep the generated source; .ts files for ahead-of-time use; modules are reentrant.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { RegoError, RegoSet, type Value } from "regoc";
 import { PreparedQuery, compilePlan, generateTypeScript, loadModule, toJavaScript, writeModule } from "regoc/compiler";
 import { L, PolicyBuilder, block, ruleFunc, st } from "./plans.js";
 import { useTestBuiltins } from "./support.js";
+import { runFixture } from "../../../support/child.js";
 
 function setPlan(): PolicyBuilder {
   const b = new PolicyBuilder();
@@ -74,16 +73,7 @@ describe("codegen: loader", () => {
   it("a reloaded module is collected once dropped (Node's module map kept every version)", async function () {
     this.timeout(120_000);
     // Also under --disallow-code-generation-from-strings, which a hardened server may run with.
-    const child = spawn(
-      process.execPath,
-      ["--no-experimental-require-module", "--conditions=regoc-source", "--import", "tsx", "--expose-gc", "--disallow-code-generation-from-strings", fileURLToPath(new URL("fixtures/reload.ts", import.meta.url))],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    const { status, stdout, stderr } = await runFixture(new URL("fixtures/reload.ts", import.meta.url), ["--expose-gc", "--disallow-code-generation-from-strings"]);
     assert.equal(status, 0, stderr);
     const r = JSON.parse(stdout) as { growthBytes: number; moduleBytes: number; rounds: number; alive: number };
     assert.equal(r.alive, 0, `${r.alive} of ${r.rounds} dropped modules still alive`);
