@@ -43,21 +43,26 @@ const NOTHING = _``;
 /** declarations' scratch array for the numbers of the locals (functions are declared one at a time). */
 const sortedLocals: number[] = [];
 
+const byNumber = (a: number, b: number): number => a - b;
+
 /** `let l2, l3, t0;`: the function's locals but `skip` (in number order), then its temporaries. */
 function declarations(fe: FuncEmitter, skip: readonly number[]): Code {
   const V = fe.mod.fixed.V;
-  // Insertion sort into a reused array: the locals come in first-use order, nearly sorted (the
-  // planner numbers them as it goes); a typed array to sort cost more to make than the sorting.
+  // Into a reused array, sorted only when out of order: the locals come in first-use order, which
+  // the planner's numbering makes sorted or nearly so (a typed array per function to sort cost
+  // more to make than the sorting). Array sort is adaptive to sorted runs, and n log n on a plan
+  // whose locals come in any order.
   const numbers = sortedLocals;
   let count = 0;
+  let ordered = true;
   for (const n of fe.locals) {
     if (skip.includes(n)) continue;
-    let j = count++;
-    while (j > 0 && numbers[j - 1]! > n) {
-      numbers[j] = numbers[j - 1]!;
-      j--;
-    }
-    numbers[j] = n;
+    if (count > 0 && numbers[count - 1]! > n) ordered = false;
+    numbers[count++] = n;
+  }
+  if (!ordered) {
+    numbers.length = count;
+    numbers.sort(byNumber);
   }
   if (count === 0 && fe.temps.length === 0) return NOTHING;
   const decls: Code[] = [];
@@ -89,8 +94,8 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
     else body.line`return undefined;`;
   }
   body.fill(declarationsAt, declarations(fe, f.params));
-  // (concat: an array of its own length, kept with the function until the module is laid out;
-  // a spread into a literal grows it to 17 slots: ~1.5 MB kept on a 1 MB policy set.)
+  // (concat: an array of its own length; the TypeScript layout keeps it until the module is laid
+  // out, where a spread into a literal would grow it to 17 slots.)
   const params: Param[] = [{ name: $, type: mod.rt("EvalState") }].concat(f.params.map((p) => ({ name: fe.local(p), type: V })));
   return {
     name: mod.funcNameAt(index),
