@@ -50,7 +50,7 @@ export interface ModuleParts {
 }
 
 /** A function to place: its parts, the body rendered (its statements one level in). */
-export interface ModuleFunction extends Omit<FunctionParts, "body"> {
+interface ModuleFunction extends Omit<FunctionParts, "body"> {
   body: string;
 }
 
@@ -61,7 +61,7 @@ export interface ModuleFunction extends Omit<FunctionParts, "body"> {
  * young-generation GC copy them all: ~0.9 s of a 1 MB policy set's compile was such GCs); the rest
  * of the module comes once every function is in (`build`).
  */
-export interface ModuleLayout {
+interface ModuleLayout {
   add(f: FunctionParts): void;
   build(parts: ModuleParts): BuiltModule;
 }
@@ -134,9 +134,9 @@ function functionStructure(f: ModuleFunction): StatementStructures {
   };
 }
 
-export interface BuiltModule {
+interface BuiltModule {
   code: string;
-  /** Where each function (its doc comment) starts in `code`, ascending. */
+  /** Where each function starts in `code` (its doc comment in TypeScript, its `function`, `async` or `export` keyword in JavaScript), ascending. */
   functionStarts: number[];
 }
 
