@@ -1,11 +1,11 @@
 // Which variables an expression binds ("output vars"), given the variables already bound: the
 // core of OPA's safety analysis (unify.go and outputVarsFor* in compile.go), shared by the safety
-// check, `some ... in` declarations, print and template-string checks and the planner's ordering.
+// check, `some ... in` declarations, and print and template-string checks.
 import type { Body, Expr, Ref, Term } from "../ast/nodes.js";
 import { isEquality, isGround, validEqAssignArgCount } from "./terms.js";
 import { assignments } from "./marks.js";
 import { ScopedVars, type VarLookup, type VarSet } from "./scopedVars.js";
-import type { VarSink } from "./safetyVars.js";
+import { NameList, NO_NAMES, type VarSink } from "./safetyVars.js";
 import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, varsOfTermsFrom, type VarParams } from "./visit.js";
 
 export type Arity = (ref: Ref) => number;
@@ -28,47 +28,11 @@ function isCallSafe(call: Term, safe: VarLookup): boolean {
   return subsetOf(varsOf(call, SAFETY_PARAMS), safe);
 }
 
-/** Distinct names in the order first added (a set's order), in a buffer reused from call to
- * call and copied out at its exact length: an expression binds a handful of names, and a Set per
- * equality and per ref walk (the unifier's, the walk's) was ~6 MB of the 1 MB set's stages. */
-class NameBuffer implements VarSink, VarLookup {
-  private readonly buf: string[] = [];
-  n = 0;
-  add(v: string): void {
-    const buf = this.buf;
-    const n = this.n;
-    for (let i = 0; i < n; i++) if (buf[i] === v) return;
-    buf[n] = v;
-    this.n = n + 1;
-  }
-  has(v: string): boolean {
-    const buf = this.buf;
-    for (let i = 0; i < this.n; i++) if (buf[i] === v) return true;
-    return false;
-  }
-  at(i: number): string {
-    return this.buf[i]!;
-  }
-  /** Keeps the names `drop` does not, in their order. */
-  remove(drop: VarLookup): void {
-    const buf = this.buf;
-    let k = 0;
-    for (let i = 0; i < this.n; i++) if (!drop.has(buf[i]!)) buf[k++] = buf[i]!;
-    this.n = k;
-  }
-  /** The names (a new array, or the shared empty one) and an empty buffer. */
-  take(): readonly string[] {
-    const n = this.n;
-    this.n = 0;
-    return n === 0 ? NO_OUTPUTS : this.buf.slice(0, n);
-  }
-}
-
 // One buffer for the ref walk's names and one for the unifier's, emptied at the start of each use:
 // nothing either use calls computes output vars again, so they are never in use twice at once
 // (emptied first, not only after: a walk cut short by a stack overflow leaves its names behind).
-const walked = new NameBuffer();
-const unifiedBuffer = new NameBuffer();
+const walked = new NameList();
+const unifiedBuffer = new NameList();
 
 // A class rather than closures: it runs for every equality of every body the safety analysis
 // orders, several times over, and a set of closures per call was a measurable cost. One
@@ -85,7 +49,7 @@ class Unifier implements VarLookup {
   /** Unifies `a` with `b`, given `safe` (and `walked`'s names when `withWalked`): the vars bound
    * are then in `unified`. */
   run(safe: VarLookup, withWalked: boolean, a: Term, b: Term): void {
-    this.unified.n = 0;
+    this.unified.clear();
     this.unknown = undefined;
     this.safeVars = safe;
     this.withWalked = withWalked;
@@ -252,22 +216,20 @@ function keyText(k: Term): string {
 }
 
 /** Variables a term-level walk binds (non-ground refs whose head is safe bind their vars), put
- * in `walked`. */
+ * in `walked` for the caller to take. (every: the walk descends into the body; OPA's does too,
+ * but those vars are local.) */
 function refOutputs(node: Expr | Term, safe: VarLookup): void {
-  // the walk's state in module variables, set for the walk and cleared after it: nothing the
-  // walk calls walks output vars again, and a walker per expression ordered was a measurable cost
-  walked.n = 0;
+  // what the walk reads in a module variable, set for the walk and reset after it (nothing the
+  // walk calls walks output vars again, and a walker per expression ordered was a measurable cost)
+  walked.clear();
   walkSafe = safe;
   if (node.type === "expr") exprRefOutputs(node);
   else termRefOutputs(node);
-  // every: the walk descends into the body; OPA's does too, but those vars are local
   walkSafe = NOTHING_SAFE;
 }
 
 const SKIP_REF_HEAD: VarParams = { skipRefHead: true };
 const NOTHING_SAFE: VarLookup = { has: () => false };
-/** What an expression that binds nothing returns (shared, never written). */
-const NO_OUTPUTS: readonly string[] = [];
 
 // The walk is visit.ts' Walker order (its `parts` with `with` targets, its `children`), as plain
 // functions with indexed loops: it runs for every expression the safety analysis orders, on
@@ -332,17 +294,6 @@ function termRefOutputs(t: Term): void {
 
 const unifier = new Unifier();
 
-/** Names in either of two sets (a view, not a copy). */
-class Either implements VarLookup {
-  constructor(
-    private readonly a: VarLookup,
-    private readonly b: VarLookup,
-  ) {}
-  has(v: string): boolean {
-    return this.a.has(v) || this.b.has(v);
-  }
-}
-
 /** The variables an equality binds, given `safe`, distinct and in the order found (a new array,
  * or a shared empty one: read only). */
 export function outputVarsForExprEq(e: Expr & { terms: Term[] }, safe: VarSet): readonly string[] {
@@ -356,13 +307,13 @@ export function outputVarsForExprEq(e: Expr & { terms: Term[] }, safe: VarSet): 
   if (unified.n > 0 && assignments.has(e)) rhs = varsOf(e.terms[2]!);
   if (walked.n === 0) {
     // (the unifier's names are the output: the same names in the same order)
-    if (rhs) unified.remove(new Either(rhs, safe));
-    else unified.remove(safe);
+    if (rhs) unified.remove(rhs);
+    unified.remove(safe);
     return unified.take();
   }
   // the walk's names, then the unifier's not yet among them (but none from the right of `:=`)
   for (let i = 0; i < unified.n; i++) if (!rhs?.has(unified.at(i))) walked.add(unified.at(i));
-  unified.n = 0;
+  unified.clear();
   walked.remove(safe);
   return walked.take();
 }
@@ -373,19 +324,19 @@ const callInputs = new Set<string>();
 /** The variables an expression binds, given `safe`, distinct and in the order found (read only:
  * it may be shared). */
 export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): readonly string[] {
-  if (e.negated) return NO_OUTPUTS;
+  if (e.negated) return NO_NAMES;
   // (indexed: for-of allocated an iterator per expression here)
   const ws = e.with;
   for (let i = 0; i < ws.length; i++) {
-    if (!subsetOf(varsOf(ws[i]!, SAFETY_PARAMS), safe)) return NO_OUTPUTS;
+    if (!subsetOf(varsOf(ws[i]!, SAFETY_PARAMS), safe)) return NO_NAMES;
   }
   const ts = e.terms;
   if (Array.isArray(ts)) {
     if (isEquality(e)) return outputVarsForExprEq(e, safe);
     const op = ts[0]!;
-    if (op.type !== "ref") return NO_OUTPUTS;
+    if (op.type !== "ref") return NO_NAMES;
     const ar = arity(op.value);
-    if (ar < 0) return NO_OUTPUTS;
+    if (ar < 0) return NO_NAMES;
     refOutputs(e, safe);
     const numInputs = ar + 1;
     if (numInputs >= ts.length) return walked.take();
@@ -401,8 +352,8 @@ export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): readonly
     }
     if (callInputs.size > 0) callInputs.clear();
     if (!bound) {
-      walked.n = 0;
-      return NO_OUTPUTS;
+      walked.clear();
+      return NO_NAMES;
     }
     return varsOfTermsFrom(ts, numInputs, CALL_PARAMS, walked).take();
   }
@@ -414,7 +365,7 @@ export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): readonly
     case "and":
     case "or":
     case "not":
-      return NO_OUTPUTS;
+      return NO_NAMES;
     default:
       refOutputs(e, safe);
       return walked.take();
@@ -429,7 +380,7 @@ export function outputVarsForBody(body: Body, arity: Arity, safe: VarSet): Set<s
 }
 
 /** Adds names to a set (indexed: for-of made an iterator per call). */
-export function addAll(into: { add(v: string): unknown }, vs: readonly string[]): void {
+export function addAll(into: VarSink, vs: readonly string[]): void {
   for (let i = 0; i < vs.length; i++) into.add(vs[i]!);
 }
 

@@ -9,7 +9,7 @@
 import type { Body, Expr, NodeLocation, Term } from "../ast/nodes.js";
 import { addAll, outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
 import { ScopedVars, type VarSet } from "./scopedVars.js";
-import { safetyVarsOfBody, safetyVarsOfExpr } from "./safetyVars.js";
+import { NameList, safetyVarsOfBody, safetyVarsOfExpr } from "./safetyVars.js";
 import { ALL_VARS, isGenerated, varsOf, varsOfTerms } from "./visit.js";
 
 /** The vars each expression left unsafe, in the order the expressions were found unsafe. */
@@ -17,7 +17,6 @@ export type Unsafe = ReadonlyMap<Expr, Set<string>>;
 
 /** The result for a body with nothing unsafe (shared: callers only read it). */
 const NO_UNSAFE: Unsafe = new Map();
-const NO_VARS: readonly string[] = [];
 const NO_TERM_VARS: ReadonlySet<string> = new Set();
 /** Not yet known to be unsafe: its vars were not all safe from the start. */
 const PENDING = 1;
@@ -25,59 +24,19 @@ const PENDING = 1;
 const PLACED = 2;
 type State = Set<string> | typeof PENDING | typeof PLACED | undefined;
 
-/** Names, distinct and in the order found (a set's insertion order), collected without a set:
- * an expression has few vars, and a scratch set per expression (made anew at each clear) and its
- * copy out were the reordering's largest allocations. The names go to one reused buffer; a long
- * list gets a set for lookups. */
-class VarList implements VarSet {
-  readonly buf: string[] = [];
-  n = 0;
-  seen: Set<string> | undefined;
-  clear(): void {
-    this.n = 0;
-    this.seen = undefined;
-  }
-  has(v: string): boolean {
-    if (this.seen !== undefined) return this.seen.has(v);
-    const buf = this.buf;
-    for (let i = 0; i < this.n; i++) if (buf[i] === v) return true;
-    return false;
-  }
-  *[Symbol.iterator](): Iterator<string> {
-    for (let i = 0; i < this.n; i++) yield this.buf[i]!;
-  }
-  add(v: string): void {
-    const buf = this.buf;
-    const n = this.n;
-    const seen = this.seen;
-    if (seen !== undefined) {
-      if (seen.has(v)) return;
-      seen.add(v);
-    } else {
-      for (let i = 0; i < n; i++) if (buf[i] === v) return;
-      if (n === 16) this.seen = new Set(buf.slice(0, n)).add(v);
-    }
-    buf[n] = v;
-    this.n = n + 1;
-  }
-}
 // (one list, emptied after each walk: the walk never calls back into this file, so nothing
 // else uses it meanwhile)
-const varSink = new VarList();
+const varSink = new NameList();
 // The vars a body's ordering has found safe so far, emptied for each body: it is read only by the
 // ordering's own loop, which calls nothing that orders another body (the closures are ordered
 // after it). A set per body was ~3 MB of the 1 MB set's stages, most bodies' vars a handful.
-const safeSoFar = new VarList();
+const safeSoFar = new NameList();
 
 function varList(e: Expr): string[] {
-  // (reset first: a walk cut short by a stack overflow leaves its vars behind)
-  varSink.n = 0;
-  varSink.seen = undefined;
+  // (emptied first: a walk cut short by a stack overflow leaves its vars behind)
+  varSink.clear();
   safetyVarsOfExpr(e, varSink);
-  const n = varSink.n;
-  varSink.n = 0;
-  varSink.seen = undefined;
-  return n === 0 ? (NO_VARS as string[]) : varSink.buf.slice(0, n);
+  return varSink.take() as string[];
 }
 
 /** Unsafe vars by expression, the map made at the first one. */
@@ -265,7 +224,7 @@ function hasClosureBody(e: Expr): boolean {
   return !Array.isArray(ts) && (ts.type === "every" || ts.type === "and" || ts.type === "or" || ts.type === "not");
 }
 
-function someUnsafePlaced(cv: string[], placedVars: Set<string>, safe: VarList): boolean {
+function someUnsafePlaced(cv: string[], placedVars: Set<string>, safe: NameList): boolean {
   for (let i = 0; i < cv.length; i++) if (placedVars.has(cv[i]!) && !safe.has(cv[i]!)) return true;
   return false;
 }
