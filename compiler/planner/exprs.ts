@@ -210,7 +210,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
         p.mocks.push();
         const name = planNodeRules(p, node);
         p.mocks.pop();
-        return planExprCallFunc(p, name, node.arity(), false, operands, p.defaultOperands(), iter);
+        return planExprCallFunc(p, name, node.arity(), false, operands, p.callArgs(), iter);
       }
     }
     const bi = p.input.builtins.get(operator);
@@ -229,7 +229,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
   if (node && node.rulesOf().length > 0) {
     name = planNodeRules(p, node);
     arity = node.arity();
-    args = p.defaultOperands();
+    args = p.callArgs();
   } else {
     const decl = p.input.builtins.get(operator);
     if (!decl) throw p.error(`illegal call: unknown operator "${operator}"`);

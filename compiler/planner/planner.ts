@@ -73,7 +73,7 @@ type OperatorNames = Map<string, OperatorName>;
 
 /** The statements of a block while it is open, and of a block left empty: nothing writes to a
  * plan's arrays. */
-const NO_STMTS: Stmt[] = [];
+const NO_STMTS = Object.freeze([]) as unknown as Stmt[];
 
 export const INPUT = "input";
 export const DATA = "data";
@@ -399,34 +399,11 @@ export class Planner {
   closeBlock(block: Block): Block {
     if (block !== this.curr) throw this.internalError("a block closed out of order");
     const base = this.stmtBase;
-    if (this.stmtTop > base) block.stmts = this.takeStmts(base);
+    if (this.stmtTop > base) block.stmts = sealed(this.stmtStack, base, this.stmtTop);
     this.stmtTop = base;
     this.stmtBase = this.outerBases.pop()!;
     this.curr = this.outerBlocks.pop()!;
     return block;
-  }
-
-  /** The statements from `base` up, as a new array of exactly their length. Short lists (most
-   * blocks') are made by array literals: every array made at a literal stays in the plan, so V8
-   * learns to allocate the literal's arrays in the old generation at once (allocation-site
-   * pretenuring), where the scavenger need not copy them twice; arrays made by slice are always
-   * young. */
-  private takeStmts(base: number): Stmt[] {
-    const xs = this.stmtStack;
-    switch (this.stmtTop - base) {
-      case 1:
-        return [xs[base]!];
-      case 2:
-        return [xs[base]!, xs[base + 1]!];
-      case 3:
-        return [xs[base]!, xs[base + 1]!, xs[base + 2]!];
-      case 4:
-        return [xs[base]!, xs[base + 1]!, xs[base + 2]!, xs[base + 3]!];
-      case 5:
-        return [xs[base]!, xs[base + 1]!, xs[base + 2]!, xs[base + 3]!, xs[base + 4]!];
-      default:
-        return xs.slice(base, this.stmtTop);
-    }
   }
 
   newLocal(): Local {
@@ -440,8 +417,9 @@ export class Planner {
     return this.local(this.newLocal());
   }
 
-  /** The leading args of every call of a user func: input, data and the generation's captures. */
-  defaultOperands(): Operand[] {
+  /** The leading args of every call of a user func: input, data and the generation's captures (a
+   * new array: callArgs shares one where it can). */
+  private defaultOperands(): Operand[] {
     const captures = this.funcs.captures();
     if (captures.length === 0) return [this.varOperand(INPUT), this.varOperand(DATA)];
     // (at its final length: a call's args stay in the plan)
@@ -452,8 +430,8 @@ export class Planner {
     return out;
   }
 
-  /** The args of a call of a user func that takes no operands (a ref to rules), read as they are:
-   * defaultOperands, the same array for calls with the same ones (nearly all: input and data are
+  /** The leading args of a call of a user func (all of them for a ref to rules), read and never
+   * written: defaultOperands, the same array for calls with the same ones (nearly all: input and data are
    * locals 0 and 1 in every func and query). A plan holds some 20,000 such calls for the 1 MB
    * set, which kept 64 bytes each of equal arrays; nothing writes to a plan's arrays. */
   callArgs(): Operand[] {
@@ -484,22 +462,26 @@ export class Planner {
   }
 }
 
-/** A copy of `xs` at its final length. Short lists are copied by array literals, as a block's
- * statements are (see Planner.takeStmts, and why). */
-export function sealed<T>(xs: T[]): T[] {
-  switch (xs.length) {
+/** `xs` from `from` to `to` (all of it by default), as a new array of exactly that length: for
+ * what stays in the plan (a block's statements, an else chain's blocks, a call's args). Short lists
+ * (most blocks' statements) are made by array literals: every array made at these literals stays
+ * in the plan, so V8 learns to allocate them in the old generation at once (allocation-site
+ * pretenuring), where the scavenger need not copy them twice; arrays made by slice are always
+ * young. */
+export function sealed<T>(xs: readonly T[], from = 0, to = xs.length): T[] {
+  switch (to - from) {
     case 1:
-      return [xs[0]!];
+      return [xs[from]!];
     case 2:
-      return [xs[0]!, xs[1]!];
+      return [xs[from]!, xs[from + 1]!];
     case 3:
-      return [xs[0]!, xs[1]!, xs[2]!];
+      return [xs[from]!, xs[from + 1]!, xs[from + 2]!];
     case 4:
-      return [xs[0]!, xs[1]!, xs[2]!, xs[3]!];
+      return [xs[from]!, xs[from + 1]!, xs[from + 2]!, xs[from + 3]!];
     case 5:
-      return [xs[0]!, xs[1]!, xs[2]!, xs[3]!, xs[4]!];
+      return [xs[from]!, xs[from + 1]!, xs[from + 2]!, xs[from + 3]!, xs[from + 4]!];
     default:
-      return xs.slice();
+      return xs.slice(from, to);
   }
 }
 
