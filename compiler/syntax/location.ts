@@ -48,7 +48,7 @@ export class SourceLocation implements NodeLocation {
 
 /** A location whose text starts elsewhere than it points (OPA keeps some nodes' row/col at an
  * inner token: a call's at its operator, a rule's head at its name). */
-export class SpanLocation extends SourceLocation {
+class SpanLocation extends SourceLocation {
   constructor(
     source: Source,
     offset: number,

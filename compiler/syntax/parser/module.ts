@@ -2,7 +2,7 @@
 // loop and parseModule, with rules from bodies, the v1 checks and METADATA annotations.
 import type { Body, Import, Module, NodeLocation, Package, RegoVersion, Rule, Statement, Term } from "../../ast/nodes.js";
 import { printRef } from "../../ast/print.js";
-import { allFutureKeywords, futureKeywordsLogical, futureKeywordsV0, tt, type TokenType, keywordsV0, keywordsV1 } from "../token.js";
+import { allFutureKeywords, baseKeywords, futureKeywordsLogical, futureKeywordsV0, tt, type TokenType, keywordsV0, keywordsV1 } from "../token.js";
 import { attachAnnotations, parseAnnotationBlocks } from "./annotations.js";
 import type { ParseError } from "./core.js";
 import { checkRegoV1Rule, ruleFromBody } from "./fromBody.js";
@@ -12,19 +12,11 @@ import { RuleParser } from "./rules.js";
 /** Keywords `import future.keywords.x` can name, and their tokens. */
 const allowedFutureKeywords: ReadonlyMap<string, TokenType> = new Map([...futureKeywordsV0, ...futureKeywordsLogical]);
 
-/** The keyword sets without the future keywords, by keyword set: the few sets in use are never
- * changed (the parser replaces them), and each import made its own copy (2-4 MB of arrays,
- * iterators and maps per parse of the 1 MB policy set, which has an import per module). */
-const presentKeywordSets = new WeakMap<ReadonlyMap<string, TokenType>, ReadonlyMap<string, TokenType>>();
-
-function presentKeywords(keywords: ReadonlyMap<string, TokenType>): ReadonlyMap<string, TokenType> {
-  let present = presentKeywordSets.get(keywords);
-  if (!present) {
-    present = new Map([...keywords].filter(([k]) => !allowedFutureKeywords.has(k)));
-    presentKeywordSets.set(keywords, present);
-  }
-  return present;
-}
+/** The keywords an import's path is read with: every keyword set the parser uses is the base
+ * keywords plus some future ones (index.ts, addKeywords), so without the future keywords it is
+ * always this one (`import future.keywords.in` reads `in` as a name). Made once: a copy per
+ * import was 2-4 MB per parse of the 1 MB policy set. */
+const importPathKeywords: ReadonlyMap<string, TokenType> = new Map([...baseKeywords].filter(([k]) => !allowedFutureKeywords.has(k)));
 
 export abstract class ModuleParser extends RuleParser {
   /** Where the statement being parsed starts, and the longest statement so far (see nesting.ts). */
@@ -135,10 +127,9 @@ export abstract class ModuleParser extends RuleParser {
       return undefined;
     }
     // the path is read without the future keywords: `import future.keywords.in`
-    const present = presentKeywords(this.keywords);
     let path: Term | undefined;
     let bad = false;
-    this.withKeywords(present, () => {
+    this.withKeywords(importPathKeywords, () => {
       const term = this.parseTerm();
       if (!term) return;
       if (term.type === "var") path = { type: "ref", value: [term], location: term.location };

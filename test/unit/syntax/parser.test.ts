@@ -58,7 +58,10 @@ describe("parser", () => {
       { note: "v0 with import rego.v1", src: "import rego.v1\n\np contains 1 if { true }", v0: true, want: ["p contains 1 if {\n\ttrue\n}"] },
       // `if {` then `some`/`every` opens a body at once; leading a ref, they are terms again
       { note: "body opening with `every`", src: "p if { every x in [1] { x } }", want: ["p if {\n\tevery x in [1] {\n\t\tx\n\t}\n}"] },
-      { note: "body opening with the ref `some.x`", src: "p if { some.x }", want: ["p if {\n\tsome.x\n}"] },
+      // (an object: `some`/`every` leading a ref do not open a body at once)
+      { note: "body opening with the ref `some.x`", src: "p if { some.x: 1 }", want: ["p if {\n\t{some.x: 1}\n}"] },
+      // (an object: only a name followed by `:=` opens a body at once)
+      { note: "body opening with a name, not `:=`", src: "p if { x: 1 }", want: ["p if {\n\t{x: 1}\n}"] },
       { note: "body opening with `some` and the logical keywords", src: "import future.keywords.and\n\np if { some x in [1] } and { true }", want: ["p if {\n\t{some x in [1]} and {true}\n}"] },
       // so does a var then `:=` (no set or object element goes on with `:=`)
       { note: "body opening with `x :=`", src: "p if { x := 1\n\tx > 0 }", want: ["p if {\n\tx := 1\n\tx > 0\n}"] },
