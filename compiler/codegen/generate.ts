@@ -5,6 +5,7 @@
 import { RegoError } from "../../runtime/errors.js";
 import type { Plan, Policy } from "../ir/types.js";
 import { decodeValidPolicy } from "../ir/prepare.js";
+import { optimize } from "../optimize/index.js";
 import { analyseCalls } from "./analysis/calls.js";
 import { detectDirect, type DirectEntry } from "./analysis/entry.js";
 import { analyseDefinedness, analyseFuncs } from "./analysis/kinds.js";
@@ -31,6 +32,8 @@ export interface GenerateOptions {
    * the exports): what a compile to a live module hands `loadModule`, which loads it without
    * Node's module loader. */
   language?: "typescript" | "javascript" | "function";
+  /** false: emit the plan as it is, without the optimiser's passes (compiler/optimize). */
+  optimize?: boolean;
 }
 
 export interface GeneratedEntrypoint {
@@ -108,7 +111,8 @@ function directCallees(directs: ReadonlyArray<DirectEntry | undefined>): Set<str
   return names;
 }
 
-export function generateModule(policy: Policy, options: GenerateOptions = {}): GeneratedModule {
+export function generateModule(decoded: Policy, options: GenerateOptions = {}): GeneratedModule {
+  const policy = options.optimize === false ? decoded : optimize(decoded);
   const plans = selectPlans(policy, options.entrypoint);
   const calls = analyseCalls(policy, plans);
   const language = options.language ?? "typescript";
