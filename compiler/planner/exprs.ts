@@ -111,20 +111,43 @@ function planTermIsTrueNested(p: Planner, t: Term, iter: Iter): void {
 }
 
 function planNot(p: Planner, e: Expr, iter: Iter): void {
-  const block = p.openBlock();
-  planExpr(p, { ...e, negated: false }, () => undefined);
-  p.closeBlock(block);
-  p.append(S.NotStmt(p, block));
-  iter();
+  const positive: Expr = { ...e, negated: false };
+  planNegation(p, (found) => planExpr(p, positive, found), iter);
 }
 
 function planNotGroup(p: Planner, g: NotGroup, iter: Iter): void {
+  planNegation(p, (found) => planQuery(p, g.body, 0, found), iter);
+}
+
+/**
+ * Succeeds when `body` has no solution (topdown's evalNot). A NotStmt fails when its block
+ * completes; that is the body's success only where the body succeeds at the block's own level.
+ * Where it succeeds inside a scan or a BlockStmt (`not { input.xs[_] == 1 }`), which complete
+ * whatever their bodies do, the body is planned again with a flag set at each solution, and the
+ * flag must stay undefined (as `every` and `or` are planned).
+ */
+function planNegation(p: Planner, body: (found: Iter) => void, iter: Iter): void {
   const block = p.openBlock();
+  let nested = false;
   p.vars.push();
-  planQuery(p, g.body, 0, () => undefined);
+  body(() => {
+    if (p.curr !== block) nested = true;
+  });
   p.vars.pop();
   p.closeBlock(block);
-  p.append(S.NotStmt(p, block));
+  if (!nested) {
+    p.append(S.NotStmt(p, block));
+    return iter();
+  }
+  const flag = p.newLocal();
+  p.append(S.ResetLocalStmt(p, flag));
+  const flagged = p.openBlock();
+  p.vars.push();
+  body(() => p.append(S.AssignVarStmt(p, p.bool(true), flag)));
+  p.vars.pop();
+  p.closeBlock(flagged);
+  p.append(S.BlockStmt(p, [flagged]));
+  p.append(S.IsUndefinedStmt(p, flag));
   iter();
 }
 
