@@ -7,7 +7,7 @@
 import type { Body, Module, Ref, Rule, Term } from "./ast/nodes.js";
 import { agreedTypes, type EntrypointSchemaTypes, type SchemaTypes, type TypeDescription } from "./codegen/schemaTypes.js";
 import type { Policy } from "./ir/types.js";
-import { RegoError, RegoErrors } from "../runtime/errors.js";
+import { RegoError, RegoErrors, sortErrors } from "../runtime/errors.js";
 import { numberFromText } from "../runtime/value/number.js";
 import { RegoObject, objectInsert } from "../runtime/value/object.js";
 import { RegoSet } from "../runtime/value/set.js";
@@ -19,6 +19,7 @@ import { requiredKeys } from "./passes/types/schema.js";
 import { SchemaScopes } from "./passes/types/schemaScopes.js";
 import type { MaybeType } from "./passes/types/types.js";
 import { compileModules, compileQuery, throwIfFailed } from "./passes/runner.js";
+import { negationWarnings } from "./passes/checkNegation.js";
 import { planProgram, type QuerySet } from "./planner/planner.js";
 import { parseModuleResult, parseQueryResult } from "./syntax/index.js";
 import type { PreparedQuery } from "../runtime/eval/prepared.js";
@@ -72,6 +73,47 @@ export function parseModules(modules: Readonly<Record<string, string>>, v0: bool
   }
   if (errors.length > 0) throw new RegoErrors(errors);
   return out;
+}
+
+export interface CheckRegoOptions {
+  /** Rego sources by file name. */
+  modules: Readonly<Record<string, string>>;
+  v0Compatible?: boolean;
+  /** OPA's strict mode; regoc's warnings are errors too. */
+  strict?: boolean;
+  capabilities?: Capabilities;
+  /** As CompileRegoOptions.schemas. */
+  schemas?: Readonly<Record<string, unknown>>;
+  /** Errors reported at most (OPA's limit: 10; 0: no limit). */
+  maxErrors?: number;
+}
+
+export interface CheckRegoResult {
+  /** Parse and compile errors (with `strict`, the warnings as well), sorted by location. */
+  errors: RegoError[];
+  /** regoc's warnings (`rego_negation_warning`: checkNegation.ts), sorted; only for modules that
+   * compile, and empty with `strict` (they are errors then). */
+  warnings: RegoError[];
+}
+
+/** Rego source → its compile errors and regoc's warnings (what `regoc check` reports). */
+export function checkRego(options: CheckRegoOptions): CheckRegoResult {
+  return asRegoError("the compiler", () => {
+    let modules: Module[];
+    try {
+      modules = parseModules(options.modules, options.v0Compatible === true);
+    } catch (e) {
+      if (e instanceof RegoErrors) return { errors: [...e.errors], warnings: [] };
+      throw e;
+    }
+    const compileOptions: Parameters<typeof compileModules>[1] = { strict: options.strict === true, maxErrors: options.maxErrors ?? 10 };
+    if (options.capabilities) compileOptions.capabilities = options.capabilities;
+    if (options.schemas) compileOptions.schemas = options.schemas;
+    const ctx = compileModules(modules, compileOptions);
+    const warnings = negationWarnings(ctx);
+    const errors = options.strict ? [...ctx.errors, ...warnings] : ctx.errors;
+    return { errors: sortErrors(errors), warnings: options.strict ? [] : sortErrors(warnings) };
+  });
 }
 
 function entrypointRef(e: string): string[] {

@@ -9,6 +9,8 @@ export type RegoErrorCode =
   | "rego_type_error"
   | "rego_unsafe_var_error"
   | "rego_recursion_error"
+  // a compile-time warning (regoc check): see compiler/passes/checkNegation.ts
+  | "rego_negation_warning"
   // evaluation time
   | "eval_type_error"
   | "eval_builtin_error"
