@@ -27,13 +27,13 @@ export type ApiData = {
   [key: string]: unknown;
 };
 /* builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load */
-const C = builtinSites("{\"names\":[\"to_number\",\"gte\",\"lte\",\"gt\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,68,10,1,0,69,2,2,0,70,2,3,0,63,20]}"),
+const C = builtinSites("{\"names\":[\"to_number\",\"gte\",\"lte\",\"gt\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,72,10,1,0,73,2,2,0,74,2,3,0,67,20]}"),
   c0 = C[0]!,
   c1 = C[1]!,
   c2 = C[2]!,
   c3 = C[3]!;
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
-const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,67,1,0,0,54,1,0,0,63,1,0,0,61,1,0,0,17,1,0,0,24,1,0,0,32,1,0,0,39,1,0,0,47,1,0,0,14,9]}");
+const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,71,1,0,0,54,1,0,0,67,1,0,0,65,1,0,0,17,1,0,0,24,1,0,0,32,1,0,0,39,1,0,0,47,1,0,0,14,9]}");
 
 /* g0.data.api.business_hours (memoised) */
 function g0DataApiBusinessHours($: EvalState, l0: V, l1: V): V {

@@ -106,6 +106,11 @@ const cases: Case[] = [
   { name: "not q (a rule), q undefined", rego: "q if input.x == 1\np if not q", input: {}, want: true },
   { name: "not q (a rule), q true", rego: "q if input.x == 1\np if not q", input: { x: 1 }, want: undefined },
   { name: "helper rule: not token_valid, token missing", rego: `token_valid if valid(input.token)\np if not token_valid\n${VALID}`, input: {}, want: true },
+  { name: "OPA issue 1877: not f(input.x), x missing", rego: "f(x) if x == 1\np if not f(input.x)", input: {}, want: undefined },
+  // policies/api.rego's rate limit, both ways: no count recorded must pass
+  { name: "rate limit as a comparison under not, no count", rego: "p if not data.rate_limits[input.user.id].count > 100", input: { user: { id: "u1" } }, data: { rate_limits: {} }, want: undefined },
+  { name: "rate limit through a helper rule, no count", rego: "over if data.rate_limits[input.user.id].count > 100\np if not over", input: { user: { id: "u1" } }, data: { rate_limits: {} }, want: true },
+  { name: "rate limit through a helper rule, count 101", rego: "over if data.rate_limits[input.user.id].count > 100\np if not over", input: { user: { id: "u1" } }, data: { rate_limits: { u1: { count: 101 } } }, want: undefined },
   { name: "default p := false over the trap, token missing", rego: `default p := false\np if not valid(input.token)\n${VALID}`, input: {}, want: false },
   { name: "explicit local: t := input.token; not valid(t)", rego: `p if {\n\tt := input.token\n\tnot valid(t)\n}\n${VALID}`, input: {}, want: undefined },
 
