@@ -2,7 +2,7 @@
 // next; negation, `with` (input/data rebinding with undo, function and built-in mocks), `every`,
 // calls of built-ins, user functions and relations, and OPA's newer `and`/`or` groups.
 import type { Body, Every, Expr, LogicalExpr, NodeLocation, NotGroup, Ref, Term } from "../ast/nodes.js";
-import type { Block, Operand } from "../ir/types.js";
+import type { Block, Local, Operand, Stmt, StmtOf } from "../ir/types.js";
 import { refString, termString } from "../passes/terms.js";
 import { DATA, INPUT, sealed, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
@@ -122,33 +122,43 @@ function planNotGroup(p: Planner, g: NotGroup, iter: Iter): void {
 /**
  * Succeeds when `body` has no solution (topdown's evalNot). A NotStmt fails when its block
  * completes; that is the body's success only where the body succeeds at the block's own level.
- * Where it succeeds inside a scan or a BlockStmt (`not { input.xs[_] == 1 }`), which complete
- * whatever their bodies do, the body is planned again with a flag set at each solution, and the
- * flag must stay undefined (as `every` and `or` are planned).
+ * Where it succeeds inside a scan or a BlockStmt (`not { input.xs[_] == 1 }`, `not data.r[k]`
+ * over rules), which complete whatever their bodies do, each success sets a flag instead, and the
+ * flag must stay undefined (as `every` and `or` are planned). The flag is set at every success,
+ * those at the block's own level too; where nothing succeeds deeper, those are taken out again.
  */
 function planNegation(p: Planner, body: (found: Iter) => void, iter: Iter): void {
   const block = p.openBlock();
-  let nested = false;
+  let flag: Local | undefined;
+  let atTop: StmtOf<"AssignVarStmt">[] | undefined;
   p.vars.push();
   body(() => {
-    if (p.curr !== block) nested = true;
+    const set = S.AssignVarStmt(p, p.bool(true), flag ?? -1);
+    p.append(set);
+    if (p.curr === block) (atTop ??= []).push(set);
+    else set.stmt.target = flag ??= p.newLocal();
   });
   p.vars.pop();
   p.closeBlock(block);
-  if (!nested) {
+  if (flag === undefined) {
+    if (atTop) block.stmts = withoutStmts(block.stmts, atTop);
     p.append(S.NotStmt(p, block));
     return iter();
   }
-  const flag = p.newLocal();
+  for (const set of atTop ?? []) set.stmt.target = flag;
   p.append(S.ResetLocalStmt(p, flag));
-  const flagged = p.openBlock();
-  p.vars.push();
-  body(() => p.append(S.AssignVarStmt(p, p.bool(true), flag)));
-  p.vars.pop();
-  p.closeBlock(flagged);
-  p.append(S.BlockStmt(p, [flagged]));
+  p.append(S.BlockStmt(p, [block]));
   p.append(S.IsUndefinedStmt(p, flag));
   iter();
+}
+
+/** `stmts` without `drop` (statements of it, in order): most often its last one, dropped in place. */
+function withoutStmts(stmts: Stmt[], drop: readonly Stmt[]): Stmt[] {
+  if (drop.length === 1 && stmts[stmts.length - 1] === drop[0]) {
+    stmts.pop();
+    return stmts;
+  }
+  return stmts.filter((s) => !drop.includes(s));
 }
 
 /** `a or b`: defined when either operand body is; `a and b`: when both are. */
