@@ -67,6 +67,11 @@ describe("negation warning (rego_negation_warning)", () => {
       expect(warnings('p if not valid(input.token) with input as {"token": 1}\nvalid(t) if t == 1')).to.deep.equal(["3:6: input.token"]);
     });
 
+    it("in Rego v0 modules too", () => {
+      const { warnings } = checkRego({ modules: { "t.rego": "package t\n\np { not f(input.x) }\nf(x) { x == 1 }\n" }, v0Compatible: true });
+      expect(warnings.map((w) => `${w.location!.row}:${w.location!.col} ${w.code}`)).to.deep.equal(["3:5 rego_negation_warning"]);
+    });
+
     it("one warning per `not`, in source order, in every module", () => {
       const { warnings } = checkRego({
         modules: { "b.rego": "package b\n\np if not input.b > 1\n", "a.rego": "package a\n\np if not input.a > 1\nq if not input.c > 1\n" },
