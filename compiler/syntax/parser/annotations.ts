@@ -68,6 +68,9 @@ function parseBlock(b: Block, parseRef: RefParser): { annotations: Annotations }
   const a: Annotations = { type: "annotations", scope: "", entrypoint: false, location: b.first.location };
   try {
     for (const [key, value] of raw) {
+      // A key without a value (`# related_resources:`) is null: OPA's YAML decoding leaves the
+      // field at its zero value, as if the key were absent.
+      if (value === null) continue;
       switch (key) {
         case "scope":
           a.scope = str(value, "scope");
@@ -95,8 +98,8 @@ function parseBlock(b: Block, parseRef: RefParser): { annotations: Annotations }
           a.schemas = list(value, "schemas").map((s) => schema(s, parseRef));
           break;
         case "custom":
-          if (value !== null && !(value instanceof Map)) throw new Error("yaml: unmarshal errors: custom must be a mapping");
-          a.custom = plain(value ?? new Map()) as Record<string, unknown>;
+          if (!(value instanceof Map)) throw new Error("yaml: unmarshal errors: custom must be a mapping");
+          a.custom = plain(value) as Record<string, unknown>;
           break;
         case "compile":
           if (value instanceof Map) a.compile = compile(value, parseRef);
