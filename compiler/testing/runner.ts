@@ -12,7 +12,7 @@ import { RegoError } from "../../runtime/errors.js";
 import type { EntrypointInfo } from "../../runtime/eval/prepared.js";
 import type { JSONValue } from "../../runtime/value/json.js";
 import { discoverTests, type TestCase } from "./discover.js";
-import { loadPaths } from "./load.js";
+import { loadSources } from "../cli/sources.js";
 
 export interface SubResult {
   name: string;
@@ -43,7 +43,7 @@ export interface RunTestsOptions {
 }
 
 export async function runTests(paths: readonly string[], options: RunTestsOptions = {}): Promise<TestResult[]> {
-  const loaded = options.files ? { modules: options.files.modules, data: options.files.data ?? {} } : loadPaths(paths);
+  const loaded = options.files ? { modules: options.files.modules, data: options.files.data ?? {} } : loadSources(paths);
   const v0 = options.v0Compatible === true;
   const { modules, tests } = discoverTests(loaded.modules, v0);
   const selected = tests.filter((t) => !options.run || options.run.test(t.fullName));

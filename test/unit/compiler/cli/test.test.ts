@@ -2,6 +2,9 @@
 // JSON and exit codes as the issue and `opa test` define them.
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import testCommand from "../../../../compiler/cli/test.js";
 import { captureOutput, type CommandOutput } from "../../../support/cli.js";
@@ -30,6 +33,18 @@ describe("cli: regoc test", () => {
   it("a real-world v1 suite (data from .json and .yaml in subdirectories) passes unchanged", async () => {
     const r = await regocTest([`${fx}/v1`]);
     expect(r).to.include({ code: 0, out: "PASS: 7/7\n", err: "" });
+  });
+
+  it("an empty data file is null at its directory's path (data.x == null holds)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "regoc-test-null-"));
+    try {
+      mkdirSync(join(dir, "x"));
+      writeFileSync(join(dir, "x", "data.yaml"), "");
+      writeFileSync(join(dir, "p_test.rego"), "package p\n\ntest_null if data.x == null\n");
+      expect(await regocTest([dir])).to.include({ code: 0, out: "PASS: 1/1\n", err: "" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("a real-world v0 suite passes with --v0-compatible, and is a parse error (exit 2) without", async () => {

@@ -1,7 +1,7 @@
 // The frontend's commands (`regoc plan`, `regoc eval`, `regoc check`) and the optional bridge to
 // an `opa` binary, exercised with a fake executable standing in for opa.
 import { expect } from "chai";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import checkCommand from "../../../../compiler/cli/check.js";
@@ -102,6 +102,18 @@ describe("cli: regoc plan / eval / check", () => {
     const { code, out } = await capture(() => evalCommand.run(["-d", join(dir, "authz.rego"), "data.authz.allow == true"]));
     expect(code).to.equal(0);
     expect(JSON.parse(out).result.map((r: { expressions: { value: unknown }[] }) => r.expressions[0]!.value)).to.deep.equal([false]);
+  });
+
+  it("eval -d places a non-object or empty data file at its directory's path, as regoc test does", async () => {
+    // opa eval -d loads through the same loader as opa test: x/data.json holding [1,2] is data.x,
+    // an empty x/e.yaml is data.e = null (v1/loader: makeDir around the decoded value).
+    mkdirSync(join(dir, "data", "x"), { recursive: true });
+    mkdirSync(join(dir, "data", "e"));
+    writeFileSync(join(dir, "data", "x", "data.json"), "[1,2]");
+    writeFileSync(join(dir, "data", "e", "data.yaml"), "");
+    const { code, out } = await capture(() => evalCommand.run(["-d", join(dir, "data"), "[data.x, data.e == null]"]));
+    expect(code).to.equal(0);
+    expect(JSON.parse(out).result[0].expressions[0].value).to.deep.equal([[1, 2], true]);
   });
 
   it("check reports every error as file:row:col: code: message with a frame, exit 1", async () => {

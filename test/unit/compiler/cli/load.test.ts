@@ -2,9 +2,9 @@ import { expect } from "chai";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadPaths } from "../../../../compiler/testing/load.js";
+import { loadSources } from "../../../../compiler/cli/sources.js";
 
-describe("testing: loading paths as opa test does", () => {
+describe("loadSources: policy and data files as opa test and opa eval -d load them", () => {
   let dir: string;
   const file = (rel: string, text: string) => {
     const full = join(dir, rel);
@@ -20,22 +20,22 @@ describe("testing: loading paths as opa test does", () => {
     file("a.rego", "package a");
     file("sub/b.rego", "package b");
     file("data.json", '{"top": {"x": 1}}');
-    file("top/more.yaml", "y: 2\n");
+    file("top/more.yaml", "more: 2\n");
     file("roles/admin/grants.yml", "- read\n- write\n");
     file("notes.txt", "ignored");
-    const out = loadPaths([dir]);
+    const out = loadSources([dir]);
     expect(Object.keys(out.modules).sort()).to.deep.equal([join(dir, "a.rego"), join(dir, "sub/b.rego")]);
-    expect(out.data).to.deep.equal({ top: { x: 1, y: 2 }, roles: { admin: ["read", "write"] } });
+    expect(out.data).to.deep.equal({ top: { x: 1, more: 2 }, roles: { admin: ["read", "write"] } });
   });
 
   it("a single file argument is loaded at the root", () => {
     file("d.json", '{"k": true}');
-    expect(loadPaths([join(dir, "d.json")]).data).to.deep.equal({ k: true });
+    expect(loadSources([join(dir, "d.json")]).data).to.deep.equal({ k: true });
   });
 
   it("keeps __proto__ keys as data, polluting nothing", () => {
     file("data.json", '{"__proto__": {"polluted": true}}');
-    const out = loadPaths([dir]);
+    const out = loadSources([dir]);
     expect(Object.hasOwn(out.data, "__proto__")).to.equal(true);
     expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
   });
@@ -46,14 +46,40 @@ describe("testing: loading paths as opa test does", () => {
     file("ok.rego", "package ok");
     mkdirSync(join(dir, "loop"));
     symlinkSync(dir, join(dir, "loop", "again"));
-    const out = loadPaths([dir]);
+    const out = loadSources([dir]);
     expect(out.data).to.deep.equal({});
     expect(Object.keys(out.modules)).to.deep.equal([join(dir, "ok.rego")]);
   });
 
+  // OPA's loader (v1/loader) wraps a file's value in one object per directory segment below the
+  // argument (makeDir) and merges that into data; YAML is converted to JSON first, so an empty
+  // document is null. Only at the root must the value be an object.
+  it("an empty YAML file, or a null document, is null at its directory's path", () => {
+    file("x/data.yaml", "");
+    file("y/data.json", "null");
+    file("z/w/data.yml", "# only a comment\n");
+    expect(loadSources([dir]).data).to.deep.equal({ x: null, y: null, z: { w: null } });
+  });
+
+  it("a data file that is not an object is the value at its directory's path", () => {
+    file("x/data.json", "[1,2]");
+    file("s/data.yaml", "hello\n");
+    expect(loadSources([dir]).data).to.deep.equal({ x: [1, 2], s: "hello" });
+  });
+
+  it("keeps numbers exact and reads YAML 1.1 as go-yaml does", () => {
+    file("n/data.json", '{"big": 12345678901234567890}');
+    file("y/data.yaml", "flag: yes\n");
+    const data = loadSources([dir]).data as { n: { big: unknown }; y: { flag: unknown } };
+    expect(String(data.n.big)).to.equal("12345678901234567890");
+    expect(data.y.flag).to.equal(true);
+  });
+
   const errors: [string, () => void, string, RegExp][] = [
+    ["a null next to a value at the same path", () => (file("x/a.yaml", ""), file("x/b.json", "1")), "rego_compile_error", /data\.x is defined by more than one file/],
+    ["an empty JSON file (not JSON)", () => file("x/data.json", ""), "rego_parse_error", /data\.json/],
     ["conflicting documents", () => (file("a.json", '{"k": 1}'), file("b.json", '{"k": 2}')), "rego_compile_error", /data\.k is defined by more than one file/],
-    ["a root document that is not an object", () => file("a.json", "[1]"), "rego_compile_error", /must hold an object/],
+    ["a root document that is not an object", () => file("a.json", "[1]"), "rego_compile_error", /document must be of type object/],
     ["bad JSON", () => file("a.json", "{"), "rego_parse_error", /a\.json/],
     ["bad YAML", () => file("a.yaml", "a: [1"), "rego_parse_error", /a\.yaml/],
   ];
@@ -62,7 +88,7 @@ describe("testing: loading paths as opa test does", () => {
       setup();
       let err: { code?: string; message?: string } | undefined;
       try {
-        loadPaths([dir]);
+        loadSources([dir]);
       } catch (e) {
         err = e as { code?: string; message?: string };
       }
@@ -74,7 +100,7 @@ describe("testing: loading paths as opa test does", () => {
   it("a missing path is a usage error", () => {
     let code: string | undefined;
     try {
-      loadPaths([join(dir, "nope")]);
+      loadSources([join(dir, "nope")]);
     } catch (e) {
       code = (e as { code?: string }).code;
     }
