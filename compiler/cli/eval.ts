@@ -13,7 +13,7 @@ import { loadSchemas, loadSources, readDataFile } from "./sources.js";
 const command: CliCommand = {
   summary: "evaluate a query against Rego policies and data, printing OPA's result format",
   usage:
-    "usage: regoc eval [-d path]... [-i input.json] [-s schema] [--v0-compatible] [--strict] '<query>'\n  -d, --data   a .rego, .json or .yaml file, or a directory of them (repeatable)\n  -i, --input  the input document (JSON)\n" +
+    "usage: regoc eval [-d path]... [-i input.json] [-s schema] [--ignore GLOB]... [--v0-compatible] [--strict] '<query>'\n  -d, --data   a .rego, .json or .yaml file, or a directory of them (repeatable)\n  -i, --input  the input document (JSON)\n  --ignore     skip files and directories under the -d paths whose name matches (Go filepath.Match; repeatable)\n" +
     "  -s, --schema a JSON Schema file (the type of input everywhere) or a directory of them (schema.<path>, for METADATA schemas: annotations)",
   async run(argv) {
     const { values, positionals } = parseArgs({
@@ -22,6 +22,7 @@ const command: CliCommand = {
         data: { type: "string", short: "d", multiple: true },
         input: { type: "string", short: "i" },
         schema: { type: "string", short: "s" },
+        ignore: { type: "string", multiple: true },
         "v0-compatible": { type: "boolean", default: false },
         strict: { type: "boolean", default: false },
       },
@@ -31,7 +32,7 @@ const command: CliCommand = {
     if (positionals.length !== 1) throw new RegoError("cli_usage_error", "usage: regoc eval [-d path]... [-i input.json] '<query>'");
     const query = positionals[0]!;
     const v0 = values["v0-compatible"] === true;
-    const { modules, data } = loadSources(values.data ?? []);
+    const { modules, data } = loadSources(values.data ?? [], { ignore: values.ignore ?? [] });
     const input = values.input ? readDataFile(values.input) : undefined;
     const { compileRego } = await import("../compile.js");
     const schemas = values.schema !== undefined ? loadSchemas(values.schema) : undefined;

@@ -26,8 +26,53 @@ const loadError: DataFileError = (problem, file, message) =>
 /** Directories never entered: dependencies and hidden directories (.git, ...). */
 const skipDir = (name: string) => name === "node_modules" || name.startsWith(".");
 
-/** The files under a path, sorted by name at each level; a file argument is itself. */
-function walk(path: string): string[] {
+/** A pattern of Go's filepath.Match as a RegExp over one name (`*`, `?`, `[a-z]`, `[^x]`, `\\c`);
+ * undefined for a malformed pattern, which matches nothing (as OPA ignores Match's error). */
+export function goGlob(pattern: string): RegExp | undefined {
+  const chars = [...pattern];
+  const lit = (c: string) => `\\u{${c.codePointAt(0)!.toString(16)}}`;
+  let out = "";
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (c === "*") out += "[^/]*";
+    else if (c === "?") out += "[^/]";
+    else if (c === "\\") {
+      if (++i >= chars.length) return undefined;
+      out += lit(chars[i]!);
+    } else if (c === "[") {
+      let cls = "";
+      if (chars[i + 1] === "^") (cls += "^"), i++;
+      let n = 0;
+      for (;;) {
+        let a = chars[++i];
+        if (a === undefined) return undefined;
+        if (a === "]" && n > 0) break;
+        if (a === "\\") a = chars[++i];
+        if (a === undefined || (a === "-" && n === 0) || a === "]") return undefined;
+        cls += lit(a);
+        if (chars[i + 1] === "-") {
+          i += 2;
+          let b = chars[i];
+          if (b === "\\") b = chars[++i];
+          if (b === undefined || b === "-" || b === "]") return undefined;
+          cls += `-${lit(b)}`;
+        }
+        n++;
+      }
+      out += `[${cls}]`;
+    } else out += lit(c);
+  }
+  try {
+    return new RegExp(`^${out}$`, "u");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The files under a path, sorted by name at each level; a file argument is itself. Below the
+ * argument, a file or directory whose name matches an `ignore` pattern is skipped (OPA's
+ * `--ignore`: loader.GlobExcludeName at depth 1 and deeper). */
+function walk(path: string, ignore: readonly RegExp[] = []): string[] {
   let st;
   try {
     st = statSync(path);
@@ -39,6 +84,7 @@ function walk(path: string): string[] {
   const visit = (dir: string) => {
     const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
+      if (ignore.some((re) => re.test(entry.name))) continue;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!skipDir(entry.name)) visit(full);
@@ -49,14 +95,22 @@ function walk(path: string): string[] {
   return out;
 }
 
+export interface LoadOptions {
+  /** False: only the .rego files. */
+  data?: boolean;
+  /** OPA's `--ignore` patterns (Go's filepath.Match) on file and directory names below the paths. */
+  ignore?: readonly string[];
+}
+
 /** Reads the .rego files and (unless `data: false`) the data files under the given paths. */
-export function loadSources(paths: readonly string[], options: { data?: boolean } = {}): LoadedSources {
+export function loadSources(paths: readonly string[], options: LoadOptions = {}): LoadedSources {
   const modules: Record<string, string> = {};
   const data = newPlainObject();
+  const ignore = (options.ignore ?? []).flatMap((p) => goGlob(p) ?? []);
   for (const arg of paths) {
     const root = normalize(arg);
     const isDir = statSync(root, { throwIfNoEntry: false })?.isDirectory() === true;
-    for (const file of walk(root)) {
+    for (const file of walk(root, ignore)) {
       if (file.endsWith(".rego")) modules[file] = read(file);
       else if (options.data !== false && isDataFileName(file)) {
         const dir = isDir ? relative(root, file).split(sep).slice(0, -1) : [];

@@ -9,7 +9,7 @@ import { jsonReport, prettyReport, summarize } from "../testing/report.js";
 import { runTests, type TestResult } from "../testing/runner.js";
 import type { CliCommand } from "../cli.js";
 
-const USAGE = "usage: regoc test <path> [path ...] [-v] [--run REGEX] [--v0-compatible] [--format pretty|json]";
+const USAGE = "usage: regoc test <path> [path ...] [-v] [--run REGEX] [--ignore GLOB]... [--v0-compatible] [--format pretty|json]";
 
 function usage(message: string): RegoError {
   return new RegoError("cli_usage_error", `${message}\n${USAGE}`);
@@ -29,7 +29,7 @@ export function formatErrors(e: RegoError): string {
 
 const command: CliCommand = {
   summary: "run Rego tests (test_* rules) as `opa test` does",
-  usage: "usage: regoc test <paths...> [-v] [--run REGEX] [--v0-compatible] [--format pretty|json]\n  -v          list every test, not only failures and errors\n  --run       only tests whose name matches\n  exit 0: all passed; 1: a test failed or errored; 2: load or compile errors",
+  usage: "usage: regoc test <paths...> [-v] [--run REGEX] [--ignore GLOB]... [--v0-compatible] [--format pretty|json]\n  -v          list every test, not only failures and errors\n  --run       only tests whose name matches\n  --ignore    skip files and directories whose name matches (Go filepath.Match: *.yaml, vendor; repeatable)\n  exit 0: all passed; 1: a test failed or errored; 2: load or compile errors",
   async run(argv) {
     let parsed;
     try {
@@ -38,6 +38,7 @@ const command: CliCommand = {
         options: {
           verbose: { type: "boolean", short: "v", default: false },
           run: { type: "string", short: "r" },
+          ignore: { type: "string", multiple: true },
           "v0-compatible": { type: "boolean", default: false },
           format: { type: "string", short: "f", default: "pretty" },
         },
@@ -62,7 +63,7 @@ const command: CliCommand = {
 
     let results: TestResult[];
     try {
-      results = await runTests(positionals, { run, v0Compatible: values["v0-compatible"] });
+      results = await runTests(positionals, { run, v0Compatible: values["v0-compatible"], ignore: values.ignore ?? [] });
     } catch (e) {
       if (!isRegoErrorLike(e) || e.code === "cli_usage_error") throw e;
       process.stderr.write(`${formatErrors(e)}\n`);

@@ -38,12 +38,14 @@ export interface RunTestsOptions {
   /** Only tests whose full name (`data.pkg.test_x`) matches. */
   run?: RegExp;
   v0Compatible?: boolean;
+  /** OPA's `--ignore`: patterns on file and directory names below the paths. */
+  ignore?: readonly string[];
   /** Sources and data given directly instead of loaded from paths (for tests of the runner). */
   files?: { modules: Record<string, string>; data?: Record<string, unknown> };
 }
 
 export async function runTests(paths: readonly string[], options: RunTestsOptions = {}): Promise<TestResult[]> {
-  const loaded = options.files ? { modules: options.files.modules, data: options.files.data ?? {} } : loadSources(paths);
+  const loaded = options.files ? { modules: options.files.modules, data: options.files.data ?? {} } : loadSources(paths, { ignore: options.ignore ?? [] });
   const v0 = options.v0Compatible === true;
   const { modules, tests } = discoverTests(loaded.modules, v0);
   const selected = tests.filter((t) => !options.run || options.run.test(t.fullName));

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadSources } from "../../../../compiler/cli/sources.js";
+import { goGlob, loadSources } from "../../../../compiler/cli/sources.js";
 
 describe("loadSources: policy and data files as opa test and opa eval -d load them", () => {
   let dir: string;
@@ -73,6 +73,27 @@ describe("loadSources: policy and data files as opa test and opa eval -d load th
     const data = loadSources([dir]).data as { n: { big: unknown }; y: { flag: unknown } };
     expect(String(data.n.big)).to.equal("12345678901234567890");
     expect(data.y.flag).to.equal(true);
+  });
+
+  // opa test/eval --ignore: loader.GlobExcludeName(pattern, 1) — filepath.Match on the base name
+  // of every file and directory below an argument (not the argument itself).
+  it("--ignore patterns skip files and directories by name below the arguments", () => {
+    file("a.rego", "package a");
+    file("bad.yaml", "a: [1");
+    file("vendor/v.rego", "package v");
+    file("sub/keep.json", '{"k": 1}');
+    file("sub/x_test.rego", "package x");
+    const out = loadSources([dir], { ignore: ["*.yaml", "vendor", "*_test.rego"] });
+    expect(Object.keys(out.modules)).to.deep.equal([join(dir, "a.rego")]);
+    expect(out.data).to.deep.equal({ sub: { k: 1 } });
+    // the argument itself is never ignored
+    expect(Object.keys(loadSources([join(dir, "vendor")], { ignore: ["vendor"] }).modules)).to.deep.equal([join(dir, "vendor/v.rego")]);
+  });
+
+  it("reads --ignore patterns as Go's filepath.Match does", () => {
+    const m = (p: string, name: string) => goGlob(p)?.test(name) ?? "bad";
+    expect([m("*.yaml", "a.yaml"), m("*.yaml", "a.yml"), m("?.rego", "ab.rego"), m("[a-c]x", "bx"), m("[^a-c]x", "bx"), m("a\\*", "a*")]).to.deep.equal([true, false, false, true, false, true]);
+    expect([m("[", "x"), m("[]a]", "a"), m("[a-]", "a"), m("x\\", "x")]).to.deep.equal(["bad", "bad", "bad", "bad"]);
   });
 
   const errors: [string, () => void, string, RegExp][] = [

@@ -47,6 +47,19 @@ describe("cli: regoc test", () => {
     }
   });
 
+  it("--ignore skips matching files (repeatable), as opa test --ignore does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "regoc-test-ignore-"));
+    try {
+      writeFileSync(join(dir, "p_test.rego"), "package p\n\ntest_ok if true\n");
+      writeFileSync(join(dir, "broken.rego"), "package broken\n\np if {\n");
+      writeFileSync(join(dir, "notdata.yaml"), "a: [1\n");
+      expect((await regocTest([dir])).code).to.equal(2);
+      expect(await regocTest([dir, "--ignore", "broken.rego", "--ignore", "*.yaml"])).to.include({ code: 0, out: "PASS: 1/1\n", err: "" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a real-world v0 suite passes with --v0-compatible, and is a parse error (exit 2) without", async () => {
     expect(await regocTest([`${fx}/v0`, "--v0-compatible"])).to.include({ code: 0, out: "PASS: 5/5\n" });
     const r = await regocTest([`${fx}/v0`]);

@@ -114,6 +114,10 @@ describe("cli: regoc plan / eval / check", () => {
     const { code, out } = await capture(() => evalCommand.run(["-d", join(dir, "data"), "[data.x, data.e == null]"]));
     expect(code).to.equal(0);
     expect(JSON.parse(out).result[0].expressions[0].value).to.deep.equal([[1, 2], true]);
+    const ignored = await capture(() => evalCommand.run(["-d", join(dir, "data"), "--ignore", "x", "[data.e]"]));
+    expect(JSON.parse(ignored.out).result[0].expressions[0].value).to.deep.equal([null]);
+    const undef = await capture(() => evalCommand.run(["-d", join(dir, "data"), "--ignore", "*.json", "data.x"]));
+    expect(JSON.parse(undef.out)).to.deep.equal({});
   });
 
   it("check reports every error as file:row:col: code: message with a frame, exit 1", async () => {
