@@ -9,11 +9,12 @@ import { newPlainObject, setOwn, type PlainObject, type Value } from "../../runt
 import type { CliCommand } from "../cli.js";
 import { parseQuery } from "../syntax/index.js";
 import { loadSchemas, loadSources, readDataFile } from "./sources.js";
+import { parseTimeout, withDeadline } from "./timeout.js";
 
 const command: CliCommand = {
   summary: "evaluate a query against Rego policies and data, printing OPA's result format",
   usage:
-    "usage: regoc eval [-d path]... [-i input.json] [-s schema] [--ignore GLOB]... [--v0-compatible] [--strict] '<query>'\n  -d, --data   a .rego, .json or .yaml file, or a directory of them (repeatable)\n  -i, --input  the input document (JSON)\n  --ignore     skip files and directories under the -d paths whose name matches (Go filepath.Match; repeatable)\n" +
+    "usage: regoc eval [-d path]... [-i input.json] [-s schema] [--ignore GLOB]... [--timeout DURATION] [--v0-compatible] [--strict] '<query>'\n  -d, --data   a .rego, .json or .yaml file, or a directory of them (repeatable)\n  -i, --input  the input document (JSON)\n  --ignore     skip files and directories under the -d paths whose name matches (Go filepath.Match; repeatable)\n  --timeout    a Go duration (default: none); an evaluation over it is an error (eval_cancel_error)\n" +
     "  -s, --schema a JSON Schema file (the type of input everywhere) or a directory of them (schema.<path>, for METADATA schemas: annotations)",
   async run(argv) {
     const { values, positionals } = parseArgs({
@@ -23,6 +24,7 @@ const command: CliCommand = {
         input: { type: "string", short: "i" },
         schema: { type: "string", short: "s" },
         ignore: { type: "string", multiple: true },
+        timeout: { type: "string" },
         "v0-compatible": { type: "boolean", default: false },
         strict: { type: "boolean", default: false },
       },
@@ -37,7 +39,8 @@ const command: CliCommand = {
     const { compileRego } = await import("../compile.js");
     const schemas = values.schema !== undefined ? loadSchemas(values.schema) : undefined;
     const prepared = await compileRego({ modules, query, v0Compatible: v0, strict: values.strict === true, captureExpressions: true, print: true, ...(schemas && { schemas }) });
-    const rows = await prepared.evaluateAsync({ input, data, strictBuiltinErrors: values.strict === true });
+    const timeoutMs = values.timeout === undefined ? 0 : parseTimeout(values.timeout);
+    const rows = await withDeadline(() => prepared.evaluateAsync({ input, data, strictBuiltinErrors: values.strict === true }), timeoutMs);
     const exprs = parseQuery(query, { regoVersion: v0 ? "v0" : "v1" });
     const result = rows.map((row) => {
       const expressions = exprs.map((e, i) => {

@@ -9,6 +9,7 @@
 // Load and compile errors are thrown (RegoError / RegoErrors): no test runs.
 import { asRegoError } from "../../runtime/decision.js";
 import { RegoError } from "../../runtime/errors.js";
+import { withDeadline } from "../cli/timeout.js";
 import type { EntrypointInfo } from "../../runtime/eval/prepared.js";
 import type { JSONValue } from "../../runtime/value/json.js";
 import { discoverTests, type TestCase } from "./discover.js";
@@ -38,6 +39,10 @@ export interface RunTestsOptions {
   /** Only tests whose full name (`data.pkg.test_x`) matches. */
   run?: RegExp;
   v0Compatible?: boolean;
+  /** OPA's `--timeout` per test, in milliseconds (default 5 s; 0: none). A synchronous test is
+   * not interrupted: one that ran longer is reported as cancelled once it ends; an asynchronous
+   * one (http.send) is abandoned at the timeout. */
+  timeoutMs?: number;
   /** OPA's `--ignore`: patterns on file and directory names below the paths. */
   ignore?: readonly string[];
   /** Sources and data given directly instead of loaded from paths (for tests of the runner). */
@@ -54,7 +59,8 @@ export async function runTests(paths: readonly string[], options: RunTestsOption
   // Values are read with the runtime instance the generated module uses (imported the same way).
   const { toJSON } = await import("../../runtime/value/json.js");
   const results: TestResult[] = [];
-  for (const t of selected) results.push(t.skip ? skipped(t) : await runOne(t, table[t.entrypoint]!, loaded.data, toJSON as ToJSON));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  for (const t of selected) results.push(t.skip ? skipped(t) : await runOne(t, table[t.entrypoint]!, loaded.data, toJSON as ToJSON, timeoutMs));
   return results;
 }
 
@@ -83,7 +89,10 @@ function skipped(t: TestCase): TestResult {
   return { ...base(t), skip: true };
 }
 
-async function runOne(t: TestCase, info: EntrypointInfo, data: Record<string, unknown>, toJSON: ToJSON): Promise<TestResult> {
+/** OPA's default --timeout. */
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+async function runOne(t: TestCase, info: EntrypointInfo, data: Record<string, unknown>, toJSON: ToJSON, timeoutMs: number): Promise<TestResult> {
   const r = base(t);
   const lines: string[] = [];
   const options = { print: (m: string) => lines.push(m) };
@@ -91,7 +100,7 @@ async function runOne(t: TestCase, info: EntrypointInfo, data: Record<string, un
   const t0 = process.hrtime.bigint();
   let out: unknown;
   try {
-    out = info.async ? await fn(undefined, data, options) : fn(undefined, data, options);
+    out = await withDeadline(() => fn(undefined, data, options), timeoutMs);
   } catch (e) {
     r.error = asRegoError(e);
   }

@@ -60,6 +60,21 @@ describe("cli: regoc test", () => {
     }
   });
 
+  it("--timeout: a test running past it is an error (eval_cancel_error), as in opa test", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "regoc-test-timeout-"));
+    try {
+      writeFileSync(join(dir, "p_test.rego"), "package p\n\ntest_slow if count([x | some x in numbers.range(1, 20000)]) > 0\n");
+      expect(await regocTest([dir])).to.include({ code: 0, out: "PASS: 1/1\n" });
+      const r = await regocTest([dir, "--timeout", "1ns"]);
+      expect(r.code).to.equal(1);
+      expect(norm(r.out)).to.equal(`${join(dir, "p_test.rego")}:\ndata.p.test_slow: ERROR (T)\n  eval_cancel_error: caller cancelled query execution\n${HL}\nERROR: 1/1\n`);
+      const bad = await regocTest([dir, "--timeout", "soon"]).catch((e: Error) => e);
+      expect((bad as { code?: string }).code).to.equal("cli_usage_error");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a real-world v0 suite passes with --v0-compatible, and is a parse error (exit 2) without", async () => {
     expect(await regocTest([`${fx}/v0`, "--v0-compatible"])).to.include({ code: 0, out: "PASS: 5/5\n" });
     const r = await regocTest([`${fx}/v0`]);

@@ -120,6 +120,17 @@ describe("cli: regoc plan / eval / check", () => {
     expect(JSON.parse(undef.out)).to.deep.equal({});
   });
 
+  it("eval --timeout: an evaluation past it is eval_cancel_error; a bad duration a usage error", async () => {
+    const slow = "count([x | some x in numbers.range(1, 20000)])";
+    const e = await capture(() => evalCommand.run(["--timeout", "1ns", slow])).catch((err: unknown) => err as RegoError);
+    expect(e).to.be.instanceOf(RegoError);
+    expect((e as RegoError).code).to.equal("eval_cancel_error");
+    const ok = await capture(() => evalCommand.run(["--timeout", "1m", slow]));
+    expect(JSON.parse(ok.out).result[0].expressions[0].value).to.equal(20000);
+    const bad = await capture(() => evalCommand.run(["--timeout", "x", "1"])).catch((err: unknown) => err as RegoError);
+    expect((bad as RegoError).code).to.equal("cli_usage_error");
+  });
+
   it("check reports every error as file:row:col: code: message with a frame, exit 1", async () => {
     writeFileSync(join(dir, "bad.rego"), "package bad\n\np if {\n\tx := 1\n\ty\n}\n\nr if z > 1\n");
     const { code, out } = await capture(() => checkCommand.run([join(dir, "bad.rego")]));
