@@ -75,6 +75,55 @@ describe("cli: regoc test", () => {
     }
   });
 
+  it("--explain fails (and -v): the expression a failed test stopped at, and its operands' values", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "regoc-test-explain-"));
+    const file = join(dir, "p_test.rego");
+    try {
+      writeFileSync(
+        file,
+        [
+          "package p",
+          "",
+          'deny contains "a" if input.x > 1',
+          "",
+          "test_count if {",
+          "\ty := 1",
+          '\tcount(deny) == y with input as {"x": 0}',
+          "}",
+          "",
+          "test_undefined if data.nope.here == 1",
+          "",
+          "test_ok if true",
+          "",
+        ].join("\n"),
+      );
+      const want = [
+        `${file}:`,
+        "data.p.test_count: FAIL (T)",
+        `  failed at ${file}:7: count(deny) == y with input as {"x": 0}`,
+        "    count(deny) = 0",
+        "    y = 1",
+        "data.p.test_undefined: FAIL (T)",
+        `  failed at ${file}:10: data.nope.here == 1`,
+        "    data.nope.here = undefined",
+        HL,
+        "PASS: 1/3",
+        "FAIL: 2/3",
+        "",
+      ];
+      const r = await regocTest([dir, "--explain", "fails"]);
+      expect(r.code).to.equal(1);
+      expect(norm(r.out)).to.equal(want.join("\n"));
+      expect(norm((await regocTest([dir, "-v"])).out)).to.contain(want.slice(1, 5).join("\n"));
+      // without either, no explanation (and no second compile)
+      expect((await regocTest([dir])).out).to.not.contain("failed at");
+      const bad = await regocTest([dir, "--explain", "full"]).catch((e: Error) => e);
+      expect((bad as { code?: string }).code).to.equal("cli_usage_error");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a real-world v0 suite passes with --v0-compatible, and is a parse error (exit 2) without", async () => {
     expect(await regocTest([`${fx}/v0`, "--v0-compatible"])).to.include({ code: 0, out: "PASS: 5/5\n" });
     const r = await regocTest([`${fx}/v0`]);
