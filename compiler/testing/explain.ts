@@ -1,10 +1,11 @@
-// `regoc test --explain fails`: for a failed test, the expression of its body where evaluation
-// stopped and the values of that expression's operands. regoc has no evaluation tracer (the test
-// runs as generated code), so a failed test is evaluated again in parts: a rule per prefix of its
-// body (`e1`, `e1; e2`, ...) in the test's package, with the test module's imports; the first
-// prefix without a result ends at the failing expression, and a rule per operand (after the
-// expressions before it, with the failing expression's `with`s) gives the values. A test whose
-// parts do not compile (a var the failing expression itself declares, ...) gets no explanation.
+// `--explain fails` (regoc test, regoc eval): for a failed test or an undefined query, the
+// expression of its body where evaluation stopped and the values of that expression's operands.
+// regoc has no evaluation tracer (policies run as generated code), so the body is evaluated again
+// in parts: each prefix (`e1`, `e1; e2`, ...), the first without a result ending at the failing
+// expression, then each operand after the expressions before it (with the failing expression's
+// `with`s). A test's parts are rules in its package with its module's imports; a query's parts are
+// queries. A body whose parts do not compile (a var the failing expression itself declares, ...)
+// gets no explanation.
 import type { EntrypointInfo } from "../../runtime/eval/prepared.js";
 import type { Expr, Term } from "../ast/nodes.js";
 import type { TestCase } from "./discover.js";
@@ -18,6 +19,35 @@ export interface Explanation {
   values: { text: string; value: string | undefined }[];
 }
 
+/** How a body's parts are evaluated: a body (expression texts) has a result or not; the value of
+ * a term after a body (undefined: none). Each call compiles what it is given. */
+export interface PartsEvaluator {
+  defined(bodies: string[][]): Promise<boolean[]>;
+  values(before: string[], terms: string[]): Promise<unknown[]>;
+}
+
+/** The expression where `body` stops having a result, with its operands' values; undefined when
+ * every prefix has one or the parts do not compile. */
+export async function explainBody(body: readonly Expr[], parts: PartsEvaluator, show: (value: unknown) => string): Promise<Explanation | undefined> {
+  try {
+    const texts = body.map((e) => e.location.text);
+    const defined = await parts.defined(texts.map((_, k) => texts.slice(0, k + 1)));
+    const failing = defined.indexOf(false);
+    if (failing < 0) return undefined;
+    const expr = body[failing]!;
+    const out: Explanation = { location: { file: expr.location.file, row: expr.location.row, col: expr.location.col }, text: expr.location.text, values: [] };
+    const operands = operandsOf(expr);
+    if (operands.length === 0) return out;
+    // the failing expression's `with`s apply to its operands too
+    const withs = expr.with.map((w) => ` ${w.location.text}`).join("");
+    const values = await parts.values(texts.slice(0, failing), operands.map((o) => `${o.location.text}${withs}`)).catch(() => undefined);
+    operands.forEach((o, j) => values && out.values.push({ text: o.location.text, value: values[j] === undefined ? undefined : show(values[j]) }));
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
 export type CompileEntrypoints = (modules: Record<string, string>, entrypoints: string[]) => Promise<Record<string, EntrypointInfo>>;
 
 /** Evaluates an entrypoint: its value, or undefined (no result). */
@@ -25,49 +55,34 @@ export type Evaluate = (info: EntrypointInfo) => Promise<unknown>;
 
 const PREFIX = "__regoc_explain";
 
-export async function explainFailure(
+/** A failed test's body, its parts evaluated as rules in the test's package (beside the test). */
+export function explainFailure(
   t: TestCase,
   modules: Record<string, string>,
   compile: CompileEntrypoints,
   evaluate: Evaluate,
   show: (value: unknown) => string,
 ): Promise<Explanation | undefined> {
-  const body = t.rule.body;
-  if (t.rule.generatedBody || t.rule.else || body.length === 0) return undefined;
+  if (t.rule.generatedBody || t.rule.else || t.rule.body.length === 0) return Promise.resolve(undefined);
   const pkgPath = t.entrypoint.split("/").slice(0, -t.name.split(".").length);
   const file = `${t.file}#explain`;
   const header = moduleHeader(t);
   const ifKw = usesIf(t) ? " if" : "";
-  try {
-    // a rule per prefix of the body; the first without a result ends at the failing expression
-    const prefixes = body.map((_, k) => `${PREFIX}_${k} = true${ifKw} {\n${bodyText(body.slice(0, k + 1))}\n}`);
-    const table = await compile({ ...modules, [file]: `${header}\n${prefixes.join("\n\n")}\n` }, body.map((_, k) => [...pkgPath, `${PREFIX}_${k}`].join("/")));
-    let failing = -1;
-    for (let k = 0; k < body.length; k++) {
-      if ((await evaluate(table[[...pkgPath, `${PREFIX}_${k}`].join("/")]!)) === undefined) {
-        failing = k;
-        break;
-      }
-    }
-    if (failing < 0) return undefined;
-    const expr = body[failing]!;
-    const out: Explanation = { location: { file: expr.location.file, row: expr.location.row, col: expr.location.col }, text: expr.location.text, values: [] };
-    const operands = operandsOf(expr);
-    if (operands.length === 0) return out;
-    const withs = expr.with.map((w) => ` ${w.location.text}`).join("");
-    const before = bodyText(body.slice(0, failing));
-    const rules = operands.map((o, j) => `${PREFIX}_v${j} := __regoc_v${ifKw} {\n${before}${before ? "\n" : ""}  __regoc_v := ${o.location.text}${withs}\n}`);
-    const values = await compile({ ...modules, [file]: `${header}\n${rules.join("\n\n")}\n` }, operands.map((_, j) => [...pkgPath, `${PREFIX}_v${j}`].join("/"))).catch(() => undefined);
-    if (values) {
-      for (let j = 0; j < operands.length; j++) {
-        const v = await evaluate(values[[...pkgPath, `${PREFIX}_v${j}`].join("/")]!);
-        out.values.push({ text: operands[j]!.location.text, value: v === undefined ? undefined : show(v) });
-      }
-    }
+  const block = (exprs: string[]) => exprs.map((e) => `  ${e}`).join("\n");
+  /** Compiles the rules `name := value if { body }` and evaluates each. */
+  const run = async (rules: { value: string; body: string[] }[]): Promise<unknown[]> => {
+    const names = rules.map((_, i) => `${PREFIX}_${i}`);
+    const text = rules.map((r, i) => `${names[i]} := ${r.value}${ifKw} {\n${block(r.body.length > 0 ? r.body : ["true"])}\n}`).join("\n\n");
+    const table = await compile({ ...modules, [file]: `${header}\n${text}\n` }, names.map((n) => [...pkgPath, n].join("/")));
+    const out: unknown[] = [];
+    for (const n of names) out.push(await evaluate(table[[...pkgPath, n].join("/")]!));
     return out;
-  } catch {
-    return undefined;
-  }
+  };
+  const parts: PartsEvaluator = {
+    defined: async (bodies) => (await run(bodies.map((body) => ({ value: "true", body })))).map((v) => v !== undefined),
+    values: (before, terms) => run(terms.map((term) => ({ value: "__regoc_v", body: [...before, `__regoc_v := ${term}`] }))),
+  };
+  return explainBody(t.rule.body, parts, show);
 }
 
 /** The test module's package and imports, as written. */
@@ -79,10 +94,6 @@ function moduleHeader(t: TestCase): string {
 function usesIf(t: TestCase): boolean {
   if (t.module.regoVersion !== "v0") return true;
   return t.module.imports.some((i) => /^import\s+future\.keywords(\.if)?\b/.test(i.location.text));
-}
-
-function bodyText(exprs: readonly Expr[]): string {
-  return exprs.map((e) => `  ${e.location.text}`).join("\n");
 }
 
 /** The operands worth showing: a call's arguments, or a single term (negated or not); constants

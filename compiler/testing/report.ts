@@ -78,7 +78,7 @@ export function prettyReport(results: readonly TestResult[], verbose: boolean): 
       for (const { depth, sub } of walkSubs(r.subResults, 0)) {
         if (sub.fail || verbose) out.push(`  ${"  ".repeat(depth)}${sub.name}: ${sub.fail ? "FAIL" : "PASS"}`);
       }
-      if (r.explanation) out.push(...explanationLines(r.explanation));
+      if (r.explanation) out.push(...explanationLines(r.explanation, "", "  "));
       if (r.output.length > 0) {
         out.push("");
         out.push(indent(r.output.trim()));
@@ -96,10 +96,11 @@ export function prettyReport(results: readonly TestResult[], verbose: boolean): 
   return out.length > 0 ? `${out.join("\n")}\n` : "";
 }
 
-/** `--explain fails`: `  failed at file:row: <expression>`, then `    <operand> = <value>` each. */
-function explanationLines(e: Explanation): string[] {
-  const text = e.text.split("\n").join("\n    ");
-  return [`  failed at ${e.location.file}:${e.location.row}: ${text}`, ...e.values.map((v) => `    ${v.text} = ${v.value ?? "undefined"}`)];
+/** `--explain fails`: `failed at file:row: <expression>`, then `  <operand> = <value>` each, all
+ * indented by `indent`; `file` names a location without one (a query). */
+export function explanationLines(e: Explanation, file = "", indent = ""): string[] {
+  const text = e.text.split("\n").join(`\n${indent}  `);
+  return [`${indent}failed at ${e.location.file || file}:${e.location.row}: ${text}`, ...e.values.map((v) => `${indent}  ${v.text} = ${v.value ?? "undefined"}`)];
 }
 
 function* walkSubs(subs: readonly SubResult[], depth: number): Generator<{ depth: number; sub: SubResult }> {

@@ -120,6 +120,15 @@ describe("cli: regoc plan / eval / check", () => {
     expect(JSON.parse(undef.out)).to.deep.equal({});
   });
 
+  it("eval --explain fails: for an undefined query, the expression it stopped at and its operands' values on stderr", async () => {
+    const r = await capture(() => evalCommand.run(["-d", join(dir, "authz.rego"), "--explain", "fails", 'x := {"a": 1}; x.a == count(data.authz.names)']));
+    expect(r.code).to.equal(0);
+    expect(JSON.parse(r.out)).to.deep.equal({});
+    expect(r.err).to.equal('failed at query:1: x.a == count(data.authz.names)\n  x.a = 1\n  count(data.authz.names) = 2\n');
+    const ok = await capture(() => evalCommand.run(["-d", join(dir, "authz.rego"), "--explain", "fails", "1 == 1"]));
+    expect(ok.err).to.equal("");
+  });
+
   it("eval --timeout: an evaluation past it is eval_cancel_error; a bad duration a usage error", async () => {
     const slow = "count([x | some x in numbers.range(1, 20000)])";
     const e = await capture(() => evalCommand.run(["--timeout", "1ns", slow])).catch((err: unknown) => err as RegoError);
