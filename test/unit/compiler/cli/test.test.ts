@@ -24,6 +24,20 @@ async function regocTest(argv: string[]): Promise<CommandOutput> {
   }
 }
 
+/** Runs `check` on a suite written to a fresh temporary directory (files by relative path). */
+async function withSuite(files: Record<string, string>, check: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "regoc-test-suite-"));
+  try {
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(join(dir, rel, ".."), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+    }
+    await check(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Durations vary: `(12.3µs)` → `(T)`. */
 function norm(s: string): string {
   return s.replace(/ \((\d+(\.\d+)?(ns|µs|ms|s)|\d+m[\d.]+s)\)$/gm, " (T)");
@@ -35,68 +49,45 @@ describe("cli: regoc test", () => {
     expect(r).to.include({ code: 0, out: "PASS: 7/7\n", err: "" });
   });
 
-  it("an empty data file is null at its directory's path (data.x == null holds)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "regoc-test-null-"));
-    try {
-      mkdirSync(join(dir, "x"));
-      writeFileSync(join(dir, "x", "data.yaml"), "");
-      writeFileSync(join(dir, "p_test.rego"), "package p\n\ntest_null if data.x == null\n");
+  it("an empty data file is null at its directory's path (data.x == null holds)", () =>
+    withSuite({ "x/data.yaml": "", "p_test.rego": "package p\n\ntest_null if data.x == null\n" }, async (dir) => {
       expect(await regocTest([dir])).to.include({ code: 0, out: "PASS: 1/1\n", err: "" });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("--ignore skips matching files (repeatable), as opa test --ignore does", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "regoc-test-ignore-"));
-    try {
-      writeFileSync(join(dir, "p_test.rego"), "package p\n\ntest_ok if true\n");
-      writeFileSync(join(dir, "broken.rego"), "package broken\n\np if {\n");
-      writeFileSync(join(dir, "notdata.yaml"), "a: [1\n");
+  it("--ignore skips matching files (repeatable), as opa test --ignore does", () =>
+    withSuite({ "p_test.rego": "package p\n\ntest_ok if true\n", "broken.rego": "package broken\n\np if {\n", "notdata.yaml": "a: [1\n" }, async (dir) => {
       expect((await regocTest([dir])).code).to.equal(2);
       expect(await regocTest([dir, "--ignore", "broken.rego", "--ignore", "*.yaml"])).to.include({ code: 0, out: "PASS: 1/1\n", err: "" });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("--timeout: a test running past it is an error (eval_cancel_error), as in opa test", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "regoc-test-timeout-"));
-    try {
-      writeFileSync(join(dir, "p_test.rego"), "package p\n\ntest_slow if count([x | some x in numbers.range(1, 20000)]) > 0\n");
+  it("--timeout: a test running past it is an error (eval_cancel_error), as in opa test", () =>
+    withSuite({ "p_test.rego": "package p\n\ntest_slow if count([x | some x in numbers.range(1, 20000)]) > 0\n" }, async (dir) => {
       expect(await regocTest([dir])).to.include({ code: 0, out: "PASS: 1/1\n" });
       const r = await regocTest([dir, "--timeout", "1ns"]);
       expect(r.code).to.equal(1);
       expect(norm(r.out)).to.equal(`${join(dir, "p_test.rego")}:\ndata.p.test_slow: ERROR (T)\n  eval_cancel_error: caller cancelled query execution\n${HL}\nERROR: 1/1\n`);
       const bad = await regocTest([dir, "--timeout", "soon"]).catch((e: Error) => e);
       expect((bad as { code?: string }).code).to.equal("cli_usage_error");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("--explain fails (and -v): the expression a failed test stopped at, and its operands' values", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "regoc-test-explain-"));
-    const file = join(dir, "p_test.rego");
-    try {
-      writeFileSync(
-        file,
-        [
-          "package p",
-          "",
-          'deny contains "a" if input.x > 1',
-          "",
-          "test_count if {",
-          "\ty := 1",
-          '\tcount(deny) == y with input as {"x": 0}',
-          "}",
-          "",
-          "test_undefined if data.nope.here == 1",
-          "",
-          "test_ok if true",
-          "",
-        ].join("\n"),
-      );
+  const explained = [
+    "package p",
+    "",
+    'deny contains "a" if input.x > 1',
+    "",
+    "test_count if {",
+    "\ty := 1",
+    '\tcount(deny) == y with input as {"x": 0}',
+    "}",
+    "",
+    "test_undefined if data.nope.here == 1",
+    "",
+    "test_ok if true",
+    "",
+  ].join("\n");
+  it("--explain fails (and -v): the expression a failed test stopped at, and its operands' values", () =>
+    withSuite({ "p_test.rego": explained }, async (dir) => {
+      const file = join(dir, "p_test.rego");
       const want = [
         `${file}:`,
         "data.p.test_count: FAIL (T)",
@@ -119,10 +110,7 @@ describe("cli: regoc test", () => {
       expect((await regocTest([dir])).out).to.not.contain("failed at");
       const bad = await regocTest([dir, "--explain", "full"]).catch((e: Error) => e);
       expect((bad as { code?: string }).code).to.equal("cli_usage_error");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
   it("a real-world v0 suite passes with --v0-compatible, and is a parse error (exit 2) without", async () => {
     expect(await regocTest([`${fx}/v0`, "--v0-compatible"])).to.include({ code: 0, out: "PASS: 5/5\n" });
