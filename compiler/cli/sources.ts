@@ -121,6 +121,32 @@ export function loadSources(paths: readonly string[], options: LoadOptions = {})
   return { modules, data };
 }
 
+/** OPA's `--bundle`: each path is a bundle, a directory or a .tar.gz archive, read as the bundle
+ * client reads archives (runtime/bundle/archive.ts): its .rego modules, data only from
+ * `data.json` / `data.yaml` / `data.yml` at their directory's path, its `.manifest`'s roots
+ * checked. Module names are the path joined with the module's place in the bundle. */
+export async function loadBundles(paths: readonly string[], options: LoadOptions = {}): Promise<LoadedSources> {
+  const { assemble, readArchive } = await import("../../runtime/bundle/archive.js");
+  const { DEFAULT_LIMITS } = await import("../../runtime/bundle/client.js");
+  const ignore = (options.ignore ?? []).flatMap((p) => goGlob(p) ?? []);
+  const modules: Record<string, string> = {};
+  const data = newPlainObject();
+  for (const arg of paths) {
+    const root = normalize(arg);
+    const st = statSync(root, { throwIfNoEntry: false });
+    if (!st) throw new RegoError("cli_usage_error", `${arg}: no such file or directory`);
+    let bundle;
+    if (st.isDirectory()) {
+      const files = new Map<string, Buffer>();
+      for (const file of walk(root, ignore)) files.set(`/${relative(root, file).split(sep).join("/")}`, readFileSync(file));
+      bundle = assemble(files);
+    } else bundle = await readArchive(readFileSync(root), DEFAULT_LIMITS);
+    for (const [path, text] of Object.entries(bundle.modules)) modules[join(root, path)] = text;
+    mergeDataFile(data, [], bundle.data as PlainObject, root, loadError);
+  }
+  return { modules, data };
+}
+
 /** One JSON or YAML file's value (`regoc eval -i`). */
 export function readDataFile(file: string): Value {
   return parseDataFile(file, read(file), (_problem, f, message) => new RegoError("cli_usage_error", `${f}: ${message}`));

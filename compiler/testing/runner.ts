@@ -15,7 +15,7 @@ import type { JSONValue } from "../../runtime/value/json.js";
 import type { Value } from "../../runtime/value/value.js";
 import { discoverTests, type TestCase } from "./discover.js";
 import { explainFailure, type Explanation } from "./explain.js";
-import { loadSources } from "../cli/sources.js";
+import { loadBundles, loadSources } from "../cli/sources.js";
 
 export interface SubResult {
   name: string;
@@ -47,6 +47,8 @@ export interface RunTestsOptions {
    * not interrupted: one that ran longer is reported as cancelled once it ends; an asynchronous
    * one (http.send) is abandoned at the timeout. */
   timeoutMs?: number;
+  /** OPA's `--bundle`: each path is a bundle directory or archive (sources.ts loadBundles). */
+  bundle?: boolean;
   /** `--explain fails`: explain each failed test (see explain.ts). */
   explain?: boolean;
   /** OPA's `--ignore`: patterns on file and directory names below the paths. */
@@ -56,7 +58,8 @@ export interface RunTestsOptions {
 }
 
 export async function runTests(paths: readonly string[], options: RunTestsOptions = {}): Promise<TestResult[]> {
-  const loaded = options.files ? { modules: options.files.modules, data: options.files.data ?? {} } : loadSources(paths, { ignore: options.ignore ?? [] });
+  const load = { ignore: options.ignore ?? [] };
+  const loaded = options.files ? { modules: options.files.modules, data: options.files.data ?? {} } : options.bundle ? await loadBundles(paths, load) : loadSources(paths, load);
   const v0 = options.v0Compatible === true;
   const { modules, tests } = discoverTests(loaded.modules, v0);
   const selected = tests.filter((t) => !options.run || options.run.test(t.fullName));

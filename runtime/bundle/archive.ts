@@ -107,7 +107,9 @@ function entryError(entry: string, message: string): RegoError {
   return new RegoError("bundle_error", `bundle archive: entry ${JSON.stringify(entry)}: ${message}`, undefined, { details: { entry } });
 }
 
-function assemble(files: Map<string, Buffer>): ParsedBundle {
+/** A bundle from its files by normalised path ("/a/data.json"): an archive's entries, or the files
+ * of a bundle directory (`regoc test --bundle`). */
+export function assemble(files: Map<string, Buffer>): ParsedBundle {
   const manifest = readManifest(files.get("/.manifest"));
   checkRootsOverlap(manifest.roots);
   const bundle: ParsedBundle = { manifest, modules: {}, data: newPlainObject() };

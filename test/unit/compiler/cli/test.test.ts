@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import testCommand from "../../../../compiler/cli/test.js";
+import { tarGz } from "../../../support/bundleServer.js";
 import { captureOutput, type CommandOutput } from "../../../support/cli.js";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -68,6 +69,35 @@ describe("cli: regoc test", () => {
       expect(norm(r.out)).to.equal(`${join(dir, "p_test.rego")}:\ndata.p.test_slow: ERROR (T)\n  eval_cancel_error: caller cancelled query execution\n${HL}\nERROR: 1/1\n`);
       const bad = await regocTest([dir, "--timeout", "soon"]).catch((e: Error) => e);
       expect((bad as { code?: string }).code).to.equal("cli_usage_error");
+    }));
+
+  // opa test -b: a path is a bundle (loader AsBundle): data only from data.json/data.yaml files,
+  // placed at their directory; the .manifest's roots must hold all data and may not overlap.
+  const bundled = {
+    ".manifest": JSON.stringify({ roots: ["p"] }),
+    "p/data.json": '{"x": 1}',
+    "p/schema.json": '{"not": "data"}',
+    "p/p_test.rego": "package p\n\ntest_x if data.p.x == 1\n\ntest_no_schema if not data.p[\"not\"]\n",
+  };
+  it("-b/--bundle reads each path as a bundle directory or archive", () =>
+    withSuite(bundled, async (dir) => {
+      expect(await regocTest(["-b", dir])).to.include({ code: 0, out: "PASS: 2/2\n", err: "" });
+      // without -b, every .json file is data
+      expect((await regocTest([dir])).out).to.contain("FAIL: 1/2");
+      const archive = join(dir, "..", `${dir.split("/").pop()}.tar.gz`);
+      writeFileSync(archive, tarGz(bundled));
+      try {
+        expect(await regocTest(["--bundle", archive])).to.include({ code: 0, out: "PASS: 2/2\n", err: "" });
+      } finally {
+        rmSync(archive, { force: true });
+      }
+    }));
+
+  it("-b: data outside the manifest's roots is a load error (exit 2)", () =>
+    withSuite({ ...bundled, "q/data.json": '{"y": 1}' }, async (dir) => {
+      const r = await regocTest(["-b", dir]);
+      expect(r.code).to.equal(2);
+      expect(r.err).to.contain("manifest roots [p] do not permit data at path '/q'");
     }));
 
   const explained = [
