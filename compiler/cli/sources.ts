@@ -124,9 +124,11 @@ export function loadSources(paths: readonly string[], options: LoadOptions = {})
 /** OPA's `--bundle`: each path is a bundle, a directory or a .tar.gz archive, read as the bundle
  * client reads archives (runtime/bundle/archive.ts): its .rego modules, data only from
  * `data.json` / `data.yaml` / `data.yml` at their directory's path, its `.manifest`'s roots
- * checked. Module names are the path joined with the module's place in the bundle. */
-export async function loadBundles(paths: readonly string[], options: LoadOptions = {}): Promise<LoadedSources> {
+ * checked for data and packages. Module names are the path joined with the module's place in the
+ * bundle. */
+export async function loadBundles(paths: readonly string[], options: LoadOptions & { v0Compatible?: boolean } = {}): Promise<LoadedSources> {
   const { assemble, readArchive } = await import("../../runtime/bundle/archive.js");
+  const { checkPackages } = await import("../../runtime/bundle/activate.js");
   const { DEFAULT_LIMITS } = await import("../../runtime/bundle/client.js");
   const ignore = (options.ignore ?? []).flatMap((p) => goGlob(p) ?? []);
   const modules: Record<string, string> = {};
@@ -141,7 +143,9 @@ export async function loadBundles(paths: readonly string[], options: LoadOptions
       for (const file of walk(root, ignore)) files.set(`/${relative(root, file).split(sep).join("/")}`, readFileSync(file));
       bundle = assemble(files);
     } else bundle = await readArchive(readFileSync(root), DEFAULT_LIMITS);
-    for (const [path, text] of Object.entries(bundle.modules)) modules[join(root, path)] = text;
+    const named = Object.fromEntries(Object.entries(bundle.modules).map(([path, text]) => [join(root, path), text]));
+    await checkPackages(named, bundle.manifest.roots, options.v0Compatible === true);
+    Object.assign(modules, named);
     mergeDataFile(data, [], bundle.data as PlainObject, root, loadError);
   }
   return { modules, data };

@@ -59,7 +59,7 @@ export interface RunTestsOptions {
 
 export async function runTests(paths: readonly string[], options: RunTestsOptions = {}): Promise<TestResult[]> {
   const load = { ignore: options.ignore ?? [] };
-  const loaded = options.files ? { modules: options.files.modules, data: options.files.data ?? {} } : options.bundle ? await loadBundles(paths, load) : loadSources(paths, load);
+  const loaded = options.files ? { modules: options.files.modules, data: options.files.data ?? {} } : options.bundle ? await loadBundles(paths, { ...load, v0Compatible: options.v0Compatible === true }) : loadSources(paths, load);
   const v0 = options.v0Compatible === true;
   const { modules, tests } = discoverTests(loaded.modules, v0);
   const selected = tests.filter((t) => !options.run || options.run.test(t.fullName));

@@ -100,6 +100,13 @@ describe("cli: regoc test", () => {
       expect(r.err).to.contain("manifest roots [p] do not permit data at path '/q'");
     }));
 
+  it("-b: a package outside the manifest's roots is a load error (exit 2)", () =>
+    withSuite({ ...bundled, "q/q.rego": "package q\n\nx := 1\n" }, async (dir) => {
+      const r = await regocTest(["-b", dir]);
+      expect(r.code).to.equal(2);
+      expect(r.err).to.contain(`manifest roots [p] do not permit 'data.q' in module '${join(dir, "q/q.rego")}'`);
+    }));
+
   const explained = [
     "package p",
     "",
