@@ -15,7 +15,7 @@ import { isObject } from "../value/object.js";
 import { toJSON, type JSONValue } from "../value/json.js";
 import { newPlainObject, setOwn, type Value } from "../value/value.js";
 import { goErrors } from "./args.js";
-import { DRAFT4, HYBRID, SchemaLoadError, checkSchema, detectDraft } from "./jsonschemaCheck.js";
+import { DRAFT4, DRAFT6, HYBRID, SchemaLoadError, checkSchema, detectDraft } from "./jsonschemaCheck.js";
 import { ROOT_FIELD, WalkUnsupported, schemaErrors, type JsonObject, type SchemaResultError } from "./jsonschemaErrors.js";
 import { LruCache } from "./lruCache.js";
 import type { BuiltinTable } from "./registry.js";
@@ -237,7 +237,7 @@ function matchSchema(document: Value, schema: Value): Value[] {
 function mismatchErrors(c: Compiled, doc: Json): SchemaResultError[] {
   const ajv = ajvFor(c.draft);
   try {
-    return schemaErrors(c.schema, doc, { draft4: c.draft === DRAFT4, resolve: (node) => resolveRef(c, node), isFormat: formatChecker(ajv) });
+    return schemaErrors(c.schema, doc, { draft4: c.draft === DRAFT4, draft6: c.draft === DRAFT6, resolve: (node) => resolveRef(c, node), isFormat: formatChecker(ajv) });
   } catch (e) {
     if (!(e instanceof WalkUnsupported)) throw e;
   }

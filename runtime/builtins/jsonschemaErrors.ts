@@ -46,6 +46,8 @@ const isObj = (v: Json | undefined): v is JsonObject => typeof v === "object" &&
 export interface WalkOptions {
   /** Draft 4: no boolean schemas, const, contains, propertyNames or if/then/else. */
   draft4: boolean;
+  /** Draft 6: no if/then/else (draft 7 and the hybrid mode read them). */
+  draft6: boolean;
   /** The schema a node's `$ref` names, or undefined when the walk cannot follow it. */
   resolve: (node: JsonObject) => Json | undefined;
   /** True when the string is of the named format (unknown formats pass). */
@@ -94,7 +96,16 @@ function isMultiple(value: number, m: number): boolean {
 }
 
 class Walk {
+  private readonly patterns = new Map<string, RE2JS>();
+
   constructor(private readonly o: WalkOptions) {}
+
+  /** Go's regexp search of a `pattern` or `patternProperties` key, compiled once per walk. */
+  private matches(pattern: string, s: string): boolean {
+    let re = this.patterns.get(pattern);
+    if (!re) this.patterns.set(pattern, (re = RE2JS.compile(pattern)));
+    return re.matcher(s).find();
+  }
 
   private add(result: Result, type: string, path: readonly string[], desc: string): void {
     const field = fieldOf(path);
@@ -212,7 +223,7 @@ class Walk {
         } else this.recurse(dep, doc, result, path);
       }
     }
-    if (!this.o.draft4 && Object.hasOwn(s, "if")) {
+    if (!this.o.draft4 && !this.o.draft6 && Object.hasOwn(s, "if")) {
       const ifValid = this.sub(s["if"]!, doc, path).errors.length === 0;
       const branch = ifValid ? "then" : "else";
       if (Object.hasOwn(s, branch)) {
@@ -289,7 +300,7 @@ class Walk {
     for (const key of keys) {
       let matched = false;
       for (const [pattern, child] of Object.entries(patterns)) {
-        if (!RE2JS.compile(pattern).matcher(key).find()) continue;
+        if (!this.matches(pattern, key)) continue;
         matched = true;
         this.merge(result, this.sub(child, doc[key]!, [...path, key]));
       }
@@ -333,7 +344,7 @@ class Walk {
     const length = [...doc].length;
     if (typeof s["minLength"] === "number" && length < s["minLength"]) this.add(result, "string_gte", path, `String length must be greater than or equal to ${s["minLength"]}`);
     if (typeof s["maxLength"] === "number" && length > s["maxLength"]) this.add(result, "string_lte", path, `String length must be less than or equal to ${s["maxLength"]}`);
-    if (typeof s["pattern"] === "string" && !RE2JS.compile(s["pattern"]).matcher(doc).find()) this.add(result, "pattern", path, `Does not match pattern '${s["pattern"]}'`);
+    if (typeof s["pattern"] === "string" && !this.matches(s["pattern"], doc)) this.add(result, "pattern", path, `Does not match pattern '${s["pattern"]}'`);
     result.score++;
   }
 
