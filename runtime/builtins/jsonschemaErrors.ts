@@ -1,9 +1,10 @@
 // json.match_schema's errors as OPA's JSON-schema library (gojsonschema, vendored in OPA's
-// internal/gojsonschema) reports them: {error: "<field>: <desc>", type, field, desc}. ajv decides
-// whether a document matches; when it does not, this walk repeats gojsonschema's validation to
-// list the errors in its order and with its texts:
-// - per value: anyOf/oneOf/allOf/not/dependencies/if, then array or object keywords, then
-//   const/enum/format, then number or string keywords, then the object's properties;
+// internal/gojsonschema) reports them: {error: "<field>: <desc>", type, field, desc}. ajv finds a
+// mismatch quickly; this walk then repeats gojsonschema's validation to list the errors in its
+// order and with its texts (and has the last word: no error is a match):
+// - per value: anyOf/oneOf/allOf/not/dependencies/if, then array or object keywords, then a
+//   number's keywords, then const/enum/format, then a string's keywords, then the object's
+//   properties;
 // - a failed anyOf/oneOf (no branch valid) adds the errors of its best-scoring branch (the first
 //   of the best): a branch's score grows by one for each check group passed and each required
 //   property present, and falls by two for each error;
