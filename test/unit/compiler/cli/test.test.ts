@@ -107,6 +107,18 @@ describe("cli: regoc test", () => {
       expect(r.err).to.contain(`manifest roots [p] do not permit 'data.q' in module '${join(dir, "q/q.rego")}'`);
     }));
 
+  it("--count N runs the suite N times, a report each, stopping after a run that does not pass", async () => {
+    const twice = await regocTest([`${fx}/v1`, "--count", "2"]);
+    expect(twice).to.include({ code: 0, out: "PASS: 7/7\nPASS: 7/7\n" });
+    await withSuite({ "p_test.rego": "package p\n\ntest_no if false\n" }, async (dir) => {
+      const r = await regocTest([dir, "--count", "3"]);
+      expect(r.code).to.equal(1);
+      expect(r.out.match(/FAIL: 1\/1/g)).to.have.length(1);
+    });
+    const bad = await regocTest([`${fx}/v1`, "--count", "0"]).catch((e: Error) => e);
+    expect((bad as { code?: string }).code).to.equal("cli_usage_error");
+  });
+
   const explained = [
     "package p",
     "",
