@@ -57,7 +57,7 @@ export async function readPolicyTree(dir: string): Promise<PolicyTree> {
     if (name.endsWith(".rego")) modules[file] = text;
     else {
       // JSON for the Store: a number beyond a double's precision becomes the nearest double
-      const doc = { file, path: rel.slice(0, -1), value: toJSON(parseDataFile(file, text, dataError)) };
+      const doc = { file, path: rel.slice(0, -1), value: toJSON(parseDataFile(file, text, dataError, { exact: false })) };
       mergeDataFile(merged, doc.path, doc.value, file, dataError); // OPA's placement and conflicts
       data.push(doc);
     }

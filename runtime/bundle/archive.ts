@@ -118,7 +118,7 @@ export function assemble(files: Map<string, Buffer>): ParsedBundle {
     const dir = path.slice(1, path.length - name.length).split("/").filter((p) => p !== "");
     if (DATA_FILES.includes(name)) {
       // JSON for the Store: a number beyond a double's precision becomes the nearest double
-      const value = toJSON(parseDataFile(path, utf8(path, content), dataError)) as Value;
+      const value = toJSON(parseDataFile(path, utf8(path, content), dataError, { exact: false })) as Value;
       mergeDataFile(bundle.data as Record<string, Value>, dir, value, path, dataError);
     } else if (name.endsWith(".rego")) {
       bundle.modules[path] = utf8(path, content);
