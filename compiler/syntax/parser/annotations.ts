@@ -86,7 +86,8 @@ function parseBlock(b: Block, parseRef: RefParser): { annotations: Annotations }
           a.entrypoint = value;
           break;
         case "organizations":
-          a.organizations = list(value, "organizations").map((v) => str(v, "organizations"));
+          // a null item decodes to the zero string, as OPA's yaml.v3 decoding does
+          a.organizations = list(value, "organizations").map((v) => (v === null ? "" : str(v, "organizations")));
           break;
         case "related_resources":
           a.relatedResources = list(value, "related_resources").map(relatedResource);
@@ -163,7 +164,9 @@ function author(v: unknown): AuthorAnnotation {
 }
 
 function schema(v: unknown, parseRef: RefParser): SchemaAnnotation {
-  if (!(v instanceof Map) || v.size === 0) throw new Error("invalid schema declaration");
+  // a null or empty item is a map without a key: OPA parses the missing key ("") as the path
+  if (v === null || (v instanceof Map && v.size === 0)) throw new Error("invalid document reference");
+  if (!(v instanceof Map)) throw new Error("invalid schema declaration");
   const [k, value] = v.entries().next().value as [unknown, unknown];
   const pathTerm = parseRef(String(k));
   if (!pathTerm || pathTerm.type !== "ref") throw new Error("invalid document reference");

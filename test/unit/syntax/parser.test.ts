@@ -336,6 +336,14 @@ allow if { true }
         ]);
       }
     });
+    it("decode null items as OPA does: an empty organization, a schema item without a path", () => {
+      const orgs = parseModuleResult("# METADATA\n# organizations:\n# - null\n# - acme\npackage p\n");
+      expect(orgs.module!.annotations[0]!.organizations).to.deep.equal(["", "acme"]);
+      for (const item of ["null", "{}"]) {
+        const r = parseModuleResult(`# METADATA\n# schemas:\n# - ${item}\npackage p\n`);
+        expect(errorsOf(r).map((e) => e[3])).to.deep.equal(["invalid document reference"]);
+      }
+    });
     it("report YAML errors", () => {
       const r = parseModuleResult("package test\n\n# METADATA\n# title: [unclosed\np := 1\n");
       // at the comment the YAML error's line points into (as OPA), with the YAML library's message
