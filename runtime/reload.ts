@@ -275,7 +275,9 @@ export class HotReloader {
 function loadData(engine: Engine, base: Record<string, unknown>, tree: PolicyTree): void {
   engine.loadData("/", base);
   for (const doc of tree.data) {
-    for (const [key, value] of Object.entries(doc.value)) engine.loadData(formatPath([...doc.path, key]), value);
+    const { path, value } = doc;
+    if (path.length > 0 && (typeof value !== "object" || value === null || Array.isArray(value))) engine.loadData(formatPath(path), value);
+    else for (const [key, v] of Object.entries(value as Record<string, unknown>)) engine.loadData(formatPath([...path, key]), v);
   }
 }
 

@@ -1,11 +1,15 @@
 // What the hot reloader reads from its policy directory, in one pass: every `.rego` file (the
 // modules) and every `data.json` / `data.yaml` / `data.yml` (data documents, placed as in an OPA
-// bundle: `dir/a/b/data.json` is `data.a.b`), plus a revision that names this exact content.
+// bundle, by runtime/dataFiles.ts: `dir/a/b/data.json` is `data.a.b`, whatever it holds), plus a
+// revision that names this exact content.
 //
 // Dot-files and dot-directories are skipped: editors keep swap and lock files there (emacs'
 // `.#authz.rego` even ends in `.rego`), and `.git` is no policy. node:fs, node:path, node:crypto and
 // yaml are imported lazily: the runtime index must stay loadable in browsers.
+import { mergeDataFile, parseDataFile, type DataFileError } from "./dataFiles.js";
 import { RegoError } from "./errors.js";
+import { toJSON, type JSONValue } from "./value/json.js";
+import { newPlainObject } from "./value/value.js";
 
 /** The file names of data documents, in a policy directory and in a bundle archive alike. */
 export const DATA_FILES: readonly string[] = ["data.json", "data.yaml", "data.yml"];
@@ -15,7 +19,8 @@ export interface DataDocument {
   file: string;
   /** Where the document goes under `data` (the file's directory, relative to `dir`). */
   path: string[];
-  value: Record<string, unknown>;
+  /** Any JSON value; only a document at the root of `dir` must be an object. */
+  value: JSONValue;
 }
 
 export interface PolicyTree {
@@ -41,6 +46,7 @@ export async function readPolicyTree(dir: string): Promise<PolicyTree> {
   const modules: Record<string, string> = {};
   const data: DataDocument[] = [];
   const hash = (await import("node:crypto")).createHash("sha256");
+  const merged = newPlainObject();
   for (const rel of files) {
     const file = join(dir, ...rel);
     const text = await readFile(file, "utf8").catch((e: unknown) => {
@@ -49,7 +55,12 @@ export async function readPolicyTree(dir: string): Promise<PolicyTree> {
     hash.update(`${rel.join("/")}\0${text}\0`);
     const name = rel[rel.length - 1]!;
     if (name.endsWith(".rego")) modules[file] = text;
-    else data.push({ file, path: rel.slice(0, -1), value: await parseData(file, name, text) });
+    else {
+      // JSON for the Store: a number beyond a double's precision becomes the nearest double
+      const doc = { file, path: rel.slice(0, -1), value: toJSON(parseDataFile(file, text, dataError, { exact: false })) };
+      mergeDataFile(merged, doc.path, doc.value, file, dataError); // OPA's placement and conflicts
+      data.push(doc);
+    }
   }
   if (Object.keys(modules).length === 0) {
     throw new RegoError("rego_compile_error", `HotReloader: no .rego files in ${JSON.stringify(dir)}`);
@@ -78,20 +89,8 @@ async function listFiles(dir: string, prefix: string[], readdir: ReadDir, join: 
   return out;
 }
 
-async function parseData(file: string, name: string, text: string): Promise<Record<string, unknown>> {
-  let value: unknown;
-  try {
-    value = name.endsWith(".json") ? JSON.parse(text) : (await import("yaml")).parse(text);
-  } catch (e) {
-    throw new RegoError("storage_invalid_value_error", `HotReloader: ${file}: ${(e as Error).message}`, undefined, { cause: e });
-  }
-  // An empty YAML file is an empty document; anything but an object has no keys to place.
-  if (value === null || value === undefined) return {};
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw new RegoError("storage_invalid_value_error", `HotReloader: ${file}: a data document must be an object`);
-  }
-  return value as Record<string, unknown>;
-}
+const dataError: DataFileError = (_problem, file, message, cause) =>
+  new RegoError("storage_invalid_value_error", `HotReloader: ${file}: ${message}`, undefined, { cause });
 
 function readError(path: string, e: unknown): RegoError {
   const message = e instanceof Error ? e.message : String(e);

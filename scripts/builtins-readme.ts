@@ -17,7 +17,7 @@ const NOTES: Readonly<Record<string, string>> = {
   net: "`net.cidr_expand` refuses networks of more than 2^20 addresses (OPA builds the set until cancelled); `net.lookup_ip_addr` (async) uses the system resolver (node:dns)",
   http: "`http.send` is async (only plans that call it get async entrypoints); Node's HTTP client (fetch in browsers, without TLS options); no `allow_net` capability or distributed tracing; the cross-evaluation cache is process-wide (1000 entries)",
   providers: "a time given as an exponent literal (`-1e9`) is accepted: numbers do not keep their source text (OPA refuses it)",
-  jsonschema: "ajv validates: errors come in ajv's order, failed `anyOf`/`oneOf` branches are not repeated; remote `$ref`s are not fetched",
+  jsonschema: "remote `$ref`s are not fetched; where OPA walks an object's keys in Go's random map order, errors follow the document's order (the schema's for `properties`); formats are checked by ajv-formats",
   opa: "`opa.runtime()` returns `{}` (OPA as a library) unless the application passes the `runtime` evaluation option: no environment variables reach a policy by default",
 };
 

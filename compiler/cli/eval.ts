@@ -9,11 +9,15 @@ import { newPlainObject, setOwn, type PlainObject, type Value } from "../../runt
 import type { CliCommand } from "../cli.js";
 import { parseQuery } from "../syntax/index.js";
 import { loadSchemas, loadSources, readDataFile } from "./sources.js";
+import { parseTimeout, withDeadline } from "./timeout.js";
+import { termString } from "../../runtime/builtins/termString.js";
+import { explainBody, type PartsEvaluator } from "../testing/explain.js";
+import { explanationLines } from "../testing/report.js";
 
 const command: CliCommand = {
   summary: "evaluate a query against Rego policies and data, printing OPA's result format",
   usage:
-    "usage: regoc eval [-d path]... [-i input.json] [-s schema] [--v0-compatible] [--strict] '<query>'\n  -d, --data   a .rego, .json or .yaml file, or a directory of them (repeatable)\n  -i, --input  the input document (JSON)\n" +
+    "usage: regoc eval [-d path]... [-i input.json] [-s schema] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [--v0-compatible] [--strict] '<query>'\n  -d, --data   a .rego, .json or .yaml file, or a directory of them (repeatable)\n  -i, --input  the input document (JSON)\n  --ignore     skip files and directories under the -d paths whose name matches (Go filepath.Match; repeatable)\n  --explain    fails: for an undefined query, the expression it stopped at and its operands' values (on stderr)\n  --timeout    a Go duration (default: none); an evaluation over it is an error (eval_cancel_error)\n" +
     "  -s, --schema a JSON Schema file (the type of input everywhere) or a directory of them (schema.<path>, for METADATA schemas: annotations)",
   async run(argv) {
     const { values, positionals } = parseArgs({
@@ -22,6 +26,9 @@ const command: CliCommand = {
         data: { type: "string", short: "d", multiple: true },
         input: { type: "string", short: "i" },
         schema: { type: "string", short: "s" },
+        ignore: { type: "string", multiple: true },
+        timeout: { type: "string" },
+        explain: { type: "string" },
         "v0-compatible": { type: "boolean", default: false },
         strict: { type: "boolean", default: false },
       },
@@ -30,13 +37,16 @@ const command: CliCommand = {
     });
     if (positionals.length !== 1) throw new RegoError("cli_usage_error", "usage: regoc eval [-d path]... [-i input.json] '<query>'");
     const query = positionals[0]!;
+    if (values.explain !== undefined && values.explain !== "fails") throw new RegoError("cli_usage_error", `--explain: '${values.explain}' is not supported (only 'fails')`);
+    const explain = values.explain !== undefined;
     const v0 = values["v0-compatible"] === true;
-    const { modules, data } = loadSources(values.data ?? []);
+    const { modules, data } = loadSources(values.data ?? [], { ignore: values.ignore ?? [] });
     const input = values.input ? readDataFile(values.input) : undefined;
     const { compileRego } = await import("../compile.js");
     const schemas = values.schema !== undefined ? loadSchemas(values.schema) : undefined;
     const prepared = await compileRego({ modules, query, v0Compatible: v0, strict: values.strict === true, captureExpressions: true, print: true, ...(schemas && { schemas }) });
-    const rows = await prepared.evaluateAsync({ input, data, strictBuiltinErrors: values.strict === true });
+    const timeoutMs = values.timeout === undefined ? 0 : parseTimeout(values.timeout);
+    const rows = await withDeadline(() => prepared.evaluateAsync({ input, data, strictBuiltinErrors: values.strict === true }), timeoutMs);
     const exprs = parseQuery(query, { regoVersion: v0 ? "v0" : "v1" });
     const result = rows.map((row) => {
       const expressions = exprs.map((e, i) => {
@@ -51,6 +61,16 @@ const command: CliCommand = {
       return out;
     });
     process.stdout.write(`${render(result.length === 0 ? {} : { result }, "")}\n`);
+    if (explain && rows.length === 0) {
+      // the query's parts, compiled and evaluated as queries against the same modules and data
+      const run = async (q: string) => (await compileRego({ modules, query: q, v0Compatible: v0 })).evaluateAsync({ input, data });
+      const parts: PartsEvaluator = {
+        defined: (bodies) => Promise.all(bodies.map(async (b) => (await run(b.join("\n"))).length > 0)),
+        values: (before, terms) => Promise.all(terms.map(async (t) => (await run([...before, `__regoc_v := ${t}`].join("\n")))[0]?.["__regoc_v"])),
+      };
+      const e = await explainBody(exprs, parts, (v) => termString(v as Value));
+      if (e) process.stderr.write(`${explanationLines(e, "query").join("\n")}\n`);
+    }
     return 0;
   },
 };

@@ -1,22 +1,78 @@
-// Reading policy files and data files named on the command line (files or directories,
-// recursively), for `regoc plan`, `regoc eval` and `regoc check`.
+// Reading the policy and data files named on the command line (files or directories, recursively),
+// as `opa eval -d`/`opa test` load them (without --bundle), for every command that reads them:
+// every .rego file is a module; every .json / .yaml / .yml file is data, placed at the path of its
+// directory relative to the argument it was found under (runtime/dataFiles.ts: `dir/a/b/x.json`
+// given `dir` → data.a.b, whatever it holds). Unlike OPA, node_modules and hidden directories are
+// not entered (`regoc test .` in a Node project stays usable), nor symbolic links to directories.
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join, relative, sep } from "node:path";
-import { parse as parseYaml } from "yaml";
+import { join, normalize, relative, sep } from "node:path";
 import { RegoError } from "../../runtime/errors.js";
+import { isDataFileName, mergeDataFile, parseDataFile, type DataFileError } from "../../runtime/dataFiles.js";
 import type { NodeLocation } from "../ast/nodes.js";
 import { refString, stringTerm, varTerm } from "../passes/terms.js";
-import { fromJSONText } from "../../runtime/value/json.js";
-import { isPlainObject, newPlainObject, setOwn, type PlainObject, type Value } from "../../runtime/value/value.js";
+import { newPlainObject, type PlainObject, type Value } from "../../runtime/value/value.js";
 
 export interface LoadedSources {
-  /** Rego modules by path. */
+  /** Rego modules by path (the argument joined with the path below it). */
   modules: Record<string, string>;
-  /** Data documents merged by their directory (as `opa eval -d` does). */
+  /** The data documents, merged. */
   data: PlainObject;
 }
 
-function walk(path: string): string[] {
+/** A data file that does not decode is a parse error; one that does not fit `data`, a compile error. */
+const loadError: DataFileError = (problem, file, message) =>
+  new RegoError(problem === "parse" ? "rego_parse_error" : "rego_compile_error", `${file}: ${message}`);
+
+/** Directories never entered: dependencies and hidden directories (.git, ...). */
+const skipDir = (name: string) => name === "node_modules" || name.startsWith(".");
+
+/** A pattern of Go's filepath.Match as a RegExp over one name (`*`, `?`, `[a-z]`, `[^x]`, `\\c`);
+ * undefined for a malformed pattern, which matches nothing (as OPA ignores Match's error). */
+export function goGlob(pattern: string): RegExp | undefined {
+  const chars = [...pattern];
+  const lit = (c: string) => `\\u{${c.codePointAt(0)!.toString(16)}}`;
+  let out = "";
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (c === "*") out += "[^/]*";
+    else if (c === "?") out += "[^/]";
+    else if (c === "\\") {
+      if (++i >= chars.length) return undefined;
+      out += lit(chars[i]!);
+    } else if (c === "[") {
+      let cls = "";
+      if (chars[i + 1] === "^") (cls += "^"), i++;
+      let n = 0;
+      for (;;) {
+        let a = chars[++i];
+        if (a === undefined) return undefined;
+        if (a === "]" && n > 0) break;
+        if (a === "\\") a = chars[++i];
+        if (a === undefined || (a === "-" && n === 0) || a === "]") return undefined;
+        cls += lit(a);
+        if (chars[i + 1] === "-") {
+          i += 2;
+          let b = chars[i];
+          if (b === "\\") b = chars[++i];
+          if (b === undefined || b === "-" || b === "]") return undefined;
+          cls += `-${lit(b)}`;
+        }
+        n++;
+      }
+      out += `[${cls}]`;
+    } else out += lit(c);
+  }
+  try {
+    return new RegExp(`^${out}$`, "u");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The files under a path, sorted by name at each level; a file argument is itself. Below the
+ * argument, a file or directory whose name matches an `ignore` pattern is skipped (OPA's
+ * `--ignore`: loader.GlobExcludeName at depth 1 and deeper). */
+function walk(path: string, ignore: readonly RegExp[] = []): string[] {
   let st;
   try {
     st = statSync(path);
@@ -24,62 +80,87 @@ function walk(path: string): string[] {
     throw new RegoError("cli_usage_error", `${path}: no such file or directory`);
   }
   if (!st.isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true })
-    .filter((e) => !e.name.startsWith("."))
-    .sort((a, b) => (a.name < b.name ? -1 : 1))
-    .flatMap((e) => walk(join(path, e.name)));
+  const out: string[] = [];
+  const visit = (dir: string) => {
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (ignore.some((re) => re.test(entry.name))) continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!skipDir(entry.name)) visit(full);
+      } else if (!entry.isSymbolicLink() || statSync(full, { throwIfNoEntry: false })?.isFile()) out.push(full);
+    }
+  };
+  visit(path);
+  return out;
 }
 
-/** Reads .rego, .json, .yaml/.yml files under the given paths. */
-export function loadSources(paths: readonly string[], options: { data?: boolean } = {}): LoadedSources {
+export interface LoadOptions {
+  /** False: only the .rego files. */
+  data?: boolean;
+  /** OPA's `--ignore` patterns (Go's filepath.Match) on file and directory names below the paths. */
+  ignore?: readonly string[];
+}
+
+/** Reads the .rego files and (unless `data: false`) the data files under the given paths. */
+export function loadSources(paths: readonly string[], options: LoadOptions = {}): LoadedSources {
   const modules: Record<string, string> = {};
   const data = newPlainObject();
-  for (const root of paths) {
+  const ignore = (options.ignore ?? []).flatMap((p) => goGlob(p) ?? []);
+  for (const arg of paths) {
+    const root = normalize(arg);
     const isDir = statSync(root, { throwIfNoEntry: false })?.isDirectory() === true;
-    for (const file of walk(root)) {
-      if (file.endsWith(".rego")) modules[file] = readFileSync(file, "utf8");
-      else if (options.data !== false && /\.(json|ya?ml)$/.test(file)) {
-        const value = readDataFile(file);
-        // a data file's directory below the named root is its path in `data`
+    for (const file of walk(root, ignore)) {
+      if (file.endsWith(".rego")) modules[file] = read(file);
+      else if (options.data !== false && isDataFileName(file)) {
         const dir = isDir ? relative(root, file).split(sep).slice(0, -1) : [];
-        merge(data, dir, value, file);
+        mergeDataFile(data, dir, parseDataFile(file, read(file), loadError), file, loadError);
       }
     }
   }
   return { modules, data };
 }
 
-export function readDataFile(file: string): Value {
-  const text = readFileSync(file, "utf8");
-  try {
-    if (file.endsWith(".json")) return fromJSONText(text, basename(file));
-    return JSON.parse(JSON.stringify(parseYaml(text) ?? null)) as Value;
-  } catch (e) {
-    throw new RegoError("cli_usage_error", `${file}: ${(e as Error).message}`);
+/** OPA's `--bundle`: each path is a bundle, a directory or a .tar.gz archive, read as the bundle
+ * client reads archives (runtime/bundle/archive.ts): its .rego modules, data only from
+ * `data.json` / `data.yaml` / `data.yml` at their directory's path, its `.manifest`'s roots
+ * checked for data and packages. Module names are the path joined with the module's place in the
+ * bundle. */
+export async function loadBundles(paths: readonly string[], options: LoadOptions & { v0Compatible?: boolean } = {}): Promise<LoadedSources> {
+  const { assemble, readArchive } = await import("../../runtime/bundle/archive.js");
+  const { checkPackages } = await import("../../runtime/bundle/activate.js");
+  const { DEFAULT_LIMITS } = await import("../../runtime/bundle/client.js");
+  const ignore = (options.ignore ?? []).flatMap((p) => goGlob(p) ?? []);
+  const modules: Record<string, string> = {};
+  const data = newPlainObject();
+  for (const arg of paths) {
+    const root = normalize(arg);
+    const st = statSync(root, { throwIfNoEntry: false });
+    if (!st) throw new RegoError("cli_usage_error", `${arg}: no such file or directory`);
+    let bundle;
+    if (st.isDirectory()) {
+      const files = new Map<string, Buffer>();
+      for (const file of walk(root, ignore)) files.set(`/${relative(root, file).split(sep).join("/")}`, readFileSync(file));
+      bundle = assemble(files);
+    } else bundle = await readArchive(readFileSync(root), DEFAULT_LIMITS);
+    const named = Object.fromEntries(Object.entries(bundle.modules).map(([path, text]) => [join(root, path), text]));
+    await checkPackages(named, bundle.manifest.roots, options.v0Compatible === true);
+    Object.assign(modules, named);
+    mergeDataFile(data, [], bundle.data as PlainObject, root, loadError);
   }
+  return { modules, data };
 }
 
-function merge(into: PlainObject, path: string[], value: Value, file: string): void {
-  let node = into;
-  for (const seg of path) {
-    const next = Object.hasOwn(node, seg) ? node[seg] : undefined;
-    if (next === undefined) {
-      const o = newPlainObject();
-      setOwn(node, seg, o);
-      node = o;
-    } else if (isPlainObject(next)) node = next;
-    else throw new RegoError("cli_usage_error", `${file}: data conflicts at ${path.join(".")}`);
-  }
-  if (!isPlainObject(value)) {
-    if (path.length === 0) throw new RegoError("cli_usage_error", `${file}: root data must be an object`);
-    throw new RegoError("cli_usage_error", `${file}: data must be an object`);
-  }
-  for (const k of Object.keys(value)) {
-    const existing = Object.hasOwn(node, k) ? node[k] : undefined;
-    const v = (value as PlainObject)[k]!;
-    if (existing !== undefined && isPlainObject(existing) && isPlainObject(v)) merge(node, [k], v, file);
-    else if (existing !== undefined) throw new RegoError("cli_usage_error", `${file}: data conflicts at ${[...path, k].join(".")}`);
-    else setOwn(node, k, v);
+/** One JSON or YAML file's value (`regoc eval -i`). */
+export function readDataFile(file: string): Value {
+  return parseDataFile(file, read(file), (_problem, f, message) => new RegoError("cli_usage_error", `${f}: ${message}`));
+}
+
+function read(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    throw new RegoError("cli_usage_error", `${file}: ${(e as Error).message}`);
   }
 }
 

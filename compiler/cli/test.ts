@@ -8,8 +8,9 @@ import { RegoError } from "../../runtime/errors.js";
 import { jsonReport, prettyReport, summarize } from "../testing/report.js";
 import { runTests, type TestResult } from "../testing/runner.js";
 import type { CliCommand } from "../cli.js";
+import { parseTimeout } from "./timeout.js";
 
-const USAGE = "usage: regoc test <path> [path ...] [-v] [--run REGEX] [--v0-compatible] [--format pretty|json]";
+const USAGE = "usage: regoc test <path> [path ...] [-v] [--run REGEX] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [-b] [--count N] [--v0-compatible] [--format pretty|json]";
 
 function usage(message: string): RegoError {
   return new RegoError("cli_usage_error", `${message}\n${USAGE}`);
@@ -29,7 +30,7 @@ export function formatErrors(e: RegoError): string {
 
 const command: CliCommand = {
   summary: "run Rego tests (test_* rules) as `opa test` does",
-  usage: "usage: regoc test <paths...> [-v] [--run REGEX] [--v0-compatible] [--format pretty|json]\n  -v          list every test, not only failures and errors\n  --run       only tests whose name matches\n  exit 0: all passed; 1: a test failed or errored; 2: load or compile errors",
+  usage: "usage: regoc test <paths...> [-v] [--run REGEX] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [-b] [--count N] [--v0-compatible] [--format pretty|json]\n  -v          list every test, not only failures and errors\n  --run       only tests whose name matches\n  --ignore    skip files and directories whose name matches (Go filepath.Match: *.yaml, vendor; repeatable)\n  -b, --bundle  each path is a bundle (directory or .tar.gz): data only from data.json/data.yaml, .manifest roots checked\n  --count     run the tests N times, a report each, stopping after a run that does not pass\n  --explain   fails: show where each failed test stopped and the values there (also with -v)\n  --timeout   per test, as a Go duration (default 5s; 0: none); a test over it is an error (eval_cancel_error)\n  exit 0: all passed; 1: a test failed or errored; 2: load or compile errors",
   async run(argv) {
     let parsed;
     try {
@@ -38,6 +39,11 @@ const command: CliCommand = {
         options: {
           verbose: { type: "boolean", short: "v", default: false },
           run: { type: "string", short: "r" },
+          ignore: { type: "string", multiple: true },
+          timeout: { type: "string" },
+          explain: { type: "string" },
+          bundle: { type: "boolean", short: "b", default: false },
+          count: { type: "string" },
           "v0-compatible": { type: "boolean", default: false },
           format: { type: "string", short: "f", default: "pretty" },
         },
@@ -60,17 +66,29 @@ const command: CliCommand = {
       }
     }
 
-    let results: TestResult[];
-    try {
-      results = await runTests(positionals, { run, v0Compatible: values["v0-compatible"] });
-    } catch (e) {
-      if (!isRegoErrorLike(e) || e.code === "cli_usage_error") throw e;
-      process.stderr.write(`${formatErrors(e)}\n`);
-      return 2;
+    const timeoutMs = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
+    // OPA's modes are fails (its default), full, notes and debug: only fails has a counterpart here
+    if (values.explain !== undefined && values.explain !== "fails") throw usage(`--explain: '${values.explain}' is not supported (only 'fails')`);
+    const explain = values.explain !== undefined || values.verbose === true;
+
+    const count = values.count === undefined ? 1 : Number(values.count);
+    if (!Number.isSafeInteger(count) || count < 1) throw usage(`--count must be a positive integer, not '${values.count}'`);
+
+    // OPA's --count: the whole run again, each with its report, until one does not pass
+    for (let i = 0; i < count; i++) {
+      let results: TestResult[];
+      try {
+        results = await runTests(positionals, { run, v0Compatible: values["v0-compatible"], ignore: values.ignore ?? [], explain, bundle: values.bundle === true, ...(timeoutMs !== undefined && { timeoutMs }) });
+      } catch (e) {
+        if (!isRegoErrorLike(e) || e.code === "cli_usage_error") throw e;
+        process.stderr.write(`${formatErrors(e)}\n`);
+        return 2;
+      }
+      process.stdout.write(format === "json" ? jsonReport(results) : prettyReport(results, values.verbose === true));
+      const s = summarize(results);
+      if (s.fail > 0 || s.error > 0) return 1;
     }
-    process.stdout.write(format === "json" ? jsonReport(results) : prettyReport(results, values.verbose === true));
-    const s = summarize(results);
-    return s.fail > 0 || s.error > 0 ? 1 : 0;
+    return 0;
   },
 };
 

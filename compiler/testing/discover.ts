@@ -29,6 +29,9 @@ export interface TestCase {
   skip: boolean;
   /** A partial-object test (`test_x[note] if ...`): its keys are sub-results. */
   partialObject: boolean;
+  /** The test's rule (its first body) and module, as parsed: what --explain re-evaluates. */
+  rule: Rule;
+  module: Module;
 }
 
 export interface Discovered {
@@ -97,6 +100,8 @@ export function discoverTests(sources: Readonly<Record<string, string>>, v0: boo
         entrypoint: [...pkgPath, ...planned].map(segment).join("/"),
         skip,
         partialObject: rule.head.reference.length > index + 1 && rule.head.value !== undefined,
+        rule,
+        module: mod,
       });
     }
     modules[file] = applyEdits(sources[file]!, edits);

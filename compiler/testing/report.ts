@@ -5,10 +5,12 @@
 // under its test; an error indented under its test; then a line of 80 `-` (when anything was
 // shown) and the summary `PASS: p/t`, `FAIL: f/t`, `SKIPPED: s/t`, `ERROR: e/t` (each only when
 // non-zero). A partial-object test counts each leaf sub-result. Evaluation traces are not
-// available (regoc has no tracer), so -v prints no trace section.
+// available (regoc has no tracer): with --explain fails (or -v) a failed test shows the expression
+// it failed at and its operands' values instead (explain.ts).
 //
 // JSON: the array of results, with OPA's field names; `duration` in nanoseconds, `output` base64.
 import type { RegoError } from "../../runtime/errors.js";
+import type { Explanation } from "./explain.js";
 import type { SubResult, TestResult } from "./runner.js";
 
 export interface Summary {
@@ -76,6 +78,7 @@ export function prettyReport(results: readonly TestResult[], verbose: boolean): 
       for (const { depth, sub } of walkSubs(r.subResults, 0)) {
         if (sub.fail || verbose) out.push(`  ${"  ".repeat(depth)}${sub.name}: ${sub.fail ? "FAIL" : "PASS"}`);
       }
+      if (r.explanation) out.push(...explanationLines(r.explanation, "", "  "));
       if (r.output.length > 0) {
         out.push("");
         out.push(indent(r.output.trim()));
@@ -91,6 +94,13 @@ export function prettyReport(results: readonly TestResult[], verbose: boolean): 
   if (s.skip) out.push(`SKIPPED: ${s.skip}/${s.total}`);
   if (s.error) out.push(`ERROR: ${s.error}/${s.total}`);
   return out.length > 0 ? `${out.join("\n")}\n` : "";
+}
+
+/** `--explain fails`: `failed at file:row: <expression>`, then `  <operand> = <value>` each, all
+ * indented by `indent`; `file` names a location without one (a query). */
+export function explanationLines(e: Explanation, file = "", indent = ""): string[] {
+  const text = e.text.split("\n").join(`\n${indent}  `);
+  return [`${indent}failed at ${e.location.file || file}:${e.location.row}: ${text}`, ...e.values.map((v) => `${indent}  ${v.text} = ${v.value ?? "undefined"}`)];
 }
 
 function* walkSubs(subs: readonly SubResult[], depth: number): Generator<{ depth: number; sub: SubResult }> {

@@ -9,10 +9,13 @@
 // Load and compile errors are thrown (RegoError / RegoErrors): no test runs.
 import { asRegoError } from "../../runtime/decision.js";
 import { RegoError } from "../../runtime/errors.js";
+import { withDeadline } from "../cli/timeout.js";
 import type { EntrypointInfo } from "../../runtime/eval/prepared.js";
 import type { JSONValue } from "../../runtime/value/json.js";
+import type { Value } from "../../runtime/value/value.js";
 import { discoverTests, type TestCase } from "./discover.js";
-import { loadPaths } from "./load.js";
+import { explainFailure, type Explanation } from "./explain.js";
+import { loadBundles, loadSources } from "../cli/sources.js";
 
 export interface SubResult {
   name: string;
@@ -32,18 +35,31 @@ export interface TestResult {
   /** What print() wrote, one line per call. */
   output: string;
   subResults: SubResult[];
+  /** With `explain`: where a failed test stopped and the values there. */
+  explanation?: Explanation;
 }
 
 export interface RunTestsOptions {
   /** Only tests whose full name (`data.pkg.test_x`) matches. */
   run?: RegExp;
   v0Compatible?: boolean;
+  /** OPA's `--timeout` per test, in milliseconds (default 5 s; 0: none). A synchronous test is
+   * not interrupted: one that ran longer is reported as cancelled once it ends; an asynchronous
+   * one (http.send) is abandoned at the timeout. */
+  timeoutMs?: number;
+  /** OPA's `--bundle`: each path is a bundle directory or archive (sources.ts loadBundles). */
+  bundle?: boolean;
+  /** `--explain fails`: explain each failed test (see explain.ts). */
+  explain?: boolean;
+  /** OPA's `--ignore`: patterns on file and directory names below the paths. */
+  ignore?: readonly string[];
   /** Sources and data given directly instead of loaded from paths (for tests of the runner). */
   files?: { modules: Record<string, string>; data?: Record<string, unknown> };
 }
 
 export async function runTests(paths: readonly string[], options: RunTestsOptions = {}): Promise<TestResult[]> {
-  const loaded = options.files ? { modules: options.files.modules, data: options.files.data ?? {} } : loadPaths(paths);
+  const load = { ignore: options.ignore ?? [] };
+  const loaded = options.files ? { modules: options.files.modules, data: options.files.data ?? {} } : options.bundle ? await loadBundles(paths, { ...load, v0Compatible: options.v0Compatible === true }) : loadSources(paths, load);
   const v0 = options.v0Compatible === true;
   const { modules, tests } = discoverTests(loaded.modules, v0);
   const selected = tests.filter((t) => !options.run || options.run.test(t.fullName));
@@ -52,17 +68,22 @@ export async function runTests(paths: readonly string[], options: RunTestsOption
   // Values are read with the runtime instance the generated module uses (imported the same way).
   const { toJSON } = await import("../../runtime/value/json.js");
   const results: TestResult[] = [];
-  for (const t of selected) results.push(t.skip ? skipped(t) : await runOne(t, table[t.entrypoint]!, loaded.data, toJSON as ToJSON));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  for (const t of selected) results.push(t.skip ? skipped(t) : await runOne(t, table[t.entrypoint]!, loaded.data, toJSON as ToJSON, timeoutMs));
+  if (options.explain) await explainFailures(selected, results, modules, loaded.data, v0, timeoutMs);
   return results;
 }
 
 type ToJSON = (v: unknown) => JSONValue;
 
-async function compileTests(modules: Record<string, string>, tests: TestCase[], v0: boolean): Promise<Record<string, EntrypointInfo>> {
+function compileTests(modules: Record<string, string>, tests: TestCase[], v0: boolean): Promise<Record<string, EntrypointInfo>> {
+  return compileEntrypoints(modules, [...new Set(tests.map((t) => t.entrypoint))], v0);
+}
+
+async function compileEntrypoints(modules: Record<string, string>, entrypoints: string[], v0: boolean): Promise<Record<string, EntrypointInfo>> {
   const { planRego, generateTypeScript, loadModule } = await import("../index.js");
   const { getBuiltin } = await import("../../runtime/builtins/registry.js");
   if (Object.keys(modules).length === 0) return {};
-  const entrypoints = [...new Set(tests.map((t) => t.entrypoint))];
   // With no test to run, still compile the modules (a query of `true`), as opa test does.
   const plan = planRego(entrypoints.length > 0 ? { modules, entrypoints, v0Compatible: v0, print: true } : { modules, query: "true", v0Compatible: v0 });
   if (entrypoints.length === 0) return {};
@@ -81,7 +102,26 @@ function skipped(t: TestCase): TestResult {
   return { ...base(t), skip: true };
 }
 
-async function runOne(t: TestCase, info: EntrypointInfo, data: Record<string, unknown>, toJSON: ToJSON): Promise<TestResult> {
+/** A failed test (not an error, not a partial-object test) evaluated again in parts. */
+async function explainFailures(tests: TestCase[], results: TestResult[], modules: Record<string, string>, data: Record<string, unknown>, v0: boolean, timeoutMs: number): Promise<void> {
+  const { termString } = await import("../../runtime/builtins/termString.js");
+  const evaluate = async (info: EntrypointInfo) => {
+    const out = await withDeadline(() => (info.fn as (i: unknown, d: unknown) => unknown)(undefined, data), timeoutMs);
+    return info.kind === "resultset" ? firstValue(out) : out;
+  };
+  const compile = (mods: Record<string, string>, entrypoints: string[]) => compileEntrypoints(mods, entrypoints, v0);
+  for (let i = 0; i < tests.length; i++) {
+    const r = results[i]!;
+    if (!r.fail || r.error || r.subResults.length > 0 || tests[i]!.partialObject) continue;
+    const e = await explainFailure(tests[i]!, modules, compile, evaluate, (v) => termString(v as Value));
+    if (e) r.explanation = e;
+  }
+}
+
+/** OPA's default --timeout. */
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+async function runOne(t: TestCase, info: EntrypointInfo, data: Record<string, unknown>, toJSON: ToJSON, timeoutMs: number): Promise<TestResult> {
   const r = base(t);
   const lines: string[] = [];
   const options = { print: (m: string) => lines.push(m) };
@@ -89,7 +129,7 @@ async function runOne(t: TestCase, info: EntrypointInfo, data: Record<string, un
   const t0 = process.hrtime.bigint();
   let out: unknown;
   try {
-    out = info.async ? await fn(undefined, data, options) : fn(undefined, data, options);
+    out = await withDeadline(() => fn(undefined, data, options), timeoutMs);
   } catch (e) {
     r.error = asRegoError(e);
   }

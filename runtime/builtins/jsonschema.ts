@@ -4,9 +4,9 @@
 // keywords, draft-4 boolean exclusiveMinimum/Maximum and `id` accepted) when `$schema` names none
 // of them. Here jsonschemaCheck.ts makes gojsonschema's load-time checks with its messages, ajv
 // (ajv-draft-04 for draft 4, ajv-formats for formats) compiles and validates, with RE2 (re2js)
-// for `pattern` as Go does, and jsonschemaErrors.ts gives the errors gojsonschema's shape.
+// for `pattern` as Go does, and jsonschemaErrors.ts lists a mismatch's errors as gojsonschema does.
 // Remote `$ref`s are not fetched: such a schema fails to compile.
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
+import { Ajv, type Options, type ValidateFunction } from "ajv";
 import AjvDraft04Module from "ajv-draft-04";
 import addFormatsModule from "ajv-formats";
 import draft06MetaSchema from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
@@ -15,8 +15,8 @@ import { isObject } from "../value/object.js";
 import { toJSON, type JSONValue } from "../value/json.js";
 import { newPlainObject, setOwn, type Value } from "../value/value.js";
 import { goErrors } from "./args.js";
-import { DRAFT4, HYBRID, SchemaLoadError, checkSchema, detectDraft } from "./jsonschemaCheck.js";
-import { toResultErrors } from "./jsonschemaErrors.js";
+import { DRAFT4, DRAFT6, HYBRID, SchemaLoadError, checkSchema, detectDraft } from "./jsonschemaCheck.js";
+import { ROOT_FIELD, WalkUnsupported, schemaErrors, type JsonObject, type SchemaResultError } from "./jsonschemaErrors.js";
 import { LruCache } from "./lruCache.js";
 import type { BuiltinTable } from "./registry.js";
 
@@ -54,8 +54,20 @@ function ajvFor(draft: number): AjvInstance {
   return draft === DRAFT4 ? instances.draft4 : instances.draft7;
 }
 
-/** Compiled validators (and the load errors of refused schemas) by the schema's JSON text. */
-const compiled = new LruCache<ValidateFunction>(64);
+/** A compiled schema: ajv's validator, and what the error walk needs. */
+interface Compiled {
+  validate: ValidateFunction;
+  /** The schema as normalised for ajv (the walk reads the same). */
+  schema: Json;
+  draft: number;
+  /** The absolute URI each `$ref` names, by its schema node. */
+  refs: Map<JsonObject, string>;
+  /** Schema nodes by absolute URI (their `$id`s, and the root's). */
+  ids: Map<string, Json>;
+}
+
+/** Compiled schemas by the schema's JSON text. */
+const compiled = new LruCache<Compiled>(64);
 
 type Json = JSONValue;
 
@@ -105,11 +117,72 @@ function normalize(node: Json, hybrid: boolean): Json {
   return out;
 }
 
-function compile(schema: Json): ValidateFunction {
+function compile(schema: Json): Compiled {
   return compiled.get(JSON.stringify(schema), () => compileUncached(schema));
 }
 
-function compileUncached(schema: Json): ValidateFunction {
+const ROOT_URI = "regoc:/root.json";
+
+/** The `$id`s of the schema and the absolute URI of every `$ref`, resolved against its base. */
+function indexRefs(schema: Json): Pick<Compiled, "refs" | "ids"> {
+  const refs = new Map<JsonObject, string>();
+  const ids = new Map<string, Json>([[ROOT_URI, schema]]);
+  const resolveUri = (ref: string, base: string): string | undefined => {
+    try {
+      return new URL(ref, base).href;
+    } catch {
+      return undefined;
+    }
+  };
+  const visit = (node: Json, base: string, key: string | undefined): void => {
+    if (Array.isArray(node)) return node.forEach((n) => visit(n, base, undefined));
+    if (node === null || typeof node !== "object" || (key !== undefined && NOT_SCHEMAS.has(key))) return;
+    let here = base;
+    if (typeof node["$id"] === "string") {
+      here = resolveUri(node["$id"], base) ?? base;
+      ids.set(here.replace(/#$/, ""), node);
+    }
+    if (typeof node["$ref"] === "string") {
+      const uri = resolveUri(node["$ref"], here);
+      if (uri !== undefined) refs.set(node, uri);
+    }
+    for (const [k, v] of Object.entries(node)) visit(v, here, k);
+  };
+  visit(schema, ROOT_URI, undefined);
+  return { refs, ids };
+}
+
+/** The schema a `$ref` names: a document by URI, then the JSON pointer of its fragment. */
+function resolveRef(c: Compiled, node: JsonObject): Json | undefined {
+  const uri = c.refs.get(node);
+  if (uri === undefined) return undefined;
+  const hash = uri.indexOf("#");
+  let target = c.ids.get(hash < 0 ? uri : uri.slice(0, hash));
+  if (hash < 0) return target;
+  const fragment = decodeURIComponent(uri.slice(hash + 1));
+  if (fragment === "" || fragment === "/") return target;
+  for (const seg of fragment.slice(1).split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))) {
+    if (Array.isArray(target)) target = target[Number(seg)];
+    else if (target !== null && typeof target === "object" && Object.hasOwn(target, seg)) target = target[seg];
+    else return undefined;
+  }
+  return target;
+}
+
+/** gojsonschema checks the formats it knows on strings; ajv-formats' checks stand for them. */
+function formatChecker(ajv: AjvInstance): (format: string, value: string) => boolean {
+  return (format, value) => {
+    const f = ajv.formats[format];
+    if (f === undefined || f === true) return true;
+    if (f instanceof RegExp) return f.test(value);
+    if (typeof f === "function") return f(value);
+    if (f.async || f.type === "number") return true;
+    const v = f.validate as ((s: string) => boolean) | string | RegExp;
+    return typeof v === "function" ? v(value) : typeof v === "string" ? new RegExp(v, "u").test(value) : v.test(value);
+  };
+}
+
+function compileUncached(schema: Json): Compiled {
   const draft = detectDraft(schema);
   checkSchema(schema, draft);
   const forAjv = normalize(schema, draft === HYBRID);
@@ -125,7 +198,7 @@ function compileUncached(schema: Json): ValidateFunction {
     // ajv keeps every compiled schema (and its $id) until removed; our own cache is the bounded one
     if (typeof forAjv === "object" && forAjv !== null) ajv.removeSchema(forAjv as object);
   }
-  return validate;
+  return { validate, schema: forAjv, draft, ...indexRefs(forAjv) };
 }
 
 function resultArray(valid: boolean, detail: Value): Value[] {
@@ -143,9 +216,11 @@ function verifySchema(schema: Value): Value[] {
 }
 
 function matchSchema(document: Value, schema: Value): Value[] {
-  const [doc, validate] = goErrors(SchemaLoadError, (): [Json, ValidateFunction] => [load(document), compile(load(schema))]);
-  const valid = validate(doc) as boolean;
-  const errors = valid ? [] : toResultErrors((validate.errors ?? []) as ErrorObject[]);
+  const [doc, c] = goErrors(SchemaLoadError, (): [Json, Compiled] => [load(document), compile(load(schema))]);
+  // ajv decides quickly; a mismatch is listed by the walk, which has the last word (it also does
+  // gojsonschema's exact arithmetic: 0.3 is a multiple of 0.1)
+  const errors = c.validate(doc) ? [] : mismatchErrors(c, doc);
+  const valid = errors.length === 0;
   return resultArray(
     valid,
     errors.map((r) => {
@@ -157,6 +232,21 @@ function matchSchema(document: Value, schema: Value): Value[] {
       return o;
     }),
   );
+}
+
+function mismatchErrors(c: Compiled, doc: Json): SchemaResultError[] {
+  const ajv = ajvFor(c.draft);
+  try {
+    return schemaErrors(c.schema, doc, { draft4: c.draft === DRAFT4, draft6: c.draft === DRAFT6, resolve: (node) => resolveRef(c, node), isFormat: formatChecker(ajv) });
+  } catch (e) {
+    if (!(e instanceof WalkUnsupported)) throw e;
+  }
+  // the walk cannot follow the schema (a `$ref` it does not resolve): ajv's own messages
+  return (c.validate.errors ?? []).map((e) => {
+    const field = e.instancePath === "" ? ROOT_FIELD : e.instancePath.slice(1).split("/").join(".");
+    const desc = e.message ?? e.keyword;
+    return { error: `${field}: ${desc}`, type: e.keyword, field, desc };
+  });
 }
 
 export const jsonschemaBuiltins: BuiltinTable = {

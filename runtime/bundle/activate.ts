@@ -106,10 +106,10 @@ function answer(value: unknown, toJSON: (v: unknown) => JSONValue): { result?: J
 }
 
 /** Every module's package must lie under a manifest root (OPA checks this at activation). */
-async function checkPackages(modules: Record<string, string>, roots: readonly string[]): Promise<void> {
+export async function checkPackages(modules: Record<string, string>, roots: readonly string[], v0 = false): Promise<void> {
   const { parseModuleResult } = await import("../../compiler/syntax/index.js");
   for (const [file, source] of Object.entries(modules)) {
-    const { module, errors } = parseModuleResult(source, { file });
+    const { module, errors } = parseModuleResult(source, { file, regoVersion: v0 ? "v0" : "v1" });
     if (!module) throw wrapCompileError("bundle: the policy does not compile", errors[0]);
     const path = module.package.path.slice(1).map((t) => (t.type === "string" ? t.value : ""));
     if (!underRoots(roots, path)) {

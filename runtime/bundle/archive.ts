@@ -9,10 +9,12 @@
 import { gunzip } from "node:zlib";
 import { promisify } from "node:util";
 import { Parser, type ReadEntry } from "tar";
-import { parse as parseYaml } from "yaml";
 import { RegoError } from "../errors.js";
+import { mergeDataFile, parseDataFile, type DataFileError } from "../dataFiles.js";
 import { DATA_FILES } from "../reloadFiles.js";
-import { checkDataRoots, checkRootsOverlap, mergeData } from "./roots.js";
+import { toJSON } from "../value/json.js";
+import { newPlainObject, type Value } from "../value/value.js";
+import { checkDataRoots, checkRootsOverlap } from "./roots.js";
 
 export interface ArchiveLimits {
   /** Compressed archive size (checked while downloading). */
@@ -105,15 +107,19 @@ function entryError(entry: string, message: string): RegoError {
   return new RegoError("bundle_error", `bundle archive: entry ${JSON.stringify(entry)}: ${message}`, undefined, { details: { entry } });
 }
 
-function assemble(files: Map<string, Buffer>): ParsedBundle {
+/** A bundle from its files by normalised path ("/a/data.json"): an archive's entries, or the files
+ * of a bundle directory (`regoc test --bundle`). */
+export function assemble(files: Map<string, Buffer>): ParsedBundle {
   const manifest = readManifest(files.get("/.manifest"));
   checkRootsOverlap(manifest.roots);
-  const bundle: ParsedBundle = { manifest, modules: {}, data: {} };
+  const bundle: ParsedBundle = { manifest, modules: {}, data: newPlainObject() };
   for (const [path, content] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const name = path.slice(path.lastIndexOf("/") + 1);
     const dir = path.slice(1, path.length - name.length).split("/").filter((p) => p !== "");
     if (DATA_FILES.includes(name)) {
-      mergeData(bundle.data, dir, parseData(path, content), path);
+      // JSON for the Store: a number beyond a double's precision becomes the nearest double
+      const value = toJSON(parseDataFile(path, utf8(path, content), dataError, { exact: false })) as Value;
+      mergeDataFile(bundle.data as Record<string, Value>, dir, value, path, dataError);
     } else if (name.endsWith(".rego")) {
       bundle.modules[path] = utf8(path, content);
     } else if (path === "/plan.json") {
@@ -134,14 +140,7 @@ function readManifest(content: Buffer | undefined): Manifest {
   return { revision, roots: (roots as string[]).map((r) => r.replace(/^\/+|\/+$/g, "")) };
 }
 
-function parseData(path: string, content: Buffer): unknown {
-  if (path.endsWith(".json")) return parseJSON(path, content);
-  try {
-    return parseYaml(utf8(path, content));
-  } catch (e) {
-    throw entryError(path, `not valid YAML: ${(e as Error).message}`);
-  }
-}
+const dataError: DataFileError = (problem, path, message) => entryError(path, problem === "parse" ? `not valid ${path.endsWith(".json") ? "JSON" : "YAML"}: ${message}` : message);
 
 function parseJSON(path: string, content: Buffer): unknown {
   try {

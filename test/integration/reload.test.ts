@@ -2,7 +2,7 @@
 // test waits for the reloader's own callbacks; the timeouts only keep a broken reloader from
 // hanging the run.
 import { expect } from "chai";
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HotReloader, type HotReloaderOptions, type ReloadEvent, type RegoError } from "regoc";
@@ -172,6 +172,16 @@ describe("HotReloader (real files, real chokidar)", function () {
     writeFileSync(join(dir, "data.json"), JSON.stringify({ limits: { max: 6 } }));
     await rec.until("the data reload", () => rec.reloads.length === 1);
     expect(await r.decide({})).to.equal(6);
+  });
+
+  it("an empty data.yaml is null and a non-object data.json its value, at their directory's path (as OPA's bundle reader)", async () => {
+    writeFileSync(file, "package t\n\nv := [data.x == null, data.y]\n");
+    mkdirSync(join(dir, "x"));
+    mkdirSync(join(dir, "y"));
+    writeFileSync(join(dir, "x", "data.yaml"), "");
+    writeFileSync(join(dir, "y", "data.json"), "[1,2]");
+    const r = await start();
+    expect(await r.decide({})).to.deep.equal([true, [1, 2]]);
   });
 
   it("a write during a compile is compiled after it: the last write wins", async () => {

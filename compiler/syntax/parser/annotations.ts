@@ -68,6 +68,9 @@ function parseBlock(b: Block, parseRef: RefParser): { annotations: Annotations }
   const a: Annotations = { type: "annotations", scope: "", entrypoint: false, location: b.first.location };
   try {
     for (const [key, value] of raw) {
+      // A key without a value (`# related_resources:`) is null: OPA's YAML decoding leaves the
+      // field at its zero value, as if the key were absent.
+      if (value === null) continue;
       switch (key) {
         case "scope":
           a.scope = str(value, "scope");
@@ -83,7 +86,8 @@ function parseBlock(b: Block, parseRef: RefParser): { annotations: Annotations }
           a.entrypoint = value;
           break;
         case "organizations":
-          a.organizations = list(value, "organizations").map((v) => str(v, "organizations"));
+          // a null item decodes to the zero string, as OPA's yaml.v3 decoding does
+          a.organizations = list(value, "organizations").map((v) => (v === null ? "" : str(v, "organizations")));
           break;
         case "related_resources":
           a.relatedResources = list(value, "related_resources").map(relatedResource);
@@ -95,8 +99,8 @@ function parseBlock(b: Block, parseRef: RefParser): { annotations: Annotations }
           a.schemas = list(value, "schemas").map((s) => schema(s, parseRef));
           break;
         case "custom":
-          if (value !== null && !(value instanceof Map)) throw new Error("yaml: unmarshal errors: custom must be a mapping");
-          a.custom = plain(value ?? new Map()) as Record<string, unknown>;
+          if (!(value instanceof Map)) throw new Error("yaml: unmarshal errors: custom must be a mapping");
+          a.custom = plain(value) as Record<string, unknown>;
           break;
         case "compile":
           if (value instanceof Map) a.compile = compile(value, parseRef);
@@ -160,7 +164,9 @@ function author(v: unknown): AuthorAnnotation {
 }
 
 function schema(v: unknown, parseRef: RefParser): SchemaAnnotation {
-  if (!(v instanceof Map) || v.size === 0) throw new Error("invalid schema declaration");
+  // a null or empty item is a map without a key: OPA parses the missing key ("") as the path
+  if (v === null || (v instanceof Map && v.size === 0)) throw new Error("invalid document reference");
+  if (!(v instanceof Map)) throw new Error("invalid schema declaration");
   const [k, value] = v.entries().next().value as [unknown, unknown];
   const pathTerm = parseRef(String(k));
   if (!pathTerm || pathTerm.type !== "ref") throw new Error("invalid document reference");

@@ -316,6 +316,34 @@ allow if { true }
       const r = parseModuleResult("# METADATA\n# scope: rule\npackage test\n");
       expect(errorsOf(r)).to.deep.equal([["rego_parse_error", 1, 1, "annotation scope 'rule' must be applied to rule (have package)"]]);
     });
+    it("leave a key with no value empty, as OPA does", () => {
+      // OPA decodes the block with yaml.v3 into a struct of typed fields; a null leaves its field
+      // at the zero value (no title, scope chosen by the target, entrypoint false, no lists).
+      const keys = ["related_resources", "authors", "organizations", "schemas", "title", "description", "scope", "entrypoint", "custom"];
+      for (const key of keys) {
+        const title = key === "title" ? "description: a text" : "title: a title";
+        const r = parseModuleResult(`# METADATA\n# ${title}\n# ${key}:\npackage repro\n\ntest_p if true\n`);
+        expect(errorsOf(r), key).to.deep.equal([]);
+        const a = r.module!.annotations[0]!;
+        expect([a.scope, a.title, a.entrypoint, a.relatedResources, a.authors, a.organizations, a.schemas], key).to.deep.equal([
+          "package",
+          key === "title" ? undefined : "a title",
+          false,
+          undefined,
+          undefined,
+          undefined,
+          undefined,
+        ]);
+      }
+    });
+    it("decode null items as OPA does: an empty organization, a schema item without a path", () => {
+      const orgs = parseModuleResult("# METADATA\n# organizations:\n# - null\n# - acme\npackage p\n");
+      expect(orgs.module!.annotations[0]!.organizations).to.deep.equal(["", "acme"]);
+      for (const item of ["null", "{}"]) {
+        const r = parseModuleResult(`# METADATA\n# schemas:\n# - ${item}\npackage p\n`);
+        expect(errorsOf(r).map((e) => e[3])).to.deep.equal(["invalid document reference"]);
+      }
+    });
     it("report YAML errors", () => {
       const r = parseModuleResult("package test\n\n# METADATA\n# title: [unclosed\np := 1\n");
       // at the comment the YAML error's line points into (as OPA), with the YAML library's message

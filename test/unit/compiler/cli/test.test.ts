@@ -2,8 +2,12 @@
 // JSON and exit codes as the issue and `opa test` define them.
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import testCommand from "../../../../compiler/cli/test.js";
+import { tarGz } from "../../../support/bundleServer.js";
 import { captureOutput, type CommandOutput } from "../../../support/cli.js";
 
 const root = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -21,6 +25,20 @@ async function regocTest(argv: string[]): Promise<CommandOutput> {
   }
 }
 
+/** Runs `check` on a suite written to a fresh temporary directory (files by relative path). */
+async function withSuite(files: Record<string, string>, check: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "regoc-test-suite-"));
+  try {
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(join(dir, rel, ".."), { recursive: true });
+      writeFileSync(join(dir, rel), text);
+    }
+    await check(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Durations vary: `(12.3µs)` → `(T)`. */
 function norm(s: string): string {
   return s.replace(/ \((\d+(\.\d+)?(ns|µs|ms|s)|\d+m[\d.]+s)\)$/gm, " (T)");
@@ -31,6 +49,117 @@ describe("cli: regoc test", () => {
     const r = await regocTest([`${fx}/v1`]);
     expect(r).to.include({ code: 0, out: "PASS: 7/7\n", err: "" });
   });
+
+  it("an empty data file is null at its directory's path (data.x == null holds)", () =>
+    withSuite({ "x/data.yaml": "", "p_test.rego": "package p\n\ntest_null if data.x == null\n" }, async (dir) => {
+      expect(await regocTest([dir])).to.include({ code: 0, out: "PASS: 1/1\n", err: "" });
+    }));
+
+  it("--ignore skips matching files (repeatable), as opa test --ignore does", () =>
+    withSuite({ "p_test.rego": "package p\n\ntest_ok if true\n", "broken.rego": "package broken\n\np if {\n", "notdata.yaml": "a: [1\n" }, async (dir) => {
+      expect((await regocTest([dir])).code).to.equal(2);
+      expect(await regocTest([dir, "--ignore", "broken.rego", "--ignore", "*.yaml"])).to.include({ code: 0, out: "PASS: 1/1\n", err: "" });
+    }));
+
+  it("--timeout: a test running past it is an error (eval_cancel_error), as in opa test", () =>
+    withSuite({ "p_test.rego": "package p\n\ntest_slow if count([x | some x in numbers.range(1, 20000)]) > 0\n" }, async (dir) => {
+      expect(await regocTest([dir])).to.include({ code: 0, out: "PASS: 1/1\n" });
+      const r = await regocTest([dir, "--timeout", "1ns"]);
+      expect(r.code).to.equal(1);
+      expect(norm(r.out)).to.equal(`${join(dir, "p_test.rego")}:\ndata.p.test_slow: ERROR (T)\n  eval_cancel_error: caller cancelled query execution\n${HL}\nERROR: 1/1\n`);
+      const bad = await regocTest([dir, "--timeout", "soon"]).catch((e: Error) => e);
+      expect((bad as { code?: string }).code).to.equal("cli_usage_error");
+    }));
+
+  // opa test -b: a path is a bundle (loader AsBundle): data only from data.json/data.yaml files,
+  // placed at their directory; the .manifest's roots must hold all data and may not overlap.
+  const bundled = {
+    ".manifest": JSON.stringify({ roots: ["p"] }),
+    "p/data.json": '{"x": 1}',
+    "p/schema.json": '{"not": "data"}',
+    "p/p_test.rego": "package p\n\ntest_x if data.p.x == 1\n\ntest_no_schema if not data.p[\"not\"]\n",
+  };
+  it("-b/--bundle reads each path as a bundle directory or archive", () =>
+    withSuite(bundled, async (dir) => {
+      expect(await regocTest(["-b", dir])).to.include({ code: 0, out: "PASS: 2/2\n", err: "" });
+      // without -b, every .json file is data
+      expect((await regocTest([dir])).out).to.contain("FAIL: 1/2");
+      const archive = join(dir, "..", `${dir.split("/").pop()}.tar.gz`);
+      writeFileSync(archive, tarGz(bundled));
+      try {
+        expect(await regocTest(["--bundle", archive])).to.include({ code: 0, out: "PASS: 2/2\n", err: "" });
+      } finally {
+        rmSync(archive, { force: true });
+      }
+    }));
+
+  it("-b: data outside the manifest's roots is a load error (exit 2)", () =>
+    withSuite({ ...bundled, "q/data.json": '{"y": 1}' }, async (dir) => {
+      const r = await regocTest(["-b", dir]);
+      expect(r.code).to.equal(2);
+      expect(r.err).to.contain("manifest roots [p] do not permit data at path '/q'");
+    }));
+
+  it("-b: a package outside the manifest's roots is a load error (exit 2)", () =>
+    withSuite({ ...bundled, "q/q.rego": "package q\n\nx := 1\n" }, async (dir) => {
+      const r = await regocTest(["-b", dir]);
+      expect(r.code).to.equal(2);
+      expect(r.err).to.contain(`manifest roots [p] do not permit 'data.q' in module '${join(dir, "q/q.rego")}'`);
+    }));
+
+  it("--count N runs the suite N times, a report each, stopping after a run that does not pass", async () => {
+    const twice = await regocTest([`${fx}/v1`, "--count", "2"]);
+    expect(twice).to.include({ code: 0, out: "PASS: 7/7\nPASS: 7/7\n" });
+    await withSuite({ "p_test.rego": "package p\n\ntest_no if false\n" }, async (dir) => {
+      const r = await regocTest([dir, "--count", "3"]);
+      expect(r.code).to.equal(1);
+      expect(r.out.match(/FAIL: 1\/1/g)).to.have.length(1);
+    });
+    const bad = await regocTest([`${fx}/v1`, "--count", "0"]).catch((e: Error) => e);
+    expect((bad as { code?: string }).code).to.equal("cli_usage_error");
+  });
+
+  const explained = [
+    "package p",
+    "",
+    'deny contains "a" if input.x > 1',
+    "",
+    "test_count if {",
+    "\ty := 1",
+    '\tcount(deny) == y with input as {"x": 0}',
+    "}",
+    "",
+    "test_undefined if data.nope.here == 1",
+    "",
+    "test_ok if true",
+    "",
+  ].join("\n");
+  it("--explain fails (and -v): the expression a failed test stopped at, and its operands' values", () =>
+    withSuite({ "p_test.rego": explained }, async (dir) => {
+      const file = join(dir, "p_test.rego");
+      const want = [
+        `${file}:`,
+        "data.p.test_count: FAIL (T)",
+        `  failed at ${file}:7: count(deny) == y with input as {"x": 0}`,
+        "    count(deny) = 0",
+        "    y = 1",
+        "data.p.test_undefined: FAIL (T)",
+        `  failed at ${file}:10: data.nope.here == 1`,
+        "    data.nope.here = undefined",
+        HL,
+        "PASS: 1/3",
+        "FAIL: 2/3",
+        "",
+      ];
+      const r = await regocTest([dir, "--explain", "fails"]);
+      expect(r.code).to.equal(1);
+      expect(norm(r.out)).to.equal(want.join("\n"));
+      expect(norm((await regocTest([dir, "-v"])).out)).to.contain(want.slice(1, 5).join("\n"));
+      // without either, no explanation (and no second compile)
+      expect((await regocTest([dir])).out).to.not.contain("failed at");
+      const bad = await regocTest([dir, "--explain", "full"]).catch((e: Error) => e);
+      expect((bad as { code?: string }).code).to.equal("cli_usage_error");
+    }));
 
   it("a real-world v0 suite passes with --v0-compatible, and is a parse error (exit 2) without", async () => {
     expect(await regocTest([`${fx}/v0`, "--v0-compatible"])).to.include({ code: 0, out: "PASS: 5/5\n" });

@@ -1,7 +1,7 @@
 // The frontend's commands (`regoc plan`, `regoc eval`, `regoc check`) and the optional bridge to
 // an `opa` binary, exercised with a fake executable standing in for opa.
 import { expect } from "chai";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import checkCommand from "../../../../compiler/cli/check.js";
@@ -102,6 +102,42 @@ describe("cli: regoc plan / eval / check", () => {
     const { code, out } = await capture(() => evalCommand.run(["-d", join(dir, "authz.rego"), "data.authz.allow == true"]));
     expect(code).to.equal(0);
     expect(JSON.parse(out).result.map((r: { expressions: { value: unknown }[] }) => r.expressions[0]!.value)).to.deep.equal([false]);
+  });
+
+  it("eval -d places a non-object or empty data file at its directory's path, as regoc test does", async () => {
+    // opa eval -d loads through the same loader as opa test: x/data.json holding [1,2] is data.x,
+    // an empty x/e.yaml is data.e = null (v1/loader: makeDir around the decoded value).
+    mkdirSync(join(dir, "data", "x"), { recursive: true });
+    mkdirSync(join(dir, "data", "e"));
+    writeFileSync(join(dir, "data", "x", "data.json"), "[1,2]");
+    writeFileSync(join(dir, "data", "e", "data.yaml"), "");
+    const { code, out } = await capture(() => evalCommand.run(["-d", join(dir, "data"), "[data.x, data.e == null]"]));
+    expect(code).to.equal(0);
+    expect(JSON.parse(out).result[0].expressions[0].value).to.deep.equal([[1, 2], true]);
+    const ignored = await capture(() => evalCommand.run(["-d", join(dir, "data"), "--ignore", "x", "[data.e]"]));
+    expect(JSON.parse(ignored.out).result[0].expressions[0].value).to.deep.equal([null]);
+    const undef = await capture(() => evalCommand.run(["-d", join(dir, "data"), "--ignore", "*.json", "data.x"]));
+    expect(JSON.parse(undef.out)).to.deep.equal({});
+  });
+
+  it("eval --explain fails: for an undefined query, the expression it stopped at and its operands' values on stderr", async () => {
+    const r = await capture(() => evalCommand.run(["-d", join(dir, "authz.rego"), "--explain", "fails", 'x := {"a": 1}; x.a == count(data.authz.names)']));
+    expect(r.code).to.equal(0);
+    expect(JSON.parse(r.out)).to.deep.equal({});
+    expect(r.err).to.equal('failed at query:1: x.a == count(data.authz.names)\n  x.a = 1\n  count(data.authz.names) = 2\n');
+    const ok = await capture(() => evalCommand.run(["-d", join(dir, "authz.rego"), "--explain", "fails", "1 == 1"]));
+    expect(ok.err).to.equal("");
+  });
+
+  it("eval --timeout: an evaluation past it is eval_cancel_error; a bad duration a usage error", async () => {
+    const slow = "count([x | some x in numbers.range(1, 20000)])";
+    const e = await capture(() => evalCommand.run(["--timeout", "1ns", slow])).catch((err: unknown) => err as RegoError);
+    expect(e).to.be.instanceOf(RegoError);
+    expect((e as RegoError).code).to.equal("eval_cancel_error");
+    const ok = await capture(() => evalCommand.run(["--timeout", "1m", slow]));
+    expect(JSON.parse(ok.out).result[0].expressions[0].value).to.equal(20000);
+    const bad = await capture(() => evalCommand.run(["--timeout", "x", "1"])).catch((err: unknown) => err as RegoError);
+    expect((bad as RegoError).code).to.equal("cli_usage_error");
   });
 
   it("check reports every error as file:row:col: code: message with a frame, exit 1", async () => {
