@@ -236,30 +236,38 @@ interface PodData {
 }
 export const podData: PodData = { allowed_registries: ["registry.example.com/", "gcr.io/acme/"] };
 
+const LIMIT_KINDS = ["cpu", "memory"];
+
 export function podViolations(input: unknown, data: PodData): { msg: string }[] {
   const out: { msg: string }[] = [];
   const seen = new Set<string>();
-  const add = (msg: string) => {
-    if (!seen.has(msg)) {
-      seen.add(msg);
-      out.push({ msg });
-    }
-  };
   const containers = field(field(field(field(input, "review"), "object"), "spec"), "containers");
   for (const c of elements(containers)) {
     const name = field(c, "name");
     if (typeof name !== "string") continue; // every message names the container
     const image = field(c, "image");
-    if (typeof image === "string" && !data.allowed_registries.some((r) => image.startsWith(r))) {
-      add(`container ${name} uses image ${image} from a registry that is not allowed`);
+    if (typeof image === "string" && !startsWithAny(image, data.allowed_registries)) {
+      addMessage(out, seen, `container ${name} uses image ${image} from a registry that is not allowed`);
     }
     const limits = field(field(c, "resources"), "limits");
-    for (const kind of ["cpu", "memory"]) {
+    for (const kind of LIMIT_KINDS) {
       const limit = field(limits, kind);
-      if (limit === undefined || limit === false) add(`container ${name} has no ${kind} limit`);
+      if (limit === undefined || limit === false) addMessage(out, seen, `container ${name} has no ${kind} limit`);
     }
   }
   return out;
+}
+
+function startsWithAny(s: string, prefixes: readonly string[]): boolean {
+  for (const p of prefixes) if (s.startsWith(p)) return true;
+  return false;
+}
+
+/** Adds {msg} once (a set of messages: two containers of one name give one message). */
+function addMessage(out: { msg: string }[], seen: Set<string>, msg: string): void {
+  if (seen.has(msg)) return;
+  seen.add(msg);
+  out.push({ msg });
 }
 
 /** A pod of n containers: every 10th from a registry not allowed, every 7th without a memory limit. */
