@@ -74,8 +74,8 @@ function gcRun(mode: string, decisions: number): GcCount {
   const lines = r.stdout.split("\n");
   const result = JSON.parse(lines.find((l) => l.startsWith("{"))!) as { observed: number };
   return {
-    scavenges: lines.filter((l) => /: Scavenge\b/.test(l)).length,
-    markSweeps: lines.filter((l) => /: (Mark-Compact|Mark-sweep|Minor Mark-Compact)\b/i.test(l)).length,
+    scavenges: lines.filter((l) => /: (Scavenge|Minor Mark-Compact)\b/.test(l)).length,
+    markSweeps: lines.filter((l) => /: Mark-(Compact|sweep)\b/i.test(l)).length,
     observed: result.observed,
   };
 }
