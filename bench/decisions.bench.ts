@@ -9,11 +9,11 @@ import { fileURLToPath } from "node:url";
 import { Authorizer, toJSON, type Value } from "regoc";
 import { compileRego } from "regoc/compiler";
 import { WORKLOADS, loadGenerated, type Workload } from "./workloads/index.js";
-import { median, nsPerCall, type Bench } from "./util.js";
+import { cpuNsPerCall, median, type Bench } from "./util.js";
 
 const ROUNDS = 7;
-const MS = 80;
-const WARMUP_MS = 300;
+const MS = 60;
+const WARMUP_MS = 200;
 /** Seed decisions in the GC check. */
 const GC_DECISIONS = 1_000_000;
 
@@ -47,12 +47,6 @@ function checkAnswers(w: Workload, note: string, answers: Record<Contender, unkn
   for (const c of CONTENDERS) {
     if (text(answers[c]) !== expected) throw new Error(`${w.name}, ${note}: ${c} answers ${text(answers[c])}, the generated code ${expected}`);
   }
-}
-
-/** Warm-up by time: calls fn for about `ms` milliseconds. */
-function warm(fn: () => unknown, ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end) for (let i = 0; i < 10; i++) fn();
 }
 
 const fmt = (ns: number): string => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e4 ? `${(ns / 1e3).toFixed(1)} µs` : `${ns.toFixed(0)} ns`);
@@ -106,12 +100,12 @@ const bench: Bench = {
     }
     // Every function is warm before any is timed: the runtime's helpers see every workload's values
     // first, as in a process that serves them all.
-    for (const row of rows) for (const c of CONTENDERS) warm(row.fns[c], WARMUP_MS);
+    for (const row of rows) for (const c of CONTENDERS) cpuNsPerCall(row.fns[c], WARMUP_MS);
     const ratios = new Map<Row, { generated: number[]; runtime: number[] }>(rows.map((r) => [r, { generated: [], runtime: [] }]));
     for (let round = 0; round < ROUNDS; round++) {
       for (const row of rows) {
         const order = [...CONTENDERS.slice(round % 3), ...CONTENDERS.slice(0, round % 3)];
-        for (const c of order) row.ns[c].push(nsPerCall(row.fns[c], MS, 0));
+        for (const c of order) row.ns[c].push(cpuNsPerCall(row.fns[c], MS));
         const last = (c: Contender) => row.ns[c][row.ns[c].length - 1]!;
         ratios.get(row)!.generated.push(last("generated") / last("hand"));
         ratios.get(row)!.runtime.push(last("runtime") / last("hand"));
@@ -121,8 +115,8 @@ const bench: Bench = {
 
     const load = loadavg()[0]!.toFixed(1);
     const lines = [
-      `ns per decision, median of ${ROUNDS} interleaved rounds (${MS} ms per function per round, the order rotating); ratios are the median of the rounds' ratios. ` +
-        `The machine is shared: load average ${load} at the end of the rounds (the ratios are steadier than the times).`,
+      `ns per decision by the process's CPU time, median of ${ROUNDS} interleaved rounds (${MS} ms of CPU per function per round, the order rotating); ratios are the median of the rounds' ratios. ` +
+        `CPU time, not wall time: the machine is shared (load average ${load} at the end of the rounds).`,
       "_generated_: the module the current code generator writes ahead of time from the workload's policy (TypeScript, loaded at bench start); " +
         "_runtime_: `Authorizer.authorizeSync` for a boolean decision, `compileRego(...).evaluate` (a result set) for a set or object; " +
         "_hand-written_: bench/workloads/index.ts, which test/property/decisions.test.ts checks against the generated code on random inputs.",

@@ -75,6 +75,11 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/** A value as it arrives parsed from JSON text (flat strings, as a server's input is). */
+function parsed<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
 /** Sorts by JSON text: a set's JSON form in one order. */
 function sortedByText(json: unknown): unknown {
   return Array.isArray(json) ? json.map((x) => [JSON.stringify(x), x] as const).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).map((x) => x[1]) : json;
@@ -223,7 +228,7 @@ function routesWorkload(n: number): Workload {
     boolean: true,
     handwritten: (input) => match(input),
     cases: [
-      [`the last rule → true`, { method: last.method, path: ["api", last.segment], user: { role: last.role } }],
+      [`the last rule → true`, parsed({ method: last.method, path: ["api", last.segment], user: { role: last.role } })],
       [`no route → default false`, { method: "GET", path: ["api", "nowhere"], user: { role: "admin" } }],
     ],
   };
@@ -277,7 +282,7 @@ export function pod(n: number): unknown {
     image: i % 10 === 0 ? `docker.io/library/app${i}:1.0` : `registry.example.com/app${i}:1.0`,
     resources: { limits: i % 7 === 0 ? { cpu: "500m" } : { cpu: "500m", memory: "128Mi" } },
   }));
-  return { review: { object: { kind: "Pod", metadata: { name: "web" }, spec: { containers } } } };
+  return parsed({ review: { object: { kind: "Pod", metadata: { name: "web" }, spec: { containers } } } });
 }
 
 // ---- 6: a partial set over data records ----
@@ -289,7 +294,7 @@ interface Doc {
 }
 /** n documents: owners user-0..user-99 in turn, every 50th public. */
 export function docsData(n: number): { records: Doc[] } {
-  return { records: Array.from({ length: n }, (_, i) => ({ id: `doc-${i}`, owner: `user-${i % 100}`, public: i % 50 === 0 })) };
+  return parsed({ records: Array.from({ length: n }, (_, i) => ({ id: `doc-${i}`, owner: `user-${i % 100}`, public: i % 50 === 0 })) });
 }
 
 /** One pass: the documents' ids are distinct, so a document owned and public is listed once. */
@@ -324,7 +329,7 @@ export function statsSummary(input: unknown): Summary {
 
 /** n users in 10 departments, every 25th an admin. */
 export function users(n: number): unknown {
-  return { users: Array.from({ length: n }, (_, i) => ({ name: `u${i}`, dept: `dept-${i % 10}`, role: i % 25 === 0 ? "admin" : "member" })) };
+  return parsed({ users: Array.from({ length: n }, (_, i) => ({ name: `u${i}`, dept: `dept-${i % 10}`, role: i % 25 === 0 ? "admin" : "member" })) });
 }
 
 // ---- the list ----
