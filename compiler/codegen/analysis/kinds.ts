@@ -52,7 +52,7 @@ export interface FuncFacts {
 
 type LocalKinds = Map<number, Kinds>;
 
-function builtinsByName(policy: Policy): Map<string, BuiltinFunc> {
+export function builtinsByName(policy: Policy): Map<string, BuiltinFunc> {
   return new Map(policy.static.builtin_funcs.map((b) => [b.name, b]));
 }
 
@@ -367,7 +367,7 @@ export function analyseDefinedness(
 }
 
 /** The funcs, each after the funcs it calls (CallStmt). */
-function calleesFirstByCallStmts(funcs: readonly Func[]): Func[] {
+export function calleesFirstByCallStmts(funcs: readonly Func[]): Func[] {
   const byName = new Map(funcs.map((f) => [f.name, f]));
   return calleesFirst(funcs, (f) => {
     const out: Func[] = [];
