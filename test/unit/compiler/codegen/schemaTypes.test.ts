@@ -3,13 +3,10 @@
 // `tsc` accepts inputs that fit the schema and rejects ones that do not, and hostile property
 // names come out as exact keys (only through lit()).
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { compileRego, generateTypeScript, planRegoDetailed } from "regoc/compiler";
 import { ts } from "ts-morph";
-import { repoRoot } from "../../../support/shared.js";
 import { planSchemaPolicy } from "./schemaPolicy.js";
+import { typecheckFiles } from "./support.js";
 
 const HOSTILE_KEYS = ['q"uote', "back\\slash", "*/ end", "${x}", "line\u2028sep\u2029", "__proto__", "`tick`", "a'b", "</script>"];
 
@@ -84,25 +81,11 @@ describe("codegen: entrypoint types from JSON Schemas", function () {
   });
 
   it("tsc accepts inputs that fit the schemas and rejects the others", () => {
-    const dir = join(repoRoot, "node_modules", ".cache", `regoc-schematypes-${process.pid}`);
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    try {
-      const { plan, schemaTypes } = planSchemaPolicy();
-      writeFileSync(join(dir, "shop.ts"), generateTypeScript(plan, { schemaTypes }).code);
-      writeFileSync(join(dir, "hostile.ts"), hostileModule());
-      writeFileSync(join(dir, "uses.ts"), USES);
-      writeFileSync(join(dir, "wrong.ts"), WRONG);
-      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ extends: "../../../tsconfig.json", compilerOptions: { noEmit: true }, include: ["*.ts"], exclude: [] }));
-      const tsc = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
-      assert.equal(tsc.error, undefined, `tsc did not run: ${tsc.error?.message}`);
-      const errors = tsc.stdout.split("\n").filter((l) => l.includes(`regoc-schematypes-${process.pid}`));
-      // Only wrong.ts's one call fails: every `@ts-expect-error` in uses.ts met its error.
-      assert.equal(errors.length, 1, tsc.stdout.slice(0, 3000));
-      assert.match(errors[0]!, /wrong\.ts\(3,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { plan, schemaTypes } = planSchemaPolicy();
+    const errors = typecheckFiles({ "shop.ts": generateTypeScript(plan, { schemaTypes }).code, "hostile.ts": hostileModule(), "uses.ts": USES, "wrong.ts": WRONG }, "regoc-schematypes");
+    // Only wrong.ts's one call fails: every `@ts-expect-error` in uses.ts met its error.
+    assert.equal(errors.length, 1, errors.join("\n"));
+    assert.match(errors[0]!, /^wrong\.ts\(3,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/);
   });
 });
 
