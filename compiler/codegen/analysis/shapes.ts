@@ -4,7 +4,8 @@
 // dynamic keys; the kinds of value each node is compared with (`== "admin"` → string, `> 100` →
 // number), type-tested as, or passed to a builtin whose declaration types that argument; and the
 // reads a func makes of a param, which belong to the ref its callers pass. Types help callers
-// only: the generated code checks everything anyway.
+// only: the generated code checks everything anyway. Also here: the DotStmts that read base data
+// by a storage path (baseDataDots).
 import type { Block, BuiltinFunc, DotStmt, Func, Operand, Plan, Policy, Stmt } from "../../ir/types.js";
 import { forEachStmt } from "../../ir/walk.js";
 import type { TypeDescription } from "../schemaTypes.js";
@@ -50,14 +51,14 @@ export interface Ref {
 
 /**
  * Follows the refs of one body: `roots` maps the body's input/data locals; `onDot` sees every
- * DotStmt whose source is a ref (with that ref), `onScan` every scan of a ref. A DotStmt with a
- * constant string key yields a longer ref for its target (when `extend` allows it).
+ * DotStmt whose source is a ref (with that ref). A DotStmt with a constant string key yields a
+ * longer ref for its target (when `extend` allows it).
  */
 export function trackRefs(
   policy: Policy,
   blocks: readonly Block[],
   roots: ReadonlyMap<number, Root>,
-  hooks: { onDot?: (s: DotStmt, ref: Ref) => boolean; onScan?: (ref: Ref) => void; scanValues?: boolean; noCopies?: boolean },
+  hooks: { onDot?: (s: DotStmt, ref: Ref) => boolean; scanValues?: boolean; noCopies?: boolean },
 ): void {
   const strings = policy.static.strings;
   const refs = new Map<number, Ref>();
@@ -78,7 +79,6 @@ export function trackRefs(
       }
       case "ScanStmt": {
         const ref = refs.get(s.stmt.source);
-        if (ref) hooks.onScan?.(ref);
         for (const t of [s.stmt.key, s.stmt.value]) if (!roots.has(t)) refs.delete(t);
         if (ref && hooks.scanValues && !roots.has(s.stmt.value)) refs.set(s.stmt.value, { root: ref.root, path: [...ref.path, "*"] });
         return;
