@@ -7,7 +7,7 @@ import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type M
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
 export type Collection<T> = T[] | { [key: string]: T };
-/* input read by api, typed from how the policy uses it; a JSON schema would type what it leaves unknown: action, resource, user.id */
+/* input read by api, typed from how the policy uses it; a JSON schema would type what it leaves unknown: action, resource */
 export type ApiInput = {
   "action"?: unknown;
   "method"?: string;
@@ -16,8 +16,8 @@ export type ApiInput = {
   "time"?: null | boolean | number | string;
   "user"?: {
     "authenticated"?: boolean;
-    "id"?: unknown;
-    "role"?: string;
+    "id"?: number | string;
+    "role"?: number | string;
   };
 };
 /* data read by api, typed from how the policy uses it; a JSON schema would type what it leaves unknown: permissions[_][_].action, permissions[_][_].resource */

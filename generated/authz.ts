@@ -7,7 +7,7 @@ import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type M
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
 export type Collection<T> = T[] | { [key: string]: T };
-/* input read by authz, typed from how the policy uses it; a JSON schema would type what it leaves unknown: action, resource.owner_id, resource.type, user.id */
+/* input read by authz, typed from how the policy uses it; a JSON schema would type what it leaves unknown: action, resource.owner_id, resource.type */
 export type AuthzInput = {
   "action"?: unknown;
   "resource"?: {
@@ -15,7 +15,7 @@ export type AuthzInput = {
     "type"?: unknown;
   };
   "user"?: {
-    "id"?: unknown;
+    "id"?: number | string;
     "role"?: string;
   };
 };

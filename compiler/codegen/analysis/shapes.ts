@@ -153,6 +153,9 @@ interface Summary {
 /** Builtins comparing their two arguments: one gets the kinds of the other. */
 const COMPARISONS = new Set(["equal", "neq", "gt", "gte", "lt", "lte"]);
 
+/** `in`'s builtins: the value (and key) come before the collection. */
+const MEMBERSHIP = new Set(["internal.member_2", "internal.member_3"]);
+
 /** Kinds of a value as a document holds it (JSON has no sets). */
 const COLLECTION = K.array | K.object;
 
@@ -212,6 +215,8 @@ export class ShapeAnalysis {
     const refs = new Map<number, Shape>();
     /** Kinds of locals holding values made in the body (constants, builtin and func results). */
     const vals = new Map<number, Kinds>(this.paramKinds.get(body as Func) ?? []);
+    /** Kinds of the elements of arrays and sets the body builds (ANY: one is unknown). */
+    const elems = new Map<number, Kinds>();
     const roots = new Set(params);
     if (record) {
       refs.set(params[0]!, summary.input);
@@ -236,6 +241,11 @@ export class ShapeAnalysis {
       else refs.delete(target);
       if (kinds) vals.set(target, kinds);
       else vals.delete(target);
+      elems.delete(target);
+    };
+    /** An element added to a collection the body builds. */
+    const add = (coll: number, value: Operand) => {
+      elems.set(coll, (elems.get(coll) ?? 0) | (kindsOf(value) || ANY));
     };
     /** A use of the operand as a whole value. */
     const whole = (op: Operand) => {
@@ -259,9 +269,12 @@ export class ShapeAnalysis {
           const key = s.stmt.key;
           if (!n) return set(s.stmt.target, undefined, 0);
           if (key.type === "string_index") return set(s.stmt.target, child(n, strings[key.value]!.value), 0);
-          // A dynamic key: a number indexes an array, a string an object; either, when unknown.
+          // A dynamic key: a number indexes an array, a string an object; either, when unknown (and
+          // a key read from the documents is then one of the two).
           const k = kindsOf(key);
           n.kinds |= k === K.number ? K.array : k === K.string || key.type === "bool" ? K.object : COLLECTION;
+          const keyRef = ref(key);
+          if (keyRef && k === 0) keyRef.kinds |= K.string | K.number;
           return set(s.stmt.target, element(n), 0);
         }
         case "ScanStmt": {
@@ -286,11 +299,13 @@ export class ShapeAnalysis {
         case "MakeNullStmt":
           return set(s.stmt.target, undefined, K.null);
         case "MakeArrayStmt":
-          return set(s.stmt.target, undefined, K.array);
+          set(s.stmt.target, undefined, K.array);
+          return void elems.set(s.stmt.target, 0);
         case "MakeObjectStmt":
           return set(s.stmt.target, undefined, K.object);
         case "MakeSetStmt":
-          return set(s.stmt.target, undefined, K.set);
+          set(s.stmt.target, undefined, K.set);
+          return void elems.set(s.stmt.target, 0);
         case "EqualStmt":
           return compare(s.stmt.a, s.stmt.b);
         case "NotEqualStmt": {
@@ -306,18 +321,18 @@ export class ShapeAnalysis {
           return;
         }
         case "CallStmt":
-          return this.call(s.stmt, record, { ref, kindsOf, whole, compare, set });
+          return this.call(s.stmt, record, { ref, kindsOf, elemsOf: (op) => (op.type === "local" ? (elems.get(op.value) ?? ANY) : ANY), compare, set });
         case "CallDynamicStmt":
           return set(s.stmt.result, undefined, 0);
         case "ArrayAppendStmt":
         case "SetAddStmt":
+          add(s.type === "ArrayAppendStmt" ? s.stmt.array : s.stmt.set, s.stmt.value);
+          return whole(s.stmt.value);
         case "ObjectInsertStmt":
         case "ObjectInsertOnceStmt":
         case "WithStmt":
           whole(s.stmt.value);
-          if (s.type === "ObjectInsertStmt" || s.type === "ObjectInsertOnceStmt") set(s.stmt.object, undefined, K.object);
-          if (s.type === "WithStmt") set(s.stmt.local, undefined, 0);
-          return;
+          return s.type === "WithStmt" ? set(s.stmt.local, undefined, 0) : set(s.stmt.object, undefined, K.object);
         case "ResultSetAddStmt":
           return whole({ type: "local", value: s.stmt.value });
         case "ReturnLocalStmt":
@@ -341,7 +356,8 @@ export class ShapeAnalysis {
     w: {
       ref: (op: Operand) => Shape | undefined;
       kindsOf: (op: Operand) => Kinds;
-      whole: (op: Operand) => void;
+      /** Kinds of the elements of a collection the body built (ANY: unknown). */
+      elemsOf: (op: Operand) => Kinds;
       compare: (a: Operand, b: Operand) => void;
       set: (target: number, node: Shape | undefined, kinds: Kinds) => void;
     },
@@ -369,7 +385,23 @@ export class ShapeAnalysis {
     }
     const b = this.builtins.get(s.func);
     if (COMPARISONS.has(s.func) && s.args.length === 2) w.compare(s.args[0]!, s.args[1]!);
-    else {
+    else if (MEMBERSHIP.has(s.func) && s.args.length >= 2) {
+      // `x in coll` (`k, x in coll`): a collection in the documents has elements like x, and x is
+      // like the elements of a collection the body builds.
+      const x = s.args[s.args.length - 2]!;
+      const coll = s.args[s.args.length - 1]!;
+      const c = w.ref(coll);
+      if (c) {
+        c.kinds |= COLLECTION;
+        const e = element(c);
+        const k = w.kindsOf(x);
+        if (e && k) e.kinds |= k & ~K.set;
+      }
+      const n = w.ref(x);
+      const k = w.elemsOf(coll);
+      if (n && k !== ANY) n.kinds |= k & ~K.set;
+      else if (n && !c) n.whole = true;
+    } else {
       for (let i = 0; i < s.args.length; i++) {
         const n = w.ref(s.args[i]!);
         if (!n) continue;

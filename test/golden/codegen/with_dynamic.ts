@@ -5,10 +5,10 @@ import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type M
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
 export type Collection<T> = T[] | { [key: string]: T };
-/* input read by app, typed from how the policy uses it; a JSON schema would type what it leaves unknown: level, rule */
+/* input read by app, typed from how the policy uses it; a JSON schema would type what it leaves unknown: level */
 export type AppInput = {
   "level"?: unknown;
-  "rule"?: unknown;
+  "rule"?: number | string;
   [key: string]: unknown;
 };
 /* data read by app, typed from how the policy uses it (a JSON schema would make it exact) */

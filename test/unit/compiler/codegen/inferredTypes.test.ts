@@ -53,6 +53,11 @@ describe("codegen: types inferred from use", function () {
     assert.match(code, /export type Collection<T> = T\[\] \| \{ \[key: string\]: T \};/);
   });
 
+  it("`in` types a value by the collection's elements, and a collection in the documents by the value", () => {
+    const code = generate(['allow if input.method in {"GET", "HEAD"}', 'allow if "admin" in input.user.roles', "allow if input.n in [1, 2]"].join("\n"));
+    assert.equal(type(code), ['{', '  "method"?: string;', '  "n"?: number;', '  "user"?: {', '    "roles"?: Collection<string>;', "  };", "};"].join("\n"));
+  });
+
   it("a function's reads of its argument belong to the ref it is called with", () => {
     const code = generate('allow if is_admin(input.user)\n\nis_admin(u) if u.role == "admin"');
     assert.equal(type(code), ['{', '  "user"?: {', '    "role"?: string;', "  };", "};"].join("\n"));
@@ -66,6 +71,8 @@ describe("codegen: types inferred from use", function () {
   it("data is typed as input is, a dynamic key reading a collection", () => {
     const code = generate("allow if data.limits[input.user].max > 3");
     assert.equal(type(code, "PData"), ['{', '  "limits"?: Collection<{', '    "max"?: number;', "  }>;", "};"].join("\n"));
+    // The key is an object's key or an array's index.
+    assert.equal(type(code), ['{', '  "user"?: number | string;', "};"].join("\n"));
   });
 
   it("an object used as a whole value keeps an index signature", () => {
