@@ -17,7 +17,7 @@ export type ApiInput = {
   "user"?: {
     "authenticated"?: boolean;
     "id"?: number | string;
-    "role"?: number | string;
+    "role"?: string;
   };
 };
 /* data read by api, typed from how the policy uses it; a JSON schema would type what it leaves unknown: permissions[_][_].action, permissions[_][_].resource */

@@ -9,7 +9,7 @@ import { optimize } from "../optimize/index.js";
 import { analyseCalls } from "./analysis/calls.js";
 import { detectDirect, type DirectEntry } from "./analysis/entry.js";
 import { analyseDefinedness, analyseFuncs } from "./analysis/kinds.js";
-import { emptyShape, graftSchema, ShapeAnalysis, type Shape, type Shapes } from "./analysis/shapes.js";
+import { emptyShape, graftSchema, saysNothing, ShapeAnalysis, type Shape, type Shapes } from "./analysis/shapes.js";
 import { _, comment, join, lineComment, lit, type Code, type Name } from "./code.js";
 import { dispatcher } from "./emit/calls.js";
 import { ModuleEmitter } from "./emit/context.js";
@@ -106,7 +106,7 @@ const DOC_PATHS = 6;
 function typeDoc(doc: "input" | "data", group: string, shape: Shape): string {
   if (hasSchema(shape)) return `${doc} of ${group}, typed by its JSON schema`;
   const open = unknownPaths(shape);
-  if (shape.kinds === 0 && shape.keys.size === 0 && !shape.elem) return `${doc} of ${group}: the policy's uses do not type it`;
+  if (saysNothing(shape)) return `${doc} of ${group}: the policy's uses do not type it`;
   const head = `${doc} read by ${group}, typed from how the policy uses it`;
   if (open.length === 0) return `${head} (a JSON schema would make it exact)`;
   const named = open.slice(0, DOC_PATHS).join(", ") + (open.length > DOC_PATHS ? ` and ${open.length - DOC_PATHS} more` : "");

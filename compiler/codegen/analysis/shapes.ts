@@ -19,6 +19,8 @@ export interface Shape {
   /** Kinds (kinds.ts's K) the policy's uses give this node: what it is compared with, tested as,
    * passed to a builtin as. */
   kinds: Kinds;
+  /** Used as a dynamic key: a string or a number, unless `kinds` says more. */
+  key: boolean;
   /** Used as a whole value (compared with another document, passed to a builtin, returned): an
    * object node then keeps an index signature, as keys the policy does not name may matter. */
   whole: boolean;
@@ -30,7 +32,12 @@ export interface Shape {
 }
 
 export function emptyShape(depth = 0): Shape {
-  return { keys: new Map(), elem: undefined, kinds: 0, whole: false, dynamic: false, depth };
+  return { keys: new Map(), elem: undefined, kinds: 0, key: false, whole: false, dynamic: false, depth };
+}
+
+/** Whether the uses say nothing of a node (its type is `unknown`, short of a schema). */
+export function saysNothing(shape: Shape): boolean {
+  return shape.dynamic || (shape.kinds === 0 && !shape.key && shape.keys.size === 0 && !shape.elem);
 }
 
 const MAX_DEPTH = 8;
@@ -131,6 +138,7 @@ export function mergeShape(into: Shape, from: Shape): void {
     return;
   }
   into.kinds |= from.kinds;
+  into.key ||= from.key;
   into.whole ||= from.whole;
   for (const [k, c] of from.keys) {
     const to = child(into, k);
@@ -274,7 +282,7 @@ export class ShapeAnalysis {
           const k = kindsOf(key);
           n.kinds |= k === K.number ? K.array : k === K.string || key.type === "bool" ? K.object : COLLECTION;
           const keyRef = ref(key);
-          if (keyRef && k === 0) keyRef.kinds |= K.string | K.number;
+          if (keyRef) keyRef.key = true;
           return set(s.stmt.target, element(n), 0);
         }
         case "ScanStmt": {

@@ -3,7 +3,7 @@
 // quoted keys; see shapeType); a node a JSON Schema types is rendered from its description
 // instead (describedType).
 import { ANY, K, type Kinds } from "../analysis/kinds.js";
-import type { Shape } from "../analysis/shapes.js";
+import { saysNothing, type Shape } from "../analysis/shapes.js";
 import { _, join, lit, type Code } from "../code.js";
 import type { TypeDescription } from "../schemaTypes.js";
 import type { ModuleEmitter } from "./context.js";
@@ -46,7 +46,7 @@ export function shapeType(shape: Shape, collection: () => Code, depth = 0): Code
 function shapeParts(shape: Shape, collection: () => Code, depth: number): Code[] {
   if (shape.schema) return [describedType(shape.schema, depth)];
   if (shape.dynamic) return [];
-  const k = shape.kinds;
+  const k = shape.kinds === 0 && shape.key ? K.number | K.string : shape.kinds;
   const parts: Code[] = [];
   if (k & K.null) parts.push(_`null`);
   if (k & K.boolean) parts.push(_`boolean`);
@@ -74,7 +74,7 @@ function shapeParts(shape: Shape, collection: () => Code, depth: number): Code[]
  * `items[_].price`), where a JSON Schema would say more. */
 export function unknownPaths(shape: Shape, path = ""): string[] {
   if (shape.schema) return [];
-  if (shape.dynamic || (shape.kinds === 0 && shape.keys.size === 0 && !shape.elem)) return path === "" ? [] : [path];
+  if (saysNothing(shape)) return path === "" ? [] : [path];
   const out: string[] = [];
   for (const [key, child] of [...shape.keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const step = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? (path === "" ? key : `${path}.${key}`) : `${path}[${JSON.stringify(key)}]`;

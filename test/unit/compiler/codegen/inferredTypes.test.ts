@@ -71,8 +71,9 @@ describe("codegen: types inferred from use", function () {
   it("data is typed as input is, a dynamic key reading a collection", () => {
     const code = generate("allow if data.limits[input.user].max > 3");
     assert.equal(type(code, "PData"), ['{', '  "limits"?: Collection<{', '    "max"?: number;', "  }>;", "};"].join("\n"));
-    // The key is an object's key or an array's index.
+    // The key is an object's key or an array's index, unless another use says more.
     assert.equal(type(code), ['{', '  "user"?: number | string;', "};"].join("\n"));
+    assert.equal(type(generate('allow if { input.role != "guest"; data.roles[input.role] }')), ['{', '  "role"?: string;', "};"].join("\n"));
   });
 
   it("an object used as a whole value keeps an index signature", () => {
