@@ -287,16 +287,22 @@ export class ShapeAnalysis {
         }
         case "ScanStmt": {
           const n = refs.get(s.stmt.source);
+          // (The elements of a collection the body built have the kinds it added.)
+          const built = n ? 0 : (elems.get(s.stmt.source) ?? 0);
           set(s.stmt.key, undefined, 0);
           if (n) n.kinds |= COLLECTION;
-          return set(s.stmt.value, n && element(n), 0);
+          return set(s.stmt.value, n && element(n), built);
         }
         case "AssignVarOnceStmt":
-          // (A rule's value: the ref is returned as a whole.)
-          whole(s.stmt.source);
-          return set(s.stmt.target, ref(s.stmt.source), kindsOf(s.stmt.source));
-        case "AssignVarStmt":
-          return set(s.stmt.target, ref(s.stmt.source), kindsOf(s.stmt.source));
+        case "AssignVarStmt": {
+          // (AssignVarOnce sets a rule's value: the ref is returned as a whole.)
+          if (s.type === "AssignVarOnceStmt") whole(s.stmt.source);
+          const src = s.stmt.source;
+          const e = src.type === "local" ? elems.get(src.value) : undefined;
+          set(s.stmt.target, ref(src), kindsOf(src));
+          if (e !== undefined && !roots.has(s.stmt.target)) elems.set(s.stmt.target, e);
+          return;
+        }
         case "AssignIntStmt":
         case "MakeNumberIntStmt":
         case "MakeNumberRefStmt":

@@ -53,9 +53,10 @@ describe("codegen: types inferred from use", function () {
     assert.match(code, /export type Collection<T> = T\[\] \| \{ \[key: string\]: T \};/);
   });
 
-  it("`in` types a value by the collection's elements, and a collection in the documents by the value", () => {
+  it("`in` and `some x in` a built collection type a value by its elements; `x in` a document collection types its elements", () => {
     const code = generate(['allow if input.method in {"GET", "HEAD"}', 'allow if "admin" in input.user.roles', "allow if input.n in [1, 2]"].join("\n"));
     assert.equal(type(code), ['{', '  "method"?: string;', '  "n"?: number;', '  "user"?: {', '    "roles"?: Collection<string>;', "  };", "};"].join("\n"));
+    assert.equal(type(generate('allow if { some m in ["GET", "HEAD"]; input.verb == m }')), ['{', '  "verb"?: string;', "};"].join("\n"));
   });
 
   it("a function's reads of its argument belong to the ref it is called with", () => {
