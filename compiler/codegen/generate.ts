@@ -105,8 +105,8 @@ const DOC_PATHS = 6;
  * would tighten it. */
 function typeDoc(doc: "input" | "data", group: string, shape: Shape): string {
   if (hasSchema(shape)) return `${doc} of ${group}, typed by its JSON schema`;
-  const open = unknownPaths(shape);
   if (saysNothing(shape)) return `${doc} of ${group}: the policy's uses do not type it`;
+  const open = unknownPaths(shape);
   const head = `${doc} read by ${group}, typed from how the policy uses it`;
   if (open.length === 0) return `${head} (a JSON schema would make it exact)`;
   const named = open.slice(0, DOC_PATHS).join(", ") + (open.length > DOC_PATHS ? ` and ${open.length - DOC_PATHS} more` : "");
