@@ -95,12 +95,14 @@ describe("codegen: types inferred from use", function () {
       'msg := sprintf("hi %s", [input.name])',
       "n := count(input.users)",
       "allow if input.x == 1",
+      'violation contains msg if { some c in input.containers; msg := sprintf("container %s", [c.name]) }',
     ].join("\n");
-    const code = generate(rego, ["p/names", "p/by_name", "p/msg", "p/n", "p/allow"]);
+    const code = generate(rego, ["p/names", "p/by_name", "p/msg", "p/n", "p/allow", "p/violation"]);
     const sig = (name: string) => new RegExp(`export function ${name}\\(input: PInput \\| undefined, data: PData, options\\?: EvalOptions\\): ([^{]*) \\{`).exec(code)?.[1];
     assert.deepEqual(
-      ["pNames", "pByName", "pMsg", "pN", "pAllow"].map(sig),
-      ["RegoSet", "ObjectValue", "string | undefined", "Num | undefined", "boolean | undefined"],
+      ["pNames", "pByName", "pMsg", "pN", "pAllow", "pViolation"].map(sig),
+      // (The names come from the input: their type is not the rule's to tell.)
+      ["RegoSet", "ObjectValue", "string | undefined", "Num | undefined", "boolean | undefined", "RegoSet<string>"],
     );
     const mod = await loadModule(code);
     const input = { users: [{ name: "a", age: 30 }, { name: "b", age: 3 }] };
@@ -108,6 +110,9 @@ describe("codegen: types inferred from use", function () {
     assert.ok(names instanceof RegoSet);
     assert.deepEqual([...names], ["a"]);
     assert.deepEqual({ ...((mod.pByName as (i: unknown, d: unknown) => object)(input, {})) }, { a: 30, b: 3 });
+    const violations = (mod.pViolation as (i: unknown, d: unknown) => unknown)({ containers: [{ name: "x" }] }, {});
+    assert.ok(violations instanceof RegoSet);
+    assert.deepEqual([...violations], ["container x"]);
   });
 
   it("tsc rejects a misspelt or mistyped input literal and accepts a correct one or a wider variable", () => {
