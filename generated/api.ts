@@ -5,26 +5,30 @@
 import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, assignOnce, builtinSites, call1, call2, conflictSites, dot, dotData, dotKey, equal, internalError, len, scan } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
-/* input read by api */
+/* a collection the policy scans or indexes: an array of T, or an object whose values are T */
+export type Collection<T> = T[] | { [key: string]: T };
+/* input read by api, typed from how the policy uses it; a JSON schema would type what it leaves unknown: action, resource */
 export type ApiInput = {
   "action"?: unknown;
-  "method"?: unknown;
-  "path"?: unknown;
+  "method"?: string;
+  "path"?: string[];
   "resource"?: unknown;
-  "time"?: unknown;
+  "time"?: null | boolean | number | string;
   "user"?: {
-    "authenticated"?: unknown;
-    "id"?: unknown;
-    "role"?: unknown;
-    [key: string]: unknown;
+    "authenticated"?: boolean;
+    "id"?: number | string;
+    "role"?: string;
   };
-  [key: string]: unknown;
 };
-/* data read by api */
+/* data read by api, typed from how the policy uses it; a JSON schema would type what it leaves unknown: permissions[_][_].action, permissions[_][_].resource */
 export type ApiData = {
-  "permissions"?: unknown;
-  "rate_limits"?: unknown;
-  [key: string]: unknown;
+  "permissions"?: Collection<Collection<{
+    "action"?: unknown;
+    "resource"?: unknown;
+  }>>;
+  "rate_limits"?: Collection<{
+    "count"?: number;
+  }>;
 };
 /* builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"to_number\",\"gte\",\"lte\",\"gt\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,72,10,1,0,73,2,2,0,74,2,3,0,67,20]}"),

@@ -5,25 +5,26 @@
 import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, assignOnce, conflictSites, dotData, dotKey, equal, internalError, scan } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
-/* input read by authz */
+/* a collection the policy scans or indexes: an array of T, or an object whose values are T */
+export type Collection<T> = T[] | { [key: string]: T };
+/* input read by authz, typed from how the policy uses it; a JSON schema would type what it leaves unknown: action, resource.owner_id, resource.type */
 export type AuthzInput = {
   "action"?: unknown;
   "resource"?: {
     "owner_id"?: unknown;
     "type"?: unknown;
-    [key: string]: unknown;
   };
   "user"?: {
-    "id"?: unknown;
-    "role"?: unknown;
-    [key: string]: unknown;
+    "id"?: number | string;
+    "role"?: string;
   };
-  [key: string]: unknown;
 };
-/* data read by authz */
+/* data read by authz, typed from how the policy uses it; a JSON schema would type what it leaves unknown: permissions[_][_].action, permissions[_][_].resource */
 export type AuthzData = {
-  "permissions"?: unknown;
-  [key: string]: unknown;
+  "permissions"?: Collection<Collection<{
+    "action"?: unknown;
+    "resource"?: unknown;
+  }>>;
 };
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"function\",\"rule\"],\"files\":[\"policies/authz.rego\"],\"sites\":[0,0,28,1,1,0,14,1,1,0,17,1,1,0,21,1,1,0,11,9]}");

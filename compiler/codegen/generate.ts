@@ -9,12 +9,12 @@ import { optimize } from "../optimize/index.js";
 import { analyseCalls } from "./analysis/calls.js";
 import { detectDirect, type DirectEntry } from "./analysis/entry.js";
 import { analyseDefinedness, analyseFuncs } from "./analysis/kinds.js";
-import { collectShapes, emptyShape, graftSchema, type Shape, type Shapes } from "./analysis/shapes.js";
+import { emptyShape, graftSchema, saysNothing, ShapeAnalysis, type Shape, type Shapes } from "./analysis/shapes.js";
 import { _, comment, join, lineComment, lit, type Code, type Name } from "./code.js";
 import { dispatcher } from "./emit/calls.js";
 import { ModuleEmitter } from "./emit/context.js";
 import { emitFunc, emitPlan, type EntryParts } from "./emit/functions.js";
-import { shapeType } from "./emit/types.js";
+import { shapeType, unknownPaths } from "./emit/types.js";
 import { LAYOUTS, type ModuleParts } from "./module.js";
 import { RT, RT_TYPES, type RuntimeName } from "./names.js";
 import { groupSchemaTypes, type EntrypointSchemaTypes, type SchemaTypes } from "./schemaTypes.js";
@@ -98,9 +98,19 @@ function hasSchema(shape: Shape): boolean {
   return shape.schema !== undefined || [...shape.keys.values()].some(hasSchema);
 }
 
-/** The doc comment of an Input/Data type: where its type comes from. */
-function typeDoc(doc: "input" | "data", group: string, fromSchema: boolean): string {
-  return fromSchema ? `${doc} of ${group}, typed by its JSON schema` : `${doc} read by ${group}`;
+/** How many of the paths a schema would type the doc comment names. */
+const DOC_PATHS = 6;
+
+/** The doc comment of an Input/Data type: where its type comes from, and where a JSON Schema
+ * would tighten it. */
+function typeDoc(doc: "input" | "data", group: string, shape: Shape): string {
+  if (hasSchema(shape)) return `${doc} of ${group}, typed by its JSON schema`;
+  if (saysNothing(shape)) return `${doc} of ${group}: the policy's uses do not type it`;
+  const open = unknownPaths(shape);
+  const head = `${doc} read by ${group}, typed from how the policy uses it`;
+  if (open.length === 0) return `${head} (a JSON schema would make it exact)`;
+  const named = open.slice(0, DOC_PATHS).join(", ") + (open.length > DOC_PATHS ? ` and ${open.length - DOC_PATHS} more` : "");
+  return `${head}; a JSON schema would type what it leaves unknown: ${named}`;
 }
 
 /** The funcs called (CallStmt) before the value of each direct-value entrypoint, at the top level
@@ -139,15 +149,9 @@ export function generateModule(decoded: Policy, options: GenerateOptions = {}): 
     grp.plans.push(p);
   }
   // The input/data types (only a typed module has them).
-  for (const grp of typed ? groups.values() : []) {
-    const reach = calls.reach(grp.plans);
-    for (const p of grp.plans) collectShapes(policy, p.blocks, new Map([[0, "input"], [1, "data"]] as const), grp.shapes);
-    for (const f of reach) {
-      const roots = new Map<number, "input" | "data">();
-      if (f.params[0] !== undefined) roots.set(f.params[0], "input");
-      if (f.params[1] !== undefined) roots.set(f.params[1], "data");
-      collectShapes(policy, f.blocks, roots, grp.shapes);
-    }
+  const shapes = typed ? new ShapeAnalysis(policy, plans, calls.funcs, facts) : undefined;
+  for (const grp of shapes ? groups.values() : []) {
+    grp.shapes = shapes!.groupShapes(grp.plans, calls.reach(grp.plans));
     applySchemaTypes(grp.shapes, groupSchemaTypes(options.schemaTypes, grp.plans.map((p) => p.name)));
   }
   for (const f of calls.funcs) mod.funcName(f);
@@ -188,9 +192,15 @@ export function generateModule(decoded: Policy, options: GenerateOptions = {}): 
   mod.rt("EntrypointTable");
 
   const typeAliases: ModuleParts["typeAliases"] = [{ name: mod.fixed.V, type: mod.rt("MaybeValue"), exported: false, doc: comment("a value, or undefined") }];
+  let collection: Name | undefined;
+  const collectionName = () => (collection ??= mod.scope.ident("collection", "pascal"));
   for (const [g, grp] of typed ? groups : []) {
-    typeAliases.push({ name: grp.input, type: shapeType(grp.shapes.input), exported: true, doc: comment(typeDoc("input", g, hasSchema(grp.shapes.input))) });
-    typeAliases.push({ name: grp.data, type: shapeType(grp.shapes.data), exported: true, doc: comment(typeDoc("data", g, hasSchema(grp.shapes.data))) });
+    typeAliases.push({ name: grp.input, type: shapeType(grp.shapes.input, collectionName), exported: true, doc: comment(typeDoc("input", g, grp.shapes.input)) });
+    typeAliases.push({ name: grp.data, type: shapeType(grp.shapes.data, collectionName), exported: true, doc: comment(typeDoc("data", g, grp.shapes.data)) });
+  }
+  if (collection) {
+    const doc = comment("a collection the policy scans or indexes: an array of T, or an object whose values are T");
+    typeAliases.splice(1, 0, { name: collection, params: "<T>", type: _`T[] | { [key: string]: T }`, exported: true, doc });
   }
   const imports = [...mod.used]
     .sort()

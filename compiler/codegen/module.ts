@@ -43,7 +43,7 @@ export interface ModuleConst {
 export interface ModuleParts {
   header: Code[];
   imports: Array<{ name: string; typeOnly: boolean }>;
-  typeAliases: Array<{ name: Name; type: Code; exported: boolean; doc?: Code }>;
+  typeAliases: Array<{ name: Name; type: Code; exported: boolean; doc?: Code; /** Type parameters, e.g. `<T>`. */ params?: string }>;
   consts: ModuleConst[];
   /** Trailing constants (the entrypoint table), after the functions they refer to. */
   tail: ModuleConst[];
@@ -119,7 +119,7 @@ function constText(c: ModuleConst, typed = true, exporting = true): string {
 }
 
 function typeAliasText(t: ModuleParts["typeAliases"][number]): string {
-  return `${t.doc ? `${t.doc.text}\n` : ""}${t.exported ? "export " : ""}type ${t.name.text} = ${t.type.text};`;
+  return `${t.doc ? `${t.doc.text}\n` : ""}${t.exported ? "export " : ""}type ${t.name.text}${t.params ?? ""} = ${t.type.text};`;
 }
 
 function functionStructure(f: ModuleFunction): StatementStructures {

@@ -4,13 +4,15 @@ import { compare } from "./compare.js";
 import { canonicalKey, collectionCanonical, primitiveKey, type PrimitiveKey } from "./key.js";
 import { Special, type Value } from "./value.js";
 
-export class RegoSet extends Special implements Iterable<Value> {
+/** `T` types the elements for signatures (a generated set rule returns `RegoSet<string>`): the set
+ * itself holds any value. */
+export class RegoSet<T extends Value = Value> extends Special implements Iterable<T> {
   readonly rank = 6;
   private readonly prim = new Map<PrimitiveKey, Value>();
   private comp: Map<string, Value> | undefined;
   private sortedCache: Value[] | undefined;
 
-  constructor(values?: Iterable<Value>) {
+  constructor(values?: Iterable<T>) {
     super();
     if (values) for (const v of values) this.add(v);
   }
@@ -20,7 +22,7 @@ export class RegoSet extends Special implements Iterable<Value> {
   }
 
   /** Adds a value; returns false when an equal value was already present. */
-  add(v: Value): boolean {
+  add(v: T): boolean {
     const pk = primitiveKey(v);
     if (pk !== undefined) {
       if (this.prim.has(pk)) return false;
@@ -42,33 +44,33 @@ export class RegoSet extends Special implements Iterable<Value> {
   }
 
   /** The stored element equal to v, or undefined (a set looked up by a key yields the key). */
-  get(v: Value): Value | undefined {
+  get(v: Value): T | undefined {
     const pk = primitiveKey(v);
-    if (pk !== undefined) return this.prim.get(pk);
-    return this.comp?.get(canonicalKey(v));
+    if (pk !== undefined) return this.prim.get(pk) as T | undefined;
+    return this.comp?.get(canonicalKey(v)) as T | undefined;
   }
 
   /** Elements in OPA's order (cached; do not mutate the returned array). */
-  sorted(): readonly Value[] {
-    if (this.sortedCache) return this.sortedCache;
+  sorted(): readonly T[] {
+    if (this.sortedCache) return this.sortedCache as T[];
     const out: Value[] = [...this.prim.values()];
     if (this.comp) for (const v of this.comp.values()) out.push(v);
     out.sort(compare);
     this.sortedCache = out;
-    return out;
+    return out as T[];
   }
 
   /** Elements in insertion order: cheaper, for order-free work (membership, counting, unions). */
-  unordered(): IterableIterator<Value> {
-    const prim = this.prim.values();
-    const comp = this.comp?.values();
+  unordered(): IterableIterator<T> {
+    const prim = this.prim.values() as IterableIterator<T>;
+    const comp = this.comp?.values() as IterableIterator<T> | undefined;
     return (function* () {
       yield* prim;
       if (comp) yield* comp;
     })();
   }
 
-  [Symbol.iterator](): Iterator<Value> {
+  [Symbol.iterator](): Iterator<T> {
     return this.sorted()[Symbol.iterator]();
   }
 

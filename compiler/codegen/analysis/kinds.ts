@@ -46,13 +46,16 @@ export function declKinds(t: TypeDecl | undefined): Kinds {
 export interface FuncFacts {
   /** Kinds the func may return (0: only undefined). */
   returns: Kinds;
+  /** When it returns only a set it builds in its return local (a partial set rule): the kinds of
+   * the elements it adds. */
+  elements?: Kinds;
   /** True when the func never returns undefined. */
   defined: boolean;
 }
 
 type LocalKinds = Map<number, Kinds>;
 
-function builtinsByName(policy: Policy): Map<string, BuiltinFunc> {
+export function builtinsByName(policy: Policy): Map<string, BuiltinFunc> {
   return new Map(policy.static.builtin_funcs.map((b) => [b.name, b]));
 }
 
@@ -324,8 +327,11 @@ export function analyseFuncs(policy: Policy, funcs: readonly Func[]): Map<string
   for (const f of funcs) facts.set(f.name, { returns: ANY, defined: false });
   const builtins = builtinsByName(policy);
   for (const f of calleesFirstByCallStmts(funcs)) {
-    const returns = localKinds(f.blocks, f.params, policy, facts, builtins).get(f.return) ?? 0;
-    facts.set(f.name, { returns, defined: alwaysDefined(f, facts) });
+    const kinds = localKinds(f.blocks, f.params, policy, facts, builtins);
+    const returns = kinds.get(f.return) ?? 0;
+    const fact: FuncFacts = { returns, defined: alwaysDefined(f, facts) };
+    if (returns === K.set) fact.elements = setElements(f, kinds);
+    facts.set(f.name, fact);
   }
   return facts;
 }
@@ -366,8 +372,35 @@ export function analyseDefinedness(
   return facts;
 }
 
+/** The kinds of the elements a func adds to the set in its return local (ANY: not only those). */
+function setElements(f: Func, kinds: LocalKinds): Kinds {
+  let out = 0;
+  forEachStmt(f.blocks, (s) => {
+    if (s.type === "SetAddStmt" && s.stmt.set === f.return) {
+      out |= s.stmt.value.type === "local" ? (kinds.get(s.stmt.value.value) ?? ANY) : s.stmt.value.type === "bool" ? K.boolean : K.string;
+    } else if (((s.type === "AssignVarStmt" || s.type === "AssignVarOnceStmt") && s.stmt.target === f.return) || (s.type === "CallStmt" && s.stmt.result === f.return)) {
+      // A set made elsewhere (a comprehension's, a callee's).
+      out = ANY;
+    }
+  });
+  return out;
+}
+
+/** The kinds of the elements of the set a plan's local holds: a partial set rule's (FuncFacts'
+ * `elements`), through copies (ANY: unknown). */
+export function planSetElements(blocks: readonly Block[], local: number, facts: ReadonlyMap<string, FuncFacts>): Kinds {
+  const elements = new Map<number, Kinds>();
+  forEachStmt(blocks, (s) => {
+    if (s.type === "CallStmt") elements.set(s.stmt.result, facts.get(s.stmt.func)?.elements ?? ANY);
+    else if ((s.type === "AssignVarStmt" || s.type === "AssignVarOnceStmt") && s.stmt.source.type === "local") {
+      elements.set(s.stmt.target, elements.get(s.stmt.source.value) ?? ANY);
+    }
+  });
+  return elements.get(local) ?? ANY;
+}
+
 /** The funcs, each after the funcs it calls (CallStmt). */
-function calleesFirstByCallStmts(funcs: readonly Func[]): Func[] {
+export function calleesFirstByCallStmts(funcs: readonly Func[]): Func[] {
   const byName = new Map(funcs.map((f) => [f.name, f]));
   return calleesFirst(funcs, (f) => {
     const out: Func[] = [];

@@ -6,7 +6,7 @@
 // binds locals 0/1 to input and data (data defaults to {}), and returns its result set, or its
 // single binding's value directly (see analysis/entry.ts).
 import type { Func, Plan, Stmt } from "../../ir/types.js";
-import { blockFlow, localKinds, K, type Kinds } from "../analysis/kinds.js";
+import { ANY, blockFlow, localKinds, K, planSetElements, type Kinds } from "../analysis/kinds.js";
 import { LocalSet } from "../analysis/localSet.js";
 import type { DirectEntry } from "../analysis/entry.js";
 import { baseDataDots } from "../analysis/shapes.js";
@@ -133,6 +133,11 @@ function directType(mod: ModuleEmitter, plan: Plan, direct: DirectEntry): { type
   let kinds: Kinds;
   if (direct.value.type === "local") kinds = localKinds(plan.blocks, [0, 1], mod.policy, mod.facts).get(direct.value.value) ?? 0;
   else kinds = direct.value.type === "bool" ? K.boolean : K.string;
+  if (kinds === K.set && direct.value.type === "local") {
+    // A partial set rule's value: a RegoSet of the kinds its bodies add.
+    const elements = planSetElements(plan.blocks, direct.value.value, mod.facts);
+    if (elements !== 0 && elements !== ANY) return { type: _`${mod.rt("RegoSet")}<${kindsType(mod, elements)}>`, maybeUndefined };
+  }
   return { type: kindsType(mod, kinds), maybeUndefined };
 }
 

@@ -1,9 +1,9 @@
 // TypeScript types for signatures: inferred kinds → a union of the value model's types, and the
-// structural input/data shapes → object types with optional, quoted keys, `unknown` at the leaves
-// and an index signature on every object (documents may carry more than the policy reads); a
-// node a JSON Schema types is rendered from its description instead (describedType).
+// input/data shapes → the JSON types the policy's uses give them (object types with optional,
+// quoted keys; see shapeType); a node a JSON Schema types is rendered from its description
+// instead (describedType).
 import { ANY, K, type Kinds } from "../analysis/kinds.js";
-import type { Shape } from "../analysis/shapes.js";
+import { saysNothing, type Shape } from "../analysis/shapes.js";
 import { _, join, lit, type Code } from "../code.js";
 import type { TypeDescription } from "../schemaTypes.js";
 import type { ModuleEmitter } from "./context.js";
@@ -23,17 +23,65 @@ export function kindsType(mod: ModuleEmitter, kinds: Kinds): Code {
   return join(parts, _` | `);
 }
 
-/** The TS type of an input/data shape. */
-export function shapeType(shape: Shape, depth = 0): Code {
-  if (shape.schema) return describedType(shape.schema, depth);
-  if (shape.dynamic || shape.keys.size === 0) return _`unknown`;
-  const pad = indent(depth + 1);
-  const members: Code[] = [];
-  for (const [k, child] of [...shape.keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    members.push(_`${pad}${lit(k)}?: ${shapeType(child, depth + 1)};`);
+/**
+ * The TS type of an input/data shape: the union of what the policy's uses say the node may be
+ * (scalars it is compared with, arrays and objects of the element type it scans or indexes, an
+ * object of the constant keys it reads), `unknown` when they say nothing.
+ *
+ * An object the policy reads only at constant keys has no index signature. That is what a
+ * TypeScript user expects of a parameter type, and what OPA's own type checker does with a closed
+ * schema: an object literal with a misspelt key (`{ usr: ... }`) is an excess-property error,
+ * while a variable whose type has more fields than the policy reads is still accepted
+ * (structural typing), as OPA accepts any document. An object the policy also uses as a whole
+ * value (compared, passed to a builtin, returned) or indexes dynamically keeps
+ * `[key: string]: ...`: every key may matter there.
+ */
+export function shapeType(shape: Shape, collection: () => Code, depth = 0): Code {
+  const parts = shapeParts(shape, collection, depth);
+  return parts.length === 0 ? _`unknown` : join(parts, _` | `);
+}
+
+/** The members of a shape's union type (none: `unknown`). `collection` names the module's
+ * `Collection<T>` (an array of T or an object of T values: what a scan or a dynamic key reads). */
+function shapeParts(shape: Shape, collection: () => Code, depth: number): Code[] {
+  if (shape.schema) return [describedType(shape.schema, depth)];
+  if (shape.dynamic) return [];
+  const k = shape.kinds === 0 && shape.key ? K.number | K.string : shape.kinds;
+  const parts: Code[] = [];
+  if (k & K.null) parts.push(_`null`);
+  if (k & K.boolean) parts.push(_`boolean`);
+  if (k & K.number) parts.push(_`number`);
+  if (k & K.string) parts.push(_`string`);
+  const elem = shape.elem ? shapeParts(shape.elem, collection, depth) : [];
+  const elemType = elem.length > 0 ? join(elem, _` | `) : _`unknown`;
+  const isObject = shape.keys.size > 0 || (k & K.object) !== 0;
+  if (k & K.array && isObject && shape.keys.size === 0) parts.push(_`${collection()}<${elemType}>`);
+  else if (k & K.array) parts.push(elem.length > 1 ? _`(${elemType})[]` : _`${elemType}[]`);
+  if (isObject && !(k & K.array && shape.keys.size === 0)) {
+    const pad = indent(depth + 1);
+    const members: Code[] = [];
+    for (const [key, child] of [...shape.keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      members.push(_`${pad}${lit(key)}?: ${shapeType(child, collection, depth + 1)};`);
+    }
+    if (shape.keys.size === 0) members.push(_`${pad}[key: string]: ${shape.elem ? shapeType(shape.elem, collection, depth + 1) : _`unknown`};`);
+    else if (shape.elem || shape.whole) members.push(_`${pad}[key: string]: unknown;`);
+    parts.push(_`{\n${join(members, _`\n`)}\n${indent(depth)}}`);
   }
-  members.push(_`${pad}[key: string]: unknown;`);
-  return _`{\n${join(members, _`\n`)}\n${indent(depth)}}`;
+  return parts;
+}
+
+/** The paths below a shape whose type the policy's uses leave `unknown` (`user.id`,
+ * `items[_].price`), where a JSON Schema would say more. */
+export function unknownPaths(shape: Shape, path = ""): string[] {
+  if (shape.schema) return [];
+  if (saysNothing(shape)) return path === "" ? [] : [path];
+  const out: string[] = [];
+  for (const [key, child] of [...shape.keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const step = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? (path === "" ? key : `${path}.${key}`) : `${path}[${JSON.stringify(key)}]`;
+    out.push(...unknownPaths(child, step));
+  }
+  if (shape.elem) out.push(...unknownPaths(shape.elem, `${path}[_]`));
+  return out;
 }
 
 /**

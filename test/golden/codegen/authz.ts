@@ -3,17 +3,15 @@
 import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, assignOnce, builtinSites, call2, conflictSites, dotKey, internalError } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
-/* input read by authz */
+/* input read by authz, typed from how the policy uses it; a JSON schema would type what it leaves unknown: path */
 export type AuthzInput = {
-  "method"?: unknown;
+  "method"?: string;
   "path"?: unknown;
   "user"?: {
-    "role"?: unknown;
-    [key: string]: unknown;
+    "role"?: string;
   };
-  [key: string]: unknown;
 };
-/* data read by authz */
+/* data of authz: the policy's uses do not type it */
 export type AuthzData = unknown;
 /* builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,4,1,1,0,13,1]}"),

@@ -3,15 +3,13 @@
 import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, type ObjectValue, assignOnce, conflictSites, dotKey, insert, newObject } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
-/* input read by x/`${evil}`* */
+/* input read by x/`${evil}`*, typed from how the policy uses it; a JSON schema would type what it leaves unknown: ["a\"b\\c`${x}*\/\u2028\u2029\ud800</script>"].__proto__ */
 export type XEvilInput = {
   "a\"b\\c`${x}*/\u2028\u2029\ud800</script>"?: {
     "__proto__"?: unknown;
-    [key: string]: unknown;
   };
-  [key: string]: unknown;
 };
-/* data read by x/`${evil}`* */
+/* data of x/`${evil}`*: the policy's uses do not type it */
 export type XEvilData = unknown;
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"evil */ file\u2028.rego\"],\"sites\":[0,0,5,1,0,0,8,1]}");

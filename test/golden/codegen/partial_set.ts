@@ -3,18 +3,20 @@
 import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, RegoSet, addTo, builtinSites, call2, dotKey, internalError, scan } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
-/* input read by shop */
+/* a collection the policy scans or indexes: an array of T, or an object whose values are T */
+export type Collection<T> = T[] | { [key: string]: T };
+/* input read by shop, typed from how the policy uses it; a JSON schema would type what it leaves unknown: items[_].id, items[_].price */
 export type ShopInput = {
-  "items"?: unknown;
-  [key: string]: unknown;
+  "items"?: Collection<{
+    "id"?: unknown;
+    "price"?: unknown;
+  }>;
 };
-/* data read by shop */
+/* data read by shop, typed from how the policy uses it; a JSON schema would type what it leaves unknown: limits.max */
 export type ShopData = {
   "limits"?: {
     "max"?: unknown;
-    [key: string]: unknown;
   };
-  [key: string]: unknown;
 };
 /* builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"gt\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,6,1]}"),

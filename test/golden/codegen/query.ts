@@ -3,12 +3,15 @@
 import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, type ResultSet, ResultSetBuilder, dotKey, insert, newObject, scan } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
-/* input read by query */
+/* a collection the policy scans or indexes: an array of T, or an object whose values are T */
+export type Collection<T> = T[] | { [key: string]: T };
+/* input read by query, typed from how the policy uses it; a JSON schema would type what it leaves unknown: users[_].name */
 export type QueryInput = {
-  "users"?: unknown;
-  [key: string]: unknown;
+  "users"?: Collection<{
+    "name"?: unknown;
+  }>;
 };
-/* data read by query */
+/* data of query: the policy's uses do not type it */
 export type QueryData = unknown;
 
 /* Entrypoint query */

@@ -27,7 +27,6 @@ export type ShopData = {
   "roles"?: {
     [key: string]: string;
   };
-  [key: string]: unknown;
 };
 /* builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"internal.member_2\",\"gt\"],\"files\":[\"shop.rego\"],\"sites\":[0,0,9,2,1,0,14,10]}"),

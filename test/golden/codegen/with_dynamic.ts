@@ -3,16 +3,17 @@
 import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, type MemoFrame, NOT_FOUND, type Value, assignOnce, conflictSites, dotData, dotKey, num, pathKey, push, upsert } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
-/* input read by app */
+/* a collection the policy scans or indexes: an array of T, or an object whose values are T */
+export type Collection<T> = T[] | { [key: string]: T };
+/* input read by app, typed from how the policy uses it; a JSON schema would type what it leaves unknown: level */
 export type AppInput = {
   "level"?: unknown;
-  "rule"?: unknown;
+  "rule"?: number | string;
   [key: string]: unknown;
 };
-/* data read by app */
+/* data read by app, typed from how the policy uses it (a JSON schema would make it exact) */
 export type AppData = {
-  "lib"?: unknown;
-  [key: string]: unknown;
+  "lib"?: Collection<string>;
 };
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,2,1,0,0,5,1,0,0,7,1,0,0,34,1,0,0,37,1]}");

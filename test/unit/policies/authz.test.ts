@@ -54,6 +54,6 @@ describe("policies/authz.rego → generated authzAllow", () => {
   });
 
   it("a data.permissions entry that is not a list is denied, not an error", () => {
-    expect(authzAllow({ user: { id: "alice" }, action: "read", resource: { type: "documents", owner_id: "bob" } }, { permissions: { alice: "everything" } })).to.equal(false);
+    expect(authzAllow({ user: { id: "alice" }, action: "read", resource: { type: "documents", owner_id: "bob" } }, { permissions: { alice: "everything" } } as unknown as AuthzData)).to.equal(false);
   });
 });

@@ -1,7 +1,11 @@
 // Test support: builtins of our own (so codegen tests do not depend on the builtin library being
-// written in parallel), and a one-call compile + evaluate.
+// written in parallel), a one-call compile + evaluate, and tsc over generated modules.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { compilePlan, type EvaluateOptions, type PreparedQuery } from "regoc/compiler";
 import { RegoError, registerBuiltins, toJSON, type BuiltinTable, type Value } from "regoc";
+import { repoRoot } from "../../../support/shared.js";
 import type { PolicyBuilder } from "./plans.js";
 
 export const calls = { counter: 0, log: [] as unknown[] };
@@ -56,4 +60,26 @@ export async function value(b: PolicyBuilder, options: EvaluateOptions = {}): Pr
   const rows = (await run(b, options)) as Array<Record<string, unknown>>;
   if (rows.length > 1) throw new Error(`expected at most one row, got ${JSON.stringify(rows)}`);
   return rows[0]?.result;
+}
+
+/** Type-checks `files` (name → TypeScript) with the project's tsc and strict settings, in a fresh
+ * directory under node_modules/.cache; returns the error lines about those files (the path up to
+ * the directory cut off: `uses.ts(3,1): error ...`). */
+export function typecheckFiles(files: Record<string, string>, tag: string): string[] {
+  const dir = join(repoRoot, "node_modules", ".cache", `${tag}-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  try {
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ extends: "../../../tsconfig.json", compilerOptions: { noEmit: true }, include: ["*.ts"], exclude: [] }));
+    const tsc = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
+    if (tsc.error) throw new Error(`tsc did not run: ${tsc.error.message}`);
+    const at = `${tag}-${process.pid}/`;
+    return tsc.stdout
+      .split("\n")
+      .filter((l) => l.includes(at))
+      .map((l) => l.slice(l.indexOf(at) + at.length));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
