@@ -3,6 +3,7 @@
 // errors) and leaves its input untouched: it returns a policy sharing the parts it did not change.
 // Each pass lives in a file of its own here, with tests of its own (before/after IR).
 import type { Policy } from "../ir/types.js";
+import { copyPropagation } from "./copyPropagation.js";
 import { deadCode } from "./deadCode.js";
 
 export interface Pass {
@@ -14,6 +15,7 @@ export interface Pass {
 /** The passes, in the order they run. */
 export const PASSES: readonly Pass[] = [
   deadCode,
+  copyPropagation,
 ];
 
 export interface OptimizeOptions {

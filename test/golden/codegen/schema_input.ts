@@ -38,7 +38,7 @@ const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"shop.rego\"],\"sites
 
 /* g0.data.shop.allow */
 function g0DataShopAllow($: EvalState, l0: V, l1: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V;
+  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l12: V;
   b0: {
     l3 = undefined;
     l4 = dotKey(l0, "user"); if (l4 === undefined) break b0;
@@ -46,8 +46,7 @@ function g0DataShopAllow($: EvalState, l0: V, l1: V): V {
     if ((l5 as V) !== "alice") break b0;
     l6 = dotKey(l0, "user"); if (l6 === undefined) break b0;
     l7 = dotKey(l6, "groups"); if (l7 === undefined) break b0;
-    l8 = l7;
-    l9 = call2($, c0, "admin", l8); if (l9 === undefined) break b0;
+    l9 = call2($, c0, "admin", l7); if (l9 === undefined) break b0;
     if ((l9 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 0);
   }
@@ -59,36 +58,29 @@ function g0DataShopAllow($: EvalState, l0: V, l1: V): V {
     l3 = undefined;
     l4 = dotKey(l0, "user"); if (l4 === undefined) break b2;
     l5 = dotKey(l4, "name"); if (l5 === undefined) break b2;
-    l6 = l5;
     l7 = dotKey(l1, "roles"); if (l7 === undefined) break b2;
-    l8 = dotData(l7, l6); if (l8 === undefined) break b2;
-    b3: {
-      break b3;
-      break b2;
-    }
+    l8 = dotData(l7, l5); if (l8 === undefined) break b2;
     if ((l8 as V) !== "owner") break b2;
     l3 = assignOnce(l3, true, K, 1);
   }
-  b5: {
-    if (l3 === undefined) break b5;
+  b3: {
+    if (l3 === undefined) break b3;
     l2 = assignOnce(l2, l3, K, 1);
   }
-  b6: {
+  b4: {
     l3 = undefined;
-    l4 = dotKey(l0, "tree"); if (l4 === undefined) break b6;
-    l5 = dotKey(l4, "children"); if (l5 === undefined) break b6;
+    l4 = dotKey(l0, "tree"); if (l4 === undefined) break b4;
+    l5 = dotKey(l4, "children"); if (l5 === undefined) break b4;
     l6 = 0;
-    l7 = dot(l5, l6); if (l7 === undefined) break b6;
-    l8 = dotKey(l7, "value"); if (l8 === undefined) break b6;
-    l9 = l8;
-    l10 = dotKey(l0, "limit"); if (l10 === undefined) break b6;
-    l11 = l10;
-    l12 = call2($, c1, l9, l11); if (l12 === undefined) break b6;
-    if ((l12 as V) === false) break b6;
+    l7 = dot(l5, l6); if (l7 === undefined) break b4;
+    l8 = dotKey(l7, "value"); if (l8 === undefined) break b4;
+    l10 = dotKey(l0, "limit"); if (l10 === undefined) break b4;
+    l12 = call2($, c1, l8, l10); if (l12 === undefined) break b4;
+    if ((l12 as V) === false) break b4;
     l3 = assignOnce(l3, true, K, 2);
   }
-  b7: {
-    if (l3 === undefined) break b7;
+  b5: {
+    if (l3 === undefined) break b5;
     l2 = assignOnce(l2, l3, K, 2);
   }
   return l2;
@@ -97,12 +89,11 @@ function g0DataShopAllow($: EvalState, l0: V, l1: V): V {
 /* Entrypoint shop/allow */
 export function shopAllow(input: ShopInput | undefined, data: ShopData, options?: EvalOptions): boolean | undefined {
   const $ = new EvalState(options);
-  let l2: V, l3: V, l4: V;
+  let l2: V, l4: V;
   let l0: V = input as unknown as V, l1: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
     l2 = g0DataShopAllow($, l0, l1); if (l2 === undefined) break b0;
-    l3 = l2;
-    l4 = l3;
+    l4 = l2;
     return l4 as boolean | undefined;
   }
   return undefined;

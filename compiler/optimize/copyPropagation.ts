@@ -1,0 +1,362 @@
+// Copy propagation: `AssignVar t ← s` is dropped and the statements after it read `s` instead of
+// `t`, when that cannot change what any statement sees. The planner copies a lot (`x := y`, a
+// with's saved document, the entrypoint's `result = data.p`); each copy is a line of generated
+// code and a local.
+//
+// Locals are func-scoped and reused across blocks and loop iterations, so the pass reasons about
+// where a copy's value can be seen. Structured control flow gives one fact for free: the
+// statements after position p of a list (with everything nested in them; "R" below) are entered
+// only through p. So for a copy at p, inside its plan's or func's top-level block T:
+//   - t is written nowhere else in T, and every read of t in T is in R: every read sees the copy;
+//   - s is not written in R (a with replacing it, a reset, a scan's key... all count): s still
+//     holds the copied value at each of those reads;
+//   - no later top-level block can see t's value from T (its first mention there is a plain
+//     assignment at that block's top level), and t is neither a param nor the return local.
+// Then each read of t in R reads s, and the copy goes; with no read at all, the copy just goes.
+// `AssignVarOnce t ← s` is a copy too when it runs at most once with t undefined: outside any
+// scan, and t written nowhere else in the plan or func. A constant source is substituted only
+// into operand fields; where a field needs a local, the copy stays. A copy of a part of `data`
+// that reaches a lookup with a variable key stays too (it changes how a number key is looked up).
+import type { Block, Func, Operand, Plan, Policy, Stmt } from "../ir/types.js";
+import type { Pass } from "./index.js";
+import { block, forEachRead, forEachWrite, mapBodies, nestedBlocks, withBlocks } from "./stmts.js";
+
+/** Statements that always (re)assign their target, even when they then fail. */
+const KILLS = new Set([
+  "AssignVarStmt",
+  "DotStmt",
+  "ResetLocalStmt",
+  "AssignIntStmt",
+  "MakeArrayStmt",
+  "MakeNullStmt",
+  "MakeNumberIntStmt",
+  "MakeNumberRefStmt",
+  "MakeObjectStmt",
+  "MakeSetStmt",
+  "LenStmt",
+]);
+
+/** Per top-level block: where each local is read and written, by preorder position. */
+class Uses {
+  readonly minRead = new Map<number, number>();
+  readonly maxRead = new Map<number, number>();
+  readonly writes = new Map<number, number[]>();
+
+  read(local: number, pos: number): void {
+    const lo = this.minRead.get(local);
+    if (lo === undefined || pos < lo) this.minRead.set(local, pos);
+    const hi = this.maxRead.get(local);
+    if (hi === undefined || pos > hi) this.maxRead.set(local, pos);
+  }
+
+  write(local: number, pos: number): void {
+    const w = this.writes.get(local);
+    if (w) w.push(pos);
+    else this.writes.set(local, [pos]);
+  }
+
+  /** Whether `local` is written at a position in [from, to] (positions are pushed in order). */
+  writtenIn(local: number, from: number, to: number): boolean {
+    const w = this.writes.get(local);
+    if (!w) return false;
+    let lo = 0;
+    let hi = w.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (w[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < w.length && w[lo]! <= to;
+  }
+}
+
+interface BodyFacts {
+  uses: Uses[];
+  /** For each statement (by preorder position, numbered across the body): the last position of
+   * its subtree. */
+  ends: number[];
+  /** The last top-level block where each local may hold a value from an earlier block. */
+  lastExposed: Map<number, number>;
+  /** Writes of each local in the whole body. */
+  totalWrites: Map<number, number>;
+  /** Locals that may hold a part of the data document (reached from it by lookups and scans). */
+  fromData: Set<number>;
+  /** Locals from which a lookup with a local key may be reached (by lookups, scans, copies). */
+  toKeyLookup: Set<number>;
+}
+
+/** The locals reached from `roots` along the edges. */
+function reach(roots: Iterable<number>, edges: Map<number, number[]>): Set<number> {
+  const seen = new Set<number>(roots);
+  const work = [...seen];
+  while (work.length > 0) {
+    for (const n of edges.get(work.pop()!) ?? []) {
+      if (!seen.has(n)) {
+        seen.add(n);
+        work.push(n);
+      }
+    }
+  }
+  return seen;
+}
+
+function addEdge(edges: Map<number, number[]>, from: number, to: number): void {
+  const e = edges.get(from);
+  if (e) e.push(to);
+  else edges.set(from, [to]);
+}
+
+function analyse(blocks: readonly Block[], dataLocal: number): BodyFacts {
+  const ends: number[] = [];
+  // Value flow between locals (forwards and backwards), for the data-path rule in propagateBody.
+  const flow = new Map<number, number[]>();
+  const back = new Map<number, number[]>();
+  const keyLookups: number[] = [];
+  const edge = (from: Operand, to: number) => {
+    if (from.type !== "local") return;
+    addEdge(flow, from.value, to);
+    addEdge(back, to, from.value);
+  };
+  const lastExposed = new Map<number, number>();
+  const totalWrites = new Map<number, number>();
+  const uses: Uses[] = [];
+  let pos = 0;
+  blocks.forEach((b, T) => {
+    const u = new Uses();
+    uses.push(u);
+    const seen = new Set<number>();
+    const visit = (stmts: readonly Stmt[], top: boolean): void => {
+      for (const s of stmts) {
+        const here = pos++;
+        forEachRead(s, (l) => {
+          u.read(l, here);
+          if (!seen.has(l)) {
+            seen.add(l);
+            lastExposed.set(l, T);
+          }
+        });
+        forEachWrite(s, (l) => {
+          u.write(l, here);
+          totalWrites.set(l, (totalWrites.get(l) ?? 0) + 1);
+          if (!seen.has(l)) {
+            seen.add(l);
+            if (!(top && KILLS.has(s.type))) lastExposed.set(l, T);
+          }
+        });
+        if (s.type === "DotStmt") {
+          edge(s.stmt.source, s.stmt.target);
+          if (s.stmt.source.type === "local" && s.stmt.key.type === "local") keyLookups.push(s.stmt.source.value);
+        } else if (s.type === "AssignVarStmt" || s.type === "AssignVarOnceStmt") edge(s.stmt.source, s.stmt.target);
+        else if (s.type === "ScanStmt") {
+          edge({ type: "local", value: s.stmt.source }, s.stmt.key);
+          edge({ type: "local", value: s.stmt.source }, s.stmt.value);
+        }
+        for (const nb of nestedBlocks(s)) visit(nb.stmts, false);
+        ends[here] = pos - 1;
+      }
+    };
+    visit(b.stmts, true);
+  });
+  return { uses, ends, lastExposed, totalWrites, fromData: reach([dataLocal], flow), toKeyLookup: reach(keyLookups, back) };
+}
+
+type Subst = Map<number, Operand>;
+
+/** The operand with substitutions applied. */
+function subOp(o: Operand, m: Subst): Operand {
+  return o.type === "local" ? (m.get(o.value) ?? o) : o;
+}
+
+/** A bare-local field with substitutions applied, or null when the replacement is a constant. */
+function subLocal(l: number, m: Subst): number | null {
+  const r = m.get(l);
+  if (r === undefined) return l;
+  return r.type === "local" ? r.value : null;
+}
+
+/** The statement with its reads substituted (nested blocks excluded), or null when some read
+ * cannot take its replacement (a constant where the field needs a local). */
+function substitute(s: Stmt, m: Subst): Stmt | null {
+  if (m.size === 0) return s;
+  const st = s.stmt as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...st };
+  let changed = false;
+  const op = (field: string) => {
+    const o = st[field] as Operand;
+    const r = subOp(o, m);
+    if (r !== o) {
+      out[field] = r;
+      changed = true;
+    }
+  };
+  const bare = (field: string): boolean => {
+    const l = st[field] as number;
+    const r = subLocal(l, m);
+    if (r === null) return false;
+    if (r !== l) {
+      out[field] = r;
+      changed = true;
+    }
+    return true;
+  };
+  switch (s.type) {
+    case "ArrayAppendStmt":
+    case "SetAddStmt":
+      op("value");
+      break;
+    case "AssignVarOnceStmt":
+    case "AssignVarStmt":
+    case "LenStmt":
+    case "IsArrayStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+      op("source");
+      break;
+    case "CallStmt": {
+      const args = s.stmt.args.map((a) => subOp(a, m));
+      if (args.some((a, i) => a !== s.stmt.args[i])) {
+        out.args = args;
+        changed = true;
+      }
+      break;
+    }
+    case "CallDynamicStmt": {
+      // (A path operand stays a local: the emitter dispatches on paths with a local segment.)
+      const args = s.stmt.args.map((a) => subLocal(a, m));
+      const locals = s.stmt.path.map((p) => (p.type === "local" ? subLocal(p.value, m) : -1));
+      if (args.includes(null) || locals.includes(null)) return null;
+      const path = s.stmt.path.map((p, i): Operand => (p.type === "local" ? { type: "local", value: locals[i]! } : p));
+      if (args.some((a, i) => a !== s.stmt.args[i]) || s.stmt.path.some((p, i) => p.type === "local" && locals[i] !== p.value)) {
+        out.args = args;
+        out.path = path;
+        changed = true;
+      }
+      break;
+    }
+    case "DotStmt":
+      op("source");
+      op("key");
+      break;
+    case "EqualStmt":
+    case "NotEqualStmt":
+      op("a");
+      op("b");
+      break;
+    case "ObjectInsertOnceStmt":
+    case "ObjectInsertStmt":
+      op("key");
+      op("value");
+      break;
+    case "ObjectMergeStmt":
+      if (!bare("a") || !bare("b")) return null;
+      break;
+    case "WithStmt":
+      op("value");
+      break;
+    case "ScanStmt":
+    case "IsDefinedStmt":
+    case "IsUndefinedStmt":
+    case "ReturnLocalStmt":
+      if (!bare("source")) return null;
+      break;
+    case "ResultSetAddStmt":
+      if (!bare("value")) return null;
+      break;
+    default:
+      break;
+  }
+  return changed ? ({ type: s.type, stmt: out } as unknown as Stmt) : s;
+}
+
+function propagateBody(blocks: Block[], body: Plan | Func): Block[] {
+  const isFunc = "params" in body;
+  const facts = analyse(blocks, isFunc ? (body.params[1] ?? -1) : 1);
+  const fixed = new Set<number>(isFunc ? [...body.params, body.return] : [0, 1]);
+  // The walk below visits statements in analyse's order, so `pos` is each one's position there.
+  let pos = 0;
+  // Set when a read could not take its replacement: the copies in force then stay.
+  let blocked = false;
+
+  const copyOf = (s: Stmt, inScan: boolean): { source: Operand; target: number } | undefined => {
+    if (s.type === "AssignVarStmt") return s.stmt;
+    if (s.type === "AssignVarOnceStmt" && !inScan && facts.totalWrites.get(s.stmt.target) === 1) return s.stmt;
+    return undefined;
+  };
+
+  /** Whether the copy `t ← src` can go, its reads being in positions [from, to] of block T. */
+  const canPropagate = (t: number, src: Operand, T: number, from: number, to: number): boolean => {
+    const u = facts.uses[T]!;
+    if (fixed.has(t)) return false;
+    if ((u.writes.get(t)?.length ?? 0) !== 1) return false;
+    if ((facts.lastExposed.get(t) ?? -1) > T) return false;
+    const lo = u.minRead.get(t);
+    if (lo !== undefined && (lo < from || u.maxRead.get(t)! > to)) return false;
+    if (src.type !== "local") return true;
+    // `data.x[k]` looks a number k up as a path segment, `v := data.x; v[k]` as a value (the
+    // emitter tells them apart by the copy): such a copy stays.
+    if (facts.fromData.has(src.value) && facts.toKeyLookup.has(t)) return false;
+    return !u.writtenIn(src.value, from, to);
+  };
+
+  /** The last position of a list's statements from index i (at position `here`) on. */
+  const endOfList = (stmts: readonly Stmt[], i: number, here: number): number => {
+    let end = facts.ends[here]!;
+    for (let j = i + 1; j < stmts.length; j++) end = facts.ends[end + 1]!;
+    return end;
+  };
+
+  const rewriteStmt = (s: Stmt, T: number, inScan: boolean, m: Subst): Stmt => {
+    let r = substitute(s, m);
+    if (r === null) {
+      blocked = true;
+      r = s;
+    }
+    const nb = nestedBlocks(r);
+    if (nb.length === 0) return r;
+    const scan = inScan || s.type === "ScanStmt";
+    return withBlocks(
+      r,
+      nb.map((b) => block(b, rewriteList(b.stmts, 0, T, scan, m))),
+    );
+  };
+
+  const rewriteList = (stmts: readonly Stmt[], first: number, T: number, inScan: boolean, m: Subst): Stmt[] => {
+    const out: Stmt[] = [];
+    for (let i = first; i < stmts.length; i++) {
+      const s = stmts[i]!;
+      const here = pos++;
+      const copy = copyOf(s, inScan);
+      if (copy) {
+        const src = subOp(copy.source, m);
+        const t = copy.target;
+        if (src.type === "local" && src.value === t) continue; // t = t
+        if (canPropagate(t, src, T, here + 1, endOfList(stmts, i, here))) {
+          const u = facts.uses[T]!;
+          const lo = u.minRead.get(t);
+          // The reads of t become reads of the source.
+          if (src.type === "local" && lo !== undefined) {
+            u.read(src.value, lo);
+            u.read(src.value, u.maxRead.get(t)!);
+          }
+          const inner = new Map(m).set(t, src);
+          const outerBlocked = blocked;
+          blocked = false;
+          const rest = rewriteList(stmts, i + 1, T, inScan, inner);
+          if (blocked) out.push(substitute(s, m) ?? s);
+          blocked ||= outerBlocked;
+          out.push(...rest);
+          return out;
+        }
+      }
+      out.push(rewriteStmt(s, T, inScan, m));
+    }
+    return out;
+  };
+
+  return blocks.map((b, T) => block(b, rewriteList(b.stmts, 0, T, false, new Map())));
+}
+
+export const copyPropagation: Pass = {
+  name: "copy-propagation",
+  run: (policy: Policy) => mapBodies(policy, propagateBody),
+};
