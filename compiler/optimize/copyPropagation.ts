@@ -290,7 +290,8 @@ function propagateBody(blocks: Block[], body: Plan | Func): Block[] {
     if ((u.writes.get(t)?.length ?? 0) !== 1) return false;
     if ((facts.lastExposed.get(t) ?? -1) > T) return false;
     const lo = u.minRead.get(t);
-    if (lo !== undefined && (lo < from || u.maxRead.get(t)! > to)) return false;
+    // (An AssignVarOnce reads its own target, at from - 1.)
+    if (lo !== undefined && (lo < from - 1 || u.maxRead.get(t)! > to)) return false;
     if (src.type !== "local") return true;
     // `data.x[k]` looks a number k up as a path segment, `v := data.x; v[k]` as a value (the
     // emitter tells them apart by the copy): such a copy stays.

@@ -8,7 +8,7 @@
 //     checks and no way out but to its own end (e.g. one starting with `break 0`); a BlockStmt
 //     without blocks; the children of a BlockStmt after one that always breaks out of it;
 //   - a construct that only checks (no statement in it writes a local) and always leaves by the
-//     same break becomes that BreakStmt.
+//     same break becomes that BreakStmt; one that always falls through goes.
 // Removing a whole child block or statement never changes another break's level count, so no
 // BreakStmt index changes.
 import type { Block, Func, Plan, Policy, Stmt } from "../ir/types.js";
@@ -94,8 +94,10 @@ function simplifyStmt(s: Stmt): { stmt: Stmt | null } & Exits {
   }
 }
 
-/** A pure construct that always leaves by one break is that break. */
-function collapse(s: Stmt, e: Exits): { stmt: Stmt } & Exits {
+/** A pure construct that always leaves by one break is that break; one that always falls through
+ * is nothing. */
+function collapse(s: Stmt, e: Exits): { stmt: Stmt | null } & Exits {
+  if (e.pure && e.falls && e.breaks.size === 0) return { stmt: null, ...e };
   if (e.pure && !e.falls && e.breaks.size === 1) {
     const [index] = e.breaks;
     return { stmt: mk("BreakStmt", { ...at(s), index: index! }), ...e };

@@ -1,7 +1,12 @@
 // Test support for the optimiser's passes: a compact text form of IR (one statement a line,
 // nested blocks indented) to show a pass's before/after, and hand-written plans decoded as the
 // code generator decodes them.
+import { generateModule } from "../../../../compiler/codegen/generate.js";
+import { loadModule } from "../../../../compiler/codegen/loader.js";
 import { decodeValidPolicy } from "../../../../compiler/ir/prepare.js";
+import { optimize, type Pass } from "../../../../compiler/optimize/index.js";
+import { PreparedQuery, type EvaluateOptions } from "../../../../runtime/eval/prepared.js";
+import { toJSON, type Value } from "regoc";
 import type { Block, Func, Operand, Policy, Stmt } from "../../../../compiler/ir/types.js";
 import type { PolicyBuilder } from "../codegen/plans.js";
 
@@ -71,7 +76,8 @@ function stmtLines(s: Stmt, policy: Policy, indent: string, out: string[]): void
       return line(`l${s.stmt.target} = ${s.stmt.value}`);
     default: {
       const { file: _f, row: _r, col: _c, ...fields } = s.stmt as unknown as Record<string, unknown>;
-      line(`${s.type} ${JSON.stringify(fields)}`);
+      const shown = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === "object" && v !== null && "type" in v ? o(v as Operand) : JSON.stringify(v)}`);
+      return line(`${s.type.replace(/Stmt$/, "")} ${shown.join(" ")}`);
     }
   }
 }
@@ -97,4 +103,27 @@ export function bodyText(policy: Policy, name: string): string {
 /** The builder's plan, decoded and validated. */
 export function decoded(b: PolicyBuilder): Policy {
   return decodeValidPolicy(b.json());
+}
+
+/** Evaluates the builder's plan (its first entrypoint) compiled without and with the optimiser:
+ * each outcome as JSON rows, or the error's code and message. */
+export async function outcomes(b: PolicyBuilder, options: EvaluateOptions = {}, skip: readonly string[] = []): Promise<[unknown, unknown]> {
+  const run = async (optimizeIt: boolean) => {
+    const policy = decoded(b);
+    const generated = generateModule(optimizeIt ? optimize(policy, { skip }) : policy, { language: "function", optimize: false });
+    const mod = await loadModule(generated.code, generated);
+    const pq = new PreparedQuery(mod.entrypoints, policy.plans.plans[0]!.name, generated.code);
+    try {
+      const rs = pq.evaluate(options);
+      return rs.map((r) => JSON.parse(JSON.stringify(toJSON(r as Value))) as unknown);
+    } catch (e) {
+      return { error: (e as { code?: string }).code, message: (e as Error).message };
+    }
+  };
+  return [await run(false), await run(true)];
+}
+
+/** The pass's output for the builder's plan, as text: the named func or plan. */
+export function after(pass: Pass, b: PolicyBuilder, name: string): string {
+  return bodyText(pass.run(decoded(b)), name);
 }
