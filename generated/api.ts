@@ -39,19 +39,16 @@ const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policies/api.rego\"]
 function g0DataApiBusinessHours($: EvalState, l0: V, l1: V): V {
   const m0 = $.memo;
   if (m0 !== undefined && m0.has(0)) return m0.get(0);
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V;
+  let l2: V, l3: V, l4: V, l6: V, l9: V, l10: V, l11: V, l12: V;
   b0: {
     l3 = undefined;
     l4 = dotKey(l0, "time"); if (l4 === undefined) break b0;
-    l5 = l4;
-    l6 = call1($, c0, l5); if (l6 === undefined) break b0;
-    l7 = l6;
-    l8 = l7;
+    l6 = call1($, c0, l4); if (l6 === undefined) break b0;
     l9 = 9;
-    l10 = call2($, c1, l8, l9); if (l10 === undefined) break b0;
+    l10 = call2($, c1, l6, l9); if (l10 === undefined) break b0;
     if ((l10 as V) === false) break b0;
     l11 = 18;
-    l12 = call2($, c2, l8, l11); if (l12 === undefined) break b0;
+    l12 = call2($, c2, l6, l11); if (l12 === undefined) break b0;
     if ((l12 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 0);
   }
@@ -64,35 +61,29 @@ function g0DataApiBusinessHours($: EvalState, l0: V, l1: V): V {
 
 /* g0.data.api.check_permission */
 function g0DataApiCheckPermission($: EvalState, l0: V, l1: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l14: V, l15: V, l16: V, l17: V, l18: V;
+  let l2: V, l3: V, l4: V, l5: V, l7: V, l8: V, l9: V, l10: V, l15: V, l16: V, l17: V, l18: V;
   b0: {
     l3 = undefined;
     l4 = dotKey(l0, "user"); if (l4 === undefined) break b0;
     l5 = dotKey(l4, "role"); if (l5 === undefined) break b0;
-    l6 = l5;
     l7 = dotKey(l1, "permissions"); if (l7 === undefined) break b0;
-    l8 = dotData(l7, l6); if (l8 === undefined) break b0;
+    l8 = dotData(l7, l5); if (l8 === undefined) break b0;
     const i0 = scan(l8);
     s0: while (i0.next()) {
       l9 = i0.key;
       l10 = i0.value;
-      l11 = l9;
-      b1: {
-        break b1;
-        continue s0;
-      }
-      l14 = l10;
-      l15 = dotKey(l14, "resource"); if (l15 === undefined) continue s0;
+      l15 = dotKey(l10, "resource"); if (l15 === undefined) continue s0;
       l16 = dotKey(l0, "resource"); if (l16 === undefined) continue s0;
       if (!equal(l15, l16)) continue s0;
-      l17 = dotKey(l14, "action"); if (l17 === undefined) continue s0;
+      l17 = dotKey(l10, "action"); if (l17 === undefined) continue s0;
       l18 = dotKey(l0, "action"); if (l18 === undefined) continue s0;
       if (!equal(l17, l18)) continue s0;
       l3 = assignOnce(l3, true, K, 1);
+      break b0;
     }
   }
-  b3: {
-    if (l3 === undefined) break b3;
+  b1: {
+    if (l3 === undefined) break b1;
     l2 = assignOnce(l2, l3, K, 1);
   }
   return l2;
@@ -100,14 +91,13 @@ function g0DataApiCheckPermission($: EvalState, l0: V, l1: V): V {
 
 /* g0.data.api.over_rate_limit */
 function g0DataApiOverRateLimit($: EvalState, l0: V, l1: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l11: V, l12: V, l13: V, l14: V;
+  let l2: V, l3: V, l4: V, l5: V, l7: V, l8: V, l11: V, l13: V, l14: V;
   b0: {
     l3 = undefined;
     l4 = dotKey(l0, "user"); if (l4 === undefined) break b0;
     l5 = dotKey(l4, "id"); if (l5 === undefined) break b0;
-    l6 = l5;
     l7 = dotKey(l1, "rate_limits"); if (l7 === undefined) break b0;
-    l8 = dotData(l7, l6); if (l8 === undefined) break b0;
+    l8 = dotData(l7, l5); if (l8 === undefined) break b0;
     b1: {
       b2: {
         l11 = dotKey(l8, "count"); if (l11 === undefined) break b2;
@@ -115,9 +105,8 @@ function g0DataApiOverRateLimit($: EvalState, l0: V, l1: V): V {
       }
       break b0;
     }
-    l12 = l11;
     l13 = 100;
-    l14 = call2($, c3, l12, l13); if (l14 === undefined) break b0;
+    l14 = call2($, c3, l11, l13); if (l14 === undefined) break b0;
     if ((l14 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 2);
   }
@@ -173,6 +162,7 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     l2 = assignOnce(l2, l3, K, 4);
   }
   b2: {
+    if (l2 !== undefined) break b2;
     l3 = undefined;
     l4 = dotKey(l0, "method"); if (l4 === undefined) break b2;
     if ((l4 as V) !== "GET") break b2;
@@ -187,10 +177,9 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     if ((l9 as V) !== "users") break b2;
     l8 = 1;
     l9 = dot(l5, l8); if (l9 === undefined) break b2;
-    l10 = l9;
     l11 = dotKey(l0, "user"); if (l11 === undefined) break b2;
     l12 = dotKey(l11, "id"); if (l12 === undefined) break b2;
-    if (!equal(l12, l10)) break b2;
+    if (!equal(l12, l9)) break b2;
     l3 = assignOnce(l3, true, K, 5);
   }
   b3: {
@@ -198,6 +187,7 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     l2 = assignOnce(l2, l3, K, 5);
   }
   b4: {
+    if (l2 !== undefined) break b4;
     l3 = undefined;
     l4 = dotKey(l0, "method"); if (l4 === undefined) break b4;
     if ((l4 as V) !== "GET") break b4;
@@ -212,7 +202,6 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     if ((l9 as V) !== "users") break b4;
     l8 = 1;
     l9 = dot(l5, l8); if (l9 === undefined) break b4;
-    l10 = l9;
     l11 = dotKey(l0, "user"); if (l11 === undefined) break b4;
     l12 = dotKey(l11, "role"); if (l12 === undefined) break b4;
     if ((l12 as V) !== "admin") break b4;
@@ -223,6 +212,7 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     l2 = assignOnce(l2, l3, K, 6);
   }
   b6: {
+    if (l2 !== undefined) break b6;
     l3 = undefined;
     l4 = dotKey(l0, "method"); if (l4 === undefined) break b6;
     if ((l4 as V) !== "POST") break b6;
@@ -247,6 +237,7 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     l2 = assignOnce(l2, l3, K, 7);
   }
   b8: {
+    if (l2 !== undefined) break b8;
     l3 = undefined;
     l4 = g0DataApiCheckPermission($, l0, l1); if (l4 === undefined) break b8;
     if ((l4 as V) === false) break b8;
@@ -270,12 +261,11 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
 /* Entrypoint api/allow */
 export function apiAllow(input: ApiInput | undefined, data: ApiData, options?: EvalOptions): boolean {
   const $ = new EvalState(options);
-  let l2: V, l3: V, l4: V;
+  let l2: V, l4: V;
   let l0: V = input as unknown as V, l1: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
     l2 = g0DataApiAllow($, l0, l1); if (l2 === undefined) break b0;
-    l3 = l2;
-    l4 = l3;
+    l4 = l2;
     return l4 as boolean;
   }
   throw internalError("entrypoint api/allow produced no value");

@@ -30,13 +30,12 @@ const K = conflictSites("{\"names\":[\"function\",\"rule\"],\"files\":[\"policie
 
 /* g0.data.authz.check_role */
 function g0DataAuthzCheckRole($: EvalState, l0: V, l1: V, l3: V): V {
-  let l2: V, l4: V, l5: V, l6: V, l7: V;
+  let l2: V, l4: V, l6: V, l7: V;
   b0: {
     l4 = undefined;
-    l5 = l3;
     l6 = dotKey(l0, "user"); if (l6 === undefined) break b0;
     l7 = dotKey(l6, "role"); if (l7 === undefined) break b0;
-    if (!equal(l7, l5)) break b0;
+    if (!equal(l7, l3)) break b0;
     l4 = assignOnce(l4, true, K, 0);
   }
   b1: {
@@ -48,7 +47,7 @@ function g0DataAuthzCheckRole($: EvalState, l0: V, l1: V, l3: V): V {
 
 /* g0.data.authz.allow */
 function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l14: V, l15: V, l16: V, l17: V, l18: V, l19: V;
+  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l15: V, l16: V, l17: V, l18: V, l19: V;
   b0: {
     l3 = undefined;
     l4 = g0DataAuthzCheckRole($, l0, l1, "admin"); if (l4 === undefined) break b0;
@@ -60,6 +59,7 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
     l2 = assignOnce(l2, l3, K, 1);
   }
   b2: {
+    if (l2 !== undefined) break b2;
     l3 = undefined;
     l4 = dotKey(l0, "user"); if (l4 === undefined) break b2;
     l5 = dotKey(l4, "id"); if (l5 === undefined) break b2;
@@ -73,38 +73,33 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
     l2 = assignOnce(l2, l3, K, 2);
   }
   b4: {
+    if (l2 !== undefined) break b4;
     l3 = undefined;
     l4 = dotKey(l0, "user"); if (l4 === undefined) break b4;
     l5 = dotKey(l4, "id"); if (l5 === undefined) break b4;
-    l6 = l5;
     l7 = dotKey(l1, "permissions"); if (l7 === undefined) break b4;
-    l8 = dotData(l7, l6); if (l8 === undefined) break b4;
+    l8 = dotData(l7, l5); if (l8 === undefined) break b4;
     const i0 = scan(l8);
     s0: while (i0.next()) {
       l9 = i0.key;
       l10 = i0.value;
-      l11 = l9;
-      b5: {
-        break b5;
-        continue s0;
-      }
-      l14 = l10;
-      l15 = dotKey(l14, "action"); if (l15 === undefined) continue s0;
+      l15 = dotKey(l10, "action"); if (l15 === undefined) continue s0;
       l16 = dotKey(l0, "action"); if (l16 === undefined) continue s0;
       if (!equal(l15, l16)) continue s0;
-      l17 = dotKey(l14, "resource"); if (l17 === undefined) continue s0;
+      l17 = dotKey(l10, "resource"); if (l17 === undefined) continue s0;
       l18 = dotKey(l0, "resource"); if (l18 === undefined) continue s0;
       l19 = dotKey(l18, "type"); if (l19 === undefined) continue s0;
       if (!equal(l17, l19)) continue s0;
       l3 = assignOnce(l3, true, K, 3);
+      break b4;
     }
   }
-  b7: {
-    if (l3 === undefined) break b7;
+  b5: {
+    if (l3 === undefined) break b5;
     l2 = assignOnce(l2, l3, K, 3);
   }
-  b8: {
-    if (l2 !== undefined) break b8;
+  b6: {
+    if (l2 !== undefined) break b6;
     l2 = assignOnce(l2, false, K, 4);
   }
   return l2;
@@ -113,12 +108,11 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
   const $ = new EvalState(options);
-  let l2: V, l3: V, l4: V;
+  let l2: V, l4: V;
   let l0: V = input as unknown as V, l1: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
     l2 = g0DataAuthzAllow($, l0, l1); if (l2 === undefined) break b0;
-    l3 = l2;
-    l4 = l3;
+    l4 = l2;
     return l4 as boolean;
   }
   throw internalError("entrypoint authz/allow produced no value");

@@ -5,6 +5,7 @@
 import type { Policy } from "../ir/types.js";
 import { copyPropagation } from "./copyPropagation.js";
 import { deadCode } from "./deadCode.js";
+import { earlyExit } from "./earlyExit.js";
 
 export interface Pass {
   /** A short kebab-case name (`copy-propagation`), for tests and `OptimizeOptions.skip`. */
@@ -16,6 +17,7 @@ export interface Pass {
 export const PASSES: readonly Pass[] = [
   deadCode,
   copyPropagation,
+  earlyExit,
 ];
 
 export interface OptimizeOptions {

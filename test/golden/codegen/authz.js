@@ -20,6 +20,7 @@ if (l3 === undefined) break b1;
 l2 = assignOnce(l2, l3, K, 1);
 }
 b2: {
+if (l2 !== undefined) break b2;
 l3 = undefined;
 l7 = dotKey(l0, "method"); if (l7 === undefined) break b2;
 if ((l7) !== "GET") break b2;

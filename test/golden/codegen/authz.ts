@@ -38,6 +38,7 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
     l2 = assignOnce(l2, l3, K, 1);
   }
   b2: {
+    if (l2 !== undefined) break b2;
     l3 = undefined;
     l7 = dotKey(l0, "method"); if (l7 === undefined) break b2;
     if ((l7 as V) !== "GET") break b2;

@@ -55,6 +55,7 @@ function g0DataShopAllow($: EvalState, l0: V, l1: V): V {
     l2 = assignOnce(l2, l3, K, 0);
   }
   b2: {
+    if (l2 !== undefined) break b2;
     l3 = undefined;
     l4 = dotKey(l0, "user"); if (l4 === undefined) break b2;
     l5 = dotKey(l4, "name"); if (l5 === undefined) break b2;
@@ -68,6 +69,7 @@ function g0DataShopAllow($: EvalState, l0: V, l1: V): V {
     l2 = assignOnce(l2, l3, K, 1);
   }
   b4: {
+    if (l2 !== undefined) break b4;
     l3 = undefined;
     l4 = dotKey(l0, "tree"); if (l4 === undefined) break b4;
     l5 = dotKey(l4, "children"); if (l5 === undefined) break b4;
