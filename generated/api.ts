@@ -68,15 +68,15 @@ function g0DataApiCheckPermission($: EvalState, l0: V, l1: V): V {
     l5 = dotKey(l4, "role"); if (l5 === undefined) break b0;
     l7 = dotKey(l1, "permissions"); if (l7 === undefined) break b0;
     l8 = dotData(l7, l5); if (l8 === undefined) break b0;
+    l16 = dotKey(l0, "resource"); if (l16 === undefined) break b0;
+    l18 = dotKey(l0, "action"); if (l18 === undefined) break b0;
     const i0 = scan(l8);
     s0: while (i0.next()) {
       l9 = i0.key;
       l10 = i0.value;
       l15 = dotKey(l10, "resource"); if (l15 === undefined) continue s0;
-      l16 = dotKey(l0, "resource"); if (l16 === undefined) continue s0;
       if (!equal(l15, l16)) continue s0;
       l17 = dotKey(l10, "action"); if (l17 === undefined) continue s0;
-      l18 = dotKey(l0, "action"); if (l18 === undefined) continue s0;
       if (!equal(l17, l18)) continue s0;
       l3 = assignOnce(l3, true, K, 1);
       break b0;

@@ -79,16 +79,16 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
     l5 = dotKey(l4, "id"); if (l5 === undefined) break b4;
     l7 = dotKey(l1, "permissions"); if (l7 === undefined) break b4;
     l8 = dotData(l7, l5); if (l8 === undefined) break b4;
+    l16 = dotKey(l0, "action"); if (l16 === undefined) break b4;
+    l18 = dotKey(l0, "resource"); if (l18 === undefined) break b4;
+    l19 = dotKey(l18, "type"); if (l19 === undefined) break b4;
     const i0 = scan(l8);
     s0: while (i0.next()) {
       l9 = i0.key;
       l10 = i0.value;
       l15 = dotKey(l10, "action"); if (l15 === undefined) continue s0;
-      l16 = dotKey(l0, "action"); if (l16 === undefined) continue s0;
       if (!equal(l15, l16)) continue s0;
       l17 = dotKey(l10, "resource"); if (l17 === undefined) continue s0;
-      l18 = dotKey(l0, "resource"); if (l18 === undefined) continue s0;
-      l19 = dotKey(l18, "type"); if (l19 === undefined) continue s0;
       if (!equal(l17, l19)) continue s0;
       l3 = assignOnce(l3, true, K, 3);
       break b4;

@@ -6,6 +6,7 @@ import type { Policy } from "../ir/types.js";
 import { copyPropagation } from "./copyPropagation.js";
 import { deadCode } from "./deadCode.js";
 import { earlyExit } from "./earlyExit.js";
+import { hoist } from "./hoist.js";
 
 export interface Pass {
   /** A short kebab-case name (`copy-propagation`), for tests and `OptimizeOptions.skip`. */
@@ -17,6 +18,7 @@ export interface Pass {
 export const PASSES: readonly Pass[] = [
   deadCode,
   copyPropagation,
+  hoist,
   earlyExit,
 ];
 
