@@ -19,7 +19,7 @@
 // that reaches a lookup with a variable key stays too (it changes how a number key is looked up).
 import type { Block, Func, Operand, Plan, Policy, Stmt } from "../ir/types.js";
 import type { Pass } from "./index.js";
-import { block, mapBodies, nestedBlocks, withBlocks } from "./stmts.js";
+import { block, forEachRead, mapBodies, nestedBlocks, withBlocks } from "./stmts.js";
 import { analyse } from "./uses.js";
 
 type Subst = Map<number, Operand>;
@@ -136,8 +136,9 @@ function propagateBody(blocks: Block[], body: Plan | Func): Block[] {
   const fixed = new Set<number>(isFunc ? [...body.params, body.return] : [0, 1]);
   // The walk below visits statements in analyse's order, so `pos` is each one's position there.
   let pos = 0;
-  // Set when a read could not take its replacement: the copies in force then stay.
-  let blocked = false;
+  // The substitutions in force, and the copies that stay (a read could not take the source).
+  const m: Subst = new Map();
+  const kept = new Set<number>();
 
   const copyOf = (s: Stmt, inScan: boolean): { source: Operand; target: number } | undefined => {
     if (s.type === "AssignVarStmt") return s.stmt;
@@ -161,17 +162,18 @@ function propagateBody(blocks: Block[], body: Plan | Func): Block[] {
     return !u.writtenIn(src.value, from, to);
   };
 
-  /** The last position of a list's statements from index i (at position `here`) on. */
-  const endOfList = (stmts: readonly Stmt[], i: number, here: number): number => {
-    let end = facts.ends[here]!;
-    for (let j = i + 1; j < stmts.length; j++) end = facts.ends[end + 1]!;
+  /** The last position of a list's statements, the first being at position `from`. */
+  const endOfList = (stmts: readonly Stmt[], from: number): number => {
+    let end = from - 1;
+    for (let j = 0; j < stmts.length; j++) end = facts.ends[end + 1]!;
     return end;
   };
 
-  const rewriteStmt = (s: Stmt, T: number, inScan: boolean, m: Subst): Stmt => {
+  const rewriteStmt = (s: Stmt, T: number, inScan: boolean): Stmt => {
     let r = substitute(s, m);
     if (r === null) {
-      blocked = true;
+      // Kept as it is: the copies it reads stay.
+      forEachRead(s, (l) => m.has(l) && kept.add(l));
       r = s;
     }
     const nb = nestedBlocks(r);
@@ -179,21 +181,24 @@ function propagateBody(blocks: Block[], body: Plan | Func): Block[] {
     const scan = inScan || s.type === "ScanStmt";
     return withBlocks(
       r,
-      nb.map((b) => block(b, rewriteList(b.stmts, 0, T, scan, m))),
+      nb.map((b) => block(b, rewriteList(b.stmts, T, scan))),
     );
   };
 
-  const rewriteList = (stmts: readonly Stmt[], first: number, T: number, inScan: boolean, m: Subst): Stmt[] => {
+  /** Rewrites a list (its copies' substitutions hold for the rest of it, and what is nested). */
+  const rewriteList = (stmts: readonly Stmt[], T: number, inScan: boolean): Stmt[] => {
+    const end = endOfList(stmts, pos);
     const out: Stmt[] = [];
-    for (let i = first; i < stmts.length; i++) {
-      const s = stmts[i]!;
+    // The copies taken out of this list: where each was, should a read of it fail.
+    const taken: Array<{ at: number; stmt: Stmt; target: number }> = [];
+    for (const s of stmts) {
       const here = pos++;
       const copy = copyOf(s, inScan);
       if (copy) {
         const src = subOp(copy.source, m);
         const t = copy.target;
         if (src.type === "local" && src.value === t) continue; // t = t
-        if (canPropagate(t, src, T, here + 1, endOfList(stmts, i, here))) {
+        if (canPropagate(t, src, T, here + 1, end)) {
           const u = facts.uses[T]!;
           const lo = u.minRead.get(t);
           // The reads of t become reads of the source.
@@ -201,22 +206,22 @@ function propagateBody(blocks: Block[], body: Plan | Func): Block[] {
             u.read(src.value, lo);
             u.read(src.value, u.maxRead.get(t)!);
           }
-          const inner = new Map(m).set(t, src);
-          const outerBlocked = blocked;
-          blocked = false;
-          const rest = rewriteList(stmts, i + 1, T, inScan, inner);
-          if (blocked) out.push(substitute(s, m) ?? s);
-          blocked ||= outerBlocked;
-          out.push(...rest);
-          return out;
+          m.set(t, src);
+          taken.push({ at: out.length, stmt: { type: s.type, stmt: { ...s.stmt, source: src } } as Stmt, target: t });
+          continue;
         }
       }
-      out.push(rewriteStmt(s, T, inScan, m));
+      out.push(rewriteStmt(s, T, inScan));
+    }
+    for (let i = taken.length - 1; i >= 0; i--) {
+      const c = taken[i]!;
+      m.delete(c.target);
+      if (kept.has(c.target)) out.splice(c.at, 0, c.stmt);
     }
     return out;
   };
 
-  return blocks.map((b, T) => block(b, rewriteList(b.stmts, 0, T, false, new Map())));
+  return blocks.map((b, T) => block(b, rewriteList(b.stmts, T, false)));
 }
 
 export const copyPropagation: Pass = {
