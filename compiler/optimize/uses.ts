@@ -2,6 +2,7 @@
 // statements (copyPropagation.ts, hoist.ts). Statements are numbered in preorder over the whole
 // body (a statement, then what is nested in it); each top-level block gets its own tables.
 import type { Block, Operand, Stmt } from "../ir/types.js";
+import { countBelow } from "../syntax/source.js";
 import { forEachRead, forEachWrite, nestedBlocks } from "./stmts.js";
 
 /** Statements that always (re)assign their target, even when they then fail. */
@@ -42,14 +43,8 @@ export class Uses {
   writtenIn(local: number, from: number, to: number): boolean {
     const w = this.writes.get(local);
     if (!w) return false;
-    let lo = 0;
-    let hi = w.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (w[mid]! < from) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < w.length && w[lo]! <= to;
+    const i = countBelow(w, from);
+    return i < w.length && w[i]! <= to;
   }
 }
 
