@@ -41,24 +41,18 @@ function subLocal(l: number, m: Subst): number | null {
 function substitute(s: Stmt, m: Subst): Stmt | null {
   if (m.size === 0) return s;
   const st = s.stmt as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = { ...st };
-  let changed = false;
+  let out: Record<string, unknown> | undefined; // a copy, made at the first change
+  const set = (field: string, v: unknown) => ((out ??= { ...st })[field] = v);
   const op = (field: string) => {
     const o = st[field] as Operand;
     const r = subOp(o, m);
-    if (r !== o) {
-      out[field] = r;
-      changed = true;
-    }
+    if (r !== o) set(field, r);
   };
   const bare = (field: string): boolean => {
     const l = st[field] as number;
     const r = subLocal(l, m);
     if (r === null) return false;
-    if (r !== l) {
-      out[field] = r;
-      changed = true;
-    }
+    if (r !== l) set(field, r);
     return true;
   };
   switch (s.type) {
@@ -76,10 +70,7 @@ function substitute(s: Stmt, m: Subst): Stmt | null {
       break;
     case "CallStmt": {
       const args = s.stmt.args.map((a) => subOp(a, m));
-      if (args.some((a, i) => a !== s.stmt.args[i])) {
-        out.args = args;
-        changed = true;
-      }
+      if (args.some((a, i) => a !== s.stmt.args[i])) set("args", args);
       break;
     }
     case "CallDynamicStmt": {
@@ -89,9 +80,8 @@ function substitute(s: Stmt, m: Subst): Stmt | null {
       if (args.includes(null) || locals.includes(null)) return null;
       const path = s.stmt.path.map((p, i): Operand => (p.type === "local" ? { type: "local", value: locals[i]! } : p));
       if (args.some((a, i) => a !== s.stmt.args[i]) || s.stmt.path.some((p, i) => p.type === "local" && locals[i] !== p.value)) {
-        out.args = args;
-        out.path = path;
-        changed = true;
+        set("args", args);
+        set("path", path);
       }
       break;
     }
@@ -127,7 +117,7 @@ function substitute(s: Stmt, m: Subst): Stmt | null {
     default:
       break;
   }
-  return changed ? ({ type: s.type, stmt: out } as unknown as Stmt) : s;
+  return out ? ({ type: s.type, stmt: out } as unknown as Stmt) : s;
 }
 
 function propagateBody(blocks: Block[], body: Plan | Func): Block[] {
@@ -158,7 +148,8 @@ function propagateBody(blocks: Block[], body: Plan | Func): Block[] {
     if (src.type !== "local") return true;
     // `data.x[k]` looks a number k up as a path segment, `v := data.x; v[k]` as a value (the
     // emitter tells them apart by the copy): such a copy stays.
-    if (facts.fromData.has(src.value) && facts.toKeyLookup.has(t)) return false;
+    const { fromData, toKeyLookup } = facts.dataFlow();
+    if (fromData.has(src.value) && toKeyLookup.has(t)) return false;
     return !u.writtenIn(src.value, from, to);
   };
 

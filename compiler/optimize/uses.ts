@@ -57,10 +57,10 @@ export interface BodyFacts {
   lastExposed: Map<number, number>;
   /** Writes of each local in the whole body. */
   totalWrites: Map<number, number>;
-  /** Locals that may hold a part of the data document (reached from it by lookups and scans). */
-  fromData: Set<number>;
-  /** Locals from which a lookup with a local key may be reached (by lookups, scans, copies). */
-  toKeyLookup: Set<number>;
+  /** Locals that may hold a part of the data document (reached from it by lookups and scans),
+   * and locals from which a lookup with a local key may be reached (by lookups, scans, copies):
+   * worked out when first asked. */
+  dataFlow(): { fromData: Set<number>; toKeyLookup: Set<number> };
 }
 
 /** The locals reached from `roots` along the edges. */
@@ -135,6 +135,13 @@ export function analyse(blocks: readonly Block[], dataLocal: number): BodyFacts 
     };
     visit(b.stmts, true);
   });
-  return { uses, ends, lastExposed, totalWrites, fromData: reach([dataLocal], flow), toKeyLookup: reach(keyLookups, back) };
+  let dataFlow: { fromData: Set<number>; toKeyLookup: Set<number> } | undefined;
+  return {
+    uses,
+    ends,
+    lastExposed,
+    totalWrites,
+    dataFlow: () => (dataFlow ??= { fromData: reach([dataLocal], flow), toKeyLookup: reach(keyLookups, back) }),
+  };
 }
 
