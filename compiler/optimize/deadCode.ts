@@ -1,5 +1,5 @@
 // Dead-code removal: statements that can never run or that do nothing.
-//   - NopStmt;
+//   - NopStmt; a statement that only sets a local the next statement sets again (`l8 = 0; l8 = 0`);
 //   - statements after one that never falls through (a BreakStmt, a ReturnLocalStmt, a nested
 //     construct every path of which breaks out);
 //   - a trailing `break 0` where it means the same as reaching the end (a plan's or func's block,
@@ -105,6 +105,27 @@ function collapse(s: Stmt, e: Exits): { stmt: Stmt | null } & Exits {
   return { stmt: s, ...e };
 }
 
+/** Statements that only set their target (they read nothing, or only their source). */
+const SETS = new Set([
+  "AssignVarStmt",
+  "AssignIntStmt",
+  "MakeNumberIntStmt",
+  "MakeNumberRefStmt",
+  "MakeNullStmt",
+  "MakeArrayStmt",
+  "MakeObjectStmt",
+  "MakeSetStmt",
+  "ResetLocalStmt",
+]);
+
+/** Whether `s` sets the local `prev` just set, without reading it: `prev` is a dead store. */
+function overwrites(s: Stmt, prev: Stmt): boolean {
+  if (!SETS.has(s.type) || !SETS.has(prev.type)) return false;
+  const t = (prev.stmt as { target: number }).target;
+  if ((s.stmt as { target: number }).target !== t) return false;
+  return s.type !== "AssignVarStmt" || s.stmt.source.type !== "local" || s.stmt.source.value !== t;
+}
+
 function simplifyList(stmts: readonly Stmt[], kind: ListKind): Simplified {
   const out: Stmt[] = [];
   const outBreaks: Array<Set<number>> = [];
@@ -113,6 +134,11 @@ function simplifyList(stmts: readonly Stmt[], kind: ListKind): Simplified {
   for (const s of stmts) {
     const r = simplifyStmt(s);
     if (r.stmt === null) continue;
+    const prev = out[out.length - 1];
+    if (prev && overwrites(r.stmt, prev)) {
+      out.pop();
+      outBreaks.pop();
+    }
     out.push(r.stmt);
     outBreaks.push(r.breaks);
     pure &&= r.pure;

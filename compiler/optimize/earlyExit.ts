@@ -6,6 +6,9 @@
 //   - each body after the first starts with `IsUndefined return`: once the rule has its value,
 //     the remaining bodies are skipped. A default (`IsUndefined return; return := d`) still runs
 //     only when no body succeeded.
+// No assignment there can conflict any more: the rule's value is only ever that constant, the
+// default is assigned only to an undefined return local. They become plain assignments (no
+// conflict check at run time).
 // The func must have the planner's complete-rule shape exactly (§6 of the IR reference):
 //   [ResetLocal lr; body...; AssignVarOnce lr ← c] [IsDefined lr; AssignVarOnce ret ← lr] ...
 //   [IsUndefined ret; AssignVarOnce ret ← default]? [ReturnLocal ret]
@@ -65,7 +68,7 @@ function exitAfterAssign(stmts: readonly Stmt[], lr: number, depth: number): Stm
   for (let i = 0; i < stmts.length; i++) {
     const s = stmts[i]!;
     if (s.type === "AssignVarOnceStmt" && s.stmt.target === lr) {
-      out.push(s);
+      out.push(plainAssign(s));
       if (depth > 0 || i < stmts.length - 1) out.push(mk("BreakStmt", { ...at(s), index: depth }));
       return out; // what follows never runs
     }
@@ -83,6 +86,17 @@ function exitAfterAssign(stmts: readonly Stmt[], lr: number, depth: number): Stm
     );
   }
   return out;
+}
+
+/** An AssignVarOnce that cannot conflict, as a plain assignment. */
+function plainAssign(s: Stmt): Stmt {
+  return s.type === "AssignVarOnceStmt" ? mk("AssignVarStmt", s.stmt) : s;
+}
+
+/** A collect or default block (two statements, the second an AssignVarOnce of the return local)
+ * with that assignment plain. */
+function plainSecond(b: Block): Block {
+  return block(b, [b.stmts[0]!, plainAssign(b.stmts[1]!)]);
 }
 
 function earlyExitFunc(f: Func): Func {
@@ -109,7 +123,9 @@ function earlyExitFunc(f: Func): Func {
     let stmts = exitAfterAssign(body.stmts, lr, 0);
     if (i > 0) stmts = [mk("IsUndefinedStmt", { ...at(body.stmts[0]!), source: ret }), ...stmts];
     out[i] = block(body, stmts);
+    out[i + 1] = plainSecond(blocks[i + 1]!);
   }
+  if (end === n - 2) out[end] = plainSecond(blocks[end]!);
   return { ...f, blocks: out };
 }
 

@@ -98,6 +98,14 @@ describe("optimize: dead-code", () => {
     );
   });
 
+  it("drops a statement that only sets a local the next one sets again", () => {
+    const b = trace((b) => [b.int(0, 11), st("AssignIntStmt", { value: 0, target: 11 }), b.assign(L(11), 12), b.assign(L(12), 12), b.assign(b.s("x"), 12)]);
+    const out = after(deadCode, b, "test/trace");
+    assert.ok(!out.includes("l11 = 0") && out.includes("AssignInt value=0 target=11"), out);
+    // `l12 = l12` reads l12, so `l12 = l11` before it stays; it is set again at once itself: it goes.
+    assert.ok(out.includes("l12 = l11") && !out.includes("l12 = l12") && out.includes('l12 = "x"'), out);
+  });
+
   it("leaves a plan without dead code as it is (the same object)", () => {
     const b = trace((b) => [append(b, "a")]);
     const p = decoded(b);
