@@ -18,8 +18,9 @@
 // into operand fields; where a field needs a local, the copy stays. A copy of a part of `data`
 // that reaches a lookup with a variable key stays too (it changes how a number key is looked up).
 import type { Block, Func, Operand, Plan, Policy, Stmt } from "../ir/types.js";
+import { forEachRead } from "../ir/walk.js";
 import type { Pass } from "./index.js";
-import { block, forEachRead, mapBodies, nestedBlocks, withBlocks } from "./stmts.js";
+import { block, mapBodies, nestedBlocks, withBlocks } from "./stmts.js";
 import { analyse } from "./uses.js";
 
 type Subst = Map<number, Operand>;

@@ -17,8 +17,9 @@
 // computed keep their shape. What later bodies would have done is skipped, as topdown skips it:
 // their builtin errors in strict mode, their prints.
 import type { Block, Func, Operand, Policy, Stmt } from "../ir/types.js";
+import { forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
-import { at, block, forEachWrite, mk, nestedBlocks, withBlocks } from "./stmts.js";
+import { at, block, mk, nestedBlocks, withBlocks } from "./stmts.js";
 
 function sameConstant(a: Operand, b: Operand): boolean {
   return a.type !== "local" && a.type === b.type && a.value === b.value;

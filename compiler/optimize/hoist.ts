@@ -14,8 +14,9 @@
 //     body: skipping every iteration then changes nothing anyone sees.
 // Nested scans are done inside out, so a lookup can leave several loops.
 import type { Block, Func, Plan, Policy, Stmt } from "../ir/types.js";
+import { forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
-import { block, forEachWrite, mapBodies, nestedBlocks, withBlocks } from "./stmts.js";
+import { block, mapBodies, nestedBlocks, withBlocks } from "./stmts.js";
 import { analyse, type BodyFacts } from "./uses.js";
 
 /** Statements that may come before a hoisted lookup in the body: they only check or compute into

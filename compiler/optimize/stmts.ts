@@ -1,6 +1,6 @@
 // Helpers the passes share: rebuilding a statement with new nested blocks or fields (the input
-// plan is never mutated), and the locals a statement reads and writes (nested blocks excluded).
-import type { Block, Func, Operand, Plan, Policy, Stmt, StmtLocation, StmtMap, StmtType } from "../ir/types.js";
+// plan is never mutated). The locals a statement reads and writes: ../ir/walk.ts.
+import type { Block, Func, Plan, Policy, Stmt, StmtLocation, StmtMap, StmtType } from "../ir/types.js";
 
 /** A statement of the given type (the envelope OPA's JSON uses). */
 export function mk<T extends StmtType>(type: T, stmt: StmtMap[T]): Stmt {
@@ -68,103 +68,4 @@ export function mapBodies(policy: Policy, f: (blocks: Block[], body: Plan | Func
     return { ...fn, blocks };
   });
   return changed ? { ...policy, plans: { plans }, funcs: { funcs } } : policy;
-}
-
-function opRead(o: Operand, f: (local: number) => void): void {
-  if (o.type === "local") f(o.value);
-}
-
-/** Calls `f` on each local the statement reads (its nested blocks excluded). A collection it
- * mutates and a with's local count as read too. */
-export function forEachRead(s: Stmt, f: (local: number) => void): void {
-  switch (s.type) {
-    case "ArrayAppendStmt":
-      f(s.stmt.array);
-      return opRead(s.stmt.value, f);
-    case "SetAddStmt":
-      f(s.stmt.set);
-      return opRead(s.stmt.value, f);
-    case "AssignVarOnceStmt":
-      f(s.stmt.target); // compared with the source
-      return opRead(s.stmt.source, f);
-    case "AssignVarStmt":
-    case "LenStmt":
-    case "IsArrayStmt":
-    case "IsObjectStmt":
-    case "IsSetStmt":
-      return opRead(s.stmt.source, f);
-    case "CallStmt":
-      for (const a of s.stmt.args) opRead(a, f);
-      return;
-    case "CallDynamicStmt":
-      for (const a of s.stmt.args) f(a);
-      for (const p of s.stmt.path) opRead(p, f);
-      return;
-    case "DotStmt":
-      opRead(s.stmt.source, f);
-      return opRead(s.stmt.key, f);
-    case "EqualStmt":
-    case "NotEqualStmt":
-      opRead(s.stmt.a, f);
-      return opRead(s.stmt.b, f);
-    case "ObjectInsertOnceStmt":
-    case "ObjectInsertStmt":
-      f(s.stmt.object);
-      opRead(s.stmt.key, f);
-      return opRead(s.stmt.value, f);
-    case "ObjectMergeStmt":
-      f(s.stmt.a);
-      return f(s.stmt.b);
-    case "WithStmt":
-      f(s.stmt.local);
-      return opRead(s.stmt.value, f);
-    case "ScanStmt":
-      return f(s.stmt.source);
-    case "IsDefinedStmt":
-    case "IsUndefinedStmt":
-    case "ReturnLocalStmt":
-      return f(s.stmt.source);
-    case "ResultSetAddStmt":
-      return f(s.stmt.value);
-    default:
-      return;
-  }
-}
-
-/** Calls `f` on each local the statement writes (its nested blocks excluded): assigned, reset,
- * mutated in place, set by a scan or replaced by a with. */
-export function forEachWrite(s: Stmt, f: (local: number) => void): void {
-  switch (s.type) {
-    case "ArrayAppendStmt":
-      return f(s.stmt.array);
-    case "SetAddStmt":
-      return f(s.stmt.set);
-    case "ObjectInsertOnceStmt":
-    case "ObjectInsertStmt":
-      return f(s.stmt.object);
-    case "AssignVarOnceStmt":
-    case "AssignVarStmt":
-    case "LenStmt":
-    case "DotStmt":
-    case "AssignIntStmt":
-    case "MakeArrayStmt":
-    case "MakeNullStmt":
-    case "MakeNumberIntStmt":
-    case "MakeNumberRefStmt":
-    case "MakeObjectStmt":
-    case "MakeSetStmt":
-    case "ResetLocalStmt":
-    case "ObjectMergeStmt":
-      return f(s.stmt.target);
-    case "CallStmt":
-    case "CallDynamicStmt":
-      return f(s.stmt.result);
-    case "ScanStmt":
-      f(s.stmt.key);
-      return f(s.stmt.value);
-    case "WithStmt":
-      return f(s.stmt.local);
-    default:
-      return;
-  }
 }

@@ -2,8 +2,9 @@
 // statements (copyPropagation.ts, hoist.ts). Statements are numbered in preorder over the whole
 // body (a statement, then what is nested in it); each top-level block gets its own tables.
 import type { Block, Operand, Stmt } from "../ir/types.js";
+import { forEachRead, forEachWrite } from "../ir/walk.js";
 import { countBelow } from "../syntax/source.js";
-import { forEachRead, forEachWrite, nestedBlocks } from "./stmts.js";
+import { nestedBlocks } from "./stmts.js";
 
 /** Statements that always (re)assign their target, even when they then fail. */
 const KILLS = new Set([
