@@ -37,9 +37,8 @@ const C = builtinSites("{\"names\":[\"to_number\",\"gte\",\"lte\",\"gt\"],\"file
 function g0DataApiBusinessHours($: EvalState, l0: V, l1: V): V {
   const m0 = $.memo;
   if (m0 !== undefined && m0.has(0)) return m0.get(0);
-  let l2: V, l3: V, l4: V, l6: V, l9: V, l10: V, l11: V, l12: V;
+  let l2: V, l4: V, l6: V, l9: V, l10: V, l11: V, l12: V;
   b0: {
-    l3 = undefined;
     l4 = dotKey(l0, "time"); if (l4 === undefined) break b0;
     l6 = call1($, c0, l4); if (l6 === undefined) break b0;
     l9 = 9;
@@ -48,20 +47,15 @@ function g0DataApiBusinessHours($: EvalState, l0: V, l1: V): V {
     l11 = 18;
     l12 = call2($, c2, l6, l11); if (l12 === undefined) break b0;
     if ((l12 as V) === false) break b0;
-    l3 = true;
-  }
-  b1: {
-    if (l3 === undefined) break b1;
-    l2 = l3;
+    l2 = true;
   }
   return $.memoize(0, l2);
 }
 
 /* g0.data.api.check_permission */
 function g0DataApiCheckPermission($: EvalState, l0: V, l1: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l7: V, l8: V, l9: V, l10: V, l15: V, l16: V, l17: V, l18: V;
+  let l2: V, l4: V, l5: V, l7: V, l8: V, l9: V, l10: V, l15: V, l16: V, l17: V, l18: V;
   b0: {
-    l3 = undefined;
     l4 = dotKey(l0, "user"); if (l4 === undefined) break b0;
     l5 = dotKey(l4, "role"); if (l5 === undefined) break b0;
     l7 = dotKey(l1, "permissions"); if (l7 === undefined) break b0;
@@ -76,22 +70,17 @@ function g0DataApiCheckPermission($: EvalState, l0: V, l1: V): V {
       if (!equal(l15, l16)) continue s0;
       l17 = dotKey(l10, "action"); if (l17 === undefined) continue s0;
       if (!equal(l17, l18)) continue s0;
-      l3 = true;
+      l2 = true;
       break b0;
     }
-  }
-  b1: {
-    if (l3 === undefined) break b1;
-    l2 = l3;
   }
   return l2;
 }
 
 /* g0.data.api.over_rate_limit */
 function g0DataApiOverRateLimit($: EvalState, l0: V, l1: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l7: V, l8: V, l11: V, l13: V, l14: V;
+  let l2: V, l4: V, l5: V, l7: V, l8: V, l11: V, l13: V, l14: V;
   b0: {
-    l3 = undefined;
     l4 = dotKey(l0, "user"); if (l4 === undefined) break b0;
     l5 = dotKey(l4, "id"); if (l5 === undefined) break b0;
     l7 = dotKey(l1, "rate_limits"); if (l7 === undefined) break b0;
@@ -106,39 +95,29 @@ function g0DataApiOverRateLimit($: EvalState, l0: V, l1: V): V {
     l13 = 100;
     l14 = call2($, c3, l11, l13); if (l14 === undefined) break b0;
     if ((l14 as V) === false) break b0;
-    l3 = true;
-  }
-  b3: {
-    if (l3 === undefined) break b3;
-    l2 = l3;
+    l2 = true;
   }
   return l2;
 }
 
 /* g0.data.api.rate_limit_ok */
 function g0DataApiRateLimitOk($: EvalState, l0: V, l1: V): V {
-  let l2: V, l3: V, l4: V;
+  let l2: V, l4: V;
   b0: {
-    l3 = undefined;
     n0: {
       l4 = g0DataApiOverRateLimit($, l0, l1); if (l4 === undefined) break n0;
       if ((l4 as V) === false) break n0;
       break b0;
     }
-    l3 = true;
-  }
-  b1: {
-    if (l3 === undefined) break b1;
-    l2 = l3;
+    l2 = true;
   }
   return l2;
 }
 
 /* g0.data.api.allow */
 function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V;
+  let l2: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V;
   b0: {
-    l3 = undefined;
     l4 = dotKey(l0, "method"); if (l4 === undefined) break b0;
     if ((l4 as V) !== "GET") break b0;
     l5 = dotKey(l0, "path"); if (l5 === undefined) break b0;
@@ -152,15 +131,29 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     l10 = dotKey(l0, "user"); if (l10 === undefined) break b0;
     l11 = dotKey(l10, "authenticated"); if (l11 === undefined) break b0;
     if ((l11 as V) !== true) break b0;
-    l3 = true;
+    l2 = true;
   }
   b1: {
-    if (l3 === undefined) break b1;
-    l2 = l3;
+    if (l2 !== undefined) break b1;
+    l4 = dotKey(l0, "method"); if (l4 === undefined) break b1;
+    if ((l4 as V) !== "GET") break b1;
+    l5 = dotKey(l0, "path"); if (l5 === undefined) break b1;
+    if (!Array.isArray(l5)) break b1;
+    l7 = len(l5);
+    l6 = 2;
+    if (!equal(l7, l6)) break b1;
+    l8 = 0;
+    l9 = dot(l5, l8); if (l9 === undefined) break b1;
+    if ((l9 as V) !== "users") break b1;
+    l8 = 1;
+    l9 = dot(l5, l8); if (l9 === undefined) break b1;
+    l11 = dotKey(l0, "user"); if (l11 === undefined) break b1;
+    l12 = dotKey(l11, "id"); if (l12 === undefined) break b1;
+    if (!equal(l12, l9)) break b1;
+    l2 = true;
   }
   b2: {
     if (l2 !== undefined) break b2;
-    l3 = undefined;
     l4 = dotKey(l0, "method"); if (l4 === undefined) break b2;
     if ((l4 as V) !== "GET") break b2;
     l5 = dotKey(l0, "path"); if (l5 === undefined) break b2;
@@ -174,79 +167,41 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     l8 = 1;
     l9 = dot(l5, l8); if (l9 === undefined) break b2;
     l11 = dotKey(l0, "user"); if (l11 === undefined) break b2;
-    l12 = dotKey(l11, "id"); if (l12 === undefined) break b2;
-    if (!equal(l12, l9)) break b2;
-    l3 = true;
+    l12 = dotKey(l11, "role"); if (l12 === undefined) break b2;
+    if ((l12 as V) !== "admin") break b2;
+    l2 = true;
   }
   b3: {
-    if (l3 === undefined) break b3;
-    l2 = l3;
+    if (l2 !== undefined) break b3;
+    l4 = dotKey(l0, "method"); if (l4 === undefined) break b3;
+    if ((l4 as V) !== "POST") break b3;
+    l5 = dotKey(l0, "path"); if (l5 === undefined) break b3;
+    if (!Array.isArray(l5)) break b3;
+    l7 = len(l5);
+    l6 = 1;
+    if (!equal(l7, l6)) break b3;
+    l8 = 0;
+    l9 = dot(l5, l8); if (l9 === undefined) break b3;
+    if ((l9 as V) !== "orders") break b3;
+    l10 = dotKey(l0, "user"); if (l10 === undefined) break b3;
+    l11 = dotKey(l10, "authenticated"); if (l11 === undefined) break b3;
+    if ((l11 as V) !== true) break b3;
+    l12 = g0DataApiBusinessHours($, l0, l1); if (l12 === undefined) break b3;
+    if ((l12 as V) === false) break b3;
+    l2 = true;
   }
   b4: {
     if (l2 !== undefined) break b4;
-    l3 = undefined;
-    l4 = dotKey(l0, "method"); if (l4 === undefined) break b4;
-    if ((l4 as V) !== "GET") break b4;
-    l5 = dotKey(l0, "path"); if (l5 === undefined) break b4;
-    if (!Array.isArray(l5)) break b4;
-    l7 = len(l5);
-    l6 = 2;
-    if (!equal(l7, l6)) break b4;
-    l8 = 0;
-    l9 = dot(l5, l8); if (l9 === undefined) break b4;
-    if ((l9 as V) !== "users") break b4;
-    l8 = 1;
-    l9 = dot(l5, l8); if (l9 === undefined) break b4;
-    l11 = dotKey(l0, "user"); if (l11 === undefined) break b4;
-    l12 = dotKey(l11, "role"); if (l12 === undefined) break b4;
-    if ((l12 as V) !== "admin") break b4;
-    l3 = true;
+    l4 = g0DataApiCheckPermission($, l0, l1); if (l4 === undefined) break b4;
+    if ((l4 as V) === false) break b4;
+    l5 = g0DataApiRateLimitOk($, l0, l1); if (l5 === undefined) break b4;
+    if ((l5 as V) === false) break b4;
+    l6 = g0DataApiBusinessHours($, l0, l1); if (l6 === undefined) break b4;
+    if ((l6 as V) === false) break b4;
+    l2 = true;
   }
   b5: {
-    if (l3 === undefined) break b5;
-    l2 = l3;
-  }
-  b6: {
-    if (l2 !== undefined) break b6;
-    l3 = undefined;
-    l4 = dotKey(l0, "method"); if (l4 === undefined) break b6;
-    if ((l4 as V) !== "POST") break b6;
-    l5 = dotKey(l0, "path"); if (l5 === undefined) break b6;
-    if (!Array.isArray(l5)) break b6;
-    l7 = len(l5);
-    l6 = 1;
-    if (!equal(l7, l6)) break b6;
-    l8 = 0;
-    l9 = dot(l5, l8); if (l9 === undefined) break b6;
-    if ((l9 as V) !== "orders") break b6;
-    l10 = dotKey(l0, "user"); if (l10 === undefined) break b6;
-    l11 = dotKey(l10, "authenticated"); if (l11 === undefined) break b6;
-    if ((l11 as V) !== true) break b6;
-    l12 = g0DataApiBusinessHours($, l0, l1); if (l12 === undefined) break b6;
-    if ((l12 as V) === false) break b6;
-    l3 = true;
-  }
-  b7: {
-    if (l3 === undefined) break b7;
-    l2 = l3;
-  }
-  b8: {
-    if (l2 !== undefined) break b8;
-    l3 = undefined;
-    l4 = g0DataApiCheckPermission($, l0, l1); if (l4 === undefined) break b8;
-    if ((l4 as V) === false) break b8;
-    l5 = g0DataApiRateLimitOk($, l0, l1); if (l5 === undefined) break b8;
-    if ((l5 as V) === false) break b8;
-    l6 = g0DataApiBusinessHours($, l0, l1); if (l6 === undefined) break b8;
-    if ((l6 as V) === false) break b8;
-    l3 = true;
-  }
-  b9: {
-    if (l3 === undefined) break b9;
-    l2 = l3;
-  }
-  b10: {
-    if (l2 !== undefined) break b10;
+    if (l2 !== undefined) break b5;
     l2 = false;
   }
   return l2;

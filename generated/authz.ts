@@ -28,58 +28,42 @@ export type AuthzData = {
 
 /* g0.data.authz.check_role */
 function g0DataAuthzCheckRole($: EvalState, l0: V, l1: V, l3: V): V {
-  let l2: V, l4: V, l6: V, l7: V;
+  let l2: V, l6: V, l7: V;
   b0: {
-    l4 = undefined;
     l6 = dotKey(l0, "user"); if (l6 === undefined) break b0;
     l7 = dotKey(l6, "role"); if (l7 === undefined) break b0;
     if (!equal(l7, l3)) break b0;
-    l4 = true;
-  }
-  b1: {
-    if (l4 === undefined) break b1;
-    l2 = l4;
+    l2 = true;
   }
   return l2;
 }
 
 /* g0.data.authz.allow */
 function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l15: V, l16: V, l17: V, l18: V, l19: V;
+  let l2: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l15: V, l16: V, l17: V, l18: V, l19: V;
   b0: {
-    l3 = undefined;
     l4 = g0DataAuthzCheckRole($, l0, l1, "admin"); if (l4 === undefined) break b0;
     if ((l4 as V) === false) break b0;
-    l3 = true;
+    l2 = true;
   }
   b1: {
-    if (l3 === undefined) break b1;
-    l2 = l3;
+    if (l2 !== undefined) break b1;
+    l4 = dotKey(l0, "user"); if (l4 === undefined) break b1;
+    l5 = dotKey(l4, "id"); if (l5 === undefined) break b1;
+    l6 = dotKey(l0, "resource"); if (l6 === undefined) break b1;
+    l7 = dotKey(l6, "owner_id"); if (l7 === undefined) break b1;
+    if (!equal(l5, l7)) break b1;
+    l2 = true;
   }
   b2: {
     if (l2 !== undefined) break b2;
-    l3 = undefined;
     l4 = dotKey(l0, "user"); if (l4 === undefined) break b2;
     l5 = dotKey(l4, "id"); if (l5 === undefined) break b2;
-    l6 = dotKey(l0, "resource"); if (l6 === undefined) break b2;
-    l7 = dotKey(l6, "owner_id"); if (l7 === undefined) break b2;
-    if (!equal(l5, l7)) break b2;
-    l3 = true;
-  }
-  b3: {
-    if (l3 === undefined) break b3;
-    l2 = l3;
-  }
-  b4: {
-    if (l2 !== undefined) break b4;
-    l3 = undefined;
-    l4 = dotKey(l0, "user"); if (l4 === undefined) break b4;
-    l5 = dotKey(l4, "id"); if (l5 === undefined) break b4;
-    l7 = dotKey(l1, "permissions"); if (l7 === undefined) break b4;
-    l8 = dotData(l7, l5); if (l8 === undefined) break b4;
-    l16 = dotKey(l0, "action"); if (l16 === undefined) break b4;
-    l18 = dotKey(l0, "resource"); if (l18 === undefined) break b4;
-    l19 = dotKey(l18, "type"); if (l19 === undefined) break b4;
+    l7 = dotKey(l1, "permissions"); if (l7 === undefined) break b2;
+    l8 = dotData(l7, l5); if (l8 === undefined) break b2;
+    l16 = dotKey(l0, "action"); if (l16 === undefined) break b2;
+    l18 = dotKey(l0, "resource"); if (l18 === undefined) break b2;
+    l19 = dotKey(l18, "type"); if (l19 === undefined) break b2;
     const i0 = scan(l8);
     s0: while (i0.next()) {
       l9 = i0.key;
@@ -88,16 +72,12 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
       if (!equal(l15, l16)) continue s0;
       l17 = dotKey(l10, "resource"); if (l17 === undefined) continue s0;
       if (!equal(l17, l19)) continue s0;
-      l3 = true;
-      break b4;
+      l2 = true;
+      break b2;
     }
   }
-  b5: {
-    if (l3 === undefined) break b5;
-    l2 = l3;
-  }
-  b6: {
-    if (l2 !== undefined) break b6;
+  b3: {
+    if (l2 !== undefined) break b3;
     l2 = false;
   }
   return l2;

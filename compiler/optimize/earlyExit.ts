@@ -2,22 +2,22 @@
 // ...` bodies all give `true` — has its value as soon as one body succeeds, and no later body can
 // conflict with it. So, as OPA's topdown evaluator does (its rule index's EarlyExit: complete
 // rules, values ground and equal, no else), evaluation stops there:
-//   - right after a body assigns the constant, the body is left (out of any scan it is in);
+//   - a body assigns the constant to the return local itself, then leaves the body (out of any
+//     scan it is in);
 //   - each body after the first starts with `IsUndefined return`: once the rule has its value,
 //     the remaining bodies are skipped. A default (`IsUndefined return; return := d`) still runs
 //     only when no body succeeded.
-// No assignment there can conflict any more: the rule's value is only ever that constant, the
-// default is assigned only to an undefined return local. They become plain assignments (no
-// conflict check at run time).
+// No assignment can conflict any more, so all are plain: the per-body result local, its reset and
+// the blocks copying it to the return local (which checked for conflicts) go.
 // The func must have the planner's complete-rule shape exactly (§6 of the IR reference):
 //   [ResetLocal lr; body...; AssignVarOnce lr ← c] [IsDefined lr; AssignVarOnce ret ← lr] ...
 //   [IsUndefined ret; AssignVarOnce ret ← default]? [ReturnLocal ret]
-// with c the same bool or string constant everywhere lr is assigned, lr written nowhere else and
-// not assigned inside a NotStmt. Else chains, partial sets and objects, and rules whose values are
-// computed keep their shape. What later bodies would have done is skipped, as topdown skips it:
-// their builtin errors in strict mode, their prints.
+// with c the same bool or string constant everywhere lr is assigned, lr and ret otherwise not named
+// in the bodies and lr not assigned inside a NotStmt. Else chains, partial sets and objects, and
+// rules whose values are computed keep their shape. What later bodies would have done is skipped,
+// as topdown skips it: their builtin errors in strict mode, their prints.
 import type { Block, Func, Operand, Policy, Stmt } from "../ir/types.js";
-import { forEachWrite } from "../ir/walk.js";
+import { forEachRead, forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
 import { at, block, mk, nestedBlocks, withBlocks } from "./stmts.js";
 
@@ -56,6 +56,7 @@ function checkBody(stmts: readonly Stmt[], lr: number, ret: number, inNot: boole
     }
     let bad = false;
     forEachWrite(s, (l) => (bad ||= l === lr || l === ret));
+    forEachRead(s, (l) => (bad ||= l === lr || l === ret));
     if (bad) return false;
     const not = inNot || s.type === "NotStmt";
     for (const b of nestedBlocks(s)) if (!checkBody(b.stmts, lr, ret, not, value)) return false;
@@ -63,13 +64,14 @@ function checkBody(stmts: readonly Stmt[], lr: number, ret: number, inNot: boole
   return true;
 }
 
-/** The body with a break out of it after each assignment of lr (`depth` levels below the body). */
-function exitAfterAssign(stmts: readonly Stmt[], lr: number, depth: number): Stmt[] {
+/** The body with each assignment of lr made a plain one of ret, followed by a break out of the
+ * body (`depth` levels below it). */
+function exitAfterAssign(stmts: readonly Stmt[], lr: number, ret: number, depth: number): Stmt[] {
   const out: Stmt[] = [];
   for (let i = 0; i < stmts.length; i++) {
     const s = stmts[i]!;
     if (s.type === "AssignVarOnceStmt" && s.stmt.target === lr) {
-      out.push(plainAssign(s));
+      out.push(mk("AssignVarStmt", { ...s.stmt, target: ret }));
       if (depth > 0 || i < stmts.length - 1) out.push(mk("BreakStmt", { ...at(s), index: depth }));
       return out; // what follows never runs
     }
@@ -82,22 +84,17 @@ function exitAfterAssign(stmts: readonly Stmt[], lr: number, depth: number): Stm
     out.push(
       withBlocks(
         s,
-        nb.map((b) => block(b, exitAfterAssign(b.stmts, lr, depth + levels))),
+        nb.map((b) => block(b, exitAfterAssign(b.stmts, lr, ret, depth + levels))),
       ),
     );
   }
   return out;
 }
 
-/** An AssignVarOnce that cannot conflict, as a plain assignment. */
-function plainAssign(s: Stmt): Stmt {
-  return s.type === "AssignVarOnceStmt" ? mk("AssignVarStmt", s.stmt) : s;
-}
-
-/** A collect or default block (two statements, the second an AssignVarOnce of the return local)
- * with that assignment plain. */
-function plainSecond(b: Block): Block {
-  return block(b, [b.stmts[0]!, plainAssign(b.stmts[1]!)]);
+/** The default block (`IsUndefined ret; AssignVarOnce ret ← d`) with a plain assignment. */
+function plainDefault(b: Block): Block {
+  const [guard, assign] = b.stmts as [Stmt, Stmt & { type: "AssignVarOnceStmt" }];
+  return block(b, [guard, mk("AssignVarStmt", assign.stmt)]);
 }
 
 function earlyExitFunc(f: Func): Func {
@@ -118,15 +115,15 @@ function earlyExitFunc(f: Func): Func {
     if (!checkBody(body.stmts.slice(1), lr, ret, false, value)) return f;
   }
   if (lr === undefined || value.n === 0) return f;
-  const out = blocks.slice();
+  const out: Block[] = [];
   for (let i = 0; i < end; i += 2) {
     const body = blocks[i]!;
-    let stmts = exitAfterAssign(body.stmts, lr, 0);
-    if (i > 0) stmts = [mk("IsUndefinedStmt", { ...at(body.stmts[0]!), source: ret }), ...stmts];
-    out[i] = block(body, stmts);
-    out[i + 1] = plainSecond(blocks[i + 1]!);
+    const stmts = exitAfterAssign(body.stmts.slice(1), lr, ret, 0);
+    if (i > 0) stmts.unshift(mk("IsUndefinedStmt", { ...at(body.stmts[0]!), source: ret }));
+    out.push({ stmts });
   }
-  if (end === n - 2) out[end] = plainSecond(blocks[end]!);
+  if (end === n - 2) out.push(plainDefault(blocks[end]!));
+  out.push(blocks[n - 1]!);
   return { ...f, blocks: out };
 }
 

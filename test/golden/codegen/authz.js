@@ -4,35 +4,25 @@ import { EMPTY_OBJECT, EvalState, builtinSites, call2, dotKey, internalError } f
 /* builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,4,1,1,0,13,1]}"), c0 = C[0], c1 = C[1];
 function g0DataAuthzAllow($, l0, l1) {
-let l2, l3, l4, l5, l6, l7, l8, l9;
+let l2, l4, l5, l6, l7, l8, l9;
 b0: {
-l3 = undefined;
 l4 = dotKey(l0, "user"); if (l4 === undefined) break b0;
 l5 = dotKey(l4, "role"); if (l5 === undefined) break b0;
 l6 = call2($, c0, l5, "admin"); if (l6 === undefined) break b0;
 if ((l6) === false) break b0;
-l3 = true;
+l2 = true;
 }
 b1: {
-if (l3 === undefined) break b1;
-l2 = l3;
+if (l2 !== undefined) break b1;
+l7 = dotKey(l0, "method"); if (l7 === undefined) break b1;
+if ((l7) !== "GET") break b1;
+l8 = dotKey(l0, "path"); if (l8 === undefined) break b1;
+l9 = call2($, c1, l8, "/public"); if (l9 === undefined) break b1;
+if ((l9) === false) break b1;
+l2 = true;
 }
 b2: {
 if (l2 !== undefined) break b2;
-l3 = undefined;
-l7 = dotKey(l0, "method"); if (l7 === undefined) break b2;
-if ((l7) !== "GET") break b2;
-l8 = dotKey(l0, "path"); if (l8 === undefined) break b2;
-l9 = call2($, c1, l8, "/public"); if (l9 === undefined) break b2;
-if ((l9) === false) break b2;
-l3 = true;
-}
-b3: {
-if (l3 === undefined) break b3;
-l2 = l3;
-}
-b4: {
-if (l2 !== undefined) break b4;
 l2 = false;
 }
 return l2;

@@ -22,35 +22,25 @@ const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"polic
 
 /* g0.data.authz.allow */
 function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V;
+  let l2: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V;
   b0: {
-    l3 = undefined;
     l4 = dotKey(l0, "user"); if (l4 === undefined) break b0;
     l5 = dotKey(l4, "role"); if (l5 === undefined) break b0;
     l6 = call2($, c0, l5, "admin"); if (l6 === undefined) break b0;
     if ((l6 as V) === false) break b0;
-    l3 = true;
+    l2 = true;
   }
   b1: {
-    if (l3 === undefined) break b1;
-    l2 = l3;
+    if (l2 !== undefined) break b1;
+    l7 = dotKey(l0, "method"); if (l7 === undefined) break b1;
+    if ((l7 as V) !== "GET") break b1;
+    l8 = dotKey(l0, "path"); if (l8 === undefined) break b1;
+    l9 = call2($, c1, l8, "/public"); if (l9 === undefined) break b1;
+    if ((l9 as V) === false) break b1;
+    l2 = true;
   }
   b2: {
     if (l2 !== undefined) break b2;
-    l3 = undefined;
-    l7 = dotKey(l0, "method"); if (l7 === undefined) break b2;
-    if ((l7 as V) !== "GET") break b2;
-    l8 = dotKey(l0, "path"); if (l8 === undefined) break b2;
-    l9 = call2($, c1, l8, "/public"); if (l9 === undefined) break b2;
-    if ((l9 as V) === false) break b2;
-    l3 = true;
-  }
-  b3: {
-    if (l3 === undefined) break b3;
-    l2 = l3;
-  }
-  b4: {
-    if (l2 !== undefined) break b4;
     l2 = false;
   }
   return l2;

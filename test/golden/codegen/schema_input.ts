@@ -36,9 +36,8 @@ const C = builtinSites("{\"names\":[\"internal.member_2\",\"gt\"],\"files\":[\"s
 
 /* g0.data.shop.allow */
 function g0DataShopAllow($: EvalState, l0: V, l1: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l12: V;
+  let l2: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l12: V;
   b0: {
-    l3 = undefined;
     l4 = dotKey(l0, "user"); if (l4 === undefined) break b0;
     l5 = dotKey(l4, "name"); if (l5 === undefined) break b0;
     if ((l5 as V) !== "alice") break b0;
@@ -46,42 +45,28 @@ function g0DataShopAllow($: EvalState, l0: V, l1: V): V {
     l7 = dotKey(l6, "groups"); if (l7 === undefined) break b0;
     l9 = call2($, c0, "admin", l7); if (l9 === undefined) break b0;
     if ((l9 as V) === false) break b0;
-    l3 = true;
+    l2 = true;
   }
   b1: {
-    if (l3 === undefined) break b1;
-    l2 = l3;
+    if (l2 !== undefined) break b1;
+    l4 = dotKey(l0, "user"); if (l4 === undefined) break b1;
+    l5 = dotKey(l4, "name"); if (l5 === undefined) break b1;
+    l7 = dotKey(l1, "roles"); if (l7 === undefined) break b1;
+    l8 = dotData(l7, l5); if (l8 === undefined) break b1;
+    if ((l8 as V) !== "owner") break b1;
+    l2 = true;
   }
   b2: {
     if (l2 !== undefined) break b2;
-    l3 = undefined;
-    l4 = dotKey(l0, "user"); if (l4 === undefined) break b2;
-    l5 = dotKey(l4, "name"); if (l5 === undefined) break b2;
-    l7 = dotKey(l1, "roles"); if (l7 === undefined) break b2;
-    l8 = dotData(l7, l5); if (l8 === undefined) break b2;
-    if ((l8 as V) !== "owner") break b2;
-    l3 = true;
-  }
-  b3: {
-    if (l3 === undefined) break b3;
-    l2 = l3;
-  }
-  b4: {
-    if (l2 !== undefined) break b4;
-    l3 = undefined;
-    l4 = dotKey(l0, "tree"); if (l4 === undefined) break b4;
-    l5 = dotKey(l4, "children"); if (l5 === undefined) break b4;
+    l4 = dotKey(l0, "tree"); if (l4 === undefined) break b2;
+    l5 = dotKey(l4, "children"); if (l5 === undefined) break b2;
     l6 = 0;
-    l7 = dot(l5, l6); if (l7 === undefined) break b4;
-    l8 = dotKey(l7, "value"); if (l8 === undefined) break b4;
-    l10 = dotKey(l0, "limit"); if (l10 === undefined) break b4;
-    l12 = call2($, c1, l8, l10); if (l12 === undefined) break b4;
-    if ((l12 as V) === false) break b4;
-    l3 = true;
-  }
-  b5: {
-    if (l3 === undefined) break b5;
-    l2 = l3;
+    l7 = dot(l5, l6); if (l7 === undefined) break b2;
+    l8 = dotKey(l7, "value"); if (l8 === undefined) break b2;
+    l10 = dotKey(l0, "limit"); if (l10 === undefined) break b2;
+    l12 = call2($, c1, l8, l10); if (l12 === undefined) break b2;
+    if ((l12 as V) === false) break b2;
+    l2 = true;
   }
   return l2;
 }
