@@ -1,8 +1,6 @@
 // The optimiser: IR → IR passes between a decoded, validated plan and the emitter, run in the
 // order of PASSES. Every pass keeps the plan's meaning exactly (values, undefinedness, conflicts,
 // errors) and leaves its input untouched: it returns a policy sharing the parts it did not change.
-// (Early exit skips what a rule's later bodies would do once it has its value, as OPA's topdown
-// does: a strict-mode builtin error or a print there no longer happens.)
 // Each pass lives in a file of its own here, with tests of its own (before/after IR).
 import type { Policy } from "../ir/types.js";
 import { copyPropagation } from "./copyPropagation.js";
@@ -16,10 +14,11 @@ export interface Pass {
   run(policy: Policy): Policy;
 }
 
-/** The passes, in the order they run: dead code first (the planner's no-op guards and dead
- * statements would hide copies and lookups from the others), early exit last (its breaks and
- * guards end the lists the others work on). */
+/** The passes, in the order they run. */
 export const PASSES: readonly Pass[] = [
+  // Dead code first: the planner's no-op guards and dead statements would hide copies and lookups
+  // from the passes after it. Early exit last: its breaks and guards end the lists the others
+  // work on. (Early exit skips what a rule's later bodies would do, as OPA's topdown does.)
   deadCode,
   copyPropagation,
   hoist,
