@@ -1,5 +1,6 @@
 // Walking the statements of a plan or func, with whether a statement runs inside a scan (it may
-// run more than once); the locals a statement names; the rule funcs a CallDynamicStmt may reach.
+// run more than once); the locals a statement names, reads or writes; the rule funcs a
+// CallDynamicStmt may reach.
 import type { Block, CallDynamicStmt, Func, Operand, Policy, Stmt } from "./types.js";
 
 /** Calls `f` on every statement of the blocks, depth first, in order (no levels). */
@@ -143,5 +144,104 @@ export function namesLocal(s: Stmt, local: number): boolean {
     case "NopStmt":
     case "NotStmt":
       return false;
+  }
+}
+
+function readOp(o: Operand, f: (local: number) => void): void {
+  if (o.type === "local") f(o.value);
+}
+
+/** Calls `f` on each local the statement reads (its nested blocks excluded). A collection it
+ * mutates and a with's local count as read too. */
+export function forEachRead(s: Stmt, f: (local: number) => void): void {
+  switch (s.type) {
+    case "ArrayAppendStmt":
+      f(s.stmt.array);
+      return readOp(s.stmt.value, f);
+    case "SetAddStmt":
+      f(s.stmt.set);
+      return readOp(s.stmt.value, f);
+    case "AssignVarOnceStmt":
+      f(s.stmt.target); // compared with the source
+      return readOp(s.stmt.source, f);
+    case "AssignVarStmt":
+    case "LenStmt":
+    case "IsArrayStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+      return readOp(s.stmt.source, f);
+    case "CallStmt":
+      for (const a of s.stmt.args) readOp(a, f);
+      return;
+    case "CallDynamicStmt":
+      for (const a of s.stmt.args) f(a);
+      for (const p of s.stmt.path) readOp(p, f);
+      return;
+    case "DotStmt":
+      readOp(s.stmt.source, f);
+      return readOp(s.stmt.key, f);
+    case "EqualStmt":
+    case "NotEqualStmt":
+      readOp(s.stmt.a, f);
+      return readOp(s.stmt.b, f);
+    case "ObjectInsertOnceStmt":
+    case "ObjectInsertStmt":
+      f(s.stmt.object);
+      readOp(s.stmt.key, f);
+      return readOp(s.stmt.value, f);
+    case "ObjectMergeStmt":
+      f(s.stmt.a);
+      return f(s.stmt.b);
+    case "WithStmt":
+      f(s.stmt.local);
+      return readOp(s.stmt.value, f);
+    case "ScanStmt":
+      return f(s.stmt.source);
+    case "IsDefinedStmt":
+    case "IsUndefinedStmt":
+    case "ReturnLocalStmt":
+      return f(s.stmt.source);
+    case "ResultSetAddStmt":
+      return f(s.stmt.value);
+    default:
+      return;
+  }
+}
+
+/** Calls `f` on each local the statement writes (its nested blocks excluded): assigned, reset,
+ * mutated in place, set by a scan or replaced by a with. */
+export function forEachWrite(s: Stmt, f: (local: number) => void): void {
+  switch (s.type) {
+    case "ArrayAppendStmt":
+      return f(s.stmt.array);
+    case "SetAddStmt":
+      return f(s.stmt.set);
+    case "ObjectInsertOnceStmt":
+    case "ObjectInsertStmt":
+      return f(s.stmt.object);
+    case "AssignVarOnceStmt":
+    case "AssignVarStmt":
+    case "LenStmt":
+    case "DotStmt":
+    case "AssignIntStmt":
+    case "MakeArrayStmt":
+    case "MakeNullStmt":
+    case "MakeNumberIntStmt":
+    case "MakeNumberRefStmt":
+    case "MakeObjectStmt":
+    case "MakeSetStmt":
+    case "ResetLocalStmt":
+    case "ObjectMergeStmt":
+      return f(s.stmt.target);
+    case "CallStmt":
+    case "CallDynamicStmt":
+      return f(s.stmt.result);
+    case "ScanStmt":
+      f(s.stmt.key);
+      return f(s.stmt.value);
+    case "WithStmt":
+      return f(s.stmt.local);
+    default:
+      return;
   }
 }

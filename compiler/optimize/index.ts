@@ -3,6 +3,10 @@
 // errors) and leaves its input untouched: it returns a policy sharing the parts it did not change.
 // Each pass lives in a file of its own here, with tests of its own (before/after IR).
 import type { Policy } from "../ir/types.js";
+import { copyPropagation } from "./copyPropagation.js";
+import { deadCode } from "./deadCode.js";
+import { earlyExit } from "./earlyExit.js";
+import { hoist } from "./hoist.js";
 
 export interface Pass {
   /** A short kebab-case name (`copy-propagation`), for tests and `OptimizeOptions.skip`. */
@@ -11,7 +15,15 @@ export interface Pass {
 }
 
 /** The passes, in the order they run. */
-export const PASSES: readonly Pass[] = [];
+export const PASSES: readonly Pass[] = [
+  // Dead code first: the planner's no-op guards and dead statements would hide copies and lookups
+  // from the passes after it. Early exit last: its breaks and guards end the lists the others
+  // work on. (Early exit skips what a rule's later bodies would do, as OPA's topdown does.)
+  deadCode,
+  copyPropagation,
+  hoist,
+  earlyExit,
+];
 
 export interface OptimizeOptions {
   /** Pass names not to run (for tests comparing a pass's output with its input's). */

@@ -101,7 +101,7 @@ function computePairStarts(text: string): number[] {
 }
 
 /** How many of the sorted `xs` are below `limit`. */
-function countBelow(xs: number[], limit: number): number {
+export function countBelow(xs: readonly number[], limit: number): number {
   let lo = 0;
   let hi = xs.length;
   while (lo < hi) {

@@ -152,7 +152,8 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
     const t = directType(mod, plan, direct);
     maybeUndefined = t.maybeUndefined;
     fe = new FuncEmitter(mod, "plan", [], isAsync, undefined, direct, false);
-    const cast = maybeUndefined ? _`${t.type} | undefined` : t.type;
+    // A value of no kind (a rule never defined) is undefined: the code may not know it is.
+    const cast = t.type.toString() === "never" ? _`unknown as undefined` : maybeUndefined ? _`${t.type} | undefined` : t.type;
     fe.returnValue = (v) => _`return ${mod.cast(v, cast)};`;
     returnType = t.type;
   } else {

@@ -21,12 +21,11 @@ return l2;
 }
 export function xEvil(input, data, options) {
 const $ = new EvalState(options);
-let l2, l3, l4;
+let l2, l4;
 let l0 = input, l1 = (data ?? EMPTY_OBJECT);
 b0: {
 l2 = g0DataXEvil($, l0, l1); if (l2 === undefined) break b0;
-l3 = l2;
-l4 = l3;
+l4 = l2;
 return l4;
 }
 return undefined;

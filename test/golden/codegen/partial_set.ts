@@ -28,13 +28,13 @@ function g0DataShopDeny($: EvalState, l0: V, l1: V): V {
   l2 = new RegoSet();
   b1: {
     l3 = dotKey(l0, "items"); if (l3 === undefined) break b1;
+    l7 = dotKey(l1, "limits"); if (l7 === undefined) break b1;
+    l8 = dotKey(l7, "max"); if (l8 === undefined) break b1;
     const i0 = scan(l3);
     s0: while (i0.next()) {
       l4 = i0.key;
       l5 = i0.value;
       l6 = dotKey(l5, "price"); if (l6 === undefined) continue s0;
-      l7 = dotKey(l1, "limits"); if (l7 === undefined) continue s0;
-      l8 = dotKey(l7, "max"); if (l8 === undefined) continue s0;
       l9 = call2($, c0, l6, l8); if (l9 === undefined) continue s0;
       if ((l9 as V) === false) continue s0;
       l10 = dotKey(l5, "id"); if (l10 === undefined) continue s0;
@@ -47,12 +47,11 @@ function g0DataShopDeny($: EvalState, l0: V, l1: V): V {
 /* Entrypoint shop/deny */
 export function shopDeny(input: ShopInput | undefined, data: ShopData, options?: EvalOptions): RegoSet {
   const $ = new EvalState(options);
-  let l2: V, l3: V, l4: V;
+  let l2: V, l4: V;
   let l0: V = input as unknown as V, l1: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
     l2 = g0DataShopDeny($, l0, l1); if (l2 === undefined) break b0;
-    l3 = l2;
-    l4 = l3;
+    l4 = l2;
     return l4 as RegoSet;
   }
   throw internalError("entrypoint shop/deny produced no value");

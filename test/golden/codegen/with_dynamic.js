@@ -89,12 +89,11 @@ default: return NOT_FOUND;
 }
 export function appReport(input, data, options) {
 const $ = new EvalState(options);
-let l2, l3, l4;
+let l2, l4;
 let l0 = input, l1 = (data ?? EMPTY_OBJECT);
 b0: {
 l2 = g0DataAppReport($, l0, l1); if (l2 === undefined) break b0;
-l3 = l2;
-l4 = l3;
+l4 = l2;
 return l4;
 }
 return undefined;

@@ -113,12 +113,11 @@ function callDynamic($: EvalState, key: string | undefined, input: V, data: V): 
 /* Entrypoint app/report */
 export function appReport(input: AppInput | undefined, data: AppData, options?: EvalOptions): Value[] | undefined {
   const $ = new EvalState(options);
-  let l2: V, l3: V, l4: V;
+  let l2: V, l4: V;
   let l0: V = input as unknown as V, l1: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
     l2 = g0DataAppReport($, l0, l1); if (l2 === undefined) break b0;
-    l3 = l2;
-    l4 = l3;
+    l4 = l2;
     return l4 as Value[] | undefined;
   }
   return undefined;

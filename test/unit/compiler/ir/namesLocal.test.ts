@@ -1,11 +1,12 @@
 // namesLocal (ir/walk.ts: whether a statement names a local, a switch over the statement types
-// without an array per statement) must say what the IR's field table says — `localsOf` below,
+// without an array per statement), and forEachRead/forEachWrite together, must say what the IR's
+// field table says — `localsOf` below,
 // read off ir/fields.ts — for every statement type and every field (each filled with a different
 // local, and operands also as constants of the same number).
 import assert from "node:assert/strict";
 import { STMT_FIELDS } from "../../../../compiler/ir/fields.js";
 import type { Operand, Stmt, StmtType } from "../../../../compiler/ir/types.js";
-import { forEachStmt, namesLocal } from "../../../../compiler/ir/walk.js";
+import { forEachRead, forEachStmt, forEachWrite, namesLocal } from "../../../../compiler/ir/walk.js";
 import { preparePolicy } from "../../../../compiler/codegen/generate.js";
 import { authz, hostile, partialSet, query, withAndDynamic } from "../codegen/samplePlans.js";
 
@@ -92,5 +93,30 @@ describe("ir: namesLocal", () => {
         });
       }
     }
+  });
+
+  it("forEachRead and forEachWrite together name what the field table says, for every statement type", () => {
+    for (const asConst of [false, true]) {
+      for (const s of everyType(asConst)) {
+        const named = new Set<number>();
+        forEachRead(s, (l) => named.add(l));
+        forEachWrite(s, (l) => named.add(l));
+        assert.deepEqual([...named].sort(), [...new Set(localsOf(s))].sort(), `${s.type}${asConst ? " (constants)" : ""}`);
+      }
+    }
+  });
+
+  it("a statement's target is written, not read; a collection it mutates is both", () => {
+    const [append] = everyType(false);
+    const reads: number[] = [];
+    const writes: number[] = [];
+    forEachRead(append!, (l) => reads.push(l));
+    forEachWrite(append!, (l) => writes.push(l));
+    assert.deepEqual([reads, writes], [[1, 2], [1]]);
+    const dot = everyType(false).find((s) => s.type === "DotStmt")!;
+    reads.length = writes.length = 0;
+    forEachRead(dot, (l) => reads.push(l));
+    forEachWrite(dot, (l) => writes.push(l));
+    assert.deepEqual([reads, writes], [[1, 2], [3]]);
   });
 });

@@ -1,0 +1,71 @@
+// Helpers the passes share: rebuilding a statement with new nested blocks or fields (the input
+// plan is never mutated). The locals a statement reads and writes: ../ir/walk.ts.
+import type { Block, Func, Plan, Policy, Stmt, StmtLocation, StmtMap, StmtType } from "../ir/types.js";
+
+/** A statement of the given type (the envelope OPA's JSON uses). */
+export function mk<T extends StmtType>(type: T, stmt: StmtMap[T]): Stmt {
+  return { type, stmt } as Stmt;
+}
+
+/** The location of a statement, for statements a pass adds next to it. */
+export function at(s: Stmt): StmtLocation {
+  return { file: s.stmt.file, row: s.stmt.row, col: s.stmt.col };
+}
+
+/** The statement with its nested block(s) replaced (the same statement when nothing changed). */
+export function withBlocks(s: Stmt, blocks: Block[]): Stmt {
+  switch (s.type) {
+    case "BlockStmt":
+      return sameList(s.stmt.blocks, blocks) ? s : mk("BlockStmt", { ...s.stmt, blocks });
+    case "NotStmt":
+    case "WithStmt":
+    case "ScanStmt":
+      return s.stmt.block === blocks[0] ? s : ({ type: s.type, stmt: { ...s.stmt, block: blocks[0]! } } as Stmt);
+    default:
+      return s;
+  }
+}
+
+/** The nested blocks of a statement ([] for a simple one). */
+export function nestedBlocks(s: Stmt): readonly Block[] {
+  switch (s.type) {
+    case "BlockStmt":
+      return s.stmt.blocks;
+    case "NotStmt":
+    case "WithStmt":
+    case "ScanStmt":
+      return [s.stmt.block];
+    default:
+      return [];
+  }
+}
+
+/** Whether two lists hold the same elements (so the old one can be kept). */
+export function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A block with the given statements (the same block when they are the same). */
+export function block(old: Block, stmts: Stmt[]): Block {
+  return sameList(old.stmts, stmts) ? old : { stmts };
+}
+
+/** The policy with every plan's and func's blocks mapped (sharing what `f` keeps). */
+export function mapBodies(policy: Policy, f: (blocks: Block[], body: Plan | Func) => Block[]): Policy {
+  let changed = false;
+  const plans = policy.plans.plans.map((p) => {
+    const blocks = f(p.blocks, p);
+    if (sameList(blocks, p.blocks)) return p;
+    changed = true;
+    return { ...p, blocks };
+  });
+  const funcs = policy.funcs.funcs.map((fn) => {
+    const blocks = f(fn.blocks, fn);
+    if (sameList(blocks, fn.blocks)) return fn;
+    changed = true;
+    return { ...fn, blocks };
+  });
+  return changed ? { ...policy, plans: { plans }, funcs: { funcs } } : policy;
+}
