@@ -49,6 +49,13 @@ export class Name extends Code {
     if (!Number.isSafeInteger(n) || n < 0) throw new Error(`codegen: name number ${n} is not a natural number`);
     return new Name(`${prefix}${n}`, BUILT_HERE);
   }
+
+  /** The name of a parameter the function never reads: `_` + `name` (TypeScript's
+   * noUnusedParameters ignores such names; the identifier function never starts one with `_`
+   * followed by a letter, `_`, or `$`). */
+  static unused(name: Name): Name {
+    return new Name(`_${name.text}`, BUILT_HERE);
+  }
 }
 
 export type CodeArg = Code | string | number | boolean | null;

@@ -38,8 +38,10 @@ export function labelledBlock(fe: FuncEmitter, block: Block): boolean {
   return terminal && !label.used;
 }
 
+// The blocks run in turn: one whose end is never reached ends the BlockStmt (the rest would be
+// unreachable code).
 const blockStmt: E<"BlockStmt"> = (fe, s) => {
-  for (const b of s.blocks) labelledBlock(fe, b);
+  for (const b of s.blocks) if (labelledBlock(fe, b)) return true;
   return false;
 };
 
@@ -64,8 +66,10 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   loop.used = true; // the loop is always written with its label: clearer than a bare continue
   fe.out.line`const ${it} = ${fe.mod.rt("scan")}(${fe.local(s.source)});`;
   fe.out.open(_`while (${it}.next())`, loop);
-  fe.out.line`${fe.local(s.key)} = ${it}.key;`;
-  fe.out.line`${fe.local(s.value)} = ${it}.value;`;
+  const key = fe.target(s.key);
+  const value = fe.target(s.value);
+  if (key !== undefined) fe.out.line`${key} = ${it}.key;`;
+  if (value !== undefined) fe.out.line`${value} = ${it}.value;`;
   fe.enter(new Level(loop, "break"), new Level(loop, "continue"));
   emitStmts(fe, s.block.stmts);
   fe.exit(2);

@@ -10,7 +10,7 @@
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
 import type { Func, StmtMap } from "../../ir/types.js";
 import { _, join, lit, Lines, type Code } from "../code.js";
-import type { Emit, FuncEmitter, ModuleEmitter } from "./context.js";
+import type { Emit, ModuleEmitter } from "./context.js";
 
 type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
 

@@ -12,14 +12,21 @@ function direct(fe: FuncEmitter) {
   return fe.result && "direct" in fe.result ? fe.result.direct : undefined;
 }
 
-export const makeArrayStmt: E<"MakeArrayStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = [];`;
-
-export const makeObjectStmt: E<"MakeObjectStmt"> = (fe, s) => {
-  if (direct(fe)?.make === s) return false;
-  return fe.out.line`${fe.local(s.target)} = ${fe.mod.rt("newObject")}();`;
+export const makeArrayStmt: E<"MakeArrayStmt"> = (fe, s) => {
+  const t = fe.target(s.target);
+  return t === undefined ? false : fe.out.line`${t} = [];`;
 };
 
-export const makeSetStmt: E<"MakeSetStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = new ${fe.mod.rt("RegoSet")}();`;
+export const makeObjectStmt: E<"MakeObjectStmt"> = (fe, s) => {
+  const t = fe.target(s.target);
+  if (direct(fe)?.make === s || t === undefined) return false;
+  return fe.out.line`${t} = ${fe.mod.rt("newObject")}();`;
+};
+
+export const makeSetStmt: E<"MakeSetStmt"> = (fe, s) => {
+  const t = fe.target(s.target);
+  return t === undefined ? false : fe.out.line`${t} = new ${fe.mod.rt("RegoSet")}();`;
+};
 
 export const arrayAppendStmt: E<"ArrayAppendStmt"> = (fe, s) =>
   fe.out.line`${fe.mod.rt("push")}(${fe.local(s.array)}, ${fe.operand(s.value)});`;
@@ -39,8 +46,10 @@ export const objectInsertOnceStmt: E<"ObjectInsertOnceStmt"> = (fe, s) => {
   return fe.out.line`${o} = ${fe.mod.rt("insertOnce")}(${o}, ${fe.operand(s.key)}, ${fe.operand(s.value)}, ${site});`;
 };
 
-export const objectMergeStmt: E<"ObjectMergeStmt"> = (fe, s) =>
-  fe.out.line`${fe.local(s.target)} = ${fe.mod.rt("merge")}(${fe.local(s.a)}, ${fe.local(s.b)});`;
+export const objectMergeStmt: E<"ObjectMergeStmt"> = (fe, s) => {
+  const t = fe.target(s.target);
+  return t === undefined ? false : fe.out.line`${t} = ${fe.mod.rt("merge")}(${fe.local(s.a)}, ${fe.local(s.b)});`;
+};
 
 export const resultSetAddStmt: E<"ResultSetAddStmt"> = (fe, s) => {
   const d = direct(fe);

@@ -1,10 +1,12 @@
 // State shared while emitting one module (ModuleEmitter: runtime imports used, module-level
 // constants — the site tables and number literals —, names of funcs) and one function
 // (FuncEmitter: its locals, its label stack for breaks, whether it is async, memoised, a plan).
-import type { Func, Operand, Policy, StmtLocation } from "../../ir/types.js";
+import type { Block, Func, Operand, Policy, StmtLocation } from "../../ir/types.js";
 import type { CallGraph } from "../analysis/calls.js";
 import type { FuncFacts } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
+import type { LocalSet } from "../analysis/localSet.js";
+import { readLocals } from "../analysis/reads.js";
 import { Label, Lines, Name, PieceBuffer, _, comment, lit, type Code } from "../code.js";
 import { FIXED, RT, Scope, type RuntimeName } from "../names.js";
 import type { ModuleConst } from "../module.js";
@@ -49,6 +51,8 @@ export class ModuleEmitter {
     readonly facts: Map<string, FuncFacts>,
     /** TypeScript (annotations, casts) or the same code as JavaScript (generate.ts). */
     readonly typed = true,
+    /** The Rego names of locals, by func and plan name (GenerateOptions.localNames). */
+    readonly names?: LocalNames,
   ) {
     for (const n of Object.values(RT)) this.scope.reserve(n);
     this.fixed = {
@@ -58,6 +62,8 @@ export class ModuleEmitter {
       dispatch: this.scope.reserve(FIXED.dispatch),
       input: this.scope.reserve(FIXED.input),
       data: this.scope.reserve(FIXED.data),
+      inputValue: this.scope.reserve(FIXED.inputValue),
+      dataValue: this.scope.reserve(FIXED.dataValue),
       options: this.scope.reserve(FIXED.options),
       key: this.scope.reserve(FIXED.key),
       builtinSites: this.scope.reserve(FIXED.builtinSites),
@@ -182,6 +188,13 @@ export class ModuleEmitter {
   }
 }
 
+/** The Rego variable behind each local of a func or plan, where there is one, by local number
+ * (what `planRegoDetailed` returns as `localNames`; a plan from `opa build` has none). */
+export interface LocalNames {
+  funcs: ReadonlyMap<string, ReadonlyArray<string | undefined>>;
+  plans: ReadonlyMap<string, ReadonlyArray<string | undefined>>;
+}
+
 /** A break target seen from inside: `break label` or, for a scan's iteration level, `continue label`. */
 export class Level {
   /** The jump statement, made on first use (a block is jumped to from many places). */
@@ -222,10 +235,19 @@ export class FuncEmitter {
   dataDots: ReadonlySet<object> = NO_DOTS;
   /** Writes `return v` for this function (casts, memoisation). */
   returnValue: (v: Code) => Code = (v) => _`return ${v};`;
+  /** The locals its statements read (a write to any other is left out). */
+  private readonly reads: LocalSet;
+  /** Whether the body uses the evaluation state (`state`). */
+  stateUsed = false;
+  /** Its locals' names from the policy (FuncEmitter.local), by local number. */
+  private readonly regoNames: ReadonlyArray<string | undefined> | undefined;
+  private readonly ownNames: Name[] = [];
 
   constructor(
     readonly mod: ModuleEmitter,
     readonly kind: "plan" | "func",
+    /** The func's or plan's name (for its names in ModuleEmitter.names) and blocks. */
+    ir: { name: string; blocks: readonly Block[] },
     readonly params: readonly number[],
     readonly isAsync: boolean,
     /** Set for memoised funcs: the memo key. */
@@ -236,26 +258,61 @@ export class FuncEmitter {
     readonly isFunction: boolean,
   ) {
     this.out = new Lines(mod.typed, mod.pieces); // TypeScript is indented, JavaScript is not (module.ts)
-    this.scope = new Scope(mod.functionNames);
+    this.scope = new Scope(mod.functionNames, mod.scope);
     this.id = mod.functions++;
-    for (const p of params) this.local(p);
+    this.reads = readLocals(ir.blocks);
+    this.regoNames = (kind === "plan" ? mod.names?.plans : mod.names?.funcs)?.get(ir.name);
+    // Input and data (a plan's locals 0 and 1, a func's first two params), then the params, so
+    // that they get the plain names.
+    const f = mod.fixed;
+    if (kind === "plan") {
+      this.ownNames[0] = f.inputValue;
+      this.ownNames[1] = f.dataValue;
+    } else if (params.length >= 2) {
+      this.ownNames[params[0]!] = f.input;
+      this.ownNames[params[1]!] = f.data;
+    }
+    for (const p of params) this.name(p);
     this.result = mode === undefined ? undefined : mode === "resultset" ? { resultSet: this.scope.name("r") } : { direct: mode };
   }
 
   /** Plans: the result set builder's name, or the direct-value facts. */
   readonly result: { resultSet: Name } | { direct: DirectEntry } | undefined;
 
+  /** The evaluation state (`$`), marked as used. */
   get state(): Name {
+    this.stateUsed = true;
     return this.mod.fixed.state;
   }
 
+  /** Local `n`, marked as used (declared). */
   local(n: number): Name {
     const users = this.mod.localUsers;
     if (users[n] !== this.id) {
       users[n] = this.id;
       this.locals.push(n);
     }
-    return this.mod.localName(n);
+    return this.name(n);
+  }
+
+  /** Whether the body so far used local `n`. */
+  uses(n: number): boolean {
+    return this.mod.localUsers[n] === this.id;
+  }
+
+  /** Local `n` to assign to, or undefined when nothing reads it (the assignment is left out). */
+  target(n: number): Name | undefined {
+    return this.reads.has(n) ? this.local(n) : undefined;
+  }
+
+  /** The name of local `n`: input and data, the Rego variable's where the policy names it, else
+   * `l<n>`. */
+  name(n: number): Name {
+    const own = this.ownNames[n];
+    if (own !== undefined) return own;
+    const rego = this.regoNames?.[n];
+    if (rego === undefined) return this.mod.localName(n);
+    return (this.ownNames[n] = this.scope.ident(rego, "var"));
   }
 
   temp(type: Code): Name {

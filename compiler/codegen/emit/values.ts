@@ -27,7 +27,10 @@ export const dotStmt: E<"DotStmt"> = (fe, s) => {
   return fe.out.line`${t} = ${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)}); if (${t} === undefined) ${fe.jump(0)}`;
 };
 
-export const lenStmt: E<"LenStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${fe.mod.rt("len")}(${fe.operand(s.source)});`;
+export const lenStmt: E<"LenStmt"> = (fe, s) => {
+  const t = fe.target(s.target);
+  return t === undefined ? false : fe.out.line`${t} = ${fe.mod.rt("len")}(${fe.operand(s.source)});`;
+};
 
 function equalityTest(fe: FuncEmitter, a: Operand, b: Operand, negate: boolean): boolean {
   const ca = constant(fe, a);
@@ -64,7 +67,10 @@ export const isSetStmt: E<"IsSetStmt"> = (fe, s) => typeTest(fe, s.source, (v) =
 export const isDefinedStmt: E<"IsDefinedStmt"> = (fe, s) => fe.out.line`if (${fe.local(s.source)} === undefined) ${fe.jump(0)}`;
 export const isUndefinedStmt: E<"IsUndefinedStmt"> = (fe, s) => fe.out.line`if (${fe.local(s.source)} !== undefined) ${fe.jump(0)}`;
 
-export const assignVarStmt: E<"AssignVarStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${fe.operand(s.source)};`;
+export const assignVarStmt: E<"AssignVarStmt"> = (fe, s) => {
+  const t = fe.target(s.target);
+  return t === undefined ? false : fe.out.line`${t} = ${fe.operand(s.source)};`;
+};
 
 export const assignVarOnceStmt: E<"AssignVarOnceStmt"> = (fe, s) => {
   const t = fe.local(s.target);
@@ -72,10 +78,25 @@ export const assignVarOnceStmt: E<"AssignVarOnceStmt"> = (fe, s) => {
   return fe.out.line`${t} = ${fe.mod.rt("assignOnce")}(${t}, ${fe.operand(s.source)}, ${site});`;
 };
 
-export const assignIntStmt: E<"AssignIntStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${s.value};`;
-export const makeNumberIntStmt: E<"MakeNumberIntStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${s.value};`;
-export const makeNumberRefStmt: E<"MakeNumberRefStmt"> = (fe, s) =>
-  fe.out.line`${fe.local(s.target)} = ${fe.mod.number(fe.mod.string(s.index))};`;
-export const makeNullStmt: E<"MakeNullStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = null;`;
-export const resetLocalStmt: E<"ResetLocalStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = undefined;`;
+// (A constant assigned to a local nothing reads is left out: FuncEmitter.target.)
+export const assignIntStmt: E<"AssignIntStmt"> = (fe, s) => {
+  const t = fe.target(s.target);
+  return t === undefined ? false : fe.out.line`${t} = ${s.value};`;
+};
+export const makeNumberIntStmt: E<"MakeNumberIntStmt"> = (fe, s) => {
+  const t = fe.target(s.target);
+  return t === undefined ? false : fe.out.line`${t} = ${s.value};`;
+};
+export const makeNumberRefStmt: E<"MakeNumberRefStmt"> = (fe, s) => {
+  const t = fe.target(s.target);
+  return t === undefined ? false : fe.out.line`${t} = ${fe.mod.number(fe.mod.string(s.index))};`;
+};
+export const makeNullStmt: E<"MakeNullStmt"> = (fe, s) => {
+  const t = fe.target(s.target);
+  return t === undefined ? false : fe.out.line`${t} = null;`;
+};
+export const resetLocalStmt: E<"ResetLocalStmt"> = (fe, s) => {
+  const t = fe.target(s.target);
+  return t === undefined ? false : fe.out.line`${t} = undefined;`;
+};
 export const nopStmt: E<"NopStmt"> = () => false;
