@@ -24,12 +24,12 @@ export type ApiData = {
   "rate_limits"?: unknown;
   [key: string]: unknown;
 };
-/* builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load */
+/* builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"to_number\",\"gte\",\"lte\",\"gt\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,68,10,1,0,69,2,2,0,70,2,3,0,63,20]}"),
-  c0 = C[0]!,
-  c1 = C[1]!,
-  c2 = C[2]!,
-  c3 = C[3]!;
+  toNumber = C[0]!,
+  gte = C[1]!,
+  lte = C[2]!,
+  gt = C[3]!;
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,67,1,0,0,54,1,0,0,63,1,0,0,61,1,0,0,17,1,0,0,24,1,0,0,32,1,0,0,39,1,0,0,47,1,0,0,14,9]}");
 
@@ -38,18 +38,19 @@ function g0DataApiBusinessHours($: EvalState, input: V, _data: V): V {
   const m0 = $.memo;
   if (m0 !== undefined && m0.has(0)) return m0.get(0);
   let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, hour: V, l9: V, l10: V, l11: V, l12: V;
+  // policies/api.rego:67
   b0: {
     l3 = undefined;
     l4 = dotKey(input, "time"); if (l4 === undefined) break b0;
     l5 = l4;
-    l6 = call1($, c0, l5); if (l6 === undefined) break b0;
+    l6 = call1($, toNumber, l5); if (l6 === undefined) break b0;
     l7 = l6;
     hour = l7;
     l9 = 9;
-    l10 = call2($, c1, hour, l9); if (l10 === undefined) break b0;
+    l10 = call2($, gte, hour, l9); if (l10 === undefined) break b0;
     if ((l10 as V) === false) break b0;
     l11 = 18;
-    l12 = call2($, c2, hour, l11); if (l12 === undefined) break b0;
+    l12 = call2($, lte, hour, l11); if (l12 === undefined) break b0;
     if ((l12 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 0);
   }
@@ -63,6 +64,7 @@ function g0DataApiBusinessHours($: EvalState, input: V, _data: V): V {
 /* g0.data.api.check_permission */
 function g0DataApiCheckPermission(_$: EvalState, input: V, data: V): V {
   let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l10: V, grant: V, l15: V, l16: V, l17: V, l18: V;
+  // policies/api.rego:54
   b0: {
     l3 = undefined;
     l4 = dotKey(input, "user"); if (l4 === undefined) break b0;
@@ -96,6 +98,7 @@ function g0DataApiCheckPermission(_$: EvalState, input: V, data: V): V {
 /* g0.data.api.over_rate_limit */
 function g0DataApiOverRateLimit($: EvalState, input: V, data: V): V {
   let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l11: V, l12: V, l13: V, l14: V;
+  // policies/api.rego:63
   b0: {
     l3 = undefined;
     l4 = dotKey(input, "user"); if (l4 === undefined) break b0;
@@ -112,7 +115,7 @@ function g0DataApiOverRateLimit($: EvalState, input: V, data: V): V {
     }
     l12 = l11;
     l13 = 100;
-    l14 = call2($, c3, l12, l13); if (l14 === undefined) break b0;
+    l14 = call2($, gt, l12, l13); if (l14 === undefined) break b0;
     if ((l14 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 2);
   }
@@ -126,6 +129,7 @@ function g0DataApiOverRateLimit($: EvalState, input: V, data: V): V {
 /* g0.data.api.rate_limit_ok */
 function g0DataApiRateLimitOk($: EvalState, input: V, data: V): V {
   let l2: V, l3: V, l4: V;
+  // policies/api.rego:61
   b0: {
     l3 = undefined;
     n0: {
@@ -145,6 +149,7 @@ function g0DataApiRateLimitOk($: EvalState, input: V, data: V): V {
 /* g0.data.api.allow */
 function g0DataApiAllow($: EvalState, input: V, data: V): V {
   let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V;
+  // policies/api.rego:17
   b0: {
     l3 = undefined;
     l4 = dotKey(input, "method"); if (l4 === undefined) break b0;
@@ -167,6 +172,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if (l3 === undefined) break b1;
     l2 = assignOnce(l2, l3, K, 4);
   }
+  // policies/api.rego:24
   b2: {
     l3 = undefined;
     l4 = dotKey(input, "method"); if (l4 === undefined) break b2;
@@ -192,6 +198,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if (l3 === undefined) break b3;
     l2 = assignOnce(l2, l3, K, 5);
   }
+  // policies/api.rego:32
   b4: {
     l3 = undefined;
     l4 = dotKey(input, "method"); if (l4 === undefined) break b4;
@@ -217,6 +224,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if (l3 === undefined) break b5;
     l2 = assignOnce(l2, l3, K, 6);
   }
+  // policies/api.rego:39
   b6: {
     l3 = undefined;
     l4 = dotKey(input, "method"); if (l4 === undefined) break b6;
@@ -241,6 +249,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if (l3 === undefined) break b7;
     l2 = assignOnce(l2, l3, K, 7);
   }
+  // policies/api.rego:47
   b8: {
     l3 = undefined;
     l4 = g0DataApiCheckPermission($, input, data); if (l4 === undefined) break b8;
@@ -255,6 +264,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if (l3 === undefined) break b9;
     l2 = assignOnce(l2, l3, K, 8);
   }
+  // policies/api.rego:14
   b10: {
     if (l2 !== undefined) break b10;
     l2 = assignOnce(l2, false, K, 9);

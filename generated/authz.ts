@@ -29,6 +29,7 @@ const K = conflictSites("{\"names\":[\"function\",\"rule\"],\"files\":[\"policie
 /* g0.data.authz.check_role */
 function g0DataAuthzCheckRole(_$: EvalState, input: V, _data: V, role: V): V {
   let l2: V, l4: V, role2: V, l6: V, l7: V;
+  // policies/authz.rego:28
   b0: {
     l4 = undefined;
     role2 = role;
@@ -47,6 +48,7 @@ function g0DataAuthzCheckRole(_$: EvalState, input: V, _data: V, role: V): V {
 /* g0.data.authz.allow */
 function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
   let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l10: V, grant: V, l15: V, l16: V, l17: V, l18: V, l19: V;
+  // policies/authz.rego:14
   b0: {
     l3 = undefined;
     l4 = g0DataAuthzCheckRole($, input, data, "admin"); if (l4 === undefined) break b0;
@@ -57,6 +59,7 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     if (l3 === undefined) break b1;
     l2 = assignOnce(l2, l3, K, 1);
   }
+  // policies/authz.rego:17
   b2: {
     l3 = undefined;
     l4 = dotKey(input, "user"); if (l4 === undefined) break b2;
@@ -70,6 +73,7 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     if (l3 === undefined) break b3;
     l2 = assignOnce(l2, l3, K, 2);
   }
+  // policies/authz.rego:21
   b4: {
     l3 = undefined;
     l4 = dotKey(input, "user"); if (l4 === undefined) break b4;
@@ -98,6 +102,7 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     if (l3 === undefined) break b7;
     l2 = assignOnce(l2, l3, K, 3);
   }
+  // policies/authz.rego:11
   b8: {
     if (l2 !== undefined) break b8;
     l2 = assignOnce(l2, false, K, 4);

@@ -1,6 +1,6 @@
 // Identifiers of generated code. They are allocated, never derived raw:
 //   - `Scope.name(prefix)` hands out `prefix0`, `prefix1`, ... for the generator's own names
-//     (locals `l3`, labels `b2`, call sites `c0`, ...);
+//     (locals `l3`, labels `b2`, iterators `i0`, ...);
 //   - `Scope.ident(text)` is THE identifier function for names derived from a policy or plan
 //     (entrypoints, IR funcs, type names, Rego variables): sanitised to [A-Za-z0-9_], camelCased
 //     (a Rego variable keeps its spelling, `user_id`), kept clear of
@@ -211,14 +211,27 @@ export class Scope {
     if (/^[0-9]/.test(base)) base = `_${base}`;
     if (RESERVED.has(base) || INTERNAL.test(base)) base = `${base}_`;
     let text2 = base;
-    // (`i` and `i2` would be a generator's name: `i_2` then)
-    const sep = base.length <= 2 ? "_" : "";
-    for (let i = 2; this.taken(text2); i++) text2 = `${base}${sep}${i}`;
+    // (`i2` would be a generator's name and `member_22` ambiguous: `i_2`, `member_2_2` then)
+    const sep = base.length <= 2 || /[0-9]$/.test(base) ? "_" : "";
+    // (the numbers go on from the last one tried for this base: many sites of one builtin)
+    let i = this.suffixes?.get(base) ?? 2;
+    if (this.taken(text2)) {
+      while (this.taken((text2 = `${base}${sep}${i}`))) i++;
+      (this.suffixes ??= new Map()).set(base, i + 1);
+    }
     this.used.add(text2);
+    this.parent?.inner.add(text2);
     return new Name(text2);
   }
 
+  /** By base: the number to try next for it (ident). */
+  private suffixes: Map<string, number> | undefined;
+
+  /** The names scopes inside this one took (a module's: its functions' locals), which a name this
+   * one makes later must not shadow in them. */
+  private readonly inner = new Set<string>();
+
   private taken(text: string): boolean {
-    return this.used.has(text) || (this.parent !== undefined && this.parent.taken(text));
+    return this.used.has(text) || this.inner.has(text) || (this.parent !== undefined && this.parent.used.has(text));
   }
 }

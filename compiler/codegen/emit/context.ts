@@ -7,7 +7,7 @@ import type { FuncFacts } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
 import type { LocalSet } from "../analysis/localSet.js";
 import { readLocals } from "../analysis/reads.js";
-import { Label, Lines, Name, PieceBuffer, _, comment, lit, type Code } from "../code.js";
+import { Label, Lines, Name, PieceBuffer, _, comment, lineComment, lit, type Code } from "../code.js";
 import { FIXED, RT, Scope, type RuntimeName } from "../names.js";
 import type { ModuleConst } from "../module.js";
 import { SiteTable } from "./sites.js";
@@ -116,12 +116,13 @@ export class ModuleEmitter {
     return (this.funcNames[index] ??= this.scope.ident(this.policy.funcs.funcs[index]!.name));
   }
 
-  /** A builtin call site (name + location), shared by identical sites: `c<i>`, a module constant
-   * declared with the table of call sites (`constants`), site i of it. */
+  /** A builtin call site (name + location), shared by identical sites: a module constant named
+   * after the builtin (`gte`, `startswith_2`: a call reads as the builtin it calls), declared with
+   * the table of call sites (`constants`), site i of it. */
   builtinSite(name: string, loc: StmtLocation): Name {
     if (this.builtinTable.size === 0) this.rt("builtinSites");
     const i = this.builtinTable.add(name, loc.file, loc.row, loc.col);
-    return (this.builtinNames[i] ??= this.scope.name("c"));
+    return (this.builtinNames[i] ??= this.scope.ident(name));
   }
 
   /** A conflict check's site (its message and location), shared by identical sites: the two
@@ -135,7 +136,7 @@ export class ModuleEmitter {
   /** The module-level constants: the site tables, then the numbers. Called once every function
    * has been emitted. Each table is one line of JSON in a string literal (a 1 MB policy set has
    * ~22 600 sites, and a statement each made its import ~50 ms slower). The builtin sites are then
-   * declared in the same statement, `c0 = C[0], ...`: a call reading its site from a module
+   * declared in the same statement, `gte = C[0], ...`: a call reading its site from a module
    * constant measured ~15% faster than one reading `C[i]` (a builtin-bound loop; medians, 1.0-1.4
    * over 6 process pairs). (The tables' comments are short: a small plan's module is ~2 KB.) */
   constants(): ModuleConst[] {
@@ -147,7 +148,7 @@ export class ModuleEmitter {
         init: _`${this.rt("builtinSites")}(${lit(this.builtinTable.json())})`,
         // (`!`: a strict noUncheckedIndexedAccess takes an array's elements as possibly undefined.)
         more: this.builtinNames.map((name, i) => ({ name, init: this.typed ? _`${table}[${i}]!` : _`${table}[${i}]` })),
-        doc: comment("builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load"),
+        doc: comment("builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load"),
       });
     }
     if (this.conflictTable.size > 0) {
@@ -239,6 +240,9 @@ export class FuncEmitter {
   private readonly reads: LocalSet;
   /** Whether the body uses the evaluation state (`state`). */
   stateUsed = false;
+  /** The source line the last `sourceLine` comment named (file index and row). */
+  private lastFile = -1;
+  private lastRow = -1;
   /** Its locals' names from the policy (FuncEmitter.local), by local number. */
   private readonly regoNames: ReadonlyArray<string | undefined> | undefined;
   private readonly ownNames: Name[] = [];
@@ -313,6 +317,22 @@ export class FuncEmitter {
     const rego = this.regoNames?.[n];
     if (rego === undefined) return this.mod.localName(n);
     return (this.ownNames[n] = this.scope.ident(rego, "var"));
+  }
+
+  /** `// policies/authz.rego:14` before a top-level block (a rule body, the default, ...): the
+   * source line of its first statement, unless the comment before said it already (a rule's
+   * result block follows its body). TypeScript only: JavaScript is for loading, not reading. */
+  sourceLine(block: Block): void {
+    const first = block.stmts[0];
+    if (!this.mod.typed || first === undefined || first.type === "ReturnLocalStmt") return;
+    const { file, row } = first.stmt;
+    if ((file === this.lastFile && row === this.lastRow) || !(row > 0)) return;
+    const name = this.mod.policy.static.files[file]?.value;
+    // (no file, or the planner's own query text, `<query>`: no line to point at)
+    if (!name || name.startsWith("<")) return;
+    this.lastFile = file;
+    this.lastRow = row;
+    this.out.code(lineComment(`${name}:${row}`));
   }
 
   temp(type: Code): Name {

@@ -34,7 +34,10 @@ export interface FunctionParts {
 
 /** Emits the top-level blocks; true if the end of the last is never reached. */
 function emitBody(fe: FuncEmitter, blocks: Func["blocks"]): boolean {
-  for (const b of blocks) if (labelledBlock(fe, b)) return true;
+  for (const b of blocks) {
+    fe.sourceLine(b);
+    if (labelledBlock(fe, b)) return true;
+  }
   return false;
 }
 

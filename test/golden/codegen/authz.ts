@@ -14,41 +14,46 @@ export type AuthzInput = {
 };
 /* data read by authz */
 export type AuthzData = unknown;
-/* builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load */
+/* builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,4,1,1,0,13,1]}"),
-  c0 = C[0]!,
-  c1 = C[1]!;
+  equal_ = C[0]!,
+  startswith = C[1]!;
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,6,1,0,0,8,1,0,0,15,1,0,0,17,1,0,0,19,1]}");
 
 /* g0.data.authz.allow */
 function g0DataAuthzAllow($: EvalState, input: V, _data: V): V {
   let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V;
+  // policy.rego:1
   b0: {
     l3 = undefined;
     l4 = dotKey(input, "user"); if (l4 === undefined) break b0;
     l5 = dotKey(l4, "role"); if (l5 === undefined) break b0;
-    l6 = call2($, c0, l5, "admin"); if (l6 === undefined) break b0;
+    l6 = call2($, equal_, l5, "admin"); if (l6 === undefined) break b0;
     if ((l6 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 0);
   }
+  // policy.rego:7
   b1: {
     if (l3 === undefined) break b1;
     l2 = assignOnce(l2, l3, K, 1);
   }
+  // policy.rego:9
   b2: {
     l3 = undefined;
     l7 = dotKey(input, "method"); if (l7 === undefined) break b2;
     if ((l7 as V) !== "GET") break b2;
     l8 = dotKey(input, "path"); if (l8 === undefined) break b2;
-    l9 = call2($, c1, l8, "/public"); if (l9 === undefined) break b2;
+    l9 = call2($, startswith, l8, "/public"); if (l9 === undefined) break b2;
     if ((l9 as V) === false) break b2;
     l3 = assignOnce(l3, true, K, 2);
   }
+  // policy.rego:16
   b3: {
     if (l3 === undefined) break b3;
     l2 = assignOnce(l2, l3, K, 3);
   }
+  // policy.rego:18
   b4: {
     if (l2 !== undefined) break b4;
     l2 = assignOnce(l2, false, K, 4);
@@ -61,6 +66,7 @@ export function authzAllow(input: AuthzInput | undefined, data: AuthzData, optio
   const $ = new EvalState(options);
   let l2: V, l3: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
+  // policy.rego:21
   b0: {
     l2 = g0DataAuthzAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
     l3 = l2;

@@ -18,6 +18,7 @@ const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"evil */ file\u2028.r
 /* g0.data.x.`${evil}`*\/ */
 function g0DataXEvil(_$: EvalState, input: V, _data: V): V {
   let l2: V, l3: V, l4: V, l5: V, l6: V;
+  // evil *\/ file\u2028.rego:6
   b0: {
     l3 = undefined;
     l4 = dotKey(input, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>"); if (l4 === undefined) break b0;
@@ -26,6 +27,7 @@ function g0DataXEvil(_$: EvalState, input: V, _data: V): V {
     l6 = insert(l6, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>", l5);
     l3 = assignOnce(l3, l6, K, 0);
   }
+  // evil *\/ file\u2028.rego:7
   b1: {
     if (l3 === undefined) break b1;
     l2 = assignOnce(l2, l3, K, 1);
@@ -38,6 +40,7 @@ export function xEvil(input: XEvilInput | undefined, data: XEvilData, options?: 
   const $ = new EvalState(options);
   let l2: V, l3: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
+  // evil *\/ file\u2028.rego:10
   b0: {
     l2 = g0DataXEvil($, inputValue, dataValue); if (l2 === undefined) break b0;
     l3 = l2;

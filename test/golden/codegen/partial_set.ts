@@ -15,14 +15,16 @@ export type ShopData = {
   };
   [key: string]: unknown;
 };
-/* builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load */
+/* builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"gt\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,6,1]}"),
-  c0 = C[0]!;
+  gt = C[0]!;
 
 /* g0.data.shop.deny */
 function g0DataShopDeny($: EvalState, input: V, data: V): V {
   let l2: V, l3: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V;
+  // policy.rego:1
   l2 = new RegoSet();
+  // policy.rego:2
   b1: {
     l3 = dotKey(input, "items"); if (l3 === undefined) break b1;
     const i0 = scan(l3);
@@ -31,7 +33,7 @@ function g0DataShopDeny($: EvalState, input: V, data: V): V {
       l6 = dotKey(l5, "price"); if (l6 === undefined) continue s0;
       l7 = dotKey(data, "limits"); if (l7 === undefined) continue s0;
       l8 = dotKey(l7, "max"); if (l8 === undefined) continue s0;
-      l9 = call2($, c0, l6, l8); if (l9 === undefined) continue s0;
+      l9 = call2($, gt, l6, l8); if (l9 === undefined) continue s0;
       if ((l9 as V) === false) continue s0;
       l10 = dotKey(l5, "id"); if (l10 === undefined) continue s0;
       addTo(l2, l10);
@@ -45,6 +47,7 @@ export function shopDeny(input: ShopInput | undefined, data: ShopData, options?:
   const $ = new EvalState(options);
   let l2: V, l3: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
+  // policy.rego:12
   b0: {
     l2 = g0DataShopDeny($, inputValue, dataValue); if (l2 === undefined) break b0;
     l3 = l2;

@@ -15,6 +15,7 @@ export function query(input: QueryInput | undefined, _data: QueryData, _options?
   let l2: V, l3: V, l4: V, l5: V, l6: V;
   let inputValue: V = input as unknown as V;
   const r0 = new ResultSetBuilder();
+  // policy.rego:1
   b0: {
     l2 = dotKey(inputValue, "users"); if (l2 === undefined) break b0;
     const i0 = scan(l2);

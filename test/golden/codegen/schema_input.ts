@@ -28,16 +28,17 @@ export type ShopData = {
   };
   [key: string]: unknown;
 };
-/* builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load */
+/* builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"internal.member_2\",\"gt\"],\"files\":[\"shop.rego\"],\"sites\":[0,0,9,2,1,0,14,10]}"),
-  c0 = C[0]!,
-  c1 = C[1]!;
+  internalMember2 = C[0]!,
+  gt = C[1]!;
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"shop.rego\"],\"sites\":[0,0,7,1,0,0,12,1,0,0,14,1]}");
 
 /* g0.data.shop.allow */
 function g0DataShopAllow($: EvalState, input: V, data: V): V {
   let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V;
+  // shop.rego:7
   b0: {
     l3 = undefined;
     l4 = dotKey(input, "user"); if (l4 === undefined) break b0;
@@ -46,7 +47,7 @@ function g0DataShopAllow($: EvalState, input: V, data: V): V {
     l6 = dotKey(input, "user"); if (l6 === undefined) break b0;
     l7 = dotKey(l6, "groups"); if (l7 === undefined) break b0;
     l8 = l7;
-    l9 = call2($, c0, "admin", l8); if (l9 === undefined) break b0;
+    l9 = call2($, internalMember2, "admin", l8); if (l9 === undefined) break b0;
     if ((l9 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 0);
   }
@@ -54,6 +55,7 @@ function g0DataShopAllow($: EvalState, input: V, data: V): V {
     if (l3 === undefined) break b1;
     l2 = assignOnce(l2, l3, K, 0);
   }
+  // shop.rego:12
   b2: {
     l3 = undefined;
     l4 = dotKey(input, "user"); if (l4 === undefined) break b2;
@@ -71,6 +73,7 @@ function g0DataShopAllow($: EvalState, input: V, data: V): V {
     if (l3 === undefined) break b5;
     l2 = assignOnce(l2, l3, K, 1);
   }
+  // shop.rego:14
   b6: {
     l3 = undefined;
     l4 = dotKey(input, "tree"); if (l4 === undefined) break b6;
@@ -81,7 +84,7 @@ function g0DataShopAllow($: EvalState, input: V, data: V): V {
     l9 = l8;
     l10 = dotKey(input, "limit"); if (l10 === undefined) break b6;
     l11 = l10;
-    l12 = call2($, c1, l9, l11); if (l12 === undefined) break b6;
+    l12 = call2($, gt, l9, l11); if (l12 === undefined) break b6;
     if ((l12 as V) === false) break b6;
     l3 = assignOnce(l3, true, K, 2);
   }

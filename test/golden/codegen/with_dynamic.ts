@@ -22,15 +22,18 @@ function g0DataLibLevel($: EvalState, input: V, _data: V): V {
   const m0 = $.memo;
   if (m0 !== undefined && m0.has(0)) return m0.get(0);
   let l2: V, l3: V, l4: V;
+  // policy.rego:3
   b0: {
     l3 = undefined;
     l4 = dotKey(input, "level"); if (l4 === undefined) break b0;
     l3 = assignOnce(l3, l4, K, 0);
   }
+  // policy.rego:4
   b1: {
     if (l3 === undefined) break b1;
     l2 = assignOnce(l2, l3, K, 1);
   }
+  // policy.rego:6
   b2: {
     if (l2 !== undefined) break b2;
     l2 = assignOnce(l2, "none", K, 2);
@@ -43,6 +46,7 @@ function g0DataLibBig($: EvalState, _input: V, _data: V): V {
   const m0 = $.memo;
   if (m0 !== undefined && m0.has(1)) return m0.get(1);
   let l2: V;
+  // policy.rego:9
   l2 = n0;
   return $.memoize(1, l2);
 }
@@ -50,6 +54,7 @@ function g0DataLibBig($: EvalState, _input: V, _data: V): V {
 /* g0.data.app.report */
 function g0DataAppReport($: EvalState, input: V, data: V): V {
   let l2: V, l3: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V, l13: V, t0: V | typeof NOT_FOUND;
+  // policy.rego:35
   b0: {
     l3 = undefined;
     l5 = dotKey(input, "rule"); if (l5 === undefined) break b0;
@@ -92,6 +97,7 @@ function g0DataAppReport($: EvalState, input: V, data: V): V {
     push(l13, l11);
     l3 = assignOnce(l3, l13, K, 3);
   }
+  // policy.rego:36
   b5: {
     if (l3 === undefined) break b5;
     l2 = assignOnce(l2, l3, K, 4);
@@ -113,6 +119,7 @@ export function appReport(input: AppInput | undefined, data: AppData, options?: 
   const $ = new EvalState(options);
   let l2: V, l3: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
+  // policy.rego:39
   b0: {
     l2 = g0DataAppReport($, inputValue, dataValue); if (l2 === undefined) break b0;
     l3 = l2;
