@@ -37,7 +37,7 @@ const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policies/api.rego\"]
 function g0DataApiBusinessHours($: EvalState, input: V, _data: V): V {
   const m0 = $.memo;
   if (m0 !== undefined && m0.has(0)) return m0.get(0);
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, hour: V, l9: V, l10: V, l11: V, l12: V;
+  let business_hours: V, l3: V, l4: V, l5: V, l6: V, l7: V, hour: V, l9: V, l10: V, l11: V, l12: V;
   // policies/api.rego:67
   b0: {
     l3 = undefined;
@@ -54,16 +54,13 @@ function g0DataApiBusinessHours($: EvalState, input: V, _data: V): V {
     if ((l12 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 0);
   }
-  b1: {
-    if (l3 === undefined) break b1;
-    l2 = assignOnce(l2, l3, K, 0);
-  }
-  return $.memoize(0, l2);
+  if (l3 !== undefined) { business_hours = assignOnce(business_hours, l3, K, 0); }
+  return $.memoize(0, business_hours);
 }
 
 /* g0.data.api.check_permission */
 function g0DataApiCheckPermission(_$: EvalState, input: V, data: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l10: V, grant: V, l15: V, l16: V, l17: V, l18: V;
+  let check_permission: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l10: V, grant: V, l15: V, l16: V, l17: V, l18: V;
   // policies/api.rego:54
   b0: {
     l3 = undefined;
@@ -88,16 +85,13 @@ function g0DataApiCheckPermission(_$: EvalState, input: V, data: V): V {
       l3 = assignOnce(l3, true, K, 1);
     }
   }
-  b3: {
-    if (l3 === undefined) break b3;
-    l2 = assignOnce(l2, l3, K, 1);
-  }
-  return l2;
+  if (l3 !== undefined) { check_permission = assignOnce(check_permission, l3, K, 1); }
+  return check_permission;
 }
 
 /* g0.data.api.over_rate_limit */
 function g0DataApiOverRateLimit($: EvalState, input: V, data: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l11: V, l12: V, l13: V, l14: V;
+  let over_rate_limit: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l11: V, l12: V, l13: V, l14: V;
   // policies/api.rego:63
   b0: {
     l3 = undefined;
@@ -119,16 +113,13 @@ function g0DataApiOverRateLimit($: EvalState, input: V, data: V): V {
     if ((l14 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 2);
   }
-  b3: {
-    if (l3 === undefined) break b3;
-    l2 = assignOnce(l2, l3, K, 2);
-  }
-  return l2;
+  if (l3 !== undefined) { over_rate_limit = assignOnce(over_rate_limit, l3, K, 2); }
+  return over_rate_limit;
 }
 
 /* g0.data.api.rate_limit_ok */
 function g0DataApiRateLimitOk($: EvalState, input: V, data: V): V {
-  let l2: V, l3: V, l4: V;
+  let rate_limit_ok: V, l3: V, l4: V;
   // policies/api.rego:61
   b0: {
     l3 = undefined;
@@ -139,16 +130,13 @@ function g0DataApiRateLimitOk($: EvalState, input: V, data: V): V {
     }
     l3 = assignOnce(l3, true, K, 3);
   }
-  b1: {
-    if (l3 === undefined) break b1;
-    l2 = assignOnce(l2, l3, K, 3);
-  }
-  return l2;
+  if (l3 !== undefined) { rate_limit_ok = assignOnce(rate_limit_ok, l3, K, 3); }
+  return rate_limit_ok;
 }
 
 /* g0.data.api.allow */
 function g0DataApiAllow($: EvalState, input: V, data: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V;
+  let allow: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V;
   // policies/api.rego:17
   b0: {
     l3 = undefined;
@@ -168,10 +156,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if ((l11 as V) !== true) break b0;
     l3 = assignOnce(l3, true, K, 4);
   }
-  b1: {
-    if (l3 === undefined) break b1;
-    l2 = assignOnce(l2, l3, K, 4);
-  }
+  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 4); }
   // policies/api.rego:24
   b2: {
     l3 = undefined;
@@ -194,10 +179,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if (!equal(l12, l10)) break b2;
     l3 = assignOnce(l3, true, K, 5);
   }
-  b3: {
-    if (l3 === undefined) break b3;
-    l2 = assignOnce(l2, l3, K, 5);
-  }
+  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 5); }
   // policies/api.rego:32
   b4: {
     l3 = undefined;
@@ -220,10 +202,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if ((l12 as V) !== "admin") break b4;
     l3 = assignOnce(l3, true, K, 6);
   }
-  b5: {
-    if (l3 === undefined) break b5;
-    l2 = assignOnce(l2, l3, K, 6);
-  }
+  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 6); }
   // policies/api.rego:39
   b6: {
     l3 = undefined;
@@ -245,10 +224,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if ((l12 as V) === false) break b6;
     l3 = assignOnce(l3, true, K, 7);
   }
-  b7: {
-    if (l3 === undefined) break b7;
-    l2 = assignOnce(l2, l3, K, 7);
-  }
+  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 7); }
   // policies/api.rego:47
   b8: {
     l3 = undefined;
@@ -260,16 +236,10 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if ((l6 as V) === false) break b8;
     l3 = assignOnce(l3, true, K, 8);
   }
-  b9: {
-    if (l3 === undefined) break b9;
-    l2 = assignOnce(l2, l3, K, 8);
-  }
+  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 8); }
   // policies/api.rego:14
-  b10: {
-    if (l2 !== undefined) break b10;
-    l2 = assignOnce(l2, false, K, 9);
-  }
-  return l2;
+  if (allow === undefined) { allow = assignOnce(allow, false, K, 9); }
+  return allow;
 }
 
 /* Entrypoint api/allow */

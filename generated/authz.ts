@@ -28,7 +28,7 @@ const K = conflictSites("{\"names\":[\"function\",\"rule\"],\"files\":[\"policie
 
 /* g0.data.authz.check_role */
 function g0DataAuthzCheckRole(_$: EvalState, input: V, _data: V, role: V): V {
-  let l2: V, l4: V, role2: V, l6: V, l7: V;
+  let check_role: V, l4: V, role2: V, l6: V, l7: V;
   // policies/authz.rego:28
   b0: {
     l4 = undefined;
@@ -38,16 +38,13 @@ function g0DataAuthzCheckRole(_$: EvalState, input: V, _data: V, role: V): V {
     if (!equal(l7, role2)) break b0;
     l4 = assignOnce(l4, true, K, 0);
   }
-  b1: {
-    if (l4 === undefined) break b1;
-    l2 = assignOnce(l2, l4, K, 0);
-  }
-  return l2;
+  if (l4 !== undefined) { check_role = assignOnce(check_role, l4, K, 0); }
+  return check_role;
 }
 
 /* g0.data.authz.allow */
 function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l10: V, grant: V, l15: V, l16: V, l17: V, l18: V, l19: V;
+  let allow: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l10: V, grant: V, l15: V, l16: V, l17: V, l18: V, l19: V;
   // policies/authz.rego:14
   b0: {
     l3 = undefined;
@@ -55,10 +52,7 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     if ((l4 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 1);
   }
-  b1: {
-    if (l3 === undefined) break b1;
-    l2 = assignOnce(l2, l3, K, 1);
-  }
+  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 1); }
   // policies/authz.rego:17
   b2: {
     l3 = undefined;
@@ -69,10 +63,7 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     if (!equal(l5, l7)) break b2;
     l3 = assignOnce(l3, true, K, 2);
   }
-  b3: {
-    if (l3 === undefined) break b3;
-    l2 = assignOnce(l2, l3, K, 2);
-  }
+  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 2); }
   // policies/authz.rego:21
   b4: {
     l3 = undefined;
@@ -98,16 +89,10 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
       l3 = assignOnce(l3, true, K, 3);
     }
   }
-  b7: {
-    if (l3 === undefined) break b7;
-    l2 = assignOnce(l2, l3, K, 3);
-  }
+  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 3); }
   // policies/authz.rego:11
-  b8: {
-    if (l2 !== undefined) break b8;
-    l2 = assignOnce(l2, false, K, 4);
-  }
-  return l2;
+  if (allow === undefined) { allow = assignOnce(allow, false, K, 4); }
+  return allow;
 }
 
 /* Entrypoint authz/allow */

@@ -135,8 +135,9 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
   };
   for (let i = 2; i < allParams.length; i++) allParams[i] = p.newLocal();
   const params: Local[] = nargs > 0 ? allParams.slice(2 + captures.length) : NO_PARAMS;
-  // (a function's params are named by its rules' args: planArgs)
+  // (a function's params are named by its rules' args: planArgs; its value by the rule)
   for (const l of params) p.names[l] = undefined;
+  p.names[fn.return] = funcPath[pieces - 1];
   if (buildObject) fnBlocks[nblocks++] = { stmts: [S.MakeObjectStmt(p, fn.return)] };
   else if (multi) fnBlocks[nblocks++] = { stmts: [S.MakeSetStmt(p, fn.return)] };
   const lresult = p.newLocal();

@@ -14,10 +14,7 @@ l6 = call2($, equal_, l5, "admin"); if (l6 === undefined) break b0;
 if ((l6) === false) break b0;
 l3 = assignOnce(l3, true, K, 0);
 }
-b1: {
-if (l3 === undefined) break b1;
-l2 = assignOnce(l2, l3, K, 1);
-}
+if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 1); }
 b2: {
 l3 = undefined;
 l7 = dotKey(input, "method"); if (l7 === undefined) break b2;
@@ -27,14 +24,8 @@ l9 = call2($, startswith, l8, "/public"); if (l9 === undefined) break b2;
 if ((l9) === false) break b2;
 l3 = assignOnce(l3, true, K, 2);
 }
-b3: {
-if (l3 === undefined) break b3;
-l2 = assignOnce(l2, l3, K, 3);
-}
-b4: {
-if (l2 !== undefined) break b4;
-l2 = assignOnce(l2, false, K, 4);
-}
+if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 3); }
+if (l2 === undefined) { l2 = assignOnce(l2, false, K, 4); }
 return l2;
 }
 export function authzAllow(input, data, options) {

@@ -34,10 +34,7 @@ function g0DataAuthzAllow($: EvalState, input: V, _data: V): V {
     l3 = assignOnce(l3, true, K, 0);
   }
   // policy.rego:7
-  b1: {
-    if (l3 === undefined) break b1;
-    l2 = assignOnce(l2, l3, K, 1);
-  }
+  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 1); }
   // policy.rego:9
   b2: {
     l3 = undefined;
@@ -49,15 +46,9 @@ function g0DataAuthzAllow($: EvalState, input: V, _data: V): V {
     l3 = assignOnce(l3, true, K, 2);
   }
   // policy.rego:16
-  b3: {
-    if (l3 === undefined) break b3;
-    l2 = assignOnce(l2, l3, K, 3);
-  }
+  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 3); }
   // policy.rego:18
-  b4: {
-    if (l2 !== undefined) break b4;
-    l2 = assignOnce(l2, false, K, 4);
-  }
+  if (l2 === undefined) { l2 = assignOnce(l2, false, K, 4); }
   return l2;
 }
 

@@ -12,10 +12,7 @@ l6 = newObject();
 l6 = insert(l6, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>", l5);
 l3 = assignOnce(l3, l6, K, 0);
 }
-b1: {
-if (l3 === undefined) break b1;
-l2 = assignOnce(l2, l3, K, 1);
-}
+if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 1); }
 return l2;
 }
 export function xEvil(input, data, options) {

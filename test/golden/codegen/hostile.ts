@@ -28,10 +28,7 @@ function g0DataXEvil(_$: EvalState, input: V, _data: V): V {
     l3 = assignOnce(l3, l6, K, 0);
   }
   // evil *\/ file\u2028.rego:7
-  b1: {
-    if (l3 === undefined) break b1;
-    l2 = assignOnce(l2, l3, K, 1);
-  }
+  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 1); }
   return l2;
 }
 

@@ -51,10 +51,7 @@ function g0DataShopAllow($: EvalState, input: V, data: V): V {
     if ((l9 as V) === false) break b0;
     l3 = assignOnce(l3, true, K, 0);
   }
-  b1: {
-    if (l3 === undefined) break b1;
-    l2 = assignOnce(l2, l3, K, 0);
-  }
+  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 0); }
   // shop.rego:12
   b2: {
     l3 = undefined;
@@ -69,10 +66,7 @@ function g0DataShopAllow($: EvalState, input: V, data: V): V {
     if ((l8 as V) !== "owner") break b2;
     l3 = assignOnce(l3, true, K, 1);
   }
-  b5: {
-    if (l3 === undefined) break b5;
-    l2 = assignOnce(l2, l3, K, 1);
-  }
+  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 1); }
   // shop.rego:14
   b6: {
     l3 = undefined;
@@ -88,10 +82,7 @@ function g0DataShopAllow($: EvalState, input: V, data: V): V {
     if ((l12 as V) === false) break b6;
     l3 = assignOnce(l3, true, K, 2);
   }
-  b7: {
-    if (l3 === undefined) break b7;
-    l2 = assignOnce(l2, l3, K, 2);
-  }
+  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 2); }
   return l2;
 }
 

@@ -12,14 +12,8 @@ l3 = undefined;
 l4 = dotKey(input, "level"); if (l4 === undefined) break b0;
 l3 = assignOnce(l3, l4, K, 0);
 }
-b1: {
-if (l3 === undefined) break b1;
-l2 = assignOnce(l2, l3, K, 1);
-}
-b2: {
-if (l2 !== undefined) break b2;
-l2 = assignOnce(l2, "none", K, 2);
-}
+if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 1); }
+if (l2 === undefined) { l2 = assignOnce(l2, "none", K, 2); }
 return $.memoize(0, l2);
 }
 function g0DataLibBig($, _input, _data) {
@@ -73,10 +67,7 @@ push(l13, l9);
 push(l13, l11);
 l3 = assignOnce(l3, l13, K, 3);
 }
-b5: {
-if (l3 === undefined) break b5;
-l2 = assignOnce(l2, l3, K, 4);
-}
+if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 4); }
 return l2;
 }
 function callDynamic($, key, input, data) {

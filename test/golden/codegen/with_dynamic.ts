@@ -29,15 +29,9 @@ function g0DataLibLevel($: EvalState, input: V, _data: V): V {
     l3 = assignOnce(l3, l4, K, 0);
   }
   // policy.rego:4
-  b1: {
-    if (l3 === undefined) break b1;
-    l2 = assignOnce(l2, l3, K, 1);
-  }
+  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 1); }
   // policy.rego:6
-  b2: {
-    if (l2 !== undefined) break b2;
-    l2 = assignOnce(l2, "none", K, 2);
-  }
+  if (l2 === undefined) { l2 = assignOnce(l2, "none", K, 2); }
   return $.memoize(0, l2);
 }
 
@@ -98,10 +92,7 @@ function g0DataAppReport($: EvalState, input: V, data: V): V {
     l3 = assignOnce(l3, l13, K, 3);
   }
   // policy.rego:36
-  b5: {
-    if (l3 === undefined) break b5;
-    l2 = assignOnce(l2, l3, K, 4);
-  }
+  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 4); }
   return l2;
 }
 
