@@ -117,8 +117,8 @@ export class ModuleEmitter {
   }
 
   /** A builtin call site (name + location), shared by identical sites: a module constant named
-   * after the builtin (`gte`, `startswith_2`: a call reads as the builtin it calls), declared with
-   * the table of call sites (`constants`), site i of it. */
+   * after the builtin (`gte`, `gte2` for another site: a call reads as the builtin it calls),
+   * declared with the table of call sites (`constants`), site i of it. */
   builtinSite(name: string, loc: StmtLocation): Name {
     if (this.builtinTable.size === 0) this.rt("builtinSites");
     const i = this.builtinTable.add(name, loc.file, loc.row, loc.col);
