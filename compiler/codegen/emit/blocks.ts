@@ -81,10 +81,8 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   loop.used = true; // the loop is always written with its label: clearer than a bare continue
   fe.out.line`const ${it} = ${fe.mod.rt("scan")}(${fe.local(s.source)});`;
   fe.out.open(_`while (${it}.next())`, loop);
-  const key = fe.target(s.key);
-  const value = fe.target(s.value);
-  if (key !== undefined) fe.out.line`${key} = ${it}.key;`;
-  if (value !== undefined) fe.out.line`${value} = ${it}.value;`;
+  fe.write(s.key, values.NO_LOCALS, (key) => _`${key} = ${it}.key;`);
+  fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = ${it}.value;`);
   fe.enter(new Level(loop, "break"), new Level(loop, "continue"));
   emitStmts(fe, s.block.stmts);
   fe.exit(2);

@@ -5,6 +5,7 @@
 import type { StmtMap } from "../../ir/types.js";
 import { _ } from "../code.js";
 import type { Emit, FuncEmitter } from "./context.js";
+import { NO_LOCALS } from "./values.js";
 
 type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
 
@@ -12,21 +13,14 @@ function direct(fe: FuncEmitter) {
   return fe.result && "direct" in fe.result ? fe.result.direct : undefined;
 }
 
-export const makeArrayStmt: E<"MakeArrayStmt"> = (fe, s) => {
-  const t = fe.target(s.target);
-  return t === undefined ? false : fe.out.line`${t} = [];`;
-};
+export const makeArrayStmt: E<"MakeArrayStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = [];`);
 
 export const makeObjectStmt: E<"MakeObjectStmt"> = (fe, s) => {
-  const t = fe.target(s.target);
-  if (direct(fe)?.make === s || t === undefined) return false;
-  return fe.out.line`${t} = ${fe.mod.rt("newObject")}();`;
+  if (direct(fe)?.make === s) return false;
+  return fe.write(s.target, NO_LOCALS, (t) => _`${t} = ${fe.mod.rt("newObject")}();`);
 };
 
-export const makeSetStmt: E<"MakeSetStmt"> = (fe, s) => {
-  const t = fe.target(s.target);
-  return t === undefined ? false : fe.out.line`${t} = new ${fe.mod.rt("RegoSet")}();`;
-};
+export const makeSetStmt: E<"MakeSetStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = new ${fe.mod.rt("RegoSet")}();`);
 
 export const arrayAppendStmt: E<"ArrayAppendStmt"> = (fe, s) =>
   fe.out.line`${fe.mod.rt("push")}(${fe.local(s.array)}, ${fe.operand(s.value)});`;
@@ -46,10 +40,8 @@ export const objectInsertOnceStmt: E<"ObjectInsertOnceStmt"> = (fe, s) => {
   return fe.out.line`${o} = ${fe.mod.rt("insertOnce")}(${o}, ${fe.operand(s.key)}, ${fe.operand(s.value)}, ${site});`;
 };
 
-export const objectMergeStmt: E<"ObjectMergeStmt"> = (fe, s) => {
-  const t = fe.target(s.target);
-  return t === undefined ? false : fe.out.line`${t} = ${fe.mod.rt("merge")}(${fe.local(s.a)}, ${fe.local(s.b)});`;
-};
+export const objectMergeStmt: E<"ObjectMergeStmt"> = (fe, s) =>
+  fe.write(s.target, [s.a, s.b], (t) => _`${t} = ${fe.mod.rt("merge")}(${fe.local(s.a)}, ${fe.local(s.b)});`);
 
 export const resultSetAddStmt: E<"ResultSetAddStmt"> = (fe, s) => {
   const d = direct(fe);

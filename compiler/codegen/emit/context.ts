@@ -5,8 +5,6 @@ import type { Block, Func, Operand, Policy, StmtLocation } from "../../ir/types.
 import type { CallGraph } from "../analysis/calls.js";
 import type { FuncFacts } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
-import type { LocalSet } from "../analysis/localSet.js";
-import { readLocals } from "../analysis/reads.js";
 import { Label, Lines, Name, PieceBuffer, _, comment, lineComment, lit, type Code } from "../code.js";
 import { FIXED, RT, Scope, type RuntimeName } from "../names.js";
 import type { ModuleConst } from "../module.js";
@@ -41,6 +39,8 @@ export class ModuleEmitter {
   /** By local number: the number of the function that used it last — so a function tells the
    * locals it uses from the others without a set of its own. */
   readonly localUsers: number[] = [];
+  /** By local number: how often the function that used it last read it (FuncEmitter.local). */
+  readonly localReads: number[] = [];
   /** static.builtin_funcs by name. */
   readonly builtinDecls: ReadonlyMap<string, Policy["static"]["builtin_funcs"][number]>;
   readonly fixed: { [K in keyof typeof FIXED]: Name };
@@ -216,6 +216,15 @@ const NO_DOTS: ReadonlySet<object> = new Set();
 const TRUE = lit(true);
 const FALSE = lit(false);
 
+/** A write held by FuncEmitter.write. */
+interface PendingWrite {
+  at: number;
+  target: number;
+  sources: readonly number[];
+  statement: (t: Name) => Code;
+  dead: boolean;
+}
+
 /** A statement's emitter: appends its code to `fe.out`; true if control never reaches the next
  * statement of the same block. */
 export type Emit<S> = (fe: FuncEmitter, s: S) => boolean;
@@ -236,8 +245,10 @@ export class FuncEmitter {
   dataDots: ReadonlySet<object> = NO_DOTS;
   /** Writes `return v` for this function (casts, memoisation). */
   returnValue: (v: Code) => Code = (v) => _`return ${v};`;
-  /** The locals its statements read (a write to any other is left out). */
-  private readonly reads: LocalSet;
+  /** Writes that are left out if nothing reads their local (FuncEmitter.write). */
+  private readonly writes: PendingWrite[] = [];
+  /** Reads by those writes, by local: they count only if the write stays. */
+  private readonly writeReads = new Map<number, number>();
   /** Whether the body uses the evaluation state (`state`). */
   stateUsed = false;
   /** The source line the last `sourceLine` comment named (file index and row). */
@@ -250,8 +261,8 @@ export class FuncEmitter {
   constructor(
     readonly mod: ModuleEmitter,
     readonly kind: "plan" | "func",
-    /** The func's or plan's name (for its names in ModuleEmitter.names) and blocks. */
-    ir: { name: string; blocks: readonly Block[] },
+    /** The func's or plan's name (for its names in ModuleEmitter.names). */
+    ir: { name: string },
     readonly params: readonly number[],
     readonly isAsync: boolean,
     /** Set for memoised funcs: the memo key. */
@@ -264,7 +275,6 @@ export class FuncEmitter {
     this.out = new Lines(mod.typed, mod.pieces); // TypeScript is indented, JavaScript is not (module.ts)
     this.scope = new Scope(mod.functionNames, mod.scope);
     this.id = mod.functions++;
-    this.reads = readLocals(ir.blocks);
     this.regoNames = (kind === "plan" ? mod.names?.plans : mod.names?.funcs)?.get(ir.name);
     // Input and data (a plan's locals 0 and 1, a func's first two params), then the params, so
     // that they get the plain names.
@@ -289,13 +299,15 @@ export class FuncEmitter {
     return this.mod.fixed.state;
   }
 
-  /** Local `n`, marked as used (declared). */
+  /** Local `n`, marked as used (declared) and read once more. */
   local(n: number): Name {
     const users = this.mod.localUsers;
     if (users[n] !== this.id) {
       users[n] = this.id;
+      this.mod.localReads[n] = 0;
       this.locals.push(n);
     }
+    this.mod.localReads[n]!++;
     return this.name(n);
   }
 
@@ -304,9 +316,43 @@ export class FuncEmitter {
     return this.mod.localUsers[n] === this.id;
   }
 
-  /** Local `n` to assign to, or undefined when nothing reads it (the assignment is left out). */
-  target(n: number): Name | undefined {
-    return this.reads.has(n) ? this.local(n) : undefined;
+  /**
+   * A statement that only writes local `target` from the locals `sources` (a copy, a constant, a
+   * scan's key): its place is held, and `settleWrites` writes it (`statement(target's name)`) only
+   * if the function reads `target` — counting the reads of the writes that stay, so that a chain
+   * of copies nothing reads goes whole. TypeScript then sees no variable assigned and never read.
+   */
+  write(target: number, sources: readonly number[], statement: (t: Name) => Code): false {
+    for (const s of sources) this.writeReads.set(s, (this.writeReads.get(s) ?? 0) + 1);
+    this.writes.push({ at: this.out.reserve(), target, sources, statement, dead: false });
+    return false;
+  }
+
+  /** Writes the `write`s whose local is read; once the body is emitted. */
+  settleWrites(): void {
+    const writes = this.writes;
+    if (writes.length === 0) return;
+    const byTarget = new Map<number, PendingWrite[]>();
+    for (const w of writes) {
+      const list = byTarget.get(w.target);
+      if (list === undefined) byTarget.set(w.target, [w]);
+      else list.push(w);
+    }
+    const reads = (n: number) => (this.uses(n) ? this.mod.localReads[n]! : 0) + (this.writeReads.get(n) ?? 0);
+    const unread: number[] = [];
+    for (const t of byTarget.keys()) if (reads(t) === 0) unread.push(t);
+    while (unread.length > 0) {
+      for (const w of byTarget.get(unread.pop()!)!) {
+        w.dead = true;
+        for (const s of w.sources) {
+          const n = this.writeReads.get(s)! - 1;
+          this.writeReads.set(s, n);
+          if (n === 0 && reads(s) === 0 && byTarget.has(s)) unread.push(s);
+        }
+      }
+    }
+    for (const w of writes) if (!w.dead) this.out.fill(w.at, w.statement(this.local(w.target)));
+    writes.length = 0;
   }
 
   /** The name of local `n`: input and data, the Rego variable's where the policy names it, else

@@ -96,6 +96,7 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
     if (memoId !== undefined) body.line`return ${fe.state}.memoize(${memoId}, undefined);`;
     else body.line`return undefined;`;
   }
+  fe.settleWrites();
   body.fill(declarationsAt, declarations(fe, f.params));
   // (concat: an array of its own length; the TypeScript layout keeps it until the module is laid
   // out, where a spread into a literal would grow it to 17 slots.)
@@ -167,6 +168,7 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
   const rs = fe.result && "resultSet" in fe.result ? fe.result.resultSet : undefined;
   if (rs) nodes.line`const ${rs} = new ${mod.rt("ResultSetBuilder")}();`;
   const terminal = emitBody(fe, plan.blocks);
+  fe.settleWrites();
   nodes.fill(declarationsAt, declarations(fe, [0, 1]));
   const values: Code[] = [];
   if (fe.uses(0)) values.push(_`${mod.annotated(fe.name(0), V)} = ${mod.cast(mod.fixed.input, _`unknown as ${V}`)}`);
