@@ -24,22 +24,20 @@ export type AuthzData = {
   [key: string]: unknown;
 };
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
-const K = conflictSites("{\"names\":[\"function\",\"rule\"],\"files\":[\"policies/authz.rego\"],\"sites\":[0,0,28,1,1,0,14,1,1,0,17,1,1,0,21,1,1,0,11,9]}");
+const K = conflictSites("{\"names\":[\"rule\",\"function\"],\"files\":[\"policies/authz.rego\"],\"sites\":[0,0,14,1,0,0,17,1,0,0,21,1,0,0,11,9,1,0,28,1]}");
 
-/* g0.data.authz.check_role */
-function g0DataAuthzCheckRole(_$: EvalState, input: V, _data: V, role: V): V {
-  let check_role: V, l4: V, role2: V, l6: V, l7: V;
-  // policies/authz.rego:28
+/* Entrypoint authz/allow */
+export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
+  const $ = new EvalState(options);
+  let l2: V, result: V, l4: V;
+  let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
-    l4 = undefined;
-    role2 = role;
-    l6 = dotKey(input, "user"); if (l6 === undefined) break b0;
-    l7 = dotKey(l6, "role"); if (l7 === undefined) break b0;
-    if (!equal(l7, role2)) break b0;
-    l4 = assignOnce(l4, true, K, 0);
+    l2 = g0DataAuthzAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
+    result = l2;
+    l4 = result;
+    return l4 as boolean;
   }
-  if (l4 !== undefined) { check_role = assignOnce(check_role, l4, K, 0); }
-  return check_role;
+  throw internalError("entrypoint authz/allow produced no value");
 }
 
 /* g0.data.authz.allow */
@@ -50,9 +48,9 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     l3 = undefined;
     l4 = g0DataAuthzCheckRole($, input, data, "admin"); if (l4 === undefined) break b0;
     if ((l4 as V) === false) break b0;
-    l3 = assignOnce(l3, true, K, 1);
+    l3 = assignOnce(l3, true, K, 0);
   }
-  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 1); }
+  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 0); }
   // policies/authz.rego:17
   b2: {
     l3 = undefined;
@@ -61,9 +59,9 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     l6 = dotKey(input, "resource"); if (l6 === undefined) break b2;
     l7 = dotKey(l6, "owner_id"); if (l7 === undefined) break b2;
     if (!equal(l5, l7)) break b2;
-    l3 = assignOnce(l3, true, K, 2);
+    l3 = assignOnce(l3, true, K, 1);
   }
-  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 2); }
+  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 1); }
   // policies/authz.rego:21
   b4: {
     l3 = undefined;
@@ -86,27 +84,29 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
       l18 = dotKey(input, "resource"); if (l18 === undefined) continue s0;
       l19 = dotKey(l18, "type"); if (l19 === undefined) continue s0;
       if (!equal(l17, l19)) continue s0;
-      l3 = assignOnce(l3, true, K, 3);
+      l3 = assignOnce(l3, true, K, 2);
     }
   }
-  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 3); }
+  if (l3 !== undefined) { allow = assignOnce(allow, l3, K, 2); }
   // policies/authz.rego:11
-  if (allow === undefined) { allow = assignOnce(allow, false, K, 4); }
+  if (allow === undefined) { allow = assignOnce(allow, false, K, 3); }
   return allow;
 }
 
-/* Entrypoint authz/allow */
-export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
-  const $ = new EvalState(options);
-  let l2: V, result: V, l4: V;
-  let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
+/* g0.data.authz.check_role */
+function g0DataAuthzCheckRole(_$: EvalState, input: V, _data: V, role: V): V {
+  let check_role: V, l4: V, role2: V, l6: V, l7: V;
+  // policies/authz.rego:28
   b0: {
-    l2 = g0DataAuthzAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
-    result = l2;
-    l4 = result;
-    return l4 as boolean;
+    l4 = undefined;
+    role2 = role;
+    l6 = dotKey(input, "user"); if (l6 === undefined) break b0;
+    l7 = dotKey(l6, "role"); if (l7 === undefined) break b0;
+    if (!equal(l7, role2)) break b0;
+    l4 = assignOnce(l4, true, K, 4);
   }
-  throw internalError("entrypoint authz/allow produced no value");
+  if (l4 !== undefined) { check_role = assignOnce(check_role, l4, K, 4); }
+  return check_role;
 }
 
 /* entrypoint name -> function */

@@ -159,10 +159,20 @@ export function generateModule(decoded: Policy, options: GenerateOptions = {}): 
   }
   for (const f of calls.funcs) mod.funcName(f);
 
-  // Each function goes to the layout as soon as it is emitted (module.ts's ModuleLayout).
+  // Each function goes to the layout as soon as it is emitted (module.ts's ModuleLayout): the
+  // entrypoints, then the funcs their code calls, then the funcs those call, ... — a reader meets
+  // a function after its first caller, and a func no emitted code calls is left out.
   const layout = LAYOUTS[language]();
-  for (const f of calls.funcs) layout.add(emitFunc(mod, f));
-  if (calls.dynamicTargets.size > 0) {
+  const entries: EntryParts[] = plans.map((p, i) => {
+    const grp = groups.get(typeGroup(p.name))!;
+    const e = emitPlan(mod, p, entryNames[i]!, { input: grp.input, data: grp.data }, directs[i]);
+    layout.add(e);
+    return e;
+  });
+  for (let i = 0; i < mod.calledFuncs.length; i++) {
+    layout.add(emitFunc(mod, policy.funcs.funcs[mod.calledFuncs[i]!]!));
+  }
+  if (mod.dispatchCalled) {
     const targets = calls.funcs.filter((f) => calls.dynamicTargets.has(f.name));
     const d = dispatcher(mod, targets);
     layout.add({
@@ -180,12 +190,6 @@ export function generateModule(decoded: Policy, options: GenerateOptions = {}): 
       isExported: false,
     });
   }
-  const entries: EntryParts[] = plans.map((p, i) => {
-    const grp = groups.get(typeGroup(p.name))!;
-    const e = emitPlan(mod, p, entryNames[i]!, { input: grp.input, data: grp.data }, directs[i]);
-    layout.add(e);
-    return e;
-  });
 
   const table: Code[] = entries.map((e, i) => {
     const fields = [_`kind: ${e.kind}`, ...(e.binding !== undefined ? [_`binding: ${e.binding}`] : []), _`async: ${e.isAsync}`, _`fn: ${e.name}`];

@@ -116,6 +116,32 @@ export class ModuleEmitter {
     return (this.funcNames[index] ??= this.scope.ident(this.policy.funcs.funcs[index]!.name));
   }
 
+  /** The funcs (indices) the code emitted so far calls, in the order first called: the module
+   * has these and no others (generate.ts), so that it declares no function nothing calls (the
+   * emitter leaves out statements it proves never run, and the calls in them). */
+  readonly calledFuncs: number[] = [];
+  private readonly called = new Set<number>();
+  /** Whether the code emitted so far calls the dynamic dispatcher (which calls every target). */
+  dispatchCalled = false;
+
+  /** The name of the func at `index`, for a call of it. */
+  callFunc(index: number): Name {
+    if (!this.called.has(index)) {
+      this.called.add(index);
+      this.calledFuncs.push(index);
+    }
+    return this.funcNameAt(index);
+  }
+
+  /** The dispatcher's name, for a call of it. */
+  callDispatch(): Name {
+    if (!this.dispatchCalled) {
+      this.dispatchCalled = true;
+      for (const name of this.calls.dynamicTargets) this.callFunc(this.funcIndex.get(name)!);
+    }
+    return this.fixed.dispatch;
+  }
+
   /** A builtin call site (name + location), shared by identical sites: a module constant named
    * after the builtin (`gte`, `gte2` for another site: a call reads as the builtin it calls),
    * declared with the table of call sites (`constants`), site i of it. */

@@ -4,6 +4,18 @@ import { EMPTY_OBJECT, EvalState, assignOnce, builtinSites, call2, conflictSites
 const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,4,1,1,0,13,1]}"), equal_ = C[0], startswith = C[1];
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,6,1,0,0,8,1,0,0,15,1,0,0,17,1,0,0,19,1]}");
+export function authzAllow(input, data, options) {
+const $ = new EvalState(options);
+let l2, l3, l4;
+let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);
+b0: {
+l2 = g0DataAuthzAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
+l3 = l2;
+l4 = l3;
+return l4;
+}
+throw internalError("entrypoint authz/allow produced no value");
+}
 function g0DataAuthzAllow($, input, _data) {
 let l2, l3, l4, l5, l6, l7, l8, l9;
 b0: {
@@ -27,18 +39,6 @@ l3 = assignOnce(l3, true, K, 2);
 if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 3); }
 if (l2 === undefined) { l2 = assignOnce(l2, false, K, 4); }
 return l2;
-}
-export function authzAllow(input, data, options) {
-const $ = new EvalState(options);
-let l2, l3, l4;
-let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);
-b0: {
-l2 = g0DataAuthzAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
-l3 = l2;
-l4 = l3;
-return l4;
-}
-throw internalError("entrypoint authz/allow produced no value");
 }
 /* entrypoint name -> function */
 export const entrypoints = {

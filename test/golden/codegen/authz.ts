@@ -21,6 +21,21 @@ const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"polic
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,6,1,0,0,8,1,0,0,15,1,0,0,17,1,0,0,19,1]}");
 
+/* Entrypoint authz/allow */
+export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
+  const $ = new EvalState(options);
+  let l2: V, l3: V, l4: V;
+  let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
+  // policy.rego:21
+  b0: {
+    l2 = g0DataAuthzAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
+    l3 = l2;
+    l4 = l3;
+    return l4 as boolean;
+  }
+  throw internalError("entrypoint authz/allow produced no value");
+}
+
 /* g0.data.authz.allow */
 function g0DataAuthzAllow($: EvalState, input: V, _data: V): V {
   let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V;
@@ -50,21 +65,6 @@ function g0DataAuthzAllow($: EvalState, input: V, _data: V): V {
   // policy.rego:18
   if (l2 === undefined) { l2 = assignOnce(l2, false, K, 4); }
   return l2;
-}
-
-/* Entrypoint authz/allow */
-export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
-  const $ = new EvalState(options);
-  let l2: V, l3: V, l4: V;
-  let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
-  // policy.rego:21
-  b0: {
-    l2 = g0DataAuthzAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
-    l3 = l2;
-    l4 = l3;
-    return l4 as boolean;
-  }
-  throw internalError("entrypoint authz/allow produced no value");
 }
 
 /* entrypoint name -> function */

@@ -2,6 +2,18 @@
 import { EMPTY_OBJECT, EvalState, assignOnce, conflictSites, dotKey, insert, newObject } from "regoc";
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"evil */ file\u2028.rego\"],\"sites\":[0,0,5,1,0,0,8,1]}");
+export function xEvil(input, data, options) {
+const $ = new EvalState(options);
+let l2, l3, l4;
+let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);
+b0: {
+l2 = g0DataXEvil($, inputValue, dataValue); if (l2 === undefined) break b0;
+l3 = l2;
+l4 = l3;
+return l4;
+}
+return undefined;
+}
 function g0DataXEvil(_$, input, _data) {
 let l2, l3, l4, l5, l6;
 b0: {
@@ -14,18 +26,6 @@ l3 = assignOnce(l3, l6, K, 0);
 }
 if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 1); }
 return l2;
-}
-export function xEvil(input, data, options) {
-const $ = new EvalState(options);
-let l2, l3, l4;
-let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);
-b0: {
-l2 = g0DataXEvil($, inputValue, dataValue); if (l2 === undefined) break b0;
-l3 = l2;
-l4 = l3;
-return l4;
-}
-return undefined;
 }
 /* entrypoint name -> function */
 export const entrypoints = {

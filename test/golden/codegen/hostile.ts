@@ -15,6 +15,21 @@ export type XEvilData = unknown;
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"evil */ file\u2028.rego\"],\"sites\":[0,0,5,1,0,0,8,1]}");
 
+/* Entrypoint x/`${evil}`*\/\u000a */
+export function xEvil(input: XEvilInput | undefined, data: XEvilData, options?: EvalOptions): ObjectValue | undefined {
+  const $ = new EvalState(options);
+  let l2: V, l3: V, l4: V;
+  let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
+  // evil *\/ file\u2028.rego:10
+  b0: {
+    l2 = g0DataXEvil($, inputValue, dataValue); if (l2 === undefined) break b0;
+    l3 = l2;
+    l4 = l3;
+    return l4 as ObjectValue | undefined;
+  }
+  return undefined;
+}
+
 /* g0.data.x.`${evil}`*\/ */
 function g0DataXEvil(_$: EvalState, input: V, _data: V): V {
   let l2: V, l3: V, l4: V, l5: V, l6: V;
@@ -30,21 +45,6 @@ function g0DataXEvil(_$: EvalState, input: V, _data: V): V {
   // evil *\/ file\u2028.rego:7
   if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 1); }
   return l2;
-}
-
-/* Entrypoint x/`${evil}`*\/\u000a */
-export function xEvil(input: XEvilInput | undefined, data: XEvilData, options?: EvalOptions): ObjectValue | undefined {
-  const $ = new EvalState(options);
-  let l2: V, l3: V, l4: V;
-  let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
-  // evil *\/ file\u2028.rego:10
-  b0: {
-    l2 = g0DataXEvil($, inputValue, dataValue); if (l2 === undefined) break b0;
-    l3 = l2;
-    l4 = l3;
-    return l4 as ObjectValue | undefined;
-  }
-  return undefined;
 }
 
 /* entrypoint name -> function */

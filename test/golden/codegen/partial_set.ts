@@ -19,6 +19,21 @@ export type ShopData = {
 const C = builtinSites("{\"names\":[\"gt\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,6,1]}"),
   gt = C[0]!;
 
+/* Entrypoint shop/deny */
+export function shopDeny(input: ShopInput | undefined, data: ShopData, options?: EvalOptions): RegoSet {
+  const $ = new EvalState(options);
+  let l2: V, l3: V, l4: V;
+  let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
+  // policy.rego:12
+  b0: {
+    l2 = g0DataShopDeny($, inputValue, dataValue); if (l2 === undefined) break b0;
+    l3 = l2;
+    l4 = l3;
+    return l4 as RegoSet;
+  }
+  throw internalError("entrypoint shop/deny produced no value");
+}
+
 /* g0.data.shop.deny */
 function g0DataShopDeny($: EvalState, input: V, data: V): V {
   let l2: V, l3: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V;
@@ -40,21 +55,6 @@ function g0DataShopDeny($: EvalState, input: V, data: V): V {
     }
   }
   return l2;
-}
-
-/* Entrypoint shop/deny */
-export function shopDeny(input: ShopInput | undefined, data: ShopData, options?: EvalOptions): RegoSet {
-  const $ = new EvalState(options);
-  let l2: V, l3: V, l4: V;
-  let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
-  // policy.rego:12
-  b0: {
-    l2 = g0DataShopDeny($, inputValue, dataValue); if (l2 === undefined) break b0;
-    l3 = l2;
-    l4 = l3;
-    return l4 as RegoSet;
-  }
-  throw internalError("entrypoint shop/deny produced no value");
 }
 
 /* entrypoint name -> function */

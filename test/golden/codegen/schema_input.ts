@@ -35,6 +35,20 @@ const C = builtinSites("{\"names\":[\"internal.member_2\",\"gt\"],\"files\":[\"s
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"shop.rego\"],\"sites\":[0,0,7,1,0,0,12,1,0,0,14,1]}");
 
+/* Entrypoint shop/allow */
+export function shopAllow(input: ShopInput | undefined, data: ShopData, options?: EvalOptions): boolean | undefined {
+  const $ = new EvalState(options);
+  let l2: V, l3: V, l4: V;
+  let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
+  b0: {
+    l2 = g0DataShopAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
+    l3 = l2;
+    l4 = l3;
+    return l4 as boolean | undefined;
+  }
+  return undefined;
+}
+
 /* g0.data.shop.allow */
 function g0DataShopAllow($: EvalState, input: V, data: V): V {
   let l2: V, l3: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V;
@@ -84,20 +98,6 @@ function g0DataShopAllow($: EvalState, input: V, data: V): V {
   }
   if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 2); }
   return l2;
-}
-
-/* Entrypoint shop/allow */
-export function shopAllow(input: ShopInput | undefined, data: ShopData, options?: EvalOptions): boolean | undefined {
-  const $ = new EvalState(options);
-  let l2: V, l3: V, l4: V;
-  let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
-  b0: {
-    l2 = g0DataShopAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
-    l3 = l2;
-    l4 = l3;
-    return l4 as boolean | undefined;
-  }
-  return undefined;
 }
 
 /* entrypoint name -> function */

@@ -14,35 +14,22 @@ export type AppData = {
   [key: string]: unknown;
 };
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
-const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,2,1,0,0,5,1,0,0,7,1,0,0,34,1,0,0,37,1]}");
+const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,34,1,0,0,37,1,0,0,2,1,0,0,5,1,0,0,7,1]}");
 const n0 = num("123456789012345678901234");
 
-/* g0.data.lib.level (memoised) */
-function g0DataLibLevel($: EvalState, input: V, _data: V): V {
-  const m0 = $.memo;
-  if (m0 !== undefined && m0.has(0)) return m0.get(0);
+/* Entrypoint app/report */
+export function appReport(input: AppInput | undefined, data: AppData, options?: EvalOptions): Value[] | undefined {
+  const $ = new EvalState(options);
   let l2: V, l3: V, l4: V;
-  // policy.rego:3
+  let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
+  // policy.rego:39
   b0: {
-    l3 = undefined;
-    l4 = dotKey(input, "level"); if (l4 === undefined) break b0;
-    l3 = assignOnce(l3, l4, K, 0);
+    l2 = g0DataAppReport($, inputValue, dataValue); if (l2 === undefined) break b0;
+    l3 = l2;
+    l4 = l3;
+    return l4 as Value[] | undefined;
   }
-  // policy.rego:4
-  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 1); }
-  // policy.rego:6
-  if (l2 === undefined) { l2 = assignOnce(l2, "none", K, 2); }
-  return $.memoize(0, l2);
-}
-
-/* g0.data.lib.big (memoised) */
-function g0DataLibBig($: EvalState, _input: V, _data: V): V {
-  const m0 = $.memo;
-  if (m0 !== undefined && m0.has(1)) return m0.get(1);
-  let l2: V;
-  // policy.rego:9
-  l2 = n0;
-  return $.memoize(1, l2);
+  return undefined;
 }
 
 /* g0.data.app.report */
@@ -89,11 +76,39 @@ function g0DataAppReport($: EvalState, input: V, data: V): V {
     push(l13, l6);
     push(l13, l9);
     push(l13, l11);
-    l3 = assignOnce(l3, l13, K, 3);
+    l3 = assignOnce(l3, l13, K, 0);
   }
   // policy.rego:36
-  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 4); }
+  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 1); }
   return l2;
+}
+
+/* g0.data.lib.level (memoised) */
+function g0DataLibLevel($: EvalState, input: V, _data: V): V {
+  const m0 = $.memo;
+  if (m0 !== undefined && m0.has(0)) return m0.get(0);
+  let l2: V, l3: V, l4: V;
+  // policy.rego:3
+  b0: {
+    l3 = undefined;
+    l4 = dotKey(input, "level"); if (l4 === undefined) break b0;
+    l3 = assignOnce(l3, l4, K, 2);
+  }
+  // policy.rego:4
+  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 3); }
+  // policy.rego:6
+  if (l2 === undefined) { l2 = assignOnce(l2, "none", K, 4); }
+  return $.memoize(0, l2);
+}
+
+/* g0.data.lib.big (memoised) */
+function g0DataLibBig($: EvalState, _input: V, _data: V): V {
+  const m0 = $.memo;
+  if (m0 !== undefined && m0.has(1)) return m0.get(1);
+  let l2: V;
+  // policy.rego:9
+  l2 = n0;
+  return $.memoize(1, l2);
 }
 
 /* CallDynamicStmt: the func at a data path */
@@ -103,21 +118,6 @@ function callDynamic($: EvalState, key: string | undefined, input: V, data: V): 
     case "[\"g0\",\"lib\",\"big\"]": return g0DataLibBig($, input, data);
     default: return NOT_FOUND;
   }
-}
-
-/* Entrypoint app/report */
-export function appReport(input: AppInput | undefined, data: AppData, options?: EvalOptions): Value[] | undefined {
-  const $ = new EvalState(options);
-  let l2: V, l3: V, l4: V;
-  let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
-  // policy.rego:39
-  b0: {
-    l2 = g0DataAppReport($, inputValue, dataValue); if (l2 === undefined) break b0;
-    l3 = l2;
-    l4 = l3;
-    return l4 as Value[] | undefined;
-  }
-  return undefined;
 }
 
 /* entrypoint name -> function */

@@ -1,9 +1,10 @@
 // Generated code a reader can follow with the Rego beside it: locals named after the policy's
 // variables (planRegoDetailed's localNames), input and data by name, a `// file:row` comment before
-// each rule body, builtins named at their call sites, one header (the caller's), and no write to a
-// local nothing reads.
+// each rule body, builtins named at their call sites, one header (the caller's), functions after
+// their first caller, and no write to a local nothing reads nor function nothing calls.
 import assert from "node:assert/strict";
 import { generateTypeScript, planRegoDetailed } from "regoc/compiler";
+import { L, PolicyBuilder, T, ruleFunc, st } from "./plans.js";
 
 const POLICY = `package shop
 
@@ -78,5 +79,17 @@ describe("codegen: readable output", () => {
       const reads = code.split("\n").filter((line) => !line.startsWith("  let ") && new RegExp(`\\b${name}\\b`).test(line.replace(new RegExp(`^\\s*${name} = `), "")));
       assert.ok(reads.length > 0, `${name} is written, never read`);
     }
+  });
+
+  it("puts each function after its first caller, and none that no code calls", () => {
+    const b = new PolicyBuilder();
+    // p calls q; r is called only after a comparison of two different constants (never)
+    ruleFunc(b, "g0.data.x.r", [b.once(T, 3)]);
+    ruleFunc(b, "g0.data.x.q", [b.once(T, 3)]);
+    ruleFunc(b, "g0.data.x.p", [b.call("g0.data.x.q", [L(0), L(1)], 4), st("EqualStmt", { a: b.s("a"), b: b.s("b") }), b.call("g0.data.x.r", [L(0), L(1)], 5), b.once(T, 3)]);
+    b.entry("x/p", "g0.data.x.p");
+    const code = generateTypeScript(b.json()).code;
+    const order = [...code.matchAll(/^(?:export )?function (\w+)/gm)].map((m) => m[1]);
+    assert.deepEqual(order, ["xP", "g0DataXP", "g0DataXQ"]);
   });
 });
