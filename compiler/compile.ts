@@ -7,6 +7,7 @@
 import type { Body, Module, Ref, Rule, Term } from "./ast/nodes.js";
 import { agreedTypes, type EntrypointSchemaTypes, type SchemaTypes, type TypeDescription } from "./codegen/schemaTypes.js";
 import type { Policy } from "./ir/types.js";
+import type { LocalNames } from "./codegen/emit/context.js";
 import { RegoError, RegoErrors, sortErrors } from "../runtime/errors.js";
 import { numberFromText } from "../runtime/value/number.js";
 import { RegoObject, objectInsert } from "../runtime/value/object.js";
@@ -60,6 +61,9 @@ export interface PlannedRego {
   /** Entrypoint → the input/data types JSON Schemas give its rules (entrypoints without any are
    * absent): for the code generator (`generateTypeScript(plan, { schemaTypes })`). */
   schemaTypes: SchemaTypes;
+  /** The Rego variable behind each local of each func and plan, where there is one: for the code
+   * generator (`generateTypeScript(plan, { localNames })`), which names the locals after them. */
+  localNames: LocalNames;
 }
 
 /** Parses every module; throws all parse errors at once. */
@@ -202,14 +206,15 @@ function planRegoUnguarded(options: CompileRegoOptions): PlannedRego {
   }
   if (queries.length === 0) throw new RegoError("rego_compile_error", "nothing to plan: give entrypoints or a query");
   const sourceSize = Object.values(options.modules).reduce((n, text) => n + text.length, 0) + (options.query?.length ?? 0);
-  const plan = planProgram({
+  const { plan, localNames } = planProgram({
     modules: ctx.modules,
     ruleRef: (r) => ctx.ruleRef(r),
     builtins: ctx.builtins,
     queries,
     sourceSize,
+    rewrittenVars: ctx.rewrittenVars,
   });
-  return { plan, names: queries.map((q) => q.name), expressionKeys, schemaTypes };
+  return { plan, names: queries.map((q) => q.name), expressionKeys, schemaTypes, localNames };
 }
 
 /**

@@ -12,6 +12,7 @@ import { loadModule } from "./codegen/loader.js";
 
 export { loadModule, writeModule, toJavaScript, RUNTIME_URL, type LoadedModule, type LoadOptions, type ToJavaScriptOptions } from "./codegen/loader.js";
 export type { GeneratedModule, GeneratedEntrypoint, GenerateOptions } from "./codegen/generate.js";
+export type { LocalNames } from "./codegen/emit/context.js";
 export type { TypeDescription, EntrypointSchemaTypes, SchemaTypes } from "./codegen/schemaTypes.js";
 export { PreparedQuery, type EvaluateOptions, type ResultSet, type Bindings, type EntrypointTable, type EntrypointInfo } from "../runtime/eval/prepared.js";
 

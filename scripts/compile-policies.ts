@@ -19,12 +19,12 @@ export const POLICY_MODULES = [
   { policy: "policies/api.rego", entrypoint: "api/allow", out: "generated/api.ts" },
 ] as const;
 
-function header(policy: string, entrypoint: string): string {
+/** The module's header: the generator writes it as comment lines. */
+function header(policy: string, entrypoint: string): string[] {
   return [
-    "// GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.",
-    `// Source: ${policy} (entrypoint data.${entrypoint.replace(/\//g, ".")}), compiled by regoc.`,
-    "",
-  ].join("\n");
+    "GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.",
+    `Source: ${policy} (entrypoint data.${entrypoint.replace(/\//g, ".")}), compiled by regoc.`,
+  ];
 }
 
 /** The text of every generated file, by path relative to the project root. */
@@ -32,9 +32,8 @@ export function generatePolicies(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of POLICY_MODULES) {
     const source = readFileSync(join(root, m.policy), "utf8");
-    const { plan, schemaTypes } = planRegoDetailed({ modules: { [m.policy]: source }, entrypoints: [m.entrypoint] });
-    const { code } = generateTypeScript(plan, { schemaTypes });
-    out[m.out] = header(m.policy, m.entrypoint) + code;
+    const { plan, schemaTypes, localNames } = planRegoDetailed({ modules: { [m.policy]: source }, entrypoints: [m.entrypoint] });
+    out[m.out] = generateTypeScript(plan, { schemaTypes, localNames, header: header(m.policy, m.entrypoint) }).code;
   }
   return out;
 }

@@ -49,6 +49,13 @@ export class Name extends Code {
     if (!Number.isSafeInteger(n) || n < 0) throw new Error(`codegen: name number ${n} is not a natural number`);
     return new Name(`${prefix}${n}`, BUILT_HERE);
   }
+
+  /** The name of a parameter the function never reads: `_` + `name` (TypeScript's
+   * noUnusedParameters ignores such names; the identifier function never starts one with `_`
+   * followed by a letter, `_`, or `$`). */
+  static unused(name: Name): Name {
+    return new Name(`_${name.text}`, BUILT_HERE);
+  }
 }
 
 export type CodeArg = Code | string | number | boolean | null;
@@ -158,6 +165,8 @@ interface Braced {
   label: Label | null;
   /** Text after the closing `}` on the same line (e.g. ` finally { ... }`). */
   tail?: Code;
+  /** Written on one line (`head { statement }`) when its body is one line. */
+  inline?: boolean;
 }
 
 /** Indentation by depth, shared by every line at that depth. */
@@ -276,6 +285,13 @@ export class Lines {
     this.put(b);
   }
 
+  /** Opens a block with a head, written on one line (`label: head { statement }`) if its body is
+   * one line (a comment excepted); then `close`. */
+  openInline(head: Code, label: Label | null): void {
+    if (!this.indented) this.opened.push(this.n);
+    this.put({ kind: "braced", head, label, inline: true });
+  }
+
   close(): void {
     if (this.indented) {
       this.put(BLOCK_END);
@@ -284,7 +300,10 @@ export class Lines {
     const p = this.pieces;
     const at = this.opened.pop()!;
     const b = p[at] as Braced;
-    if (isShown(b)) {
+    if (b.inline && oneLine(p, at + 1, this.n) === this.n - 1) {
+      p[at] = `${openingText(b, "").slice(0, -1)} `;
+      p[this.n - 1] = " }\n";
+    } else if (isShown(b)) {
       p[at] = b.head === null && b.tail === undefined && this.buffer ? this.buffer.labelOpening(b.label!.name) : openingText(b, "");
       this.put(b.tail ? `}${b.tail.text}\n` : "}\n");
     } else p[at] = "";
@@ -301,6 +320,7 @@ export class Lines {
       // its statements only), pieces replaced in place.
       const open: Array<Braced | null> = [];
       let d = depth;
+      let end: number;
       for (let i = 0; i < n; i++) {
         const x = p[i]!;
         if (typeof x === "string") continue;
@@ -311,6 +331,12 @@ export class Lines {
             d--;
             p[i] = `${pad(d)}}${b.tail ? b.tail.text : ""}\n`;
           } else p[i] = "";
+        } else if (x.inline && p[i + 1] === LINE_START && (end = oneLine(p, i + 2, n)) >= 0 && p[end + 1] === BLOCK_END) {
+          // One line: `head { statement }`; its line start and block end write nothing.
+          p[i] = `${openingText(x, pad(d)).slice(0, -1)} `;
+          p[i + 1] = "";
+          p[end] = " }\n";
+          p[end + 1] = "";
         } else if (isShown(x)) {
           open.push(x);
           p[i] = openingText(x, pad(d));
@@ -347,6 +373,19 @@ export class PieceBuffer {
     if (text === undefined) this[OPENINGS].set(name, (text = `${name.text}: {\n`));
     return text;
   }
+}
+
+/** Where the line of text pieces from `from` ends (its `\n` piece), if `from` starts one and it is
+ * not a comment; else -1. */
+function oneLine(p: readonly Piece[], from: number, n: number): number {
+  const first = p[from];
+  if (typeof first !== "string" || first.startsWith("//")) return -1;
+  for (let i = from; i < n; i++) {
+    const x = p[i];
+    if (typeof x !== "string") return -1;
+    if (x.includes("\n")) return x === "\n" ? i : -1;
+  }
+  return -1;
 }
 
 /** `label: head {` and a line break, after `indent`. */

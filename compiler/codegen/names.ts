@@ -1,8 +1,9 @@
 // Identifiers of generated code. They are allocated, never derived raw:
 //   - `Scope.name(prefix)` hands out `prefix0`, `prefix1`, ... for the generator's own names
-//     (locals `l3`, labels `b2`, call sites `c0`, ...);
+//     (locals `l3`, labels `b2`, iterators `i0`, ...);
 //   - `Scope.ident(text)` is THE identifier function for names derived from a policy or plan
-//     (entrypoints, IR funcs, type names): sanitised to [A-Za-z0-9_], camelCased, kept clear of
+//     (entrypoints, IR funcs, type names, Rego variables): sanitised to [A-Za-z0-9_], camelCased
+//     (a Rego variable keeps its spelling, `user_id`), kept clear of
 //     reserved words, globals, runtime imports and the generator's own `x123` pattern, and made
 //     unique. Whatever the text, the result is a valid identifier no other name can collide with.
 // The fixed names every generated module shares (the runtime imports) are in one table, RT.
@@ -80,6 +81,9 @@ export const FIXED = {
   // parameter names of generated functions, kept clear of module-level names they could shadow
   input: "input",
   data: "data",
+  // an entrypoint's input and data as values (its parameters `input` and `data` have their types)
+  inputValue: "inputValue",
+  dataValue: "dataValue",
   options: "options",
   key: "key",
   // the module's site tables (emit/context.ts): short, as `K` is named at every conflict check
@@ -114,9 +118,12 @@ let chars = new Uint16Array(64);
 
 /**
  * The alphanumeric words of `text` joined, each capitalised — the first lower-cased instead when
- * `style` is "camel": "authz/allow_all" → "authzAllowAll".
+ * `style` is "camel": "authz/allow_all" → "authzAllowAll". Style "var" keeps the letters, digits
+ * and inner underscores as they are: "user_id" → "user_id" (a leading underscore is dropped: the
+ * names of unused parameters start with one, `Name.unused`).
  */
 function joinedWords(text: string, style: IdentStyle): string {
+  if (style === "var") return varWords(text);
   if (chars.length < text.length) chars = new Uint16Array(text.length * 2);
   let n = 0;
   let wordStart = true;
@@ -142,7 +149,18 @@ function joinedWords(text: string, style: IdentStyle): string {
   return out;
 }
 
-export type IdentStyle = "camel" | "pascal";
+/** joinedWords' "var" style. */
+function varWords(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const alnum = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
+    if (alnum || (c === 0x5f && out !== "")) out += text[i];
+  }
+  return out;
+}
+
+export type IdentStyle = "camel" | "pascal" | "var";
 
 export class Scope {
   /** Each prefix used, then its count: a scope numbers a handful of prefixes, and a Map per
@@ -151,7 +169,11 @@ export class Scope {
 
   /** `shared`: names already made, by prefix and number, for scopes that number alike (each
    * function's starts again at `b0`, `l0`, ...: the same Names serve every function). */
-  constructor(private readonly shared?: Map<string, Name[]>) {}
+  constructor(
+    private readonly shared?: Map<string, Name[]>,
+    /** The enclosing scope (a function's: the module's), whose names this one's must not take. */
+    private readonly parent?: Scope,
+  ) {}
 
   /** Made on first use: a function's scope only numbers names. */
   private usedTexts: Set<string> | undefined;
@@ -185,12 +207,31 @@ export class Scope {
   /** The identifier function: a unique, valid identifier derived from arbitrary text. */
   ident(text: string, style: IdentStyle = "camel"): Name {
     let base = joinedWords(text, style);
-    if (base === "") base = style === "camel" ? "policy" : "Policy";
+    if (base === "") base = style === "pascal" ? "Policy" : "policy";
     if (/^[0-9]/.test(base)) base = `_${base}`;
     if (RESERVED.has(base) || INTERNAL.test(base)) base = `${base}_`;
     let text2 = base;
-    for (let i = 2; this.used.has(text2); i++) text2 = `${base}${i}`;
+    // (`i2` would be a generator's name and `member_22` ambiguous: `i_2`, `member_2_2` then)
+    const sep = base.length <= 2 || /[0-9]$/.test(base) ? "_" : "";
+    // (the numbers go on from the last one tried for this base: many sites of one builtin)
+    let i = this.suffixes?.get(base) ?? 2;
+    if (this.taken(text2)) {
+      while (this.taken((text2 = `${base}${sep}${i}`))) i++;
+      (this.suffixes ??= new Map()).set(base, i + 1);
+    }
     this.used.add(text2);
+    this.parent?.inner.add(text2);
     return new Name(text2);
+  }
+
+  /** By base: the number to try next for it (ident). */
+  private suffixes: Map<string, number> | undefined;
+
+  /** The names scopes inside this one took (a module's: its functions' locals), which a name this
+   * one makes later must not shadow in them. */
+  private readonly inner = new Set<string>();
+
+  private taken(text: string): boolean {
+    return this.used.has(text) || this.inner.has(text) || (this.parent !== undefined && this.parent.used.has(text));
   }
 }

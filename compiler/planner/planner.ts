@@ -64,6 +64,15 @@ export interface PlanInput {
   queries: readonly QuerySet[];
   /** Characters of Rego source behind the modules and queries (sizes the statement budget). */
   sourceSize?: number;
+  /** Generated var → the user's var it stands for, in the modules' rules (`__local3__` →
+   * `grant`): names the locals of the plan's funcs (Planner.localNames). */
+  rewrittenVars?: ReadonlyMap<string, string>;
+}
+
+/** The Rego variable behind each local, by local number, of each func and plan (by name). */
+export interface PlanLocalNames {
+  funcs: Map<string, Array<string | undefined>>;
+  plans: Map<string, Array<string | undefined>>;
 }
 
 /** A node of Planner.operatorNames: the name of the ref so far, and the names going on from it
@@ -92,6 +101,12 @@ export class Planner {
   /** The block being planned (its statements so far are on the statement stack: see openBlock). */
   curr: Block = { stmts: NO_STMTS };
   readonly vars = new VarStack(new Map([[INPUT, 0], [DATA, 1]]));
+  /** The names of the locals of the func or plan being planned: a local gets its var's name when
+   * every use of its number (rule bodies reuse numbers) is that var; null for any other. */
+  names: Array<string | null | undefined> = [];
+  readonly localNames: PlanLocalNames = { funcs: new Map(), plans: new Map() };
+  /** The query being planned's generated vars → its user vars. */
+  private queryRewritten: ReadonlyMap<string, string> | undefined;
   ltarget: Operand = { type: "local", value: 0 };
   lnext: Local = 2;
   loc: NodeLocation | undefined;
@@ -207,6 +222,8 @@ export class Planner {
     const captures = [...(qs.captures ?? [])].map(([v, key]) => [v, this.getString(key)] as const);
     this.loc = qs.query[0]?.location;
     this.lnext = 2;
+    this.names = [];
+    this.queryRewritten = qs.rewritten;
     this.vars.push();
     const block = this.openBlock();
     let defined = false;
@@ -221,6 +238,8 @@ export class Planner {
     });
     this.vars.pop();
     this.closeBlock(block);
+    this.localNames.plans.set(plan.name, this.takeNames());
+    this.queryRewritten = undefined;
     if (defined) plan.blocks = [block];
     // rule sets put off while planning the query, and those they put off in turn
     for (let i = 0; i < this.deferred.length; i++) this.deferred[i]!();
@@ -410,7 +429,39 @@ export class Planner {
     if (this.lnext >= MAX_LOCALS) {
       throw this.error(`rule body too large to plan: more than ${MAX_LOCALS} local values in one function (regoc's limit; split the rule, or move large literals to data)`);
     }
+    this.names[this.lnext] = null;
     return this.lnext++;
+  }
+
+  /** A new local for var `v`, bound to it in the current scope. */
+  varLocal(v: string): Local {
+    const l = this.newLocal();
+    this.names[l] = undefined;
+    this.nameLocal(l, v);
+    this.vars.put(v, l);
+    return l;
+  }
+
+  /** Records that local `l` holds var `v` (null: something else) in the body being planned. */
+  nameLocal(l: Local, v: string | null): void {
+    const name = v === null ? null : this.regoName(v);
+    const known = this.names[l];
+    this.names[l] = known === undefined || known === name ? name : null;
+  }
+
+  /** The user's name of var `v`, or null for a var the compiler made. */
+  private regoName(v: string): string | null {
+    const name = this.queryRewritten?.get(v) ?? this.input.rewrittenVars?.get(v) ?? v;
+    return isGenerated(name) || isWildcard(name) ? null : name;
+  }
+
+  /** The names of the func or plan just planned (for PlanLocalNames), and a fresh table. */
+  takeNames(): Array<string | undefined> {
+    const names = this.names;
+    this.names = [];
+    const out = new Array<string | undefined>(names.length);
+    for (let i = 0; i < names.length; i++) out[i] = names[i] ?? undefined;
+    return out;
   }
 
   newOperand(): Operand {
@@ -491,7 +542,9 @@ export function firstNonString(ref: Ref): number {
   return -1;
 }
 
-/** Plans the queries against the modules; the result is OPA's plan JSON (decoded shape). */
-export function planProgram(input: PlanInput): Policy {
-  return new Planner(input).plan();
+/** Plans the queries against the modules: OPA's plan JSON (decoded shape), and the names of its
+ * locals. */
+export function planProgram(input: PlanInput): { plan: Policy; localNames: PlanLocalNames } {
+  const p = new Planner(input);
+  return { plan: p.plan(), localNames: p.localNames };
 }

@@ -104,6 +104,8 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
   const savedTarget = p.ltarget;
   const savedNext = p.lnext;
   const savedLoc = p.loc;
+  const savedNames = p.names;
+  p.names = [];
   p.lnext = 0;
   p.loc = rules[0]!.head.location;
   const gen = p.funcs.gen();
@@ -133,6 +135,9 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
   };
   for (let i = 2; i < allParams.length; i++) allParams[i] = p.newLocal();
   const params: Local[] = nargs > 0 ? allParams.slice(2 + captures.length) : NO_PARAMS;
+  // (a function's params are named by its rules' args: planArgs; its value by the rule)
+  for (const l of params) p.names[l] = undefined;
+  p.names[fn.return] = funcPath[pieces - 1];
   if (buildObject) fnBlocks[nblocks++] = { stmts: [S.MakeObjectStmt(p, fn.return)] };
   else if (multi) fnBlocks[nblocks++] = { stmts: [S.MakeSetStmt(p, fn.return)] };
   const lresult = p.newLocal();
@@ -208,6 +213,8 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
   if (nblocks !== fnBlocks.length) throw p.internalError("a func's blocks miscounted");
   p.funcList.push(fn);
   p.funcs.add(path, fn.name);
+  p.localNames.funcs.set(fn.name, p.takeNames());
+  p.names = savedNames;
   p.lnext = savedNext;
   p.ltarget = savedTarget;
   p.loc = savedLoc;
@@ -234,6 +241,10 @@ function planParams(p: Planner, params: Local[], args: Term[], idx: number, iter
 /** A function's params unified with its head's args. (Apart from planParams, which is called for
  * every rule: V8 gives a function whose closures capture its parameters a context at every call.) */
 function planArgs(p: Planner, params: Local[], args: Term[], idx: number, iter: () => void): void {
+  for (let i = idx; i < args.length; i++) {
+    const a = args[i]!;
+    p.nameLocal(params[i]!, a.type === "var" ? a.value : null);
+  }
   planSeq(p, args.length, (i) => isFlatUnifyLocal(p, args[i]!), (i, next) => planUnifyLocal(p, p.local(params[i]!), args[i]!, next), iter, idx);
 }
 

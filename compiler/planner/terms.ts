@@ -31,7 +31,7 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
       return iter();
     case "var": {
       let l = p.vars.get(t.value);
-      if (l === undefined) p.vars.put(t.value, (l = p.newLocal()));
+      if (l === undefined) l = p.varLocal(t.value);
       p.ltarget = p.local(l);
       return iter();
     }
@@ -306,8 +306,7 @@ function bindTarget(p: Planner, a: string, iter: Iter): void {
   if (known !== undefined) {
     p.append(S.EqualStmt(p, p.local(known), p.ltarget));
   } else {
-    const target = p.newLocal();
-    p.vars.put(a, target);
+    const target = p.varLocal(a);
     p.append(S.AssignVarStmt(p, p.ltarget, target));
   }
   iter();
@@ -331,8 +330,7 @@ export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): voi
         p.append(S.EqualStmt(p, a, p.local(lv)));
         return iter();
       }
-      const target = p.newLocal();
-      p.vars.put(b.value, target);
+      const target = p.varLocal(b.value);
       p.append(S.AssignVarStmt(p, a, target));
       return iter();
     }

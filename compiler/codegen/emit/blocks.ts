@@ -7,7 +7,7 @@
 //              the memo frame swapped for a fresh one, and both restored in `finally`
 //   ScanStmt   2 levels: `continue` (this iteration) and `break` (the whole loop) of a labelled
 //              `while` over a scan cursor; scans never fail, statements after them still run
-import type { Block, Stmt, StmtMap, StmtType } from "../../ir/types.js";
+import type { Block, Stmt, StmtMap, StmtOf, StmtType } from "../../ir/types.js";
 import { _, join } from "../code.js";
 import { Level, type Emit, type FuncEmitter } from "./context.js";
 import * as calls from "./calls.js";
@@ -16,9 +16,9 @@ import * as values from "./values.js";
 
 type E<T extends StmtType> = Emit<StmtMap[T]>;
 
-/** Emits statements until one that never falls through; true if that happened. */
-export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[]): boolean {
-  for (let i = 0; i < stmts.length; i++) {
+/** Emits statements (from `from` on) until one that never falls through; true if that happened. */
+export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0): boolean {
+  for (let i = from; i < stmts.length; i++) {
     const s = stmts[i]!;
     if ((EMITTERS[s.type] as E<StmtType>)(fe, s.stmt)) return true;
   }
@@ -28,6 +28,8 @@ export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[]): boolean {
 /** A block with its own label as level 0 (top-level blocks, BlockStmt children); true if its end
  * is never reached. */
 export function labelledBlock(fe: FuncEmitter, block: Block): boolean {
+  const first = block.stmts[0];
+  if (block.stmts.length > 1 && (first?.type === "IsDefinedStmt" || first?.type === "IsUndefinedStmt")) return guardedBlock(fe, block, first);
   const label = fe.label("b");
   fe.out.open(null, label);
   fe.enter(new Level(label, "break"));
@@ -38,8 +40,23 @@ export function labelledBlock(fe: FuncEmitter, block: Block): boolean {
   return terminal && !label.used;
 }
 
+// The blocks run in turn: one whose end is never reached ends the BlockStmt (the rest would be
+// unreachable code).
+/** A block that starts by testing a local (defined, or undefined) is `if (test) { ... }` (one line
+ * when the rest is: a rule's result, a default), labelled if the rest breaks out of it. */
+function guardedBlock(fe: FuncEmitter, block: Block, guard: StmtOf<"IsDefinedStmt" | "IsUndefinedStmt">): boolean {
+  const label = fe.label("b");
+  const x = fe.local(guard.stmt.source);
+  fe.out.openInline(guard.type === "IsDefinedStmt" ? _`if (${x} !== undefined)` : _`if (${x} === undefined)`, label);
+  fe.enter(new Level(label, "break"));
+  emitStmts(fe, block.stmts, 1);
+  fe.exit(1);
+  fe.out.close();
+  return false; // the test may fail: the end is reached
+}
+
 const blockStmt: E<"BlockStmt"> = (fe, s) => {
-  for (const b of s.blocks) labelledBlock(fe, b);
+  for (const b of s.blocks) if (labelledBlock(fe, b)) return true;
   return false;
 };
 
@@ -64,8 +81,8 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   loop.used = true; // the loop is always written with its label: clearer than a bare continue
   fe.out.line`const ${it} = ${fe.mod.rt("scan")}(${fe.local(s.source)});`;
   fe.out.open(_`while (${it}.next())`, loop);
-  fe.out.line`${fe.local(s.key)} = ${it}.key;`;
-  fe.out.line`${fe.local(s.value)} = ${it}.value;`;
+  fe.write(s.key, values.NO_LOCALS, (key) => _`${key} = ${it}.key;`);
+  fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = ${it}.value;`);
   fe.enter(new Level(loop, "break"), new Level(loop, "continue"));
   emitStmts(fe, s.block.stmts);
   fe.exit(2);

@@ -10,7 +10,7 @@
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
 import type { Func, StmtMap } from "../../ir/types.js";
 import { _, join, lit, Lines, type Code } from "../code.js";
-import type { Emit, FuncEmitter, ModuleEmitter } from "./context.js";
+import type { Emit, ModuleEmitter } from "./context.js";
 
 type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
 
@@ -19,7 +19,7 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
   const r = fe.local(s.result);
   const index = mod.funcIndex.get(s.func);
   if (index !== undefined) {
-    const name = mod.funcNameAt(index);
+    const name = mod.callFunc(index);
     const list: Code[] = [fe.state]; // the call's arguments
     for (const a of s.args) list.push(fe.operand(a));
     if (mod.calls.isAsyncAt(index)) return fe.out.line`${r} = await ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
@@ -46,7 +46,7 @@ export const callDynamicStmt: E<"CallDynamicStmt"> = (fe, s) => {
   const t = fe.temp(_`${mod.fixed.V} | typeof ${mod.rt("NOT_FOUND")}`);
   const key = _`${mod.rt("pathKey")}([${join(s.path.map((p) => fe.operand(p)))}])`;
   const [input, data] = s.args.map((a) => fe.local(a)) as [Code, Code];
-  const call = _`${mod.fixed.dispatch}(${fe.state}, ${key}, ${input}, ${data})`;
+  const call = _`${mod.callDispatch()}(${fe.state}, ${key}, ${input}, ${data})`;
   fe.out.line`${t} = ${dispatchIsAsync(mod) ? _`await ${call}` : call};`;
   fe.out.line`if (${t} === ${mod.rt("NOT_FOUND")}) ${fe.jump(0)}`;
   return fe.out.line`${r} = ${t}; if (${r} === undefined) ${fe.jump(3)}`;

@@ -5,6 +5,7 @@
 import type { StmtMap } from "../../ir/types.js";
 import { _ } from "../code.js";
 import type { Emit, FuncEmitter } from "./context.js";
+import { NO_LOCALS } from "./values.js";
 
 type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
 
@@ -12,14 +13,14 @@ function direct(fe: FuncEmitter) {
   return fe.result && "direct" in fe.result ? fe.result.direct : undefined;
 }
 
-export const makeArrayStmt: E<"MakeArrayStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = [];`;
+export const makeArrayStmt: E<"MakeArrayStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = [];`);
 
 export const makeObjectStmt: E<"MakeObjectStmt"> = (fe, s) => {
   if (direct(fe)?.make === s) return false;
-  return fe.out.line`${fe.local(s.target)} = ${fe.mod.rt("newObject")}();`;
+  return fe.write(s.target, NO_LOCALS, (t) => _`${t} = ${fe.mod.rt("newObject")}();`);
 };
 
-export const makeSetStmt: E<"MakeSetStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = new ${fe.mod.rt("RegoSet")}();`;
+export const makeSetStmt: E<"MakeSetStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = new ${fe.mod.rt("RegoSet")}();`);
 
 export const arrayAppendStmt: E<"ArrayAppendStmt"> = (fe, s) =>
   fe.out.line`${fe.mod.rt("push")}(${fe.local(s.array)}, ${fe.operand(s.value)});`;
@@ -40,7 +41,7 @@ export const objectInsertOnceStmt: E<"ObjectInsertOnceStmt"> = (fe, s) => {
 };
 
 export const objectMergeStmt: E<"ObjectMergeStmt"> = (fe, s) =>
-  fe.out.line`${fe.local(s.target)} = ${fe.mod.rt("merge")}(${fe.local(s.a)}, ${fe.local(s.b)});`;
+  fe.write(s.target, [s.a, s.b], (t) => _`${t} = ${fe.mod.rt("merge")}(${fe.local(s.a)}, ${fe.local(s.b)});`);
 
 export const resultSetAddStmt: E<"ResultSetAddStmt"> = (fe, s) => {
   const d = direct(fe);

@@ -1,11 +1,11 @@
 // State shared while emitting one module (ModuleEmitter: runtime imports used, module-level
 // constants — the site tables and number literals —, names of funcs) and one function
 // (FuncEmitter: its locals, its label stack for breaks, whether it is async, memoised, a plan).
-import type { Func, Operand, Policy, StmtLocation } from "../../ir/types.js";
+import type { Block, Func, Operand, Policy, StmtLocation } from "../../ir/types.js";
 import type { CallGraph } from "../analysis/calls.js";
 import type { FuncFacts } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
-import { Label, Lines, Name, PieceBuffer, _, comment, lit, type Code } from "../code.js";
+import { Label, Lines, Name, PieceBuffer, _, comment, lineComment, lit, type Code } from "../code.js";
 import { FIXED, RT, Scope, type RuntimeName } from "../names.js";
 import type { ModuleConst } from "../module.js";
 import { SiteTable } from "./sites.js";
@@ -39,6 +39,8 @@ export class ModuleEmitter {
   /** By local number: the number of the function that used it last — so a function tells the
    * locals it uses from the others without a set of its own. */
   readonly localUsers: number[] = [];
+  /** By local number: how often the function that used it last read it (FuncEmitter.local). */
+  readonly localReads: number[] = [];
   /** static.builtin_funcs by name. */
   readonly builtinDecls: ReadonlyMap<string, Policy["static"]["builtin_funcs"][number]>;
   readonly fixed: { [K in keyof typeof FIXED]: Name };
@@ -49,6 +51,8 @@ export class ModuleEmitter {
     readonly facts: Map<string, FuncFacts>,
     /** TypeScript (annotations, casts) or the same code as JavaScript (generate.ts). */
     readonly typed = true,
+    /** The Rego names of locals, by func and plan name (GenerateOptions.localNames). */
+    readonly names?: LocalNames,
   ) {
     for (const n of Object.values(RT)) this.scope.reserve(n);
     this.fixed = {
@@ -58,6 +62,8 @@ export class ModuleEmitter {
       dispatch: this.scope.reserve(FIXED.dispatch),
       input: this.scope.reserve(FIXED.input),
       data: this.scope.reserve(FIXED.data),
+      inputValue: this.scope.reserve(FIXED.inputValue),
+      dataValue: this.scope.reserve(FIXED.dataValue),
       options: this.scope.reserve(FIXED.options),
       key: this.scope.reserve(FIXED.key),
       builtinSites: this.scope.reserve(FIXED.builtinSites),
@@ -110,12 +116,39 @@ export class ModuleEmitter {
     return (this.funcNames[index] ??= this.scope.ident(this.policy.funcs.funcs[index]!.name));
   }
 
-  /** A builtin call site (name + location), shared by identical sites: `c<i>`, a module constant
+  /** The funcs (indices) the code emitted so far calls, in the order first called: the module
+   * has these and no others (generate.ts), so that it declares no function nothing calls (the
+   * emitter leaves out statements it proves never run, and the calls in them). */
+  readonly calledFuncs: number[] = [];
+  private readonly called = new Set<number>();
+  /** Whether the code emitted so far calls the dynamic dispatcher (which calls every target). */
+  dispatchCalled = false;
+
+  /** The name of the func at `index`, for a call of it. */
+  callFunc(index: number): Name {
+    if (!this.called.has(index)) {
+      this.called.add(index);
+      this.calledFuncs.push(index);
+    }
+    return this.funcNameAt(index);
+  }
+
+  /** The dispatcher's name, for a call of it. */
+  callDispatch(): Name {
+    if (!this.dispatchCalled) {
+      this.dispatchCalled = true;
+      for (const name of this.calls.dynamicTargets) this.callFunc(this.funcIndex.get(name)!);
+    }
+    return this.fixed.dispatch;
+  }
+
+  /** A builtin call site (name + location), shared by identical sites: a module constant named
+   * after the builtin (`gte`, `gte2` for another site: a call reads as the builtin it calls),
    * declared with the table of call sites (`constants`), site i of it. */
   builtinSite(name: string, loc: StmtLocation): Name {
     if (this.builtinTable.size === 0) this.rt("builtinSites");
     const i = this.builtinTable.add(name, loc.file, loc.row, loc.col);
-    return (this.builtinNames[i] ??= this.scope.name("c"));
+    return (this.builtinNames[i] ??= this.scope.ident(name));
   }
 
   /** A conflict check's site (its message and location), shared by identical sites: the two
@@ -129,7 +162,7 @@ export class ModuleEmitter {
   /** The module-level constants: the site tables, then the numbers. Called once every function
    * has been emitted. Each table is one line of JSON in a string literal (a 1 MB policy set has
    * ~22 600 sites, and a statement each made its import ~50 ms slower). The builtin sites are then
-   * declared in the same statement, `c0 = C[0], ...`: a call reading its site from a module
+   * declared in the same statement, `gte = C[0], ...`: a call reading its site from a module
    * constant measured ~15% faster than one reading `C[i]` (a builtin-bound loop; medians, 1.0-1.4
    * over 6 process pairs). (The tables' comments are short: a small plan's module is ~2 KB.) */
   constants(): ModuleConst[] {
@@ -141,7 +174,7 @@ export class ModuleEmitter {
         init: _`${this.rt("builtinSites")}(${lit(this.builtinTable.json())})`,
         // (`!`: a strict noUncheckedIndexedAccess takes an array's elements as possibly undefined.)
         more: this.builtinNames.map((name, i) => ({ name, init: this.typed ? _`${table}[${i}]!` : _`${table}[${i}]` })),
-        doc: comment("builtin call sites c<i> (site i: sites[4i..] = name, file, row, col), resolved at load"),
+        doc: comment("builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load"),
       });
     }
     if (this.conflictTable.size > 0) {
@@ -182,6 +215,13 @@ export class ModuleEmitter {
   }
 }
 
+/** The Rego variable behind each local of a func or plan, where there is one, by local number
+ * (what `planRegoDetailed` returns as `localNames`; a plan from `opa build` has none). */
+export interface LocalNames {
+  funcs: ReadonlyMap<string, ReadonlyArray<string | undefined>>;
+  plans: ReadonlyMap<string, ReadonlyArray<string | undefined>>;
+}
+
 /** A break target seen from inside: `break label` or, for a scan's iteration level, `continue label`. */
 export class Level {
   /** The jump statement, made on first use (a block is jumped to from many places). */
@@ -201,6 +241,15 @@ export class Level {
 const NO_DOTS: ReadonlySet<object> = new Set();
 const TRUE = lit(true);
 const FALSE = lit(false);
+
+/** A write held by FuncEmitter.write. */
+interface PendingWrite {
+  at: number;
+  target: number;
+  sources: readonly number[];
+  statement: (t: Name) => Code;
+  dead: boolean;
+}
 
 /** A statement's emitter: appends its code to `fe.out`; true if control never reaches the next
  * statement of the same block. */
@@ -222,10 +271,24 @@ export class FuncEmitter {
   dataDots: ReadonlySet<object> = NO_DOTS;
   /** Writes `return v` for this function (casts, memoisation). */
   returnValue: (v: Code) => Code = (v) => _`return ${v};`;
+  /** Writes that are left out if nothing reads their local (FuncEmitter.write). */
+  private readonly writes: PendingWrite[] = [];
+  /** Reads by those writes, by local: they count only if the write stays. */
+  private readonly writeReads = new Map<number, number>();
+  /** Whether the body uses the evaluation state (`state`). */
+  stateUsed = false;
+  /** The source line the last `sourceLine` comment named (file index and row). */
+  private lastFile = -1;
+  private lastRow = -1;
+  /** Its locals' names from the policy (FuncEmitter.local), by local number. */
+  private readonly regoNames: ReadonlyArray<string | undefined> | undefined;
+  private readonly ownNames: Name[] = [];
 
   constructor(
     readonly mod: ModuleEmitter,
     readonly kind: "plan" | "func",
+    /** The func's or plan's name (for its names in ModuleEmitter.names). */
+    ir: { name: string },
     readonly params: readonly number[],
     readonly isAsync: boolean,
     /** Set for memoised funcs: the memo key. */
@@ -236,26 +299,112 @@ export class FuncEmitter {
     readonly isFunction: boolean,
   ) {
     this.out = new Lines(mod.typed, mod.pieces); // TypeScript is indented, JavaScript is not (module.ts)
-    this.scope = new Scope(mod.functionNames);
+    this.scope = new Scope(mod.functionNames, mod.scope);
     this.id = mod.functions++;
-    for (const p of params) this.local(p);
+    this.regoNames = (kind === "plan" ? mod.names?.plans : mod.names?.funcs)?.get(ir.name);
+    // Input and data (a plan's locals 0 and 1, a func's first two params), then the params, so
+    // that they get the plain names.
+    const f = mod.fixed;
+    if (kind === "plan") {
+      this.ownNames[0] = f.inputValue;
+      this.ownNames[1] = f.dataValue;
+    } else if (params.length >= 2) {
+      this.ownNames[params[0]!] = f.input;
+      this.ownNames[params[1]!] = f.data;
+    }
+    for (const p of params) this.name(p);
     this.result = mode === undefined ? undefined : mode === "resultset" ? { resultSet: this.scope.name("r") } : { direct: mode };
   }
 
   /** Plans: the result set builder's name, or the direct-value facts. */
   readonly result: { resultSet: Name } | { direct: DirectEntry } | undefined;
 
+  /** The evaluation state (`$`), marked as used. */
   get state(): Name {
+    this.stateUsed = true;
     return this.mod.fixed.state;
   }
 
+  /** Local `n`, marked as used (declared) and read once more. */
   local(n: number): Name {
     const users = this.mod.localUsers;
     if (users[n] !== this.id) {
       users[n] = this.id;
+      this.mod.localReads[n] = 0;
       this.locals.push(n);
     }
-    return this.mod.localName(n);
+    this.mod.localReads[n]!++;
+    return this.name(n);
+  }
+
+  /** Whether the body so far used local `n`. */
+  uses(n: number): boolean {
+    return this.mod.localUsers[n] === this.id;
+  }
+
+  /**
+   * A statement that only writes local `target` from the locals `sources` (a copy, a constant, a
+   * scan's key): its place is held, and `settleWrites` writes it (`statement(target's name)`) only
+   * if the function reads `target` — counting the reads of the writes that stay, so that a chain
+   * of copies nothing reads goes whole. TypeScript then sees no variable assigned and never read.
+   */
+  write(target: number, sources: readonly number[], statement: (t: Name) => Code): false {
+    for (const s of sources) this.writeReads.set(s, (this.writeReads.get(s) ?? 0) + 1);
+    this.writes.push({ at: this.out.reserve(), target, sources, statement, dead: false });
+    return false;
+  }
+
+  /** Writes the `write`s whose local is read; once the body is emitted. */
+  settleWrites(): void {
+    const writes = this.writes;
+    if (writes.length === 0) return;
+    const byTarget = new Map<number, PendingWrite[]>();
+    for (const w of writes) {
+      const list = byTarget.get(w.target);
+      if (list === undefined) byTarget.set(w.target, [w]);
+      else list.push(w);
+    }
+    const reads = (n: number) => (this.uses(n) ? this.mod.localReads[n]! : 0) + (this.writeReads.get(n) ?? 0);
+    const unread: number[] = [];
+    for (const t of byTarget.keys()) if (reads(t) === 0) unread.push(t);
+    while (unread.length > 0) {
+      for (const w of byTarget.get(unread.pop()!)!) {
+        w.dead = true;
+        for (const s of w.sources) {
+          const n = this.writeReads.get(s)! - 1;
+          this.writeReads.set(s, n);
+          if (n === 0 && reads(s) === 0 && byTarget.has(s)) unread.push(s);
+        }
+      }
+    }
+    for (const w of writes) if (!w.dead) this.out.fill(w.at, w.statement(this.local(w.target)));
+    writes.length = 0;
+  }
+
+  /** The name of local `n`: input and data, the Rego variable's where the policy names it, else
+   * `l<n>`. */
+  name(n: number): Name {
+    const own = this.ownNames[n];
+    if (own !== undefined) return own;
+    const rego = this.regoNames?.[n];
+    if (rego === undefined) return this.mod.localName(n);
+    return (this.ownNames[n] = this.scope.ident(rego, "var"));
+  }
+
+  /** `// policies/authz.rego:14` before a top-level block (a rule body, the default, ...): the
+   * source line of its first statement, unless the comment before said it already (a rule's
+   * result block follows its body). TypeScript only: JavaScript is for loading, not reading. */
+  sourceLine(block: Block): void {
+    const first = block.stmts[0];
+    if (!this.mod.typed || first === undefined || first.type === "ReturnLocalStmt") return;
+    const { file, row } = first.stmt;
+    if ((file === this.lastFile && row === this.lastRow) || !(row > 0)) return;
+    const name = this.mod.policy.static.files[file]?.value;
+    // (no file, or the planner's own query text, `<query>`: no line to point at)
+    if (!name || name.startsWith("<")) return;
+    this.lastFile = file;
+    this.lastRow = row;
+    this.out.code(lineComment(`${name}:${row}`));
   }
 
   temp(type: Code): Name {

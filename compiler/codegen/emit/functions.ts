@@ -10,7 +10,7 @@ import { ANY, blockFlow, localKinds, K, planSetElements, type Kinds } from "../a
 import { LocalSet } from "../analysis/localSet.js";
 import type { DirectEntry } from "../analysis/entry.js";
 import { baseDataDots } from "../analysis/shapes.js";
-import { _, comment, join, type Code, type Lines, type Name } from "../code.js";
+import { _, comment, join, Name, type Code, type Lines } from "../code.js";
 import { FuncEmitter, type ModuleEmitter } from "./context.js";
 import { labelledBlock } from "./blocks.js";
 import { kindsType } from "./types.js";
@@ -34,7 +34,10 @@ export interface FunctionParts {
 
 /** Emits the top-level blocks; true if the end of the last is never reached. */
 function emitBody(fe: FuncEmitter, blocks: Func["blocks"]): boolean {
-  for (const b of blocks) if (labelledBlock(fe, b)) return true;
+  for (const b of blocks) {
+    fe.sourceLine(b);
+    if (labelledBlock(fe, b)) return true;
+  }
   return false;
 }
 
@@ -66,7 +69,7 @@ function declarations(fe: FuncEmitter, skip: readonly number[]): Code {
   }
   if (count === 0 && fe.temps.length === 0) return NOTHING;
   const decls: Code[] = [];
-  for (let i = 0; i < count; i++) decls.push(fe.mod.annotated(fe.mod.localName(numbers[i]!), V));
+  for (let i = 0; i < count; i++) decls.push(fe.mod.annotated(fe.name(numbers[i]!), V));
   for (const t of fe.temps) decls.push(fe.mod.annotated(t.name, t.type));
   return _`let ${join(decls)};`;
 }
@@ -76,12 +79,12 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   const index = mod.funcIndex.get(f.name)!;
   const isAsync = mod.calls.isAsyncAt(index);
   const memoId = mod.calls.isMemoisedAt(index) ? index : undefined;
-  const fe = new FuncEmitter(mod, "func", f.params, isAsync, memoId, undefined, f.params.length > 2);
+  const fe = new FuncEmitter(mod, "func", f, f.params, isAsync, memoId, undefined, f.params.length > 2);
   fe.dataDots = baseDataDots(mod.policy, f.blocks, f.params[1], mod.calls.readsWithLocalKey(f));
-  const $ = fe.state;
   const V = mod.fixed.V;
   const body = fe.out;
   if (memoId !== undefined) {
+    const $ = fe.state;
     const m = fe.scope.name("m");
     body.line`const ${m} = ${$}.memo;`;
     body.line`if (${m} !== undefined && ${m}.has(${memoId})) return ${m}.get(${memoId});`;
@@ -90,13 +93,15 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   // The declarations come first, but are known once the body is emitted.
   const declarationsAt = body.reserve();
   if (!emitBody(fe, f.blocks)) {
-    if (memoId !== undefined) body.line`return ${$}.memoize(${memoId}, undefined);`;
+    if (memoId !== undefined) body.line`return ${fe.state}.memoize(${memoId}, undefined);`;
     else body.line`return undefined;`;
   }
+  fe.settleWrites();
   body.fill(declarationsAt, declarations(fe, f.params));
   // (concat: an array of its own length; the TypeScript layout keeps it until the module is laid
   // out, where a spread into a literal would grow it to 17 slots.)
-  const params: Param[] = [{ name: $, type: mod.rt("EvalState") }].concat(f.params.map((p) => ({ name: fe.local(p), type: V })));
+  const $ = fe.stateUsed ? fe.state : Name.unused(fe.state);
+  const params: Param[] = [{ name: $, type: mod.rt("EvalState") }].concat(f.params.map((p) => ({ name: fe.uses(p) ? fe.name(p) : Name.unused(fe.name(p)), type: V })));
   return {
     name: mod.funcNameAt(index),
     doc: comment(memoId !== undefined ? `${f.name} (memoised)` : f.name),
@@ -151,26 +156,31 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
   if (direct) {
     const t = directType(mod, plan, direct);
     maybeUndefined = t.maybeUndefined;
-    fe = new FuncEmitter(mod, "plan", [], isAsync, undefined, direct, false);
+    fe = new FuncEmitter(mod, "plan", plan, [], isAsync, undefined, direct, false);
     // A value of no kind (a rule never defined) is undefined: the code may not know it is.
     const cast = t.type.toString() === "never" ? _`unknown as undefined` : maybeUndefined ? _`${t.type} | undefined` : t.type;
     fe.returnValue = (v) => _`return ${mod.cast(v, cast)};`;
     returnType = t.type;
   } else {
-    fe = new FuncEmitter(mod, "plan", [], isAsync, undefined, "resultset", false);
+    fe = new FuncEmitter(mod, "plan", plan, [], isAsync, undefined, "resultset", false);
     returnType = mod.rt("ResultSet");
   }
   fe.dataDots = baseDataDots(mod.policy, plan.blocks, 1, mod.calls.readsWithLocalKey(plan));
-  const l0 = fe.local(0);
-  const l1 = fe.local(1);
   const nodes = fe.out;
-  nodes.line`const ${$} = new ${mod.rt("EvalState")}(${mod.fixed.options});`;
+  // The state, the declarations and the input and data values, once the body says which it uses.
+  const stateAt = nodes.reserve();
   const declarationsAt = nodes.reserve();
-  nodes.line`let ${mod.annotated(l0, V)} = ${mod.cast(mod.fixed.input, _`unknown as ${V}`)}, ${mod.annotated(l1, V)} = ${mod.cast(_`(${mod.fixed.data} ?? ${mod.rt("EMPTY_OBJECT")})`, _`unknown as ${V}`)};`;
+  const valuesAt = nodes.reserve();
   const rs = fe.result && "resultSet" in fe.result ? fe.result.resultSet : undefined;
   if (rs) nodes.line`const ${rs} = new ${mod.rt("ResultSetBuilder")}();`;
   const terminal = emitBody(fe, plan.blocks);
+  fe.settleWrites();
   nodes.fill(declarationsAt, declarations(fe, [0, 1]));
+  const values: Code[] = [];
+  if (fe.uses(0)) values.push(_`${mod.annotated(fe.name(0), V)} = ${mod.cast(mod.fixed.input, _`unknown as ${V}`)}`);
+  if (fe.uses(1)) values.push(_`${mod.annotated(fe.name(1), V)} = ${mod.cast(_`(${mod.fixed.data} ?? ${mod.rt("EMPTY_OBJECT")})`, _`unknown as ${V}`)}`);
+  if (values.length > 0) nodes.fill(valuesAt, _`let ${join(values)};`);
+  if (fe.stateUsed) nodes.fill(stateAt, _`const ${$} = new ${mod.rt("EvalState")}(${mod.fixed.options});`);
   if (direct) {
     if (!terminal) {
       // The analysis proved the value is always there; should it ever not be, fail loudly.
@@ -179,10 +189,11 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
     }
     if (maybeUndefined) returnType = _`${returnType} | undefined`;
   } else if (!terminal) nodes.line`return ${rs!}.rows;`;
+  const used = (name: Name, isUsed: boolean) => (isUsed ? name : Name.unused(name));
   const params: Param[] = [
-    { name: mod.fixed.input, type: _`${types.input} | undefined` },
-    { name: mod.fixed.data, type: types.data },
-    { name: mod.fixed.options, type: mod.rt("EvalOptions"), optional: true },
+    { name: used(mod.fixed.input, fe.uses(0)), type: _`${types.input} | undefined` },
+    { name: used(mod.fixed.data, fe.uses(1)), type: types.data },
+    { name: used(mod.fixed.options, fe.stateUsed), type: mod.rt("EvalOptions"), optional: true },
   ];
   return {
     name,

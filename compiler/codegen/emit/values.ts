@@ -7,6 +7,13 @@ import type { Emit, FuncEmitter } from "./context.js";
 
 type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
 
+export const NO_LOCALS: readonly number[] = [];
+
+/** The locals an operand reads (for FuncEmitter.write). */
+export function sourceLocals(op: Operand): readonly number[] {
+  return op.type === "local" ? [op.value] : NO_LOCALS;
+}
+
 /** The constant value of a non-local operand (strings resolved), for compile-time comparisons. */
 function constant(fe: FuncEmitter, op: Operand): string | boolean | undefined {
   if (op.type === "bool") return op.value;
@@ -27,7 +34,7 @@ export const dotStmt: E<"DotStmt"> = (fe, s) => {
   return fe.out.line`${t} = ${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)}); if (${t} === undefined) ${fe.jump(0)}`;
 };
 
-export const lenStmt: E<"LenStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${fe.mod.rt("len")}(${fe.operand(s.source)});`;
+export const lenStmt: E<"LenStmt"> = (fe, s) => fe.write(s.target, sourceLocals(s.source), (t) => _`${t} = ${fe.mod.rt("len")}(${fe.operand(s.source)});`);
 
 function equalityTest(fe: FuncEmitter, a: Operand, b: Operand, negate: boolean): boolean {
   const ca = constant(fe, a);
@@ -64,7 +71,7 @@ export const isSetStmt: E<"IsSetStmt"> = (fe, s) => typeTest(fe, s.source, (v) =
 export const isDefinedStmt: E<"IsDefinedStmt"> = (fe, s) => fe.out.line`if (${fe.local(s.source)} === undefined) ${fe.jump(0)}`;
 export const isUndefinedStmt: E<"IsUndefinedStmt"> = (fe, s) => fe.out.line`if (${fe.local(s.source)} !== undefined) ${fe.jump(0)}`;
 
-export const assignVarStmt: E<"AssignVarStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${fe.operand(s.source)};`;
+export const assignVarStmt: E<"AssignVarStmt"> = (fe, s) => fe.write(s.target, sourceLocals(s.source), (t) => _`${t} = ${fe.operand(s.source)};`);
 
 export const assignVarOnceStmt: E<"AssignVarOnceStmt"> = (fe, s) => {
   const t = fe.local(s.target);
@@ -72,10 +79,11 @@ export const assignVarOnceStmt: E<"AssignVarOnceStmt"> = (fe, s) => {
   return fe.out.line`${t} = ${fe.mod.rt("assignOnce")}(${t}, ${fe.operand(s.source)}, ${site});`;
 };
 
-export const assignIntStmt: E<"AssignIntStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${s.value};`;
-export const makeNumberIntStmt: E<"MakeNumberIntStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${s.value};`;
+// (Written only if something reads the local: FuncEmitter.write.)
+export const assignIntStmt: E<"AssignIntStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = ${s.value};`);
+export const makeNumberIntStmt: E<"MakeNumberIntStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = ${s.value};`);
 export const makeNumberRefStmt: E<"MakeNumberRefStmt"> = (fe, s) =>
-  fe.out.line`${fe.local(s.target)} = ${fe.mod.number(fe.mod.string(s.index))};`;
-export const makeNullStmt: E<"MakeNullStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = null;`;
-export const resetLocalStmt: E<"ResetLocalStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = undefined;`;
+  fe.write(s.target, NO_LOCALS, (t) => _`${t} = ${fe.mod.number(fe.mod.string(s.index))};`);
+export const makeNullStmt: E<"MakeNullStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = null;`);
+export const resetLocalStmt: E<"ResetLocalStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = undefined;`);
 export const nopStmt: E<"NopStmt"> = () => false;

@@ -96,4 +96,36 @@ describe("codegen: names.ts", () => {
       }),
     );
   });
+
+  it("Scope.ident's var style keeps a Rego variable's spelling; a second one of a short or digit-ending name gets _N", () => {
+    const s = new Scope();
+    const got = ["grant", "user_id", "_x", "x", "x", "x1", "x1", "member_2", "member_2", "l3", "class", "a.b"].map((t) => s.ident(t, "var").text);
+    assert.deepEqual(got, ["grant", "user_id", "x", "x_2", "x_3", "x1_", "x1_2", "member_2", "member_2_2", "l3_", "class_", "ab"]);
+  });
+
+  it("a function's scope takes no module name, and a module name made later none a function took", () => {
+    const hostileText = fc.oneof(fc.string({ unit: "binary", maxLength: 6 }), fc.constantFrom("i", "i2", "gte", "gte2", "x_2", "_x", "input"));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.boolean(), hostileText), { maxLength: 30 }), (steps) => {
+        const module = new Scope();
+        const fns = [new Scope(new Map(), module), new Scope(new Map(), module)];
+        const made = [new Set<string>(), new Set<string>()];
+        const moduleNames = new Set<string>();
+        for (const [inModule, second, text] of steps) {
+          if (inModule) {
+            const n = module.ident(text).text;
+            assert.ok(!moduleNames.has(n) && !made[0]!.has(n) && !made[1]!.has(n), n);
+            moduleNames.add(n);
+          } else {
+            const i = second ? 1 : 0;
+            const n = fns[i]!.ident(text, "var").text;
+            assert.ok(!moduleNames.has(n) && !made[i]!.has(n), n);
+            made[i]!.add(n);
+          }
+        }
+        // Names the generator numbers itself (i0, l3, ...) are never made here.
+        for (const n of [...moduleNames, ...made[0]!, ...made[1]!]) assert.doesNotMatch(n, /^[A-Za-z]{1,2}\d+$/);
+      }),
+    );
+  });
 });

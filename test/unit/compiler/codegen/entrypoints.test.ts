@@ -68,7 +68,8 @@ describe("codegen: entrypoints", () => {
       ),
     );
     const g = generateTypeScript(b.json());
-    assert.match(g.code, /export function q\(input: QInput \| undefined, data: QData, options\?: EvalOptions\): ResultSet \{/);
+    // (data and the options unused: named so that noUnusedParameters lets them be)
+    assert.match(g.code, /export function q\(input: QInput \| undefined, _data: QData, _options\?: EvalOptions\): ResultSet \{/);
     assert.match(g.code, /export type QInput = \{\n\s+"xs"\?: Collection<unknown>;/);
     assert.equal(g.entrypoints[0]!.kind, "resultset");
     assert.deepEqual(await run(b, { input: { xs: ["a", "b"] } }), [
@@ -85,7 +86,7 @@ describe("codegen: entrypoints", () => {
     const g = generateTypeScript(b.json());
     assert.deepEqual(
       g.entrypoints.map((e) => e.exportName),
-      ["eval_", "aB", "aB2", "_1stRule", "xYZ", "scan_", "l3_", "policy", "entrypoints_", "aB3"],
+      ["eval_", "aB", "aB_2", "_1stRule", "xYZ", "scan_", "l3_", "policy", "entrypoints_", "aB_3"],
     );
   });
 

@@ -9,7 +9,7 @@ import { transform } from "esbuild";
 import { RegoError } from "regoc";
 import { generateTypeScript, loadModule } from "regoc/compiler";
 import { loadCases } from "../../../../compiler/compliance/cases.js";
-import { L, PolicyBuilder, ruleFunc } from "./plans.js";
+import { L, PolicyBuilder, ruleFunc, st } from "./plans.js";
 import { haveShared, sharedDir } from "../../../support/shared.js";
 import { authz, hostile, partialSet, query, withAndDynamic } from "./samplePlans.js";
 
@@ -56,10 +56,11 @@ describe("codegen: JavaScript output", () => {
     // first used in descending order (a plan may number its locals in any order)
     const b = new PolicyBuilder();
     const targets = Array.from({ length: 40 }, (_, i) => 60 - i);
-    ruleFunc(b, "g0.data.p.q", [...targets.map((t) => b.int(t, t)), b.assign(L(21), 3)]);
+    const reads = targets.map((t) => st("IsDefinedStmt", { source: t }));
+    ruleFunc(b, "g0.data.p.q", [...targets.map((t) => b.int(t, t)), ...reads, b.assign(L(21), 3)]);
     b.entry("p/q", "g0.data.p.q");
     const js = generateTypeScript(b.json(), { language: "javascript" }).code;
-    const decl = /function g0DataPQ\(\$, l0, l1\) \{\nlet ([^;]*);/.exec(js)?.[1];
+    const decl = /function g0DataPQ\(_\$, _input, _data\) \{\nlet ([^;]*);/.exec(js)?.[1];
     assert.equal(decl, ["l2", "l3", ...targets.map((t) => `l${t}`).reverse()].join(", "));
   });
 

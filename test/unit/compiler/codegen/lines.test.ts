@@ -124,6 +124,44 @@ describe("codegen: Lines", () => {
   });
 });
 
+describe("codegen: Lines.openInline", () => {
+  const write = (indented: boolean, body: (lines: Lines, label: Label) => void, used = false): string => {
+    const lines = new Lines(indented);
+    const label = new Label(new Name("b1"));
+    label.used = used;
+    lines.openInline(_`if (x !== undefined)`, label);
+    body(lines, label);
+    lines.close();
+    lines.line`return x;`;
+    return lines.render(1);
+  };
+
+  it("writes a one-line body on the line of its head, labelled if something breaks to it", () => {
+    for (const indented of [true, false]) {
+      const pad = indented ? "  " : "";
+      assert.equal(write(indented, (l) => l.line`y = x;`), `${pad}if (x !== undefined) { y = x; }\n${pad}return x;`);
+      assert.equal(write(indented, (l) => l.line`y = f(x); if (y === undefined) break b1;`, true), `${pad}b1: if (x !== undefined) { y = f(x); if (y === undefined) break b1; }\n${pad}return x;`);
+    }
+  });
+
+  it("writes a longer body, a comment or a nested block as a block", () => {
+    const two = (l: Lines) => {
+      l.line`y = x;`;
+      l.line`z = x;`;
+    };
+    assert.equal(write(true, two), "  if (x !== undefined) {\n    y = x;\n    z = x;\n  }\n  return x;");
+    assert.equal(write(false, two), "if (x !== undefined) {\ny = x;\nz = x;\n}\nreturn x;");
+    assert.equal(write(true, (l) => l.code(_`// a comment`)), "  if (x !== undefined) {\n    // a comment\n  }\n  return x;");
+    const nested = (l: Lines) => {
+      l.open(_`while (true)`, null);
+      l.line`break;`;
+      l.close();
+    };
+    assert.equal(write(true, nested), "  if (x !== undefined) {\n    while (true) {\n      break;\n    }\n  }\n  return x;");
+    assert.equal(write(false, nested), "if (x !== undefined) {\nwhile (true) {\nbreak;\n}\n}\nreturn x;");
+  });
+});
+
 describe("codegen: Lines sharing a PieceBuffer", () => {
   it("gives each body its own text, whichever borrows the buffer and in whatever order they render", () => {
     const buffer = new PieceBuffer();
