@@ -38,11 +38,11 @@ const C = builtinSites("{\"names\":[\"to_number\",\"gte\",\"lte\",\"gt\"],\"file
 /* Entrypoint api/allow */
 export function apiAllow(input: ApiInput | undefined, data: ApiData, options?: EvalOptions): boolean {
   const $ = new EvalState(options);
-  let l2: V, l4: V;
+  let result: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
-    l2 = g0DataApiAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
-    l4 = l2;
+    result = g0DataApiAllow($, inputValue, dataValue); if (result === undefined) break b0;
+    l4 = result;
     return l4 as boolean;
   }
   throw internalError("entrypoint api/allow produced no value");
@@ -51,7 +51,7 @@ export function apiAllow(input: ApiInput | undefined, data: ApiData, options?: E
 /* g0.data.api.allow */
 function g0DataApiAllow($: EvalState, input: V, data: V): V {
   let allow: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V;
-  // policies/api.rego:18
+  // policies/api.rego:17
   b0: {
     l4 = dotKey(input, "method"); if (l4 === undefined) break b0;
     if ((l4 as V) !== "GET") break b0;
@@ -144,16 +144,16 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
 function g0DataApiBusinessHours($: EvalState, input: V, _data: V): V {
   const m0 = $.memo;
   if (m0 !== undefined && m0.has(0)) return m0.get(0);
-  let business_hours: V, l4: V, l6: V, l9: V, l10: V, l11: V, l12: V;
-  // policies/api.rego:72
+  let business_hours: V, l4: V, hour: V, l9: V, l10: V, l11: V, l12: V;
+  // policies/api.rego:71
   b0: {
     l4 = dotKey(input, "time"); if (l4 === undefined) break b0;
-    l6 = call1($, toNumber, l4); if (l6 === undefined) break b0;
+    hour = call1($, toNumber, l4); if (hour === undefined) break b0;
     l9 = 9;
-    l10 = call2($, gte, l6, l9); if (l10 === undefined) break b0;
+    l10 = call2($, gte, hour, l9); if (l10 === undefined) break b0;
     if ((l10 as V) === false) break b0;
     l11 = 18;
-    l12 = call2($, lte, l6, l11); if (l12 === undefined) break b0;
+    l12 = call2($, lte, hour, l11); if (l12 === undefined) break b0;
     if ((l12 as V) === false) break b0;
     business_hours = true;
   }
@@ -162,8 +162,8 @@ function g0DataApiBusinessHours($: EvalState, input: V, _data: V): V {
 
 /* g0.data.api.check_permission */
 function g0DataApiCheckPermission(_$: EvalState, input: V, data: V): V {
-  let check_permission: V, l4: V, l5: V, l7: V, l8: V, l10: V, l15: V, l16: V, l17: V, l18: V;
-  // policies/api.rego:55
+  let check_permission: V, l4: V, l5: V, l7: V, l8: V, grant: V, l15: V, l16: V, l17: V, l18: V;
+  // policies/api.rego:54
   b0: {
     l4 = dotKey(input, "user"); if (l4 === undefined) break b0;
     l5 = dotKey(l4, "role"); if (l5 === undefined) break b0;
@@ -173,10 +173,10 @@ function g0DataApiCheckPermission(_$: EvalState, input: V, data: V): V {
     l18 = dotKey(input, "action"); if (l18 === undefined) break b0;
     const i0 = scan(l8);
     s0: while (i0.next()) {
-      l10 = i0.value;
-      l15 = dotKey(l10, "resource"); if (l15 === undefined) continue s0;
+      grant = i0.value;
+      l15 = dotKey(grant, "resource"); if (l15 === undefined) continue s0;
       if (!equal(l15, l16)) continue s0;
-      l17 = dotKey(l10, "action"); if (l17 === undefined) continue s0;
+      l17 = dotKey(grant, "action"); if (l17 === undefined) continue s0;
       if (!equal(l17, l18)) continue s0;
       check_permission = true;
       break b0;

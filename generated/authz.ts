@@ -28,11 +28,11 @@ export type AuthzData = {
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
   const $ = new EvalState(options);
-  let l2: V, l4: V;
+  let result: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
-    l2 = g0DataAuthzAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
-    l4 = l2;
+    result = g0DataAuthzAllow($, inputValue, dataValue); if (result === undefined) break b0;
+    l4 = result;
     return l4 as boolean;
   }
   throw internalError("entrypoint authz/allow produced no value");
@@ -40,7 +40,7 @@ export function authzAllow(input: AuthzInput | undefined, data: AuthzData, optio
 
 /* g0.data.authz.allow */
 function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
-  let allow: V, l4: V, l5: V, l6: V, l7: V, l8: V, l10: V, l15: V, l16: V, l17: V, l18: V, l19: V;
+  let allow: V, l4: V, l5: V, l6: V, l7: V, l8: V, grant: V, l15: V, l16: V, l17: V, l18: V, l19: V;
   // policies/authz.rego:14
   b0: {
     l4 = g0DataAuthzCheckRole($, input, data, "admin"); if (l4 === undefined) break b0;
@@ -67,10 +67,10 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     l19 = dotKey(l18, "type"); if (l19 === undefined) break b2;
     const i0 = scan(l8);
     s0: while (i0.next()) {
-      l10 = i0.value;
-      l15 = dotKey(l10, "action"); if (l15 === undefined) continue s0;
+      grant = i0.value;
+      l15 = dotKey(grant, "action"); if (l15 === undefined) continue s0;
       if (!equal(l15, l16)) continue s0;
-      l17 = dotKey(l10, "resource"); if (l17 === undefined) continue s0;
+      l17 = dotKey(grant, "resource"); if (l17 === undefined) continue s0;
       if (!equal(l17, l19)) continue s0;
       allow = true;
       break b2;
@@ -83,12 +83,13 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
 
 /* g0.data.authz.check_role */
 function g0DataAuthzCheckRole(_$: EvalState, input: V, _data: V, role: V): V {
-  let check_role: V, l6: V, l7: V;
+  let check_role: V, role2: V, l6: V, l7: V;
   // policies/authz.rego:28
   b0: {
+    role2 = role;
     l6 = dotKey(input, "user"); if (l6 === undefined) break b0;
     l7 = dotKey(l6, "role"); if (l7 === undefined) break b0;
-    if (!equal(l7, role)) break b0;
+    if (!equal(l7, role2)) break b0;
     check_role = true;
   }
   return check_role;

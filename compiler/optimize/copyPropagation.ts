@@ -21,6 +21,7 @@ import type { Block, Func, Operand, Plan, Policy, Stmt } from "../ir/types.js";
 import { forEachRead } from "../ir/walk.js";
 import type { Pass } from "./index.js";
 import { block, mapBodies, nestedBlocks, withBlocks } from "./stmts.js";
+import type { NameTable } from "./names.js";
 import { analyse } from "./uses.js";
 
 type Subst = Map<number, Operand>;
@@ -121,7 +122,7 @@ function substitute(s: Stmt, m: Subst): Stmt | null {
   return out ? ({ type: s.type, stmt: out } as unknown as Stmt) : s;
 }
 
-function propagateBody(blocks: Block[], body: Plan | Func): Block[] {
+function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | undefined): Block[] {
   const isFunc = "params" in body;
   const facts = analyse(blocks, isFunc ? (body.params[1] ?? -1) : 1);
   const fixed = new Set<number>(isFunc ? [...body.params, body.return] : [0, 1]);
@@ -190,7 +191,9 @@ function propagateBody(blocks: Block[], body: Plan | Func): Block[] {
         const src = subOp(copy.source, m);
         const t = copy.target;
         if (src.type === "local" && src.value === t) continue; // t = t
-        if (canPropagate(t, src, T, here + 1, end)) {
+        // A copy into a Rego variable from a local of several roles stays: the code reads the name.
+        const keepsName = src.type === "local" && names?.named(body, t) === true && facts.totalWrites.get(src.value) !== 1;
+        if (!keepsName && canPropagate(t, src, T, here + 1, end)) {
           const u = facts.uses[T]!;
           const lo = u.minRead.get(t);
           // The reads of t become reads of the source.
@@ -199,6 +202,8 @@ function propagateBody(blocks: Block[], body: Plan | Func): Block[] {
             u.read(src.value, u.maxRead.get(t)!);
           }
           m.set(t, src);
+          // A source with one role in the body (written once) takes the copy's Rego name.
+          if (src.type === "local" && facts.totalWrites.get(src.value) === 1) names?.inherit(body, t, src.value);
           taken.push({ at: out.length, stmt: { type: s.type, stmt: { ...s.stmt, source: src } } as Stmt, target: t });
           continue;
         }
@@ -218,5 +223,5 @@ function propagateBody(blocks: Block[], body: Plan | Func): Block[] {
 
 export const copyPropagation: Pass = {
   name: "copy-propagation",
-  run: (policy: Policy) => mapBodies(policy, propagateBody),
+  run: (policy: Policy, names?: NameTable) => mapBodies(policy, (blocks, body) => propagateBody(blocks, body, names)),
 };

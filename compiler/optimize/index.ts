@@ -2,16 +2,19 @@
 // order of PASSES. Every pass keeps the plan's meaning exactly (values, undefinedness, conflicts,
 // errors) and leaves its input untouched: it returns a policy sharing the parts it did not change.
 // Each pass lives in a file of its own here, with tests of its own (before/after IR).
+import type { LocalNames } from "../codegen/emit/context.js";
 import type { Policy } from "../ir/types.js";
 import { copyPropagation } from "./copyPropagation.js";
 import { deadCode } from "./deadCode.js";
 import { earlyExit } from "./earlyExit.js";
 import { hoist } from "./hoist.js";
+import { NameTable } from "./names.js";
 
 export interface Pass {
   /** A short kebab-case name (`copy-propagation`), for tests and `OptimizeOptions.skip`. */
   name: string;
-  run(policy: Policy): Policy;
+  /** `names`: the policy's local names, for a pass that replaces locals to hand them on. */
+  run(policy: Policy, names?: NameTable): Policy;
 }
 
 /** The passes, in the order they run. */
@@ -28,11 +31,15 @@ export const PASSES: readonly Pass[] = [
 export interface OptimizeOptions {
   /** Pass names not to run (for tests comparing a pass's output with its input's). */
   skip?: readonly string[];
+  /** The Rego names of the plan's locals (GenerateOptions.localNames). */
+  localNames?: LocalNames;
 }
 
-/** Runs every pass of PASSES (except the skipped ones) over the policy. */
-export function optimize(policy: Policy, options: OptimizeOptions = {}): Policy {
+/** Runs every pass of PASSES (except the skipped ones) over the policy; the local names as the
+ * passes leave them. */
+export function optimize(policy: Policy, options: OptimizeOptions = {}): { policy: Policy; localNames: LocalNames | undefined } {
+  const names = new NameTable(options.localNames);
   let p = policy;
-  for (const pass of PASSES) if (!options.skip?.includes(pass.name)) p = pass.run(p);
-  return p;
+  for (const pass of PASSES) if (!options.skip?.includes(pass.name)) p = pass.run(p, names);
+  return { policy: p, localNames: names.result() };
 }

@@ -2,6 +2,7 @@
 // constants — the site tables and number literals —, names of funcs) and one function
 // (FuncEmitter: its locals, its label stack for breaks, whether it is async, memoised, a plan).
 import type { Block, Func, Operand, Policy, StmtLocation } from "../../ir/types.js";
+import { forEachStmt } from "../../ir/walk.js";
 import type { CallGraph } from "../analysis/calls.js";
 import type { FuncFacts } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
@@ -397,7 +398,13 @@ export class FuncEmitter {
   sourceLine(block: Block): void {
     const first = block.stmts[0];
     if (!this.mod.typed || first === undefined || first.type === "ReturnLocalStmt") return;
-    const { file, row } = first.stmt;
+    // The block's first line: the optimiser may have dropped the statement of the rule's head, but
+    // a later one (the value's assignment, maybe inside a loop) carries it.
+    const file = first.stmt.file;
+    let row = first.stmt.row;
+    forEachStmt([block], (s) => {
+      if (s.stmt.file === file && s.stmt.row > 0 && s.stmt.row < row) row = s.stmt.row;
+    });
     if ((file === this.lastFile && row === this.lastRow) || !(row > 0)) return;
     const name = this.mod.policy.static.files[file]?.value;
     // (no file, or the planner's own query text, `<query>`: no line to point at)

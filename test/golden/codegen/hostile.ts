@@ -30,7 +30,7 @@ export function xEvil(input: XEvilInput | undefined, data: XEvilData, options?: 
 /* g0.data.x.`${evil}`*\/ */
 function g0DataXEvil(_$: EvalState, input: V, _data: V): V {
   let l2: V, l3: V, l4: V, l5: V, l6: V;
-  // evil *\/ file\u2028.rego:6
+  // evil *\/ file\u2028.rego:1
   b0: {
     l3 = undefined;
     l4 = dotKey(input, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>"); if (l4 === undefined) break b0;

@@ -48,7 +48,7 @@ export function shopAllow(input: ShopInput | undefined, data: ShopData, options?
 /* g0.data.shop.allow */
 function g0DataShopAllow($: EvalState, input: V, data: V): V {
   let l2: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l12: V;
-  // shop.rego:8
+  // shop.rego:7
   b0: {
     l4 = dotKey(input, "user"); if (l4 === undefined) break b0;
     l5 = dotKey(l4, "name"); if (l5 === undefined) break b0;

@@ -35,7 +35,7 @@ export function appReport(input: AppInput | undefined, data: AppData, options?: 
 /* g0.data.app.report */
 function g0DataAppReport($: EvalState, input: V, data: V): V {
   let l2: V, l3: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V, l13: V, t0: V | typeof NOT_FOUND;
-  // policy.rego:35
+  // policy.rego:11
   b0: {
     l3 = undefined;
     l5 = dotKey(input, "rule"); if (l5 === undefined) break b0;
@@ -88,7 +88,7 @@ function g0DataLibLevel($: EvalState, input: V, _data: V): V {
   const m0 = $.memo;
   if (m0 !== undefined && m0.has(0)) return m0.get(0);
   let l2: V, l3: V, l4: V;
-  // policy.rego:3
+  // policy.rego:1
   b0: {
     l3 = undefined;
     l4 = dotKey(input, "level"); if (l4 === undefined) break b0;

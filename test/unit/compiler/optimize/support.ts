@@ -110,7 +110,7 @@ export function decoded(b: PolicyBuilder): Policy {
 export async function outcomes(b: PolicyBuilder, options: EvaluateOptions = {}, skip: readonly string[] = []): Promise<[unknown, unknown]> {
   const run = async (optimizeIt: boolean) => {
     const policy = decoded(b);
-    const generated = generateModule(optimizeIt ? optimize(policy, { skip }) : policy, { language: "function", optimize: false });
+    const generated = generateModule(optimizeIt ? optimize(policy, { skip }).policy : policy, { language: "function", optimize: false });
     const mod = await loadModule(generated.code, generated);
     const pq = new PreparedQuery(mod.entrypoints, policy.plans.plans[0]!.name, generated.code);
     try {
