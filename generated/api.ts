@@ -33,7 +33,7 @@ const C = builtinSites("{\"names\":[\"to_number\",\"gte\",\"lte\",\"gt\"],\"file
   c2 = C[2]!,
   c3 = C[3]!;
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
-const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,67,1,0,0,54,1,0,0,63,1,0,0,61,1,0,0,17,1,0,0,24,1,0,0,32,1,0,0,39,1,0,0,47,1,0,0,14,9]}");
+const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,17,1,0,0,24,1,0,0,32,1,0,0,39,1,0,0,47,1]}");
 
 /* g0.data.api.business_hours (memoised) */
 function g0DataApiBusinessHours($: EvalState, l0: V, l1: V): V {
@@ -53,11 +53,11 @@ function g0DataApiBusinessHours($: EvalState, l0: V, l1: V): V {
     l11 = 18;
     l12 = call2($, c2, l8, l11); if (l12 === undefined) break b0;
     if ((l12 as V) === false) break b0;
-    l3 = assignOnce(l3, true, K, 0);
+    l3 = true;
   }
   b1: {
     if (l3 === undefined) break b1;
-    l2 = assignOnce(l2, l3, K, 0);
+    l2 = l3;
   }
   return $.memoize(0, l2);
 }
@@ -88,12 +88,12 @@ function g0DataApiCheckPermission($: EvalState, l0: V, l1: V): V {
       l17 = dotKey(l14, "action"); if (l17 === undefined) continue s0;
       l18 = dotKey(l0, "action"); if (l18 === undefined) continue s0;
       if (!equal(l17, l18)) continue s0;
-      l3 = assignOnce(l3, true, K, 1);
+      l3 = true;
     }
   }
   b3: {
     if (l3 === undefined) break b3;
-    l2 = assignOnce(l2, l3, K, 1);
+    l2 = l3;
   }
   return l2;
 }
@@ -119,11 +119,11 @@ function g0DataApiOverRateLimit($: EvalState, l0: V, l1: V): V {
     l13 = 100;
     l14 = call2($, c3, l12, l13); if (l14 === undefined) break b0;
     if ((l14 as V) === false) break b0;
-    l3 = assignOnce(l3, true, K, 2);
+    l3 = true;
   }
   b3: {
     if (l3 === undefined) break b3;
-    l2 = assignOnce(l2, l3, K, 2);
+    l2 = l3;
   }
   return l2;
 }
@@ -138,11 +138,11 @@ function g0DataApiRateLimitOk($: EvalState, l0: V, l1: V): V {
       if ((l4 as V) === false) break n0;
       break b0;
     }
-    l3 = assignOnce(l3, true, K, 3);
+    l3 = true;
   }
   b1: {
     if (l3 === undefined) break b1;
-    l2 = assignOnce(l2, l3, K, 3);
+    l2 = l3;
   }
   return l2;
 }
@@ -158,7 +158,7 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     if (!Array.isArray(l5)) break b0;
     l7 = len(l5);
     l6 = 1;
-    if (!equal(l7, l6)) break b0;
+    if ((l7 as V) !== l6) break b0;
     l8 = 0;
     l8 = 0;
     l9 = dot(l5, l8); if (l9 === undefined) break b0;
@@ -166,11 +166,11 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     l10 = dotKey(l0, "user"); if (l10 === undefined) break b0;
     l11 = dotKey(l10, "authenticated"); if (l11 === undefined) break b0;
     if ((l11 as V) !== true) break b0;
-    l3 = assignOnce(l3, true, K, 4);
+    l3 = true;
   }
   b1: {
     if (l3 === undefined) break b1;
-    l2 = assignOnce(l2, l3, K, 4);
+    l2 = assignOnce(l2, l3, K, 0);
   }
   b2: {
     l3 = undefined;
@@ -180,7 +180,7 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     if (!Array.isArray(l5)) break b2;
     l7 = len(l5);
     l6 = 2;
-    if (!equal(l7, l6)) break b2;
+    if ((l7 as V) !== l6) break b2;
     l8 = 0;
     l8 = 0;
     l9 = dot(l5, l8); if (l9 === undefined) break b2;
@@ -191,11 +191,11 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     l11 = dotKey(l0, "user"); if (l11 === undefined) break b2;
     l12 = dotKey(l11, "id"); if (l12 === undefined) break b2;
     if (!equal(l12, l10)) break b2;
-    l3 = assignOnce(l3, true, K, 5);
+    l3 = true;
   }
   b3: {
     if (l3 === undefined) break b3;
-    l2 = assignOnce(l2, l3, K, 5);
+    l2 = assignOnce(l2, l3, K, 1);
   }
   b4: {
     l3 = undefined;
@@ -205,7 +205,7 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     if (!Array.isArray(l5)) break b4;
     l7 = len(l5);
     l6 = 2;
-    if (!equal(l7, l6)) break b4;
+    if ((l7 as V) !== l6) break b4;
     l8 = 0;
     l8 = 0;
     l9 = dot(l5, l8); if (l9 === undefined) break b4;
@@ -216,11 +216,11 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     l11 = dotKey(l0, "user"); if (l11 === undefined) break b4;
     l12 = dotKey(l11, "role"); if (l12 === undefined) break b4;
     if ((l12 as V) !== "admin") break b4;
-    l3 = assignOnce(l3, true, K, 6);
+    l3 = true;
   }
   b5: {
     if (l3 === undefined) break b5;
-    l2 = assignOnce(l2, l3, K, 6);
+    l2 = assignOnce(l2, l3, K, 2);
   }
   b6: {
     l3 = undefined;
@@ -230,7 +230,7 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     if (!Array.isArray(l5)) break b6;
     l7 = len(l5);
     l6 = 1;
-    if (!equal(l7, l6)) break b6;
+    if ((l7 as V) !== l6) break b6;
     l8 = 0;
     l8 = 0;
     l9 = dot(l5, l8); if (l9 === undefined) break b6;
@@ -240,11 +240,11 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     if ((l11 as V) !== true) break b6;
     l12 = g0DataApiBusinessHours($, l0, l1); if (l12 === undefined) break b6;
     if ((l12 as V) === false) break b6;
-    l3 = assignOnce(l3, true, K, 7);
+    l3 = true;
   }
   b7: {
     if (l3 === undefined) break b7;
-    l2 = assignOnce(l2, l3, K, 7);
+    l2 = assignOnce(l2, l3, K, 3);
   }
   b8: {
     l3 = undefined;
@@ -254,15 +254,15 @@ function g0DataApiAllow($: EvalState, l0: V, l1: V): V {
     if ((l5 as V) === false) break b8;
     l6 = g0DataApiBusinessHours($, l0, l1); if (l6 === undefined) break b8;
     if ((l6 as V) === false) break b8;
-    l3 = assignOnce(l3, true, K, 8);
+    l3 = true;
   }
   b9: {
     if (l3 === undefined) break b9;
-    l2 = assignOnce(l2, l3, K, 8);
+    l2 = assignOnce(l2, l3, K, 4);
   }
   b10: {
     if (l2 !== undefined) break b10;
-    l2 = assignOnce(l2, false, K, 9);
+    l2 = false;
   }
   return l2;
 }

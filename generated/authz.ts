@@ -26,7 +26,7 @@ export type AuthzData = {
   [key: string]: unknown;
 };
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
-const K = conflictSites("{\"names\":[\"function\",\"rule\"],\"files\":[\"policies/authz.rego\"],\"sites\":[0,0,28,1,1,0,14,1,1,0,17,1,1,0,21,1,1,0,11,9]}");
+const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policies/authz.rego\"],\"sites\":[0,0,14,1,0,0,17,1,0,0,21,1]}");
 
 /* g0.data.authz.check_role */
 function g0DataAuthzCheckRole($: EvalState, l0: V, l1: V, l3: V): V {
@@ -37,11 +37,11 @@ function g0DataAuthzCheckRole($: EvalState, l0: V, l1: V, l3: V): V {
     l6 = dotKey(l0, "user"); if (l6 === undefined) break b0;
     l7 = dotKey(l6, "role"); if (l7 === undefined) break b0;
     if (!equal(l7, l5)) break b0;
-    l4 = assignOnce(l4, true, K, 0);
+    l4 = true;
   }
   b1: {
     if (l4 === undefined) break b1;
-    l2 = assignOnce(l2, l4, K, 0);
+    l2 = l4;
   }
   return l2;
 }
@@ -53,11 +53,11 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
     l3 = undefined;
     l4 = g0DataAuthzCheckRole($, l0, l1, "admin"); if (l4 === undefined) break b0;
     if ((l4 as V) === false) break b0;
-    l3 = assignOnce(l3, true, K, 1);
+    l3 = true;
   }
   b1: {
     if (l3 === undefined) break b1;
-    l2 = assignOnce(l2, l3, K, 1);
+    l2 = assignOnce(l2, l3, K, 0);
   }
   b2: {
     l3 = undefined;
@@ -66,11 +66,11 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
     l6 = dotKey(l0, "resource"); if (l6 === undefined) break b2;
     l7 = dotKey(l6, "owner_id"); if (l7 === undefined) break b2;
     if (!equal(l5, l7)) break b2;
-    l3 = assignOnce(l3, true, K, 2);
+    l3 = true;
   }
   b3: {
     if (l3 === undefined) break b3;
-    l2 = assignOnce(l2, l3, K, 2);
+    l2 = assignOnce(l2, l3, K, 1);
   }
   b4: {
     l3 = undefined;
@@ -96,16 +96,16 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
       l18 = dotKey(l0, "resource"); if (l18 === undefined) continue s0;
       l19 = dotKey(l18, "type"); if (l19 === undefined) continue s0;
       if (!equal(l17, l19)) continue s0;
-      l3 = assignOnce(l3, true, K, 3);
+      l3 = true;
     }
   }
   b7: {
     if (l3 === undefined) break b7;
-    l2 = assignOnce(l2, l3, K, 3);
+    l2 = assignOnce(l2, l3, K, 2);
   }
   b8: {
     if (l2 !== undefined) break b8;
-    l2 = assignOnce(l2, false, K, 4);
+    l2 = false;
   }
   return l2;
 }

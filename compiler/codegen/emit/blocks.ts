@@ -20,6 +20,7 @@ type E<T extends StmtType> = Emit<StmtMap[T]>;
 export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[]): boolean {
   for (let i = 0; i < stmts.length; i++) {
     const s = stmts[i]!;
+    fe.previous = i > 0 ? stmts[i - 1] : undefined;
     if ((EMITTERS[s.type] as E<StmtType>)(fe, s.stmt)) return true;
   }
   return false;

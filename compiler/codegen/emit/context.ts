@@ -1,10 +1,11 @@
 // State shared while emitting one module (ModuleEmitter: runtime imports used, module-level
 // constants — the site tables and number literals —, names of funcs) and one function
 // (FuncEmitter: its locals, its label stack for breaks, whether it is async, memoised, a plan).
-import type { Func, Operand, Policy, StmtLocation } from "../../ir/types.js";
+import type { Func, Operand, Policy, Stmt, StmtLocation } from "../../ir/types.js";
 import type { CallGraph } from "../analysis/calls.js";
 import type { FuncFacts } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
+import { analyseScalars, exactDouble, type Scalars } from "../analysis/scalars.js";
 import { Label, Lines, Name, PieceBuffer, _, comment, lit, type Code } from "../code.js";
 import { FIXED, RT, Scope, type RuntimeName } from "../names.js";
 import type { ModuleConst } from "../module.js";
@@ -170,8 +171,8 @@ export class ModuleEmitter {
   number(text: string): Code {
     let c = this.numbers.get(text);
     if (c) return c;
-    const d = Number(text);
-    if (Number.isFinite(d) && String(d) === text && (Number.isSafeInteger(d) || !Number.isInteger(d))) c = lit(d);
+    const d = exactDouble(text);
+    if (d !== undefined) c = lit(d);
     else {
       const n = this.scope.name("n");
       this.consts.push({ name: n, init: _`${this.rt("num")}(${text})` });
@@ -220,6 +221,10 @@ export class FuncEmitter {
   readonly out: Lines;
   /** DotStmts reading base data (number keys are read as their text). */
   dataDots: ReadonlySet<object> = NO_DOTS;
+  /** The statement emitted just before the current one in the same list (emitStmts sets it). */
+  previous: Stmt | undefined = undefined;
+  /** The body's exact scalars and constants (analysis/scalars.ts), set before the body is emitted. */
+  scalars!: Scalars;
   /** Writes `return v` for this function (casts, memoisation). */
   returnValue: (v: Code) => Code = (v) => _`return ${v};`;
 
@@ -256,6 +261,12 @@ export class FuncEmitter {
       this.locals.push(n);
     }
     return this.mod.localName(n);
+  }
+
+  /** Analyses the body's scalars (before it is emitted). */
+  analyse(blocks: Func["blocks"]): void {
+    const mod = this.mod;
+    this.scalars = analyseScalars(blocks, this.kind === "plan" ? [0, 1] : this.params, mod.facts, mod.builtinDecls, (i) => mod.string(i));
   }
 
   temp(type: Code): Name {

@@ -78,6 +78,7 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   const memoId = mod.calls.isMemoisedAt(index) ? index : undefined;
   const fe = new FuncEmitter(mod, "func", f.params, isAsync, memoId, undefined, f.params.length > 2);
   fe.dataDots = baseDataDots(mod.policy, f.blocks, f.params[1], mod.calls.readsWithLocalKey(f));
+  fe.analyse(f.blocks);
   const $ = fe.state;
   const V = mod.fixed.V;
   const body = fe.out;
@@ -155,6 +156,7 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
     returnType = mod.rt("ResultSet");
   }
   fe.dataDots = baseDataDots(mod.policy, plan.blocks, 1, mod.calls.readsWithLocalKey(plan));
+  fe.analyse(plan.blocks);
   const l0 = fe.local(0);
   const l1 = fe.local(1);
   const nodes = fe.out;

@@ -29,6 +29,12 @@ export const dotStmt: E<"DotStmt"> = (fe, s) => {
 
 export const lenStmt: E<"LenStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${fe.mod.rt("len")}(${fe.operand(s.source)});`;
 
+/** Whether `===` compares the operand with anything exactly as Rego's equality does: a string or
+ * boolean constant, or a local holding only exact scalars (analysis/scalars.ts). */
+function exact(fe: FuncEmitter, op: Operand): boolean {
+  return op.type !== "local" || fe.scalars.exact(op.value);
+}
+
 function equalityTest(fe: FuncEmitter, a: Operand, b: Operand, negate: boolean): boolean {
   const ca = constant(fe, a);
   const cb = constant(fe, b);
@@ -37,12 +43,12 @@ function equalityTest(fe: FuncEmitter, a: Operand, b: Operand, negate: boolean):
     return (ca === cb) !== negate ? false : fe.out.codeLast(fe.jump(0));
   }
   if (a.type === "local" && b.type === "local" && a.value === b.value) return negate ? fe.out.codeLast(fe.jump(0)) : false;
-  if (ca !== undefined || cb !== undefined) {
-    // A string or boolean constant equals exactly itself: strict (in)equality. The local is
+  if (exact(fe, a) || exact(fe, b)) {
+    // An exact scalar equals exactly what is `===` to it: strict (in)equality. The local is
     // widened to V: TypeScript may have narrowed it (`l4 = true;`, an earlier comparison) to a
-    // type that does not overlap the constant.
-    const [local, c] = ca !== undefined ? [b, a] : [a, b];
-    return fe.out.line`if ((${fe.mod.cast(fe.operand(local), fe.mod.fixed.V)}) ${negate ? _`===` : _`!==`} ${fe.operand(c)}) ${fe.jump(0)}`;
+    // type that does not overlap the other side.
+    const [x, y] = ca !== undefined ? [b, a] : [a, b];
+    return fe.out.line`if ((${fe.mod.cast(fe.operand(x), fe.mod.fixed.V)}) ${negate ? _`===` : _`!==`} ${fe.operand(y)}) ${fe.jump(0)}`;
   }
   const equal = fe.mod.rt("equal");
   if (negate) return fe.out.line`if (${equal}(${fe.operand(a)}, ${fe.operand(b)})) ${fe.jump(0)}`;
@@ -68,6 +74,16 @@ export const assignVarStmt: E<"AssignVarStmt"> = (fe, s) => fe.out.line`${fe.loc
 
 export const assignVarOnceStmt: E<"AssignVarOnceStmt"> = (fe, s) => {
   const t = fe.local(s.target);
+  // No conflict is possible when the target is undefined here (the statement before tested it),
+  // or when the target only ever holds one constant and the source is defined (a constant, or a
+  // local the statement before tested): a plain assignment.
+  const prev = fe.previous;
+  const src = s.source;
+  const targetUndefined = prev?.type === "IsUndefinedStmt" && prev.stmt.source === s.target;
+  const sourceDefined = src.type !== "local" || (prev?.type === "IsDefinedStmt" && prev.stmt.source === src.value);
+  if (targetUndefined || (sourceDefined && fe.scalars.constant(s.target) !== undefined)) {
+    return fe.out.line`${t} = ${fe.operand(s.source)};`;
+  }
   const site = fe.mod.conflictSite(fe.isFunction ? "function" : "rule", s);
   return fe.out.line`${t} = ${fe.mod.rt("assignOnce")}(${t}, ${fe.operand(s.source)}, ${site});`;
 };

@@ -20,7 +20,7 @@ const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"polic
   c0 = C[0]!,
   c1 = C[1]!;
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
-const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,6,1,0,0,8,1,0,0,15,1,0,0,17,1,0,0,19,1]}");
+const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,8,1,0,0,17,1]}");
 
 /* g0.data.authz.allow */
 function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
@@ -31,11 +31,11 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
     l5 = dotKey(l4, "role"); if (l5 === undefined) break b0;
     l6 = call2($, c0, l5, "admin"); if (l6 === undefined) break b0;
     if ((l6 as V) === false) break b0;
-    l3 = assignOnce(l3, true, K, 0);
+    l3 = true;
   }
   b1: {
     if (l3 === undefined) break b1;
-    l2 = assignOnce(l2, l3, K, 1);
+    l2 = assignOnce(l2, l3, K, 0);
   }
   b2: {
     l3 = undefined;
@@ -44,15 +44,15 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
     l8 = dotKey(l0, "path"); if (l8 === undefined) break b2;
     l9 = call2($, c1, l8, "/public"); if (l9 === undefined) break b2;
     if ((l9 as V) === false) break b2;
-    l3 = assignOnce(l3, true, K, 2);
+    l3 = true;
   }
   b3: {
     if (l3 === undefined) break b3;
-    l2 = assignOnce(l2, l3, K, 3);
+    l2 = assignOnce(l2, l3, K, 1);
   }
   b4: {
     if (l2 !== undefined) break b4;
-    l2 = assignOnce(l2, false, K, 4);
+    l2 = false;
   }
   return l2;
 }

@@ -2,7 +2,7 @@
 // Entrypoints: app/report
 import { EMPTY_OBJECT, EvalState, NOT_FOUND, assignOnce, conflictSites, dotData, dotKey, num, pathKey, push, upsert } from "regoc";
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
-const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,2,1,0,0,5,1,0,0,7,1,0,0,34,1,0,0,37,1]}");
+const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,2,1,0,0,5,1,0,0,34,1,0,0,37,1]}");
 const n0 = num("123456789012345678901234");
 function g0DataLibLevel($, l0, l1) {
 const m0 = $.memo;
@@ -19,7 +19,7 @@ l2 = assignOnce(l2, l3, K, 1);
 }
 b2: {
 if (l2 !== undefined) break b2;
-l2 = assignOnce(l2, "none", K, 2);
+l2 = "none";
 }
 return $.memoize(0, l2);
 }
@@ -72,11 +72,11 @@ l13 = [];
 push(l13, l6);
 push(l13, l9);
 push(l13, l11);
-l3 = assignOnce(l3, l13, K, 3);
+l3 = assignOnce(l3, l13, K, 2);
 }
 b5: {
 if (l3 === undefined) break b5;
-l2 = assignOnce(l2, l3, K, 4);
+l2 = assignOnce(l2, l3, K, 3);
 }
 return l2;
 }

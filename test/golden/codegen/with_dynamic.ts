@@ -15,7 +15,7 @@ export type AppData = {
   [key: string]: unknown;
 };
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
-const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,2,1,0,0,5,1,0,0,7,1,0,0,34,1,0,0,37,1]}");
+const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,2,1,0,0,5,1,0,0,34,1,0,0,37,1]}");
 const n0 = num("123456789012345678901234");
 
 /* g0.data.lib.level (memoised) */
@@ -34,7 +34,7 @@ function g0DataLibLevel($: EvalState, l0: V, l1: V): V {
   }
   b2: {
     if (l2 !== undefined) break b2;
-    l2 = assignOnce(l2, "none", K, 2);
+    l2 = "none";
   }
   return $.memoize(0, l2);
 }
@@ -91,11 +91,11 @@ function g0DataAppReport($: EvalState, l0: V, l1: V): V {
     push(l13, l6);
     push(l13, l9);
     push(l13, l11);
-    l3 = assignOnce(l3, l13, K, 3);
+    l3 = assignOnce(l3, l13, K, 2);
   }
   b5: {
     if (l3 === undefined) break b5;
-    l2 = assignOnce(l2, l3, K, 4);
+    l2 = assignOnce(l2, l3, K, 3);
   }
   return l2;
 }
