@@ -79,13 +79,13 @@ describe("codegen: entrypoints", () => {
 
   it("entrypoint names become valid, unique identifiers (eval, digits, punctuation, clashes)", () => {
     const b = new PolicyBuilder();
-    for (const name of ["eval", "a/b", "a.b", "1st/rule", "x-y/z", "scan", "l3", "", "entrypoints", "a/b_"]) {
+    for (const name of ["eval", "a/b", "a.b", "1st/rule", "x-y/z", "scanView", "l3", "", "entrypoints", "a/b_"]) {
       b.plan(name, block(...b.result("result", T, 2)));
     }
     const g = generateTypeScript(b.json());
     assert.deepEqual(
       g.entrypoints.map((e) => e.exportName),
-      ["eval_", "aB", "aB2", "_1stRule", "xYZ", "scan_", "l3_", "policy", "entrypoints_", "aB3"],
+      ["eval_", "aB", "aB2", "_1stRule", "xYZ", "scanView_", "l3_", "policy", "entrypoints_", "aB3"],
     );
   });
 
