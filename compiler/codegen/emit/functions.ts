@@ -2,7 +2,7 @@
 //   function g0DataTestAllow($: EvalState, l0: V, l1: V): V { let l2: V, ...; b0: {...} ... }
 //   export function testAllow(input: TestInput | undefined, data: TestData, options?: EvalOptions): boolean
 // Locals are function-level `let`s (the IR's frames are flat). Memoised funcs look up the current
-// memo frame first and record what they return. A plan's function makes the evaluation's state,
+// memo frame first and record what they return. A plan's function takes the evaluation's state,
 // binds locals 0/1 to input and data (data defaults to {}), and returns its result set, or its
 // single binding's value directly (see analysis/entry.ts).
 import type { Func, Plan, Stmt } from "../../ir/types.js";
@@ -84,8 +84,8 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   const body = fe.out;
   if (memoId !== undefined) {
     const m = fe.scope.name("m");
-    body.line`const ${m} = ${$}.memo;`;
-    body.line`if (${m} !== undefined && ${m}.has(${memoId})) return ${m}.get(${memoId});`;
+    body.line`const ${m} = ${$}.recall(${memoId});`;
+    body.line`if (${m} !== ${mod.rt("NOT_FOUND")}) return ${m};`;
     fe.returnValue = (v) => _`return ${$}.memoize(${memoId}, ${v});`;
   }
   // The declarations come first, but are known once the body is emitted.
@@ -149,7 +149,7 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
     maybeUndefined = t.maybeUndefined;
     fe = new FuncEmitter(mod, "plan", [], isAsync, undefined, direct, false);
     const cast = maybeUndefined ? _`${t.type} | undefined` : t.type;
-    fe.returnValue = (v) => _`return ${mod.cast(v, cast)};`;
+    fe.returnValue = (v) => _`return ${mod.cast(_`${$}.done(${v})`, cast)};`;
     returnType = t.type;
   } else {
     fe = new FuncEmitter(mod, "plan", [], isAsync, undefined, "resultset", false);
@@ -160,7 +160,8 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
   const l0 = fe.local(0);
   const l1 = fe.local(1);
   const nodes = fe.out;
-  nodes.line`const ${$} = new ${mod.rt("EvalState")}(${mod.fixed.options});`;
+  // The evaluation's state: taken from the runtime's spare, given back by `$.done` at each return.
+  nodes.line`const ${$} = ${mod.rt("EvalState")}.take(${mod.fixed.options});`;
   const declarationsAt = nodes.reserve();
   nodes.line`let ${mod.annotated(l0, V)} = ${mod.cast(mod.fixed.input, _`unknown as ${V}`)}, ${mod.annotated(l1, V)} = ${mod.cast(_`(${mod.fixed.data} ?? ${mod.rt("EMPTY_OBJECT")})`, _`unknown as ${V}`)};`;
   const rs = fe.result && "resultSet" in fe.result ? fe.result.resultSet : undefined;
@@ -170,11 +171,11 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
   if (direct) {
     if (!terminal) {
       // The analysis proved the value is always there; should it ever not be, fail loudly.
-      if (maybeUndefined) nodes.line`return undefined;`;
+      if (maybeUndefined) nodes.line`return ${$}.done(undefined);`;
       else nodes.line`throw ${mod.rt("internalError")}(${`entrypoint ${plan.name} produced no value`});`;
     }
     if (maybeUndefined) returnType = _`${returnType} | undefined`;
-  } else if (!terminal) nodes.line`return ${rs!}.rows;`;
+  } else if (!terminal) nodes.line`return ${$}.done(${rs!}.rows);`;
   const params: Param[] = [
     { name: mod.fixed.input, type: _`${types.input} | undefined` },
     { name: mod.fixed.data, type: types.data },

@@ -39,14 +39,14 @@ l2 = false;
 return l2;
 }
 export function authzAllow(input, data, options) {
-const $ = new EvalState(options);
+const $ = EvalState.take(options);
 let l2, l3, l4;
 let l0 = input, l1 = (data ?? EMPTY_OBJECT);
 b0: {
 l2 = g0DataAuthzAllow($, l0, l1); if (l2 === undefined) break b0;
 l3 = l2;
 l4 = l3;
-return l4;
+return $.done(l4);
 }
 throw internalError("entrypoint authz/allow produced no value");
 }

@@ -59,14 +59,14 @@ function g0DataAuthzAllow($: EvalState, l0: V, l1: V): V {
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
-  const $ = new EvalState(options);
+  const $ = EvalState.take(options);
   let l2: V, l3: V, l4: V;
   let l0: V = input as unknown as V, l1: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
     l2 = g0DataAuthzAllow($, l0, l1); if (l2 === undefined) break b0;
     l3 = l2;
     l4 = l3;
-    return l4 as boolean;
+    return $.done(l4) as boolean;
   }
   throw internalError("entrypoint authz/allow produced no value");
 }

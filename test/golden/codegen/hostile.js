@@ -20,16 +20,16 @@ l2 = assignOnce(l2, l3, K, 1);
 return l2;
 }
 export function xEvil(input, data, options) {
-const $ = new EvalState(options);
+const $ = EvalState.take(options);
 let l2, l3, l4;
 let l0 = input, l1 = (data ?? EMPTY_OBJECT);
 b0: {
 l2 = g0DataXEvil($, l0, l1); if (l2 === undefined) break b0;
 l3 = l2;
 l4 = l3;
-return l4;
+return $.done(l4);
 }
-return undefined;
+return $.done(undefined);
 }
 /* entrypoint name -> function */
 export const entrypoints = {

@@ -36,16 +36,16 @@ function g0DataXEvil($: EvalState, l0: V, l1: V): V {
 
 /* Entrypoint x/`${evil}`*\/\u000a */
 export function xEvil(input: XEvilInput | undefined, data: XEvilData, options?: EvalOptions): ObjectValue | undefined {
-  const $ = new EvalState(options);
+  const $ = EvalState.take(options);
   let l2: V, l3: V, l4: V;
   let l0: V = input as unknown as V, l1: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
     l2 = g0DataXEvil($, l0, l1); if (l2 === undefined) break b0;
     l3 = l2;
     l4 = l3;
-    return l4 as ObjectValue | undefined;
+    return $.done(l4) as ObjectValue | undefined;
   }
-  return undefined;
+  return $.done(undefined);
 }
 
 /* entrypoint name -> function */

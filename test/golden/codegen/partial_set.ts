@@ -43,14 +43,14 @@ function g0DataShopDeny($: EvalState, l0: V, l1: V): V {
 
 /* Entrypoint shop/deny */
 export function shopDeny(input: ShopInput | undefined, data: ShopData, options?: EvalOptions): RegoSet {
-  const $ = new EvalState(options);
+  const $ = EvalState.take(options);
   let l2: V, l3: V, l4: V;
   let l0: V = input as unknown as V, l1: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
     l2 = g0DataShopDeny($, l0, l1); if (l2 === undefined) break b0;
     l3 = l2;
     l4 = l3;
-    return l4 as RegoSet;
+    return $.done(l4) as RegoSet;
   }
   throw internalError("entrypoint shop/deny produced no value");
 }

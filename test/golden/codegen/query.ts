@@ -13,7 +13,7 @@ export type QueryData = unknown;
 
 /* Entrypoint query */
 export function query(input: QueryInput | undefined, data: QueryData, options?: EvalOptions): ResultSet {
-  const $ = new EvalState(options);
+  const $ = EvalState.take(options);
   let l2: V, l3: V, l4: V, l5: V, l6: V;
   let l0: V = input as unknown as V, l1: V = (data ?? EMPTY_OBJECT) as unknown as V;
   const r0 = new ResultSetBuilder();
@@ -29,7 +29,7 @@ export function query(input: QueryInput | undefined, data: QueryData, options?: 
       r0.add(l6);
     }
   }
-  return r0.rows;
+  return $.done(r0.rows);
 }
 
 /* entrypoint name -> function */

@@ -94,16 +94,16 @@ function g0DataShopAllow($: EvalState, l0: V, l1: V): V {
 
 /* Entrypoint shop/allow */
 export function shopAllow(input: ShopInput | undefined, data: ShopData, options?: EvalOptions): boolean | undefined {
-  const $ = new EvalState(options);
+  const $ = EvalState.take(options);
   let l2: V, l3: V, l4: V;
   let l0: V = input as unknown as V, l1: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
     l2 = g0DataShopAllow($, l0, l1); if (l2 === undefined) break b0;
     l3 = l2;
     l4 = l3;
-    return l4 as boolean | undefined;
+    return $.done(l4) as boolean | undefined;
   }
-  return undefined;
+  return $.done(undefined);
 }
 
 /* entrypoint name -> function */

@@ -5,8 +5,8 @@ import { EMPTY_OBJECT, EvalState, NOT_FOUND, assignOnce, conflictSites, dotData,
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,2,1,0,0,5,1,0,0,34,1,0,0,37,1]}");
 const n0 = num("123456789012345678901234");
 function g0DataLibLevel($, l0, l1) {
-const m0 = $.memo;
-if (m0 !== undefined && m0.has(0)) return m0.get(0);
+const m0 = $.recall(0);
+if (m0 !== NOT_FOUND) return m0;
 let l2, l3, l4;
 b0: {
 l3 = undefined;
@@ -24,8 +24,8 @@ l2 = "none";
 return $.memoize(0, l2);
 }
 function g0DataLibBig($, l0, l1) {
-const m0 = $.memo;
-if (m0 !== undefined && m0.has(1)) return m0.get(1);
+const m0 = $.recall(1);
+if (m0 !== NOT_FOUND) return m0;
 let l2;
 l2 = n0;
 return $.memoize(1, l2);
@@ -88,16 +88,16 @@ default: return NOT_FOUND;
 }
 }
 export function appReport(input, data, options) {
-const $ = new EvalState(options);
+const $ = EvalState.take(options);
 let l2, l3, l4;
 let l0 = input, l1 = (data ?? EMPTY_OBJECT);
 b0: {
 l2 = g0DataAppReport($, l0, l1); if (l2 === undefined) break b0;
 l3 = l2;
 l4 = l3;
-return l4;
+return $.done(l4);
 }
-return undefined;
+return $.done(undefined);
 }
 /* entrypoint name -> function */
 export const entrypoints = {

@@ -20,8 +20,8 @@ const n0 = num("123456789012345678901234");
 
 /* g0.data.lib.level (memoised) */
 function g0DataLibLevel($: EvalState, l0: V, l1: V): V {
-  const m0 = $.memo;
-  if (m0 !== undefined && m0.has(0)) return m0.get(0);
+  const m0 = $.recall(0);
+  if (m0 !== NOT_FOUND) return m0;
   let l2: V, l3: V, l4: V;
   b0: {
     l3 = undefined;
@@ -41,8 +41,8 @@ function g0DataLibLevel($: EvalState, l0: V, l1: V): V {
 
 /* g0.data.lib.big (memoised) */
 function g0DataLibBig($: EvalState, l0: V, l1: V): V {
-  const m0 = $.memo;
-  if (m0 !== undefined && m0.has(1)) return m0.get(1);
+  const m0 = $.recall(1);
+  if (m0 !== NOT_FOUND) return m0;
   let l2: V;
   l2 = n0;
   return $.memoize(1, l2);
@@ -111,16 +111,16 @@ function callDynamic($: EvalState, key: string | undefined, input: V, data: V): 
 
 /* Entrypoint app/report */
 export function appReport(input: AppInput | undefined, data: AppData, options?: EvalOptions): Value[] | undefined {
-  const $ = new EvalState(options);
+  const $ = EvalState.take(options);
   let l2: V, l3: V, l4: V;
   let l0: V = input as unknown as V, l1: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
     l2 = g0DataAppReport($, l0, l1); if (l2 === undefined) break b0;
     l3 = l2;
     l4 = l3;
-    return l4 as Value[] | undefined;
+    return $.done(l4) as Value[] | undefined;
   }
-  return undefined;
+  return $.done(undefined);
 }
 
 /* entrypoint name -> function */
