@@ -1,7 +1,7 @@
 // Statements that read, compare and assign values: DotStmt, LenStmt, EqualStmt, NotEqualStmt,
 // the type checks, IsDefined/IsUndefined, AssignVar[Once], AssignInt, ResetLocal and the number
 // and null constructors. A statement that is "undefined" jumps out of the current block.
-import type { StmtMap, Operand } from "../../ir/types.js";
+import type { StmtMap, Operand, Stmt } from "../../ir/types.js";
 import { _, type Code } from "../code.js";
 import type { Emit, FuncEmitter } from "./context.js";
 
@@ -72,15 +72,32 @@ export const isUndefinedStmt: E<"IsUndefinedStmt"> = (fe, s) => fe.out.line`if (
 
 export const assignVarStmt: E<"AssignVarStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${fe.operand(s.source)};`;
 
+/** Whether, once a statement has run, the local is defined: it tested it, or set it to a constant. */
+function definesLocal(s: Stmt, local: number): boolean {
+  switch (s.type) {
+    case "IsDefinedStmt":
+      return s.stmt.source === local;
+    case "AssignIntStmt":
+    case "MakeNumberIntStmt":
+    case "MakeNumberRefStmt":
+    case "MakeNullStmt":
+      return s.stmt.target === local;
+    case "AssignVarStmt":
+      return s.stmt.target === local && s.stmt.source.type !== "local";
+    default:
+      return false;
+  }
+}
+
 export const assignVarOnceStmt: E<"AssignVarOnceStmt"> = (fe, s) => {
   const t = fe.local(s.target);
   // No conflict is possible when the target is undefined here (the statement before tested it),
   // or when the target only ever holds one constant and the source is defined (a constant, or a
-  // local the statement before tested): a plain assignment.
+  // local the statement before tested or set): a plain assignment.
   const prev = fe.previous;
   const src = s.source;
   const targetUndefined = prev?.type === "IsUndefinedStmt" && prev.stmt.source === s.target;
-  const sourceDefined = src.type !== "local" || (prev?.type === "IsDefinedStmt" && prev.stmt.source === src.value);
+  const sourceDefined = src.type !== "local" || (prev !== undefined && definesLocal(prev, src.value));
   if (targetUndefined || (sourceDefined && fe.scalars.constant(s.target) !== undefined)) {
     return fe.out.line`${t} = ${fe.operand(s.source)};`;
   }
