@@ -4,7 +4,7 @@
 // number constants. They read the caller's JSON as it is (own properties only) and never mutate
 // input or data: the collections they mutate are ones the plan has just made.
 import { RegoError, type Location } from "../errors.js";
-import { equal } from "../value/compare.js";
+import { compare, equal } from "../value/compare.js";
 import { BigNum, numberFromText, numberText, type Num } from "../value/number.js";
 import { RegoObject, isObject, objectGet, objectHas, objectInsert, sortedPlainKeys, type ObjectValue } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
@@ -73,6 +73,39 @@ export function len(v: V): number {
   if (v instanceof RegoSet || v instanceof RegoObject) return v.size;
   if (v instanceof Special) return 0;
   return Object.keys(v).length;
+}
+
+// The comparison builtins, called without a call site or context: OPA's total order over any two
+// values never fails. Undefined when an operand is (as every builtin call).
+
+/** `a < b` (builtin lt). */
+export function lt(a: V, b: V): boolean | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return typeof a === "number" && typeof b === "number" ? a < b : compare(a, b) < 0;
+}
+
+/** `a <= b` (builtin lte). */
+export function lte(a: V, b: V): boolean | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return typeof a === "number" && typeof b === "number" ? a <= b : compare(a, b) <= 0;
+}
+
+/** `a > b` (builtin gt). */
+export function gt(a: V, b: V): boolean | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return typeof a === "number" && typeof b === "number" ? a > b : compare(a, b) > 0;
+}
+
+/** `a >= b` (builtin gte). */
+export function gte(a: V, b: V): boolean | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return typeof a === "number" && typeof b === "number" ? a >= b : compare(a, b) >= 0;
+}
+
+/** `a != b` (builtin neq). */
+export function neq(a: V, b: V): boolean | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return !equal(a, b);
 }
 
 /** IsSetStmt. */

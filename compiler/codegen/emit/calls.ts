@@ -1,7 +1,8 @@
 // CallStmt and CallDynamicStmt, and the module's dynamic dispatcher.
 //   - a func: `r = f($, args...); if (r === undefined) <undefined>` — args may be undefined (the
 //     callee decides); memoisation happens inside memoised funcs;
-//   - a builtin: through the registry's invoke policy with a module-level call site constant,
+//   - a comparison builtin (lt, lte, gt, gte, neq): the runtime's operator, `r = gte(a, b)`;
+//   - another builtin: through the registry's invoke policy with a module-level call site constant,
 //     declared with the module's table of sites (`call2($, c3, a, b)`: undefined when an argument is undefined or the builtin fails in
 //     non-strict mode); void builtins are called for their effect and never fail; async builtins
 //     are awaited (their plan gets an async entrypoint);
@@ -25,6 +26,11 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
     if (mod.calls.isAsyncAt(index)) return fe.out.line`${r} = await ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
     return fe.out.line`${r} = ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
   }
+  const operator = OPERATORS.get(s.func);
+  if (operator !== undefined && s.args.length === 2) {
+    // A comparison never fails: the runtime's operator, without a call site or the state.
+    return fe.out.line`${r} = ${mod.rt(operator)}(${fe.operand(s.args[0]!)}, ${fe.operand(s.args[1]!)}); if (${r} === undefined) ${fe.jump(0)}`;
+  }
   const decl = mod.builtinDecls.get(s.func)!.decl;
   const site = mod.builtinSite(s.func, s);
   const def = getBuiltin(s.func);
@@ -39,6 +45,15 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
   if (args.length === 0) return fe.out.line`${r} = ${helper}(${fe.state}, ${site}); if (${r} === undefined) ${fe.jump(0)}`;
   return fe.out.line`${r} = ${helper}(${fe.state}, ${site}, ${args}); if (${r} === undefined) ${fe.jump(0)}`;
 };
+
+/** Builtins the runtime has as plain operators (runtime/eval/ops.ts). */
+const OPERATORS: ReadonlyMap<string, "lt" | "lte" | "gt" | "gte" | "neq"> = new Map([
+  ["lt", "lt"],
+  ["lte", "lte"],
+  ["gt", "gt"],
+  ["gte", "gte"],
+  ["neq", "neq"],
+] as const);
 
 export const callDynamicStmt: E<"CallDynamicStmt"> = (fe, s) => {
   const mod = fe.mod;

@@ -74,6 +74,27 @@ describe("codegen: specialisations", () => {
     assert.equal(result(l, { a: "AbC", b: "abd" }), undefined);
   });
 
+  it("comparison builtins are the runtime's operators (no call site, no state), in OPA's order across types", async () => {
+    const q = await compile(`p if input.n >= 9\nq if input.n < 9\nr if input.n != 9`);
+    assert.match(q.source, /= gte\(l\d+, l\d+\)/);
+    assert.doesNotMatch(q.source, /call2\(/);
+    assert.equal(result(q, { n: 9 }), true);
+    assert.equal(result(q, { n: 8.5 }), undefined);
+    assert.equal(result(q, { n: "1" }), true, "every string is above every number");
+    assert.equal(result(q, { n: null }), undefined, "null is below every number");
+    assert.equal(result(q, { n: num("100000000000000000000") }), true);
+    assert.equal(result(q, { n: [] }), true);
+    assert.equal(result(q, {}), undefined);
+    const lt = await compile(`q if input.n < 9`, "t/q");
+    assert.equal(result(lt, { n: false }), true);
+    assert.equal(result(lt, { n: 9 }), undefined);
+    const ne = await compile(`r if input.n != 9`, "t/r");
+    assert.match(ne.source, /= neq\(/);
+    assert.equal(result(ne, { n: "9" }), true);
+    assert.equal(result(ne, { n: 9.0 }), undefined);
+    assert.equal(result(ne, {}), undefined);
+  });
+
   it("values of unknown type keep the generic equal: 1 == 1.0, arrays and objects by value, a set is no array", async () => {
     const q = await compile(`p if input.a == input.b`);
     assert.match(q.source, /\bequal\(/);
