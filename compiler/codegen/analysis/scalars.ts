@@ -74,7 +74,8 @@ export class Scalars {
 
 /**
  * The scalars of one body: `params` hold anything; `facts` gives funcs' return kinds, `builtins`
- * builtins' declared results; `numberText` resolves a MakeNumberRefStmt's string index. Copies
+ * builtins' declared results; `str` resolves a string index (a MakeNumberRefStmt's text, a string
+ * operand). Copies
  * between locals are followed through a worklist: each local changes state at most three times.
  */
 export function analyseScalars(
