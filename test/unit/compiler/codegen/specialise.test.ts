@@ -4,6 +4,8 @@
 import assert from "node:assert/strict";
 import { compileRego } from "regoc/compiler";
 import { BigNum, RegoObject, RegoSet, num, toJSON, type Value } from "regoc";
+import { L, PolicyBuilder, block, st } from "./plans.js";
+import { prepare, useTestBuiltins } from "./support.js";
 
 async function compile(rego: string, entrypoint = "t/p") {
   return compileRego({ modules: { "t.rego": `package t\n\n${rego}` }, entrypoints: [entrypoint] });
@@ -175,5 +177,30 @@ describe("codegen: evaluation state", () => {
     assert.deepEqual(result(q, { time: 4 }), [4, 4], "the inner decision's memo is its own");
     assert.deepEqual(inner, [9, 9]);
     assert.deepEqual(result(q, { time: 6 }), [6, 6]);
+  });
+
+  describe("async decisions", () => {
+    useTestBuiltins();
+
+    it("interleaved async decisions each keep their own state and memo", async () => {
+      const b = new PolicyBuilder();
+      b.builtin("regoc_test.async_id", 1);
+      // r = async_id(input.v), called three times: memoised.
+      b.func("g0.data.test.r", [0, 1], 2, [
+        block(b.dot(L(0), b.s("v"), 3), b.call("regoc_test.async_id", [L(3)], 2)),
+        block(st("ReturnLocalStmt", { source: 2 })),
+      ]);
+      const call = (t: number) => b.call("g0.data.test.r", [L(0), L(1)], t);
+      const append = (t: number) => st("ArrayAppendStmt", { array: 10, value: L(t) });
+      b.plan("test/r", block(st("MakeArrayStmt", { capacity: 3, target: 10 }), call(20), append(20), call(21), append(21), call(22), append(22), ...b.result("result", L(10), 99)));
+      const pq = await prepare(b);
+      assert.match(pq.source, /\$\.recall\(/);
+      const inputs = ["a", "b", "c", "d"];
+      const rows = await Promise.all(inputs.map((v) => pq.evaluateAsync({ input: { v } })));
+      assert.deepEqual(
+        rows.map((r) => r[0]!.result),
+        inputs.map((v) => [v, v, v]),
+      );
+    });
   });
 });
