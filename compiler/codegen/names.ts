@@ -22,6 +22,7 @@ export const RT = {
   MemoFrame: "MemoFrame",
   // values
   EvalState: "EvalState",
+  NO_STATE: "NO_STATE",
   ResultSetBuilder: "ResultSetBuilder",
   RegoSet: "RegoSet",
   EMPTY_OBJECT: "EMPTY_OBJECT",

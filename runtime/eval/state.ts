@@ -1,6 +1,7 @@
 // Per-evaluation state of generated code, and the builtin call path.
-// An entrypoint takes an EvalState for its evaluation (`EvalState.take(options)`) and gives it back
-// as it returns (`$.done(result)`): the runtime keeps one spare, so a run of decisions reuses it
+// An entrypoint that needs one takes an EvalState for its evaluation (`EvalState.take(options)`) and
+// gives it back as it returns (`$.done(result)`) — one that needs none passes NO_STATE: the
+// runtime keeps one spare, so a run of decisions reuses it
 // and allocates nothing (a nested or concurrent evaluation finds no spare and makes its own; one
 // that throws just leaves its state to the collector). Generated modules keep no module-level
 // mutable state. The state holds the results of input/data-only rule funcs (memoisation: slots by
@@ -64,6 +65,14 @@ export class EvalState {
     return s;
   }
 
+  /** A state nothing can be written to (NO_STATE): its memo slots frozen with it. */
+  static frozen(): EvalState {
+    const s = new EvalState();
+    Object.freeze(s.values);
+    Object.freeze(s.stamps);
+    return Object.freeze(s) as EvalState;
+  }
+
   /** Ends the evaluation, keeping the state as the spare; returns `result`. */
   done<T>(result: T): T {
     spare = this;
@@ -104,6 +113,10 @@ export class EvalState {
     this.frame = saved;
   }
 }
+
+/** The state an entrypoint passes when nothing it reaches uses one (no memo, with, or builtin
+ * but the comparison operators): frozen, so that any use of it fails loudly. */
+export const NO_STATE: EvalState = EvalState.frozen();
 
 /** A builtin call site of generated code: the registry's CallSite plus the resolved builtin. */
 export interface BuiltinSite extends CallSite {

@@ -10,6 +10,7 @@
 //     (break 0, the planner's fallback block follows); the func's result undefined → break 3.
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
 import type { Func, StmtMap } from "../../ir/types.js";
+import { OPERATOR_BUILTINS } from "../analysis/calls.js";
 import { _, join, lit, Lines, type Code } from "../code.js";
 import type { Emit, FuncEmitter, ModuleEmitter } from "./context.js";
 
@@ -26,10 +27,10 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
     if (mod.calls.isAsyncAt(index)) return fe.out.line`${r} = await ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
     return fe.out.line`${r} = ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
   }
-  const operator = OPERATORS.get(s.func);
-  if (operator !== undefined && s.args.length === 2) {
+  if (OPERATOR_BUILTINS.has(s.func) && s.args.length === 2) {
     // A comparison never fails: the runtime's operator, without a call site or the state.
-    return fe.out.line`${r} = ${mod.rt(operator)}(${fe.operand(s.args[0]!)}, ${fe.operand(s.args[1]!)}); if (${r} === undefined) ${fe.jump(0)}`;
+    const operator = mod.rt(s.func as "lt" | "lte" | "gt" | "gte" | "neq");
+    return fe.out.line`${r} = ${operator}(${fe.operand(s.args[0]!)}, ${fe.operand(s.args[1]!)}); if (${r} === undefined) ${fe.jump(0)}`;
   }
   const decl = mod.builtinDecls.get(s.func)!.decl;
   const site = mod.builtinSite(s.func, s);
@@ -45,15 +46,6 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
   if (args.length === 0) return fe.out.line`${r} = ${helper}(${fe.state}, ${site}); if (${r} === undefined) ${fe.jump(0)}`;
   return fe.out.line`${r} = ${helper}(${fe.state}, ${site}, ${args}); if (${r} === undefined) ${fe.jump(0)}`;
 };
-
-/** Builtins the runtime has as plain operators (runtime/eval/ops.ts). */
-const OPERATORS: ReadonlyMap<string, "lt" | "lte" | "gt" | "gte" | "neq"> = new Map([
-  ["lt", "lt"],
-  ["lte", "lte"],
-  ["gt", "gt"],
-  ["gte", "gte"],
-  ["neq", "neq"],
-] as const);
 
 export const callDynamicStmt: E<"CallDynamicStmt"> = (fe, s) => {
   const mod = fe.mod;

@@ -14,6 +14,8 @@ import { SiteTable } from "./sites.js";
 export class ModuleEmitter {
   readonly scope = new Scope();
   readonly used = new Set<RuntimeName>();
+  /** Runtime exports named in types only so far (see rtType). */
+  readonly usedAsType = new Set<RuntimeName>();
   /** Module-level `const` declarations of numbers, in order (`constants` adds the site tables). */
   private readonly consts: ModuleConst[] = [];
   /** Funcs' names by their index in the policy's funcs. */
@@ -73,6 +75,17 @@ export class ModuleEmitter {
   /** A runtime export, recorded as imported. */
   rt(name: RuntimeName): Name {
     this.used.add(name);
+    return this.runtimeName(name);
+  }
+
+  /** A runtime class named in a type only (EvalState in parameter types): imported as a type
+   * unless a value use (`rt`) imports it too. */
+  rtType(name: RuntimeName): Name {
+    this.usedAsType.add(name);
+    return this.runtimeName(name);
+  }
+
+  private runtimeName(name: RuntimeName): Name {
     let n = this.runtimeNames.get(name);
     if (!n) this.runtimeNames.set(name, (n = new Name(RT[name])));
     return n;
@@ -250,8 +263,11 @@ export class FuncEmitter {
   /** Plans: the result set builder's name, or the direct-value facts. */
   readonly result: { resultSet: Name } | { direct: DirectEntry } | undefined;
 
+  /** A plan whose evaluation needs no EvalState passes the runtime's NO_STATE to its funcs. */
+  stateless = false;
+
   get state(): Name {
-    return this.mod.fixed.state;
+    return this.stateless ? this.mod.rt("NO_STATE") : this.mod.fixed.state;
   }
 
   local(n: number): Name {

@@ -97,7 +97,7 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   body.fill(declarationsAt, declarations(fe, f.params));
   // (concat: an array of its own length; the TypeScript layout keeps it until the module is laid
   // out, where a spread into a literal would grow it to 17 slots.)
-  const params: Param[] = [{ name: $, type: mod.rt("EvalState") }].concat(f.params.map((p) => ({ name: fe.local(p), type: V })));
+  const params: Param[] = [{ name: $, type: mod.rtType("EvalState") }].concat(f.params.map((p) => ({ name: fe.local(p), type: V })));
   return {
     name: mod.funcNameAt(index),
     doc: comment(memoId !== undefined ? `${f.name} (memoised)` : f.name),
@@ -139,7 +139,10 @@ function directType(mod: ModuleEmitter, plan: Plan, direct: DirectEntry): { type
 
 export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: EntryTypes, direct: DirectEntry | undefined): EntryParts {
   const isAsync = mod.calls.asyncPlans.has(plan.name);
+  const stateless = !mod.calls.usesState(plan);
   const $ = mod.fixed.state;
+  /** `return v` through the state's `done`, or as it is when there is no state. */
+  const done = (v: Code): Code => (stateless ? v : _`${$}.done(${v})`);
   const V = mod.fixed.V;
   let fe: FuncEmitter;
   let returnType: Code;
@@ -149,7 +152,7 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
     maybeUndefined = t.maybeUndefined;
     fe = new FuncEmitter(mod, "plan", [], isAsync, undefined, direct, false);
     const cast = maybeUndefined ? _`${t.type} | undefined` : t.type;
-    fe.returnValue = (v) => _`return ${mod.cast(_`${$}.done(${v})`, cast)};`;
+    fe.returnValue = (v) => _`return ${mod.cast(done(v), cast)};`;
     returnType = t.type;
   } else {
     fe = new FuncEmitter(mod, "plan", [], isAsync, undefined, "resultset", false);
@@ -157,11 +160,12 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
   }
   fe.dataDots = baseDataDots(mod.policy, plan.blocks, 1, mod.calls.readsWithLocalKey(plan));
   fe.analyse(plan.blocks);
+  fe.stateless = stateless;
   const l0 = fe.local(0);
   const l1 = fe.local(1);
   const nodes = fe.out;
   // The evaluation's state: taken from the runtime's spare, given back by `$.done` at each return.
-  nodes.line`const ${$} = ${mod.rt("EvalState")}.take(${mod.fixed.options});`;
+  if (!stateless) nodes.line`const ${$} = ${mod.rt("EvalState")}.take(${mod.fixed.options});`;
   const declarationsAt = nodes.reserve();
   nodes.line`let ${mod.annotated(l0, V)} = ${mod.cast(mod.fixed.input, _`unknown as ${V}`)}, ${mod.annotated(l1, V)} = ${mod.cast(_`(${mod.fixed.data} ?? ${mod.rt("EMPTY_OBJECT")})`, _`unknown as ${V}`)};`;
   const rs = fe.result && "resultSet" in fe.result ? fe.result.resultSet : undefined;
@@ -171,11 +175,11 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
   if (direct) {
     if (!terminal) {
       // The analysis proved the value is always there; should it ever not be, fail loudly.
-      if (maybeUndefined) nodes.line`return ${$}.done(undefined);`;
+      if (maybeUndefined) nodes.line`return ${done(_`undefined`)};`;
       else nodes.line`throw ${mod.rt("internalError")}(${`entrypoint ${plan.name} produced no value`});`;
     }
     if (maybeUndefined) returnType = _`${returnType} | undefined`;
-  } else if (!terminal) nodes.line`return ${$}.done(${rs!}.rows);`;
+  } else if (!terminal) nodes.line`return ${done(_`${rs!}.rows`)};`;
   const params: Param[] = [
     { name: mod.fixed.input, type: _`${types.input} | undefined` },
     { name: mod.fixed.data, type: types.data },

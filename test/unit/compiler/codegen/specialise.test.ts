@@ -3,7 +3,7 @@
 // generated code shows it — and keeps Rego's meaning at its edges.
 import assert from "node:assert/strict";
 import { compileRego } from "regoc/compiler";
-import { BigNum, RegoObject, RegoSet, num, toJSON, type Value } from "regoc";
+import { BigNum, NO_STATE, RegoObject, RegoSet, num, toJSON, type Value } from "regoc";
 import { L, PolicyBuilder, block, st } from "./plans.js";
 import { prepare, useTestBuiltins } from "./support.js";
 
@@ -149,6 +149,20 @@ describe("codegen: evaluation state", () => {
     assert.match(q.source, /\$\.done\(/);
     assert.doesNotMatch(q.source, /new EvalState/);
     assert.match(q.source, /\$\.recall\(/, "hour is memoised");
+  });
+
+  it("an entrypoint whose evaluation needs no state (no memo, with or builtin but comparisons) takes none", async () => {
+    const q = await compile(`p if { f(input.role); input.n > 3 }\nf(r) if r == "admin"`);
+    assert.doesNotMatch(q.source, /EvalState\.take|\.done\(/);
+    assert.match(q.source, /\(NO_STATE, /);
+    assert.equal(result(q, { role: "admin", n: 4 }), true);
+    assert.equal(result(q, { role: "admin", n: 3 }), undefined);
+    const withBuiltin = await compile(`p if { f(input.role); count(input.xs) > 3 }\nf(r) if r == "admin"`);
+    assert.match(withBuiltin.source, /EvalState\.take/);
+    // NO_STATE is frozen: a use of it would fail, not carry anything between decisions.
+    assert.ok(Object.isFrozen(NO_STATE));
+    assert.throws(() => NO_STATE.memoize(0, 1), TypeError);
+    assert.throws(() => NO_STATE.context(), TypeError);
   });
 
   it("memoised results never leak from one decision to the next, nor out of a with", async () => {
