@@ -5,7 +5,8 @@
 // other representation can equal: a BigNum is never a value a double holds exactly
 // (runtime/value/number.ts's canonical form), so a safe integer or a double that is its own
 // shortest text equals exactly the JS numbers `===` to it. Flow-insensitive, like kinds.ts: a
-// local's state is the join of everything assigned to it anywhere in the body.
+// local's state is the join of everything assigned to it anywhere in the body (but a rule's final
+// default: see finalDefault).
 import type { Block, BuiltinFunc, Operand, Stmt } from "../../ir/types.js";
 import { forEachStmt } from "../../ir/walk.js";
 import { declKinds, K, type FuncFacts } from "./kinds.js";
@@ -102,7 +103,9 @@ export function analyseScalars(
     } else set(target, S.Constant, source.type === "bool" ? source.value : str(source.value));
   };
   const number = (target: number, d: number | undefined) => (d === undefined ? set(target, S.Any) : set(target, S.Constant, d));
+  const skip = finalDefault(blocks);
   forEachStmt(blocks, (s: Stmt) => {
+    if (s === skip) return;
     switch (s.type) {
       case "AssignVarStmt":
       case "AssignVarOnceStmt":
@@ -146,4 +149,21 @@ export function analyseScalars(
     for (const to of copies.get(from) ?? []) if (out.joinFrom(to, from)) changed.push(to);
   }
   return out;
+}
+
+/**
+ * A rule's default, when it is the body's last work: a top-level block `IsUndefined t;
+ * AssignVarOnce t <- v` followed only by blocks that return. Nothing after it reads `t` but the
+ * return, so what it assigns is never seen by a statement the emitter asks about: the analysis
+ * leaves it out (it cannot conflict: `t` is undefined there), and `t` keeps the one constant its
+ * rule bodies assign, if they assign one.
+ */
+function finalDefault(blocks: readonly Block[]): Stmt | undefined {
+  let last = blocks.length - 1;
+  while (last >= 0 && blocks[last]!.stmts.every((s) => s.type === "ReturnLocalStmt")) last--;
+  const stmts = last >= 0 ? blocks[last]!.stmts : [];
+  if (stmts.length !== 2) return undefined;
+  const [test, assign] = stmts as [Stmt, Stmt];
+  if (test.type !== "IsUndefinedStmt" || assign.type !== "AssignVarOnceStmt" || assign.stmt.target !== test.stmt.source) return undefined;
+  return assign;
 }

@@ -133,6 +133,19 @@ describe("codegen: specialisations", () => {
     assert.equal(result(differ, { x: true }), 1);
     assert.throws(() => result(differ, { x: true, y: true }), (e: { code?: string }) => e.code === "eval_conflict_error");
   });
+
+  it("a rule with a default: bodies assigning one constant need no check; different values still conflict", async () => {
+    const allow = await compile(`default p := false\np if input.x\np if input.y`);
+    assert.doesNotMatch(allow.source, /assignOnce\(/);
+    assert.equal(result(allow, { x: true, y: true }), true);
+    assert.equal(result(allow, { y: true }), true);
+    assert.equal(result(allow, {}), false);
+    const differ = await compile(`default p := 0\np := 1 if input.x\np := 2 if input.y`);
+    assert.match(differ.source, /assignOnce\(/);
+    assert.equal(result(differ, {}), 0);
+    assert.equal(result(differ, { y: true }), 2);
+    assert.throws(() => result(differ, { x: true, y: true }), (e: { code?: string }) => e.code === "eval_conflict_error");
+  });
 });
 
 describe("codegen: evaluation state", () => {
