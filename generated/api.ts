@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/api.rego (entrypoint data.api.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, builtinSites, call1, call2, dot, dotData, dotKey, equal, internalError, len, scan } from "regoc";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, builtinSites, call1, dot, dotData, dotKey, equal, gt, gte, internalError, len, lte, scanValue, scanView } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -29,21 +29,18 @@ export type ApiData = {
   }>;
 };
 /* builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load */
-const C = builtinSites("{\"names\":[\"to_number\",\"gte\",\"lte\",\"gt\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,72,10,1,0,73,2,2,0,74,2,3,0,67,20]}"),
-  toNumber = C[0]!,
-  gte = C[1]!,
-  lte = C[2]!,
-  gt = C[3]!;
+const C = builtinSites("{\"names\":[\"to_number\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,72,10]}"),
+  toNumber = C[0]!;
 
 /* Entrypoint api/allow */
 export function apiAllow(input: ApiInput | undefined, data: ApiData, options?: EvalOptions): boolean {
-  const $ = new EvalState(options);
+  const $ = EvalState.take(options);
   let result: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
     result = g0DataApiAllow($, inputValue, dataValue); if (result === undefined) break b0;
     l4 = result;
-    return l4 as boolean;
+    return $.done(l4) as boolean;
   }
   throw internalError("entrypoint api/allow produced no value");
 }
@@ -59,7 +56,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if (!Array.isArray(l5)) break b0;
     l7 = len(l5);
     l6 = 1;
-    if (!equal(l7, l6)) break b0;
+    if ((l7 as V) !== l6) break b0;
     l8 = 0;
     l9 = dot(l5, l8); if (l9 === undefined) break b0;
     if ((l9 as V) !== "users") break b0;
@@ -76,7 +73,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if (!Array.isArray(l5)) break b1;
     l7 = len(l5);
     l6 = 2;
-    if (!equal(l7, l6)) break b1;
+    if ((l7 as V) !== l6) break b1;
     l8 = 0;
     l9 = dot(l5, l8); if (l9 === undefined) break b1;
     if ((l9 as V) !== "users") break b1;
@@ -95,7 +92,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if (!Array.isArray(l5)) break b2;
     l7 = len(l5);
     l6 = 2;
-    if (!equal(l7, l6)) break b2;
+    if ((l7 as V) !== l6) break b2;
     l8 = 0;
     l9 = dot(l5, l8); if (l9 === undefined) break b2;
     if ((l9 as V) !== "users") break b2;
@@ -114,7 +111,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if (!Array.isArray(l5)) break b3;
     l7 = len(l5);
     l6 = 1;
-    if (!equal(l7, l6)) break b3;
+    if ((l7 as V) !== l6) break b3;
     l8 = 0;
     l9 = dot(l5, l8); if (l9 === undefined) break b3;
     if ((l9 as V) !== "orders") break b3;
@@ -142,18 +139,18 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
 
 /* g0.data.api.business_hours (memoised) */
 function g0DataApiBusinessHours($: EvalState, input: V, _data: V): V {
-  const m0 = $.memo;
-  if (m0 !== undefined && m0.has(0)) return m0.get(0);
+  const m0 = $.recall(0);
+  if (m0 !== NOT_FOUND) return m0;
   let business_hours: V, l4: V, hour: V, l9: V, l10: V, l11: V, l12: V;
   // policies/api.rego:71
   b0: {
     l4 = dotKey(input, "time"); if (l4 === undefined) break b0;
     hour = call1($, toNumber, l4); if (hour === undefined) break b0;
     l9 = 9;
-    l10 = call2($, gte, hour, l9); if (l10 === undefined) break b0;
+    l10 = gte(hour, l9); if (l10 === undefined) break b0;
     if ((l10 as V) === false) break b0;
     l11 = 18;
-    l12 = call2($, lte, hour, l11); if (l12 === undefined) break b0;
+    l12 = lte(hour, l11); if (l12 === undefined) break b0;
     if ((l12 as V) === false) break b0;
     business_hours = true;
   }
@@ -171,9 +168,8 @@ function g0DataApiCheckPermission(_$: EvalState, input: V, data: V): V {
     l8 = dotData(l7, l5); if (l8 === undefined) break b0;
     l16 = dotKey(input, "resource"); if (l16 === undefined) break b0;
     l18 = dotKey(input, "action"); if (l18 === undefined) break b0;
-    const i0 = scan(l8);
-    s0: while (i0.next()) {
-      grant = i0.value;
+    s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
+      grant = scanValue(x0, v0, i0);
       l15 = dotKey(grant, "resource"); if (l15 === undefined) continue s0;
       if (!equal(l15, l16)) continue s0;
       l17 = dotKey(grant, "action"); if (l17 === undefined) continue s0;
@@ -201,7 +197,7 @@ function g0DataApiRateLimitOk($: EvalState, input: V, data: V): V {
 }
 
 /* g0.data.api.over_rate_limit */
-function g0DataApiOverRateLimit($: EvalState, input: V, data: V): V {
+function g0DataApiOverRateLimit(_$: EvalState, input: V, data: V): V {
   let over_rate_limit: V, l4: V, l5: V, l7: V, l8: V, l11: V, l13: V, l14: V;
   // policies/api.rego:67
   b0: {
@@ -217,7 +213,7 @@ function g0DataApiOverRateLimit($: EvalState, input: V, data: V): V {
       break b0;
     }
     l13 = 100;
-    l14 = call2($, gt, l11, l13); if (l14 === undefined) break b0;
+    l14 = gt(l11, l13); if (l14 === undefined) break b0;
     if ((l14 as V) === false) break b0;
     over_rate_limit = true;
   }

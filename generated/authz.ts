@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/authz.rego (entrypoint data.authz.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, dotData, dotKey, equal, internalError, scan } from "regoc";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, type MaybeValue, NO_STATE, dotData, dotKey, equal, internalError, scanValue, scanView } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -26,12 +26,11 @@ export type AuthzData = {
 };
 
 /* Entrypoint authz/allow */
-export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
-  const $ = new EvalState(options);
+export function authzAllow(input: AuthzInput | undefined, data: AuthzData, _options?: EvalOptions): boolean {
   let result: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
-    result = g0DataAuthzAllow($, inputValue, dataValue); if (result === undefined) break b0;
+    result = g0DataAuthzAllow(NO_STATE, inputValue, dataValue); if (result === undefined) break b0;
     l4 = result;
     return l4 as boolean;
   }
@@ -65,9 +64,8 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     l16 = dotKey(input, "action"); if (l16 === undefined) break b2;
     l18 = dotKey(input, "resource"); if (l18 === undefined) break b2;
     l19 = dotKey(l18, "type"); if (l19 === undefined) break b2;
-    const i0 = scan(l8);
-    s0: while (i0.next()) {
-      grant = i0.value;
+    s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
+      grant = scanValue(x0, v0, i0);
       l15 = dotKey(grant, "action"); if (l15 === undefined) continue s0;
       if (!equal(l15, l16)) continue s0;
       l17 = dotKey(grant, "resource"); if (l17 === undefined) continue s0;

@@ -184,7 +184,7 @@ export function generateModule(decoded: Policy, options: GenerateOptions = {}): 
       name: mod.fixed.dispatch,
       doc: comment("CallDynamicStmt: the func at a data path"),
       params: [
-        { name: mod.fixed.state, type: mod.rt("EvalState") },
+        { name: mod.fixed.state, type: mod.rtType("EvalState") },
         { name: mod.fixed.key, type: _`string | undefined` },
         { name: mod.fixed.input, type: mod.fixed.V },
         { name: mod.fixed.data, type: mod.fixed.V },
@@ -214,9 +214,9 @@ export function generateModule(decoded: Policy, options: GenerateOptions = {}): 
     const doc = comment("a collection the policy scans or indexes: an array of T, or an object whose values are T");
     typeAliases.splice(1, 0, { name: collection, params: "<T>", type: _`T[] | { [key: string]: T }`, exported: true, doc });
   }
-  const imports = [...mod.used]
+  const imports = [...new Set([...mod.used, ...mod.usedAsType])]
     .sort()
-    .map((n: RuntimeName) => ({ name: RT[n], typeOnly: RT_TYPES.has(n) }));
+    .map((n: RuntimeName) => ({ name: RT[n], typeOnly: RT_TYPES.has(n) || !mod.used.has(n) }));
   const { code, functionStarts } = layout.build({
     header: (options.header ?? DEFAULT_HEADER).map(lineComment),
     imports,

@@ -22,6 +22,21 @@ function rangeError(s: string): never {
   throw builtinError(`strconv.ParseFloat: parsing ${goQuote(s)}: value out of range`);
 }
 
+/** The value of a short integer's text (an optional sign, 1 to 15 ASCII digits), or undefined:
+ * exact as a double, read without the regular expression's match array. */
+function shortInteger(s: string): number | undefined {
+  const n = s.length;
+  const signed = n > 0 && (s.charCodeAt(0) === 0x2d || s.charCodeAt(0) === 0x2b);
+  const digits = signed ? n - 1 : n;
+  if (digits < 1 || digits > 15) return undefined;
+  for (let i = signed ? 1 : 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return undefined;
+  }
+  const v = Number(s);
+  return v === 0 ? 0 : v; // "-0" is 0
+}
+
 /** A number from a string in Go's float syntax, exactly; errors as strconv.ParseFloat reports them. */
 export function parseNumberString(s: string): Num {
   const d = DECIMAL.exec(s);
@@ -67,6 +82,8 @@ function toNumber(_ctx: EvalContext, v: Value): Value {
     case "number":
       return v;
     case "string": {
+      const short = shortInteger(v);
+      if (short !== undefined) return short;
       const word = v.replace(/^[+-]+/, "").toLowerCase();
       if (word === "inf" || word === "infinity" || word === "nan") throw operandTypeError(1, v, "valid number string");
       return parseNumberString(v);

@@ -24,12 +24,15 @@ export interface EvalOptions {
   runtime?: Value;
 }
 
+const NO_OPTIONS: EvalOptions = Object.freeze({});
+
 export class EvalContext {
-  readonly strict: boolean;
-  readonly print: ((message: string) => void) | undefined;
-  readonly random: () => number;
-  readonly runtime: Value | undefined;
-  private readonly clock: () => bigint;
+  // (Not readonly: a pooled evaluation state starts each evaluation with `begin`.)
+  strict!: boolean;
+  print: ((message: string) => void) | undefined;
+  random!: () => number;
+  runtime: Value | undefined;
+  private clock!: () => bigint;
   private nowNs: bigint | undefined;
   /**
    * Results remembered for this evaluation, keyed by builtin name and arguments (the registry's
@@ -41,12 +44,19 @@ export class EvalContext {
   /** Allocated on first use: most decisions call no builtin that needs it. */
   private cache: Map<string, Remembered> | undefined;
 
-  constructor(options: EvalOptions = {}) {
+  constructor(options: EvalOptions = NO_OPTIONS) {
+    this.begin(options);
+  }
+
+  /** Starts a new evaluation with these options: nothing of the previous one is kept. */
+  begin(options: EvalOptions = NO_OPTIONS): void {
     this.strict = options.strictBuiltinErrors === true;
     this.print = options.print;
     this.random = options.random ?? Math.random;
     this.clock = options.now ?? defaultClock;
     this.runtime = options.runtime;
+    this.nowNs = undefined;
+    this.cache = undefined;
   }
 
   /** The evaluation's time in ns since the epoch: the same for every call within one evaluation. */

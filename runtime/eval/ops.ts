@@ -4,7 +4,7 @@
 // number constants. They read the caller's JSON as it is (own properties only) and never mutate
 // input or data: the collections they mutate are ones the plan has just made.
 import { RegoError, type Location } from "../errors.js";
-import { equal } from "../value/compare.js";
+import { compare, equal } from "../value/compare.js";
 import { BigNum, numberFromText, numberText, type Num } from "../value/number.js";
 import { RegoObject, isObject, objectGet, objectHas, objectInsert, sortedPlainKeys, type ObjectValue } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
@@ -75,6 +75,39 @@ export function len(v: V): number {
   return Object.keys(v).length;
 }
 
+// The comparison builtins, called without a call site or context: OPA's total order over any two
+// values never fails. Undefined when an operand is (as every builtin call).
+
+/** `a < b` (builtin lt). */
+export function lt(a: V, b: V): boolean | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return typeof a === "number" && typeof b === "number" ? a < b : compare(a, b) < 0;
+}
+
+/** `a <= b` (builtin lte). */
+export function lte(a: V, b: V): boolean | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return typeof a === "number" && typeof b === "number" ? a <= b : compare(a, b) <= 0;
+}
+
+/** `a > b` (builtin gt). */
+export function gt(a: V, b: V): boolean | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return typeof a === "number" && typeof b === "number" ? a > b : compare(a, b) > 0;
+}
+
+/** `a >= b` (builtin gte). */
+export function gte(a: V, b: V): boolean | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return typeof a === "number" && typeof b === "number" ? a >= b : compare(a, b) >= 0;
+}
+
+/** `a != b` (builtin neq). */
+export function neq(a: V, b: V): boolean | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return !equal(a, b);
+}
+
 /** IsSetStmt. */
 export function isSetValue(v: V): boolean {
   return v instanceof RegoSet;
@@ -86,75 +119,38 @@ export function isObjectValue(v: V): boolean {
 }
 
 /**
- * ScanStmt's cursor: arrays in index order, objects by sorted key, sets by sorted element (OPA's
- * order); anything else has no elements. Usage: `const it = scan(x); while (it.next()) { it.key ... }`.
+ * ScanStmt's view of a collection, in OPA's order: an array is its own view (keys are indices); a
+ * set's view is its sorted elements (key and value alike), a plain object's its sorted keys, a
+ * RegoObject's its sorted entries — each cached by the collection, so a scan allocates nothing;
+ * anything else has an empty view (scans never fail). Generated loops read it by index:
+ * `for (let x = src, v = scanView(x), i = 0; i < v.length; i++) { k = scanKey(x, v, i); ... }`.
  */
-export class Scan {
-  key: Value = null;
-  value: Value = null;
-  private i = 0;
-  private readonly n: number;
-  /** 0 array, 1 set, 2 plain object, 3 RegoObject. */
-  private readonly mode: 0 | 1 | 2 | 3;
-  private readonly elems: readonly Value[];
-  private readonly keys: readonly string[];
-  private readonly entries: ReadonlyArray<readonly [Value, Value]>;
-  private readonly obj: PlainObject;
+export type ScanView = readonly unknown[];
 
-  constructor(source: V) {
-    this.elems = this.keys = this.entries = NONE;
-    this.obj = EMPTY_OBJECT;
-    this.mode = 0;
-    if (typeof source !== "object" || source === null) this.n = 0;
-    else if (Array.isArray(source)) this.n = (this.elems = source).length;
-    else if (source instanceof RegoSet) {
-      this.mode = 1;
-      this.n = (this.elems = source.sorted()).length;
-    } else if (source instanceof RegoObject) {
-      this.mode = 3;
-      this.n = (this.entries = source.sorted()).length;
-    } else if (source instanceof Special) this.n = 0;
-    else {
-      this.mode = 2;
-      this.obj = source;
-      this.n = (this.keys = sortedPlainKeys(source)).length;
-    }
-  }
-
-  next(): boolean {
-    const i = this.i;
-    if (i >= this.n) return false;
-    this.i = i + 1;
-    switch (this.mode) {
-      case 0:
-        this.key = i;
-        this.value = this.elems[i]!;
-        break;
-      case 1:
-        this.key = this.value = this.elems[i]!;
-        break;
-      case 2: {
-        const k = this.keys[i]!;
-        this.key = k;
-        this.value = this.obj[k]!;
-        break;
-      }
-      default: {
-        const e = this.entries[i]!;
-        this.key = e[0];
-        this.value = e[1];
-      }
-    }
-    return true;
-  }
+export function scanView(source: V): ScanView {
+  if (typeof source !== "object" || source === null) return NONE;
+  if (Array.isArray(source)) return source;
+  if (source instanceof RegoSet || source instanceof RegoObject) return source.sorted();
+  if (source instanceof Special) return NONE;
+  return sortedPlainKeys(source);
 }
+
+/** The key of a scan's element `i` (see scanView). */
+export function scanKey(source: V, view: ScanView, i: number): Value {
+  if (source === view) return i;
+  return source instanceof RegoObject ? (view[i] as Entry)[0] : (view[i] as Value);
+}
+
+/** The value of a scan's element `i` (see scanView). */
+export function scanValue(source: V, view: ScanView, i: number): Value {
+  if (source === view || source instanceof RegoSet) return view[i] as Value;
+  if (source instanceof RegoObject) return (view[i] as Entry)[1];
+  return (source as PlainObject)[view[i] as string]!;
+}
+
+type Entry = readonly [Value, Value];
 
 const NONE: readonly never[] = Object.freeze([]);
-
-/** Starts a scan over any value (scalars and undefined give no iterations; scans never fail). */
-export function scan(source: V): Scan {
-  return new Scan(source);
-}
 
 /** MakeObjectStmt: a fresh null-prototype object. */
 export function newObject(): PlainObject {

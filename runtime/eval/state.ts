@@ -1,10 +1,15 @@
 // Per-evaluation state of generated code, and the builtin call path.
-// One EvalState is made per evaluation (generated modules keep no module-level mutable state):
-// it holds the memo frame of input/data-only rule funcs (swapped for a fresh one inside every
-// WithStmt) and, created on the first builtin call only, the EvalContext builtins receive.
-// Builtins are called through the registry's single invoke policy (`builtinFailed`): an error is
-// undefined unless strict mode is on; nondeterministic builtins go through `invokeBuiltin`, which
-// caches their result for the evaluation.
+// An entrypoint that needs one takes an EvalState for its evaluation (`EvalState.take(options)`) and
+// gives it back as it returns (`$.done(result)`) — one that needs none passes NO_STATE: the
+// runtime keeps one spare, so a run of decisions reuses it
+// and allocates nothing (a nested or concurrent evaluation finds no spare and makes its own; one
+// that throws just leaves its state to the collector). Generated modules keep no module-level
+// mutable state. The state holds the results of input/data-only rule funcs (memoisation: slots by
+// func number, stamped with the evaluation they belong to; a WithStmt's frame is a Map of its own)
+// and, made on the first builtin call, the EvalContext builtins receive (reused, restarted per
+// evaluation). Builtins are called through the registry's single invoke policy (`builtinFailed`):
+// an error is undefined unless strict mode is on; nondeterministic builtins go through
+// `invokeBuiltin`, which caches their result for the evaluation.
 import { RegoError, type Location } from "../errors.js";
 import { EvalContext, type EvalOptions } from "../builtins/context.js";
 import {
@@ -16,19 +21,62 @@ import {
   type CallSite,
 } from "../builtins/registry.js";
 import type { MaybeValue } from "../value/value.js";
+import { NOT_FOUND } from "./ops.js";
 
 type V = MaybeValue;
 
-/** Results of memoised rule funcs, keyed by func number; undefined = a fresh, empty frame. */
-export type MemoFrame = Map<number, V> | undefined;
+/** A WithStmt's memo frame (its results by func number; undefined: fresh, nothing yet), or null
+ * for the evaluation's own frame. */
+export type MemoFrame = Map<number, V> | undefined | null;
+
+/** Stamps stay small integers; past this, the slots are cleared and stamps start again. */
+const MAX_STAMP = 0x3fffffff;
+
+/** The spare state (see the top of this file). */
+let spare: EvalState | undefined;
 
 export class EvalState {
-  memo: MemoFrame = undefined;
   private ctx: EvalContext | undefined = undefined;
-  readonly options: EvalOptions | undefined;
+  options: EvalOptions | undefined;
+  /** The current evaluation's stamp: a memo slot holds one of its results when stamped with it. */
+  private stamp = 1;
+  private readonly values: V[] = [];
+  private stamps: number[] = [];
+  /** The memo frame inside a WithStmt; null at the evaluation's own (the stamped slots). */
+  private frame: MemoFrame = null;
 
   constructor(options?: EvalOptions) {
     this.options = options;
+  }
+
+  /** A state for a new evaluation: the spare one, restarted, or a new one. */
+  static take(options?: EvalOptions): EvalState {
+    const s = spare;
+    if (s === undefined) return new EvalState(options);
+    spare = undefined;
+    s.options = options;
+    s.frame = null;
+    if (++s.stamp > MAX_STAMP) {
+      s.stamp = 1;
+      s.stamps = [];
+      s.values.length = 0;
+    }
+    if (s.ctx !== undefined) s.ctx.begin(options);
+    return s;
+  }
+
+  /** A state nothing can be written to (NO_STATE): its memo slots frozen with it. */
+  static frozen(): EvalState {
+    const s = new EvalState();
+    Object.freeze(s.values);
+    Object.freeze(s.stamps);
+    return Object.freeze(s) as EvalState;
+  }
+
+  /** Ends the evaluation, keeping the state as the spare; returns `result`. */
+  done<T>(result: T): T {
+    spare = this;
+    return result;
   }
 
   /** The builtins' context, made on first use. */
@@ -36,24 +84,39 @@ export class EvalState {
     return (this.ctx ??= new EvalContext(this.options));
   }
 
+  /** A memoised func's result in the current frame (undefined included), or NOT_FOUND. */
+  recall(id: number): V | typeof NOT_FOUND {
+    const f = this.frame;
+    if (f === null) return this.stamps[id] === this.stamp ? this.values[id] : NOT_FOUND;
+    return f !== undefined && f.has(id) ? f.get(id) : NOT_FOUND;
+  }
+
+  /** Records a memoised func's result (undefined included) in the current frame and returns it. */
+  memoize(id: number, value: V): V {
+    const f = this.frame;
+    if (f === null) {
+      this.values[id] = value;
+      this.stamps[id] = this.stamp;
+    } else (this.frame = f ?? new Map()).set(id, value);
+    return value;
+  }
+
   /** WithStmt: starts a fresh memo frame and returns the current one (for `popMemo`). */
   pushMemo(): MemoFrame {
-    const m = this.memo;
-    this.memo = undefined;
+    const m = this.frame;
+    this.frame = undefined;
     return m;
   }
 
   /** WithStmt's `finally`: puts the saved frame back. */
   popMemo(saved: MemoFrame): void {
-    this.memo = saved;
-  }
-
-  /** Records a memoised func's result (undefined included) in the current frame and returns it. */
-  memoize(id: number, value: V): V {
-    (this.memo ??= new Map()).set(id, value);
-    return value;
+    this.frame = saved;
   }
 }
+
+/** The state an entrypoint passes when nothing it reaches uses one (no memo, with, or builtin
+ * but the comparison operators): frozen, so that any use of it fails loudly. */
+export const NO_STATE: EvalState = EvalState.frozen();
 
 /** A builtin call site of generated code: the registry's CallSite plus the resolved builtin. */
 export interface BuiltinSite extends CallSite {

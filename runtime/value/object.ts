@@ -97,10 +97,17 @@ export function objectSize(o: ObjectValue): number {
 
 const sortedKeysCache = new WeakMap<PlainObject, string[]>();
 
+/** The number of own enumerable keys, without the array Object.keys makes. */
+function ownKeyCount(o: PlainObject): number {
+  let n = 0;
+  for (const k in o) if (Object.hasOwn(o, k)) n++;
+  return n;
+}
+
 /** The keys of a plain object in OPA's order. Cached per object: do not mutate the object after. */
 export function sortedPlainKeys(o: PlainObject): readonly string[] {
   let keys = sortedKeysCache.get(o);
-  if (keys === undefined || keys.length !== Object.keys(o).length) {
+  if (keys === undefined || keys.length !== ownKeyCount(o)) {
     keys = Object.keys(o).sort(compareStrings);
     sortedKeysCache.set(o, keys);
   }

@@ -51,7 +51,7 @@ function plan(value: string, key: string, rule: string, planName: string, file: 
 
 const GLOBALS = new Set(["Array", "Promise", "undefined"]);
 /** Properties of runtime objects generated code may touch. */
-const PROPERTIES = new Set(["isArray", "memo", "has", "get", "memoize", "pushMemo", "popMemo", "next", "key", "value", "rows", "add"]);
+const PROPERTIES = new Set(["isArray", "take", "done", "recall", "memoize", "pushMemo", "popMemo", "length", "rows", "add"]);
 
 function checkOnlyComputation(code: string): void {
   const sf = ts.createSourceFile("m.ts", code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);

@@ -9,6 +9,10 @@ import type { Block, Func, Plan, Policy, Stmt } from "../../ir/types.js";
 import { FuncPaths } from "../../ir/walk.js";
 import { calleesFirstByIndex } from "./order.js";
 
+/** The comparison builtins generated code calls as runtime operators (emit/calls.ts): they need
+ * no call site and no EvalState. */
+export const OPERATOR_BUILTINS: ReadonlySet<string> = new Set(["lt", "lte", "gt", "gte", "neq"]);
+
 export interface CallGraph {
   /** Funcs to generate, in plan order (callees first in planner output). */
   funcs: Func[];
@@ -31,6 +35,10 @@ export interface CallGraph {
   isAsyncAt(index: number): boolean;
   /** Whether the func at an index is memoised (see the top of this file). */
   isMemoisedAt(index: number): boolean;
+  /** Whether a selected plan's or generated func's evaluation needs an EvalState: it (or a func
+   * it reaches) is memoised, has a WithStmt or a CallDynamicStmt, or calls a builtin other than
+   * the comparison operators. */
+  usesState(body: Plan | Func): boolean;
   /** The funcs (indexes) the func at an index calls by a CallStmt at the top level of its blocks,
    * in order (told by the same walk, for kinds.ts's analyseDefinedness). */
   topLevelCalleesAt(index: number): readonly number[];
@@ -53,6 +61,8 @@ interface Body {
   dynamicCallees: readonly number[];
   /** Whether it has a DotStmt with a local key. */
   localKeyDot: boolean;
+  /** Whether it has a WithStmt. */
+  withStmt: boolean;
 }
 
 /** A Body as it is found: one per analysis, its lists reused body after body. */
@@ -63,6 +73,7 @@ interface BodyWalk {
   dynamic: boolean;
   dynamicCallees: List<number>;
   localKeyDot: boolean;
+  withStmt: boolean;
 }
 
 /** A list written from the start again for each body: its first `n` items. (Not `length = 0`,
@@ -103,6 +114,7 @@ function bodyOf(blocks: readonly Block[], look: Lookup): Body {
   const w = look.walk;
   w.dynamic = false;
   w.localKeyDot = false;
+  w.withStmt = false;
   for (let i = 0; i < blocks.length; i++) walkStmts(blocks[i]!.stmts, false, true, w, look);
   return {
     sites: take(w.sites),
@@ -111,6 +123,7 @@ function bodyOf(blocks: readonly Block[], look: Lookup): Body {
     dynamic: w.dynamic,
     dynamicCallees: take(w.dynamicCallees),
     localKeyDot: w.localKeyDot,
+    withStmt: w.withStmt,
   };
 }
 
@@ -145,7 +158,10 @@ function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, b
         break;
       }
       case "NotStmt":
+        walkStmts(s.stmt.block.stmts, inScan, false, body, look);
+        break;
       case "WithStmt":
+        body.withStmt = true;
         walkStmts(s.stmt.block.stmts, inScan, false, body, look);
         break;
       case "ScanStmt":
@@ -165,7 +181,7 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
   for (let i = 0; i < count; i++) funcIndex.set(all[i]!.name, i);
   // The funcs by data path: only a CallDynamicStmt asks (most plans have none).
   let funcPaths: FuncPaths | undefined;
-  const walk: BodyWalk = { sites: list(), builtinCalls: list(), topLevelCalls: list(), dynamic: false, dynamicCallees: list(), localKeyDot: false };
+  const walk: BodyWalk = { sites: list(), builtinCalls: list(), topLevelCalls: list(), dynamic: false, dynamicCallees: list(), localKeyDot: false, withStmt: false };
   const look: Lookup = { policy, funcIndex, paths: () => (funcPaths ??= new FuncPaths(all)), walk };
   // Funcs' bodies by index; plans' by the plan itself.
   const funcBodies: Array<Body | undefined> = new Array(count);
@@ -250,6 +266,19 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     for (const site of funcBody(f).sites) add(site, callerRuns);
   }
 
+  // State: by func index, 0 not known yet, 1 none, 2 needed (the graph is acyclic).
+  const stateOf = new Uint8Array(count);
+  const bodyUsesState = (body: Body): boolean => {
+    if (body.dynamic || body.withStmt) return true;
+    for (const b of body.builtinCalls) if (!OPERATOR_BUILTINS.has(b)) return true;
+    for (const site of body.sites) if (funcUsesState(site >> 1)) return true;
+    return false;
+  };
+  const funcUsesState = (f: number): boolean => {
+    if (stateOf[f] === 0) stateOf[f] = isMemoised[f] || bodyUsesState(funcBody(f)) ? 2 : 1;
+    return stateOf[f] === 2;
+  };
+
   const names = (flags: Uint8Array): Set<string> => {
     const out = new Set<string>();
     for (const i of reached) if (flags[i]) out.add(all[i]!.name);
@@ -266,6 +295,10 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     funcIndex,
     isAsyncAt: (i) => isAsync[i] === 1,
     isMemoisedAt: (i) => isMemoised[i] === 1,
+    usesState: (b) => {
+      const i = funcIndex.get(b.name);
+      return i !== undefined && all[i] === b ? funcUsesState(i) : bodyUsesState(planBody(b as Plan));
+    },
     topLevelCalleesAt: (i) => funcBody(i).topLevelCalls,
   };
 }

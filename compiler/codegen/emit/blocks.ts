@@ -6,7 +6,8 @@
 //              hence the enclosing block, undefined); the local is replaced (copy-on-write upsert),
 //              the memo frame swapped for a fresh one, and both restored in `finally`
 //   ScanStmt   2 levels: `continue` (this iteration) and `break` (the whole loop) of a labelled
-//              `while` over a scan cursor; scans never fail, statements after them still run
+//              `for` over the source's scan view by index (an array is its own view); scans never
+//              fail, statements after them still run
 import type { Block, Stmt, StmtMap, StmtOf, StmtType } from "../../ir/types.js";
 import { _, join } from "../code.js";
 import { Level, type Emit, type FuncEmitter } from "./context.js";
@@ -20,6 +21,7 @@ type E<T extends StmtType> = Emit<StmtMap[T]>;
 export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0): boolean {
   for (let i = from; i < stmts.length; i++) {
     const s = stmts[i]!;
+    fe.previous = i > 0 ? stmts[i - 1] : undefined;
     if ((EMITTERS[s.type] as E<StmtType>)(fe, s.stmt)) return true;
   }
   return false;
@@ -77,12 +79,16 @@ const notStmt: E<"NotStmt"> = (fe, s) => {
 
 const scanStmt: E<"ScanStmt"> = (fe, s) => {
   const loop = fe.label("s");
-  const it = fe.scope.name("i");
+  const x = fe.scope.name("x");
+  const v = fe.scope.name("v");
+  const i = fe.scope.name("i");
+  const mod = fe.mod;
   loop.used = true; // the loop is always written with its label: clearer than a bare continue
-  fe.out.line`const ${it} = ${fe.mod.rt("scan")}(${fe.local(s.source)});`;
-  fe.out.open(_`while (${it}.next())`, loop);
-  fe.write(s.key, values.NO_LOCALS, (key) => _`${key} = ${it}.key;`);
-  fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = ${it}.value;`);
+  // The source is held by the loop (its local may be reassigned in the body); the view and the
+  // index are all the state a scan has.
+  fe.out.open(_`for (let ${x} = ${fe.local(s.source)}, ${v} = ${mod.rt("scanView")}(${x}), ${i} = 0; ${i} < ${v}.length; ${i}++)`, loop);
+  fe.write(s.key, values.NO_LOCALS, (key) => _`${key} = ${mod.rt("scanKey")}(${x}, ${v}, ${i});`);
+  fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
   fe.enter(new Level(loop, "break"), new Level(loop, "continue"));
   emitStmts(fe, s.block.stmts);
   fe.exit(2);

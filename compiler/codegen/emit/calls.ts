@@ -1,7 +1,8 @@
 // CallStmt and CallDynamicStmt, and the module's dynamic dispatcher.
 //   - a func: `r = f($, args...); if (r === undefined) <undefined>` — args may be undefined (the
 //     callee decides); memoisation happens inside memoised funcs;
-//   - a builtin: through the registry's invoke policy with a module-level call site constant,
+//   - a comparison builtin (lt, lte, gt, gte, neq): the runtime's operator, `r = gte(a, b)`;
+//   - another builtin: through the registry's invoke policy with a module-level call site constant,
 //     declared with the module's table of sites (`call2($, c3, a, b)`: undefined when an argument is undefined or the builtin fails in
 //     non-strict mode); void builtins are called for their effect and never fail; async builtins
 //     are awaited (their plan gets an async entrypoint);
@@ -9,6 +10,7 @@
 //     (break 0, the planner's fallback block follows); the func's result undefined → break 3.
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
 import type { Func, StmtMap } from "../../ir/types.js";
+import { OPERATOR_BUILTINS } from "../analysis/calls.js";
 import { _, join, lit, Lines, type Code } from "../code.js";
 import type { Emit, ModuleEmitter } from "./context.js";
 
@@ -24,6 +26,11 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
     for (const a of s.args) list.push(fe.operand(a));
     if (mod.calls.isAsyncAt(index)) return fe.out.line`${r} = await ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
     return fe.out.line`${r} = ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
+  }
+  if (OPERATOR_BUILTINS.has(s.func) && s.args.length === 2) {
+    // A comparison never fails: the runtime's operator, without a call site or the state.
+    const operator = mod.rt(s.func as "lt" | "lte" | "gt" | "gte" | "neq");
+    return fe.out.line`${r} = ${operator}(${fe.operand(s.args[0]!)}, ${fe.operand(s.args[1]!)}); if (${r} === undefined) ${fe.jump(0)}`;
   }
   const decl = mod.builtinDecls.get(s.func)!.decl;
   const site = mod.builtinSite(s.func, s);

@@ -1,11 +1,12 @@
 // State shared while emitting one module (ModuleEmitter: runtime imports used, module-level
 // constants — the site tables and number literals —, names of funcs) and one function
 // (FuncEmitter: its locals, its label stack for breaks, whether it is async, memoised, a plan).
-import type { Block, Func, Operand, Policy, StmtLocation } from "../../ir/types.js";
+import type { Block, Func, Operand, Policy, Stmt, StmtLocation } from "../../ir/types.js";
 import { forEachStmt } from "../../ir/walk.js";
 import type { CallGraph } from "../analysis/calls.js";
 import type { FuncFacts } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
+import { analyseScalars, exactDouble, type Scalars } from "../analysis/scalars.js";
 import { Label, Lines, Name, PieceBuffer, _, comment, lineComment, lit, type Code } from "../code.js";
 import { FIXED, RT, Scope, type RuntimeName } from "../names.js";
 import type { ModuleConst } from "../module.js";
@@ -14,6 +15,8 @@ import { SiteTable } from "./sites.js";
 export class ModuleEmitter {
   readonly scope = new Scope();
   readonly used = new Set<RuntimeName>();
+  /** Runtime exports named in types only so far (see rtType). */
+  readonly usedAsType = new Set<RuntimeName>();
   /** Module-level `const` declarations of numbers, in order (`constants` adds the site tables). */
   private readonly consts: ModuleConst[] = [];
   /** Funcs' names by their index in the policy's funcs. */
@@ -79,6 +82,17 @@ export class ModuleEmitter {
   /** A runtime export, recorded as imported. */
   rt(name: RuntimeName): Name {
     this.used.add(name);
+    return this.runtimeName(name);
+  }
+
+  /** A runtime class named in a type only (EvalState in parameter types): imported as a type
+   * unless a value use (`rt`) imports it too. */
+  rtType(name: RuntimeName): Name {
+    this.usedAsType.add(name);
+    return this.runtimeName(name);
+  }
+
+  private runtimeName(name: RuntimeName): Name {
     let n = this.runtimeNames.get(name);
     if (!n) this.runtimeNames.set(name, (n = new Name(RT[name])));
     return n;
@@ -204,8 +218,8 @@ export class ModuleEmitter {
   number(text: string): Code {
     let c = this.numbers.get(text);
     if (c) return c;
-    const d = Number(text);
-    if (Number.isFinite(d) && String(d) === text && (Number.isSafeInteger(d) || !Number.isInteger(d))) c = lit(d);
+    const d = exactDouble(text);
+    if (d !== undefined) c = lit(d);
     else {
       const n = this.scope.name("n");
       this.consts.push({ name: n, init: _`${this.rt("num")}(${text})` });
@@ -270,6 +284,10 @@ export class FuncEmitter {
   readonly out: Lines;
   /** DotStmts reading base data (number keys are read as their text). */
   dataDots: ReadonlySet<object> = NO_DOTS;
+  /** The statement emitted just before the current one in the same list (emitStmts sets it). */
+  previous: Stmt | undefined = undefined;
+  /** The body's exact scalars and constants (analysis/scalars.ts), set before the body is emitted. */
+  scalars!: Scalars;
   /** Writes `return v` for this function (casts, memoisation). */
   returnValue: (v: Code) => Code = (v) => _`return ${v};`;
   /** Writes that are left out if nothing reads their local (FuncEmitter.write). */
@@ -320,8 +338,12 @@ export class FuncEmitter {
   /** Plans: the result set builder's name, or the direct-value facts. */
   readonly result: { resultSet: Name } | { direct: DirectEntry } | undefined;
 
-  /** The evaluation state (`$`), marked as used. */
+  /** A plan whose evaluation needs no EvalState passes the runtime's NO_STATE to its funcs. */
+  stateless = false;
+
+  /** The evaluation state (`$`, marked as used), or NO_STATE for a stateless plan. */
   get state(): Name {
+    if (this.stateless) return this.mod.rt("NO_STATE");
     this.stateUsed = true;
     return this.mod.fixed.state;
   }
@@ -412,6 +434,12 @@ export class FuncEmitter {
     this.lastFile = file;
     this.lastRow = row;
     this.out.code(lineComment(`${name}:${row}`));
+  }
+
+  /** Analyses the body's scalars (before it is emitted). */
+  analyse(blocks: Func["blocks"]): void {
+    const mod = this.mod;
+    this.scalars = analyseScalars(blocks, this.kind === "plan" ? [0, 1] : this.params, mod.facts, mod.builtinDecls, (i) => mod.string(i));
   }
 
   temp(type: Code): Name {

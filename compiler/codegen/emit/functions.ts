@@ -2,7 +2,7 @@
 //   function g0DataTestAllow($: EvalState, l0: V, l1: V): V { let l2: V, ...; b0: {...} ... }
 //   export function testAllow(input: TestInput | undefined, data: TestData, options?: EvalOptions): boolean
 // Locals are function-level `let`s (the IR's frames are flat). Memoised funcs look up the current
-// memo frame first and record what they return. A plan's function makes the evaluation's state,
+// memo frame first and record what they return. A plan's function takes the evaluation's state,
 // binds locals 0/1 to input and data (data defaults to {}), and returns its result set, or its
 // single binding's value directly (see analysis/entry.ts).
 import type { Func, Plan, Stmt } from "../../ir/types.js";
@@ -81,13 +81,14 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   const memoId = mod.calls.isMemoisedAt(index) ? index : undefined;
   const fe = new FuncEmitter(mod, "func", f, f.params, isAsync, memoId, undefined, f.params.length > 2);
   fe.dataDots = baseDataDots(mod.policy, f.blocks, f.params[1], mod.calls.readsWithLocalKey(f));
+  fe.analyse(f.blocks);
   const V = mod.fixed.V;
   const body = fe.out;
   if (memoId !== undefined) {
     const $ = fe.state;
     const m = fe.scope.name("m");
-    body.line`const ${m} = ${$}.memo;`;
-    body.line`if (${m} !== undefined && ${m}.has(${memoId})) return ${m}.get(${memoId});`;
+    body.line`const ${m} = ${$}.recall(${memoId});`;
+    body.line`if (${m} !== ${mod.rt("NOT_FOUND")}) return ${m};`;
     fe.returnValue = (v) => _`return ${$}.memoize(${memoId}, ${v});`;
   }
   // The declarations come first, but are known once the body is emitted.
@@ -101,7 +102,7 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   // (concat: an array of its own length; the TypeScript layout keeps it until the module is laid
   // out, where a spread into a literal would grow it to 17 slots.)
   const $ = fe.stateUsed ? fe.state : Name.unused(fe.state);
-  const params: Param[] = [{ name: $, type: mod.rt("EvalState") }].concat(f.params.map((p) => ({ name: fe.uses(p) ? fe.name(p) : Name.unused(fe.name(p)), type: V })));
+  const params: Param[] = [{ name: $, type: mod.rtType("EvalState") }].concat(f.params.map((p) => ({ name: fe.uses(p) ? fe.name(p) : Name.unused(fe.name(p)), type: V })));
   return {
     name: mod.funcNameAt(index),
     doc: comment(memoId !== undefined ? `${f.name} (memoised)` : f.name),
@@ -148,7 +149,10 @@ function directType(mod: ModuleEmitter, plan: Plan, direct: DirectEntry): { type
 
 export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: EntryTypes, direct: DirectEntry | undefined): EntryParts {
   const isAsync = mod.calls.asyncPlans.has(plan.name);
+  const stateless = !mod.calls.usesState(plan);
   const $ = mod.fixed.state;
+  /** `return v` through the state's `done`, or as it is when there is no state. */
+  const done = (v: Code): Code => (stateless ? v : _`${fe.state}.done(${v})`);
   const V = mod.fixed.V;
   let fe: FuncEmitter;
   let returnType: Code;
@@ -159,15 +163,18 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
     fe = new FuncEmitter(mod, "plan", plan, [], isAsync, undefined, direct, false);
     // A value of no kind (a rule never defined) is undefined: the code may not know it is.
     const cast = t.type.toString() === "never" ? _`unknown as undefined` : maybeUndefined ? _`${t.type} | undefined` : t.type;
-    fe.returnValue = (v) => _`return ${mod.cast(v, cast)};`;
+    fe.returnValue = (v) => _`return ${mod.cast(done(v), cast)};`;
     returnType = t.type;
   } else {
     fe = new FuncEmitter(mod, "plan", plan, [], isAsync, undefined, "resultset", false);
     returnType = mod.rt("ResultSet");
   }
   fe.dataDots = baseDataDots(mod.policy, plan.blocks, 1, mod.calls.readsWithLocalKey(plan));
+  fe.analyse(plan.blocks);
+  fe.stateless = stateless;
   const nodes = fe.out;
-  // The state, the declarations and the input and data values, once the body says which it uses.
+  // The state (taken from the runtime's spare, given back by `$.done` at each return), the
+  // declarations and the input and data values, once the body says which it uses.
   const stateAt = nodes.reserve();
   const declarationsAt = nodes.reserve();
   const valuesAt = nodes.reserve();
@@ -180,15 +187,15 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
   if (fe.uses(0)) values.push(_`${mod.annotated(fe.name(0), V)} = ${mod.cast(mod.fixed.input, _`unknown as ${V}`)}`);
   if (fe.uses(1)) values.push(_`${mod.annotated(fe.name(1), V)} = ${mod.cast(_`(${mod.fixed.data} ?? ${mod.rt("EMPTY_OBJECT")})`, _`unknown as ${V}`)}`);
   if (values.length > 0) nodes.fill(valuesAt, _`let ${join(values)};`);
-  if (fe.stateUsed) nodes.fill(stateAt, _`const ${$} = new ${mod.rt("EvalState")}(${mod.fixed.options});`);
   if (direct) {
     if (!terminal) {
       // The analysis proved the value is always there; should it ever not be, fail loudly.
-      if (maybeUndefined) nodes.line`return undefined;`;
+      if (maybeUndefined) nodes.line`return ${done(_`undefined`)};`;
       else nodes.line`throw ${mod.rt("internalError")}(${`entrypoint ${plan.name} produced no value`});`;
     }
     if (maybeUndefined) returnType = _`${returnType} | undefined`;
-  } else if (!terminal) nodes.line`return ${rs!}.rows;`;
+  } else if (!terminal) nodes.line`return ${done(_`${rs!}.rows`)};`;
+  if (fe.stateUsed) nodes.fill(stateAt, _`const ${$} = ${mod.rt("EvalState")}.take(${mod.fixed.options});`);
   const used = (name: Name, isUsed: boolean) => (isUsed ? name : Name.unused(name));
   const params: Param[] = [
     { name: used(mod.fixed.input, fe.uses(0)), type: _`${types.input} | undefined` },

@@ -1,7 +1,7 @@
 // Statements that read, compare and assign values: DotStmt, LenStmt, EqualStmt, NotEqualStmt,
 // the type checks, IsDefined/IsUndefined, AssignVar[Once], AssignInt, ResetLocal and the number
 // and null constructors. A statement that is "undefined" jumps out of the current block.
-import type { StmtMap, Operand } from "../../ir/types.js";
+import type { StmtMap, Operand, Stmt } from "../../ir/types.js";
 import { _, type Code } from "../code.js";
 import type { Emit, FuncEmitter } from "./context.js";
 
@@ -36,6 +36,12 @@ export const dotStmt: E<"DotStmt"> = (fe, s) => {
 
 export const lenStmt: E<"LenStmt"> = (fe, s) => fe.write(s.target, sourceLocals(s.source), (t) => _`${t} = ${fe.mod.rt("len")}(${fe.operand(s.source)});`);
 
+/** Whether `===` compares the operand with anything exactly as Rego's equality does: a string or
+ * boolean constant, or a local holding only exact scalars (analysis/scalars.ts). */
+function exact(fe: FuncEmitter, op: Operand): boolean {
+  return op.type !== "local" || fe.scalars.exact(op.value);
+}
+
 function equalityTest(fe: FuncEmitter, a: Operand, b: Operand, negate: boolean): boolean {
   const ca = constant(fe, a);
   const cb = constant(fe, b);
@@ -44,12 +50,12 @@ function equalityTest(fe: FuncEmitter, a: Operand, b: Operand, negate: boolean):
     return (ca === cb) !== negate ? false : fe.out.codeLast(fe.jump(0));
   }
   if (a.type === "local" && b.type === "local" && a.value === b.value) return negate ? fe.out.codeLast(fe.jump(0)) : false;
-  if (ca !== undefined || cb !== undefined) {
-    // A string or boolean constant equals exactly itself: strict (in)equality. The local is
+  if (exact(fe, a) || exact(fe, b)) {
+    // An exact scalar equals exactly what is `===` to it: strict (in)equality. The local is
     // widened to V: TypeScript may have narrowed it (`l4 = true;`, an earlier comparison) to a
-    // type that does not overlap the constant.
-    const [local, c] = ca !== undefined ? [b, a] : [a, b];
-    return fe.out.line`if ((${fe.mod.cast(fe.operand(local), fe.mod.fixed.V)}) ${negate ? _`===` : _`!==`} ${fe.operand(c)}) ${fe.jump(0)}`;
+    // type that does not overlap the other side.
+    const [x, y] = ca !== undefined ? [b, a] : [a, b];
+    return fe.out.line`if ((${fe.mod.cast(fe.operand(x), fe.mod.fixed.V)}) ${negate ? _`===` : _`!==`} ${fe.operand(y)}) ${fe.jump(0)}`;
   }
   const equal = fe.mod.rt("equal");
   if (negate) return fe.out.line`if (${equal}(${fe.operand(a)}, ${fe.operand(b)})) ${fe.jump(0)}`;
@@ -73,8 +79,35 @@ export const isUndefinedStmt: E<"IsUndefinedStmt"> = (fe, s) => fe.out.line`if (
 
 export const assignVarStmt: E<"AssignVarStmt"> = (fe, s) => fe.write(s.target, sourceLocals(s.source), (t) => _`${t} = ${fe.operand(s.source)};`);
 
+/** Whether, once a statement has run, the local is defined: it tested it, or set it to a constant. */
+function definesLocal(s: Stmt, local: number): boolean {
+  switch (s.type) {
+    case "IsDefinedStmt":
+      return s.stmt.source === local;
+    case "AssignIntStmt":
+    case "MakeNumberIntStmt":
+    case "MakeNumberRefStmt":
+    case "MakeNullStmt":
+      return s.stmt.target === local;
+    case "AssignVarStmt":
+      return s.stmt.target === local && s.stmt.source.type !== "local";
+    default:
+      return false;
+  }
+}
+
 export const assignVarOnceStmt: E<"AssignVarOnceStmt"> = (fe, s) => {
   const t = fe.local(s.target);
+  // No conflict is possible when the target is undefined here (the statement before tested it),
+  // or when the target only ever holds one constant and the source is defined (a constant, or a
+  // local the statement before tested or set): a plain assignment.
+  const prev = fe.previous;
+  const src = s.source;
+  const targetUndefined = prev?.type === "IsUndefinedStmt" && prev.stmt.source === s.target;
+  const sourceDefined = src.type !== "local" || (prev !== undefined && definesLocal(prev, src.value));
+  if (targetUndefined || (sourceDefined && fe.scalars.constant(s.target) !== undefined)) {
+    return fe.out.line`${t} = ${fe.operand(s.source)};`;
+  }
   const site = fe.mod.conflictSite(fe.isFunction ? "function" : "rule", s);
   return fe.out.line`${t} = ${fe.mod.rt("assignOnce")}(${t}, ${fe.operand(s.source)}, ${site});`;
 };

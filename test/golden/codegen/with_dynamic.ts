@@ -15,21 +15,21 @@ export type AppData = {
   "lib"?: Collection<string>;
 };
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
-const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,34,1,0,0,37,1,0,0,2,1,0,0,5,1,0,0,7,1]}");
+const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,34,1,0,0,37,1,0,0,2,1,0,0,5,1]}");
 const n0 = num("123456789012345678901234");
 
 /* Entrypoint app/report */
 export function appReport(input: AppInput | undefined, data: AppData, options?: EvalOptions): Value[] | undefined {
-  const $ = new EvalState(options);
+  const $ = EvalState.take(options);
   let l2: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   // policy.rego:39
   b0: {
     l2 = g0DataAppReport($, inputValue, dataValue); if (l2 === undefined) break b0;
     l4 = l2;
-    return l4 as Value[] | undefined;
+    return $.done(l4) as Value[] | undefined;
   }
-  return undefined;
+  return $.done(undefined);
 }
 
 /* g0.data.app.report */
@@ -85,8 +85,8 @@ function g0DataAppReport($: EvalState, input: V, data: V): V {
 
 /* g0.data.lib.level (memoised) */
 function g0DataLibLevel($: EvalState, input: V, _data: V): V {
-  const m0 = $.memo;
-  if (m0 !== undefined && m0.has(0)) return m0.get(0);
+  const m0 = $.recall(0);
+  if (m0 !== NOT_FOUND) return m0;
   let l2: V, l3: V, l4: V;
   // policy.rego:1
   b0: {
@@ -97,14 +97,14 @@ function g0DataLibLevel($: EvalState, input: V, _data: V): V {
   // policy.rego:4
   if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 3); }
   // policy.rego:6
-  if (l2 === undefined) { l2 = assignOnce(l2, "none", K, 4); }
+  if (l2 === undefined) { l2 = "none"; }
   return $.memoize(0, l2);
 }
 
 /* g0.data.lib.big (memoised) */
 function g0DataLibBig($: EvalState, _input: V, _data: V): V {
-  const m0 = $.memo;
-  if (m0 !== undefined && m0.has(1)) return m0.get(1);
+  const m0 = $.recall(1);
+  if (m0 !== NOT_FOUND) return m0;
   let l2: V;
   // policy.rego:9
   l2 = n0;

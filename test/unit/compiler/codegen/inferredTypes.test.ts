@@ -98,7 +98,7 @@ describe("codegen: types inferred from use", function () {
       'violation contains msg if { some c in input.containers; msg := sprintf("container %s", [c.name]) }',
     ].join("\n");
     const code = generate(rego, ["p/names", "p/by_name", "p/msg", "p/n", "p/allow", "p/violation"]);
-    const sig = (name: string) => new RegExp(`export function ${name}\\(input: PInput \\| undefined, data: PData, options\\?: EvalOptions\\): ([^{]*) \\{`).exec(code)?.[1];
+    const sig = (name: string) => new RegExp(`export function ${name}\\(_?input: PInput \\| undefined, _?data: PData, _?options\\?: EvalOptions\\): ([^{]*) \\{`).exec(code)?.[1];
     assert.deepEqual(
       ["pNames", "pByName", "pMsg", "pN", "pAllow", "pViolation"].map(sig),
       // (The names come from the input: their type is not the rule's to tell.)

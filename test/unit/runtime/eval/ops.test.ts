@@ -20,7 +20,9 @@ import {
   pathKey,
   push,
   addTo,
-  scan,
+  scanKey,
+  scanValue,
+  scanView,
   toJSON,
   upsert,
   type MaybeValue,
@@ -31,8 +33,8 @@ const json = (v: MaybeValue) => (v === undefined ? undefined : JSON.parse(JSON.s
 
 function scanAll(v: MaybeValue): Array<[Value, Value]> {
   const out: Array<[Value, Value]> = [];
-  const it = scan(v);
-  while (it.next()) out.push([it.key, it.value]);
+  const view = scanView(v);
+  for (let i = 0; i < view.length; i++) out.push([scanKey(v, view, i), scanValue(v, view, i)]);
   return out;
 }
 

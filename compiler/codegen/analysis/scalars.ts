@@ -1,0 +1,169 @@
+// Which locals of a body only ever hold scalars that JavaScript's `===` compares exactly as Rego's
+// equality does, and which hold one constant only — for the emitter's specialisations (emit/values.ts):
+// an EqualStmt with such a local on either side is `===`, and an AssignVarOnce of the one constant
+// a local ever holds cannot conflict. Exact scalars are null, booleans, strings, and JS numbers no
+// other representation can equal: a BigNum is never a value a double holds exactly
+// (runtime/value/number.ts's canonical form), so a safe integer or a double that is its own
+// shortest text equals exactly the JS numbers `===` to it. Flow-insensitive, like kinds.ts: a
+// local's state is the join of everything assigned to it anywhere in the body (but a rule's final
+// default: see finalDefault).
+import type { Block, BuiltinFunc, Operand, Stmt } from "../../ir/types.js";
+import { forEachStmt } from "../../ir/walk.js";
+import { declKinds, K, type FuncFacts } from "./kinds.js";
+
+/** A constant a local may hold: a string, boolean, null or exact number. */
+export type Scalar = string | boolean | null | number;
+
+/** Kinds whose values `===` compares exactly (numbers may be BigNums: not in it). */
+const EXACT_KINDS = K.null | K.boolean | K.string;
+
+/**
+ * The JS number a number literal's text stands for, when that double is exact and `===` compares it
+ * as Rego does (a safe integer, or a non-integer whose shortest text is this very text); else
+ * undefined (the value needs a BigNum, or the text is not canonical).
+ */
+export function exactDouble(text: string): number | undefined {
+  const d = Number(text);
+  if (!Number.isFinite(d) || String(d) !== text) return undefined;
+  return Number.isSafeInteger(d) || !Number.isInteger(d) ? d : undefined;
+}
+
+/** A local's state: what is known of its defined values. */
+const enum S {
+  /** Holds only the one constant recorded for it. */
+  Constant = 1,
+  /** Exact scalars, several values. */
+  Exact = 2,
+  /** Anything. */
+  Any = 3,
+}
+
+export class Scalars {
+  private readonly state = new Map<number, S>();
+  private readonly constants = new Map<number, Scalar>();
+
+  /** True when every defined value of the local is an exact scalar. */
+  exact(local: number): boolean {
+    return this.state.get(local) !== S.Any;
+  }
+
+  /** The one constant the local ever holds (when defined), or undefined. */
+  constant(local: number): { value: Scalar } | undefined {
+    return this.state.get(local) === S.Constant ? { value: this.constants.get(local)! } : undefined;
+  }
+
+  /** Joins `s` (with its constant) into the local's state; true when it changed. */
+  join(local: number, s: S, c?: Scalar): boolean {
+    const old = this.state.get(local);
+    let next: S;
+    if (old === undefined) next = s;
+    else if (old === S.Constant && s === S.Constant) next = this.constants.get(local) === c ? S.Constant : S.Exact;
+    else next = Math.max(old, s, S.Exact);
+    if (next === old) return false;
+    this.state.set(local, next);
+    if (next === S.Constant) this.constants.set(local, c!);
+    return true;
+  }
+
+  /** Joins the whole state of local `from` into `to`. */
+  joinFrom(to: number, from: number): boolean {
+    const s = this.state.get(from);
+    if (s === undefined) return false;
+    return this.join(to, s, this.constants.get(from));
+  }
+}
+
+/**
+ * The scalars of one body: `params` hold anything; `facts` gives funcs' return kinds, `builtins`
+ * builtins' declared results; `str` resolves a string index (a MakeNumberRefStmt's text, a string
+ * operand). Copies
+ * between locals are followed through a worklist: each local changes state at most three times.
+ */
+export function analyseScalars(
+  blocks: readonly Block[],
+  params: readonly number[],
+  facts: ReadonlyMap<string, FuncFacts>,
+  builtins: ReadonlyMap<string, BuiltinFunc>,
+  str: (index: number) => string,
+): Scalars {
+  const out = new Scalars();
+  /** Copies: source local → the locals assigned from it. */
+  const copies = new Map<number, number[]>();
+  const changed: number[] = [];
+  const set = (local: number, s: S, c?: Scalar) => {
+    if (out.join(local, s, c)) changed.push(local);
+  };
+  for (const p of params) set(p, S.Any);
+  const assign = (target: number, source: Operand) => {
+    if (source.type === "local") {
+      let to = copies.get(source.value);
+      if (!to) copies.set(source.value, (to = []));
+      to.push(target);
+      if (out.joinFrom(target, source.value)) changed.push(target);
+    } else set(target, S.Constant, source.type === "bool" ? source.value : str(source.value));
+  };
+  const number = (target: number, d: number | undefined) => (d === undefined ? set(target, S.Any) : set(target, S.Constant, d));
+  const skip = finalDefault(blocks);
+  forEachStmt(blocks, (s: Stmt) => {
+    if (s === skip) return;
+    switch (s.type) {
+      case "AssignVarStmt":
+      case "AssignVarOnceStmt":
+        return assign(s.stmt.target, s.stmt.source);
+      case "AssignIntStmt":
+      case "MakeNumberIntStmt":
+        return number(s.stmt.target, Number.isSafeInteger(s.stmt.value) ? s.stmt.value : undefined);
+      case "MakeNumberRefStmt":
+        return number(s.stmt.target, exactDouble(str(s.stmt.index)));
+      case "MakeNullStmt":
+        return set(s.stmt.target, S.Constant, null);
+      case "LenStmt":
+        return set(s.stmt.target, S.Exact);
+      case "CallStmt": {
+        const f = facts.get(s.stmt.func);
+        const kinds = f ? f.returns : declKinds(builtins.get(s.stmt.func)?.decl.result);
+        return set(s.stmt.result, (kinds & ~EXACT_KINDS) === 0 ? S.Exact : S.Any);
+      }
+      case "DotStmt":
+      case "MakeArrayStmt":
+      case "MakeObjectStmt":
+      case "MakeSetStmt":
+      case "ObjectMergeStmt":
+        return set(s.stmt.target, S.Any);
+      case "ObjectInsertStmt":
+      case "ObjectInsertOnceStmt":
+        return set(s.stmt.object, S.Any);
+      case "CallDynamicStmt":
+        return set(s.stmt.result, S.Any);
+      case "ScanStmt":
+        set(s.stmt.key, S.Any);
+        return set(s.stmt.value, S.Any);
+      case "WithStmt":
+        return set(s.stmt.local, S.Any);
+      default:
+        return;
+    }
+  });
+  while (changed.length > 0) {
+    const from = changed.pop()!;
+    for (const to of copies.get(from) ?? []) if (out.joinFrom(to, from)) changed.push(to);
+  }
+  return out;
+}
+
+/**
+ * A rule's default, when it is the body's last work: a top-level block `IsUndefined t;
+ * AssignVarOnce t <- v` followed only by blocks that return. Nothing after it reads `t` but the
+ * return, so what it assigns is never seen by a statement the emitter asks about: the analysis
+ * leaves it out (it cannot conflict: `t` is undefined there), and `t` keeps the one constant its
+ * rule bodies assign, if they assign one.
+ */
+function finalDefault(blocks: readonly Block[]): Stmt | undefined {
+  let last = blocks.length - 1;
+  while (last >= 0 && blocks[last]!.stmts.every((s) => s.type === "ReturnLocalStmt")) last--;
+  const stmts = last >= 0 ? blocks[last]!.stmts : [];
+  if (stmts.length !== 2) return undefined;
+  const [test, assign] = stmts as [Stmt, Stmt];
+  if (test.type !== "IsUndefinedStmt" || assign.type !== "AssignVarOnceStmt" || assign.stmt.target !== test.stmt.source) return undefined;
+  return assign;
+}

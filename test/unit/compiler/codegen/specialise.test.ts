@@ -1,0 +1,233 @@
+// The emitter's type-directed specialisations (emit/values.ts, blocks.ts; analysis/scalars.ts) and
+// the pooled evaluation state (runtime/eval/state.ts): each is taken where it applies — the
+// generated code shows it — and keeps Rego's meaning at its edges.
+import assert from "node:assert/strict";
+import { compileRego } from "regoc/compiler";
+import { BigNum, NO_STATE, RegoObject, RegoSet, num, toJSON, type Value } from "regoc";
+import { L, PolicyBuilder, block, st } from "./plans.js";
+import { prepare, useTestBuiltins } from "./support.js";
+
+async function compile(rego: string, entrypoint = "t/p") {
+  return compileRego({ modules: { "t.rego": `package t\n\n${rego}` }, entrypoints: [entrypoint] });
+}
+
+type Query = Awaited<ReturnType<typeof compile>>;
+
+/** The entrypoint's value for an input (undefined: no row), as JSON. */
+function result(q: Query, input: unknown, data: unknown = {}): unknown {
+  const rows = q.evaluate({ input: input as Value, data: data as Value });
+  return rows.length === 0 ? undefined : JSON.parse(JSON.stringify(toJSON(rows[0]!.result as Value)));
+}
+
+describe("codegen: specialisations", () => {
+  it("a comparison with a string constant is ===, and a number or a missing value never equals it", async () => {
+    const q = await compile(`p if input.role == "admin"\nq if input.role != "admin"`);
+    assert.match(q.source, /\) !== "admin"\)/);
+    assert.doesNotMatch(q.source, /\bequal\(/);
+    assert.equal(result(q, { role: "admin" }), true);
+    for (const role of ["user", 1, null, true, ["admin"], { admin: 1 }]) assert.equal(result(q, { role }), undefined, JSON.stringify(role));
+    assert.equal(result(q, {}), undefined);
+    const ne = await compile(`q if input.role != "admin"`, "t/q");
+    assert.equal(result(ne, { role: 1 }), true);
+    assert.equal(result(ne, { role: "admin" }), undefined);
+    assert.equal(result(ne, {}), undefined); // undefined, not true: the ref is undefined
+  });
+
+  it("boolean and null constants are ===: the string \"true\" and 0 are not true, a missing value is not null", async () => {
+    const t = await compile(`p if input.flag == true`);
+    assert.match(t.source, /\) !== true\)/);
+    assert.equal(result(t, { flag: true }), true);
+    for (const flag of ["true", 1, false, null]) assert.equal(result(t, { flag }), undefined);
+    const n = await compile(`p if input.x == null`);
+    assert.doesNotMatch(n.source, /\bequal\(/);
+    assert.equal(result(n, { x: null }), true);
+    for (const x of [0, false, "", "null"]) assert.equal(result(n, { x }), undefined);
+    assert.equal(result(n, {}), undefined);
+  });
+
+  it("a safe integer or exact decimal constant is ===; a BigNum-sized one keeps the generic equal", async () => {
+    const small = await compile(`p if input.n == 5\nq if input.n == 0.5`);
+    assert.doesNotMatch(small.source, /\bequal\(/);
+    assert.equal(result(small, { n: 5 }), true);
+    assert.equal(result(small, { n: 5.0 }), true);
+    for (const n of ["5", 5.000001, -5, num("50000000000000000000")]) assert.equal(result(small, { n }), undefined, String(n));
+    const half = await compile(`q if input.n == 0.5`, "t/q");
+    assert.equal(result(half, { n: 0.5 }), true);
+    assert.equal(result(half, { n: "0.5" }), undefined);
+    // 2^53 + 1 is no double: the constant is a BigNum, compared by value with whatever comes in.
+    const big = await compile(`p if input.n == 9007199254740993`);
+    assert.match(big.source, /\bequal\(/);
+    assert.equal(result(big, { n: num("9007199254740993") }), true);
+    assert.equal(result(big, { n: 9007199254740992 }), undefined);
+    const large = await compile(`p if input.n == 100000000000000000000`);
+    assert.equal(result(large, { n: 1e20 }), true, "a double from JSON equals the BigNum of its value");
+    assert.ok(num("100000000000000000000") instanceof BigNum);
+  });
+
+  it("both sides known exact (len, string builtins) is ===, meaning kept", async () => {
+    const q = await compile(`p if count(input.xs) == 2\nq if lower(input.a) == lower(input.b)`);
+    assert.match(q.source, /\) !== l\d+\)/);
+    assert.doesNotMatch(q.source, /\bequal\(/);
+    assert.equal(result(q, { xs: [1, 2] }), true);
+    assert.equal(result(q, { xs: new RegoSet([1, 2]) }), true);
+    assert.equal(result(q, { xs: [1] }), undefined);
+    const l = await compile(`q if lower(input.a) == lower(input.b)`, "t/q");
+    assert.equal(result(l, { a: "AbC", b: "aBc" }), true);
+    assert.equal(result(l, { a: "AbC", b: "abd" }), undefined);
+  });
+
+  it("comparison builtins are the runtime's operators (no call site, no state), in OPA's order across types", async () => {
+    const q = await compile(`p if input.n >= 9\nq if input.n < 9\nr if input.n != 9`);
+    assert.match(q.source, /= gte\(l\d+, l\d+\)/);
+    assert.doesNotMatch(q.source, /call2\(/);
+    assert.equal(result(q, { n: 9 }), true);
+    assert.equal(result(q, { n: 8.5 }), undefined);
+    assert.equal(result(q, { n: "1" }), true, "every string is above every number");
+    assert.equal(result(q, { n: null }), undefined, "null is below every number");
+    assert.equal(result(q, { n: num("100000000000000000000") }), true);
+    assert.equal(result(q, { n: [] }), true);
+    assert.equal(result(q, {}), undefined);
+    const lt = await compile(`q if input.n < 9`, "t/q");
+    assert.equal(result(lt, { n: false }), true);
+    assert.equal(result(lt, { n: 9 }), undefined);
+    const ne = await compile(`r if input.n != 9`, "t/r");
+    assert.match(ne.source, /= neq\(/);
+    assert.equal(result(ne, { n: "9" }), true);
+    assert.equal(result(ne, { n: 9.0 }), undefined);
+    assert.equal(result(ne, {}), undefined);
+  });
+
+  it("values of unknown type keep the generic equal: 1 == 1.0, arrays and objects by value, a set is no array", async () => {
+    const q = await compile(`p if input.a == input.b`);
+    assert.match(q.source, /\bequal\(/);
+    assert.equal(result(q, { a: 1, b: 1.0 }), true);
+    assert.equal(result(q, { a: [1, { x: "y" }], b: [1, { x: "y" }] }), true);
+    assert.equal(result(q, { a: new RegoSet(["x"]), b: ["x"] }), undefined);
+    assert.equal(result(q, { a: num("100000000000000000000"), b: 1e20 }), true);
+  });
+
+  it("a scan is an indexed loop (no cursor): arrays by index, sets by element, objects by key, scalars not at all", async () => {
+    const q = await compile(`p := [[k, v] | some k, v in input.c]`);
+    assert.doesNotMatch(q.source, /\bscan\(/);
+    assert.match(q.source, /for \(let x\d+ = l\d+, v\d+ = scanView\(x\d+\), i\d+ = 0; i\d+ < v\d+\.length; i\d+\+\+\)/);
+    assert.deepEqual(result(q, { c: ["b", "a"] }), [[0, "b"], [1, "a"]]);
+    assert.deepEqual(result(q, { c: new RegoSet(["b", "a", 1]) }), [[1, 1], ["a", "a"], ["b", "b"]]);
+    assert.deepEqual(result(q, { c: { b: 1, a: 2, "10": 3, "9": 4 } }), [["10", 3], ["9", 4], ["a", 2], ["b", 1]]);
+    assert.deepEqual(result(q, { c: new RegoObject([[2, "two"], ["x", "ex"], [1, "one"]]) }), [[1, "one"], [2, "two"], ["x", "ex"]]);
+    for (const c of ["str", 3, null, true, num("100000000000000000000")]) assert.deepEqual(result(q, { c }), []);
+    assert.deepEqual(result(q, {}), []);
+    // The same object scanned again (its sorted keys are cached) after a key is added.
+    const o: Record<string, number> = { b: 1 };
+    assert.deepEqual(result(q, { c: o }), [["b", 1]]);
+    o.a = 0;
+    assert.deepEqual(result(q, { c: o }), [["a", 0], ["b", 1]]);
+  });
+
+  it("rule bodies that all assign the same constant need no conflict check; different values still conflict", async () => {
+    const same = await compile(`p := 1 if input.x\np := 1 if input.y`);
+    assert.doesNotMatch(same.source, /assignOnce\(/);
+    assert.equal(result(same, { x: true, y: true }), 1);
+    assert.equal(result(same, {}), undefined);
+    const differ = await compile(`p := 1 if input.x\np := 2 if input.y`);
+    assert.match(differ.source, /assignOnce\(/);
+    assert.equal(result(differ, { x: true }), 1);
+    assert.throws(() => result(differ, { x: true, y: true }), (e: { code?: string }) => e.code === "eval_conflict_error");
+  });
+
+  it("a rule with a default: bodies assigning one constant need no check; different values still conflict", async () => {
+    const allow = await compile(`default p := false\np if input.x\np if input.y`);
+    assert.doesNotMatch(allow.source, /assignOnce\(/);
+    assert.equal(result(allow, { x: true, y: true }), true);
+    assert.equal(result(allow, { y: true }), true);
+    assert.equal(result(allow, {}), false);
+    const differ = await compile(`default p := 0\np := 1 if input.x\np := 2 if input.y`);
+    assert.match(differ.source, /assignOnce\(/);
+    assert.equal(result(differ, {}), 0);
+    assert.equal(result(differ, { y: true }), 2);
+    assert.throws(() => result(differ, { x: true, y: true }), (e: { code?: string }) => e.code === "eval_conflict_error");
+  });
+});
+
+describe("codegen: evaluation state", () => {
+  const memoised = `
+    hour := to_number(input.time)
+    early if hour < 9
+    late if hour > 18
+    p := [early, late] if { early; late } else := "open" if { not early; not late } else := "closed"
+  `;
+
+  it("an entrypoint takes the runtime's spare state and gives it back: no EvalState per decision", async () => {
+    const q = await compile(memoised);
+    assert.match(q.source, /EvalState\.take\(/);
+    assert.match(q.source, /\$\.done\(/);
+    assert.doesNotMatch(q.source, /new EvalState/);
+    assert.match(q.source, /\$\.recall\(/, "hour is memoised");
+  });
+
+  it("an entrypoint whose evaluation needs no state (no memo, with or builtin but comparisons) takes none", async () => {
+    const q = await compile(`p if { f(input.role); input.n > 3 }\nf(r) if r == "admin"`);
+    assert.doesNotMatch(q.source, /EvalState\.take|\.done\(/);
+    assert.match(q.source, /\(NO_STATE, /);
+    assert.equal(result(q, { role: "admin", n: 4 }), true);
+    assert.equal(result(q, { role: "admin", n: 3 }), undefined);
+    const withBuiltin = await compile(`p if { f(input.role); count(input.xs) > 3 }\nf(r) if r == "admin"`);
+    assert.match(withBuiltin.source, /EvalState\.take/);
+    // NO_STATE is frozen: a use of it would fail, not carry anything between decisions.
+    assert.ok(Object.isFrozen(NO_STATE));
+    assert.throws(() => NO_STATE.memoize(0, 1), TypeError);
+    assert.throws(() => NO_STATE.context(), TypeError);
+  });
+
+  it("memoised results never leak from one decision to the next, nor out of a with", async () => {
+    const q = await compile(memoised);
+    const answers = [["7", "closed"], [12, "open"], ["20", "closed"], [10, "open"], [3, "closed"]] as const;
+    for (let round = 0; round < 3; round++) for (const [time, want] of answers) assert.equal(result(q, { time }), want, `time ${time}`);
+    const w = await compile(`${memoised}\nq := [p, p2, p] if { p2 := p with input.time as 3 }`, "t/q");
+    assert.deepEqual(result(w, { time: 12 }), ["open", "closed", "open"]);
+    assert.deepEqual(result(w, { time: 7 }), ["closed", "closed", "closed"]);
+  });
+
+  it("a decision that throws leaves no state behind for the next one; a nested decision has its own", async () => {
+    let onPrint = () => {};
+    const q = await compileRego({
+      modules: { "t.rego": `package t\n\nhour := to_number(input.time)\np := [h1, h2] if { h1 := hour; print("between"); h2 := hour }` },
+      entrypoints: ["t/p"],
+      print: () => onPrint(),
+    });
+    assert.throws(() => q.evaluate({ input: { time: "x" } as Value, strictBuiltinErrors: true }));
+    assert.deepEqual(result(q, { time: 5 }), [5, 5]);
+    // A decision made from the print hook, in the middle of another one.
+    let inner: unknown;
+    onPrint = () => {
+      if (inner === undefined) inner = result(q, { time: 9 });
+    };
+    assert.deepEqual(result(q, { time: 4 }), [4, 4], "the inner decision's memo is its own");
+    assert.deepEqual(inner, [9, 9]);
+    assert.deepEqual(result(q, { time: 6 }), [6, 6]);
+  });
+
+  describe("async decisions", () => {
+    useTestBuiltins();
+
+    it("interleaved async decisions each keep their own state and memo", async () => {
+      const b = new PolicyBuilder();
+      b.builtin("regoc_test.async_id", 1);
+      // r = async_id(input.v), called three times: memoised.
+      b.func("g0.data.test.r", [0, 1], 2, [
+        block(b.dot(L(0), b.s("v"), 3), b.call("regoc_test.async_id", [L(3)], 2)),
+        block(st("ReturnLocalStmt", { source: 2 })),
+      ]);
+      const call = (t: number) => b.call("g0.data.test.r", [L(0), L(1)], t);
+      const append = (t: number) => st("ArrayAppendStmt", { array: 10, value: L(t) });
+      b.plan("test/r", block(st("MakeArrayStmt", { capacity: 3, target: 10 }), call(20), append(20), call(21), append(21), call(22), append(22), ...b.result("result", L(10), 99)));
+      const pq = await prepare(b);
+      assert.match(pq.source, /\$\.recall\(/);
+      const inputs = ["a", "b", "c", "d"];
+      const rows = await Promise.all(inputs.map((v) => pq.evaluateAsync({ input: { v } })));
+      assert.deepEqual(
+        rows.map((r) => r[0]!.result),
+        inputs.map((v) => [v, v, v]),
+      );
+    });
+  });
+});
