@@ -3,6 +3,7 @@
 // errors) and leaves its input untouched: it returns a policy sharing the parts it did not change.
 // Each pass lives in a file of its own here, with tests of its own (before/after IR).
 import type { Policy } from "../ir/types.js";
+import { ruleIndex } from "./ruleIndex.js";
 
 export interface Pass {
   /** A short kebab-case name (`copy-propagation`), for tests and `OptimizeOptions.skip`. */
@@ -11,7 +12,9 @@ export interface Pass {
 }
 
 /** The passes, in the order they run. */
-export const PASSES: readonly Pass[] = [];
+export const PASSES: readonly Pass[] = [
+  ruleIndex,
+];
 
 export interface OptimizeOptions {
   /** Pass names not to run (for tests comparing a pass's output with its input's). */

@@ -7,20 +7,21 @@
 //              the memo frame swapped for a fresh one, and both restored in `finally`
 //   ScanStmt   2 levels: `continue` (this iteration) and `break` (the whole loop) of a labelled
 //              `while` over a scan cursor; scans never fail, statements after them still run
-import type { Block, Stmt, StmtMap, StmtType } from "../../ir/types.js";
+import type { AnyStmtMap, AnyStmtType, Block, Stmt } from "../../ir/types.js";
 import { _, join } from "../code.js";
 import { Level, type Emit, type FuncEmitter } from "./context.js";
 import * as calls from "./calls.js";
 import * as collections from "./collections.js";
+import { indexStmt } from "./ruleIndex.js";
 import * as values from "./values.js";
 
-type E<T extends StmtType> = Emit<StmtMap[T]>;
+type E<T extends AnyStmtType> = Emit<AnyStmtMap[T]>;
 
 /** Emits statements until one that never falls through; true if that happened. */
 export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[]): boolean {
   for (let i = 0; i < stmts.length; i++) {
     const s = stmts[i]!;
-    if ((EMITTERS[s.type] as E<StmtType>)(fe, s.stmt)) return true;
+    if ((EMITTERS[s.type] as E<AnyStmtType>)(fe, s.stmt)) return true;
   }
   return false;
 }
@@ -95,9 +96,10 @@ const withStmt: E<"WithStmt"> = (fe, s) => {
 
 const returnLocalStmt: E<"ReturnLocalStmt"> = (fe, s) => fe.out.codeLast(fe.returnValue(fe.local(s.source)));
 
-const EMITTERS: { [T in StmtType]: E<T> } = {
+const EMITTERS: { [T in AnyStmtType]: E<T> } = {
   // control flow
   BlockStmt: blockStmt,
+  IndexStmt: indexStmt,
   BreakStmt: breakStmt,
   NotStmt: notStmt,
   ScanStmt: scanStmt,

@@ -1,0 +1,159 @@
+// Rule indexing: the bodies of a rule set that test the same ref against constants are dispatched
+// by an IndexStmt (a lookup made at load time, then a switch), so a decision runs only the bodies
+// whose constants its input can match. Learnt from OPA's rule index (v1/ast/index.go), which
+// indexes `ref = constant` and flat arrays of constants and vars; here, at the IR level:
+//   - a unit is a top-level block of a func, with the `IsDefined r; AssignVarOnce ret ← r` block
+//     that follows it when it resets r (a complete rule's body and its value);
+//   - a unit's tests come from the statements its first block starts with that never raise an
+//     error nor change anything but locals (unit.ts: lookups, comparisons, constants, `in` on a
+//     constant collection): `ref == c`, `ref in {c1, c2}`, array patterns (each constant element
+//     is a test of `ref[i]`); a ref is a param (input, data, a function's argument) and constant
+//     keys;
+//   - units whose locals are all their own (written before read; params and the return local
+//     excepted) and that touch the return local only by accumulating into it (AssignVarOnce,
+//     SetAdd, ObjectInsertOnce) commute: a run of them may be reordered and, when a test fails,
+//     skipped (the skipped unit would have ended at that test, leaving locals nobody reads);
+//   - of a run, the ref that leaves the fewest units to try (the units not testing it plus the
+//     largest case) selects the case; cases with many units are indexed again on another ref.
+// Bodies not indexed run as before; the indexed ones run, in their order, at the place of the
+// first. Values, undefinedness, conflicts and errors are kept (which of two errors is raised
+// first may change, as OPA's evaluation order does).
+import type { Block, Func, IndexCase, IndexValue, Local, Policy, Stmt, StmtLocation } from "../ir/types.js";
+import type { Pass } from "./index.js";
+import { analyseUnit, maxLocal, splitUnits, type Ref, type Unit } from "./ruleIndexUnits.js";
+
+/** The fewest units testing a ref for an index on it to pay (small rule sets stay as written). */
+export const MIN_INDEXED = 4;
+
+export const ruleIndex: Pass = {
+  name: "rule-index",
+  run(policy: Policy): Policy {
+    let changed = false;
+    const funcs = policy.funcs.funcs.map((f) => {
+      const g = indexFunc(policy, f);
+      if (g !== f) changed = true;
+      return g;
+    });
+    return changed ? { ...policy, funcs: { funcs } } : policy;
+  },
+};
+
+function indexFunc(policy: Policy, f: Func): Func {
+  if (f.blocks.length < MIN_INDEXED) return f;
+  const units = splitUnits(f.blocks).map((blocks) => analyseUnit(policy, f, blocks));
+  const fresh = { next: maxLocal(f) + 1 };
+  const out: Block[] = [];
+  let changed = false;
+  for (let i = 0; i < units.length; ) {
+    if (!units[i]!.movable) {
+      out.push(...units[i]!.blocks);
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < units.length && units[j]!.movable) j++;
+    // Skipping a unit leaves the locals it would have written before failing: only units that
+    // read no local they did not write may follow.
+    const run = units.slice(i, j);
+    const indexed = units.slice(j).every((u) => u.selfContained) ? indexUnits(run, new Set(), fresh) : undefined;
+    if (indexed) {
+      out.push(...indexed);
+      changed = true;
+    } else for (const u of run) out.push(...u.blocks);
+    i = j;
+  }
+  return changed ? { ...f, blocks: out } : f;
+}
+
+interface Choice {
+  ref: Ref;
+  /** Per unit of the run: its values of the ref, or undefined when it does not test it. */
+  values: Array<readonly IndexValue[] | undefined>;
+}
+
+/** The ref to dispatch a run on (none used above it), if one pays. */
+function choose(units: readonly Unit[], used: ReadonlySet<string>): Choice | undefined {
+  const refs = new Map<string, Ref>();
+  for (const u of units) for (const t of u.tests.values()) if (!used.has(t.ref.id) && !refs.has(t.ref.id)) refs.set(t.ref.id, t.ref);
+  let best: Choice | undefined;
+  let bestScore = units.length;
+  for (const ref of refs.values()) {
+    const values = units.map((u) => u.tests.get(ref.id)?.values);
+    const perValue = new Map<IndexValue, number>();
+    let tested = 0;
+    for (const vs of values) {
+      if (!vs) continue;
+      tested++;
+      for (const v of vs) perValue.set(v, (perValue.get(v) ?? 0) + 1);
+    }
+    if (tested < MIN_INDEXED) continue;
+    let largest = 0;
+    for (const n of perValue.values()) largest = Math.max(largest, n);
+    const score = units.length - tested + largest;
+    if (score < bestScore) {
+      best = { ref, values };
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** The blocks of a run, its units dispatched on the best ref (undefined: none pays). */
+function indexUnits(units: readonly Unit[], used: ReadonlySet<string>, fresh: { next: number }): Block[] | undefined {
+  const choice = choose(units, used);
+  if (!choice) return undefined;
+  const { ref, values } = choice;
+  // Values selecting the same units share a case; cases in the order of their first unit.
+  const unitsOf = new Map<IndexValue, number[]>();
+  values.forEach((vs, i) => {
+    for (const v of vs ?? []) {
+      const us = unitsOf.get(v);
+      if (us) us.push(i);
+      else unitsOf.set(v, [i]);
+    }
+  });
+  const byUnits = new Map<string, { values: IndexValue[]; units: number[] }>();
+  for (const [v, us] of unitsOf) {
+    const k = us.join(",");
+    const c = byUnits.get(k);
+    if (c) c.values.push(v);
+    else byUnits.set(k, { values: [v], units: us });
+  }
+  const inner = new Set(used).add(ref.id);
+  const cases: IndexCase[] = [...byUnits.values()]
+    .sort((a, b) => a.units[0]! - b.units[0]!)
+    .map((c) => {
+      const us = c.units.map((i) => units[i]!);
+      return { values: c.values, blocks: indexUnits(us, inner, fresh) ?? us.flatMap((u) => u.blocks) };
+    });
+  const first = values.findIndex((vs) => vs !== undefined);
+  const out: Block[] = [];
+  units.forEach((u, i) => {
+    if (i === first) out.push(indexBlock(ref, cases, units[first]!.blocks[0]!.stmts[0]!.stmt, fresh));
+    else if (!values[i]) out.push(...u.blocks);
+  });
+  return out;
+}
+
+/** `key = ref; IndexStmt(key)`: the ref read as the units read it (an undefined step ends the
+ * block, as no unit testing the ref can then succeed). */
+function indexBlock(ref: Ref, cases: IndexCase[], at: StmtLocation, fresh: { next: number }): Block {
+  const loc = { file: at.file, row: at.row, col: at.col };
+  const stmts: Stmt[] = [];
+  let cur: Local = ref.root;
+  for (const step of ref.path) {
+    if (typeof step === "number") {
+      const n = fresh.next++;
+      const target = fresh.next++;
+      stmts.push({ type: "MakeNumberIntStmt", stmt: { value: step, target: n, ...loc } });
+      stmts.push({ type: "DotStmt", stmt: { source: { type: "local", value: cur }, key: { type: "local", value: n }, target, ...loc } });
+      cur = target;
+    } else {
+      const target = fresh.next++;
+      stmts.push({ type: "DotStmt", stmt: { source: { type: "local", value: cur }, key: { type: "string_index", value: step.index }, target, ...loc } });
+      cur = target;
+    }
+  }
+  stmts.push({ type: "IndexStmt", stmt: { key: cur, cases, ref: ref.text, ...loc } });
+  return { stmts };
+}
