@@ -29,8 +29,10 @@ export const ruleIndex: Pass = {
   name: "rule-index",
   run(policy: Policy): Policy {
     let changed = false;
+    // (A func of that name would be called instead of the builtin `in`.)
+    const memberBuiltin = !policy.funcs.funcs.some((f) => f.name === "internal.member_2");
     const funcs = policy.funcs.funcs.map((f) => {
-      const g = indexFunc(policy, f);
+      const g = indexFunc(policy, f, memberBuiltin);
       if (g !== f) changed = true;
       return g;
     });
@@ -38,10 +40,10 @@ export const ruleIndex: Pass = {
   },
 };
 
-function indexFunc(policy: Policy, f: Func): Func {
+function indexFunc(policy: Policy, f: Func, memberBuiltin: boolean): Func {
   if (f.blocks.length < MIN_INDEXED) return f;
-  const units = splitUnits(f.blocks).map((blocks) => analyseUnit(policy, f, blocks));
-  const fresh = { next: maxLocal(f) + 1 };
+  const units = splitUnits(f.blocks).map((blocks) => analyseUnit(policy, f, blocks, memberBuiltin));
+  const fresh: Fresh = { func: f, next: -1 };
   const out: Block[] = [];
   let changed = false;
   for (let i = 0; i < units.length; ) {
@@ -65,41 +67,52 @@ function indexFunc(policy: Policy, f: Func): Func {
   return changed ? { ...f, blocks: out } : f;
 }
 
+/** New locals of a func: after the largest it names (found when first needed). */
+interface Fresh {
+  func: Func;
+  next: number;
+}
+
+function freshLocal(fresh: Fresh): Local {
+  if (fresh.next < 0) fresh.next = maxLocal(fresh.func) + 1;
+  return fresh.next++;
+}
+
 interface Choice {
   ref: Ref;
   /** Per unit of the run: its values of the ref, or undefined when it does not test it. */
   values: Array<readonly IndexValue[] | undefined>;
 }
 
-/** The ref to dispatch a run on (none used above it), if one pays. */
+/** The ref to dispatch a run on (none used above it), if one pays. Linear in the run's tests. */
 function choose(units: readonly Unit[], used: ReadonlySet<string>): Choice | undefined {
-  const refs = new Map<string, Ref>();
-  for (const u of units) for (const t of u.tests.values()) if (!used.has(t.ref.id) && !refs.has(t.ref.id)) refs.set(t.ref.id, t.ref);
-  let best: Choice | undefined;
-  let bestScore = units.length;
-  for (const ref of refs.values()) {
-    const values = units.map((u) => u.tests.get(ref.id)?.values);
-    const perValue = new Map<IndexValue, number>();
-    let tested = 0;
-    for (const vs of values) {
-      if (!vs) continue;
-      tested++;
-      for (const v of vs) perValue.set(v, (perValue.get(v) ?? 0) + 1);
+  const byRef = new Map<string, { ref: Ref; tested: number; perValue: Map<IndexValue, number> }>();
+  for (const u of units) {
+    for (const t of u.tests.values()) {
+      if (used.has(t.ref.id)) continue;
+      let r = byRef.get(t.ref.id);
+      if (!r) byRef.set(t.ref.id, (r = { ref: t.ref, tested: 0, perValue: new Map() }));
+      r.tested++;
+      for (const v of t.values) r.perValue.set(v, (r.perValue.get(v) ?? 0) + 1);
     }
-    if (tested < MIN_INDEXED) continue;
+  }
+  let best: Ref | undefined;
+  let bestScore = units.length;
+  for (const r of byRef.values()) {
+    if (r.tested < MIN_INDEXED) continue;
     let largest = 0;
-    for (const n of perValue.values()) largest = Math.max(largest, n);
-    const score = units.length - tested + largest;
+    for (const n of r.perValue.values()) largest = Math.max(largest, n);
+    const score = units.length - r.tested + largest;
     if (score < bestScore) {
-      best = { ref, values };
+      best = r.ref;
       bestScore = score;
     }
   }
-  return best;
+  return best && { ref: best, values: units.map((u) => u.tests.get(best.id)?.values) };
 }
 
 /** The blocks of a run, its units dispatched on the best ref (undefined: none pays). */
-function indexUnits(units: readonly Unit[], used: ReadonlySet<string>, fresh: { next: number }): Block[] | undefined {
+function indexUnits(units: readonly Unit[], used: ReadonlySet<string>, fresh: Fresh): Block[] | undefined {
   const choice = choose(units, used);
   if (!choice) return undefined;
   const { ref, values } = choice;
@@ -137,19 +150,19 @@ function indexUnits(units: readonly Unit[], used: ReadonlySet<string>, fresh: { 
 
 /** `key = ref; IndexStmt(key)`: the ref read as the units read it (an undefined step ends the
  * block, as no unit testing the ref can then succeed). */
-function indexBlock(ref: Ref, cases: IndexCase[], at: StmtLocation, fresh: { next: number }): Block {
+function indexBlock(ref: Ref, cases: IndexCase[], at: StmtLocation, fresh: Fresh): Block {
   const loc = { file: at.file, row: at.row, col: at.col };
   const stmts: Stmt[] = [];
   let cur: Local = ref.root;
   for (const step of ref.path) {
     if (typeof step === "number") {
-      const n = fresh.next++;
-      const target = fresh.next++;
+      const n = freshLocal(fresh);
+      const target = freshLocal(fresh);
       stmts.push({ type: "MakeNumberIntStmt", stmt: { value: step, target: n, ...loc } });
       stmts.push({ type: "DotStmt", stmt: { source: { type: "local", value: cur }, key: { type: "local", value: n }, target, ...loc } });
       cur = target;
     } else {
-      const target = fresh.next++;
+      const target = freshLocal(fresh);
       stmts.push({ type: "DotStmt", stmt: { source: { type: "local", value: cur }, key: { type: "string_index", value: step.index }, target, ...loc } });
       cur = target;
     }

@@ -113,31 +113,37 @@ function nestedBlocks(s: Stmt): readonly Block[] {
   }
 }
 
-export function analyseUnit(policy: Policy, f: Func, blocks: Block[]): Unit {
+export function analyseUnit(policy: Policy, f: Func, blocks: Block[], memberBuiltin: boolean): Unit {
   const params = new Set(f.params);
   let movable = true;
-  // Locals written before (a nested block's writes are not counted after it: it may not run).
-  const visit = (stmts: readonly Stmt[], written: Set<Local>): boolean => {
+  const written = new Set<Local>();
+  // Locals written before; a nested block's writes are forgotten after it (it may not run).
+  const visit = (stmts: readonly Stmt[], nested: boolean): boolean => {
+    const added: Local[] = [];
     for (const s of stmts) {
       let ok = true;
-      const writes: Local[] = [];
       forEachLocal(s, (l, w, field) => {
         if (l === f.return) {
           if (!accumulates(s, field)) movable = false;
         } else if (w) {
           if (params.has(l)) ok = false;
-          writes.push(l);
         } else if (!written.has(l) && !params.has(l)) ok = false;
       });
       if (!ok) return false;
-      for (const l of writes) written.add(l);
-      for (const b of nestedBlocks(s)) if (!visit(b.stmts, new Set(written))) return false;
+      forEachLocal(s, (l, w) => {
+        if (w && l !== f.return && !written.has(l)) {
+          written.add(l);
+          added.push(l);
+        }
+      });
+      for (const b of nestedBlocks(s)) if (!visit(b.stmts, true)) return false;
     }
+    if (nested) for (const l of added) written.delete(l);
     return true;
   };
-  const written = new Set<Local>();
-  const selfContained = blocks.every((b) => visit(b.stmts, written));
-  return { blocks, tests: selfContained ? unitTests(policy, f, blocks[0]!) : new Map(), selfContained, movable: movable && selfContained };
+  const selfContained = blocks.every((b) => visit(b.stmts, false));
+  const tests = selfContained ? unitTests(policy, f, blocks[0]!, memberBuiltin) : new Map<string, Test>();
+  return { blocks, tests, selfContained, movable: movable && selfContained };
 }
 
 /** What a local holds at a point of a unit's pure prefix. */
@@ -172,7 +178,7 @@ function numberConst(text: string): Sym | undefined {
 
 /** The tests of a unit: read off the statements its first block starts with that neither raise
  * errors nor write anything but locals, following what each local holds. */
-function unitTests(policy: Policy, f: Func, block: Block): Map<string, Test> {
+function unitTests(policy: Policy, f: Func, block: Block, memberBuiltin: boolean): Map<string, Test> {
   const strings = policy.static.strings;
   const sym = new Map<Local, Sym>();
   f.params.forEach((p, i) => sym.set(p, { k: "ref", ref: rootRef(p, i) }));
@@ -193,7 +199,6 @@ function unitTests(policy: Policy, f: Func, block: Block): Map<string, Test> {
     }
   };
   const set = (l: Local, s: Sym | undefined) => (s ? sym.set(l, s) : sym.delete(l));
-  const userFunc = (name: string) => policy.funcs.funcs.some((g) => g.name === name);
   for (const s of block.stmts) {
     switch (s.type) {
       case "ResetLocalStmt":
@@ -256,7 +261,7 @@ function unitTests(policy: Policy, f: Func, block: Block): Map<string, Test> {
         continue;
       }
       case "CallStmt": {
-        if (s.stmt.func !== "internal.member_2" || s.stmt.args.length !== 2 || userFunc(s.stmt.func)) break;
+        if (s.stmt.func !== "internal.member_2" || s.stmt.args.length !== 2 || !memberBuiltin) break;
         const x = of(s.stmt.args[0]!);
         const xs = of(s.stmt.args[1]!);
         set(s.stmt.result, x?.k === "ref" && xs?.k === "coll" && xs.vs ? { k: "member", ref: x.ref, vs: xs.vs } : undefined);

@@ -235,7 +235,7 @@ v := 4 if { input.a == "z" }
     fc.constant(`startswith(input.user, "a")`),
   );
   const rule = fc.record({ value: fc.constantFrom(1, 1, 2), conds: fc.array(condition, { minLength: 1, maxLength: 3 }) });
-  const table = fc.record({ rules: fc.array(rule, { minLength: 4, maxLength: 14 }), withDefault: fc.boolean(), partial: fc.boolean() });
+  const table = fc.record({ rules: fc.array(rule, { minLength: 6, maxLength: 14 }), withDefault: fc.boolean(), partial: fc.boolean() });
 
   const value = fc.oneof(fc.constantFrom(...SEGS, "admin", "guest", "ab", 7, null, 1.0, 2), fc.constant({ a: 1 }));
   const input = fc.oneof(
@@ -278,6 +278,6 @@ v := 4 if { input.a == "z" }
     );
     // the property says something only if most tables were indexed
     assert.ok(indexedTables > 30, `only ${indexedTables} of 60 tables were indexed`);
-    assert.ok(seen.values > 50 && seen.conflicts > 5, JSON.stringify(seen));
+    assert.ok(seen.values > 50 && seen.conflicts > 2, JSON.stringify(seen));
   });
 });
