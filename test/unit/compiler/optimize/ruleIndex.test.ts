@@ -3,6 +3,9 @@
 // answers as the plain one — values, undefinedness, conflicts — on chosen cases and on random
 // route tables with random inputs (fast-check).
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { RegoError } from "regoc";
 import { generateTypeScript, loadModule, planRego } from "regoc/compiler";
@@ -10,6 +13,7 @@ import { preparePolicy } from "../../../../compiler/codegen/generate.js";
 import type { Block, Func, IndexStmt, Policy, Stmt } from "../../../../compiler/ir/types.js";
 import { ruleIndex } from "../../../../compiler/optimize/ruleIndex.js";
 import { optimize } from "../../../../compiler/optimize/index.js";
+import { repoRoot } from "../../../support/shared.js";
 
 function plan(source: string, entrypoint: string): Policy {
   return preparePolicy(planRego({ modules: { "t.rego": source }, entrypoints: [entrypoint] }));
@@ -157,6 +161,41 @@ f("1") := "s"
       ix.stmt.cases.map((c) => c.values),
       [[1], [2], [true], [null], ["1"]],
     );
+  });
+
+  it("indexes a plan read from JSON text, as from `opa build -t plan`", () => {
+    const text = JSON.stringify(planRego({ modules: { "t.rego": ROUTES(5) }, entrypoints: ["r/allow"] }));
+    const g = generateTypeScript(text);
+    assert.match(g.code, /const ix0 = new Map<V, number>\(\[\["r0", 0\], \["r1", 1\], \["r2", 2\], \["r3", 3\], \["r4", 4\]\]\);/);
+    assert.match(g.code, /switch \(ix0\.get\(l\d+\)\) \{\n\s+case 0: \{/);
+    assert.doesNotMatch(generateTypeScript(text, { optimize: false }).code, /ix0|switch/);
+  });
+
+  it("generates TypeScript that type-checks (strict)", function () {
+    this.timeout(60_000);
+    const src = `package r
+f(1) := "one"
+f(2) := "two"
+f(true) := "t"
+f(null) := "n"
+v := [f(1), f(2), f(true), f(null)]
+${ROUTES(6).replace("package r", "")}
+allow if { input.method in {"PUT", "GET"}; input.path == ["x"] }
+`;
+    const dir = join(repoRoot, "node_modules", ".cache", `regoc-ruleindex-${process.pid}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    try {
+      const code = generateTypeScript(planRego({ modules: { "t.rego": src }, entrypoints: ["r/v", "r/allow"] })).code;
+      assert.equal(code.match(/new Map</g)?.length, 2);
+      writeFileSync(join(dir, "m.ts"), code);
+      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ extends: "../../../tsconfig.json", compilerOptions: { noEmit: true }, include: ["*.ts"], exclude: [] }));
+      const tsc = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
+      const mine = tsc.stdout.split("\n").filter((l) => l.includes("m.ts"));
+      assert.deepEqual(mine, []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("is refused in a plan: the decoder knows only OPA's statement types", () => {
