@@ -14,7 +14,8 @@
 //     SetAdd, ObjectInsertOnce) commute: a run of them may be reordered and, when a test fails,
 //     skipped (the skipped unit would have ended at that test, leaving locals nobody reads);
 //   - of a run, the ref that leaves the fewest units to try (the units not testing it plus the
-//     largest case) selects the case; cases with many units are indexed again on another ref.
+//     largest case) selects the case, if that is at most half the run; cases with many units are
+//     indexed again on another ref.
 // Bodies not indexed run as before; the indexed ones run, in their order, at the place of the
 // first. Values, undefinedness, conflicts and errors are kept (which of two errors is raised
 // first may change, as OPA's evaluation order does).
@@ -96,8 +97,9 @@ function choose(units: readonly Unit[], used: ReadonlySet<string>): Choice | und
       for (const v of t.values) r.perValue.set(v, (r.perValue.get(v) ?? 0) + 1);
     }
   }
+  // An index pays when it at least halves the units a decision tries.
   let best: Ref | undefined;
-  let bestScore = units.length;
+  let bestScore = Math.floor(units.length / 2) + 1;
   for (const r of byRef.values()) {
     if (r.tested < MIN_INDEXED) continue;
     let largest = 0;
