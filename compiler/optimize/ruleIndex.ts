@@ -15,31 +15,44 @@
 //     skipped (the skipped unit would have ended at that test, leaving locals nobody reads);
 //   - of a run, the ref that leaves the fewest units to try (the units not testing it plus the
 //     largest case) selects the case, if that is at most half the run; cases with many units are
-//     indexed again on another ref.
+//     indexed again on another ref;
+//   - in a large func, the cases become funcs of their own (ruleIndexOutline.ts).
 // Bodies not indexed run as before; the indexed ones run, in their order, at the place of the
 // first. Values, undefinedness, conflicts and errors are kept (which of two errors is raised
 // first may change, as OPA's evaluation order does).
 import type { Block, Func, IndexCase, IndexValue, Local, Policy, Stmt, StmtLocation } from "../ir/types.js";
 import type { Pass } from "./index.js";
+import { OUTLINE_OVER, outlineCases } from "./ruleIndexOutline.js";
 import { analyseUnit, maxLocal, splitUnits, type Ref, type Unit } from "./ruleIndexUnits.js";
 
 /** The fewest units testing a ref for an index on it to pay (small rule sets stay as written). */
 export const MIN_INDEXED = 4;
 
-export const ruleIndex: Pass = {
-  name: "rule-index",
-  run(policy: Policy): Policy {
-    let changed = false;
-    // (A func of that name would be called instead of the builtin `in`.)
-    const memberBuiltin = !policy.funcs.funcs.some((f) => f.name === "internal.member_2");
-    const funcs = policy.funcs.funcs.map((f) => {
-      const g = indexFunc(policy, f, memberBuiltin);
-      if (g !== f) changed = true;
-      return g;
-    });
-    return changed ? { ...policy, funcs: { funcs } } : policy;
-  },
-};
+/** The pass; `outlineOver`: the size of a func whose cases are moved out (tests lower it). */
+export function ruleIndexPass(outlineOver = OUTLINE_OVER): Pass {
+  return { name: "rule-index", run: (policy) => indexPolicy(policy, outlineOver) };
+}
+
+export const ruleIndex: Pass = ruleIndexPass();
+
+function indexPolicy(policy: Policy, outlineOver: number): Policy {
+  let changed = false;
+  // (A func of that name would be called instead of the builtin `in`.)
+  const memberBuiltin = !policy.funcs.funcs.some((f) => f.name === "internal.member_2");
+  const names = new Set(policy.funcs.funcs.map((f) => f.name));
+  const funcs: Func[] = [];
+  for (const f of policy.funcs.funcs) {
+    const g = indexFunc(policy, f, memberBuiltin);
+    if (g === f) {
+      funcs.push(f);
+      continue;
+    }
+    changed = true;
+    const { func, added } = outlineCases(g, names, outlineOver);
+    funcs.push(...added, func);
+  }
+  return changed ? { ...policy, funcs: { funcs } } : policy;
+}
 
 function indexFunc(policy: Policy, f: Func, memberBuiltin: boolean): Func {
   if (f.blocks.length < MIN_INDEXED) return f;

@@ -9,9 +9,9 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { RegoError } from "regoc";
 import { generateTypeScript, loadModule, planRego } from "regoc/compiler";
-import { preparePolicy } from "../../../../compiler/codegen/generate.js";
+import { generateModule, preparePolicy } from "../../../../compiler/codegen/generate.js";
 import type { Block, Func, IndexStmt, Policy, Stmt } from "../../../../compiler/ir/types.js";
-import { ruleIndex } from "../../../../compiler/optimize/ruleIndex.js";
+import { ruleIndex, ruleIndexPass } from "../../../../compiler/optimize/ruleIndex.js";
 import { optimize } from "../../../../compiler/optimize/index.js";
 import { repoRoot } from "../../../support/shared.js";
 
@@ -36,8 +36,12 @@ const ROUTES = (n: number, extra = "") =>
 
 type Fn = (input: unknown, data: unknown) => unknown;
 
-async function load(p: Policy, entrypoint: string, optimized: boolean): Promise<Fn> {
-  const g = generateTypeScript(p, { language: "function", optimize: optimized });
+/** The module of a plan: optimised, as written, or indexed with every index's cases moved out. */
+async function load(p: Policy, entrypoint: string, how: boolean | "outlined"): Promise<Fn> {
+  const g =
+    how === "outlined"
+      ? generateModule(ruleIndexPass(0).run(p), { language: "function", optimize: false })
+      : generateTypeScript(p, { language: "function", optimize: how });
   const mod = await loadModule(g.code, g);
   return mod.entrypoints[entrypoint]!.fn as unknown as Fn;
 }
@@ -163,6 +167,32 @@ f("1") := "s"
     );
   });
 
+  it("moves the cases of a large func to funcs of their own, called from their case", () => {
+    const p = ruleIndex.run(plan(ROUTES(150), "r/allow"));
+    const names = p.funcs.funcs.map((f) => f.name);
+    // callees first: the 150 case funcs, then the rule's
+    assert.equal(names.length, 151);
+    assert.deepEqual(names.slice(0, 2), ["g0.data.r.allow#0", "g0.data.r.allow#1"]);
+    assert.equal(names[150], "g0.data.r.allow");
+    const f = func(p, "g0.data.r.allow");
+    const [ix] = indexStmts(f);
+    assert.ok(ix);
+    assert.deepEqual(
+      ix.stmt.cases[1]!.blocks.map((b) => b.stmts.map((s) => (s.type === "CallStmt" ? s.stmt.func : s.type))),
+      [["g0.data.r.allow#1", "AssignVarOnceStmt"]],
+    );
+    const case1 = func(p, "g0.data.r.allow#1");
+    assert.deepEqual(case1.params, f.params);
+    assert.equal(case1.return, f.return);
+    assert.equal(case1.blocks.length, 3); // the body, its value, the return
+    // small funcs keep their cases in place; partial sets are indexed but keep theirs
+    assert.equal(ruleIndex.run(plan(ROUTES(20), "r/allow")).funcs.funcs.length, 1);
+    const sets = Array.from({ length: 150 }, (_, i) => `s contains ${i} if input.path == ["api", "r${i}"]`).join("\n");
+    const q = ruleIndex.run(plan(`package r\n${sets}\n`, "r/s"));
+    assert.equal(q.funcs.funcs.length, 1);
+    assert.equal(indexStmts(func(q, "g0.data.r.s")).length, 1);
+  });
+
   it("indexes a plan read from JSON text, as from `opa build -t plan`", () => {
     const text = JSON.stringify(planRego({ modules: { "t.rego": ROUTES(5) }, entrypoints: ["r/allow"] }));
     const g = generateTypeScript(text);
@@ -219,7 +249,7 @@ v := 5 if { input.method == "PATCH"; input.path == ["api"] }
 `;
     const p = plan(src, "r/v");
     assert.equal(indexStmts(func(optimize(p), "g0.data.r.v")).length, 1);
-    const [indexed, plain] = await Promise.all([load(p, "r/v", true), load(p, "r/v", false)]);
+    const [indexed, plain, outlined] = await Promise.all([load(p, "r/v", true), load(p, "r/v", false), load(p, "r/v", "outlined")]);
     const cases: Array<[unknown, unknown]> = [
       [{ method: "GET", path: ["api", "a"] }, { value: 1 }],
       [{ method: "GET", path: ["api", "b"] }, { value: 1 }],
@@ -240,21 +270,28 @@ v := 5 if { input.method == "PATCH"; input.path == ["api"] }
     for (const [input, want] of cases) {
       assert.deepEqual(answer(indexed, input), want, JSON.stringify(input));
       assert.deepEqual(answer(plain, input), want, JSON.stringify(input));
+      assert.deepEqual(answer(outlined, input), want, JSON.stringify(input));
     }
     const conflict = `package r
+v := 5 if startswith(input.d, "s")
 v := 1 if { input.a == "x"; input.b == 1 }
 v := 2 if { input.a == "x"; input.c == 1 }
 v := 3 if { input.a == "y" }
 v := 4 if { input.a == "z" }
+v := 6 if { input.a == "w" }
+v := 7 if { input.a == "u" }
 `;
     const q = plan(conflict, "r/v");
     assert.equal(indexStmts(func(optimize(q), "g0.data.r.v")).length, 1);
-    const [qi, qp] = await Promise.all([load(q, "r/v", true), load(q, "r/v", false)]);
-    for (const f of [qi, qp]) {
+    const [qi, qp, qo] = await Promise.all([load(q, "r/v", true), load(q, "r/v", false), load(q, "r/v", "outlined")]);
+    for (const f of [qi, qp, qo]) {
       assert.deepEqual(answer(f, { a: "x", b: 1, c: 1 }), { error: "eval_conflict_error" });
       assert.deepEqual(answer(f, { a: "x", b: 1 }), { value: 1 });
       assert.deepEqual(answer(f, { a: "z" }), { value: 4 });
       assert.deepEqual(answer(f, { a: 1 }), { value: undefined });
+      // a body left in place, before the index, and an indexed one
+      assert.deepEqual(answer(f, { a: "z", d: "s" }), { error: "eval_conflict_error" });
+      assert.deepEqual(answer(f, { a: "q", d: "s" }), { value: 5 });
     }
   });
 
@@ -285,7 +322,7 @@ v := 4 if { input.a == "z" }
   );
   // Most rules test a path and a method, as a route table's do; some test other things only.
   const rule = fc.record({
-    value: fc.constantFrom(1, 1, 2),
+    value: fc.constantFrom(1, 2),
     conds: fc.oneof(
       { arbitrary: fc.tuple(path, method, fc.array(other, { maxLength: 1 })).map(([p, m, o]) => [p, m, ...o]), weight: 5 },
       { arbitrary: fc.array(other, { minLength: 1, maxLength: 2 }), weight: 1 },
@@ -322,10 +359,11 @@ v := 4 if { input.a == "z" }
         const ep = t.partial ? "r/s" : "r/v";
         const p = plan(source(t), ep);
         if (indexStmts(func(optimize(p), `g0.data.${ep.replace("/", ".")}`)).length > 0) indexedTables++;
-        const [indexed, plain] = await Promise.all([load(p, ep, true), load(p, ep, false)]);
+        const [indexed, plain, outlined] = await Promise.all([load(p, ep, true), load(p, ep, false), load(p, ep, "outlined")]);
         for (const i of inputs) {
           const want = answer(plain, i) as { value?: unknown; error?: string };
           assert.deepEqual(answer(indexed, i), want, `${source(t)}\ninput: ${JSON.stringify(i)}`);
+          assert.deepEqual(answer(outlined, i), want, `outlined: ${source(t)}\ninput: ${JSON.stringify(i)}`);
           if (want.error) seen.conflicts++;
           else if (want.value !== undefined && want.value !== 0 && !(want.value instanceof Object && (want.value as { size?: number }).size === 0)) seen.values++;
         }
@@ -334,6 +372,6 @@ v := 4 if { input.a == "z" }
     );
     // the property says something only if most tables were indexed
     assert.ok(indexedTables > 50, `only ${indexedTables} of 100 tables were indexed`);
-    assert.ok(seen.values > 50 && seen.conflicts > 2, JSON.stringify(seen));
+    assert.ok(seen.values > 50 && seen.conflicts > 0, JSON.stringify(seen));
   });
 });
