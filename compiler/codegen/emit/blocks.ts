@@ -7,6 +7,8 @@
 //              the memo frame swapped for a fresh one, and both restored in `finally`
 //   ScanStmt   2 levels: `continue` (this iteration) and `break` (the whole loop) of a labelled
 //              `while` over a scan cursor; scans never fail, statements after them still run
+//   IndexStmt  (the optimiser's) a `switch` running one case's blocks, each as a BlockStmt child
+//              (emit/ruleIndex.ts)
 import type { AnyStmtMap, AnyStmtType, Block, Stmt } from "../../ir/types.js";
 import { _, join } from "../code.js";
 import { Level, type Emit, type FuncEmitter } from "./context.js";
