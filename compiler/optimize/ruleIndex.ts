@@ -23,7 +23,7 @@
 import type { Block, Func, IndexCase, IndexValue, Local, Policy, Stmt, StmtLocation } from "../ir/types.js";
 import type { Pass } from "./index.js";
 import { OUTLINE_OVER, outlineCases } from "./ruleIndexOutline.js";
-import { analyseUnit, maxLocal, splitUnits, type Ref, type Unit } from "./ruleIndexUnits.js";
+import { maxLocal, rootRefs, splitUnits, unitFlow, unitTests, type Ref, type Test, type Unit } from "./ruleIndexUnits.js";
 
 /** The fewest units testing a ref for an index on it to pay (small rule sets stay as written). */
 export const MIN_INDEXED = 4;
@@ -56,7 +56,12 @@ function indexPolicy(policy: Policy, outlineOver: number): Policy {
 
 function indexFunc(policy: Policy, f: Func, memberBuiltin: boolean): Func {
   if (f.blocks.length < MIN_INDEXED) return f;
-  const units = splitUnits(f.blocks).map((blocks) => analyseUnit(policy, f, blocks, memberBuiltin));
+  const groups = splitUnits(f.blocks);
+  const roots = rootRefs(f);
+  const tests = groups.map((blocks) => unitTests(policy, f, roots, blocks[0]!, memberBuiltin));
+  // Most funcs test no ref often enough: known before their bodies are walked whole.
+  if (!testedBy(tests, MIN_INDEXED)) return f;
+  const units: Unit[] = groups.map((blocks, i) => ({ blocks, tests: tests[i]!, ...unitFlow(f, blocks) }));
   const fresh: Fresh = { func: f, next: -1 };
   const out: Block[] = [];
   let changed = false;
@@ -79,6 +84,19 @@ function indexFunc(policy: Policy, f: Func, memberBuiltin: boolean): Func {
     i = j;
   }
   return changed ? { ...f, blocks: out } : f;
+}
+
+/** Whether some ref is tested by `n` units or more. */
+function testedBy(tests: ReadonlyArray<ReadonlyMap<string, Test>>, n: number): boolean {
+  const count = new Map<string, number>();
+  for (const t of tests) {
+    for (const id of t.keys()) {
+      const c = (count.get(id) ?? 0) + 1;
+      if (c >= n) return true;
+      count.set(id, c);
+    }
+  }
+  return false;
 }
 
 /** New locals of a func: after the largest it names (found when first needed). */

@@ -1,7 +1,7 @@
 // What the rule index (ruleIndex.ts) knows of a func's units: which blocks go together, whether
 // a unit may be reordered and skipped, and the constants its first statements test refs against.
-import { STMT_FIELDS } from "../ir/fields.js";
-import type { Block, Func, IndexValue, Local, Operand, Policy, Stmt } from "../ir/types.js";
+import { STMT_FIELDS, type FieldKind } from "../ir/fields.js";
+import type { Block, Func, IndexValue, Local, Operand, Policy, Stmt, StmtType } from "../ir/types.js";
 import { allStmts } from "../ir/walk.js";
 
 /** A key of a ref: an integer, or a string with its index in `static.strings`. */
@@ -69,6 +69,8 @@ export function maxLocal(f: Func): number {
   return max;
 }
 
+const FIELDS = Object.fromEntries(Object.entries(STMT_FIELDS).map(([t, fields]) => [t, Object.entries(fields)])) as Record<StmtType, Array<[string, FieldKind]>>;
+
 /** Calls `f` with each local a statement names (nested blocks excluded), and whether the field
  * only writes it. */
 function forEachLocal(s: Stmt, f: (local: Local, writes: boolean, field: string) => void): void {
@@ -77,7 +79,7 @@ function forEachLocal(s: Stmt, f: (local: Local, writes: boolean, field: string)
     return;
   }
   const st = s.stmt as unknown as Record<string, unknown>;
-  for (const [field, kind] of Object.entries(STMT_FIELDS[s.type])) {
+  for (const [field, kind] of FIELDS[s.type]) {
     const writes = (field === "target" && s.type !== "AssignVarOnceStmt") || field === "result" || (s.type === "ScanStmt" && (field === "key" || field === "value"));
     const v = st[field];
     if (kind === "local") f(v as Local, writes, field);
@@ -113,7 +115,8 @@ function nestedBlocks(s: Stmt): readonly Block[] {
   }
 }
 
-export function analyseUnit(policy: Policy, f: Func, blocks: Block[], memberBuiltin: boolean): Unit {
+/** Whether a unit is self-contained and movable (see Unit). */
+export function unitFlow(f: Func, blocks: readonly Block[]): { selfContained: boolean; movable: boolean } {
   const params = new Set(f.params);
   let movable = true;
   const written = new Set<Local>();
@@ -142,8 +145,7 @@ export function analyseUnit(policy: Policy, f: Func, blocks: Block[], memberBuil
     return true;
   };
   const selfContained = blocks.every((b) => visit(b.stmts, false));
-  const tests = selfContained ? unitTests(policy, f, blocks[0]!, memberBuiltin) : new Map<string, Test>();
-  return { blocks, tests, selfContained, movable: movable && selfContained };
+  return { selfContained, movable: movable && selfContained };
 }
 
 /** What a local holds at a point of a unit's pure prefix. */
@@ -157,9 +159,14 @@ type Sym =
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-function rootRef(local: Local, position: number): Ref {
-  const text = position === 0 ? "input" : position === 1 ? "data" : `arg${position - 1}`;
-  return { root: local, path: [], id: JSON.stringify([local]), text };
+/** The refs of a func's params: input, data, then its arguments. */
+export function rootRefs(f: Func): Map<Local, Ref> {
+  return new Map(
+    f.params.map((local, i) => {
+      const text = i === 0 ? "input" : i === 1 ? "data" : `arg${i - 1}`;
+      return [local, { root: local, path: [], id: JSON.stringify([local]), text }];
+    }),
+  );
 }
 
 function extend(ref: Ref, step: Step): Ref {
@@ -178,10 +185,10 @@ function numberConst(text: string): Sym | undefined {
 
 /** The tests of a unit: read off the statements its first block starts with that neither raise
  * errors nor write anything but locals, following what each local holds. */
-function unitTests(policy: Policy, f: Func, block: Block, memberBuiltin: boolean): Map<string, Test> {
+export function unitTests(policy: Policy, f: Func, roots: ReadonlyMap<Local, Ref>, block: Block, memberBuiltin: boolean): Map<string, Test> {
   const strings = policy.static.strings;
   const sym = new Map<Local, Sym>();
-  f.params.forEach((p, i) => sym.set(p, { k: "ref", ref: rootRef(p, i) }));
+  for (const [l, ref] of roots) sym.set(l, { k: "ref", ref });
   const tests = new Map<string, Test>();
   const test = (ref: Ref, vs: readonly IndexValue[]) => {
     const t = tests.get(ref.id);
