@@ -5,8 +5,8 @@
 //   - a unit is a top-level block of a func, with the `IsDefined r; AssignVarOnce ret ← r` block
 //     that follows it when it resets r (a complete rule's body and its value);
 //   - a unit's tests come from the statements its first block starts with that never raise an
-//     error nor change anything but locals (unit.ts: lookups, comparisons, constants, `in` on a
-//     constant collection): `ref == c`, `ref in {c1, c2}`, array patterns (each constant element
+//     error nor change anything but locals (lookups, comparisons, constants, `in` on a
+//     constant collection; ruleIndexUnits.ts): `ref == c`, `ref in {c1, c2}`, array patterns (each constant element
 //     is a test of `ref[i]`); a ref is a param (input, data, a function's argument) and constant
 //     keys;
 //   - units whose locals are all their own (written before read; params and the return local

@@ -119,10 +119,17 @@ function nestedBlocks(s: Stmt): readonly Block[] {
 export function unitFlow(f: Func, blocks: readonly Block[]): { selfContained: boolean; movable: boolean } {
   const params = new Set(f.params);
   let movable = true;
+  // Locals written before, for certain: by a statement of the same list or of an enclosing one
+  // (one that fails ends the list); a nested list's writes are forgotten after it (it may not
+  // run), and a scan's key and value are written only inside it (it may run zero times).
   const written = new Set<Local>();
-  // Locals written before; a nested block's writes are forgotten after it (it may not run).
-  const visit = (stmts: readonly Stmt[], nested: boolean): boolean => {
-    const added: Local[] = [];
+  const write = (l: Local, added: Local[]) => {
+    if (l !== f.return && !written.has(l)) {
+      written.add(l);
+      added.push(l);
+    }
+  };
+  const visit = (stmts: readonly Stmt[], added: Local[]): boolean => {
     for (const s of stmts) {
       let ok = true;
       forEachLocal(s, (l, w, field) => {
@@ -133,18 +140,27 @@ export function unitFlow(f: Func, blocks: readonly Block[]): { selfContained: bo
         } else if (!written.has(l) && !params.has(l)) ok = false;
       });
       if (!ok) return false;
-      forEachLocal(s, (l, w) => {
-        if (w && l !== f.return && !written.has(l)) {
-          written.add(l);
-          added.push(l);
+      if (s.type !== "ScanStmt") forEachLocal(s, (l, w) => w && write(l, added));
+      for (const b of nestedBlocks(s)) {
+        const inner: Local[] = [];
+        if (s.type === "ScanStmt") {
+          write(s.stmt.key, inner);
+          write(s.stmt.value, inner);
         }
-      });
-      for (const b of nestedBlocks(s)) if (!visit(b.stmts, true)) return false;
+        const done = visit(b.stmts, inner);
+        for (const l of inner) written.delete(l);
+        if (!done) return false;
+      }
     }
-    if (nested) for (const l of added) written.delete(l);
     return true;
   };
-  const selfContained = blocks.every((b) => visit(b.stmts, false));
+  // The value block after a body reads the body's r, which the body resets first.
+  const reset = blocks[0]!.stmts[0];
+  const selfContained = blocks.every((b, i) => {
+    written.clear();
+    if (i > 0 && reset?.type === "ResetLocalStmt") written.add(reset.stmt.target);
+    return visit(b.stmts, []);
+  });
   return { selfContained, movable: movable && selfContained };
 }
 

@@ -13,7 +13,9 @@ import { generateModule, preparePolicy } from "../../../../compiler/codegen/gene
 import type { Block, Func, IndexStmt, Policy, Stmt } from "../../../../compiler/ir/types.js";
 import { ruleIndex, ruleIndexPass } from "../../../../compiler/optimize/ruleIndex.js";
 import { optimize } from "../../../../compiler/optimize/index.js";
+import { unitFlow } from "../../../../compiler/optimize/ruleIndexUnits.js";
 import { repoRoot } from "../../../support/shared.js";
+import { L, PolicyBuilder, T, block, st } from "../codegen/plans.js";
 
 function plan(source: string, entrypoint: string): Policy {
   return preparePolicy(planRego({ modules: { "t.rego": source }, entrypoints: [entrypoint] }));
@@ -147,6 +149,36 @@ x := 1 if input.m in {"a", "d"}
       const p = plan(src, "r/allow");
       assert.equal(ruleIndex.run(p), p, src);
     }
+  });
+
+  it("leaves a func whose later block reads a local an indexed body would leave (hand-written IR)", () => {
+    const b = new PolicyBuilder();
+    const body = (m: string) => [
+      block(st("ResetLocalStmt", { target: 3 }), b.dot(L(0), b.s("m"), 4), st("EqualStmt", { a: L(4), b: b.s(m) }), b.once(T, 3)),
+      block(st("IsDefinedStmt", { source: 3 }), b.once(L(3), 2)),
+    ];
+    const bodies = ["a", "b", "c", "d", "e"].flatMap(body);
+    // reads l4: what the last body that ran left there
+    const late = block(st("EqualStmt", { a: L(4), b: b.s("z") }), b.once(T, 2));
+    b.func("g0.data.t.p", [0, 1], 2, [...bodies, late, block(st("ReturnLocalStmt", { source: 2 }))], ["g0", "t", "p"]);
+    b.func("g0.data.t.q", [0, 1], 2, [...bodies, block(st("ReturnLocalStmt", { source: 2 }))], ["g0", "t", "q"]);
+    b.entry("t/p", "g0.data.t.p");
+    b.entry("t/q", "g0.data.t.q");
+    const p = preparePolicy(b.json());
+    const after = ruleIndex.run(p);
+    assert.equal(func(after, "g0.data.t.p"), func(p, "g0.data.t.p"));
+    assert.equal(indexStmts(func(after, "g0.data.t.q")).length, 1);
+  });
+
+  it("counts a scan's key and value as written only inside the scan", () => {
+    const b = new PolicyBuilder();
+    const inside = block(st("ResetLocalStmt", { target: 3 }), b.dot(L(0), b.s("xs"), 4), b.scan(4, 5, 6, st("EqualStmt", { a: L(6), b: b.s("z") })), b.once(T, 3));
+    const after = block(st("ResetLocalStmt", { target: 3 }), b.dot(L(0), b.s("xs"), 4), b.scan(4, 5, 6), st("EqualStmt", { a: L(6), b: b.s("z") }), b.once(T, 3));
+    b.func("g0.data.t.p", [0, 1], 2, [inside, after, block(st("ReturnLocalStmt", { source: 2 }))], ["g0", "t", "p"]);
+    b.entry("t/p", "g0.data.t.p");
+    const f = func(preparePolicy(b.json()), "g0.data.t.p");
+    assert.deepEqual(unitFlow(f, [f.blocks[0]!]), { selfContained: true, movable: true });
+    assert.deepEqual(unitFlow(f, [f.blocks[1]!]), { selfContained: false, movable: false });
   });
 
   it("indexes a function's argument, numbers, booleans and null", () => {
