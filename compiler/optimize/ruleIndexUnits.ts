@@ -115,6 +115,34 @@ function nestedBlocks(s: Stmt): readonly Block[] {
   }
 }
 
+/**
+ * The statements of a lookup that ends its enclosing block when one of them fails, as a data ref
+ * is planned: `BlockStmt[[BlockStmt[[...stmts; Break 1]]; Break 1]]` (a failing statement leaves
+ * the inner block, whose parent's Break 1 then ends the enclosing one; the last statement's
+ * Break 1 continues after the whole). They run as if written in the enclosing block.
+ */
+export function lookupStmts(s: Stmt): readonly Stmt[] | undefined {
+  if (s.type !== "BlockStmt" || s.stmt.blocks.length !== 1) return undefined;
+  const [inner, brk] = s.stmt.blocks[0]!.stmts;
+  if (s.stmt.blocks[0]!.stmts.length !== 2 || inner?.type !== "BlockStmt" || brk?.type !== "BreakStmt" || brk.stmt.index !== 1) return undefined;
+  if (inner.stmt.blocks.length !== 1) return undefined;
+  const ys = inner.stmt.blocks[0]!.stmts;
+  const last = ys[ys.length - 1];
+  if (last?.type !== "BreakStmt" || last.stmt.index !== 1) return undefined;
+  const body = ys.slice(0, -1);
+  const plain = (t: Stmt) => nestedBlocks(t).length === 0 && t.type !== "BreakStmt" && t.type !== "CallDynamicStmt" && t.type !== "ReturnLocalStmt";
+  return body.every(plain) ? body : undefined;
+}
+
+/** A block's statements, lookups inlined (lookupStmts). */
+function* inlined(stmts: readonly Stmt[]): Generator<Stmt> {
+  for (const s of stmts) {
+    const inline = lookupStmts(s);
+    if (inline) yield* inline;
+    else yield s;
+  }
+}
+
 /** Whether a unit is self-contained and movable (see Unit). */
 export function unitFlow(f: Func, blocks: readonly Block[]): { selfContained: boolean; movable: boolean } {
   const params = new Set(f.params);
@@ -131,6 +159,11 @@ export function unitFlow(f: Func, blocks: readonly Block[]): { selfContained: bo
   };
   const visit = (stmts: readonly Stmt[], added: Local[]): boolean => {
     for (const s of stmts) {
+      const inline = lookupStmts(s);
+      if (inline) {
+        if (!visit(inline, added)) return false;
+        continue;
+      }
       let ok = true;
       forEachLocal(s, (l, w, field) => {
         if (l === f.return) {
@@ -222,7 +255,7 @@ export function unitTests(policy: Policy, f: Func, roots: ReadonlyMap<Local, Ref
     }
   };
   const set = (l: Local, s: Sym | undefined) => (s ? sym.set(l, s) : sym.delete(l));
-  for (const s of block.stmts) {
+  for (const s of inlined(block.stmts)) {
     switch (s.type) {
       case "ResetLocalStmt":
       case "LenStmt":

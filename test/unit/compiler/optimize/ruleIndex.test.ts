@@ -181,6 +181,43 @@ x := 1 if input.m in {"a", "d"}
     assert.deepEqual(unitFlow(f, [f.blocks[1]!]), { selfContained: false, movable: false });
   });
 
+  it("indexes refs into data, read through the lookup blocks a data ref is planned as", async () => {
+    const src = `package r
+v := 1 if data.cfg.mode == "a"
+v := 2 if data.cfg.mode == "b"
+v := 3 if { data.cfg.mode == "c"; data.cfg.level == 1 }
+v := 4 if { data.cfg.mode == "d"; input.x == data.cfg.level }
+v := 5 if data.cfg.mode in ["e", "a"]
+`;
+    const p = plan(src, "r/v");
+    const [ix] = indexStmts(func(ruleIndex.run(p), "g0.data.r.v"));
+    assert.ok(ix);
+    assert.equal(ix.stmt.ref, "data.cfg.mode");
+    const [indexed, plain] = await Promise.all([load(p, "r/v", true), load(p, "r/v", false)]);
+    const datas = [{}, { cfg: {} }, { cfg: { mode: "b" } }, { cfg: { mode: "c", level: 1 } }, { cfg: { mode: "d", level: 2 } }, { cfg: { mode: "e" } }, { cfg: { mode: "a" } }, { cfg: "a" }];
+    const answers = datas.map((d) => {
+      const want = (() => {
+        try {
+          return { value: plain({ x: 2 }, d) };
+        } catch (e) {
+          return { error: (e as RegoError).code };
+        }
+      })();
+      let got: unknown;
+      try {
+        got = { value: indexed({ x: 2 }, d) };
+      } catch (e) {
+        got = { error: (e as RegoError).code };
+      }
+      assert.deepEqual(got, want, JSON.stringify(d));
+      return want;
+    });
+    assert.deepEqual(answers, [{ value: undefined }, { value: undefined }, { value: 2 }, { value: 3 }, { value: 4 }, { value: 5 }, { error: "eval_conflict_error" }, { value: undefined }]);
+    // a body reading data after a route table leaves the table indexed
+    const q = ruleIndex.run(plan(`${ROUTES(6)}\nallow if data.open == true\n`, "r/allow"));
+    assert.equal(indexStmts(func(q, "g0.data.r.allow")).length, 1);
+  });
+
   it("indexes a function's argument, numbers, booleans and null", () => {
     const src = `package r
 f(1) := "one"
