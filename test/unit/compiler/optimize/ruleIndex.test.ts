@@ -49,9 +49,9 @@ async function load(p: Policy, entrypoint: string, how: boolean | "outlined"): P
 }
 
 /** The answer of a call: its value, or the code of the error it raised. */
-function answer(f: Fn, input: unknown): unknown {
+function answer(f: Fn, input: unknown, data: unknown = {}): unknown {
   try {
-    return { value: f(input, {}) };
+    return { value: f(input, data) };
   } catch (e) {
     if (e instanceof RegoError) return { error: e.code };
     throw e;
@@ -196,20 +196,8 @@ v := 5 if data.cfg.mode in ["e", "a"]
     const [indexed, plain] = await Promise.all([load(p, "r/v", true), load(p, "r/v", false)]);
     const datas = [{}, { cfg: {} }, { cfg: { mode: "b" } }, { cfg: { mode: "c", level: 1 } }, { cfg: { mode: "d", level: 2 } }, { cfg: { mode: "e" } }, { cfg: { mode: "a" } }, { cfg: "a" }];
     const answers = datas.map((d) => {
-      const want = (() => {
-        try {
-          return { value: plain({ x: 2 }, d) };
-        } catch (e) {
-          return { error: (e as RegoError).code };
-        }
-      })();
-      let got: unknown;
-      try {
-        got = { value: indexed({ x: 2 }, d) };
-      } catch (e) {
-        got = { error: (e as RegoError).code };
-      }
-      assert.deepEqual(got, want, JSON.stringify(d));
+      const want = answer(plain, { x: 2 }, d);
+      assert.deepEqual(answer(indexed, { x: 2 }, d), want, JSON.stringify(d));
       return want;
     });
     assert.deepEqual(answers, [{ value: undefined }, { value: undefined }, { value: 2 }, { value: 3 }, { value: 4 }, { value: 5 }, { error: "eval_conflict_error" }, { value: undefined }]);
@@ -386,6 +374,7 @@ v := 7 if { input.a == "u" }
   );
   const other = fc.oneof(
     method,
+    fc.constantFrom(...METHODS).map((m) => `data.cfg.mode == ${lit(m)}`),
     fc.constantFrom("admin", "guest", 7).map((r) => `input.user == ${lit(r)}`),
     fc.constant(`startswith(input.user, "a")`),
   );
@@ -413,6 +402,8 @@ v := 7 if { input.a == "u" }
     fc.constant(undefined),
   );
 
+  const data = fc.oneof(fc.constant({}), fc.record({ cfg: fc.record({ mode: fc.constantFrom(...METHODS, 1) }) }));
+
   function source(t: { rules: Array<{ value: number; conds: string[] }>; withDefault: boolean; partial: boolean }): string {
     const head = (v: number, i: number) => (t.partial ? `s contains ${lit(`m${v}-${i % 3}`)} if` : `v := ${v} if`);
     const rules = t.rules.map((r, i) => `${head(r.value, i)} {\n  ${r.conds.join("\n  ")}\n}`);
@@ -424,15 +415,16 @@ v := 7 if { input.a == "u" }
     let indexedTables = 0;
     const seen = { values: 0, conflicts: 0 };
     await fc.assert(
-      fc.asyncProperty(table, fc.array(input, { minLength: 30, maxLength: 30 }), async (t, inputs) => {
+      fc.asyncProperty(table, fc.array(input, { minLength: 30, maxLength: 30 }), data, async (t, inputs, d) => {
         const ep = t.partial ? "r/s" : "r/v";
         const p = plan(source(t), ep);
         if (indexStmts(func(optimize(p), `g0.data.${ep.replace("/", ".")}`)).length > 0) indexedTables++;
         const [indexed, plain, outlined] = await Promise.all([load(p, ep, true), load(p, ep, false), load(p, ep, "outlined")]);
         for (const i of inputs) {
-          const want = answer(plain, i) as { value?: unknown; error?: string };
-          assert.deepEqual(answer(indexed, i), want, `${source(t)}\ninput: ${JSON.stringify(i)}`);
-          assert.deepEqual(answer(outlined, i), want, `outlined: ${source(t)}\ninput: ${JSON.stringify(i)}`);
+          const want = answer(plain, i, d) as { value?: unknown; error?: string };
+          const what = `${source(t)}\ninput: ${JSON.stringify(i)}, data: ${JSON.stringify(d)}`;
+          assert.deepEqual(answer(indexed, i, d), want, what);
+          assert.deepEqual(answer(outlined, i, d), want, `outlined: ${what}`);
           if (want.error) seen.conflicts++;
           else if (want.value !== undefined && want.value !== 0 && !(want.value instanceof Object && (want.value as { size?: number }).size === 0)) seen.values++;
         }
