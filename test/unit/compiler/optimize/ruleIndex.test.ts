@@ -406,7 +406,9 @@ v := 7 if { input.a == "u" }
 
   function source(t: { rules: Array<{ value: number; conds: string[] }>; withDefault: boolean; partial: boolean }): string {
     const head = (v: number, i: number) => (t.partial ? `s contains ${lit(`m${v}-${i % 3}`)} if` : `v := ${v} if`);
-    const rules = t.rules.map((r, i) => `${head(r.value, i)} {\n  ${r.conds.join("\n  ")}\n}`);
+    // The first rule again with the other value: a conflict wherever it matches.
+    const all = [...t.rules, { ...t.rules[0]!, value: 3 - t.rules[0]!.value }];
+    const rules = all.map((r, i) => `${head(r.value, i)} {\n  ${r.conds.join("\n  ")}\n}`);
     return `package r\n${t.withDefault && !t.partial ? "default v := 0\n" : ""}${rules.join("\n")}\n`;
   }
 
@@ -433,6 +435,6 @@ v := 7 if { input.a == "u" }
     );
     // the property says something only if most tables were indexed
     assert.ok(indexedTables > 50, `only ${indexedTables} of 100 tables were indexed`);
-    assert.ok(seen.values > 50 && seen.conflicts > 0, JSON.stringify(seen));
+    assert.ok(seen.values > 50 && seen.conflicts > 2, JSON.stringify(seen));
   });
 });
