@@ -5,10 +5,10 @@
 //   - a unit is a top-level block of a func, with the `IsDefined r; AssignVarOnce ret ← r` block
 //     that follows it when it resets r (a complete rule's body and its value);
 //   - a unit's tests come from the statements its first block starts with that never raise an
-//     error nor change anything but locals (lookups, comparisons, constants, `in` on a
-//     constant collection; ruleIndexUnits.ts): `ref == c`, `ref in {c1, c2}`, array patterns (each constant element
-//     is a test of `ref[i]`); a ref is a param (input, data, a function's argument) and constant
-//     keys;
+//     error nor change anything but locals (lookups, data lookups, comparisons, constants, `in` on
+//     a constant collection; ruleIndexUnits.ts): `ref == c`, `ref in {c1, c2}`, array patterns
+//     (each constant element is a test of `ref[i]`); a ref is a param (input, data, a function's
+//     argument) and constant keys;
 //   - units whose locals are all their own (written before read; params and the return local
 //     excepted) and that touch the return local only by accumulating into it (AssignVarOnce,
 //     SetAdd, ObjectInsertOnce) commute: a run of them may be reordered and, when a test fails,
@@ -19,7 +19,8 @@
 //   - in a large func, the cases become funcs of their own (ruleIndexOutline.ts).
 // Bodies not indexed run as before; the indexed ones run, in their order, at the place of the
 // first. Values, undefinedness, conflicts and errors are kept (which of two errors is raised
-// first may change, as OPA's evaluation order does).
+// first may change, as OPA's evaluation order does). It belongs before an early-exit pass in
+// PASSES: guards reading the return local make bodies unmovable.
 import type { Block, Func, IndexCase, IndexValue, Local, Policy, Stmt, StmtLocation } from "../ir/types.js";
 import type { Pass } from "./index.js";
 import { OUTLINE_OVER, outlineCases } from "./ruleIndexOutline.js";
