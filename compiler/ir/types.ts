@@ -100,13 +100,46 @@ export interface StmtMap {
   WithStmt: WithStmt;
 }
 
+/** OPA's statement types: the ones a plan may hold. */
 export type StmtType = keyof StmtMap;
 
+// ---- regoc-internal statements ----
+// Made by the optimiser (compiler/optimize) between the decoder and the emitter; never read from
+// a plan (the decoder refuses their types as unknown: they are not in STMT_TYPES).
+
+/** A constant an IndexStmt case is selected by. */
+export type IndexValue = string | number | boolean | null;
+
+export interface IndexCase {
+  /** The values of `key` that select this case. */
+  values: IndexValue[];
+  /** Run in order, as a BlockStmt runs its blocks (each one level). */
+  blocks: Block[];
+}
+
+/** Rule indexing: runs the case whose values hold `key`'s value (Rego equality), or nothing when
+ * none does (an undefined key or a value of no case). It never fails, as a BlockStmt. */
+export interface IndexStmt extends StmtLocation {
+  key: Local;
+  cases: IndexCase[];
+  /** What `key` holds, for a reader of the generated code (`input.path[1]`). */
+  ref: string;
+}
+
+export interface InternalStmtMap {
+  IndexStmt: IndexStmt;
+}
+
+/** Every statement type: OPA's and the optimiser's. */
+export interface AnyStmtMap extends StmtMap, InternalStmtMap {}
+
+export type AnyStmtType = keyof AnyStmtMap;
+
 /** The `{type, stmt}` envelope, discriminated on `type`. */
-export type Stmt = { [T in StmtType]: { type: T; stmt: StmtMap[T] } }[StmtType];
+export type Stmt = { [T in AnyStmtType]: { type: T; stmt: AnyStmtMap[T] } }[AnyStmtType];
 
 /** A statement of one given type. */
-export type StmtOf<T extends StmtType> = Extract<Stmt, { type: T }>;
+export type StmtOf<T extends AnyStmtType> = Extract<Stmt, { type: T }>;
 
 // ---- top level ----
 

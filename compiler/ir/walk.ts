@@ -24,6 +24,9 @@ function forEachStmtIn(block: Block, f: (s: Stmt, inScan: boolean) => void, inSc
       case "ScanStmt":
         forEachStmtIn(s.stmt.block, f, true);
         break;
+      case "IndexStmt":
+        for (const c of s.stmt.cases) forEachStmt(c.blocks, f, inScan);
+        break;
       default:
         break;
     }
@@ -137,6 +140,8 @@ export function namesLocal(s: Stmt, local: number): boolean {
     case "IsUndefinedStmt":
     case "ReturnLocalStmt":
       return s.stmt.source === local;
+    case "IndexStmt":
+      return s.stmt.key === local;
     case "ResultSetAddStmt":
       return s.stmt.value === local;
     case "BlockStmt":

@@ -9,6 +9,7 @@ import { deadCode } from "./deadCode.js";
 import { earlyExit } from "./earlyExit.js";
 import { hoist } from "./hoist.js";
 import { NameTable } from "./names.js";
+import { ruleIndex } from "./ruleIndex.js";
 
 export interface Pass {
   /** A short kebab-case name (`copy-propagation`), for tests and `OptimizeOptions.skip`. */
@@ -20,11 +21,14 @@ export interface Pass {
 /** The passes, in the order they run. */
 export const PASSES: readonly Pass[] = [
   // Dead code first: the planner's no-op guards and dead statements would hide copies and lookups
-  // from the passes after it. Early exit last: its breaks and guards end the lists the others
-  // work on. (Early exit skips what a rule's later bodies would do, as OPA's topdown does.)
+  // from the passes after it. Rule indexing before early exit: early exit's guards read the
+  // result local, which would keep bodies from moving into the index. Early exit last: its breaks
+  // and guards end the lists the others work on. (Early exit skips what a rule's later bodies
+  // would do, as OPA's topdown does.)
   deadCode,
   copyPropagation,
   hoist,
+  ruleIndex,
   earlyExit,
 ];
 

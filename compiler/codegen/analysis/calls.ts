@@ -157,6 +157,9 @@ function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, b
         for (let j = 0; j < bs.length; j++) walkStmts(bs[j]!.stmts, inScan, false, body, look);
         break;
       }
+      case "IndexStmt":
+        for (const c of s.stmt.cases) for (const b of c.blocks) walkStmts(b.stmts, inScan, false, body, look);
+        break;
       case "NotStmt":
         walkStmts(s.stmt.block.stmts, inScan, false, body, look);
         break;

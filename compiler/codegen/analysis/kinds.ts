@@ -159,6 +159,11 @@ function killAndLeaves(s: Stmt, defined: LocalSet, depth: number): boolean {
       for (const b of s.stmt.blocks) if (killAndLeavesAll(b.stmts, defined, depth + 1)) leaves = true;
       return leaves;
     }
+    case "IndexStmt": {
+      let leaves = false;
+      for (const c of s.stmt.cases) for (const b of c.blocks) if (killAndLeavesAll(b.stmts, defined, depth + 1)) leaves = true;
+      return leaves;
+    }
     case "NotStmt":
     case "WithStmt":
       return killAndLeavesAll(s.stmt.block.stmts, defined, depth + 1);
@@ -304,6 +309,7 @@ export function blockFlow(block: Block, before: LocalSet, mayBeUndefinedCall: (s
       case "NopStmt":
         continue;
       case "BlockStmt":
+      case "IndexStmt":
       case "NotStmt":
       case "WithStmt":
       case "ScanStmt": {

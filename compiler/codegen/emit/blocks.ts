@@ -8,21 +8,24 @@
 //   ScanStmt   2 levels: `continue` (this iteration) and `break` (the whole loop) of a labelled
 //              `for` over the source's scan view by index (an array is its own view); scans never
 //              fail, statements after them still run
-import type { Block, Stmt, StmtMap, StmtOf, StmtType } from "../../ir/types.js";
+//   IndexStmt  (the optimiser's) a `switch` running one case's blocks, each as a BlockStmt child
+//              (emit/ruleIndex.ts)
+import type { AnyStmtMap, AnyStmtType, Block, Stmt, StmtOf } from "../../ir/types.js";
 import { _, join } from "../code.js";
 import { Level, type Emit, type FuncEmitter } from "./context.js";
 import * as calls from "./calls.js";
 import * as collections from "./collections.js";
+import { indexStmt } from "./ruleIndex.js";
 import * as values from "./values.js";
 
-type E<T extends StmtType> = Emit<StmtMap[T]>;
+type E<T extends AnyStmtType> = Emit<AnyStmtMap[T]>;
 
 /** Emits statements (from `from` on) until one that never falls through; true if that happened. */
 export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0): boolean {
   for (let i = from; i < stmts.length; i++) {
     const s = stmts[i]!;
     fe.previous = i > 0 ? stmts[i - 1] : undefined;
-    if ((EMITTERS[s.type] as E<StmtType>)(fe, s.stmt)) return true;
+    if ((EMITTERS[s.type] as E<AnyStmtType>)(fe, s.stmt)) return true;
   }
   return false;
 }
@@ -118,9 +121,10 @@ const withStmt: E<"WithStmt"> = (fe, s) => {
 
 const returnLocalStmt: E<"ReturnLocalStmt"> = (fe, s) => fe.out.codeLast(fe.returnValue(fe.local(s.source)));
 
-const EMITTERS: { [T in StmtType]: E<T> } = {
+const EMITTERS: { [T in AnyStmtType]: E<T> } = {
   // control flow
   BlockStmt: blockStmt,
+  IndexStmt: indexStmt,
   BreakStmt: breakStmt,
   NotStmt: notStmt,
   ScanStmt: scanStmt,

@@ -202,6 +202,13 @@ export class ModuleEmitter {
     return [...tables, ...this.consts];
   }
 
+  /** A module-level constant `<prefix><i> = init`, declared after the site tables. */
+  moduleConst(prefix: string, init: Code, doc: Code): Name {
+    const name = this.scope.name(prefix);
+    this.consts.push({ name, init, doc });
+    return name;
+  }
+
   /** `break label;` or `continue label;`, made once per label name and verb: functions number
    * their labels alike, sharing the Names (a 1 MB policy set has ~56 000 blocks to jump to). */
   jumpStatement(label: Name, verb: "break" | "continue"): Code {

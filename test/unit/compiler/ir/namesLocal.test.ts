@@ -19,7 +19,7 @@ function localsOf(s: Stmt): number[] {
   const operand = (o: Operand) => {
     if (o.type === "local") out.push(o.value);
   };
-  for (const [field, kind] of Object.entries(STMT_FIELDS[s.type])) {
+  for (const [field, kind] of Object.entries(STMT_FIELDS[s.type as StmtType])) {
     const v = stmt[field];
     if (kind === "local") out.push(v as number);
     else if (kind === "locals?") out.push(...(v as number[]));
