@@ -2,7 +2,7 @@
 // extend the compiler's capabilities, their implementations go into the one runtime registry
 // (registerBuiltins), and a declared builtin without an implementation fails where it is called,
 // as OPA's evaluator fails on a builtin its capabilities declare but it does not have.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { getBuiltin, registerBuiltins, type BuiltinDef, type BuiltinTable } from "../../runtime/builtins/registry.js";
@@ -78,6 +78,8 @@ function checkEntries(entries: unknown, source: string): CapabilityEntry[] {
 /** OPA's capabilities JSON (`opa capabilities`), as `--capabilities` reads it: the builtins it
  * declares are the only ones a policy may call. */
 export function readCapabilitiesFile(path: string): Capabilities {
+  // OPA also takes a version name (v0.70.0) for its embedded history of capabilities; regoc has only its own
+  if (/^v\d+\.\d+\.\d+$/.test(path) && !existsSync(path)) throw invalid(path, `capabilities versions are not bundled: give a capabilities JSON file (\`opa capabilities --version ${path}\`)`);
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, "utf8"));

@@ -116,6 +116,30 @@ describe("cli: --builtins and --capabilities", () => {
       expect(await run(testCommand, ["suite", "--builtins", "mod.mjs", "--capabilities", "small.json"])).to.include({ code: 0, out: "PASS: 2/2\n" });
     }));
 
+  it("an async implementation, and one that throws (the builtin's error: undefined in opa test, raised by eval --strict)", () =>
+    inSuite(
+      {
+        "a/a_test.rego": 'package a\n\ntest_async if custom.later("x") == "x!"\n\ntest_throws if custom.boom("x")\n\ntest_not_throws if not custom.boom("x")\n',
+        "m.mjs": `export const declarations = [
+  { name: "custom.later", decl: { type: "function", args: [{ type: "string" }], result: { type: "string" } } },
+  { name: "custom.boom", decl: { type: "function", args: [{ type: "string" }], result: { type: "boolean" } } },
+];
+export const implementations = {
+  "custom.later": { async: true, fn: async (_ctx, s) => s + "!" },
+  "custom.boom": { fn: () => { throw new Error("no boom today"); } },
+};
+`,
+      },
+      async () => {
+        const t = await run(testCommand, ["a", "--builtins", "m.mjs", "-v"]);
+        expect(t.out).to.include("data.a.test_async: PASS");
+        expect(t.out).to.include("data.a.test_throws: FAIL");
+        expect(t.out).to.include("data.a.test_not_throws: PASS");
+        const e = await rejection(run(evalCommand, ["-d", "a", "--builtins", "m.mjs", "--strict", 'custom.boom("x")']));
+        expect(e).to.include({ code: "eval_builtin_error", message: "custom.boom: no boom today" });
+      },
+    ));
+
   it("regoc eval --builtins evaluates the custom builtin", () =>
     inSuite({ ...SUITE, "input.json": '{"name": "ann"}' }, async () => {
       const r = await run(evalCommand, ["-d", "suite", "-i", "input.json", "--builtins", "mod.mjs", "data.p.greeting"]);
@@ -143,6 +167,7 @@ describe("cli: --builtins and --capabilities", () => {
         expect(await err(["--builtins", "missing.mjs"])).to.include("missing.mjs: cannot load builtins module");
         expect(await err(["--builtins", "mod.txt"])).to.include("mod.txt: a builtins module is an ES module");
         expect(await err(["--capabilities", "bad.json"])).to.include("bad.json: not JSON");
+        expect(await err(["--capabilities", "v0.70.0"])).to.include("v0.70.0: capabilities versions are not bundled");
       },
     ));
 });
