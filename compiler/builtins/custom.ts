@@ -105,7 +105,12 @@ export async function importBuiltinsModule(path: string): Promise<BuiltinsModule
     mod = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const hint = code === "ERR_UNKNOWN_FILE_EXTENSION" ? " (TypeScript modules load only under a TypeScript loader such as tsx: compile it to .js)" : "";
+    const hint =
+      code === "ERR_UNKNOWN_FILE_EXTENSION"
+        ? " (TypeScript modules load only under a TypeScript loader such as tsx: compile it to .js)"
+        : e instanceof SyntaxError && ext === ".js"
+          ? ' (a .js file is an ES module only in a package with "type": "module": or name it .mjs)'
+          : "";
     throw new RegoError("rego_compile_error", `${path}: cannot load builtins module: ${(e as Error).message}${hint}`, undefined, { cause: e });
   }
   const declarations = checkEntries(mod.declarations, `${path}: declarations`);
