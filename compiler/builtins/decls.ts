@@ -36,8 +36,17 @@ export interface BuiltinDecl {
   deprecated: boolean;
 }
 
+/** One builtin of a capabilities file (`opa capabilities`): its name and declaration. */
+export interface CapabilityEntry {
+  name: string;
+  decl: TypeDecl;
+  infix?: string;
+  relation?: boolean;
+  deprecated?: boolean;
+}
+
 interface CapabilitiesFile {
-  builtins: { name: string; decl: TypeDecl; infix?: string; relation?: boolean; deprecated?: boolean }[];
+  builtins: CapabilityEntry[];
   future_keywords?: string[];
   features?: string[];
 }

@@ -6,15 +6,17 @@ import { parseArgs } from "node:util";
 import { RegoError } from "../../runtime/errors.js";
 import type { CliCommand } from "../cli.js";
 import { checkRego, type CheckRegoOptions } from "../compile.js";
+import { BUILTINS_OPTIONS, BUILTINS_USAGE, withRunBuiltins } from "./runBuiltins.js";
 import { formatWithFrame, loadSchemas, loadSources } from "./sources.js";
 
 const command: CliCommand = {
   summary: "report every compile error and negation warning of the Rego files under the given paths",
   usage:
-    "usage: regoc check <paths...> [--v0-compatible] [--strict] [--max-errors N] [--schema PATH]\n  reports every compile error as file:row:col: code: message with a code frame; exit 1 on errors\n" +
+    "usage: regoc check <paths...> [--v0-compatible] [--strict] [--max-errors N] [--schema PATH] [--builtins MODULE] [--capabilities FILE]\n  reports every compile error as file:row:col: code: message with a code frame; exit 1 on errors\n" +
     "  warns (rego_negation_warning) of each `not` whose refs or calls are evaluated before the negation\n" +
     "  --strict      OPA's strict mode, and the warnings are errors\n" +
-    "  -s, --schema  a JSON Schema file (the type of input everywhere) or a directory of them (schema.<path>, for METADATA schemas: annotations)",
+    "  -s, --schema  a JSON Schema file (the type of input everywhere) or a directory of them (schema.<path>, for METADATA schemas: annotations)\n" +
+    BUILTINS_USAGE,
   async run(argv) {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -23,6 +25,7 @@ const command: CliCommand = {
         strict: { type: "boolean", default: false },
         "max-errors": { type: "string", default: "10" },
         schema: { type: "string", short: "s" },
+        ...BUILTINS_OPTIONS,
       },
       allowPositionals: true,
       strict: true,
@@ -33,7 +36,7 @@ const command: CliCommand = {
     const { modules } = loadSources(positionals, { data: false });
     const options: CheckRegoOptions = { modules, v0Compatible: values["v0-compatible"] === true, strict: values.strict === true, maxErrors };
     if (values.schema !== undefined) options.schemas = loadSchemas(values.schema);
-    const { errors, warnings } = checkRego(options);
+    const { errors, warnings } = await withRunBuiltins(values, async (capabilities) => checkRego(capabilities ? { ...options, capabilities } : options));
     for (const e of [...errors, ...warnings]) process.stdout.write(`${formatWithFrame(e, modules)}\n`);
     const counts = [count(errors.length, "error"), count(warnings.length, "warning")].filter((c) => c !== "");
     if (counts.length > 0) process.stdout.write(`${counts.join(", ")}\n`);

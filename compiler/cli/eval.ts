@@ -10,6 +10,7 @@ import type { CliCommand } from "../cli.js";
 import { parseQuery } from "../syntax/index.js";
 import { loadSchemas, loadSources, readDataFile } from "./sources.js";
 import { parseTimeout, withDeadline } from "./timeout.js";
+import { BUILTINS_OPTIONS, BUILTINS_USAGE, withRunBuiltins } from "./runBuiltins.js";
 import { termString } from "../../runtime/builtins/termString.js";
 import { explainBody, type PartsEvaluator } from "../testing/explain.js";
 import { explanationLines } from "../testing/report.js";
@@ -17,8 +18,9 @@ import { explanationLines } from "../testing/report.js";
 const command: CliCommand = {
   summary: "evaluate a query against Rego policies and data, printing OPA's result format",
   usage:
-    "usage: regoc eval [-d path]... [-i input.json] [-s schema] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [--v0-compatible] [--strict] '<query>'\n  -d, --data   a .rego, .json or .yaml file, or a directory of them (repeatable)\n  -i, --input  the input document (JSON)\n  --ignore     skip files and directories under the -d paths whose name matches (Go filepath.Match; repeatable)\n  --explain    fails: for an undefined query, the expression it stopped at and its operands' values (on stderr)\n  --timeout    a Go duration (default: none); an evaluation over it is an error (eval_cancel_error)\n" +
-    "  -s, --schema a JSON Schema file (the type of input everywhere) or a directory of them (schema.<path>, for METADATA schemas: annotations)",
+    "usage: regoc eval [-d path]... [-i input.json] [-s schema] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [--builtins MODULE] [--capabilities FILE] [--v0-compatible] [--strict] '<query>'\n  -d, --data   a .rego, .json or .yaml file, or a directory of them (repeatable)\n  -i, --input  the input document (JSON)\n  --ignore     skip files and directories under the -d paths whose name matches (Go filepath.Match; repeatable)\n  --explain    fails: for an undefined query, the expression it stopped at and its operands' values (on stderr)\n  --timeout    a Go duration (default: none); an evaluation over it is an error (eval_cancel_error)\n" +
+    "  -s, --schema a JSON Schema file (the type of input everywhere) or a directory of them (schema.<path>, for METADATA schemas: annotations)\n" +
+    BUILTINS_USAGE,
   async run(argv) {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -29,6 +31,7 @@ const command: CliCommand = {
         ignore: { type: "string", multiple: true },
         timeout: { type: "string" },
         explain: { type: "string" },
+        ...BUILTINS_OPTIONS,
         "v0-compatible": { type: "boolean", default: false },
         strict: { type: "boolean", default: false },
       },
@@ -42,36 +45,38 @@ const command: CliCommand = {
     const v0 = values["v0-compatible"] === true;
     const { modules, data } = loadSources(values.data ?? [], { ignore: values.ignore ?? [] });
     const input = values.input ? readDataFile(values.input) : undefined;
-    const { compileRego } = await import("../compile.js");
     const schemas = values.schema !== undefined ? loadSchemas(values.schema) : undefined;
-    const prepared = await compileRego({ modules, query, v0Compatible: v0, strict: values.strict === true, captureExpressions: true, print: true, ...(schemas && { schemas }) });
-    const timeoutMs = values.timeout === undefined ? 0 : parseTimeout(values.timeout);
-    const rows = await withDeadline(() => prepared.evaluateAsync({ input, data, strictBuiltinErrors: values.strict === true }), timeoutMs);
-    const exprs = parseQuery(query, { regoVersion: v0 ? "v0" : "v1" });
-    const result = rows.map((row) => {
-      const expressions = exprs.map((e, i) => {
-        const key = `$expr${i}`;
-        const value = Object.hasOwn(row, key) ? row[key]! : true;
-        return { value, text: e.location.text, location: { row: e.location.row, col: e.location.col } };
+    return withRunBuiltins(values, async (capabilities) => {
+      const { compileRego } = await import("../compile.js");
+      const prepared = await compileRego({ modules, query, v0Compatible: v0, strict: values.strict === true, captureExpressions: true, print: true, ...(schemas && { schemas }), ...(capabilities && { capabilities }) });
+      const timeoutMs = values.timeout === undefined ? 0 : parseTimeout(values.timeout);
+      const rows = await withDeadline(() => prepared.evaluateAsync({ input, data, strictBuiltinErrors: values.strict === true }), timeoutMs);
+      const exprs = parseQuery(query, { regoVersion: v0 ? "v0" : "v1" });
+      const result = rows.map((row) => {
+        const expressions = exprs.map((e, i) => {
+          const key = `$expr${i}`;
+          const value = Object.hasOwn(row, key) ? row[key]! : true;
+          return { value, text: e.location.text, location: { row: e.location.row, col: e.location.col } };
+        });
+        const bindings = newPlainObject();
+        for (const k of Object.keys(row).sort()) if (!k.startsWith("$expr")) setOwn(bindings, k, row[k]!);
+        const out: Record<string, unknown> = { expressions };
+        if (Object.keys(bindings).length > 0) out.bindings = bindings;
+        return out;
       });
-      const bindings = newPlainObject();
-      for (const k of Object.keys(row).sort()) if (!k.startsWith("$expr")) setOwn(bindings, k, row[k]!);
-      const out: Record<string, unknown> = { expressions };
-      if (Object.keys(bindings).length > 0) out.bindings = bindings;
-      return out;
+      process.stdout.write(`${render(result.length === 0 ? {} : { result }, "")}\n`);
+      if (explain && rows.length === 0) {
+        // the query's parts, compiled and evaluated as queries against the same modules and data
+        const run = async (q: string) => (await compileRego({ modules, query: q, v0Compatible: v0, ...(capabilities && { capabilities }) })).evaluateAsync({ input, data });
+        const parts: PartsEvaluator = {
+          defined: (bodies) => Promise.all(bodies.map(async (b) => (await run(b.join("\n"))).length > 0)),
+          values: (before, terms) => Promise.all(terms.map(async (t) => (await run([...before, `__regoc_v := ${t}`].join("\n")))[0]?.["__regoc_v"])),
+        };
+        const e = await explainBody(exprs, parts, (v) => termString(v as Value));
+        if (e) process.stderr.write(`${explanationLines(e, "query").join("\n")}\n`);
+      }
+      return 0;
     });
-    process.stdout.write(`${render(result.length === 0 ? {} : { result }, "")}\n`);
-    if (explain && rows.length === 0) {
-      // the query's parts, compiled and evaluated as queries against the same modules and data
-      const run = async (q: string) => (await compileRego({ modules, query: q, v0Compatible: v0 })).evaluateAsync({ input, data });
-      const parts: PartsEvaluator = {
-        defined: (bodies) => Promise.all(bodies.map(async (b) => (await run(b.join("\n"))).length > 0)),
-        values: (before, terms) => Promise.all(terms.map(async (t) => (await run([...before, `__regoc_v := ${t}`].join("\n")))[0]?.["__regoc_v"])),
-      };
-      const e = await explainBody(exprs, parts, (v) => termString(v as Value));
-      if (e) process.stderr.write(`${explanationLines(e, "query").join("\n")}\n`);
-    }
-    return 0;
   },
 };
 

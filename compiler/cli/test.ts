@@ -8,9 +8,11 @@ import { RegoError } from "../../runtime/errors.js";
 import { jsonReport, prettyReport, summarize } from "../testing/report.js";
 import { runTests, type TestResult } from "../testing/runner.js";
 import type { CliCommand } from "../cli.js";
+import type { Capabilities } from "../builtins/decls.js";
+import { BUILTINS_OPTIONS, BUILTINS_USAGE, withRunBuiltins } from "./runBuiltins.js";
 import { parseTimeout } from "./timeout.js";
 
-const USAGE = "usage: regoc test <path> [path ...] [-v] [--run REGEX] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [-b] [--count N] [--v0-compatible] [--format pretty|json]";
+const USAGE = "usage: regoc test <path> [path ...] [-v] [--run REGEX] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [-b] [--count N] [--builtins MODULE] [--capabilities FILE] [--v0-compatible] [--format pretty|json]";
 
 function usage(message: string): RegoError {
   return new RegoError("cli_usage_error", `${message}\n${USAGE}`);
@@ -30,7 +32,9 @@ export function formatErrors(e: RegoError): string {
 
 const command: CliCommand = {
   summary: "run Rego tests (test_* rules) as `opa test` does",
-  usage: "usage: regoc test <paths...> [-v] [--run REGEX] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [-b] [--count N] [--v0-compatible] [--format pretty|json]\n  -v          list every test, not only failures and errors\n  --run       only tests whose name matches\n  --ignore    skip files and directories whose name matches (Go filepath.Match: *.yaml, vendor; repeatable)\n  -b, --bundle  each path is a bundle (directory or .tar.gz): data only from data.json/data.yaml, .manifest roots checked\n  --count     run the tests N times, a report each, stopping after a run that does not pass\n  --explain   fails: show where each failed test stopped and the values there (also with -v)\n  --timeout   per test, as a Go duration (default 5s; 0: none); a test over it is an error (eval_cancel_error)\n  exit 0: all passed; 1: a test failed or errored; 2: load or compile errors",
+  usage: "usage: regoc test <paths...> [-v] [--run REGEX] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [-b] [--count N] [--builtins MODULE] [--capabilities FILE] [--v0-compatible] [--format pretty|json]\n  -v          list every test, not only failures and errors\n  --run       only tests whose name matches\n  --ignore    skip files and directories whose name matches (Go filepath.Match: *.yaml, vendor; repeatable)\n  -b, --bundle  each path is a bundle (directory or .tar.gz): data only from data.json/data.yaml, .manifest roots checked\n  --count     run the tests N times, a report each, stopping after a run that does not pass\n" +
+    BUILTINS_USAGE +
+    "\n  --explain   fails: show where each failed test stopped and the values there (also with -v)\n  --timeout   per test, as a Go duration (default 5s; 0: none); a test over it is an error (eval_cancel_error)\n  exit 0: all passed; 1: a test failed or errored; 2: load or compile errors",
   async run(argv) {
     let parsed;
     try {
@@ -44,6 +48,7 @@ const command: CliCommand = {
           explain: { type: "string" },
           bundle: { type: "boolean", short: "b", default: false },
           count: { type: "string" },
+          ...BUILTINS_OPTIONS,
           "v0-compatible": { type: "boolean", default: false },
           format: { type: "string", short: "f", default: "pretty" },
         },
@@ -74,21 +79,23 @@ const command: CliCommand = {
     const count = values.count === undefined ? 1 : Number(values.count);
     if (!Number.isSafeInteger(count) || count < 1) throw usage(`--count must be a positive integer, not '${values.count}'`);
 
-    // OPA's --count: the whole run again, each with its report, until one does not pass
-    for (let i = 0; i < count; i++) {
-      let results: TestResult[];
-      try {
-        results = await runTests(positionals, { run, v0Compatible: values["v0-compatible"], ignore: values.ignore ?? [], explain, bundle: values.bundle === true, ...(timeoutMs !== undefined && { timeoutMs }) });
-      } catch (e) {
-        if (!isRegoErrorLike(e) || e.code === "cli_usage_error") throw e;
-        process.stderr.write(`${formatErrors(e)}\n`);
-        return 2;
+    const runs = async (capabilities: Capabilities | undefined): Promise<number> => {
+      // OPA's --count: the whole run again, each with its report, until one does not pass
+      for (let i = 0; i < count; i++) {
+        const results: TestResult[] = await runTests(positionals, { run, v0Compatible: values["v0-compatible"], ignore: values.ignore ?? [], explain, bundle: values.bundle === true, ...(timeoutMs !== undefined && { timeoutMs }), ...(capabilities && { capabilities }) });
+        process.stdout.write(format === "json" ? jsonReport(results) : prettyReport(results, values.verbose === true));
+        const s = summarize(results);
+        if (s.fail > 0 || s.error > 0) return 1;
       }
-      process.stdout.write(format === "json" ? jsonReport(results) : prettyReport(results, values.verbose === true));
-      const s = summarize(results);
-      if (s.fail > 0 || s.error > 0) return 1;
+      return 0;
+    };
+    try {
+      return await withRunBuiltins(values, runs);
+    } catch (e) {
+      if (!isRegoErrorLike(e) || e.code === "cli_usage_error") throw e;
+      process.stderr.write(`${formatErrors(e)}\n`);
+      return 2;
     }
-    return 0;
   },
 };
 

@@ -11,6 +11,7 @@ import { asRegoError } from "../../runtime/decision.js";
 import { RegoError } from "../../runtime/errors.js";
 import { withDeadline } from "../cli/timeout.js";
 import type { EntrypointInfo } from "../../runtime/eval/prepared.js";
+import type { Capabilities } from "../builtins/decls.js";
 import type { JSONValue } from "../../runtime/value/json.js";
 import type { Value } from "../../runtime/value/value.js";
 import { discoverTests, type TestCase } from "./discover.js";
@@ -53,6 +54,8 @@ export interface RunTestsOptions {
   explain?: boolean;
   /** OPA's `--ignore`: patterns on file and directory names below the paths. */
   ignore?: readonly string[];
+  /** The builtins the policies may call (default: OPA's; `--capabilities`, `--builtins`). */
+  capabilities?: Capabilities;
   /** Sources and data given directly instead of loaded from paths (for tests of the runner). */
   files?: { modules: Record<string, string>; data?: Record<string, unknown> };
 }
@@ -64,28 +67,35 @@ export async function runTests(paths: readonly string[], options: RunTestsOption
   const { modules, tests } = discoverTests(loaded.modules, v0);
   const selected = tests.filter((t) => !options.run || options.run.test(t.fullName));
   const torun = selected.filter((t) => !t.skip);
-  const table = await compileTests(modules, torun, v0);
+  const compile: CompileOptions = { v0Compatible: v0, ...(options.capabilities && { capabilities: options.capabilities }) };
+  const table = await compileTests(modules, torun, compile);
   // Values are read with the runtime instance the generated module uses (imported the same way).
   const { toJSON } = await import("../../runtime/value/json.js");
   const results: TestResult[] = [];
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   for (const t of selected) results.push(t.skip ? skipped(t) : await runOne(t, table[t.entrypoint]!, loaded.data, toJSON as ToJSON, timeoutMs));
-  if (options.explain) await explainFailures(selected, results, modules, loaded.data, v0, timeoutMs);
+  if (options.explain) await explainFailures(selected, results, modules, loaded.data, compile, timeoutMs);
   return results;
 }
 
 type ToJSON = (v: unknown) => JSONValue;
 
-function compileTests(modules: Record<string, string>, tests: TestCase[], v0: boolean): Promise<Record<string, EntrypointInfo>> {
-  return compileEntrypoints(modules, [...new Set(tests.map((t) => t.entrypoint))], v0);
+/** How the tests' modules are compiled (the same for the run and for `--explain`). */
+interface CompileOptions {
+  v0Compatible: boolean;
+  capabilities?: Capabilities;
 }
 
-async function compileEntrypoints(modules: Record<string, string>, entrypoints: string[], v0: boolean): Promise<Record<string, EntrypointInfo>> {
+function compileTests(modules: Record<string, string>, tests: TestCase[], options: CompileOptions): Promise<Record<string, EntrypointInfo>> {
+  return compileEntrypoints(modules, [...new Set(tests.map((t) => t.entrypoint))], options);
+}
+
+async function compileEntrypoints(modules: Record<string, string>, entrypoints: string[], options: CompileOptions): Promise<Record<string, EntrypointInfo>> {
   const { planRego, generateTypeScript, loadModule } = await import("../index.js");
   const { getBuiltin } = await import("../../runtime/builtins/registry.js");
   if (Object.keys(modules).length === 0) return {};
   // With no test to run, still compile the modules (a query of `true`), as opa test does.
-  const plan = planRego(entrypoints.length > 0 ? { modules, entrypoints, v0Compatible: v0, print: true } : { modules, query: "true", v0Compatible: v0 });
+  const plan = planRego(entrypoints.length > 0 ? { modules, entrypoints, ...options, print: true } : { modules, query: "true", ...options });
   if (entrypoints.length === 0) return {};
   const generated = generateTypeScript(plan, { language: "function" });
   const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
@@ -103,13 +113,13 @@ function skipped(t: TestCase): TestResult {
 }
 
 /** A failed test (not an error, not a partial-object test) evaluated again in parts. */
-async function explainFailures(tests: TestCase[], results: TestResult[], modules: Record<string, string>, data: Record<string, unknown>, v0: boolean, timeoutMs: number): Promise<void> {
+async function explainFailures(tests: TestCase[], results: TestResult[], modules: Record<string, string>, data: Record<string, unknown>, options: CompileOptions, timeoutMs: number): Promise<void> {
   const { termString } = await import("../../runtime/builtins/termString.js");
   const evaluate = async (info: EntrypointInfo) => {
     const out = await withDeadline(() => (info.fn as (i: unknown, d: unknown) => unknown)(undefined, data), timeoutMs);
     return info.kind === "resultset" ? firstValue(out) : out;
   };
-  const compile = (mods: Record<string, string>, entrypoints: string[]) => compileEntrypoints(mods, entrypoints, v0);
+  const compile = (mods: Record<string, string>, entrypoints: string[]) => compileEntrypoints(mods, entrypoints, options);
   for (let i = 0; i < tests.length; i++) {
     const r = results[i]!;
     if (!r.fail || r.error || r.subResults.length > 0 || tests[i]!.partialObject) continue;
