@@ -34,7 +34,7 @@ export interface HotReloaderOptions {
   data?: Record<string, unknown>;
   v0Compatible?: boolean;
   evalOptions?: EvalOptions;
-  /** Quiet time after the last file event before recompiling; default 100 ms. */
+  /** Quiet time after the last file event before recompiling; default 100 ms, at least 60 (reloadWatch.ts). */
   debounceMs?: number;
   /** Called after each successful reload (not after the first load). */
   onReload?: (event: ReloadEvent) => void;

@@ -11,7 +11,7 @@ import { RegoError } from "./errors.js";
 export interface ReloadWatchOptions {
   /** Directories or files to watch (recursively); dot-directories below them are not watched. */
   paths: readonly string[];
-  /** Quiet time after the last relevant event before rebuilding. */
+  /** Quiet time after the last relevant event before rebuilding (at least CHANGE_THROTTLE_MS). */
   debounceMs: number;
   /** Whether a changed file matters (adding or removing a directory always does). */
   relevant: (path: string) => boolean;
@@ -22,6 +22,10 @@ export interface ReloadWatchOptions {
   /** What a watcher error's message starts with (default: `watching <paths>`), before ` failed: `. */
   label?: string;
 }
+
+/** chokidar drops a file's `change` events within 50 ms of the one it reported: a rebuild that
+ * starts later than that after the last event has read every write, so none is lost. */
+const CHANGE_THROTTLE_MS = 60;
 
 export class ReloadWatch {
   private readonly options: ReloadWatchOptions;
@@ -111,7 +115,7 @@ export class ReloadWatch {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.kick();
-    }, this.options.debounceMs);
+    }, Math.max(this.options.debounceMs, CHANGE_THROTTLE_MS));
   }
 
   private kick(): void {
