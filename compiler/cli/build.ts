@@ -24,7 +24,7 @@ import { RegoError, RegoErrors } from "../../runtime/errors.js";
 import type { CliCommand } from "../cli.js";
 import { checkRego, entrypointRef, parseModules, planRegoDetailed } from "../compile.js";
 import { generateTypeScript } from "../index.js";
-import { formatWithFrame, loadSchemas, loadSources } from "./sources.js";
+import { formatDiagnostics, loadSchemas, loadSources } from "./sources.js";
 
 export type BuildTarget = "ts" | "js" | "plan";
 
@@ -153,18 +153,6 @@ export interface BuildIO {
 
 const processIO: BuildIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
-/** Prints a result's errors and warnings as `regoc check` does. */
-function printDiagnostics(result: BuildResult, io: BuildIO): void {
-  const { errors, warnings, sources } = result;
-  for (const e of [...errors, ...warnings]) io.err(`${formatWithFrame(e, sources)}\n`);
-  const counts = [count(errors.length, "error"), count(warnings.length, "warning")].filter((c) => c !== "");
-  if (counts.length > 0) io.err(`${counts.join(", ")}\n`);
-}
-
-function count(n: number, what: string): string {
-  return n === 0 ? "" : `${n} ${what}${n === 1 ? "" : "s"}`;
-}
-
 /** The outputs that are missing or differ on disk, as paths under outDir's name. */
 export function staleOutputs(options: BuildOptions, files: Record<string, string>): string[] {
   const dir = resolve(options.cwd ?? process.cwd(), options.outDir);
@@ -211,7 +199,7 @@ function leftovers(dir: string, target: BuildTarget, files: Record<string, strin
  * the stale ones named. Returns the exit code. */
 export function runBuild(options: BuildOptions, { check = false, io = processIO }: { check?: boolean; io?: BuildIO } = {}): number {
   const result = buildOutputs(options);
-  printDiagnostics(result, io);
+  io.err(formatDiagnostics(result.errors, result.warnings, result.sources));
   if (result.errors.length > 0) return 1;
   const dir = resolve(options.cwd ?? process.cwd(), options.outDir);
   const shown = (f: string) => join(options.outDir, ...f.split("/"));
