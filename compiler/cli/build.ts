@@ -43,7 +43,8 @@ export interface BuildOptions {
   /** The command named in each module's header as the one that regenerates it. */
   command: string;
   /** Where relative paths start (default: the process's working directory). Module names, and so
-   * the generated code's source comments, stay as the paths are given. */
+   * the generated code's source comments and the diagnostics, are relative to it for files under
+   * it (`policies/authz.rego`), absolute otherwise. */
   cwd?: string;
 }
 
@@ -68,10 +69,7 @@ export function buildOutputs(options: BuildOptions): BuildResult {
   const v0Compatible = options.v0Compatible === true;
   const strict = options.strict === true;
   const target = options.target ?? "ts";
-  const loaded = loadSources(
-    options.paths.map((p) => resolve(cwd, p)),
-    { data: false },
-  ).modules;
+  const loaded = loadSources(options.paths.map((p) => resolve(cwd, p)), { data: false }).modules;
   const sources: Record<string, string> = {};
   for (const [file, text] of Object.entries(loaded)) sources[named(cwd, file)] = text;
   const schemas = options.schema === undefined ? undefined : loadSchemas(resolve(cwd, options.schema));
