@@ -16,6 +16,7 @@ type Loader = () => Promise<CliCommand>;
 /** The commands, in the order `regoc help` lists them. Each file default-exports a CliCommand. */
 const commands: Record<string, Loader> = {
   // one line per command, e.g.  parse: async () => (await import("./cli/parse.js")).default,
+  build: async () => (await import("./cli/build.js")).default,
   parse: async () => (await import("./cli/parse.js")).default,
   compliance: async () => (await import("./cli/compliance.js")).default,
   plan: async () => (await import("./cli/plan.js")).default,
@@ -35,6 +36,10 @@ export async function main(argv: string[]): Promise<number> {
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     await printHelp();
     return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "version") {
+    process.stdout.write(`regoc ${await packageVersion()}\n`);
+    return 0;
   }
   const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!load) {
@@ -73,8 +78,17 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** The version in regoc's package.json (one level up from compiler/cli.ts, two from dist/compiler/cli.js). */
+async function packageVersion(): Promise<string> {
+  const { readFileSync, existsSync } = await import("node:fs");
+  const candidates = ["../package.json", "../../package.json"].map((p) => new URL(p, import.meta.url));
+  const file = candidates.find((u) => existsSync(u) && (JSON.parse(readFileSync(u, "utf8")) as { name?: unknown }).name === "regoc");
+  if (!file) return "(unknown version)";
+  return String((JSON.parse(readFileSync(file, "utf8")) as { version?: unknown }).version);
+}
+
 async function printHelp(): Promise<void> {
-  const lines = ["usage: regoc <command> [args...]", "", "commands:"];
+  const lines = ["usage: regoc <command> [args...]   (regoc --version: the version)", "", "commands:"];
   for (const [name, load] of Object.entries(commands)) {
     const summary = await load().then(
       (c) => c.summary,

@@ -120,7 +120,8 @@ export function checkRego(options: CheckRegoOptions): CheckRegoResult {
   });
 }
 
-function entrypointRef(e: string): string[] {
+/** An entrypoint (`authz/allow` or `data.authz.allow`) as its keys below data. */
+export function entrypointRef(e: string): string[] {
   const path = e.startsWith("data.") ? e.slice(5).split(".") : e.replace(/^\/+/, "").split("/");
   if (path.some((s) => s === "")) throw new RegoError("rego_compile_error", `invalid entrypoint "${e}"`);
   return path;

@@ -4,7 +4,7 @@
 //   await policy.authorize(input);   // the Authorizer rules: no result → false, non-boolean → error
 //   await policy.close();
 //
-// How a reload goes:
+// How a reload goes (the watch loop is reloadWatch.ts, shared with `regoc build --watch`):
 //   - chokidar reports add/change/unlink of a `.rego` file or a data document (reloadFiles.ts);
 //   - 100 ms (debounceMs) after the LAST such event the whole directory is read and compiled again
 //     (an Engine for the modules and data, and its Engine.authorizer for the query);
@@ -15,7 +15,6 @@
 // after it, so the last write always wins, and a result is always newer than the one it replaces.
 //
 // chokidar and node:fs are imported lazily: the runtime index must stay loadable in browsers.
-import type { FSWatcher } from "chokidar";
 import type { EvalOptions } from "./builtins/context.js";
 import type { Authorizer } from "./authorizer.js";
 import { asRegoError, isRegoErrorLike, wrapCompileError } from "./decision.js";
@@ -23,6 +22,7 @@ import { Engine, type QueryResult } from "./engine.js";
 import { RegoError } from "./errors.js";
 import { formatPath } from "./store/path.js";
 import { isPolicyFile, readPolicyTree, type PolicyTree } from "./reloadFiles.js";
+import type { ReloadWatch } from "./reloadWatch.js";
 
 export interface HotReloaderOptions {
   /** The policy directory: its `.rego` files (recursively) and `data.json`/`data.yaml` documents. */
@@ -34,7 +34,7 @@ export interface HotReloaderOptions {
   data?: Record<string, unknown>;
   v0Compatible?: boolean;
   evalOptions?: EvalOptions;
-  /** Quiet time after the last file event before recompiling; default 100 ms. */
+  /** Quiet time after the last file event before recompiling; default 100 ms, at least 60 (reloadWatch.ts). */
   debounceMs?: number;
   /** Called after each successful reload (not after the first load). */
   onReload?: (event: ReloadEvent) => void;
@@ -81,12 +81,7 @@ interface Settings {
 export class HotReloader {
   private readonly settings: Settings;
   private current: Loaded | undefined;
-  private watcher: FSWatcher | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  /** The compile (or chain of compiles) running now. */
-  private running: Promise<unknown> | undefined;
-  /** A file event arrived while a compile ran: compile again after it. */
-  private dirty = false;
+  private watch: ReloadWatch | undefined;
   /** Compiles started so far (status().compiles). */
   private compiles = 0;
   private lastError: RegoError | undefined;
@@ -132,7 +127,7 @@ export class HotReloader {
       files: [...files],
       compiles: this.compiles,
       lastError: this.lastError,
-      compiling: this.running !== undefined,
+      compiling: this.watch?.busy === true,
       closed: this.closed,
     };
   }
@@ -141,17 +136,7 @@ export class HotReloader {
    * discarded). Decisions keep using the last loaded policy. Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    const watcher = this.watcher;
-    this.watcher = undefined;
-    if (watcher) {
-      await watcher.close();
-      // libuv releases fs.watch handles in the close phase of the loop; the next timers phase comes
-      // after it, so close() resolves when no handle is left (and nothing keeps the process alive).
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-    await this.running?.catch(() => undefined);
+    await this.watch?.close();
   }
 
   private loaded(): Loaded {
@@ -162,65 +147,22 @@ export class HotReloader {
   /** Watcher first, then the first load: a write that lands during the first load is not lost. */
   private async open(): Promise<void> {
     try {
-      await this.watch();
-      const first = this.compile();
-      this.running = first;
-      const error = await first;
-      this.running = undefined;
+      const { ReloadWatch } = await import("./reloadWatch.js");
+      const { dir, debounceMs } = this.settings;
+      this.watch = await ReloadWatch.start({
+        paths: [dir],
+        debounceMs,
+        relevant: isPolicyFile,
+        rebuild: () => this.compile(),
+        report: (e) => this.report(e),
+        label: `HotReloader: watching ${JSON.stringify(dir)}`,
+      });
+      const error = await this.watch.first();
       if (error) throw error;
     } catch (e) {
       await this.close();
       throw asRegoError(e);
     }
-    if (this.dirty) this.schedule();
-  }
-
-  private async watch(): Promise<void> {
-    const { watch } = await import("chokidar");
-    const { relative, sep } = await import("node:path");
-    const { dir } = this.settings;
-    const watcher = watch(dir, {
-      ignoreInitial: true,
-      // Dot-directories (.git) are not watched at all. Judged below the root, so that a root such
-      // as `./.policies` is still watched.
-      ignored: (path: string) => relative(dir, path).split(sep).some((segment) => segment.startsWith(".") && segment !== ".."),
-    });
-    this.watcher = watcher;
-    watcher.on("all", (event, path) => {
-      // Directory events matter too: removing or renaming a folder removes its policies.
-      if (event === "addDir" || event === "unlinkDir" || isPolicyFile(path)) this.schedule();
-    });
-    watcher.on("error", (e) => this.report(asRegoError(e instanceof Error ? watchError(this.settings.dir, e) : e)));
-    await new Promise<void>((resolve) => watcher.once("ready", resolve));
-  }
-
-  /** (Re)starts the quiet period: a burst of events ends in one compile. */
-  private schedule(): void {
-    if (this.closed) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.kick();
-    }, this.settings.debounceMs);
-  }
-
-  private kick(): void {
-    if (this.closed) return;
-    if (this.running) {
-      this.dirty = true;
-      return;
-    }
-    this.running = this.compileWhileDirty().finally(() => {
-      this.running = undefined;
-    });
-  }
-
-  private async compileWhileDirty(): Promise<void> {
-    do {
-      this.dirty = false;
-      const error = await this.compile();
-      if (error) this.report(error);
-    } while (this.dirty && !this.closed);
   }
 
   /** One compile of the whole directory; swaps it in on success, returns the error on failure. */
@@ -319,8 +261,4 @@ function settingsOf(options: HotReloaderOptions): Settings {
     onReload: options.onReload,
     onError: options.onError ?? ((e) => console.error(`HotReloader: reload failed, the previous policy stays: ${e.toString()}`)),
   };
-}
-
-function watchError(dir: string, e: Error): RegoError {
-  return new RegoError("rego_compile_error", `HotReloader: watching ${JSON.stringify(dir)} failed: ${e.message}`, undefined, { cause: e });
 }

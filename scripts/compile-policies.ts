@@ -1,73 +1,37 @@
-// `npm run compile-policies`: compiles policies/*.rego ahead of time into generated/*.ts, one module
-// per policy, each exporting its decision as a typed function:
-//   policies/authz.rego → generated/authz.ts  export function authzAllow(input, data): boolean
-//   policies/api.rego   → generated/api.ts    export function apiAllow(input, data): boolean
-// Input and data types come from the policy's JSON-schema annotations where it has them, else the
-// code generator derives them from the refs each policy reads.
+// `npm run compile-policies`: `regoc build` of policies/ into generated/, one module per package,
+// each exporting its decision as a typed function:
+//   package authz → generated/authz.ts  export function authzAllow(input, data): boolean
+//   package api   → generated/api.ts    export function apiAllow(input, data): boolean
 // `npm run compile-policies -- --check` exits 1 when generated/ differs from what the compiler
 // produces now (the test in test/unit/policies/generated.test.ts does the same check).
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { generateTypeScript, planRegoDetailed, writeModule } from "../compiler/index.js";
+import { RegoErrors } from "../runtime/errors.js";
+import { buildOutputs, runBuild, type BuildOptions } from "../compiler/cli/build.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-/** Each generated module: its policy, the rule it exports and where it goes. */
-export const POLICY_MODULES = [
-  { policy: "policies/authz.rego", entrypoint: "authz/allow", out: "generated/authz.ts" },
-  { policy: "policies/api.rego", entrypoint: "api/allow", out: "generated/api.ts" },
-] as const;
-
-/** The module's header: the generator writes it as comment lines. */
-function header(policy: string, entrypoint: string): string[] {
-  return [
-    "GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.",
-    `Source: ${policy} (entrypoint data.${entrypoint.replace(/\//g, ".")}), compiled by regoc.`,
-  ];
-}
+/** The build: `regoc build policies -e authz/allow -e api/allow -o generated`, from the project root;
+ * the modules' headers name this script as the command that regenerates them. */
+export const POLICY_BUILD: BuildOptions = {
+  paths: ["policies"],
+  entrypoints: ["authz/allow", "api/allow"],
+  outDir: "generated",
+  command: "npm run compile-policies",
+  cwd: root,
+};
 
 /** The text of every generated file, by path relative to the project root. */
 export function generatePolicies(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of POLICY_MODULES) {
-    const source = readFileSync(join(root, m.policy), "utf8");
-    const { plan, schemaTypes, localNames } = planRegoDetailed({ modules: { [m.policy]: source }, entrypoints: [m.entrypoint] });
-    out[m.out] = generateTypeScript(plan, { schemaTypes, localNames, header: header(m.policy, m.entrypoint) }).code;
-  }
-  return out;
+  const { errors, files } = buildOutputs(POLICY_BUILD);
+  if (errors.length > 0) throw new RegoErrors(errors);
+  return Object.fromEntries(Object.entries(files).map(([file, code]) => [`${POLICY_BUILD.outDir}/${file}`, code]));
 }
 
-/** Paths whose file on disk differs from what the compiler produces now. */
-export function stalePolicies(): string[] {
-  const expected = generatePolicies();
-  return Object.keys(expected).filter((f) => {
-    const file = join(root, f);
-    return !existsSync(file) || readFileSync(file, "utf8") !== expected[f];
-  });
-}
-
-async function main(argv: string[]): Promise<number> {
-  if (argv.includes("--check")) {
-    const stale = stalePolicies();
-    for (const f of stale) process.stderr.write(`${f} is out of date: run npm run compile-policies\n`);
-    return stale.length === 0 ? 0 : 1;
+if (fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    process.exitCode = runBuild(POLICY_BUILD, { check: process.argv.slice(2).includes("--check") });
+  } catch (e) {
+    process.stderr.write(`compile-policies: ${e instanceof Error ? e.toString() : String(e)}\n`);
+    process.exitCode = 1;
   }
-  for (const [file, code] of Object.entries(generatePolicies())) {
-    await writeModule(join(root, file), code);
-    process.stdout.write(`wrote ${file}\n`);
-  }
-  return 0;
-}
-
-if (import.meta.url === `file://${process.argv[1]}` || fileURLToPath(import.meta.url) === process.argv[1]) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e: unknown) => {
-      process.stderr.write(`compile-policies: ${e instanceof Error ? e.toString() : String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
 }

@@ -7,7 +7,7 @@ import { RegoError } from "../../runtime/errors.js";
 import type { CliCommand } from "../cli.js";
 import { checkRego, type CheckRegoOptions } from "../compile.js";
 import { BUILTINS_OPTIONS, BUILTINS_USAGE, withRunBuiltins } from "./runBuiltins.js";
-import { formatWithFrame, loadSchemas, loadSources } from "./sources.js";
+import { formatDiagnostics, loadSchemas, loadSources } from "./sources.js";
 
 const command: CliCommand = {
   summary: "report every compile error and negation warning of the Rego files under the given paths",
@@ -37,15 +37,9 @@ const command: CliCommand = {
     const options: CheckRegoOptions = { modules, v0Compatible: values["v0-compatible"] === true, strict: values.strict === true, maxErrors };
     if (values.schema !== undefined) options.schemas = loadSchemas(values.schema);
     const { errors, warnings } = await withRunBuiltins(values, async (capabilities) => checkRego(capabilities ? { ...options, capabilities } : options));
-    for (const e of [...errors, ...warnings]) process.stdout.write(`${formatWithFrame(e, modules)}\n`);
-    const counts = [count(errors.length, "error"), count(warnings.length, "warning")].filter((c) => c !== "");
-    if (counts.length > 0) process.stdout.write(`${counts.join(", ")}\n`);
+    process.stdout.write(formatDiagnostics(errors, warnings, modules));
     return errors.length > 0 ? 1 : 0;
   },
 };
-
-function count(n: number, what: string): string {
-  return n === 0 ? "" : `${n} ${what}${n === 1 ? "" : "s"}`;
-}
 
 export default command;

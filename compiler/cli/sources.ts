@@ -177,6 +177,16 @@ export function formatWithFrame(e: { toString(): string; location?: { file: stri
   return `${head}\n  ${gutter}${line.replace(/\r$/, "")}\n  ${" ".repeat(gutter.length)}${prefix}^`;
 }
 
+/** What `regoc check` prints: each error then each warning with its code frame, then the counts
+ * (`2 errors, 1 warning`); "" when there are none. */
+export function formatDiagnostics(errors: readonly RegoError[], warnings: readonly RegoError[], sources: Readonly<Record<string, string>>): string {
+  const lines = [...errors, ...warnings].map((e) => `${formatWithFrame(e, sources)}\n`);
+  const count = (n: number, what: string) => (n === 0 ? "" : `${n} ${what}${n === 1 ? "" : "s"}`);
+  const counts = [count(errors.length, "error"), count(warnings.length, "warning")].filter((c) => c !== "");
+  if (counts.length > 0) lines.push(`${counts.join(", ")}\n`);
+  return lines.join("");
+}
+
 /** The schema set of `--schema PATH`, keyed as OPA keys it: a file is the input schema (key
  * `schema`, applied to every rule); a directory gives each .json file under it the key
  * `schema.<its path without .json, a segment per directory>` (`schemas/k8s/pod.json` →
