@@ -81,13 +81,12 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
 
 /* g0.data.authz.check_role */
 function g0DataAuthzCheckRole(_$: EvalState, input: V, _data: V, role: V): V {
-  let check_role: V, role2: V, l6: V, l7: V;
+  let check_role: V, l6: V, l7: V;
   // policies/authz.rego:28
   b0: {
-    role2 = role;
     l6 = dotKey(input, "user"); if (l6 === undefined) break b0;
     l7 = dotKey(l6, "role"); if (l7 === undefined) break b0;
-    if (!equal(l7, role2)) break b0;
+    if (!equal(l7, role)) break b0;
     check_role = true;
   }
   return check_role;

@@ -192,7 +192,7 @@ function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | un
         const t = copy.target;
         if (src.type === "local" && src.value === t) continue; // t = t
         // A copy into a Rego variable from a local of several roles stays: the code reads the name.
-        const keepsName = src.type === "local" && names?.named(body, t) === true && facts.totalWrites.get(src.value) !== 1;
+        const keepsName = src.type === "local" && names?.named(body, t) === true && (facts.totalWrites.get(src.value) ?? 0) > 1;
         if (!keepsName && canPropagate(t, src, T, here + 1, end)) {
           const u = facts.uses[T]!;
           const lo = u.minRead.get(t);
@@ -202,8 +202,9 @@ function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | un
             u.read(src.value, u.maxRead.get(t)!);
           }
           m.set(t, src);
-          // A source with one role in the body (written once) takes the copy's Rego name.
-          if (src.type === "local" && facts.totalWrites.get(src.value) === 1) names?.inherit(body, t, src.value);
+          // A source with one role in the body (a param, or written once) takes the copy's Rego
+          // name where it has none.
+          if (src.type === "local" && (facts.totalWrites.get(src.value) ?? 0) <= 1) names?.inherit(body, t, src.value);
           taken.push({ at: out.length, stmt: { type: s.type, stmt: { ...s.stmt, source: src } } as Stmt, target: t });
           continue;
         }
