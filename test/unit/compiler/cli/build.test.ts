@@ -123,7 +123,7 @@ describe("regoc build", () => {
   it("--target js writes JavaScript ES modules; --target plan the plan JSON", async () => {
     expect((await run([src, "-e", "a/allow", "-e", "b/c/deny", "-o", out, "--target", "js"])).code).to.equal(0);
     const js = read("a.js");
-    expect(js).to.match(/^\/\/ GENERATED FILE/).and.to.contain('from "regoc"').and.to.contain("export function aAllow(input, data, options)");
+    expect(js).to.match(/^\/\/ GENERATED FILE/).and.to.contain('from "regoc"').and.to.match(/export function aAllow\(input, _?data, _?options\)/);
     expect((await loadModule(js, { language: "javascript" })).entrypoints["a/allow"]!.fn({ x: 1 } as never, {} as never)).to.equal(true);
     expect(existsSync(join(out, "b", "c.js"))).to.equal(true);
     expect((await run([src, "-e", "a/allow", "-e", "a/name", "-o", out, "-t", "plan"])).code).to.equal(0);
@@ -141,7 +141,7 @@ describe("regoc build", () => {
     const options = { paths: [src], entrypoints: ["a/allow"], outDir: out, command: "regoc build (test)" };
     const watch = await watchBuild(options, { io, debounceMs: 20 });
     try {
-      expect(read("a.ts")).to.contain("equal(");
+      expect(read("a.ts")).to.match(/[!=]== 1\b/);
       write("a.rego", A.replace("input.x == 1", 'input.x == "changed"'));
       await until("the change is built", () => read("a.ts").includes('"changed"'), log);
       const good = read("a.ts");
