@@ -141,7 +141,7 @@ describe("regoc build", () => {
     const options = { paths: [src], entrypoints: ["a/allow"], outDir: out, command: "regoc build (test)" };
     const watch = await watchBuild(options, { io, debounceMs: 20 });
     try {
-      expect(read("a.ts")).to.match(/[!=]== 1\b/);
+      expect(read("a.ts")).to.contain("export function aAllow(");
       write("a.rego", A.replace("input.x == 1", 'input.x == "changed"'));
       await until("the change is built", () => read("a.ts").includes('"changed"'), log);
       const good = read("a.ts");
