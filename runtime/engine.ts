@@ -77,23 +77,23 @@ export class Engine {
   /** Evaluates any query against the current data and the given input. */
   async evaluate(query: string, input?: unknown): Promise<QueryResult[]> {
     const compiled = await this.compiled(query);
-    let rows: Bindings[];
     try {
-      rows = (await compiled.run(input, this.store.read(), this.evalOptions)) as Bindings[];
+      const rows = (await compiled.run(input, this.store.read(), this.evalOptions)) as Bindings[];
+      const toJSON = compiled.toJSON;
+      return rows.map((row) => {
+        const bindings: Record<string, JSONValue> = {};
+        for (const k of Object.keys(row)) if (!k.startsWith("$")) bindings[k] = toJSON(row[k]);
+        const expressions = compiled.expressions.map((e) => ({
+          value: e.key === undefined ? true : toJSON(row[e.key]),
+          text: e.text,
+          location: { ...e.location },
+        }));
+        return { expressions, bindings };
+      });
     } catch (e) {
+      // Converting a too deep result to JSON fails like evaluating it: a RegoError either way.
       throw asRegoError(e);
     }
-    return rows.map((row) => {
-      const bindings: Record<string, JSONValue> = {};
-      const toJSON = compiled.toJSON;
-      for (const k of Object.keys(row)) if (!k.startsWith("$")) bindings[k] = toJSON(row[k]);
-      const expressions = compiled.expressions.map((e) => ({
-        value: e.key === undefined ? true : toJSON(row[e.key]),
-        text: e.text,
-        location: { ...e.location },
-      }));
-      return { expressions, bindings };
-    });
   }
 
   /** An Authorizer for a decision of these modules that reads this engine's store (loadData
