@@ -2,6 +2,9 @@
 // each test waits for the client's events (a new revision, a 304, a failure).
 import { expect } from "chai";
 import { spawn } from "node:child_process";
+import { createServer, type Socket } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { fileURLToPath } from "node:url";
 import { startBundle, type BundleClient, type BundleStatus, type RegoError } from "regoc";
 import { planRegoDetailed } from "regoc/compiler";
@@ -44,6 +47,39 @@ function failed(client: BundleClient): Promise<RegoError> {
     const on = (e: RegoError) => (client.off("failed", on), resolve(e));
     client.on("failed", on);
   });
+}
+
+/** A full garbage collection (V8's gc(), reached without starting node with --expose-gc). */
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
+
+/** A loopback TCP server that accepts connections and then, per `mode`, never answers or sends
+ * headers and then one body byte every 20 ms, forever. */
+async function stallingServer(mode: "silent" | "trickle"): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => {});
+    if (mode === "trickle") {
+      socket.write("HTTP/1.1 200 OK\r\nContent-Type: application/gzip\r\nContent-Length: 1000000\r\n\r\n");
+      const t = setInterval(() => socket.write("x"), 20);
+      timers.add(t);
+      socket.on("close", () => clearInterval(t));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      for (const t of timers) clearInterval(t);
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 const allow = async (client: BundleClient, user: string) => (await client.decision({ path: "authz/allow", input: { user } })).result;
@@ -201,6 +237,39 @@ describe("bundle client (HTTP bundle server)", () => {
     const e = await rejected(client.decision({ path: "authz/other" }));
     expect(e.message).to.contain("has no entrypoint");
   });
+
+  it("a 304 on the first poll (no bundle yet) is a failure: ready() rejects, not 'unchanged'", async () => {
+    server.serve({ status: 304 });
+    client = startBundle(config(server.url));
+    const e = await rejected(client.ready());
+    expect(e.code).to.equal("bundle_error");
+    expect(e.message).to.contain("304");
+    expect(client.status().lastError).to.equal(e);
+  });
+
+  for (const mode of ["silent", "trickle"] as const) {
+    it(`a server that ${mode === "silent" ? "never sends headers" : "trickles its body"} times out (after a GC too) and polling goes on`, async () => {
+      const stalling = await stallingServer(mode);
+      try {
+        client = startBundle(config(stalling.url, { response_header_timeout_seconds: 0.3 }));
+        const failures: RegoError[] = [];
+        client.on("failed", (e: RegoError) => failures.push(e));
+        // The timeout must survive garbage collection while the request hangs.
+        for (let i = 0; i < 3; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          collectGarbage();
+        }
+        const e = await rejected(client.ready());
+        expect(e.message).to.contain("timed out after 0.3 s");
+        while (failures.length < 2) await failed(client);
+        expect(failures[1]!.message).to.contain("timed out");
+      } finally {
+        await client?.stop();
+        client = undefined;
+        await stalling.close();
+      }
+    });
+  }
 
   it("stop(): the process exits on its own afterwards (no timer or socket left)", async () => {
     server.serve({ body: bundle("1", ["alice"]) });
