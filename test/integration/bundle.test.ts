@@ -6,6 +6,7 @@ import { createServer, type Socket } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { fileURLToPath } from "node:url";
+import { MAX_DECISION_PATHS } from "../../runtime/bundle/activate.js";
 import { startBundle, type BundleClient, type BundleStatus, type RegoError } from "regoc";
 import { planRegoDetailed } from "regoc/compiler";
 import { startBundleServer, tarGz, type BundleServer } from "../support/bundleServer.js";
@@ -236,6 +237,36 @@ describe("bundle client (HTTP bundle server)", () => {
     expect(await allow(client, "alice")).to.equal(false);
     const e = await rejected(client.decision({ path: "authz/other" }));
     expect(e.message).to.contain("has no entrypoint");
+  });
+
+  it("a decision path the next bundle lacks does not block it; it then fails clearly", async () => {
+    const v1 = POLICY + "\nother := 1\n";
+    server.serve({ body: bundle("1", ["alice"], { "authz/policy.rego": v1 }), etag: '"v1"' });
+    client = startBundle(config(server.url));
+    await client.ready();
+    expect(await client.decision({ path: "authz/other" })).to.deep.equal({ result: 1 });
+    expect(await allow(client, "alice")).to.equal(true);
+
+    const planned = planRegoDetailed({ modules: { "p.rego": POLICY }, entrypoints: ["authz/allow"] });
+    const next = activated(client, "2");
+    server.serve({
+      body: tarGz({ ".manifest": JSON.stringify({ revision: "2", roots: ["authz"] }), "plan.json": JSON.stringify(planned.plan), "authz/data.json": JSON.stringify({ admins: ["bob"] }) }),
+      etag: '"v2"',
+    });
+    await next;
+    expect(await allow(client, "bob")).to.equal(true);
+    const e = await rejected(client.decision({ path: "authz/other" }));
+    expect(e.message).to.contain('has no entrypoint "authz/other"');
+  });
+
+  it("keeps a bounded number of compiled decision paths, whatever paths callers choose", async () => {
+    server.serve({ body: bundle("1", ["alice"]), etag: '"v1"' });
+    client = startBundle(config(server.url));
+    await client.ready();
+    for (let i = 0; i < MAX_DECISION_PATHS + 20; i++) expect(await client.decision({ path: `authz/p${i}` })).to.deep.equal({});
+    const active = (client as unknown as { active: { paths: string[] } }).active;
+    expect(active.paths).to.have.length(MAX_DECISION_PATHS);
+    expect(await allow(client, "alice")).to.equal(true);
   });
 
   it("a 304 on the first poll (no bundle yet) is a failure: ready() rejects, not 'unchanged'", async () => {
