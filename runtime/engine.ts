@@ -118,28 +118,22 @@ export class Engine {
   }
 }
 
-/** Every `.rego` file under dir, keyed by its path relative to the working directory. (node:fs is
- * imported here, not at the top: the runtime must load in browsers too.) */
+/** Every `.rego` file under dir (read as the HotReloader reads it: listPolicyFiles), keyed by its
+ * path relative to the working directory. (node:fs is imported here, not at the top: the runtime
+ * must load in browsers too.) */
 async function readPolicyDir(dir: string): Promise<Record<string, string>> {
-  const { readdirSync, readFileSync, statSync } = await import("node:fs");
+  const { readFile } = await import("node:fs/promises");
   const { join, relative } = await import("node:path");
+  const { listPolicyFiles } = await import("./reloadFiles.js");
+  const fail = (_path: string, e: unknown): RegoError =>
+    new RegoError("rego_compile_error", `Engine: cannot read policyDir ${JSON.stringify(dir)}: ${(e as Error).message}`, undefined, { cause: e });
   const out: Record<string, string> = {};
-  let found = false;
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d).sort()) {
-      const full = join(d, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else if (name.endsWith(".rego")) {
-        out[relative(process.cwd(), full) || full] = readFileSync(full, "utf8");
-        found = true;
-      }
-    }
-  };
-  try {
-    walk(dir);
-  } catch (e) {
-    throw new RegoError("rego_compile_error", `Engine: cannot read policyDir ${JSON.stringify(dir)}: ${(e as Error).message}`, undefined, { cause: e });
+  for (const rel of await listPolicyFiles(dir, (name) => name.endsWith(".rego"), fail)) {
+    const full = join(dir, ...rel);
+    out[relative(process.cwd(), full) || full] = await readFile(full, "utf8").catch((e: unknown) => {
+      throw fail(full, e);
+    });
   }
-  if (!found) throw new RegoError("rego_compile_error", `Engine: no .rego files in policyDir ${JSON.stringify(dir)}`);
+  if (Object.keys(out).length === 0) throw new RegoError("rego_compile_error", `Engine: no .rego files in policyDir ${JSON.stringify(dir)}`);
   return out;
 }

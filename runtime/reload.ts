@@ -24,6 +24,11 @@ import { RegoError } from "./errors.js";
 import { formatPath } from "./store/path.js";
 import { isPolicyFile, readPolicyTree, type PolicyTree } from "./reloadFiles.js";
 
+/** A Kubernetes ConfigMap volume's snapshot directory or its `..data` link: `..name` at the top. */
+function isSnapshot(segment: string, depth: number): boolean {
+  return depth === 0 && segment.startsWith("..") && segment.length > 2;
+}
+
 export interface HotReloaderOptions {
   /** The policy directory: its `.rego` files (recursively) and `data.json`/`data.yaml` documents. */
   dir: string;
@@ -181,14 +186,16 @@ export class HotReloader {
     const { dir } = this.settings;
     const watcher = watch(dir, {
       ignoreInitial: true,
-      // Dot-directories (.git) are not watched at all. Judged below the root, so that a root such
-      // as `./.policies` is still watched.
-      ignored: (path: string) => relative(dir, path).split(sep).some((segment) => segment.startsWith(".") && segment !== ".."),
+      // Dot-directories (.git) are not watched at all, except a ConfigMap volume's `..<timestamp>`
+      // snapshots at the top: the kubelet adds a new one, swaps `..data` to it and removes the old
+      // one, whose events come after the swap. Judged below the root, so that a root such as
+      // `./.policies` is still watched.
+      ignored: (path: string) => relative(dir, path).split(sep).some((segment, i) => segment.startsWith(".") && segment !== ".." && !isSnapshot(segment, i)),
     });
     this.watcher = watcher;
     watcher.on("all", (event, path) => {
       // Directory events matter too: removing or renaming a folder removes its policies.
-      if (event === "addDir" || event === "unlinkDir" || isPolicyFile(path)) this.schedule();
+      if (event === "addDir" || event === "unlinkDir" || isPolicyFile(path) || isSnapshot(relative(dir, path).split(sep)[0]!, 0)) this.schedule();
     });
     watcher.on("error", (e) => this.report(asRegoError(e instanceof Error ? watchError(this.settings.dir, e) : e)));
     await new Promise<void>((resolve) => watcher.once("ready", resolve));
