@@ -13,6 +13,7 @@
 //     error (onError, status().lastError) — an editor's half-written file never takes a policy down.
 // Compiles never overlap: an event during a compile marks the state dirty and one more compile runs
 // after it, so the last write always wins, and a result is always newer than the one it replaces.
+// With a quiet period shorter than chokidar's change throttle, the files are checked again after it.
 //
 // chokidar and node:fs are imported lazily: the runtime index must stay loadable in browsers.
 import type { FSWatcher } from "chokidar";
@@ -23,6 +24,9 @@ import { Engine, type QueryResult } from "./engine.js";
 import { RegoError } from "./errors.js";
 import { formatPath } from "./store/path.js";
 import { isPolicyFile, readPolicyTree, type PolicyTree } from "./reloadFiles.js";
+
+/** How long chokidar suppresses further change events of a file after reporting one. */
+const CHANGE_THROTTLE_MS = 60;
 
 /** A Kubernetes ConfigMap volume's snapshot directory or its `..data` link: `..name` at the top. */
 function isSnapshot(segment: string, depth: number): boolean {
@@ -88,6 +92,9 @@ export class HotReloader {
   private current: Loaded | undefined;
   private watcher: FSWatcher | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private confirmTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The revision of the files the last compile read (successful or not). */
+  private lastRead: string | undefined;
   /** The compile (or chain of compiles) running now. */
   private running: Promise<unknown> | undefined;
   /** A file event arrived while a compile ran: compile again after it. */
@@ -148,6 +155,8 @@ export class HotReloader {
     this.closed = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.confirmTimer !== undefined) clearTimeout(this.confirmTimer);
+    this.confirmTimer = undefined;
     const watcher = this.watcher;
     this.watcher = undefined;
     if (watcher) {
@@ -209,6 +218,29 @@ export class HotReloader {
       this.timer = undefined;
       this.kick();
     }, this.settings.debounceMs);
+    // chokidar drops a file's change events for CHANGE_THROTTLE_MS after one it reports: with a
+    // shorter quiet period, the files are checked again once that window has passed.
+    if (this.settings.debounceMs < CHANGE_THROTTLE_MS) {
+      if (this.confirmTimer !== undefined) clearTimeout(this.confirmTimer);
+      this.confirmTimer = setTimeout(() => {
+        this.confirmTimer = undefined;
+        void this.confirm();
+      }, CHANGE_THROTTLE_MS);
+    }
+  }
+
+  /** Compiles again when the files differ from the ones last read (a write chokidar did not report). */
+  private async confirm(): Promise<void> {
+    if (this.closed || this.timer !== undefined) return; // a compile is scheduled: it reads the files
+    if (this.running) {
+      this.dirty = true; // it may have read the files before the unreported write
+      return;
+    }
+    const revision = await readPolicyTree(this.settings.dir).then(
+      (tree) => tree.revision,
+      () => undefined,
+    );
+    if (revision === undefined || revision !== this.lastRead) this.kick();
   }
 
   private kick(): void {
@@ -250,6 +282,7 @@ export class HotReloader {
   private async load(): Promise<Loaded> {
     const { dir, query, v0Compatible, evalOptions } = this.settings;
     const tree = await readPolicyTree(dir);
+    this.lastRead = tree.revision;
     const options = { v0Compatible, ...(evalOptions ? { evalOptions } : {}) };
     const engine = await compiling(dir, () => Engine.create({ modules: tree.modules, ...options }));
     loadData(engine, this.settings.data, tree);

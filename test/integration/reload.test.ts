@@ -243,6 +243,17 @@ describe("HotReloader (real files, real chokidar)", function () {
     expect(await r.decide({})).to.equal(1);
   });
 
+  for (const debounceMs of [0, 5, 20]) {
+    it(`saves 10 ms apart with a debounce of ${debounceMs} ms: the last write wins`, async () => {
+      const r = await start({ debounceMs });
+      for (let v = 2; v <= 6; v++) {
+        writeFileSync(file, policy(v));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await rec.untilDecision(r, 6);
+    });
+  }
+
   it("a ConfigMap volume (symlinks through ..data, a dangling lock file): each module once, and updates are seen", async () => {
     const volume = configMapDir(dir);
     const r = await start({ dir: volume.dir });
