@@ -1,5 +1,6 @@
 // An input nested deeper than the JS call stack can follow must never turn a deny rule off: walk
-// iterates, and whatever still runs out of stack is an eval_internal_error in every mode.
+// and object.union(_n) iterate, and whatever still runs out of stack is an eval_internal_error in
+// every mode.
 import { expect } from "chai";
 import { Engine, toJSON } from "regoc";
 import { compileRego } from "regoc/compiler";
@@ -26,13 +27,18 @@ describe("runtime: deep input", () => {
       expect(toJSON(rs[0]!.result)).to.deep.equal(["walk"]);
     });
 
+    it(`a deny rule over object.union_n fires on a 5000-level input (strict: ${strictBuiltinErrors})`, async () => {
+      const src = `package p\ndeny contains "union" if { u := object.union_n([input, input, {"x": 1}]); u.x == 1 }\n`;
+      const q = await compileRego({ modules: { "p.rego": src }, entrypoints: ["p/deny"] });
+      expect(toJSON(q.evaluate({ input, strictBuiltinErrors })[0]!.result)).to.deep.equal(["union"]);
+    });
+
     it(`a builtin that runs out of stack is an error, never undefined (strict: ${strictBuiltinErrors})`, async () => {
-      const q = await compileRego({
-        modules: { "p.rego": `package p\ndeny contains "union" if { u := object.union_n([input, input, {"x": 1}]); u.x == 1 }\n` },
-        entrypoints: ["p/deny"],
-      });
+      const src = `package p\ndeny contains "schema" if { [ok, _] := json.match_schema(input, {"type": "object"}); not ok }\n`;
+      const q = await compileRego({ modules: { "p.rego": src }, entrypoints: ["p/deny"] });
       const err = thrown(() => q.evaluate({ input: nested(200_000), strictBuiltinErrors }));
       expect(err.code).to.equal("eval_internal_error");
+      expect(err.message).to.equal("json.match_schema: value nested too deeply (the JavaScript call stack is exhausted)");
     });
   }
 
