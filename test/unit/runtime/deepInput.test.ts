@@ -34,11 +34,11 @@ describe("runtime: deep input", () => {
     });
 
     it(`a builtin that runs out of stack is an error, never undefined (strict: ${strictBuiltinErrors})`, async () => {
-      const src = `package p\ndeny contains "schema" if { [ok, _] := json.match_schema(input, {"type": "object"}); not ok }\n`;
+      const src = `package p\ndeny contains "sort" if { s := sort([input, json.unmarshal(json.marshal(input))]); count(s) == 2 }\n`;
       const q = await compileRego({ modules: { "p.rego": src }, entrypoints: ["p/deny"] });
-      const err = thrown(() => q.evaluate({ input: nested(200_000), strictBuiltinErrors }));
+      const err = thrown(() => q.evaluate({ input: nested(9000), strictBuiltinErrors }));
       expect(err.code).to.equal("eval_internal_error");
-      expect(err.message).to.equal("json.match_schema: value nested too deeply (the JavaScript call stack is exhausted)");
+      expect(err.message).to.equal("sort: value nested too deeply (the JavaScript call stack is exhausted)");
     });
   }
 
@@ -47,8 +47,19 @@ describe("runtime: deep input", () => {
     const q = await compileRego({ modules: { "p.rego": src }, entrypoints: ["p/deny"] });
     expect(thrown(() => q.evaluate({ input: nested(9000) })).code).to.equal("eval_internal_error");
     const engine = await Engine.create({ modules: { "p.rego": src } });
-    const err = await rejected(engine.evaluate("data.p.x", nested(200_000)));
+    const err = await rejected(engine.evaluate("data.p.deny", nested(9000)));
     expect(err.code).to.equal("eval_internal_error");
     expect(err.message).to.match(/nested too deeply/);
+  });
+
+  it("json.match_schema and Engine.evaluate's JSON results follow a 100 000-level value", async () => {
+    const src = `package p\nok if { r := json.match_schema(input, {"type": "object"}); r[0] }\nx := input.a\n`;
+    const q = await compileRego({ modules: { "p.rego": src }, entrypoints: ["p/ok"] });
+    expect(q.evaluate({ input: nested(100_000) })[0]!.result).to.equal(true);
+    const engine = await Engine.create({ modules: { "p.rego": src } });
+    let v = (await engine.evaluate("data.p.x", nested(100_000)))[0]!.expressions[0]!.value;
+    let depth = 0;
+    while (typeof v === "object" && v !== null && "a" in v) (v = (v as { a: typeof v }).a), depth++;
+    expect([depth, v]).to.deep.equal([99_999, "bad"]);
   });
 });
