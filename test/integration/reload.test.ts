@@ -58,7 +58,8 @@ class Recorder {
 /**
  * A Kubernetes ConfigMap volume: the files live in a `..<timestamp>` snapshot directory, `..data`
  * links to the current snapshot, and each visible name links through `..data`. Plus an emacs lock
- * file (a dangling symlink ending in .rego) and a .rego symlinked from outside the directory.
+ * file (a dangling symlink ending in .rego), another dangling link, a directory link to itself, and
+ * a .rego symlinked from outside the directory.
  */
 function configMapDir(root: string): { dir: string; update(v: number): void } {
   const dir = join(root, "volume");
@@ -73,6 +74,8 @@ function configMapDir(root: string): { dir: string; update(v: number): void } {
   symlinkSync(snapshot(1), join(dir, "..data"));
   symlinkSync(join("..data", "policy.rego"), join(dir, "policy.rego"));
   symlinkSync("alice@host.4242:1700000000", join(dir, ".#policy.rego"));
+  symlinkSync("deleted.rego", join(dir, "stale.rego")); // dangling
+  symlinkSync(".", join(dir, "loop")); // a directory link back to itself
   mkdirSync(join(root, "shared"));
   writeFileSync(join(root, "shared", "extra.rego"), "package extra\n\nw := 5\n");
   symlinkSync(join(root, "shared", "extra.rego"), join(dir, "extra.rego"));
