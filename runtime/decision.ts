@@ -8,7 +8,7 @@
 //   any other query ("x := data.a[_]") → planned as a query whose rows carry the bindings and the
 //                                       value of each expression (`$expr<i>`), as OPA reports them
 import type { EvalOptions } from "./builtins/context.js";
-import { RegoError, type Location } from "./errors.js";
+import { RegoError, resourceError, type Location } from "./errors.js";
 import type { Bindings, EntrypointInfo } from "./eval/prepared.js";
 import type { JSONValue } from "./value/json.js";
 import { newPlainObject, setOwn, type Value } from "./value/value.js";
@@ -152,6 +152,8 @@ export function isRegoErrorLike(e: unknown): e is RegoError {
 /** The error as a RegoError of this runtime (its code, message, location and details kept). */
 export function asRegoError(e: unknown, fallback: RegoError["code"] = "eval_internal_error"): RegoError {
   if (e instanceof RegoError) return e;
+  const resource = resourceError(e);
+  if (resource !== undefined) return resource;
   if (isRegoErrorLike(e)) {
     const src = e as RegoError;
     return new RegoError(src.code, src.message, src.location, { details: src.details, cause: e });

@@ -77,23 +77,23 @@ export class Engine {
   /** Evaluates any query against the current data and the given input. */
   async evaluate(query: string, input?: unknown): Promise<QueryResult[]> {
     const compiled = await this.compiled(query);
-    let rows: Bindings[];
     try {
-      rows = (await compiled.run(input, this.store.read(), this.evalOptions)) as Bindings[];
+      const rows = (await compiled.run(input, this.store.read(), this.evalOptions)) as Bindings[];
+      const toJSON = compiled.toJSON;
+      return rows.map((row) => {
+        const bindings: Record<string, JSONValue> = {};
+        for (const k of Object.keys(row)) if (!k.startsWith("$")) bindings[k] = toJSON(row[k]);
+        const expressions = compiled.expressions.map((e) => ({
+          value: e.key === undefined ? true : toJSON(row[e.key]),
+          text: e.text,
+          location: { ...e.location },
+        }));
+        return { expressions, bindings };
+      });
     } catch (e) {
+      // Converting a too deep result to JSON fails like evaluating it: a RegoError either way.
       throw asRegoError(e);
     }
-    return rows.map((row) => {
-      const bindings: Record<string, JSONValue> = {};
-      const toJSON = compiled.toJSON;
-      for (const k of Object.keys(row)) if (!k.startsWith("$")) bindings[k] = toJSON(row[k]);
-      const expressions = compiled.expressions.map((e) => ({
-        value: e.key === undefined ? true : toJSON(row[e.key]),
-        text: e.text,
-        location: { ...e.location },
-      }));
-      return { expressions, bindings };
-    });
   }
 
   /** An Authorizer for a decision of these modules that reads this engine's store (loadData
@@ -118,28 +118,22 @@ export class Engine {
   }
 }
 
-/** Every `.rego` file under dir, keyed by its path relative to the working directory. (node:fs is
- * imported here, not at the top: the runtime must load in browsers too.) */
+/** Every `.rego` file under dir (read as the HotReloader reads it: listPolicyFiles), keyed by its
+ * path relative to the working directory. (node:fs is imported here, not at the top: the runtime
+ * must load in browsers too.) */
 async function readPolicyDir(dir: string): Promise<Record<string, string>> {
-  const { readdirSync, readFileSync, statSync } = await import("node:fs");
+  const { readFile } = await import("node:fs/promises");
   const { join, relative } = await import("node:path");
+  const { listPolicyFiles } = await import("./reloadFiles.js");
+  const fail = (_path: string, e: unknown): RegoError =>
+    new RegoError("rego_compile_error", `Engine: cannot read policyDir ${JSON.stringify(dir)}: ${(e as Error).message}`, undefined, { cause: e });
   const out: Record<string, string> = {};
-  let found = false;
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d).sort()) {
-      const full = join(d, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else if (name.endsWith(".rego")) {
-        out[relative(process.cwd(), full) || full] = readFileSync(full, "utf8");
-        found = true;
-      }
-    }
-  };
-  try {
-    walk(dir);
-  } catch (e) {
-    throw new RegoError("rego_compile_error", `Engine: cannot read policyDir ${JSON.stringify(dir)}: ${(e as Error).message}`, undefined, { cause: e });
+  for (const rel of await listPolicyFiles(dir, (name) => name.endsWith(".rego"), fail)) {
+    const full = join(dir, ...rel);
+    out[relative(process.cwd(), full) || full] = await readFile(full, "utf8").catch((e: unknown) => {
+      throw fail(full, e);
+    });
   }
-  if (!found) throw new RegoError("rego_compile_error", `Engine: no .rego files in policyDir ${JSON.stringify(dir)}`);
+  if (Object.keys(out).length === 0) throw new RegoError("rego_compile_error", `Engine: no .rego files in policyDir ${JSON.stringify(dir)}`);
   return out;
 }

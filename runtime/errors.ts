@@ -100,3 +100,21 @@ export class RegoErrors extends RegoError {
     this.errors = sorted;
   }
 }
+
+/**
+ * The message for a JavaScript resource failure (call stack or memory exhausted), undefined for
+ * any other error. Such a failure is never a "no value": it is always reported as
+ * eval_internal_error, so a deny rule cannot be switched off by an input that is too deep or big.
+ */
+export function resourceFailure(e: unknown): string | undefined {
+  if (!(e instanceof RangeError)) return undefined;
+  if (e.message === "Maximum call stack size exceeded") return "value nested too deeply (the JavaScript call stack is exhausted)";
+  if (/^(Invalid (string|array|typed array) length|Array buffer allocation failed)/.test(e.message)) return `out of memory (${e.message})`;
+  return undefined;
+}
+
+/** A resource failure (see resourceFailure) as an eval_internal_error; undefined for other errors. */
+export function resourceError(e: unknown, prefix = "", location?: Location): RegoError | undefined {
+  const message = resourceFailure(e);
+  return message === undefined ? undefined : new RegoError("eval_internal_error", prefix + message, location, { cause: e });
+}

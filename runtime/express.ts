@@ -64,7 +64,8 @@ export interface AuthorizeOptions {
   now?: () => Date;
   /** Hour of a date, default the local hour (`date.getHours()`); pass `d => d.getUTCHours()` for UTC. */
   hourOf?: (date: Date) => number;
-  /** Where errors are reported; default console.error. Receives no input, headers or tokens. */
+  /** Where errors are reported; default console.error. Receives the error's code and location only, never
+   * its message (it may quote a token), the input or headers. */
   log?: (message: string) => void;
 }
 
@@ -190,12 +191,19 @@ function headersOf(req: RequestLike): Record<string, string[]> {
   return out;
 }
 
-/** The error's code and message only — never the input, headers or tokens. */
+/** The error's code and location only: a message may quote an operand (a token, a header), so it
+ * is never logged. */
 function describe(e: unknown): string {
   if (!(e instanceof Error)) return "non-error thrown";
   const code = (e as { code?: unknown }).code;
-  const message = e.message.length > 200 ? `${e.message.slice(0, 200)}…` : e.message;
-  return typeof code === "string" ? `${code}: ${message}` : `${e.name}: ${message}`;
+  if (typeof code !== "string") return e.name;
+  const location = (e as { location?: unknown }).location;
+  return isLocation(location) ? `${code} at ${location.file}:${location.row}:${location.col}` : code;
+}
+
+function isLocation(l: unknown): l is { file: string; row: number; col: number } {
+  const x = l as { file?: unknown; row?: unknown; col?: unknown } | undefined;
+  return typeof x === "object" && x !== null && typeof x.file === "string" && typeof x.row === "number" && typeof x.col === "number";
 }
 
 function safePath(path: string): string {

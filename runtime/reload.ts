@@ -22,7 +22,7 @@ import { Engine, type QueryResult } from "./engine.js";
 import { RegoError } from "./errors.js";
 import { formatPath } from "./store/path.js";
 import { isPolicyFile, readPolicyTree, type PolicyTree } from "./reloadFiles.js";
-import type { ReloadWatch } from "./reloadWatch.js";
+import { isConfigMapSnapshot, type ReloadWatch } from "./reloadWatch.js";
 
 export interface HotReloaderOptions {
   /** The policy directory: its `.rego` files (recursively) and `data.json`/`data.yaml` documents. */
@@ -148,11 +148,13 @@ export class HotReloader {
   private async open(): Promise<void> {
     try {
       const { ReloadWatch } = await import("./reloadWatch.js");
+      const { relative, sep } = await import("node:path");
       const { dir, debounceMs } = this.settings;
       this.watch = await ReloadWatch.start({
         paths: [dir],
         debounceMs,
-        relevant: isPolicyFile,
+        // (a ConfigMap update swaps its `..data` link to a new snapshot directory)
+        relevant: (path) => isPolicyFile(path) || isConfigMapSnapshot(relative(dir, path).split(sep)[0]!),
         rebuild: () => this.compile(),
         report: (e) => this.report(e),
         label: `HotReloader: watching ${JSON.stringify(dir)}`,

@@ -4,7 +4,8 @@
 // revision that names this exact content.
 //
 // Dot-files and dot-directories are skipped: editors keep swap and lock files there (emacs'
-// `.#authz.rego` even ends in `.rego`), and `.git` is no policy. node:fs, node:path, node:crypto and
+// `.#authz.rego` even ends in `.rego`), `.git` is no policy, and a ConfigMap volume keeps its
+// snapshots in `..data`; symlinks are followed (listPolicyFiles). node:fs, node:path, node:crypto and
 // yaml are imported lazily: the runtime index must stay loadable in browsers.
 import { mergeDataFile, parseDataFile, type DataFileError } from "./dataFiles.js";
 import { RegoError } from "./errors.js";
@@ -40,9 +41,9 @@ export function isPolicyFile(path: string): boolean {
 
 /** Reads the tree once. Unreadable directories and files are RegoErrors naming the path. */
 export async function readPolicyTree(dir: string): Promise<PolicyTree> {
-  const { readdir, readFile } = await import("node:fs/promises");
+  const { readFile } = await import("node:fs/promises");
   const { join } = await import("node:path");
-  const files = await listFiles(dir, [], readdir, join);
+  const files = await listPolicyFiles(dir, isPolicyFile, readError);
   const modules: Record<string, string> = {};
   const data: DataDocument[] = [];
   const hash = (await import("node:crypto")).createHash("sha256");
@@ -69,24 +70,53 @@ export async function readPolicyTree(dir: string): Promise<PolicyTree> {
   return { modules, data, revision: hash.digest("hex").slice(0, 16) };
 }
 
-type ReadDir = typeof import("node:fs/promises").readdir;
-
-/** Relative paths (as segments) of the policy files under dir, sorted, so the revision is stable. */
-async function listFiles(dir: string, prefix: string[], readdir: ReadDir, join: (...p: string[]) => string): Promise<string[][]> {
-  let entries;
-  try {
-    entries = await readdir(join(dir, ...prefix), { withFileTypes: true });
-  } catch (e) {
-    throw readError(join(dir, ...prefix), e);
-  }
+/**
+ * The one policy-directory reader (HotReloader and Engine({policyDir})): relative paths (as
+ * segments) of the files under dir that `accept` takes, sorted, so a revision is stable. As OPA
+ * reads a Kubernetes ConfigMap volume: symlinks are followed, dot-entries are skipped (`..data`,
+ * `..2024_…` snapshot directories, `.git`, editor lock files such as a dangling `.#authz.rego`),
+ * a dangling symlink is skipped, and a real file reached by several paths is read once (its first
+ * path in sorted order). `fail` turns an unreadable path into the caller's error.
+ */
+export async function listPolicyFiles(dir: string, accept: (name: string) => boolean, fail: (path: string, e: unknown) => Error): Promise<string[][]> {
+  const { readdir, realpath, stat } = await import("node:fs/promises");
+  const { join } = await import("node:path");
+  const taken = new Set<string>();
   const out: string[][] = [];
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    if (entry.name.startsWith(".")) continue;
-    const rel = [...prefix, entry.name];
-    if (entry.isDirectory()) out.push(...(await listFiles(dir, rel, readdir, join)));
-    else if (entry.isFile() && isPolicyFile(entry.name)) out.push(rel);
-  }
+  const visit = async (prefix: string[], ancestors: ReadonlySet<string>): Promise<void> => {
+    const here = join(dir, ...prefix);
+    const names = await readdir(here).catch((e: unknown) => {
+      throw fail(here, e);
+    });
+    for (const name of names.sort()) {
+      if (name.startsWith(".")) continue;
+      const full = join(here, name);
+      const info = await stat(full).catch((e: unknown) => {
+        if (isMissing(e)) return undefined; // a dangling symlink
+        throw fail(full, e);
+      });
+      if (info === undefined) continue;
+      if (info.isDirectory()) {
+        const real = await realpath(full);
+        if (!ancestors.has(real)) await visit([...prefix, name], new Set(ancestors).add(real)); // else a symlink loop
+      } else if (info.isFile() && accept(name)) {
+        const real = await realpath(full);
+        if (taken.has(real)) continue;
+        taken.add(real);
+        out.push([...prefix, name]);
+      }
+    }
+  };
+  const root = await realpath(dir).catch((e: unknown) => {
+    throw fail(dir, e);
+  });
+  await visit([], new Set([root]));
   return out;
+}
+
+function isMissing(e: unknown): boolean {
+  const code = (e as { code?: unknown } | undefined)?.code;
+  return code === "ENOENT" || code === "ELOOP" || code === "ENOTDIR";
 }
 
 const dataError: DataFileError = (_problem, file, message, cause) =>

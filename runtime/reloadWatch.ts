@@ -23,6 +23,12 @@ export interface ReloadWatchOptions {
   label?: string;
 }
 
+/** A Kubernetes ConfigMap volume's snapshot directory or its `..data` link (`..name` at the top of
+ * the watched directory): dot-entries, but the volume's files live there. */
+export function isConfigMapSnapshot(topSegment: string): boolean {
+  return topSegment.startsWith("..") && topSegment.length > 2;
+}
+
 /** chokidar drops a file's `change` events within 50 ms of the one it reported: a rebuild that
  * starts later than that after the last event has read every write, so none is lost. */
 const CHANGE_THROTTLE_MS = 60;
@@ -86,12 +92,14 @@ export class ReloadWatch {
     const { watch } = await import("chokidar");
     const { relative, sep, isAbsolute } = await import("node:path");
     const roots = this.options.paths;
-    // Dot-directories (.git) are not watched at all. Judged below each root, so that a root such as
-    // `./.policies` is still watched.
+    // Dot-directories (.git) are not watched at all, except a ConfigMap volume's snapshots at the
+    // top: the kubelet adds a new one, swaps `..data` to it and removes the old one. Judged below
+    // each root, so that a root such as `./.policies` is still watched.
     const hidden = (path: string) =>
       roots.some((root) => {
         const rel = relative(root, path);
-        return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) && rel.split(sep).some((s) => s.startsWith("."));
+        if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return false;
+        return rel.split(sep).some((s, i) => s.startsWith(".") && !(i === 0 && isConfigMapSnapshot(s)));
       });
     const watcher = watch([...roots], { ignoreInitial: true, ignored: hidden });
     this.watcher = watcher;

@@ -8,32 +8,32 @@ import { RegoSet } from "../value/set.js";
 import type { Value } from "../value/value.js";
 import { obj, operandTypeError } from "./args.js";
 
-function walkInto(path: Value[], v: Value, out: Value[]): void {
-  out.push([path.slice(), v]);
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      path.push(i);
-      walkInto(path, v[i]!, out);
-      path.pop();
-    }
-  } else if (v instanceof RegoSet) {
-    for (const x of v.sorted()) {
-      path.push(x);
-      walkInto(path, x, out);
-      path.pop();
-    }
-  } else if (isObject(v)) {
-    for (const [k, x] of objectEntries(v)) {
-      path.push(k);
-      walkInto(path, x, out);
-      path.pop();
-    }
-  }
+/** The children of a value as [key, child] pairs, in OPA's order; none for a scalar. */
+function children(v: Value): readonly (readonly [Value, Value])[] {
+  if (Array.isArray(v)) return v.map((x, i) => [i, x] as const);
+  if (v instanceof RegoSet) return v.sorted().map((x) => [x, x] as const);
+  if (isObject(v)) return objectEntries(v);
+  return [];
 }
 
+// Depth first with an explicit stack (the input's depth must not bound the JS call stack): each
+// frame is a value's children and the next one to visit; `path` holds the keys down to it.
 function walk(_ctx: EvalContext, v: Value): Value {
-  const out: Value[] = [];
-  walkInto([], v, out);
+  const out: Value[] = [[[], v]];
+  const path: Value[] = [];
+  const stack: { kids: readonly (readonly [Value, Value])[]; next: number }[] = [{ kids: children(v), next: 0 }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.next === top.kids.length) {
+      stack.pop();
+      path.pop();
+      continue;
+    }
+    const [k, x] = top.kids[top.next++]!;
+    path.push(k);
+    out.push([path.slice(), x]);
+    stack.push({ kids: children(x), next: 0 });
+  }
   return out;
 }
 

@@ -45,6 +45,16 @@ export class LruCache<V> {
     }
   }
 
+  /** Forgets `key` (a value that turned out bad after it was cached, e.g. a rejected promise). */
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  /** The keys held, oldest first. */
+  keys(): string[] {
+    return [...this.entries.keys()];
+  }
+
   clear(): void {
     this.entries.clear();
   }

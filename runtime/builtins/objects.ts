@@ -29,16 +29,43 @@ function keys(_ctx: EvalContext, o: Value): Value {
   return new RegoSet(objectKeys(obj(o, 1)));
 }
 
-/** b's values win; where both values are objects they are merged recursively. */
+/** One object pair being merged: a's entries visited so far went to `out`; `key` awaits a child. */
+interface MergeFrame {
+  a: ObjectValue;
+  b: ObjectValue;
+  entries: Entry[];
+  next: number;
+  out: Entry[];
+  key: Value;
+}
+
+const mergeFrame = (a: ObjectValue, b: ObjectValue): MergeFrame => ({ a, b, entries: [...entriesOf(a)], next: 0, out: [], key: null });
+
+/**
+ * b's values win; where both values are objects they are merged the same way, nested as deep as
+ * the inputs are (an explicit stack: the input's depth must not bound the JS call stack).
+ */
 export function mergeObjects(a: ObjectValue, b: ObjectValue): ObjectValue {
-  const out: Entry[] = [];
-  for (const [k, v] of entriesOf(a)) {
-    const w = objectGet(b, k);
-    if (w === undefined) out.push([k, v]);
-    else out.push([k, isObject(v) && isObject(w) ? mergeObjects(v, w) : w]);
+  const stack = [mergeFrame(a, b)];
+  for (;;) {
+    const top = stack[stack.length - 1]!;
+    if (top.next < top.entries.length) {
+      const [k, v] = top.entries[top.next++]!;
+      const w = objectGet(top.b, k);
+      if (w === undefined) top.out.push([k, v]);
+      else if (isObject(v) && isObject(w)) {
+        top.key = k;
+        stack.push(mergeFrame(v, w));
+      } else top.out.push([k, w]);
+      continue;
+    }
+    for (const [k, w] of entriesOf(top.b)) if (!objectHas(top.a, k)) top.out.push([k, w]);
+    const merged = makeObject(top.out);
+    stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent === undefined) return merged;
+    parent.out.push([parent.key, merged]);
   }
-  for (const [k, w] of entriesOf(b)) if (!objectHas(a, k)) out.push([k, w]);
-  return makeObject(out);
 }
 
 function union(_ctx: EvalContext, a: Value, b: Value): Value {

@@ -1,7 +1,7 @@
 // The one builtin registry: every category file under runtime/builtins/ exports a BuiltinTable
 // keyed by OPA's exact builtin name; this file lists the categories in one place, answers lookups,
 // and owns the single invoke policy (strict errors vs undefined, the `name: ` prefix and location).
-import { RegoError, type Location } from "../errors.js";
+import { RegoError, resourceError, type Location } from "../errors.js";
 import { canonicalKey } from "../value/key.js";
 import type { Value } from "../value/value.js";
 import type { EvalContext } from "./context.js";
@@ -138,7 +138,8 @@ export function registerBuiltins(table: BuiltinTable): () => void {
 
 /**
  * The single policy for a failed builtin call: errors become undefined unless strict mode is on;
- * errors that must always propagate (conflicts, halts, internal) are rethrown. The message gets
+ * errors that must always propagate (conflicts, halts, internal ones such as an exhausted stack or
+ * memory) are rethrown. The message gets
  * OPA's `name: ` prefix and the call site's location.
  */
 export function builtinFailed(ctx: EvalContext, site: CallSite, e: unknown): undefined {
@@ -156,16 +157,12 @@ function asBuiltinError(site: CallSite, e: unknown): RegoError {
     const prefixed = e.code === "eval_type_error" || e.code === "eval_builtin_error" ? `${site.name}: ${e.message}` : e.message;
     return new RegoError(e.code, prefixed, site.location, { details: e.details, cause: e.cause });
   }
-  // A JS exception inside a builtin is a bug or a library failure: report it as a builtin error.
-  // The JS call stack running out means a value nested deeper than the builtin can follow.
-  const message = isStackOverflow(e) ? STACK_OVERFLOW : e instanceof Error ? e.message : String(e);
+  // The call stack or memory running out is an internal error, raised in every mode.
+  const resource = resourceError(e, `${site.name}: `, site.location);
+  if (resource !== undefined) return resource;
+  // Any other JS exception inside a builtin is a bug or a library failure: a builtin error.
+  const message = e instanceof Error ? e.message : String(e);
   return new RegoError("eval_builtin_error", `${site.name}: ${message}`, site.location, { cause: e });
-}
-
-const STACK_OVERFLOW = "value nested too deeply (the JavaScript call stack is exhausted)";
-
-function isStackOverflow(e: unknown): boolean {
-  return e instanceof RangeError && e.message === "Maximum call stack size exceeded";
 }
 
 /** Calls a builtin with the invoke policy applied (generated code may inline the same shape). */

@@ -2,6 +2,7 @@
 // Rego modules (or the plan.json) are compiled into a generated module and import()ed. Nothing is
 // shared with the bundle that serves now: the client swaps the returned ActiveBundle in one
 // assignment, so a decision sees the whole old bundle or the whole new one.
+import { LruCache } from "../builtins/lruCache.js";
 import { asRegoError, compileDecision, decisionValue, wrapCompileError } from "../decision.js";
 import { RegoError } from "../errors.js";
 import type { Bindings } from "../eval/prepared.js";
@@ -13,11 +14,14 @@ import { formatRoots, underRoots } from "./roots.js";
 /** Evaluates one decision path against the bundle's data: the client's answer ({} when undefined). */
 type Evaluator = (input: unknown, data: unknown) => Promise<{ result?: JSONValue }>;
 
+/** Compiled decision paths kept per bundle: callers choose the paths, so the cache is bounded. */
+export const MAX_DECISION_PATHS = 100;
+
 export class ActiveBundle {
   readonly revision: string;
   readonly roots: readonly string[];
   private readonly store: Store;
-  private readonly evaluators = new Map<string, Promise<Evaluator>>();
+  private readonly evaluators = new LruCache<Promise<Evaluator>>(MAX_DECISION_PATHS);
 
   constructor(
     manifest: Manifest,
@@ -29,20 +33,18 @@ export class ActiveBundle {
     this.store = new Store(data);
   }
 
-  /** The paths compiled so far: a new bundle compiles them before it is swapped in. */
+  /** The paths compiled and kept (at most MAX_DECISION_PATHS): a new bundle warms them. */
   get paths(): string[] {
-    return [...this.evaluators.keys()];
+    return this.evaluators.keys();
   }
 
   /** Compiles (once) the evaluator of a path ("authz/allow"). A failed compilation is not cached. */
   evaluator(path: string): Promise<Evaluator> {
-    let p = this.evaluators.get(path);
-    if (!p) {
-      p = this.compile(path);
+    return this.evaluators.get(path, () => {
+      const p = this.compile(path);
       p.catch(() => this.evaluators.delete(path));
-      this.evaluators.set(path, p);
-    }
-    return p;
+      return p;
+    });
   }
 
   async decide(path: string, input: unknown): Promise<{ result?: JSONValue }> {
@@ -51,11 +53,15 @@ export class ActiveBundle {
   }
 }
 
-/** Compiles the bundle and warms the given decision paths; any failure rejects (nothing is swapped). */
+/**
+ * Compiles the bundle (a failure rejects: nothing is swapped) and warms the decision paths the
+ * serving bundle used. A path the new bundle lacks is not warmed and does not block it: a decision
+ * on it fails with that path's own error.
+ */
 export async function activate(bundle: ParsedBundle, warmPaths: readonly string[]): Promise<ActiveBundle> {
   const compile = bundle.plan !== undefined ? await planEvaluators(bundle.plan) : await regoEvaluators(bundle);
   const active = new ActiveBundle(bundle.manifest, bundle.data, compile);
-  for (const path of warmPaths) await active.evaluator(path);
+  for (const path of warmPaths) await active.evaluator(path).catch(() => undefined);
   return active;
 }
 

@@ -8,7 +8,7 @@
 // One poll: download (If-None-Match with the active ETag) → read the archive → compile → swap.
 // Polls follow each other with a random delay in [min_delay_seconds, max_delay_seconds]. Any failure
 // keeps the last good bundle serving; it is recorded in status() and emitted as "failed".
-// Events (client.on(name, fn)): "activated" (status), "unchanged" (status, on a 304),
+// Events (client.on(name, fn)): "activated" (status), "unchanged" (status, on a 304 once a bundle is active),
 // "failed" (RegoError, status).
 import { asRegoError } from "../decision.js";
 import { RegoError } from "../errors.js";
@@ -138,6 +138,10 @@ export class BundleClient extends Listeners {
     const got = await download(this.config, { etag: this.etag, maxBytes: this.limits.maxArchiveBytes, signal: this.abort.signal });
     this.lastRequest = new Date();
     if (!got.modified) {
+      // Not modified with nothing active: the server claims a bundle this client never received.
+      if (this.active === undefined) {
+        throw new RegoError("bundle_error", `bundle ${this.config.name}: server replied with HTTP 304 Not Modified before any bundle was downloaded`);
+      }
       this.lastError = undefined;
       this.emit("unchanged", this.status());
       return;

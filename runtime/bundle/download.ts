@@ -23,8 +23,14 @@ export async function download(config: BundleSourceConfig, options: DownloadOpti
   const headers: Record<string, string> = { ...config.service.headers, Accept: "application/gzip, application/octet-stream" };
   if (config.service.bearer) headers["Authorization"] = `${config.service.bearer.scheme} ${config.service.bearer.token}`;
   if (options.etag !== undefined) headers["If-None-Match"] = options.etag;
-  const timeoutMs = config.service.timeoutSeconds * 1000;
-  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]);
+  // A timer held here and cleared at the end (not AbortSignal.timeout, which Node 20 may garbage
+  // collect inside AbortSignal.any before it fires): headers and body both end by the deadline.
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const stop = (): void => controller.abort();
+  options.signal.addEventListener("abort", stop);
+  if (options.signal.aborted) stop();
+  const timer = setTimeout(stop, config.service.timeoutSeconds * 1000);
   try {
     const res = await get(url, headers, signal);
     if (res.statusCode === 304) {
@@ -37,13 +43,16 @@ export async function download(config: BundleSourceConfig, options: DownloadOpti
         details: { status: res.statusCode },
       });
     }
-    const body = await readBody(res, options.maxBytes, config.name);
+    const body = await readBody(res, options.maxBytes, config.name, signal);
     const etag = res.headers.etag;
     return { modified: true, body, etag: typeof etag === "string" && etag !== "" ? etag : undefined };
   } catch (e) {
     if (e instanceof RegoError) throw e;
     const why = options.signal.aborted ? "stopped" : signal.aborted ? `timed out after ${config.service.timeoutSeconds} s` : (e as Error).message;
     throw new RegoError("bundle_error", `bundle ${config.name}: download of ${url.href} failed: ${why}`, undefined, { cause: e });
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener("abort", stop);
   }
 }
 
@@ -56,8 +65,15 @@ function get(url: URL, headers: Record<string, string>, signal: AbortSignal): Pr
   });
 }
 
-function readBody(res: IncomingMessage, maxBytes: number, name: string): Promise<Buffer> {
+function readBody(res: IncomingMessage, maxBytes: number, name: string, signal: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const aborted = (): void => {
+      reject(new Error("aborted"));
+      res.destroy();
+    };
+    if (signal.aborted) return aborted();
+    signal.addEventListener("abort", aborted, { once: true });
+    res.on("close", () => signal.removeEventListener("abort", aborted));
     const chunks: Buffer[] = [];
     let size = 0;
     res.on("data", (c: Buffer) => {

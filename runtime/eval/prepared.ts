@@ -2,7 +2,7 @@
 // contract. Generated modules export a table of their entrypoints (`entrypoints`), each either
 // returning its value directly (kind "value": a plan whose single binding is added once, outside
 // any loop) or a result set (kind "resultset"); this class gives both the same shape.
-import { RegoError } from "../errors.js";
+import { RegoError, resourceError } from "../errors.js";
 import type { EvalOptions } from "../builtins/context.js";
 import { newPlainObject, setOwn, type PlainObject, type Value } from "../value/value.js";
 
@@ -66,12 +66,20 @@ export class PreparedQuery {
     if (info.async) {
       throw new RegoError("eval_internal_error", `entrypoint ${JSON.stringify(name)} calls async builtins: use evaluateAsync`);
     }
-    return rows(info, info.fn(options.input as never, (options.data ?? undefined) as never, options));
+    try {
+      return rows(info, info.fn(options.input as never, (options.data ?? undefined) as never, options));
+    } catch (e) {
+      throw resourceError(e) ?? e;
+    }
   }
 
   async evaluateAsync(options: EvaluateOptions = {}): Promise<ResultSet> {
     const info = this.info(options.entrypoint ?? this.entrypoint);
-    return rows(info, await info.fn(options.input as never, (options.data ?? undefined) as never, options));
+    try {
+      return rows(info, await info.fn(options.input as never, (options.data ?? undefined) as never, options));
+    } catch (e) {
+      throw resourceError(e) ?? e;
+    }
   }
 
   private info(name: string): EntrypointInfo {

@@ -1,12 +1,29 @@
 // What may enter the store: JSON, checked and copied. The copy is made of null-prototype objects
 // (so a key such as "__proto__" stays an ordinary key) and shares nothing with the caller's value,
 // so a later change to that value cannot reach the store. BigInt, functions, symbols, undefined,
-// non-finite numbers, cycles and class instances are refused with storage_invalid_value_error.
-import { RegoError } from "../errors.js";
+// non-finite numbers, cycles, class instances, Array subclasses and sparse arrays are refused with
+// storage_invalid_value_error; so is a value that throws while it is read (a getter, a proxy) or
+// that is nested deeper than the copy can follow.
+import { RegoError, resourceFailure } from "../errors.js";
 import { newPlainObject, type PlainObject, type Value } from "../value/value.js";
 
 export function copyJSON(value: unknown, where = "value"): Value {
-  return copy(value, where, new Set());
+  try {
+    return copy(value, where, new Set());
+  } catch (e) {
+    if (e instanceof RegoError) throw e;
+    const why = resourceFailure(e) ?? `reading it threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
+    throw new RegoError("storage_invalid_value_error", `${where}: ${why}`, undefined, { cause: e });
+  }
+}
+
+/** o[k], or a storage_invalid_value_error naming where when reading it throws (a getter). */
+function read(o: object, k: string | number, where: string): unknown {
+  try {
+    return (o as Record<string | number, unknown>)[k];
+  } catch (e) {
+    throw new RegoError("storage_invalid_value_error", `${where}: reading it threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, undefined, { cause: e });
+  }
 }
 
 function fail(where: string, what: string): never {
@@ -37,11 +54,19 @@ function copy(v: unknown, where: string, seen: Set<object>): Value {
   if (seen.has(o)) fail(where, "a cycle");
   seen.add(o);
   try {
-    if (Array.isArray(o)) return o.map((e, i) => copy(e, `${where}[${i}]`, seen));
     const proto = Object.getPrototypeOf(o);
+    if (Array.isArray(o)) {
+      if (proto !== Array.prototype) fail(where, `an instance of ${o.constructor?.name ?? "an Array subclass"}`);
+      const out: Value[] = [];
+      for (let i = 0; i < o.length; i++) {
+        if (!(i in o)) fail(`${where}[${i}]`, "a hole in a sparse array");
+        out.push(copy(read(o, i, `${where}[${i}]`), `${where}[${i}]`, seen));
+      }
+      return out;
+    }
     if (proto !== Object.prototype && proto !== null) fail(where, `an instance of ${o.constructor?.name ?? "a class"}`);
     const out: PlainObject = newPlainObject();
-    for (const k of Object.keys(o)) out[k] = copy((o as Record<string, unknown>)[k], `${where}.${k}`, seen);
+    for (const k of Object.keys(o)) out[k] = copy(read(o, k, `${where}.${k}`), `${where}.${k}`, seen);
     return out;
   } finally {
     seen.delete(o);

@@ -17,6 +17,13 @@ import { Special, newPlainObject, setOwn, type PlainObject, type Value } from ".
 export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
 
 export function toJSON(v: Value): JSONValue {
+  return toJSONAt(v, 0);
+}
+
+/** Nesting depth from which toJSON continues with an explicit stack instead of recursion. */
+const RECURSION_DEPTH = 1000;
+
+function toJSONAt(v: Value, depth: number): JSONValue {
   switch (typeof v) {
     case "number":
     case "string":
@@ -26,11 +33,12 @@ export function toJSON(v: Value): JSONValue {
       break;
   }
   if (v === null) return null;
+  if (depth > RECURSION_DEPTH) return toJSONIterative(v);
   if (Array.isArray(v)) {
     let out: JSONValue[] | undefined;
     for (let i = 0; i < v.length; i++) {
       const e = v[i]!;
-      const j = toJSON(e);
+      const j = toJSONAt(e, depth + 1);
       if (out === undefined && j !== e) out = v.slice(0, i) as JSONValue[];
       if (out !== undefined) out.push(j);
     }
@@ -38,10 +46,10 @@ export function toJSON(v: Value): JSONValue {
   }
   if (v instanceof Special) {
     if (v instanceof BigNum) return v.toNumber();
-    if (v instanceof RegoSet) return v.sorted().map(toJSON);
+    if (v instanceof RegoSet) return v.sorted().map((e) => toJSONAt(e, depth + 1));
     const out = newPlainObject() as { [key: string]: JSONValue };
     for (const [k, val] of (v as RegoObject).sorted()) {
-      setOwn(out as PlainObject, typeof k === "string" ? k : toJSONText(k), toJSON(val) as Value);
+      setOwn(out as PlainObject, typeof k === "string" ? k : toJSONText(k), toJSONAt(val, depth + 1) as Value);
     }
     return out;
   }
@@ -50,7 +58,7 @@ export function toJSON(v: Value): JSONValue {
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
     const e = (v as PlainObject)[k]!;
-    const j = toJSON(e);
+    const j = toJSONAt(e, depth + 1);
     if (out === undefined && j !== e) {
       out = newPlainObject() as { [key: string]: JSONValue };
       for (let p = 0; p < i; p++) setOwn(out as PlainObject, keys[p]!, (v as PlainObject)[keys[p]!]!);
@@ -58,6 +66,53 @@ export function toJSON(v: Value): JSONValue {
     if (out !== undefined) setOwn(out as PlainObject, k, j as Value);
   }
   return out ?? (v as { [key: string]: JSONValue });
+}
+
+/** One open container of toJSONIterative: its children left to convert and its JSON so far. */
+class JSONFrame {
+  next = 0;
+  /** Where the finished container goes in its parent. */
+  key: string | number = 0;
+  constructor(
+    readonly children: readonly (readonly [string | number, Value])[],
+    readonly out: JSONValue[] | { [key: string]: JSONValue },
+  ) {}
+}
+
+/** toJSON for values nested deeper than the JS call stack may follow: a copy, built bottom-up. */
+function toJSONIterative(root: Value): JSONValue {
+  const open = (v: Value): JSONValue | JSONFrame => {
+    if (typeof v !== "object" || v === null) return v as JSONValue;
+    if (Array.isArray(v)) return new JSONFrame(v.map((x, i) => [i, x] as const), []);
+    if (v instanceof BigNum) return v.toNumber();
+    if (v instanceof RegoSet) return new JSONFrame(v.sorted().map((x, i) => [i, x] as const), []);
+    const out = newPlainObject() as { [key: string]: JSONValue };
+    if (v instanceof RegoObject) return new JSONFrame(v.sorted().map(([k, x]) => [typeof k === "string" ? k : toJSONText(k), x] as const), out);
+    return new JSONFrame(Object.keys(v).map((k) => [k, (v as PlainObject)[k]!] as const), out);
+  };
+  const put = (frame: JSONFrame, key: string | number, value: JSONValue): void => {
+    if (Array.isArray(frame.out)) frame.out.push(value);
+    else setOwn(frame.out as PlainObject, key as string, value as Value);
+  };
+  const first = open(root);
+  if (!(first instanceof JSONFrame)) return first;
+  const stack = [first];
+  for (;;) {
+    const top = stack[stack.length - 1]!;
+    if (top.next < top.children.length) {
+      const [key, child] = top.children[top.next++]!;
+      const opened = open(child);
+      if (opened instanceof JSONFrame) {
+        opened.key = key;
+        stack.push(opened);
+      } else put(top, key, opened);
+      continue;
+    }
+    stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent === undefined) return top.out;
+    put(parent, top.key, top.out);
+  }
 }
 
 /** Exact JSON text; `indent` pretty-prints as JSON.stringify does. */

@@ -2,7 +2,11 @@
 // each test waits for the client's events (a new revision, a 304, a failure).
 import { expect } from "chai";
 import { spawn } from "node:child_process";
+import { createServer, type Socket } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { fileURLToPath } from "node:url";
+import { MAX_DECISION_PATHS } from "../../runtime/bundle/activate.js";
 import { startBundle, type BundleClient, type BundleStatus, type RegoError } from "regoc";
 import { planRegoDetailed } from "regoc/compiler";
 import { startBundleServer, tarGz, type BundleServer } from "../support/bundleServer.js";
@@ -44,6 +48,39 @@ function failed(client: BundleClient): Promise<RegoError> {
     const on = (e: RegoError) => (client.off("failed", on), resolve(e));
     client.on("failed", on);
   });
+}
+
+/** A full garbage collection (V8's gc(), reached without starting node with --expose-gc). */
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
+
+/** A loopback TCP server that accepts connections and then, per `mode`, never answers or sends
+ * headers and then one body byte every 20 ms, forever. */
+async function stallingServer(mode: "silent" | "trickle"): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => {});
+    if (mode === "trickle") {
+      socket.write("HTTP/1.1 200 OK\r\nContent-Type: application/gzip\r\nContent-Length: 1000000\r\n\r\n");
+      const t = setInterval(() => socket.write("x"), 20);
+      timers.add(t);
+      socket.on("close", () => clearInterval(t));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      for (const t of timers) clearInterval(t);
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 const allow = async (client: BundleClient, user: string) => (await client.decision({ path: "authz/allow", input: { user } })).result;
@@ -201,6 +238,69 @@ describe("bundle client (HTTP bundle server)", () => {
     const e = await rejected(client.decision({ path: "authz/other" }));
     expect(e.message).to.contain("has no entrypoint");
   });
+
+  it("a decision path the next bundle lacks does not block it; it then fails clearly", async () => {
+    const v1 = POLICY + "\nother := 1\n";
+    server.serve({ body: bundle("1", ["alice"], { "authz/policy.rego": v1 }), etag: '"v1"' });
+    client = startBundle(config(server.url));
+    await client.ready();
+    expect(await client.decision({ path: "authz/other" })).to.deep.equal({ result: 1 });
+    expect(await allow(client, "alice")).to.equal(true);
+
+    const planned = planRegoDetailed({ modules: { "p.rego": POLICY }, entrypoints: ["authz/allow"] });
+    const next = activated(client, "2");
+    server.serve({
+      body: tarGz({ ".manifest": JSON.stringify({ revision: "2", roots: ["authz"] }), "plan.json": JSON.stringify(planned.plan), "authz/data.json": JSON.stringify({ admins: ["bob"] }) }),
+      etag: '"v2"',
+    });
+    await next;
+    expect(await allow(client, "bob")).to.equal(true);
+    const e = await rejected(client.decision({ path: "authz/other" }));
+    expect(e.message).to.contain('has no entrypoint "authz/other"');
+  });
+
+  it("keeps a bounded number of compiled decision paths, whatever paths callers choose", async () => {
+    server.serve({ body: bundle("1", ["alice"]), etag: '"v1"' });
+    client = startBundle(config(server.url));
+    await client.ready();
+    for (let i = 0; i < MAX_DECISION_PATHS + 20; i++) expect(await client.decision({ path: `authz/p${i}` })).to.deep.equal({});
+    const active = (client as unknown as { active: { paths: string[] } }).active;
+    expect(active.paths).to.have.length(MAX_DECISION_PATHS);
+    expect(await allow(client, "alice")).to.equal(true);
+  });
+
+  it("a 304 on the first poll (no bundle yet) is a failure: ready() rejects, not 'unchanged'", async () => {
+    server.serve({ status: 304 });
+    client = startBundle(config(server.url));
+    const e = await rejected(client.ready());
+    expect(e.code).to.equal("bundle_error");
+    expect(e.message).to.contain("304");
+    expect(client.status().lastError).to.equal(e);
+  });
+
+  for (const mode of ["silent", "trickle"] as const) {
+    it(`a server that ${mode === "silent" ? "never sends headers" : "trickles its body"} times out (after a GC too) and polling goes on`, async () => {
+      const stalling = await stallingServer(mode);
+      try {
+        client = startBundle(config(stalling.url, { response_header_timeout_seconds: 0.3 }));
+        const failures: RegoError[] = [];
+        client.on("failed", (e: RegoError) => failures.push(e));
+        // The timeout must survive garbage collection while the request hangs.
+        for (let i = 0; i < 3; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          collectGarbage();
+        }
+        const e = await rejected(client.ready());
+        expect(e.message).to.contain("timed out after 0.3 s");
+        while (failures.length < 2) await failed(client);
+        expect(failures[1]!.message).to.contain("timed out");
+      } finally {
+        await client?.stop();
+        client = undefined;
+        await stalling.close();
+      }
+    });
+  }
 
   it("stop(): the process exits on its own afterwards (no timer or socket left)", async () => {
     server.serve({ body: bundle("1", ["alice"]) });

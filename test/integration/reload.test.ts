@@ -2,10 +2,10 @@
 // test waits for the reloader's own callbacks; the timeouts only keep a broken reloader from
 // hanging the run.
 import { expect } from "chai";
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HotReloader, type HotReloaderOptions, type ReloadEvent, type RegoError } from "regoc";
+import { Engine, HotReloader, type HotReloaderOptions, type ReloadEvent, type RegoError } from "regoc";
 import { rejected } from "../support/errors.js";
 
 const policy = (v: number | string) => `package t\n\nv := ${v}\n\nallow if v > 1\n`;
@@ -53,6 +53,42 @@ class Recorder {
     list.push(item);
     for (const check of [...this.waiters]) check();
   }
+}
+
+/**
+ * A Kubernetes ConfigMap volume: the files live in a `..<timestamp>` snapshot directory, `..data`
+ * links to the current snapshot, and each visible name links through `..data`. Plus an emacs lock
+ * file (a dangling symlink ending in .rego), another dangling link, a directory link to itself, and
+ * a .rego symlinked from outside the directory.
+ */
+function configMapDir(root: string): { dir: string; update(v: number): void } {
+  const dir = join(root, "volume");
+  mkdirSync(dir);
+  let n = 0;
+  const snapshot = (v: number): string => {
+    const name = `..2026_11_28_${++n}`;
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, "policy.rego"), policy(v));
+    return name;
+  };
+  symlinkSync(snapshot(1), join(dir, "..data"));
+  symlinkSync(join("..data", "policy.rego"), join(dir, "policy.rego"));
+  symlinkSync("alice@host.4242:1700000000", join(dir, ".#policy.rego"));
+  symlinkSync("deleted.rego", join(dir, "stale.rego")); // dangling
+  symlinkSync(".", join(dir, "loop")); // a directory link back to itself
+  mkdirSync(join(root, "shared"));
+  writeFileSync(join(root, "shared", "extra.rego"), "package extra\n\nw := 5\n");
+  symlinkSync(join(root, "shared", "extra.rego"), join(dir, "extra.rego"));
+  return {
+    dir,
+    update(v) {
+      // As the kubelet does: a new snapshot, `..data` swapped in one rename, the old one removed.
+      const old = `..2026_11_28_${n}`;
+      symlinkSync(snapshot(v), join(dir, "..data_tmp"));
+      renameSync(join(dir, "..data_tmp"), join(dir, "..data"));
+      rmSync(join(dir, old), { recursive: true });
+    },
+  };
 }
 
 /** fs.watch handles alive in this process (chokidar's watchers are these). */
@@ -208,6 +244,34 @@ describe("HotReloader (real files, real chokidar)", function () {
     rmSync(dir, { recursive: true, force: true });
     await rec.until("the error", () => rec.errors.some((e) => /cannot read|no \.rego files/.test(e.message)));
     expect(await r.decide({})).to.equal(1);
+  });
+
+  for (const debounceMs of [0, 5, 20]) {
+    it(`saves 10 ms apart with a debounce of ${debounceMs} ms: the last write wins`, async () => {
+      const r = await start({ debounceMs });
+      for (let v = 2; v <= 6; v++) {
+        writeFileSync(file, policy(v));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await rec.untilDecision(r, 6);
+    });
+  }
+
+  it("a ConfigMap volume (symlinks through ..data, a dangling lock file): each module once, and updates are seen", async () => {
+    const volume = configMapDir(dir);
+    const r = await start({ dir: volume.dir });
+    expect(await r.decide({})).to.equal(1);
+    expect(r.status().files).to.deep.equal([join(volume.dir, "extra.rego"), join(volume.dir, "policy.rego")]);
+    volume.update(2);
+    await rec.untilDecision(r, 2);
+  });
+
+  it("Engine({policyDir}) reads a ConfigMap volume as the HotReloader does", async () => {
+    const volume = configMapDir(dir);
+    const engine = await Engine.create({ policyDir: volume.dir });
+    expect(Object.keys(engine.modules).map((f) => f.split(/[\\/]/).pop())).to.deep.equal(["extra.rego", "policy.rego"]);
+    expect((await engine.evaluate("data.t.v"))[0]!.expressions[0]!.value).to.equal(1);
+    expect((await engine.evaluate("data.extra.w"))[0]!.expressions[0]!.value).to.equal(5);
   });
 
   it("close() stops watching: no watcher left, later writes are not seen", async () => {

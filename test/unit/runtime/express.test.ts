@@ -97,6 +97,17 @@ describe("regoc/express: authorize()", () => {
       });
     }
 
+    it("a strict builtin error that quotes its operand is logged by code and location only", async () => {
+      const req = request({ headers: { authorization: "Bearer eyJhbGciOi.SECRET" } });
+      const location = { file: "authz.rego", row: 7, col: 3 };
+      const err = new RegoError("eval_builtin_error", 'to_number: strconv.ParseFloat: parsing "Bearer eyJhbGciOi.SECRET": invalid syntax', location);
+      const o = await run({ decide: () => Promise.reject(err) }, req);
+      expect(o).to.include({ status: 500, next: false });
+      expect(o.logs).to.deep.equal(["regoc/express: decision failed for GET /users/bob: eval_builtin_error at authz.rego:7:3"]);
+      const plain = await run({ decide: () => { throw new TypeError("user SECRET-PW is odd"); } }, req);
+      expect(plain.logs).to.deep.equal(["regoc/express: decision failed for GET /users/bob: TypeError"]);
+    });
+
     it("getUser or extendInput throwing → 500", async () => {
       const boom = () => {
         throw new Error("boom");

@@ -65,15 +65,23 @@ describe("builtins: registry invoke policy", () => {
     expect(n).to.equal(2);
   });
 
-  it("turns an exhausted JS call stack into a builtin error that says so", () => {
+  it("turns an exhausted JS call stack into an internal error that says so, raised in every mode", () => {
     const deep = (v: Value): number => (Array.isArray(v) ? 1 + deep(v[0]!) : 0);
     const def: BuiltinDef = { fn: (_ctx, v) => deep(v!) };
     let v: Value = 1;
     for (let i = 0; i < 200_000; i++) v = [v];
     const err = thrown(() => invokeBuiltin(new EvalContext({ strictBuiltinErrors: true }), def, { name: "test.deep" }, [v]));
-    expect(err.code).to.equal("eval_builtin_error");
+    expect(err.code).to.equal("eval_internal_error");
     expect(err.message).to.equal("test.deep: value nested too deeply (the JavaScript call stack is exhausted)");
-    expect(invokeBuiltin(new EvalContext(), def, { name: "test.deep" }, [v])).to.equal(undefined);
+    // Outside strict mode too: an undefined call would switch a deny rule off.
+    expect(thrown(() => invokeBuiltin(new EvalContext(), def, { name: "test.deep" }, [v])).code).to.equal("eval_internal_error");
+  });
+
+  it("turns an exhausted memory (an impossible string or array) into an internal error in every mode", () => {
+    const def: BuiltinDef = { fn: () => "x".repeat(2 ** 31) };
+    const err = thrown(() => invokeBuiltin(new EvalContext(), def, { name: "test.big" }, []));
+    expect(err.code).to.equal("eval_internal_error");
+    expect(err.message).to.match(/^test\.big: out of memory/);
   });
 });
 

@@ -65,6 +65,31 @@ describe("Store", () => {
     expect(s.read()).to.deep.equal({});
   });
 
+  it("refuses sparse arrays, Array subclasses, throwing getters and too deep values with a clear error", () => {
+    const s = new Store({});
+    class Tagged extends Array<number> {}
+    const sparse = [1, , 3]; // eslint-disable-line no-sparse-arrays
+    const getter = { get token(): string {
+      throw new Error("no access");
+    } };
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    const cases: [unknown, RegExp][] = [
+      [{ list: sparse }, /^\/x\.list\[1\]: a hole in a sparse array is not JSON$/],
+      [new Array(3), /^\/x\[0\]: a hole in a sparse array is not JSON$/],
+      [Tagged.from([1, 2]), /^\/x: an instance of Tagged is not JSON$/],
+      [{ g: getter }, /^\/x\.g\.token: reading it threw Error: no access$/],
+      [new Proxy({}, { ownKeys: () => { throw new Error("trap"); } }), /^\/x: reading it threw Error: trap$/],
+      [deep, /^\/x: value nested too deeply/],
+    ];
+    for (const [bad, message] of cases) {
+      const err = thrown(() => s.write((t) => t.add("/x", bad)));
+      expect(err.code).to.equal("storage_invalid_value_error");
+      expect(err.message).to.match(message);
+    }
+    expect(s.read()).to.deep.equal({});
+  });
+
   it("copies values in, so the caller's later changes do not reach the store", () => {
     const v = { list: [1] };
     const s = new Store({});
