@@ -69,7 +69,9 @@ export function rulePath(query: string): string | undefined {
 
 /** Compiles a query against Rego modules. Compile errors are RegoErrors with OPA's codes. */
 export async function compileDecision(options: CompileDecisionOptions): Promise<CompiledDecision> {
-  const compiler = await import("../compiler/index.js");
+  const compiler = await import("../compiler/index.js").catch((e: unknown) => {
+    throw new RegoError("eval_internal_error", `cannot import the compiler (regoc/compiler): ${(e as Error).message}`, undefined, { cause: e });
+  });
   let path = options.asQuery ? undefined : rulePath(options.query);
   const base = { modules: options.modules, v0Compatible: options.v0Compatible === true };
   const asQuery = () => compiler.planRegoDetailed({ ...base, query: options.query, captureExpressions: true });
