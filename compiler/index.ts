@@ -10,7 +10,7 @@ import { PreparedQuery } from "../runtime/eval/prepared.js";
 import { generateModule, preparePolicy, selectPlans, type GeneratedModule, type GenerateOptions } from "./codegen/generate.js";
 import { loadModule } from "./codegen/loader.js";
 
-export { loadModule, writeModule, toJavaScript, RUNTIME_URL, type LoadedModule, type LoadOptions, type ToJavaScriptOptions } from "./codegen/loader.js";
+export { loadModule, writeModule, toJavaScript, type LoadedModule, type RuntimeModule, type LoadOptions, type ToJavaScriptOptions } from "./codegen/loader.js";
 export type { GeneratedModule, GeneratedEntrypoint, GenerateOptions } from "./codegen/generate.js";
 export type { LocalNames } from "./codegen/emit/context.js";
 export type { TypeDescription, EntrypointSchemaTypes, SchemaTypes } from "./codegen/schemaTypes.js";

@@ -69,7 +69,9 @@ export function rulePath(query: string): string | undefined {
 
 /** Compiles a query against Rego modules. Compile errors are RegoErrors with OPA's codes. */
 export async function compileDecision(options: CompileDecisionOptions): Promise<CompiledDecision> {
-  const compiler = await import("../compiler/index.js");
+  const compiler = await import("../compiler/index.js").catch((e: unknown) => {
+    throw new RegoError("eval_internal_error", `cannot import the compiler (regoc/compiler): ${(e as Error).message}`, undefined, { cause: e });
+  });
   let path = options.asQuery ? undefined : rulePath(options.query);
   const base = { modules: options.modules, v0Compatible: options.v0Compatible === true };
   const asQuery = () => compiler.planRegoDetailed({ ...base, query: options.query, captureExpressions: true });
@@ -89,7 +91,8 @@ export async function compileDecision(options: CompileDecisionOptions): Promise<
   if (missing.length > 0) {
     throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
   }
-  const mod = await compiler.loadModule(generated.code, generated);
+  // The runtime by reference (an import bundlers follow), never by a path relative to the compiler.
+  const mod = await compiler.loadModule(generated.code, { ...generated, runtime: await import("./index.js") });
   const info = Object.hasOwn(mod.entrypoints, entrypoint) ? (mod.entrypoints[entrypoint] as EntrypointInfo) : undefined;
   if (!info) throw new RegoError("eval_internal_error", `generated module has no entrypoint ${JSON.stringify(entrypoint)}`);
   const expressions = path ? [] : await queryExpressions(options.query, base.v0Compatible, planned.expressionKeys);
@@ -163,6 +166,8 @@ export function asRegoError(e: unknown, fallback: RegoError["code"] = "eval_inte
 
 /** Wraps a compile failure: the message says what failed, the cause keeps the original error. */
 export function wrapCompileError(what: string, e: unknown): RegoError {
+  // An internal error (the generated module could not be loaded) is not the policy's fault.
+  if (isRegoErrorLike(e) && e.code === "eval_internal_error") what = what.replace(/ does not compile$/, " could not be loaded");
   if (isRegoErrorLike(e)) {
     return new RegoError(e.code, `${what}: ${e.message}`, e.location, { details: e.details, cause: e });
   }

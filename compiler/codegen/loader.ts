@@ -14,16 +14,19 @@
 //   and it names the code's file in stack traces.
 // - An ES module's text (generated TypeScript, through esbuild, which strips the types — a large
 //   module in pieces, concurrently — or generated "javascript") is imported by `import()`, its one
-//   import specifier ("regoc") replaced by the URL of the runtime module this loader uses: from a
-//   data: URL, or a large one (≥ 1 MB) from a file of its own in a fresh temporary directory,
-//   removed once imported (as a URL, Node parses the whole text, keys its module map by it and
-//   decodes it — ~40 % more than compiling a 9 MB module — while for small modules the file's
-//   creation and removal cost more than that). Such modules stay in the module map: the route is
-//   for code a user hands over as a module, not what regoc's own compiles take. (TypeScript is not
-//   turned into a function body: esbuild would have to emit CommonJS, whose export wrappers a module
-//   transformed in pieces would get once per piece.)
+//   import from "regoc" turned into a read of the runtime object from a slot of its own on
+//   globalThis, removed once imported: from a data: URL, or a large one (≥ 1 MB) from a file of its
+//   own in a fresh temporary directory, removed once imported (as a URL, Node parses the whole text,
+//   keys its module map by it and decodes it — ~40 % more than compiling a 9 MB module — while for
+//   small modules the file's creation and removal cost more than that). Such modules stay in the
+//   module map: the route is for code a user hands over as a module, not what regoc's own compiles
+//   take. (TypeScript is not turned into a function body: esbuild would have to emit CommonJS, whose
+//   export wrappers a module transformed in pieces would get once per piece.)
+// Either way the runtime is an object (LoadOptions.runtime, else this package's own runtime by an
+// import bundlers follow), never a URL relative to this file: that breaks once a server is bundled.
 // For ahead-of-time use, `writeModule` saves the .ts file instead.
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -31,9 +34,26 @@ import { compileFunction } from "node:vm";
 import { RegoError } from "../../runtime/errors.js";
 import type { EntrypointTable } from "../../runtime/eval/prepared.js";
 
-/** The runtime module, as the loader sees it: runtime/index.ts from source (tsx), .js from dist/. */
-const ownExt = /\.([cm]?[jt]s)$/.exec(new URL(import.meta.url).pathname)?.[1] ?? "js";
-export const RUNTIME_URL = new URL(`../../runtime/index.${ownExt}`, import.meta.url).href;
+/** The runtime module generated code imports as "regoc": its exports by name (a module namespace). */
+export type RuntimeModule = Readonly<Record<string, unknown>>;
+
+let ownRuntime: Promise<RuntimeModule> | undefined;
+
+/** This package's runtime, imported by a literal specifier (a bundler includes it). A failure is
+ * an eval_internal_error: the policy is not at fault. */
+function defaultRuntime(code: string): Promise<RuntimeModule> {
+  ownRuntime ??= import("../../runtime/index.js").then(
+    (m) => m as RuntimeModule,
+    (e: unknown) => {
+      ownRuntime = undefined;
+      throw new RegoError("eval_internal_error", `generated module: cannot import the runtime ("regoc"): ${(e as Error).message}`, undefined, {
+        details: { source: code },
+        cause: e,
+      });
+    },
+  );
+  return ownRuntime;
+}
 
 /** What a generated module exports (plus one function per entrypoint). */
 export interface LoadedModule {
@@ -105,26 +125,37 @@ async function transformPieces(code: string, compact: boolean, cuts: readonly nu
   }
 }
 
-/** TS → JS with the runtime import pointed at this process's runtime. */
+/** TS → JS (the import from "regoc" kept). */
 export async function toJavaScript(code: string, options: ToJavaScriptOptions = {}): Promise<string> {
-  let js: string;
   try {
-    js = await transformPieces(code, options.compact === true, cutPoints(code, options.functionStarts ?? []));
+    return await transformPieces(code, options.compact === true, cutPoints(code, options.functionStarts ?? []));
   } catch (e) {
     throw loadError(`does not compile: ${(e as Error).message}`, code, e);
   }
-  return withRuntimeUrl(js, code);
 }
 
-/** `js` with its import from "regoc" pointed at this process's runtime. */
-function withRuntimeUrl(js: string, code: string): string {
+/** Where an ES module being imported finds its runtime: globalThis[RUNTIME_SLOTS][id]. */
+const RUNTIME_SLOTS = Symbol.for("regoc.loader.runtime");
+type Slots = Record<string, RuntimeModule>;
+
+/** `js` with its import from "regoc" turned into a read of slot `id`, and the names it imports. */
+function withRuntimeSlot(js: string, code: string, id: string): { js: string; names: string[] } {
   const m = IMPORT.exec(js);
   if (!m) {
     // esbuild drops imports nothing uses; a module that needs nothing from the runtime is fine.
-    if (!/\bfrom\s*"regoc"/.test(js)) return js;
+    if (!/\bfrom\s*"regoc"/.test(js)) return { js, names: [] };
     throw loadError('expected the module to start with its import from "regoc"', code);
   }
-  return `${m[1]!}import {${m[2]!}} from ${JSON.stringify(RUNTIME_URL)};${js.slice(m[0].length)}`;
+  const specs = m[2]!.split(",").map((s) => s.trim()).filter((s) => s !== "").map((s) => s.split(/\s+as\s+/));
+  const pattern = specs.map(([name, local]) => (local === undefined ? name! : `${name!}: ${local}`)).join(", ");
+  const read = `const {${pattern}} = globalThis[Symbol.for(${JSON.stringify(RUNTIME_SLOTS.description)})][${JSON.stringify(id)}];`;
+  return { js: `${m[1]!}${read}${js.slice(m[0].length)}`, names: specs.map(([name]) => name!) };
+}
+
+/** What an import of names the runtime lacks fails with, before any code runs. */
+function checkNames(runtime: RuntimeModule, names: readonly string[], code: string): void {
+  const unknown = names.filter((n) => !Object.hasOwn(runtime, n));
+  if (unknown.length > 0) throw loadError(`the runtime does not export ${unknown.join(", ")}`, code);
 }
 
 /** How to load `code`: a GeneratedModule has these fields, so `loadModule(g.code, g)` loads it. */
@@ -135,23 +166,23 @@ export interface LoadOptions {
   language?: "typescript" | "javascript" | "function";
   /** GeneratedModule.runtimeImports: a "function" body's parameters. */
   runtimeImports?: readonly string[];
+  /** The runtime the module's imports from "regoc" read: a module namespace (`await
+   * import("regoc")`); by default this package's runtime. Values the module makes are that
+   * runtime's (`instanceof RegoSet` holds against its RegoSet). */
+  runtime?: RuntimeModule;
 }
 
 /** Loads a generated module (each call makes a new module instance). */
 export async function loadModule(code: string, options: LoadOptions = {}): Promise<LoadedModule> {
   let mod: LoadedModule;
   if (options.language === "function") {
-    mod = await callFunctionBody(code, options.runtimeImports ?? []);
+    mod = await callFunctionBody(code, options.runtimeImports ?? [], options.runtime ?? (await defaultRuntime(code)));
   } else {
     const js =
       options.language === "javascript"
-        ? withRuntimeUrl(code, code)
+        ? code
         : await toJavaScript(code, { compact: true, ...(options.functionStarts ? { functionStarts: options.functionStarts } : {}) });
-    try {
-      mod = await importText(js);
-    } catch (e) {
-      throw failedToLoad(e, code);
-    }
+    mod = await importWithRuntime(js, code, options.runtime);
   }
   if (typeof mod !== "object" || mod === null || typeof mod.entrypoints !== "object" || mod.entrypoints === null) {
     throw loadError("exports no entrypoints table", code);
@@ -166,18 +197,12 @@ function failedToLoad(e: unknown, code: string): RegoError {
   return loadError(`failed to load: ${(e as Error).message}`, code, e);
 }
 
-/** The runtime module's exports (the same instance as RUNTIME_URL's import). */
-let runtimeExports: Record<string, unknown> | undefined;
-
 /** The name generated functions get in stack traces. */
 const FUNCTION_FILENAME = "regoc-generated-module.js";
 
 /** Compiles a "function" body and calls it with the runtime's `names` (see the top of this file). */
-async function callFunctionBody(code: string, names: readonly string[]): Promise<LoadedModule> {
-  const runtime = (runtimeExports ??= (await import(RUNTIME_URL)) as Record<string, unknown>);
-  // (What an import of a name the runtime does not export fails with, before any code runs.)
-  const unknown = names.filter((n) => !Object.hasOwn(runtime, n));
-  if (unknown.length > 0) throw loadError(`the runtime does not export ${unknown.join(", ")}`, code);
+async function callFunctionBody(code: string, names: readonly string[], runtime: RuntimeModule): Promise<LoadedModule> {
+  checkNames(runtime, names, code);
   let body: (...args: unknown[]) => unknown;
   try {
     body = compileFunction(code, [...names], { filename: FUNCTION_FILENAME }) as typeof body;
@@ -188,6 +213,25 @@ async function callFunctionBody(code: string, names: readonly string[]): Promise
     return body(...names.map((n) => runtime[n])) as LoadedModule;
   } catch (e) {
     throw failedToLoad(e, code);
+  }
+}
+
+/** Imports module text `js` (from `code`) with its runtime import reading `runtime`. */
+async function importWithRuntime(js: string, code: string, runtime: RuntimeModule | undefined): Promise<LoadedModule> {
+  const id = randomUUID();
+  const { js: text, names } = withRuntimeSlot(js, code, id);
+  const slots = ((globalThis as Record<symbol, Slots | undefined>)[RUNTIME_SLOTS] ??= Object.create(null) as Slots);
+  if (names.length > 0) {
+    const rt = runtime ?? (await defaultRuntime(code));
+    checkNames(rt, names, code);
+    slots[id] = rt;
+  }
+  try {
+    return await importText(text);
+  } catch (e) {
+    throw failedToLoad(e, code);
+  } finally {
+    delete slots[id];
   }
 }
 

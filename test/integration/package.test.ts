@@ -2,8 +2,8 @@
 // condition) imports `regoc`, `regoc/compiler` and `regoc/express` through package.json `exports`,
 // with type declarations next to each.
 import { expect } from "chai";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "../support/shared.js";
@@ -55,3 +55,138 @@ describe("package surface (built)", function () {
     expect(JSON.parse(out)).to.deep.equal({ names: ["a", "b"], isSet: true, alice: true, bob: false, middleware: "function" });
   });
 });
+
+/** The environment without npm's lifecycle variables (`npm test` sets them; a nested npm would read them as its config). */
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+}
+
+function npm(args: string[], cwd: string): string {
+  return execFileSync("npm", args, { cwd, env: cleanEnv(), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+describe("package tarball (npm pack, installed in an app)", function () {
+  this.timeout(300_000);
+  let dir = "";
+  let app = "";
+  let files: string[] = [];
+  let tarball = "";
+  const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+    version: string;
+    types: string;
+    exports: Record<string, string | Record<string, string>>;
+  };
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "regoc-tarball-"));
+    // No dist/ beforehand: prepack must build it.
+    rmSync(join(repoRoot, "dist"), { recursive: true, force: true });
+    const packed = JSON.parse(npm(["pack", "--json", "--pack-destination", dir], repoRoot)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    files = packed[0]!.files.map((f) => f.path);
+    tarball = join(dir, packed[0]!.filename);
+    app = join(dir, "app");
+    mkdirSync(app);
+    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+  });
+
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("ships dist/ (built by prepack), the LICENSE and bin, no maps and no TypeScript sources", () => {
+    for (const f of ["dist/runtime/index.js", "dist/compiler/cli.js", "LICENSE", "README.md", "bin/regoc.js", "package.json"]) expect(files, f).to.include(f);
+    expect(files.filter((f) => f.endsWith(".map"))).to.deep.equal([]);
+    expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).to.deep.equal([]);
+    expect(readFileSync(join(repoRoot, "LICENSE"), "utf8")).to.match(/Apache License\s+Version 2\.0/);
+  });
+
+  it("every types and exports target a user resolves is in the tarball", () => {
+    const targets = [pkg.types];
+    for (const entry of Object.values(pkg.exports)) {
+      if (typeof entry === "string") targets.push(entry);
+      else for (const [condition, target] of Object.entries(entry)) if (condition !== "regoc-source") targets.push(target);
+    }
+    for (const t of targets) expect(files, t).to.include(t.replace(/^\.\//, ""));
+  });
+
+  it("installs with --engine-strict on this Node, without packages the library does not import", () => {
+    npm(["install", "--engine-strict", "--no-audit", "--no-fund", "--prefer-offline", tarball], app);
+    for (const name of ["express", "jose", "mocha", "tsx"]) expect(existsSync(join(app, "node_modules", name)), name).to.equal(false);
+  });
+
+  it("the installed `regoc` prints its version and evaluates, from the app's directory", () => {
+    const regoc = join(app, "node_modules", ".bin", "regoc");
+    expect(execFileSync(regoc, ["--version"], { cwd: app, encoding: "utf8" }).trim()).to.equal(`regoc ${pkg.version}`);
+    writeFileSync(join(app, "p.rego"), 'package p\nallow if input.user == "alice"\n');
+    writeFileSync(join(app, "input.json"), '{"user": "alice"}');
+    const out = execFileSync(regoc, ["eval", "-d", "p.rego", "-i", "input.json", "data.p.allow"], { cwd: app, encoding: "utf8" });
+    expect((JSON.parse(out) as { result: Array<{ expressions: Array<{ value: unknown }> }> }).result[0]!.expressions[0]!.value).to.equal(true);
+  });
+
+  it("an app decides with the installed copy (plain Node, ESM)", () => {
+    writeFileSync(
+      join(app, "main.js"),
+      `import { Authorizer } from "regoc";
+       const a = await Authorizer.create({ modules: { "p.rego": "package p\\nallow if input.user == \\"alice\\"\\n" }, query: "data.p.allow" });
+       console.log(JSON.stringify([await a.authorize({ user: "alice" }), await a.authorize({ user: "bob" })]));`,
+    );
+    expect(JSON.parse(execFileSync(process.execPath, ["main.js"], { cwd: app, encoding: "utf8" }))).to.deep.equal([true, false]);
+  });
+});
+
+describe("bin/regoc.js in a source checkout", function () {
+  this.timeout(60_000);
+  const bin = join(repoRoot, "bin", "regoc.js");
+
+  it("runs from a directory outside the repository (tsx resolved from the package, not the cwd)", () => {
+    const out = execFileSync(process.execPath, [bin, "--version"], { cwd: tmpdir(), encoding: "utf8" });
+    expect(out.trim()).to.match(/^regoc \d+\.\d+\.\d+/);
+  });
+
+  for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+    it(`killed by pid (${signal}), it leaves no child running`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "regoc-bin-"));
+      try {
+        writeFileSync(join(dir, "p.rego"), "package p\nallow := true\n");
+        const parent = spawn(process.execPath, [bin, "build", dir, "-e", "p/allow", "-o", join(dir, "out"), "--watch"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+        // Watching: the CLI (the child) has started and built.
+        await new Promise<void>((resolve, reject) => {
+          let seen = "";
+          parent.stdout.on("data", (d: Buffer) => ((seen += d.toString()), /watching/.test(seen) && resolve()));
+          parent.on("exit", () => reject(new Error(`regoc exited before watching: ${seen}`)));
+        });
+        const child = childrenOf(parent.pid!);
+        expect(child, "the CLI runs in a child process").to.have.length(1);
+        parent.kill(signal);
+        const deadline = Date.now() + 10_000;
+        while (alive(child[0]!) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        expect(alive(child[0]!), `child ${child[0]} still running`).to.equal(false);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+/** The pids whose parent is `pid` (from /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[1] === String(pid);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !/^\S+ \S+ Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^\d+ \(.*\) /, "0 x "));
+  } catch {
+    return false;
+  }
+}

@@ -10,6 +10,7 @@ import { PreparedQuery, compilePlan, generateTypeScript, loadModule, toJavaScrip
 import { L, PolicyBuilder, block, ruleFunc, st } from "./plans.js";
 import { useTestBuiltins } from "./support.js";
 import { runFixture } from "../../../support/child.js";
+import { wrapCompileError } from "../../../../runtime/decision.js";
 
 function setPlan(): PolicyBuilder {
   const b = new PolicyBuilder();
@@ -82,10 +83,44 @@ describe("codegen: loader", () => {
     assert.ok(r.growthBytes < 4 * r.moduleBytes, `heap grew ${r.growthBytes} bytes over ${r.rounds} reloads of a ${r.moduleBytes}-byte module`);
   });
 
-  it("the only import is rewritten to this process's runtime", async () => {
+  it("toJavaScript strips the types and keeps the import from \"regoc\"", async () => {
     const js = await toJavaScript(generateTypeScript(setPlan().json()).code);
-    assert.doesNotMatch(js, /from "regoc"/);
-    assert.match(js, /runtime\/index\.(ts|js)"/);
+    assert.match(js, /^import \{[^}]*\} from "regoc";$/m);
+    assert.doesNotMatch(js, /: Value\b/);
+  });
+
+  it("a module reads the runtime it is given, by reference, in every form", async () => {
+    // A runtime whose RegoSet is a marked subclass: the module's sets must be of that class.
+    class MarkedSet extends RegoSet {}
+    const runtime = { ...(await import("regoc")), RegoSet: MarkedSet };
+    const plan = setPlan().json();
+    for (const language of ["typescript", "javascript", "function"] as const) {
+      const g = generateTypeScript(plan, { language });
+      const mod = await loadModule(g.code, { ...g, runtime });
+      const out = (mod.testS as (input: unknown, data: unknown) => Value)(["b", "a"], {});
+      assert.ok(out instanceof MarkedSet, language);
+      const own = await loadModule(g.code, g);
+      assert.ok(!((own.testS as (input: unknown, data: unknown) => Value)(["a"], {}) instanceof MarkedSet), `${language}: default runtime`);
+    }
+    // Nothing is left on globalThis once loaded.
+    const slots = (globalThis as Record<symbol, object | undefined>)[Symbol.for("regoc.loader.runtime")];
+    assert.deepEqual(Object.keys(slots ?? {}), []);
+    // A runtime lacking a name the module imports fails before any code runs, for every form.
+    for (const language of ["typescript", "function"] as const) {
+      const g = generateTypeScript(plan, { language });
+      await assert.rejects(
+        () => loadModule(g.code, { ...g, runtime: {} }),
+        (e: unknown) => e instanceof RegoError && /the runtime does not export \w+/.test(e.message),
+      );
+    }
+  });
+
+  it("a module that cannot be loaded is not reported as a policy that does not compile", () => {
+    const internal = new RegoError("eval_internal_error", "generated module: cannot import the runtime (\"regoc\"): Cannot find module");
+    const e = wrapCompileError(`Engine: query "true" does not compile`, internal);
+    assert.equal(e.code, "eval_internal_error");
+    assert.match(e.message, /^Engine: query "true" could not be loaded: generated module: cannot import the runtime/);
+    assert.match(wrapCompileError("Authorizer: the policy does not compile", new RegoError("rego_parse_error", "x")).message, /does not compile: x$/);
   });
 
   it("a module that fails to compile or load is a rego_compile_error carrying the source", async () => {
