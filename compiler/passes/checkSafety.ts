@@ -62,7 +62,7 @@ function ruleSuffix(m: Module, rule: Rule): string {
 /** The vars of a rule's head terms that neither the arguments nor the body (SAFETY_PARAMS)
  * bind; undefined when there are none (the common case: no set is made). The body is searched
  * from its end, and only until every head var is found: the compiler's own bindings of head
- * values come last, and walking whole bodies here was a cost. */
+ * values come last. */
 function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
   // (cleared first too: a walk cut short by a stack overflow leaves its vars behind; only when
   // needed, as clearing a set makes a new table)

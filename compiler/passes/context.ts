@@ -36,10 +36,9 @@ export interface QueryState {
   gen: LocalVarGen;
 }
 
-/** Generated var → the term it stands for. Recorded for every hoisted term (tens of thousands
- * a big compile) and read only to print type errors: a record is two appends, the map is made
- * (and brought up to date) when read. Inserting into a map of that size was ~10% of
- * RewriteExprTerms' and RewriteDynamicTerms' time. A name set again stands for the last term. */
+/** Generated var → the term it stands for. Recorded for every hoisted term and read only to
+ * print type errors: a record is two appends, and the map is made (and brought up to date) when
+ * read. A name set again stands for the last term. */
 export class HoistedTerms {
   private readonly names: string[] = [];
   private readonly terms: Term[] = [];

@@ -35,9 +35,8 @@ const walked = new NameList();
 const unifiedBuffer = new NameList();
 
 // A class rather than closures: it runs for every equality of every body the safety analysis
-// orders, several times over, and a set of closures per call was a measurable cost. One
-// instance, started afresh for each equality (an instance and a view of the known vars per
-// equality were ~1.5 MB of the 1 MB set's stages); it is its own view of what is known safe.
+// orders, several times over (hot, see bench/frontend.bench.ts). One instance, started afresh for each equality; it is its
+// own view of what is known safe.
 class Unifier implements VarLookup {
   readonly unified = unifiedBuffer;
   /** Vars waiting for others to be safe (made at the first: most unifications have none). */
@@ -220,7 +219,7 @@ function keyText(k: Term): string {
  * but those vars are local.) */
 function refOutputs(node: Expr | Term, safe: VarLookup): void {
   // what the walk reads in a module variable, set for the walk and reset after it (nothing the
-  // walk calls walks output vars again, and a walker per expression ordered was a measurable cost)
+  // walk calls walks output vars again)
   walked.clear();
   walkSafe = safe;
   if (node.type === "expr") exprRefOutputs(node);
@@ -233,8 +232,7 @@ const NOTHING_SAFE: VarLookup = { has: () => false };
 
 // The walk is visit.ts' Walker order (its `parts` with `with` targets, its `children`), as plain
 // functions with indexed loops: it runs for every expression the safety analysis orders, on
-// every pass, and the Walker's iterators and dispatch through the subclass were most of its
-// allocation (measured with .prof/safetyalloc.mjs).
+// every pass (hot, see bench/frontend.bench.ts).
 let walkSafe: VarLookup = NOTHING_SAFE;
 
 function bodyRefOutputs(body: Body): void {
@@ -325,7 +323,6 @@ const callInputs = new Set<string>();
  * it may be shared). */
 export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): readonly string[] {
   if (e.negated) return NO_NAMES;
-  // (indexed: for-of allocated an iterator per expression here)
   const ws = e.with;
   for (let i = 0; i < ws.length; i++) {
     if (!subsetOf(varsOf(ws[i]!, SAFETY_PARAMS), safe)) return NO_NAMES;
@@ -379,7 +376,7 @@ export function outputVarsForBody(body: Body, arity: Arity, safe: VarSet): Set<s
   return o;
 }
 
-/** Adds names to a set (indexed: for-of made an iterator per call). */
+/** Adds names to a set. */
 export function addAll(into: VarSink, vs: readonly string[]): void {
   for (let i = 0; i < vs.length; i++) into.add(vs[i]!);
 }

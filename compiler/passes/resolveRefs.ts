@@ -50,7 +50,7 @@ export function resolveRefs(ctx: CompileContext): void {
   // each module's package, and the modules of each package whose rule names are yet to be
   // collected: they are, right before the package's first module is resolved (a package of one
   // module, the common case, then has its rules' heads in the processor's caches when they are
-  // resolved; a walk of every head first found them in memory twice)
+  // resolved)
   const pkgOf: PackageRules[] = [];
   const uncollected = new Map<PackageRules, Module[]>();
   const packages = new Map<string, PackageRules>();
@@ -168,8 +168,7 @@ export class DeclaredStack {
   }
 }
 
-// (shared by the bodies that declare nothing, most of them: a Set per rule and comprehension
-// body was a sixth of this stage's allocation)
+// (shared by the bodies that declare nothing, most of them)
 const NO_VARS: ReadonlySet<string> = new Set();
 
 /** The vars a body declares with `:=` or `some` (not looking into comprehensions). */
