@@ -53,7 +53,7 @@ export class RuleTrie {
    * node below it too (OPA's functrie collapse). */
   addRule(r: Rule, ref: Ref): void {
     // nearly always a leaf (a rule's node) with no rules yet: a list of one, at its final length
-    // (a list grown by push from empty keeps room for 17)
+    // (a list grown by push from empty keeps spare room)
     if (this.entries !== undefined && this.entries.length > 0) {
       const rules: Rule[] = [];
       const refs: Ref[] = [];
