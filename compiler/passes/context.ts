@@ -185,8 +185,8 @@ export class CompileContext {
     const pkg = m ? m.package.path : [];
     const href = rule.head.reference;
     const head = href[0]!;
-    // one copy at its final length (a copy of the path grown by push would keep room for 16
-    // more terms); the head's var becomes a string key
+    // one copy at its final length (a copy of the path grown by push would keep spare room); the
+    // head's var becomes a string key
     const out: Term[] = pkg.concat(href);
     if (head.type === "var") out[pkg.length] = stringTerm(head.value, head.location);
     return out;

@@ -165,8 +165,8 @@ export class Rewriter {
         const key = three ? ops[1]! : varTerm(this.gen.generate(), s.location);
         const val = ops[three ? 2 : 1]!;
         const container = ops[three ? 3 : 2]!;
-        // (concat: the ref's terms at their final length; `[...container.value, key]` grew its copy
-        // to hold ~18 more, kept in the AST)
+        // (concat: the ref's terms at their final length, kept in the AST; a spread would leave
+        // spare room)
         const rhs = container.type === "ref" ? refTerm(container.value.concat([key]), container.location) : refTerm([container, key], container.location);
         const x = withTerms(e, [nameRef("eq", e.location), val, rhs]);
         const outputs = outputVarsForExprEq(x as Expr & { terms: Term[] }, varsOf(container));

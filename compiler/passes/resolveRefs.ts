@@ -346,7 +346,7 @@ function isScalarTerm(t: Term): boolean {
 }
 
 /** The terms resolved: `ts` itself when none changed. (A changed one is a copy at its final
- * length: a slice grown by push would keep room for 16 more terms in the AST.) */
+ * length: a slice grown by push would keep spare room in the AST.) */
 function resolveTerms(globals: Globals, ignore: DeclaredStack, ts: Term[]): Term[] {
   let out: Term[] | undefined;
   for (let i = 0; i < ts.length; i++) {
@@ -409,7 +409,7 @@ export function resolveTerm(globals: Globals, ignore: DeclaredStack, t: Term): T
 }
 
 /** A ref resolved: `ref` itself when nothing in it changed, else a new array at its final length
- * (one grown by push kept room for 16 more terms, in every resolved ref of the AST). */
+ * (one grown by push would keep spare room, in every resolved ref of the AST). */
 function resolveRef(globals: Globals, ignore: DeclaredStack, ref: Ref): Ref {
   let out: Term[] | undefined;
   // the global's path that the head stands for, if it does

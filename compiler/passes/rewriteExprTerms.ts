@@ -118,8 +118,7 @@ function expandTerm(gen: LocalVarGen, t: Term, support: Expr[]): Term {
       expandFrom(gen, t.value, 1, support);
       const out = varTerm(gen.generate(), t.location);
       hoisted?.set(out.value, t);
-      // (concat: an array at its final length; `[...t.value, out]` had room for ~18 more terms,
-      // kept in every such expression of the AST)
+      // (concat: an array at its final length, kept in the AST; a spread would leave spare room)
       support.push(newExpr(t.value.concat([varTerm(out.value, out.location)]), t.location, true));
       return out;
     }
