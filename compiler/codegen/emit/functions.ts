@@ -99,7 +99,7 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   fe.settleWrites();
   body.fill(declarationsAt, declarations(fe, f.params));
   // (concat: an array of its own length; the TypeScript layout keeps it until the module is laid
-  // out, where a spread into a literal would grow it to 17 slots.)
+  // out, and a spread into a literal would leave spare room.)
   const $ = fe.stateUsed ? fe.state : Name.unused(fe.state);
   const params: Param[] = [{ name: $, type: mod.rtType("EvalState") }].concat(f.params.map((p) => ({ name: fe.uses(p) ? fe.name(p) : Name.unused(fe.name(p)), type: V })));
   return {
