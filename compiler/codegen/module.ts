@@ -7,9 +7,9 @@
 // Everything else is text already laid out by code.ts: header comments, type aliases, module
 // constants, each function's doc comment and body, the entrypoint table. Handing them to ts-morph
 // would only make it print them through its writer, re-parse them, and (for comments between
-// statements) re-scan them when the file is dropped. So the skeleton holds the structured declarations only, and each piece of text is placed by a
-// position ts-morph's AST gives — never a text search, so no string in the policy can steer where
-// anything goes:
+// statements) re-scan them when the file is dropped. So the skeleton holds the structured
+// declarations only, and each piece of text is placed by a position ts-morph's AST gives — never a
+// text search, so no string in the policy can steer where anything goes:
 //   header comments          at the start of the file
 //   type aliases, constants  after the import declaration, one per line
 //   a function's doc comment just before the function

@@ -52,8 +52,8 @@ const byNumber = (a: number, b: number): number => a - b;
 function declarations(fe: FuncEmitter, skip: readonly number[]): Code {
   const V = fe.mod.fixed.V;
   // Into a reused array, sorted only when out of order: the locals come in first-use order, which
-  // the planner's numbering makes sorted or nearly so. Array sort is adaptive to sorted runs, and n log n on a plan
-  // whose locals come in any order.
+  // the planner's numbering makes sorted or nearly so. Array sort is adaptive to sorted runs, and n
+  // log n on a plan whose locals come in any order.
   const numbers = sortedLocals;
   let count = 0;
   let ordered = true;
