@@ -35,8 +35,8 @@ const walked = new NameList();
 const unifiedBuffer = new NameList();
 
 // A class rather than closures: it runs for every equality of every body the safety analysis
-// orders, several times over (hot, see bench/frontend.bench.ts). One instance, started afresh for each equality; it is its
-// own view of what is known safe.
+// orders, several times over (hot, see bench/frontend.bench.ts). One instance, started afresh for
+// each equality; it is its own view of what is known safe.
 class Unifier implements VarLookup {
   readonly unified = unifiedBuffer;
   /** Vars waiting for others to be safe (made at the first: most unifications have none). */
