@@ -26,8 +26,8 @@ export class RuleTrie {
   private others: Map<string, Entry> | undefined;
   /** The rules (rulesOf), set only by addRule, which keeps ruleRefs in step. */
   private rules: Rule[] | undefined;
-  /** The full ref of each rule (`data.pkg.p.q`), at the same index: made once per rule, where
-   * the rule is added (kept here rather than in a map by rule: hot, see bench/frontend.bench.ts). */
+  /** The full ref of each rule (`data.pkg.p.q`), at the same index: made once per rule, where the
+   * rule is added (kept here rather than in a map by rule: hot, see bench/frontend.bench.ts). */
   private ruleRefs: Ref[] | undefined;
   /** The rules made ready for planning (rules.ts's planNodeRules), once asked for. */
   ruleSet: RuleSet | undefined;
