@@ -6,8 +6,8 @@
 //
 // How a reload goes (the watch loop is reloadWatch.ts, shared with `regoc build --watch`):
 //   - chokidar reports add/change/unlink of a `.rego` file or a data document (reloadFiles.ts);
-//   - 100 milliseconds (debounceMs) after the LAST such event the whole directory is read and compiled again
-//     (an Engine for the modules and data, and its Engine.authorizer for the query);
+//   - debounceMs (100 milliseconds) after the LAST such event the whole directory is read and
+//     compiled again (an Engine for the modules and data, and its Engine.authorizer for the query);
 //   - success swaps the loaded state in one assignment: a decision in flight keeps the state it
 //     started with, the next one sees the new policy; failure keeps the old state and reports the
 //     error (onError, status().lastError) — an editor's half-written file never takes a policy down.

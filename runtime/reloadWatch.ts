@@ -23,8 +23,8 @@ export interface ReloadWatchOptions {
   label?: string;
 }
 
-/** chokidar drops a file's `change` events within 50 milliseconds of the one it reported: a rebuild that
- * starts later than that after the last event has read every write, so none is lost. */
+/** chokidar drops a file's `change` events within 50 milliseconds of the one it reported: a rebuild
+ * that starts later than that after the last event has read every write, so none is lost. */
 const CHANGE_THROTTLE_MS = 60;
 
 export class ReloadWatch {
