@@ -6,8 +6,8 @@
 //
 // How a reload goes (the watch loop is reloadWatch.ts, shared with `regoc build --watch`):
 //   - chokidar reports add/change/unlink of a `.rego` file or a data document (reloadFiles.ts);
-//   - 100 ms (debounceMs) after the LAST such event the whole directory is read and compiled again
-//     (an Engine for the modules and data, and its Engine.authorizer for the query);
+//   - debounceMs (100 milliseconds) after the LAST such event the whole directory is read and
+//     compiled again (an Engine for the modules and data, and its Engine.authorizer for the query);
 //   - success swaps the loaded state in one assignment: a decision in flight keeps the state it
 //     started with, the next one sees the new policy; failure keeps the old state and reports the
 //     error (onError, status().lastError) — an editor's half-written file never takes a policy down.
@@ -34,7 +34,7 @@ export interface HotReloaderOptions {
   data?: Record<string, unknown>;
   v0Compatible?: boolean;
   evalOptions?: EvalOptions;
-  /** Quiet time after the last file event before recompiling; default 100 ms, at least 60 (reloadWatch.ts). */
+  /** Quiet time after the last file event before recompiling, in milliseconds; default 100, at least 60 (reloadWatch.ts). */
   debounceMs?: number;
   /** Called after each successful reload (not after the first load). */
   onReload?: (event: ReloadEvent) => void;

@@ -29,8 +29,8 @@ export function isConfigMapSnapshot(topSegment: string): boolean {
   return topSegment.startsWith("..") && topSegment.length > 2;
 }
 
-/** chokidar drops a file's `change` events within 50 ms of the one it reported: a rebuild that
- * starts later than that after the last event has read every write, so none is lost. */
+/** chokidar drops a file's `change` events within 50 milliseconds of the one it reported: a rebuild
+ * that starts later than that after the last event has read every write, so none is lost. */
 const CHANGE_THROTTLE_MS = 60;
 
 export class ReloadWatch {

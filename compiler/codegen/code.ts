@@ -191,12 +191,11 @@ const OPENINGS = Symbol("openings");
 type Piece = string | Braced | typeof LINE_START | typeof BLOCK_END;
 
 /**
- * A function body as the pieces of its text, in order: the statement emitters append to it
- * instead of building a `Code` per statement and a tree per block (a 1 MB policy set has
- * ~200 000 statements). Raw text gets in only from this file: the template pieces of `line`,
- * `Code`/`Name` text, and literals through `lit`. Blocks are opened and closed around their
- * statements; a block is written with its label and braces only when it has a head or a tail or
- * something jumps to it (a plain block is only its statements). Everything that
+ * A function body as the pieces of its text, in order: the statement emitters append to it instead
+ * of building a `Code` per statement and a tree per block. Raw text gets in only from this file:
+ * the template pieces of `line`, `Code`/`Name` text, and literals through `lit`. Blocks are opened
+ * and closed around their statements; a block is written with its label and braces only when it has
+ * a head or a tail or something jumps to it (a plain block is only its statements). Everything that
  * jumps to a block is inside it, so that is known when it closes: without indentation the block's
  * text is put in then; with it, when rendering (a line's depth depends on the blocks around it).
  */
@@ -367,7 +366,7 @@ export class PieceBuffer {
   private readonly [OPENINGS] = new Map<Name, string>();
 
   /** The opening of a labelled block without head, made once per label name: functions number
-   * their labels alike (one `b0` Name for all), and a 1 MB policy set opens ~56 000 blocks. */
+   * their labels alike (one `b0` Name for all). */
   labelOpening(name: Name): string {
     let text = this[OPENINGS].get(name);
     if (text === undefined) this[OPENINGS].set(name, (text = `${name.text}: {\n`));

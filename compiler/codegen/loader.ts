@@ -5,22 +5,19 @@
 //   with the runtime's exports it names (GeneratedModule.runtimeImports) as arguments; it returns
 //   its exports. No module loader: Node's ESM loader keeps every module it imported for the life
 //   of the process (a data: URL's whole base64 text as the key), so a server that recompiles
-//   policies kept every version (~14 MB per load of a 1 MB policy set's module); a function is
-//   collected with its last reference. And it is quicker: the 8.4 MB module of a 1 MB policy set
-//   in ~180 ms of CPU against ~340 ms by import() from a file, a compliance case's module in
-//   ~0.035 ms against ~0.7 ms from a data: URL (medians, interleaved runs). compileFunction rather
-//   than `new Function` (which --disallow-code-generation-from-strings forbids) or a vm.Script
-//   around the text (a copy of it): CPU medians of 9 on the 8.4 MB module 170 ms, 185 ms, 184 ms,
-//   and it names the code's file in stack traces.
+//   policies would keep every version; a function is collected with its last reference, and
+//   compiles quicker than an import (see bench/codegen.bench.ts). compileFunction rather than
+//   `new Function` (which --disallow-code-generation-from-strings forbids) or a vm.Script around
+//   the text (a copy of it), and it names the code's file in stack traces.
 // - An ES module's text (generated TypeScript, through esbuild, which strips the types — a large
 //   module in pieces, concurrently — or generated "javascript") is imported by `import()`, its one
 //   import from "regoc" turned into a read of the runtime object from a slot of its own on
-//   globalThis, removed once imported: from a data: URL, or a large one (≥ 1 MB) from a file of its
-//   own in a fresh temporary directory, removed once imported (as a URL, Node parses the whole text,
-//   keys its module map by it and decodes it — ~40 % more than compiling a 9 MB module — while for
-//   small modules the file's creation and removal cost more than that). Such modules stay in the
-//   module map: the route is for code a user hands over as a module, not what regoc's own compiles
-//   take. (TypeScript is not turned into a function body: esbuild would have to emit CommonJS, whose
+//   globalThis, removed once imported: from a data: URL, or a large one (FILE_IMPORT characters or
+//   more) from a file of its own in a fresh temporary directory, removed once imported (as a URL,
+//   Node parses the whole text, keys its module map by it and decodes it, a large module's cost; for
+//   small modules the file's creation and removal cost more). Such modules stay in the module map:
+//   the route is for code a user hands over as a module, not what regoc's own compiles take.
+//   (TypeScript is not turned into a function body: esbuild would have to emit CommonJS, whose
 //   export wrappers a module transformed in pieces would get once per piece.)
 // Either way the runtime is an object (LoadOptions.runtime, else this package's own runtime by an
 // import bundlers follow), never a URL relative to this file: that breaks once a server is bundled.

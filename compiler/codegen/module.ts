@@ -5,13 +5,11 @@
 // policy-derived reaches the module except through lit() and the identifier function.
 //
 // Everything else is text already laid out by code.ts: header comments, type aliases, module
-// constants, each function's doc comment and body, the entrypoint table. A 1 MB policy set gives
-// ~12 MB of bodies, two site tables of ~150 KB and ~11 000 doc comments; handing them to ts-morph
+// constants, each function's doc comment and body, the entrypoint table. Handing them to ts-morph
 // would only make it print them through its writer, re-parse them, and (for comments between
-// statements) re-scan them when the file is dropped — most of the time of building a module. So
-// the skeleton holds the structured declarations only, and each piece of text is placed by a
-// position ts-morph's AST gives — never a text search, so no string in the policy can steer where
-// anything goes:
+// statements) re-scan them when the file is dropped. So the skeleton holds the structured
+// declarations only, and each piece of text is placed by a position ts-morph's AST gives — never a
+// text search, so no string in the policy can steer where anything goes:
 //   header comments          at the start of the file
 //   type aliases, constants  after the import declaration, one per line
 //   a function's doc comment just before the function
@@ -57,9 +55,7 @@ interface ModuleFunction extends Omit<FunctionParts, "body"> {
 /**
  * How a language lays out a module: each function is handed over as soon as it is emitted
  * (`add`), which renders its body, so that its pieces die young and the next body borrows the
- * pieces array (keeping every function's tree until the module was laid out made each
- * young-generation GC copy them all: ~0.9 s of a 1 MB policy set's compile was such GCs); the rest
- * of the module comes once every function is in (`build`).
+ * pieces array; the rest of the module comes once every function is in (`build`).
  */
 interface ModuleLayout {
   add(f: FunctionParts): void;
@@ -202,10 +198,8 @@ function buildModule(parts: ModuleParts, functions: readonly ModuleFunction[]): 
 }
 
 /** Functions' text is joined into chunks of at least this many characters as it comes: strings
- * this long are allocated in V8's large-object space, which the young-generation GC never copies.
- * (Each body's own string dies young then, instead of being copied twice and promoted, 8.4 MB of
- * them for a 1 MB policy set. One join of every body's pieces instead is slower: the 1.75 M pieces
- * cost ~20 ns each in a join, whose buffer grows by copying; ~70 ms against ~40.) */
+ * this long are allocated in V8's large-object space, which the young-generation GC never copies,
+ * and each body's own string dies young (hot, see bench/frontend.bench.ts). */
 const CHUNK = 1 << 17;
 
 /**
@@ -266,7 +260,7 @@ class JavaScriptLayout implements ModuleLayout {
     if (!this.exporting) {
       const exported = [...parts.consts.filter((c) => c.exported).map((c) => c.name.text), ...this.exportedFunctions, ...parts.tail.filter((c) => c.exported).map((c) => c.name.text)];
       // (In the one join: appended after it, the text would be a concatenation that
-      // vm.compileFunction flattens into a second copy of the 8.4 MB module.)
+      // vm.compileFunction flattens into a second copy of the module.)
       out.push(`return { __proto__: null, ${exported.join(", ")} };\n`);
     }
     return { code: out.join(""), functionStarts: this.starts.map((s) => s + before) };

@@ -120,10 +120,6 @@ const RESERVED = new Set([
 /** The generator's own names look like this; derived names never do. */
 const INTERNAL = /^[A-Za-z]{1,2}\d+$/;
 
-/** Char codes of an identifier being made (identifiers are made by the thousand: no array,
- * word or piece of string per name). */
-let chars = new Uint16Array(64);
-
 /**
  * The alphanumeric words of `text` joined, each capitalised — the first lower-cased instead when
  * `style` is "camel": "authz/allow_all" → "authzAllowAll". Style "var" keeps the letters, digits
@@ -132,28 +128,12 @@ let chars = new Uint16Array(64);
  */
 function joinedWords(text: string, style: IdentStyle): string {
   if (style === "var") return varWords(text);
-  if (chars.length < text.length) chars = new Uint16Array(text.length * 2);
-  let n = 0;
-  let wordStart = true;
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    const upper = c >= 0x41 && c <= 0x5a;
-    const lower = c >= 0x61 && c <= 0x7a;
-    if (!upper && !lower && !(c >= 0x30 && c <= 0x39)) {
-      wordStart = true;
-      continue;
-    }
-    if (wordStart) {
-      if (n === 0 && style === "camel") {
-        if (upper) c += 0x20;
-      } else if (lower) c -= 0x20;
-      wordStart = false;
-    }
-    chars[n++] = c;
-  }
-  // (fromCharCode takes its codes as arguments: a long text goes in parts.)
   let out = "";
-  for (let from = 0; from < n; from += 4096) out += String.fromCharCode.apply(null, chars.subarray(from, Math.min(n, from + 4096)) as unknown as number[]);
+  for (const word of text.split(/[^A-Za-z0-9]+/)) {
+    if (word === "") continue;
+    const first = out === "" && style === "camel" ? word[0]!.toLowerCase() : word[0]!.toUpperCase();
+    out += first + word.slice(1);
+  }
   return out;
 }
 
@@ -171,8 +151,8 @@ function varWords(text: string): string {
 export type IdentStyle = "camel" | "pascal" | "var";
 
 export class Scope {
-  /** Each prefix used, then its count: a scope numbers a handful of prefixes, and a Map per
-   * function's scope was ~2.4 MB of a 1 MB policy set's generation (its table alone). */
+  /** Each prefix used, then its count: a scope numbers a handful of prefixes (no Map per
+   * function's scope: hot, see bench/frontend.bench.ts). */
   private readonly counters: Array<string | number> = [];
 
   /** `shared`: names already made, by prefix and number, for scopes that number alike (each

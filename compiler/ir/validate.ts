@@ -39,8 +39,8 @@ export function isValidDecoded(v: unknown): v is Policy {
 function check(policy: Policy, shapes: boolean): void {
   const { builtin_funcs } = policy.static;
   const funcList = policy.funcs.funcs;
-  // funcs by name → their index (calls and the call graph work with indexes: a plan has many
-  // funcs with long names, and maps keyed by them cost more than the checks themselves)
+  // funcs by name → their index (calls and the call graph work with indexes, not the funcs' long
+  // names)
   const funcs = new Map<string, number>();
   for (let i = 0; i < funcList.length; i++) {
     const f = funcList[i]!;
@@ -94,8 +94,7 @@ function checkAcyclic(policy: Policy, callees: readonly (readonly number[])[]): 
   const state = new Uint8Array(funcs.length); // 0 = not seen, 1 = on the stack, 2 = done
   // Depth-first with an explicit stack (call chains can be thousands of funcs long): the chain of
   // funcs and, for each, the index of its next callee, in arrays made once — a func is on the
-  // chain at most once. (Arrays pushed and popped empty for each root were ~3 MB of a 1 MB policy
-  // set's validation.)
+  // chain at most once.
   const chain = new Int32Array(funcs.length);
   const next = new Int32Array(funcs.length);
   for (let root = 0; root < funcs.length; root++) {

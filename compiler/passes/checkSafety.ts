@@ -62,11 +62,9 @@ function ruleSuffix(m: Module, rule: Rule): string {
 /** The vars of a rule's head terms that neither the arguments nor the body (SAFETY_PARAMS)
  * bind; undefined when there are none (the common case: no set is made). The body is searched
  * from its end, and only until every head var is found: the compiler's own bindings of head
- * values come last, and walking whole bodies here was a cost. */
+ * values come last. */
 function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
-  // (cleared first too: a walk cut short by a stack overflow leaves its vars behind; only when
-  // needed, as clearing a set makes a new table)
-  if (headVars.size > 0) headVars.clear();
+  const headVars = new Set<string>();
   const ref = h.reference;
   for (let i = 1; i < ref.length; i++) headTermVars(ref[i]!, headVars);
   if (h.args) for (let i = 0; i < h.args.length; i++) headTermVars(h.args[i]!, headVars);
@@ -75,12 +73,12 @@ function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
   if (headVars.size === 0) return undefined;
   // the head's vars in an array, those found bound dropped in place (no set shrunk per var)
   const unbound = Array.from(headVars);
-  headVars.clear();
   let left = unbound.length;
-  if (scratch.size > 0) scratch.clear();
+  // the vars found bound, dropped from `unbound` after each step
+  const scratch = new Set<string>();
   if (h.args) {
     for (let i = 0; i < h.args.length; i++) headTermVars(h.args[i]!, scratch);
-    left = dropBound(unbound, left);
+    left = dropBound(unbound, left, scratch);
   }
   for (let i = body.length - 1; i >= 0 && left > 0; i--) {
     // the vars an expression's own terms are (most often the one binding a head value: `__localN__
@@ -89,7 +87,7 @@ function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
     left = dropTopVars(body[i]!, unbound, left);
     if (left === 0) break;
     safetyVarsOfExpr(body[i]!, scratch);
-    left = dropBound(unbound, left);
+    left = dropBound(unbound, left, scratch);
   }
   if (left === 0) return undefined;
   unbound.length = left;
@@ -119,13 +117,9 @@ function dropTopVars(e: Expr, vs: string[], n: number): number {
   return n;
 }
 
-// (vars collected here are only looked up: two sets, emptied after each use)
-const headVars = new Set<string>();
-const scratch = new Set<string>();
-
 /** Drops the vars in `scratch` from vs[0:n] (keeping the order of the rest), empties `scratch`;
  * returns how many are left. */
-function dropBound(vs: string[], n: number): number {
+function dropBound(vs: string[], n: number, scratch: Set<string>): number {
   if (scratch.size === 0) return n;
   let k = 0;
   for (let i = 0; i < n; i++) if (!scratch.has(vs[i]!)) vs[k++] = vs[i]!;

@@ -36,10 +36,9 @@ export interface QueryState {
   gen: LocalVarGen;
 }
 
-/** Generated var → the term it stands for. Recorded for every hoisted term (tens of thousands
- * a big compile) and read only to print type errors: a record is two appends, the map is made
- * (and brought up to date) when read. Inserting into a map of that size was ~10% of
- * RewriteExprTerms' and RewriteDynamicTerms' time. A name set again stands for the last term. */
+/** Generated var → the term it stands for. Recorded for every hoisted term and read only to
+ * print type errors: a record is two appends, and the map is made (and brought up to date) when
+ * read. A name set again stands for the last term. */
 export class HoistedTerms {
   private readonly names: string[] = [];
   private readonly terms: Term[] = [];
@@ -186,8 +185,8 @@ export class CompileContext {
     const pkg = m ? m.package.path : [];
     const href = rule.head.reference;
     const head = href[0]!;
-    // one copy at its final length (a copy of the path grown by push would keep room for 16
-    // more terms); the head's var becomes a string key
+    // one copy at its final length (a copy of the path grown by push would keep spare room); the
+    // head's var becomes a string key
     const out: Term[] = pkg.concat(href);
     if (head.type === "var") out[pkg.length] = stringTerm(head.value, head.location);
     return out;

@@ -37,8 +37,7 @@ export class LocalDeclaredVars {
 
   /** Back to one scope holding `from`'s names flattened (what a rule body starts from: its
    * arguments), each entry a copy. Its renamings stay where this stack records them: a map of its
-   * own gets `from`'s. One stack is reset for every rule rather than a copy made for each
-   * (a stack, its frames and its map per rule: ~2 MB of the 1 MB set's stages). */
+   * own gets `from`'s. One stack is reset for every rule rather than a copy made for each. */
   startFrom(from: LocalDeclaredVars): void {
     this.clear();
     const f = this.frames[0]!;

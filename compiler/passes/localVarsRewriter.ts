@@ -165,8 +165,8 @@ export class Rewriter {
         const key = three ? ops[1]! : varTerm(this.gen.generate(), s.location);
         const val = ops[three ? 2 : 1]!;
         const container = ops[three ? 3 : 2]!;
-        // (concat: the ref's terms at their final length; `[...container.value, key]` grew its copy
-        // to hold ~18 more, kept in the AST)
+        // (concat: the ref's terms at their final length, kept in the AST; a spread would leave
+        // spare room)
         const rhs = container.type === "ref" ? refTerm(container.value.concat([key]), container.location) : refTerm([container, key], container.location);
         const x = withTerms(e, [nameRef("eq", e.location), val, rhs]);
         const outputs = outputVarsForExprEq(x as Expr & { terms: Term[] }, varsOf(container));
@@ -219,8 +219,7 @@ export class Rewriter {
     return e;
   }
 
-  // (indexed loops in expr and term: for-of allocated an iterator and its results per node, ~2 MB
-  // of the 1 MB set's stages)
+  // (indexed loops in expr and term: hot, see bench/frontend.bench.ts)
   expr(stack: LocalDeclaredVars, e: Expr): Expr {
     const ts = e.terms;
     if (Array.isArray(ts)) this.terms(stack, ts);

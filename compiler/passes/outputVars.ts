@@ -28,39 +28,30 @@ function isCallSafe(call: Term, safe: VarLookup): boolean {
   return subsetOf(varsOf(call, SAFETY_PARAMS), safe);
 }
 
-// One buffer for the ref walk's names and one for the unifier's, emptied at the start of each use:
-// nothing either use calls computes output vars again, so they are never in use twice at once
-// (emptied first, not only after: a walk cut short by a stack overflow leaves its names behind).
-const walked = new NameList();
-const unifiedBuffer = new NameList();
-
 // A class rather than closures: it runs for every equality of every body the safety analysis
-// orders, several times over, and a set of closures per call was a measurable cost. One
-// instance, started afresh for each equality (an instance and a view of the known vars per
-// equality were ~1.5 MB of the 1 MB set's stages); it is its own view of what is known safe.
+// orders, several times over (hot, see bench/frontend.bench.ts). One instance per equality; it is
+// its own view of what is known safe.
 class Unifier implements VarLookup {
-  readonly unified = unifiedBuffer;
+  /** The vars the unification binds, in the order found. */
+  readonly unified = new NameList();
   /** Vars waiting for others to be safe (made at the first: most unifications have none). */
   private unknown: Map<string, Set<string>> | undefined;
-  private safeVars: VarLookup = NOTHING_SAFE;
-  /** Whether the names in `walked` are known safe too. */
-  private withWalked = false;
 
-  /** Unifies `a` with `b`, given `safe` (and `walked`'s names when `withWalked`): the vars bound
-   * are then in `unified`. */
-  run(safe: VarLookup, withWalked: boolean, a: Term, b: Term): void {
-    this.unified.clear();
-    this.unknown = undefined;
-    this.safeVars = safe;
-    this.withWalked = withWalked;
+  /** `safe`, and `walked`'s names when given, are known safe before the unification. */
+  constructor(
+    private readonly safeVars: VarLookup,
+    private readonly walked: NameList | undefined,
+  ) {}
+
+  /** Unifies `a` with `b`: the vars bound are then in `unified`. */
+  run(a: Term, b: Term): void {
     this.rec(a, b);
     this.unknown = undefined;
-    this.safeVars = NOTHING_SAFE;
   }
 
   /** Known safe before the unification. */
   has(x: string): boolean {
-    return this.safeVars.has(x) || (this.withWalked && walked.has(x));
+    return this.safeVars.has(x) || (this.walked !== undefined && this.walked.has(x));
   }
 
   private isSafe(x: string): boolean {
@@ -215,74 +206,66 @@ function keyText(k: Term): string {
   return `${k.type}:${JSON.stringify((k as { value: unknown }).value)}`;
 }
 
-/** Variables a term-level walk binds (non-ground refs whose head is safe bind their vars), put
- * in `walked` for the caller to take. (every: the walk descends into the body; OPA's does too,
- * but those vars are local.) */
-function refOutputs(node: Expr | Term, safe: VarLookup): void {
-  // what the walk reads in a module variable, set for the walk and reset after it (nothing the
-  // walk calls walks output vars again, and a walker per expression ordered was a measurable cost)
-  walked.clear();
-  walkSafe = safe;
-  if (node.type === "expr") exprRefOutputs(node);
-  else termRefOutputs(node);
-  walkSafe = NOTHING_SAFE;
+/** Variables a term-level walk binds (non-ground refs whose head is safe bind their vars), in a
+ * new list. (every: the walk descends into the body; OPA's does too, but those vars are local.) */
+function refOutputs(node: Expr | Term, safe: VarLookup): NameList {
+  const walked = new NameList();
+  if (node.type === "expr") exprRefOutputs(node, safe, walked);
+  else termRefOutputs(node, safe, walked);
+  return walked;
 }
 
 const SKIP_REF_HEAD: VarParams = { skipRefHead: true };
-const NOTHING_SAFE: VarLookup = { has: () => false };
 
 // The walk is visit.ts' Walker order (its `parts` with `with` targets, its `children`), as plain
 // functions with indexed loops: it runs for every expression the safety analysis orders, on
-// every pass, and the Walker's iterators and dispatch through the subclass were most of its
-// allocation (measured with .prof/safetyalloc.mjs).
-let walkSafe: VarLookup = NOTHING_SAFE;
-
-function bodyRefOutputs(body: Body): void {
-  for (let i = 0; i < body.length; i++) exprRefOutputs(body[i]!);
+// every pass (hot, see bench/frontend.bench.ts).
+function bodyRefOutputs(body: Body, safe: VarLookup, out: NameList): void {
+  for (let i = 0; i < body.length; i++) exprRefOutputs(body[i]!, safe, out);
 }
 
-function exprRefOutputs(e: Expr): void {
+function exprRefOutputs(e: Expr, safe: VarLookup, out: NameList): void {
   const ts = e.terms;
-  if (Array.isArray(ts)) for (let i = 0; i < ts.length; i++) termRefOutputs(ts[i]!);
-  else if (ts.type === "some") for (let i = 0; i < ts.symbols.length; i++) termRefOutputs(ts.symbols[i]!);
+  if (Array.isArray(ts)) for (let i = 0; i < ts.length; i++) termRefOutputs(ts[i]!, safe, out);
+  else if (ts.type === "some") for (let i = 0; i < ts.symbols.length; i++) termRefOutputs(ts.symbols[i]!, safe, out);
   else if (ts.type === "every") {
-    if (ts.key) termRefOutputs(ts.key);
-    termRefOutputs(ts.value);
-    termRefOutputs(ts.domain);
-    bodyRefOutputs(ts.body);
+    if (ts.key) termRefOutputs(ts.key, safe, out);
+    termRefOutputs(ts.value, safe, out);
+    termRefOutputs(ts.domain, safe, out);
+    bodyRefOutputs(ts.body, safe, out);
   } else if (ts.type === "and" || ts.type === "or") {
-    bodyRefOutputs(ts.lhs);
-    bodyRefOutputs(ts.rhs);
-  } else if (ts.type === "not") bodyRefOutputs(ts.body);
-  else termRefOutputs(ts as Term);
+    bodyRefOutputs(ts.lhs, safe, out);
+    bodyRefOutputs(ts.rhs, safe, out);
+  } else if (ts.type === "not") bodyRefOutputs(ts.body, safe, out);
+  else termRefOutputs(ts as Term, safe, out);
   const ws = e.with;
   for (let i = 0; i < ws.length; i++) {
-    termRefOutputs(ws[i]!.target);
-    termRefOutputs(ws[i]!.value);
+    termRefOutputs(ws[i]!.target, safe, out);
+    termRefOutputs(ws[i]!.value, safe, out);
   }
 }
 
-function termRefOutputs(t: Term): void {
+function termRefOutputs(t: Term, safe: VarLookup, out: NameList): void {
   switch (t.type) {
     case "ref": {
-      if (!isRefSafe(t.value, walkSafe)) return;
-      if (!isGround(t)) varsOfTermsFrom(t.value, 1, SKIP_REF_HEAD, walked);
+      if (!isRefSafe(t.value, safe)) return;
+      if (!isGround(t)) varsOfTermsFrom(t.value, 1, SKIP_REF_HEAD, out);
       const xs = t.value;
-      for (let i = 0; i < xs.length; i++) termRefOutputs(xs[i]!);
+      for (let i = 0; i < xs.length; i++) termRefOutputs(xs[i]!, safe, out);
       return;
     }
     case "array":
     case "set":
     case "call": {
       const xs = t.value;
-      for (let i = 0; i < xs.length; i++) termRefOutputs(xs[i]!);
+      for (let i = 0; i < xs.length; i++) termRefOutputs(xs[i]!, safe, out);
       return;
     }
     case "object": {
       const kvs = t.value;
       for (let i = 0; i < kvs.length; i++) {
-        termRefOutputs(kvs[i]![0]);
-        termRefOutputs(kvs[i]![1]);
+        termRefOutputs(kvs[i]![0], safe, out);
+        termRefOutputs(kvs[i]![1], safe, out);
       }
       return;
     }
@@ -292,15 +275,14 @@ function termRefOutputs(t: Term): void {
   }
 }
 
-const unifier = new Unifier();
-
 /** The variables an equality binds, given `safe`, distinct and in the order found (a new array,
  * or a shared empty one: read only). */
 export function outputVarsForExprEq(e: Expr & { terms: Term[] }, safe: VarSet): readonly string[] {
   if (!validEqAssignArgCount(e)) return [...safe];
   // the term walk's vars and `safe` are known to unify (a view: `safe` can be the whole body's)
-  refOutputs(e, safe);
-  unifier.run(safe, walked.n > 0, e.terms[1]!, e.terms[2]!);
+  const walked = refOutputs(e, safe);
+  const unifier = new Unifier(safe, walked.n > 0 ? walked : undefined);
+  unifier.run(e.terms[1]!, e.terms[2]!);
   const unified = unifier.unified;
   // `:=` binds its left side from its right side, never the other way
   let rhs: Set<string> | undefined;
@@ -313,19 +295,14 @@ export function outputVarsForExprEq(e: Expr & { terms: Term[] }, safe: VarSet): 
   }
   // the walk's names, then the unifier's not yet among them (but none from the right of `:=`)
   for (let i = 0; i < unified.n; i++) if (!rhs?.has(unified.at(i))) walked.add(unified.at(i));
-  unified.clear();
   walked.remove(safe);
   return walked.take();
 }
-
-// the operand vars of a call, collected to be checked (emptied after each use)
-const callInputs = new Set<string>();
 
 /** The variables an expression binds, given `safe`, distinct and in the order found (read only:
  * it may be shared). */
 export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): readonly string[] {
   if (e.negated) return NO_NAMES;
-  // (indexed: for-of allocated an iterator per expression here)
   const ws = e.with;
   for (let i = 0; i < ws.length; i++) {
     if (!subsetOf(varsOf(ws[i]!, SAFETY_PARAMS), safe)) return NO_NAMES;
@@ -337,38 +314,25 @@ export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): readonly
     if (op.type !== "ref") return NO_NAMES;
     const ar = arity(op.value);
     if (ar < 0) return NO_NAMES;
-    refOutputs(e, safe);
+    const walked = refOutputs(e, safe);
     const numInputs = ar + 1;
     if (numInputs >= ts.length) return walked.take();
-    // (clearing a set makes a new table: only when it holds something)
-    if (callInputs.size > 0) callInputs.clear();
-    for (let i = 0; i < numInputs; i++) varsOf(ts[i]!, CALL_PARAMS, callInputs);
-    let bound = true;
-    for (const v of callInputs) {
-      if (!walked.has(v) && !safe.has(v)) {
-        bound = false;
-        break;
-      }
-    }
-    if (callInputs.size > 0) callInputs.clear();
-    if (!bound) {
-      walked.clear();
-      return NO_NAMES;
-    }
+    // the call's inputs must all be bound for its outputs to be
+    const inputs = new Set<string>();
+    for (let i = 0; i < numInputs; i++) varsOf(ts[i]!, CALL_PARAMS, inputs);
+    for (const v of inputs) if (!walked.has(v) && !safe.has(v)) return NO_NAMES;
     return varsOfTermsFrom(ts, numInputs, CALL_PARAMS, walked).take();
   }
   switch (ts.type) {
     case "every":
-      refOutputs(ts.domain, safe);
-      return walked.take();
+      return refOutputs(ts.domain, safe).take();
     case "some":
     case "and":
     case "or":
     case "not":
       return NO_NAMES;
     default:
-      refOutputs(e, safe);
-      return walked.take();
+      return refOutputs(e, safe).take();
   }
 }
 
@@ -379,7 +343,7 @@ export function outputVarsForBody(body: Body, arity: Arity, safe: VarSet): Set<s
   return o;
 }
 
-/** Adds names to a set (indexed: for-of made an iterator per call). */
+/** Adds names to a set. */
 export function addAll(into: VarSink, vs: readonly string[]): void {
   for (let i = 0; i < vs.length; i++) into.add(vs[i]!);
 }

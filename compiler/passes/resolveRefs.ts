@@ -50,7 +50,7 @@ export function resolveRefs(ctx: CompileContext): void {
   // each module's package, and the modules of each package whose rule names are yet to be
   // collected: they are, right before the package's first module is resolved (a package of one
   // module, the common case, then has its rules' heads in the processor's caches when they are
-  // resolved; a walk of every head first found them in memory twice)
+  // resolved)
   const pkgOf: PackageRules[] = [];
   const uncollected = new Map<PackageRules, Module[]>();
   const packages = new Map<string, PackageRules>();
@@ -168,8 +168,7 @@ export class DeclaredStack {
   }
 }
 
-// (shared by the bodies that declare nothing, most of them: a Set per rule and comprehension
-// body was a sixth of this stage's allocation)
+// (shared by the bodies that declare nothing, most of them)
 const NO_VARS: ReadonlySet<string> = new Set();
 
 /** The vars a body declares with `:=` or `some` (not looking into comprehensions). */
@@ -347,7 +346,7 @@ function isScalarTerm(t: Term): boolean {
 }
 
 /** The terms resolved: `ts` itself when none changed. (A changed one is a copy at its final
- * length: a slice grown by push would keep room for 16 more terms in the AST.) */
+ * length: a slice grown by push would keep spare room in the AST.) */
 function resolveTerms(globals: Globals, ignore: DeclaredStack, ts: Term[]): Term[] {
   let out: Term[] | undefined;
   for (let i = 0; i < ts.length; i++) {
@@ -410,7 +409,7 @@ export function resolveTerm(globals: Globals, ignore: DeclaredStack, t: Term): T
 }
 
 /** A ref resolved: `ref` itself when nothing in it changed, else a new array at its final length
- * (one grown by push kept room for 16 more terms, in every resolved ref of the AST). */
+ * (one grown by push would keep spare room, in every resolved ref of the AST). */
 function resolveRef(globals: Globals, ignore: DeclaredStack, ref: Ref): Ref {
   let out: Term[] | undefined;
   // the global's path that the head stands for, if it does

@@ -102,8 +102,7 @@ class DynamicTerms {
       case "array":
         for (let i = 0; i < t.value.length; i++) t.value[i] = this.one(original, t.value[i]!);
         return t;
-      // An object or set is copied only when one of its terms was hoisted: most are constants, and
-      // a copy of each (6.7 MB on the 1 MB set) was young, survived to the end and was promoted.
+      // An object or set is copied only when one of its terms was hoisted: most are constants.
       case "object": {
         let value: [Term, Term][] | undefined;
         for (let i = 0; i < t.value.length; i++) {

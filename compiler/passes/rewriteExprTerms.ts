@@ -7,10 +7,15 @@ import type { CompileContext, HoistedTerms, LocalVarGen } from "./context.js";
 import { DependencyRecord, DependencyWalker } from "./graph.js";
 import { eqExpr, newExpr, varTerm } from "./terms.js";
 
-let hoisted: HoistedTerms | undefined;
+/** What the expansion works with: the generator of the new vars, and the record of the terms
+ * they stand for. */
+interface Expansion {
+  readonly gen: LocalVarGen;
+  readonly hoisted: HoistedTerms;
+}
 
 export function rewriteExprTerms(ctx: CompileContext): void {
-  hoisted = ctx.hoisted;
+  const ex: Expansion = { gen: ctx.gen, hoisted: ctx.hoisted };
   // each rule's dependencies (SetGraph's walk) are recorded right after the rule is rewritten,
   // while its nodes are in the processor's caches: a walk of every rule later finds them in
   // memory again
@@ -26,8 +31,8 @@ export function rewriteExprTerms(ctx: CompileContext): void {
     for (let j = 0; j < rules.length; j++) {
       const top = rules[j]!;
       for (let r: Rule | undefined = top; r; r = r.else) {
-        rewriteExprTermsInHead(ctx.gen, r);
-        r.body = rewriteExprTermsInBody(ctx.gen, r.body);
+        rewriteExprTermsInHead(ex, r);
+        r.body = rewriteExprTermsInBody(ex, r.body);
       }
       if (rec) deps!.addRule(top);
     }
@@ -43,65 +48,62 @@ function mayCallRegoMetadata(ctx: CompileContext, m: Module): boolean {
 }
 
 export function rewriteExprTermsInQuery(ctx: CompileContext): void {
-  hoisted = ctx.hoisted;
   const q = ctx.query!;
-  q.body = rewriteExprTermsInBody(q.gen, q.body);
+  q.body = rewriteExprTermsInBody({ gen: q.gen, hoisted: ctx.hoisted }, q.body);
 }
 
-function rewriteExprTermsInHead(gen: LocalVarGen, rule: Rule): void {
+function rewriteExprTermsInHead(ex: Expansion, rule: Rule): void {
   const h = rule.head;
   // (in place: each rule's args are an array of its own)
-  if (h.args) for (let i = 0; i < h.args.length; i++) h.args[i] = expandTerm(gen, h.args[i]!, rule.body);
+  if (h.args) for (let i = 0; i < h.args.length; i++) h.args[i] = expandTerm(ex, h.args[i]!, rule.body);
   if (h.key) {
     const keyIsLast = h.key === h.reference[h.reference.length - 1];
-    const out = expandTerm(gen, h.key, rule.body);
+    const out = expandTerm(ex, h.key, rule.body);
     h.key = out;
     if (keyIsLast) h.reference[h.reference.length - 1] = out;
   }
-  if (h.value) h.value = expandTerm(gen, h.value, rule.body);
+  if (h.value) h.value = expandTerm(ex, h.value, rule.body);
 }
 
 // The expansion appends the expressions to run first to an array it is given (no arrays or pairs
-// made per term: it runs for every term of every body). Its loops are indexed: for-of allocated
-// an iterator and its results per body, `with` list and object (~3.5 MB a compile).
+// made per term: it runs for every term of every body; hot, see bench/frontend.bench.ts).
 
-export function rewriteExprTermsInBody(gen: LocalVarGen, body: Body): Body {
+function rewriteExprTermsInBody(ex: Expansion, body: Body): Body {
   const out: Body = [];
-  for (let i = 0; i < body.length; i++) expandExpr(gen, body[i]!, out);
+  for (let i = 0; i < body.length; i++) expandExpr(ex, body[i]!, out);
   // nothing hoisted (most bodies): `out` is the body's expressions in their places, and the body
-  // is kept (its copy was young and kept to the end)
+  // is kept
   if (out.length === body.length) return body;
-  // a copy at its final length: `out`, grown by push, has room for 16 more expressions, kept
-  // for as long as the AST lives (2.2 MB retained over the 1 MB set)
+  // a copy at its final length: `out`, grown by push, has spare room that the AST would keep
   return out.slice();
 }
 
 /** Appends the expressions an expression needs first, then the expression, to `out`. */
-function expandExpr(gen: LocalVarGen, e: Expr, out: Expr[]): void {
+function expandExpr(ex: Expansion, e: Expr, out: Expr[]): void {
   const ws = e.with;
-  for (let i = 0; i < ws.length; i++) ws[i]!.value = expandTerm(gen, ws[i]!.value, out);
+  for (let i = 0; i < ws.length; i++) ws[i]!.value = expandTerm(ex, ws[i]!.value, out);
   const ts = e.terms;
   if (Array.isArray(ts)) {
     for (let i = 1; i < ts.length; i++) {
       const from = out.length;
-      ts[i] = expandTerm(gen, ts[i]!, out);
+      ts[i] = expandTerm(ex, ts[i]!, out);
       withModifiers(e, out, from);
     }
   } else if (ts.type === "every") {
-    const v = varTerm(gen.generate(), ts.domain.location);
+    const v = varTerm(ex.gen.generate(), ts.domain.location);
     const eq = eqExpr(v, ts.domain, ts.domain.location, true);
     eq.with = e.with;
-    expandExpr(gen, eq, out);
+    expandExpr(ex, eq, out);
     ts.domain = varTerm(v.value, v.location);
-    ts.body = rewriteExprTermsInBody(gen, ts.body);
+    ts.body = rewriteExprTermsInBody(ex, ts.body);
   } else if (ts.type === "and" || ts.type === "or") {
-    ts.lhs = rewriteExprTermsInBody(gen, ts.lhs);
-    ts.rhs = rewriteExprTermsInBody(gen, ts.rhs);
+    ts.lhs = rewriteExprTermsInBody(ex, ts.lhs);
+    ts.rhs = rewriteExprTermsInBody(ex, ts.rhs);
   } else if (ts.type === "not") {
-    ts.body = rewriteExprTermsInBody(gen, ts.body);
+    ts.body = rewriteExprTermsInBody(ex, ts.body);
   } else if (ts.type !== "some") {
     const from = out.length;
-    e.terms = expandTerm(gen, ts as Term, out);
+    e.terms = expandTerm(ex, ts as Term, out);
     withModifiers(e, out, from);
   }
   out.push(e);
@@ -114,51 +116,49 @@ function withModifiers(e: Expr, out: Expr[], from: number): void {
 
 /** Flattens the calls inside a term: appends the expressions to run first to `support` and
  * returns the new term. */
-function expandTerm(gen: LocalVarGen, t: Term, support: Expr[]): Term {
+function expandTerm(ex: Expansion, t: Term, support: Expr[]): Term {
   switch (t.type) {
     case "call": {
-      expandFrom(gen, t.value, 1, support);
-      const out = varTerm(gen.generate(), t.location);
-      hoisted?.set(out.value, t);
-      // (concat: an array at its final length; `[...t.value, out]` had room for ~18 more terms,
-      // kept in every such expression of the AST)
+      expandFrom(ex, t.value, 1, support);
+      const out = varTerm(ex.gen.generate(), t.location);
+      ex.hoisted.set(out.value, t);
+      // (concat: an array at its final length, kept in the AST; a spread would leave spare room)
       support.push(newExpr(t.value.concat([varTerm(out.value, out.location)]), t.location, true));
       return out;
     }
     case "ref": {
-      expandFrom(gen, t.value, 0, support);
+      expandFrom(ex, t.value, 0, support);
       const head = t.value[0]!;
       if (head.type !== "var" && head.type !== "ref") {
-        const v = varTerm(gen.generate(), head.location);
-        hoisted?.set(v.value, head);
+        const v = varTerm(ex.gen.generate(), head.location);
+        ex.hoisted.set(v.value, head);
         support.push(eqExpr(v, head, head.location, true));
         t.value[0] = varTerm(v.value, v.location);
       }
       return t;
     }
-    // collections in place, as calls and refs (copies of every set, object and key-value pair
-    // were most of what this stage allocated)
+    // collections in place, as calls and refs (not copied)
     case "array":
     case "set":
-      expandFrom(gen, t.value, 0, support);
+      expandFrom(ex, t.value, 0, support);
       return t;
     case "object":
       for (let i = 0; i < t.value.length; i++) {
         const kv = t.value[i]!;
-        kv[0] = expandTerm(gen, kv[0], support);
-        kv[1] = expandTerm(gen, kv[1], support);
+        kv[0] = expandTerm(ex, kv[0], support);
+        kv[1] = expandTerm(ex, kv[1], support);
       }
       return t;
     case "arraycomprehension":
     case "setcomprehension":
       // what the term needs goes first in the comprehension's own body
-      t.value.term = expandTerm(gen, t.value.term, t.value.body);
-      t.value.body = rewriteExprTermsInBody(gen, t.value.body);
+      t.value.term = expandTerm(ex, t.value.term, t.value.body);
+      t.value.body = rewriteExprTermsInBody(ex, t.value.body);
       return t;
     case "objectcomprehension":
-      t.value.key = expandTerm(gen, t.value.key, t.value.body);
-      t.value.value = expandTerm(gen, t.value.value, t.value.body);
-      t.value.body = rewriteExprTermsInBody(gen, t.value.body);
+      t.value.key = expandTerm(ex, t.value.key, t.value.body);
+      t.value.value = expandTerm(ex, t.value.value, t.value.body);
+      t.value.body = rewriteExprTermsInBody(ex, t.value.body);
       return t;
     default:
       return t;
@@ -167,9 +167,9 @@ function expandTerm(gen: LocalVarGen, t: Term, support: Expr[]): Term {
 
 /** Expands ts[from:] in place. Strings and vars, most of them, hold nothing to expand: they are
  * passed over without a call. */
-function expandFrom(gen: LocalVarGen, ts: Term[], from: number, support: Expr[]): void {
+function expandFrom(ex: Expansion, ts: Term[], from: number, support: Expr[]): void {
   for (let i = from; i < ts.length; i++) {
     const x = ts[i]!;
-    if (x.type !== "string" && x.type !== "var") ts[i] = expandTerm(gen, x, support);
+    if (x.type !== "string" && x.type !== "var") ts[i] = expandTerm(ex, x, support);
   }
 }

@@ -10,10 +10,9 @@ export function keyOf(t: Term): string {
   return `${t.type}:${termString(t)}`;
 }
 
-// Every lookup in the rule tree and the type environment goes through keyOf; building the key
-// anew each time (a fresh string, hashed again by the map) was the type checker's largest cost.
-// The keys of vars and strings (nearly all keys) are made once per name instead; the cache is
-// cleared when it grows large, so that a long-lived process does not keep every name it saw.
+// Every lookup in the rule tree and the type environment goes through keyOf, so the keys of vars
+// and strings (nearly all keys) are cached, made once per name; the cache is cleared when it grows
+// large, so that a long-lived process does not keep every name it saw.
 const varKeys = new Map<string, string>();
 const stringKeys = new Map<string, string>();
 const MAX_CACHED_KEYS = 100_000;
@@ -72,10 +71,8 @@ export function buildModuleTree(modules: readonly Module[]): ModuleTreeNode {
   return root;
 }
 
-// Nearly every node of the rule tree is a leaf holding one rule (12 700 of them on the 1 MB set).
-// A Map made for each leaf's children and a rules array grown by push (room for 17) were young
-// objects, and all of them lived to the end of the compile, copied by every scavenge on the way
-// (~3 MB): a leaf shares this empty map, and its rules are an array literal of its first rule.
+// Nearly every node of the rule tree is a leaf holding one rule: a leaf shares this empty map, and
+// its rules are an array literal of its first rule (an array grown by push keeps spare room).
 const NO_CHILDREN: ReadonlyMap<string, TreeNode> = new Map();
 const NO_RULES: readonly Rule[] = [];
 

@@ -24,19 +24,10 @@ const PENDING = 1;
 const PLACED = 2;
 type State = Set<string> | typeof PENDING | typeof PLACED | undefined;
 
-// (one list, emptied after each walk: the walk never calls back into this file, so nothing
-// else uses it meanwhile)
-const varSink = new NameList();
-// The vars a body's ordering has found safe so far, emptied for each body: it is read only by the
-// ordering's own loop, which calls nothing that orders another body (the closures are ordered
-// after it). A set per body was ~3 MB of the 1 MB set's stages, most bodies' vars a handful.
-const safeSoFar = new NameList();
-
-function varList(e: Expr): string[] {
-  // (emptied first: a walk cut short by a stack overflow leaves its vars behind)
-  varSink.clear();
-  safetyVarsOfExpr(e, varSink);
-  return varSink.take() as string[];
+/** The safety vars of `e`, collected in `sink` (empty, and left empty). */
+function varList(e: Expr, sink: NameList): string[] {
+  safetyVarsOfExpr(e, sink);
+  return sink.take() as string[];
 }
 
 /** Unsafe vars by expression, the map made at the first one. */
@@ -63,10 +54,11 @@ export function reorderBodyForSafety(arity: Arity, globals: VarSet, body: Body, 
   // each expression's vars, walked once (the closures pass below needs them again); the vars
   // safe from the start are the globals among them
   const vars: string[][] = new Array(n);
-  const safe = safeSoFar;
-  safe.clear();
+  // the vars found safe so far (a NameList: a body's vars are a handful)
+  const safe = new NameList();
+  const sink = new NameList();
   for (let i = 0; i < n; i++) {
-    const vs = varList(body[i]!);
+    const vs = varList(body[i]!, sink);
     vars[i] = vs;
     for (let j = 0; j < vs.length; j++) if (globals.has(vs[j]!)) safe.add(vs[j]!);
   }
@@ -296,8 +288,7 @@ function closureTermsIn(t: Term, out: Term[]): void {
   }
 }
 
-// (indexed loops here and in the reordering: for-of allocated an iterator and its results per
-// node, ~2 MB of the 1 MB set's stages)
+// (indexed loops here and in the reordering: hot, see bench/frontend.bench.ts)
 function closureTermsOfTerms(ts: Term[], out: Term[]): void {
   for (let i = 0; i < ts.length; i++) closureTermsIn(ts[i]!, out);
 }

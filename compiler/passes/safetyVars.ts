@@ -1,7 +1,7 @@
 // The variables of an expression as the safety analysis counts them: what visit.ts' varsOf
 // collects with SAFETY_PARAMS (call operators' names and closures skipped). A walk of its own,
 // with the parameters fixed, because the reordering runs it for every expression of every body
-// and the generic walk's checks of its parameters were most of its cost. Tests hold the two to
+// (hot, see bench/frontend.bench.ts). Tests hold the two to
 // the same answers (test/unit/compiler/passes/safety.test.ts).
 import type { Body, Expr, Term, With } from "../ast/nodes.js";
 
@@ -14,10 +14,10 @@ export interface VarSink {
 export const NO_NAMES: readonly string[] = [];
 
 /** Distinct names in the order first added (a set's order), in a buffer reused from use to use
- * and copied out at its exact length: an expression has a handful of vars, and a Set per
- * expression walked or equality unified (made anew at each clear, and copied out) was the safety
- * analysis' largest allocation. Past 16 names a set answers the look-ups, so a long list (a
- * unification of thousands of vars) stays linear. */
+ * and copied out at its exact length: an expression has a handful of vars, and the safety
+ * analysis collects them for every expression it walks and every equality it unifies. Past 16
+ * names a set answers the look-ups, so a long list (a unification of thousands of vars) stays
+ * linear. */
 export class NameList implements VarSink {
   private readonly buf: string[] = [];
   private seen: Set<string> | undefined;

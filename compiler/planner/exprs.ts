@@ -347,8 +347,8 @@ function planCallArgs(p: Planner, terms: Term[], args: readonly Operand[], iter:
 }
 
 /** The operands of a call, as a sequence (flat.ts), into `out` after the leading args. The args
- * stay in the plan: `out` is made at its final length (filled by index from empty, it took room
- * for 17), and handed on as it is when every operand is flat (written once, continued once). */
+ * stay in the plan: `out` is made at its final length (not filled by index from empty, which leaves
+ * spare room), and handed on as it is when every operand is flat (written once, continued once). */
 class CallArgsSeq implements Seq {
   readonly n: number;
   private readonly base: number;

@@ -142,8 +142,7 @@ export class Planner {
 
   /** Plans a rule set into the func `name` (which has its own body nesting) now, or later when
    * rule sets are already nested deeply here: then in the scope (shadows, generations, mocks) of
-   * now. (The set and name, not closures: two closures and their context per func were 1.7 MB
-   * per plan of the 1 MB policy set.) */
+   * now. (The set and name, not closures: hot, see bench/frontend.bench.ts.) */
   planRuleSet(set: RuleSet, name: string): void {
     if (this.stackDepth > DEFER_RULES_AT) {
       const scope: PlanScope = { shadowed: this.rules.shadows(), funcs: this.funcs.frames(), mocks: this.mocks.frames() };
@@ -385,8 +384,7 @@ export class Planner {
   // The statements of the open blocks: the current block's from stmtBase to stmtTop, each
   // enclosing block's below it. A block's list is made when it is closed, at its final length:
   // most blocks hold 1 to 5 statements, and a plan keeps its blocks until the code generator is
-  // done. (Grown by push, each list took room for 17 statements at its first push and was then
-  // copied at its length: an array of garbage per block.)
+  // done.
   private readonly stmtStack: Stmt[] = [];
   private stmtTop = 0;
   private stmtBase = 0;
@@ -483,8 +481,7 @@ export class Planner {
 
   /** The leading args of a call of a user func (all of them for a ref to rules), read and never
    * written: defaultOperands, the same array for calls with the same ones (nearly all: input and data are
-   * locals 0 and 1 in every func and query). A plan holds some 20,000 such calls for the 1 MB
-   * set, which kept 64 bytes each of equal arrays; nothing writes to a plan's arrays. */
+   * locals 0 and 1 in every func and query): shared, since nothing writes to a plan's arrays. */
   callArgs(): Operand[] {
     if (this.funcs.captures().length > 0) return this.defaultOperands();
     const input = this.varOperand(INPUT);

@@ -282,8 +282,7 @@ function dynamicLookup(p: Planner, t: RuleTrie, ref: Ref): DynamicLookup | undef
       }
       nodes = next;
     } else if (r.type === "string") {
-      // each node goes to its child at `r`, if any: in place (a new list per string term was
-      // 2.4 MB per plan of the 1 MB set, where nearly every ref asked about meets rules first)
+      // each node goes to its child at `r`, if any: in place, not a new list per string term
       let kept = 0;
       for (let j = 0; j < nodes.length; j++) {
         const n = nodes[j]!;

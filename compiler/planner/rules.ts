@@ -86,7 +86,7 @@ function ruleSet(unsorted: Rule[], unsortedRefs: Ref[]): RuleSet {
     if (cut >= 0 && cut < pieces) pieces = cut;
   }
   const buildObject = refs.some((ref) => ref.length !== pieces);
-  // (the ref itself when it is the path, as nearly always: a slice per rule set was 0.7 MB)
+  // (the ref itself when it is the path, as nearly always)
   const path = refString(pieces === pathRef.length ? pathRef : pathRef.slice(0, pieces));
   return { rules, refs, pieces, buildObject, path, frame: undefined, name: undefined };
 }
@@ -110,7 +110,7 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
   p.loc = rules[0]!.head.location;
   const gen = p.funcs.gen();
   // (arrays made at their final length: they stay in the plan, and an array grown by push keeps
-  // room for 16 more)
+  // spare room)
   const funcPath = new Array<string>(pieces);
   funcPath[0] = `g${gen}`;
   for (let i = 1; i < pieces; i++) funcPath[i] = (pathRef[i] as { value: string }).value;
@@ -122,7 +122,7 @@ export function planFunc(p: Planner, set: RuleSet, name: string): void {
   allParams[0] = p.newLocal();
   allParams[1] = p.newLocal();
   const multi = isMultiValue(rules[0]!);
-  // (the func's blocks at their final length: a list grown by push keeps room for 17, and the
+  // (the func's blocks at their final length: a list grown by push keeps spare room, and the
   // plan keeps every func's list)
   const fnBlocks = new Array<Block>(funcBlockCount(rules, buildObject, multi));
   let nblocks = 0;

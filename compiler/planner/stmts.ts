@@ -4,8 +4,7 @@
 // one nested object literal per statement type: the location fields (file, col, row) are in the
 // literal (added afterwards to the call site's literal, they would go to a separate,
 // out-of-object property array, one more object per statement), and V8 follows each literal's
-// objects as one allocation site, which it learns to allocate as long-lived (measured: a little
-// less garbage collection, and quicker walks over the plan afterwards).
+// objects as one allocation site, which it learns to allocate as long-lived.
 //
 // The order of the fields is the order of the keys of the plan's JSON and must not change. Each
 // function writes its statement's fields in the order the call sites have always written them;
@@ -44,8 +43,8 @@ export function BlockStmt(p: Planner, blocks: StmtMap["BlockStmt"]["blocks"]): S
   return { type: "BlockStmt", stmt: { blocks, file: p.stampFile, col: p.stampCol, row: p.stampRow } };
 }
 
-// One object for equal BreakStmts made one after another (the same index at the same location:
-// a tenth of the breaks of the 1 MB set's plan); nothing reads a statement's identity but for
+// One object for equal BreakStmts made one after another (the same index at the same location);
+// nothing reads a statement's identity but for
 // the statements the code generator finds a plan's result in (entry.ts), which are not breaks.
 export function BreakStmt(p: Planner, index: StmtMap["BreakStmt"]["index"]): StmtOf<"BreakStmt"> {
   p.located();

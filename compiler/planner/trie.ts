@@ -19,16 +19,15 @@ export class RuleTrie {
    * (most nodes are rules' nodes, which have none). */
   private entries: Entry[] | undefined;
   /** The entries by key: string and var keys by their text (nearly all keys: no key string
-   * built), others by keyOf. Each map is made with its first key (the trie lives as long as the
-   * plan is built: a map per node and kind of key that never holds one was promoted for nothing). */
+   * built), others by keyOf. Each map is made with its first key (most nodes never hold a key of
+   * each kind). */
   private strings: Map<string, Entry> | undefined;
   private vars: Map<string, Entry> | undefined;
   private others: Map<string, Entry> | undefined;
   /** The rules (rulesOf), set only by addRule, which keeps ruleRefs in step. */
   private rules: Rule[] | undefined;
-  /** The full ref of each rule (`data.pkg.p.q`), at the same index: made once per rule, where
-   * the rule is added (kept here rather than in a map by rule: one map entry per rule cost the
-   * planner more than the arrays). */
+  /** The full ref of each rule (`data.pkg.p.q`), at the same index: made once per rule, where the
+   * rule is added (kept here rather than in a map by rule: hot, see bench/frontend.bench.ts). */
   private ruleRefs: Ref[] | undefined;
   /** The rules made ready for planning (rules.ts's planNodeRules), once asked for. */
   ruleSet: RuleSet | undefined;
@@ -54,7 +53,7 @@ export class RuleTrie {
    * node below it too (OPA's functrie collapse). */
   addRule(r: Rule, ref: Ref): void {
     // nearly always a leaf (a rule's node) with no rules yet: a list of one, at its final length
-    // (a list grown by push from empty keeps room for 17)
+    // (a list grown by push from empty keeps spare room)
     if (this.entries !== undefined && this.entries.length > 0) {
       const rules: Rule[] = [];
       const refs: Ref[] = [];

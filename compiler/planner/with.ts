@@ -105,8 +105,7 @@ function planWithUndoRec(p: Planner, restore: [Local, Local][], index: number, i
   const [orig, save] = restore[index]!;
   // The undo statement's path is empty. OPA's JSON has null there (Go's nil slice), which decodes
   // to the same []; written as [] the plan is in the decoded shape the code generator takes as it
-  // is (a null made prepare.ts copy every plan with a `with` through the decoder: compiling the
-  // seed policies, p10 0.90-0.94 -> 0.70-0.81 ms), and its type holds.
+  // is (a null would make prepare.ts copy the plan through the decoder), and its type holds.
   p.append(S.WithStmt(p, orig, [], p.local(save), block));
 }
 

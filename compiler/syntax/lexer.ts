@@ -54,11 +54,9 @@ function isDecimal(c: number): boolean {
 }
 const unicodeDigit = /^\p{Nd}$/u;
 
-/** One string per identifier name: the AST keeps a var's or ref's name, and policies name the
- * same few things over and over (hashing it costs nothing more: the keyword look-up has hashed
- * it already). Shared by all lexers: a table per module grew anew for each (5 MB of hash tables
- * per parse of the 1 MB policy set, whose 1413 modules use 1469 names in all). Bounded, so that
- * a long-running compiler does not keep every name it ever saw: full, it starts afresh. */
+/** A cache of one string per identifier name: the AST keeps a var's or ref's name, and policies
+ * name the same few things over and over. Shared by all lexers, and bounded so that a
+ * long-running compiler does not keep every name it ever saw: full, it starts afresh. */
 const MAX_SHARED_NAMES = 16384;
 let sharedNames = new Map<string, string>();
 
@@ -76,7 +74,7 @@ export class Lexer {
 
   // the token just scanned
   type: TokenType = tt.eof;
-  /** Its text ("" for whitespace, which nothing reads: a slice per run of blanks was garbage). */
+  /** Its text ("" for whitespace, which nothing reads). */
   lit = "";
   start = 0;
   end = 0;

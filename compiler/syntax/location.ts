@@ -14,9 +14,8 @@ export class SourceLocation implements NodeLocation {
   ) {}
 
   /** A location pointing at `offset` whose text spans [start, end): a SourceLocation when the
-   * two starts agree (all but about 1 in 90 nodes), else a SpanLocation. Not a field of every
-   * location: 8 bytes of its 56 (Node here runs without pointer compression), about 2 MB of the
-   * 1 MB policy set's AST. */
+   * two starts agree (nearly always), else a SpanLocation: the rare second start is not a field of
+   * every location. */
   static of(source: Source, offset: number, start: number, end: number): SourceLocation {
     return start === offset ? new SourceLocation(source, offset, end) : new SpanLocation(source, offset, start, end);
   }

@@ -50,7 +50,8 @@ export const UTC: Zone = {
   abbreviationAt: () => "UTC",
 };
 
-// Instants a JS Date can represent (±8.64e15 ms); beyond them there is no zone data to ask.
+// Instants a JS Date can represent (±8.64e15 milliseconds); beyond them there is no zone data to
+// ask.
 const MAX_DATE_SEC = 8.64e12;
 
 // ICU names zones per locale, with letters only where a locale has a customary abbreviation; the

@@ -162,7 +162,7 @@ async function execute(ctx: EvalContext, wire: WireRequest, retries: number): Pr
       return await exchange(wire);
     } catch (e) {
       if (i >= retries) throw e;
-      // OPA's backoff: 100ms growing by 1.6 per attempt up to 60s, with ±20% jitter.
+      // OPA's backoff: 100 milliseconds growing by 1.6 per attempt up to 60s, with ±20% jitter.
       const delay = i === 0 ? 0 : Math.min(100 * 1.6 ** i, 60_000) * (1 + 0.2 * (ctx.random() * 2 - 1));
       await new Promise((r) => setTimeout(r, delay));
     }

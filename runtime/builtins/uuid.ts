@@ -69,7 +69,7 @@ function macVariables(b: number): string {
 
 const DOMAINS = ["Person", "Group", "Org"];
 
-/** 100ns intervals between 1582-10-15 and the Unix epoch. */
+/** 100-nanosecond intervals between 1582-10-15 and the Unix epoch. */
 const G1582 = 122192928000000000n;
 
 function uuidParse(_ctx: EvalContext, x: Value): Value | undefined {
@@ -82,7 +82,7 @@ function uuidParse(_ctx: EvalContext, x: Value): Value | undefined {
   if (version === 1 || version === 2) {
     const be = (from: number, to: number) => u.slice(from, to).reduce((acc, b) => (acc << 8n) | BigInt(b), 0n);
     const time = be(0, 4) | (be(4, 6) << 32n) | ((be(6, 8) & 0xfffn) << 48n);
-    // Go: sec*1e9 + nsec of (time - G1582) in 100ns units, in int64 arithmetic.
+    // Go: sec*1e9 + nsec of (time - G1582) in 100-nanosecond units, in int64 arithmetic.
     setOwn(out, "time", fromBigInt(BigInt.asIntN(64, (time - G1582) * 100n)));
     setOwn(out, "nodeid", u.slice(10, 16).map(hex2).join("-"));
     setOwn(out, "macvariables", macVariables(u[10]!));

@@ -1,8 +1,7 @@
 // The site tables of a generated module: where its builtin calls and conflict checks are, as one
-// string literal per table instead of one statement per site. (A 1 MB policy set's module had
-// ~22 600 site statements, 1.4 MB of text that V8 compiled and ran at import.) The builtin sites
-// are read at load into module constants (`const C = builtinSites("..."), c0 = C[0], ...`); the
-// conflict sites stay text until a conflict is raised.
+// string literal per table, not one statement per site (text that a module's import would
+// compile and run). The builtin sites are read at load into module constants (`const C =
+// builtinSites("..."), c0 = C[0], ...`); the conflict sites stay text until a conflict is raised.
 //
 // A table is JSON text — {"names": [...], "files": [...], "sites": [name, file, row, col, ...]} —
 // each site four numbers: its name's index in `names` (a builtin's name, or a conflict's kind),

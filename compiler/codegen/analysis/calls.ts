@@ -47,8 +47,8 @@ export interface CallGraph {
 /** One body as the analyses see it, with funcs by their index in the policy's funcs: its call
  * sites (a CallDynamicStmt counts as a site in a loop for each func it may reach), the builtins it
  * calls, and whether it has a CallDynamicStmt at all. Kept until the module is generated, so each
- * list is exactly as long as it needs (and an empty one is shared): lists grown by push held ~3 MB
- * of unused capacity through a 1 MB policy set's generation. */
+ * list is exactly as long as it needs (and an empty one is shared): a list grown by push keeps
+ * spare room. */
 interface Body {
   /** Func call sites, each `index * 2 + (in a scan ? 1 : 0)`. */
   sites: readonly number[];

@@ -350,8 +350,7 @@ export function analyseFuncs(policy: Policy, funcs: readonly Func[]): Map<string
  * entrypoint calls before its value are defined (emit/functions.ts); each fact is the one
  * `analyseFuncs` gives. (A func not asked of is absent: looking it up means "may be undefined".)
  * The call graph gives those calls of a func, by index in the policy's funcs (calls.ts's walk
- * records them), so funcs are tracked by index, not in maps keyed by func: ~8 500 funcs are asked
- * of on a 1 MB policy set.
+ * records them), so funcs are tracked by index, not in maps keyed by func.
  */
 export function analyseDefinedness(
   policy: Policy,

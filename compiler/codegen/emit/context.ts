@@ -175,11 +175,11 @@ export class ModuleEmitter {
   }
 
   /** The module-level constants: the site tables, then the numbers. Called once every function
-   * has been emitted. Each table is one line of JSON in a string literal (a 1 MB policy set has
-   * ~22 600 sites, and a statement each made its import ~50 ms slower). The builtin sites are then
-   * declared in the same statement, `gte = C[0], ...`: a call reading its site from a module
-   * constant measured ~15% faster than one reading `C[i]` (a builtin-bound loop; medians, 1.0-1.4
-   * over 6 process pairs). (The tables' comments are short: a small plan's module is ~2 KB.) */
+   * has been emitted. Each table is one line of JSON in a string literal, not a statement per site
+   * (which a large module's import would run one by one). The builtin sites are then declared in
+   * the same statement, `gte = C[0], ...`: a call reads its site from a module constant, not
+   * `C[i]`, which a builtin-bound loop pays for (see bench/codegen.bench.ts). (The tables'
+   * comments are short: every module has them, however small.) */
   constants(): ModuleConst[] {
     const tables: ModuleConst[] = [];
     if (this.builtinTable.size > 0) {
@@ -210,7 +210,7 @@ export class ModuleEmitter {
   }
 
   /** `break label;` or `continue label;`, made once per label name and verb: functions number
-   * their labels alike, sharing the Names (a 1 MB policy set has ~56 000 blocks to jump to). */
+   * their labels alike, sharing the Names. */
   jumpStatement(label: Name, verb: "break" | "continue"): Code {
     const made = verb === "break" ? this.breaks : this.continues;
     let c = made.get(label);

@@ -43,33 +43,19 @@ function emitBody(fe: FuncEmitter, blocks: Func["blocks"]): boolean {
 
 const NOTHING = _``;
 
-/** declarations' scratch array for the numbers of the locals (functions are declared one at a time). */
-const sortedLocals: number[] = [];
-
 const byNumber = (a: number, b: number): number => a - b;
 
 /** `let l2, l3, t0;`: the function's locals but `skip` (in number order), then its temporaries. */
 function declarations(fe: FuncEmitter, skip: readonly number[]): Code {
   const V = fe.mod.fixed.V;
-  // Into a reused array, sorted only when out of order: the locals come in first-use order, which
-  // the planner's numbering makes sorted or nearly so (a typed array per function to sort cost
-  // more to make than the sorting). Array sort is adaptive to sorted runs, and n log n on a plan
-  // whose locals come in any order.
-  const numbers = sortedLocals;
-  let count = 0;
-  let ordered = true;
-  for (const n of fe.locals) {
-    if (skip.includes(n)) continue;
-    if (count > 0 && numbers[count - 1]! > n) ordered = false;
-    numbers[count++] = n;
-  }
-  if (!ordered) {
-    numbers.length = count;
-    numbers.sort(byNumber);
-  }
-  if (count === 0 && fe.temps.length === 0) return NOTHING;
+  // (the locals come in first-use order, which the planner's numbering makes sorted or nearly so:
+  // Array sort is adaptive to sorted runs)
+  const numbers: number[] = [];
+  for (const n of fe.locals) if (!skip.includes(n)) numbers.push(n);
+  numbers.sort(byNumber);
+  if (numbers.length === 0 && fe.temps.length === 0) return NOTHING;
   const decls: Code[] = [];
-  for (let i = 0; i < count; i++) decls.push(fe.mod.annotated(fe.name(numbers[i]!), V));
+  for (const n of numbers) decls.push(fe.mod.annotated(fe.name(n), V));
   for (const t of fe.temps) decls.push(fe.mod.annotated(t.name, t.type));
   return _`let ${join(decls)};`;
 }
@@ -100,7 +86,7 @@ export function emitFunc(mod: ModuleEmitter, f: Func): FunctionParts {
   fe.settleWrites();
   body.fill(declarationsAt, declarations(fe, f.params));
   // (concat: an array of its own length; the TypeScript layout keeps it until the module is laid
-  // out, where a spread into a literal would grow it to 17 slots.)
+  // out, and a spread into a literal would leave spare room.)
   const $ = fe.stateUsed ? fe.state : Name.unused(fe.state);
   const params: Param[] = [{ name: $, type: mod.rtType("EvalState") }].concat(f.params.map((p) => ({ name: fe.uses(p) ? fe.name(p) : Name.unused(fe.name(p)), type: V })));
   return {

@@ -9,8 +9,7 @@ export class TypeNode {
   value: MaybeType;
   // Children by the kind of their key: vars (locals, `data`, `input`, built-in heads) and
   // strings (the segments of `data` paths) are looked up by name, with no key made; any other
-  // key term goes by keyOf. Vars and strings are nearly every lookup, and making a key string
-  // per lookup (then hashing it in a large map) was the type checker's largest cost.
+  // key term goes by keyOf. Vars and strings are nearly every lookup, and make no key string.
   private vars: Map<string, TypeNode> | undefined;
   private strings: Map<string, { key: Term; node: TypeNode }> | undefined;
   private others: Map<string, { key: Term; node: TypeNode }> | undefined;

@@ -15,6 +15,7 @@ import { A, obj, type Type } from "./types.js";
 /** OPA's message for an entry naming a schema the set lacks (reported as it is). */
 class UndefinedSchema extends SchemaError {}
 
+/** A cache: each compilation's schema scopes (null: none), made when first asked for. */
 const scopesOf = new WeakMap<CompileContext, SchemaScopes | null>();
 
 const INPUT: Ref = [{ type: "var", value: "input" } as Term];

@@ -237,6 +237,7 @@ export function select(t: MaybeType, key: unknown): MaybeType {
 }
 
 type StaticEntry = { key: unknown; value: MaybeType };
+/** A cache: the index of a large object type's static entries, by key text (types never change). */
 const staticIndexes = new WeakMap<StaticEntry[], Map<string, StaticEntry>>();
 
 /** The first static entry of an object type with the key (by JSON text), indexed when large. */
@@ -327,6 +328,7 @@ function selectIndex(t: Type & { kind: "array" }, i: number): MaybeType {
   return i < t.static.length ? t.static[i] : t.dynamic;
 }
 
+/** A cache of sprint's answers, by type. */
 const printed = new WeakMap<Type, string>();
 
 /** OPA's printed form of a type (types are never changed once built: worked out once each). */

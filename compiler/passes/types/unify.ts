@@ -160,7 +160,7 @@ export function unify2(env: TypeEnv, a: Term, ta: MaybeType, b: Term, tb: MaybeT
 function unify2Array(env: TypeEnv, a: Term & { type: "array" }, b: Term): boolean {
   if (b.type === "array") {
     if (a.value.length !== b.value.length) return false;
-    // (a loop: a closure over env and b made V8 allocate a context at every call of this function)
+    // (a loop, not a closure: hot, see bench/frontend.bench.ts)
     for (let i = 0; i < a.value.length; i++) {
       const x = a.value[i]!;
       const y = b.value[i]!;

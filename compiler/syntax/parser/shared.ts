@@ -1,8 +1,7 @@
 // Lists that most nodes hold alike, one frozen copy shared by all of them: an expression's `with`
 // modifiers (almost always none), a rule's annotations (attached by replacing the list, see
-// module.ts) and a head's keywords (one of four lists). Per node they cost a 32-byte array
-// object, and for the keywords a 17-slot backing store that `push` had grown. Frozen, since
-// a shared list must never change: what the parser hands out is read, or copied, downstream.
+// module.ts) and a head's keywords (one of four lists). Frozen, since a shared list must never
+// change: what the parser hands out is read, or copied, downstream.
 import type { Annotations, HeadKeyword, With } from "../../ast/nodes.js";
 
 function frozen<T>(items: T[]): T[] {
