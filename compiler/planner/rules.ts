@@ -10,7 +10,7 @@ import { firstNonString, sealed, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { planTerm, planUnifyLocal } from "./terms.js";
 import { isFlatTerm, isFlatUnifyLocal, planSeq } from "./flat.js";
-import type { RuleTrie } from "./trie.js";
+import { swapShadows, type RuleTrie } from "./trie.js";
 
 const NO_PARAMS: Local[] = [];
 
@@ -50,9 +50,35 @@ export function planNodeRules(p: Planner, node: RuleTrie): string {
 function planRuleSetOnce(p: Planner, set: RuleSet): string {
   const frame = p.funcs.top();
   if (set.frame === frame) return set.name!;
-  const name = p.funcs.get(set.path) ?? planNewRuleSet(p, set);
+  const name = p.funcs.get(set.path) ?? (unaffected(p, set) ? planBaseRuleSet(p, set) : planNewRuleSet(p, set));
   set.frame = frame;
   set.name = name;
+  return name;
+}
+
+/** In a generation of a `with` (without captures: its funcs' calls pass input and data alone),
+ * rules the `with` cannot change (deps.ts). */
+function unaffected(p: Planner, set: RuleSet): boolean {
+  if (p.funcs.gen() === 0 || p.funcs.captures().length > 0) return false;
+  const { overrides, affected } = p.funcs.overrides();
+  return !p.deps().affected(set.rules, overrides, affected);
+}
+
+/** The rule set's func of generation 0 (planned there, without the shadows and mocks in effect,
+ * if not yet), recorded in the current generation too. */
+function planBaseRuleSet(p: Planner, set: RuleSet): string {
+  const base = p.funcs.base();
+  let name = base.pairs.get(set.path);
+  if (name === undefined) {
+    const shadowed = swapShadows(p.rules, []);
+    const funcs = p.funcs.swap([base]);
+    const mocks = p.mocks.swap([[]]);
+    name = planRuleSetOnce(p, set);
+    p.mocks.swap(mocks);
+    p.funcs.swap(funcs);
+    swapShadows(p.rules, shadowed);
+  }
+  p.funcs.add(set.path, name);
   return name;
 }
 

@@ -4,6 +4,7 @@
 // stack of planned funcs per generation; and the stack of function mocks (`with f as g`).
 import type { Ref, Rule, Term } from "../ast/nodes.js";
 import { keyOf, compareKeys } from "../passes/ruleTree.js";
+import type { RefKeys } from "./deps.js";
 import type { RuleSet } from "./rules.js";
 
 /** What rulesOf answers for a node without rules (asked at every step down the trie: one array
@@ -198,12 +199,14 @@ export function swapShadows(trie: RuleTrie, next: readonly Ref[]): Ref[] {
   return prev;
 }
 
-type FuncFrame = { pairs: Map<string, string>; gen: number; captures: string[] };
+/** A generation: its funcs by path, the captures they take, and the overrides in effect (every
+ * enclosing `with`'s), with which of the rules met so far they affect (deps.ts). */
+type FuncFrame = { pairs: Map<string, string>; gen: number; captures: string[]; overrides: RefKeys[]; affected: Map<Rule, boolean> };
 
 /** Planned funcs per generation: rule path → func name. `with` that shadows rules or mocks a
  * function pushes a new generation (g1, g2, ...), so affected rules are planned again. */
 export class FuncStack {
-  private stack: FuncFrame[] = [{ pairs: new Map(), gen: 0, captures: [] }];
+  private stack: FuncFrame[] = [{ pairs: new Map(), gen: 0, captures: [], overrides: [], affected: new Map() }];
   private next = 1;
 
   /** The generations in effect (the frames themselves: funcs planned later land in them). */
@@ -233,9 +236,17 @@ export class FuncStack {
   add(path: string, name: string): void {
     this.stack[this.stack.length - 1]!.pairs.set(path, name);
   }
-  push(captures: readonly string[] = []): void {
-    const outer = this.captures();
-    this.stack.push({ pairs: new Map(), gen: this.next++, captures: [...outer, ...captures] });
+  push(captures: readonly string[] = [], overrides: readonly RefKeys[] = []): void {
+    const outer = this.stack[this.stack.length - 1]!;
+    this.stack.push({ pairs: new Map(), gen: this.next++, captures: [...outer.captures, ...captures], overrides: [...outer.overrides, ...overrides], affected: new Map() });
+  }
+  /** Generation 0's frame: no overrides. */
+  base(): FuncFrame {
+    return this.stack[0]!;
+  }
+  /** The overrides in effect and the memo of the rules they affect. */
+  overrides(): { overrides: readonly RefKeys[]; affected: Map<Rule, boolean> } {
+    return this.stack[this.stack.length - 1]!;
   }
   pop(): void {
     this.stack.pop();

@@ -5,6 +5,7 @@ import type { Expr, Ref, Term } from "../ast/nodes.js";
 import type { Local, Operand } from "../ir/types.js";
 import { refString, termString, userNames } from "../passes/terms.js";
 import { varsOf } from "../passes/visit.js";
+import { refKeys } from "./deps.js";
 import { isFunction, planExpr } from "./exprs.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
@@ -19,6 +20,7 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
   const targets: Ref[] = [];
   const mocks = new Map<string, Term>();
   const captures: string[] = [];
+  const mocked: Ref[] = [];
   for (const w of e.with) {
     if (w.target.type !== "ref") throw p.error(`invalid with target ${termString(w.target)}`);
     const v = w.target.value;
@@ -28,6 +30,7 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
       continue;
     }
     mocks.set(refString(v), captureLocals(p, w.value, captures));
+    mocked.push(v);
   }
   planTermSlice(p, values, (locals) => {
     p.mocks.pushFrame(mocks);
@@ -54,10 +57,13 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
       p.append(S.AssignVarStmt(p, p.local(orig), save));
       restore.push([orig, save]);
     }
-    const shadowing = dataRefs.some((r) => p.rules.lookup(r) !== undefined) || mocks.size > 0;
+    const shadowed = dataRefs.filter((r) => p.rules.lookup(r) !== undefined);
+    const shadowing = shadowed.length > 0 || mocks.size > 0;
+    // what the generation's rules are planned anew for (deps.ts): the rules shadowed, the mocks
+    const overrides = shadowing ? [...shadowed, ...mocked].map(refKeys) : [];
     const shadow = (): void => {
       if (!shadowing) return;
-      p.funcs.push(captures);
+      p.funcs.push(captures, overrides);
       for (const r of dataRefs) p.rules.push(r);
     };
     const unshadow = (): void => {

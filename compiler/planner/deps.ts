@@ -1,0 +1,129 @@
+// Which rules a `with` can change: a rule is affected by a generation's overrides (the rule refs
+// it shadows and the functions it mocks) when a ref it mentions, or a ref mentioned by a rule it
+// reaches through data, overlaps one of them. Rules not affected need no copy in the generation:
+// their func of generation 0 answers the same (data and input replacements arrive at run time).
+import type { Ref, Rule, Term } from "../ast/nodes.js";
+import { walkTerms } from "../passes/visit.js";
+
+/** A ref as the keys of its ground prefix (its head var's name, then its scalar terms). */
+export type RefKeys = readonly string[];
+
+/** The key of a scalar term in a ref, or undefined where the ground prefix ends. */
+function termKey(t: Term, head: boolean): string | undefined {
+  switch (t.type) {
+    case "var":
+      return head ? t.value : undefined;
+    case "string":
+      return t.value;
+    case "number":
+    case "boolean":
+    case "null":
+      return `\0${t.type}:${String((t as { value?: unknown }).value)}`;
+    default:
+      return undefined;
+  }
+}
+
+export function refKeys(ref: Ref): RefKeys {
+  const out: string[] = [];
+  for (let i = 0; i < ref.length; i++) {
+    const k = termKey(ref[i]!, i === 0);
+    if (k === undefined) break;
+    out.push(k);
+  }
+  return out;
+}
+
+/** One is a prefix of the other. */
+function overlaps(a: RefKeys, b: RefKeys): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+interface Node {
+  children: Map<string, Node>;
+  rules: Rule[];
+}
+
+export class RuleDeps {
+  private readonly root: Node = { children: new Map(), rules: [] };
+  private readonly mentions = new Map<Rule, RefKeys[]>();
+
+  constructor(rules: Iterable<[Rule, Ref]>) {
+    for (const [r, ref] of rules) {
+      let node = this.root;
+      for (const k of refKeys(ref)) {
+        let child = node.children.get(k);
+        if (!child) node.children.set(k, (child = { children: new Map(), rules: [] }));
+        node = child;
+      }
+      node.rules.push(r);
+    }
+  }
+
+  /** Whether any of `rules` is affected by `overrides` (memo: per rule, for these overrides). */
+  affected(rules: readonly Rule[], overrides: readonly RefKeys[], memo: Map<Rule, boolean>): boolean {
+    if (overrides.length === 0) return false;
+    for (const r of rules) if (this.ruleAffected(r, overrides, memo)) return true;
+    return false;
+  }
+
+  private ruleAffected(r: Rule, overrides: readonly RefKeys[], memo: Map<Rule, boolean>): boolean {
+    const known = memo.get(r);
+    if (known !== undefined) return known;
+    memo.set(r, false); // (rules do not recur; this ends a walk that would)
+    let out = false;
+    for (const keys of this.mentionsOf(r)) {
+      if (overrides.some((o) => overlaps(keys, o)) || (keys[0] === "data" && this.reached(keys).some((x) => this.ruleAffected(x, overrides, memo)))) {
+        out = true;
+        break;
+      }
+    }
+    memo.set(r, out);
+    return out;
+  }
+
+  /** The ground prefixes of every ref in a rule (its head, bodies, else chain, `with`s). */
+  private mentionsOf(r: Rule): RefKeys[] {
+    let out = this.mentions.get(r);
+    if (out) return out;
+    const found: RefKeys[] = [];
+    const visit = (t: Term): boolean => {
+      if (t.type === "var") found.push([t.value]);
+      if (t.type !== "ref") return false;
+      // (a ref's head is in its keys, not a mention of its own: `data` alone reaches every rule)
+      found.push(refKeys(t.value));
+      for (let i = 1; i < t.value.length; i++) walkTerms([t.value[i]!], visit);
+      return true;
+    };
+    // (the head's ref is the rule's own path: its terms after the first can be refs)
+    for (let x: Rule | undefined = r; x; x = x.else) {
+      const h = x.head;
+      walkTerms(h.reference.slice(1), visit);
+      if (h.args) walkTerms(h.args, visit);
+      if (h.key) walkTerms([h.key], visit);
+      if (h.value) walkTerms([h.value], visit);
+      walkTerms(x.body, visit);
+    }
+    this.mentions.set(r, (out = found));
+    return out;
+  }
+
+  /** The rules whose values a ref may read: those on its path and all below it. */
+  private reached(keys: RefKeys): Rule[] {
+    const out: Rule[] = [];
+    let node: Node | undefined = this.root;
+    for (let i = 0; i < keys.length && node; i++) {
+      node = node.children.get(keys[i]!);
+      if (node) out.push(...node.rules);
+    }
+    if (node) collect(node, out, false);
+    return out;
+  }
+}
+
+function collect(node: Node, out: Rule[], self: boolean): void {
+  if (self) out.push(...node.rules);
+  for (const c of node.children.values()) collect(c, out, true);
+}
