@@ -3,10 +3,20 @@
 // reaches through data, overlaps one of them. Rules not affected need no copy in the generation:
 // their func of generation 0 answers the same (data and input replacements arrive at run time).
 import type { Ref, Rule, Term } from "../ast/nodes.js";
+import { printRule } from "../ast/print.js";
 import { walkTerms } from "../passes/visit.js";
 
 /** A ref as the keys of its ground prefix (its head var's name, then its scalar terms). */
 export type RefKeys = readonly string[];
+
+/** One replacement of a `with`: rules shadowed by data, or a function mocked. `id` tells equal
+ * overrides apart (the target, and a mock's replacement). */
+export interface Override {
+  id: string;
+  keys: RefKeys;
+  shadow?: Ref;
+  mock?: { name: string; term: Term };
+}
 
 /** The key of a scalar term in a ref, or undefined where the ground prefix ends. */
 function termKey(t: Term, head: boolean): string | undefined {
@@ -41,6 +51,8 @@ function overlaps(a: RefKeys, b: RefKeys): boolean {
   return true;
 }
 
+const ANONYMOUS: Ref = [{ type: "var", value: "f" } as Term];
+
 interface Node {
   children: Map<string, Node>;
   rules: Rule[];
@@ -62,20 +74,50 @@ export class RuleDeps {
     }
   }
 
-  /** Whether any of `rules` is affected by `overrides` (memo: per rule, for these overrides). */
-  affected(rules: readonly Rule[], overrides: readonly RefKeys[], memo: Map<Rule, boolean>): boolean {
-    if (overrides.length === 0) return false;
-    for (const r of rules) if (this.ruleAffected(r, overrides, memo)) return true;
-    return false;
+  /** Per override (by id): which rules it affects, as far as asked. */
+  private readonly memos = new Map<string, Map<Rule, boolean>>();
+
+  /** The overrides that affect any of `rules`, in their order. */
+  affecting(rules: readonly Rule[], overrides: readonly Override[]): Override[] {
+    const out: Override[] = [];
+    for (const o of overrides) {
+      let memo = this.memos.get(o.id);
+      if (!memo) this.memos.set(o.id, (memo = new Map()));
+      if (rules.some((r) => this.ruleAffected(r, o.keys, memo))) out.push(o);
+    }
+    return out;
   }
 
-  private ruleAffected(r: Rule, overrides: readonly RefKeys[], memo: Map<Rule, boolean>): boolean {
+  private readonly texts = new Map<string, string | undefined>();
+
+  /** The text of the function at `ref` without its name, when every rule there is a function:
+   * mocks by functions of the same text are the same override. */
+  functionText(ref: Ref): string | undefined {
+    const keys = refKeys(ref);
+    if (keys.length !== ref.length) return undefined;
+    const path = keys.join("\0");
+    if (this.texts.has(path)) return this.texts.get(path);
+    let node: Node | undefined = this.root;
+    for (const k of keys) node = node?.children.get(k);
+    const rules = node?.rules ?? [];
+    const fn = rules.length > 0 && rules.every((r) => r.head.args !== undefined);
+    const text = fn ? renumberLocals(rules.map((r) => printRule({ ...r, head: { ...r.head, reference: ANONYMOUS } })).join("\n")) : undefined;
+    this.texts.set(path, text);
+    return text;
+  }
+
+  /** Some rule is on the ref's path or below it. */
+  hasRules(keys: RefKeys): boolean {
+    return this.reached(keys).length > 0;
+  }
+
+  private ruleAffected(r: Rule, override: RefKeys, memo: Map<Rule, boolean>): boolean {
     const known = memo.get(r);
     if (known !== undefined) return known;
     memo.set(r, false); // (rules do not recur; this ends a walk that would)
     let out = false;
     for (const keys of this.mentionsOf(r)) {
-      if (overrides.some((o) => overlaps(keys, o)) || (keys[0] === "data" && this.reached(keys).some((x) => this.ruleAffected(x, overrides, memo)))) {
+      if (overlaps(keys, override) || (keys[0] === "data" && this.reached(keys).some((x) => this.ruleAffected(x, override, memo)))) {
         out = true;
         break;
       }
@@ -121,6 +163,16 @@ export class RuleDeps {
     if (node) collect(node, out, false);
     return out;
   }
+}
+
+/** The compiler's generated locals numbered in order of appearance (they are numbered per module). */
+function renumberLocals(text: string): string {
+  const seen = new Map<string, string>();
+  return text.replace(/__local\d+__/g, (v) => {
+    let w = seen.get(v);
+    if (w === undefined) seen.set(v, (w = `__local${seen.size}__`));
+    return w;
+  });
 }
 
 function collect(node: Node, out: Rule[], self: boolean): void {

@@ -5,7 +5,7 @@ import type { Expr, Ref, Term } from "../ast/nodes.js";
 import type { Local, Operand } from "../ir/types.js";
 import { refString, termString, userNames } from "../passes/terms.js";
 import { varsOf } from "../passes/visit.js";
-import { refKeys } from "./deps.js";
+import { refKeys, type Override } from "./deps.js";
 import { isFunction, planExpr } from "./exprs.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
@@ -20,7 +20,7 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
   const targets: Ref[] = [];
   const mocks = new Map<string, Term>();
   const captures: string[] = [];
-  const mocked: Ref[] = [];
+  const mocked: Override[] = [];
   for (const w of e.with) {
     if (w.target.type !== "ref") throw p.error(`invalid with target ${termString(w.target)}`);
     const v = w.target.value;
@@ -29,8 +29,11 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
       targets.push(v);
       continue;
     }
-    mocks.set(refString(v), captureLocals(p, w.value, captures));
-    mocked.push(v);
+    const name = refString(v);
+    const term = captureLocals(p, w.value, captures);
+    mocks.set(name, term);
+    const fn = term.type === "ref" && isRoot(term.value, DATA) ? p.deps().functionText(term.value) : undefined;
+    mocked.push({ id: `m:${name}=${fn ?? termString(term)}`, keys: refKeys(v), mock: { name, term } });
   }
   planTermSlice(p, values, (locals) => {
     p.mocks.pushFrame(mocks);
@@ -57,13 +60,20 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
       p.append(S.AssignVarStmt(p, p.local(orig), save));
       restore.push([orig, save]);
     }
-    const shadowed = dataRefs.filter((r) => p.rules.lookup(r) !== undefined);
-    const shadowing = shadowed.length > 0 || mocks.size > 0;
-    // what the generation's rules are planned anew for (deps.ts): the rules shadowed, the mocks
-    const overrides = shadowing ? [...shadowed, ...mocked].map(refKeys) : [];
+    const shadowing = dataRefs.some((r) => p.rules.lookup(r) !== undefined) || mocks.size > 0;
+    // what the generation's rules are planned anew for (deps.ts): the data over rules, the mocks
+    const overrides: Override[] = [];
+    if (shadowing) {
+      for (const r of dataRefs) {
+        const keys = refKeys(r);
+        if (p.deps().hasRules(keys)) overrides.push({ id: `d:${refString(r)}`, keys, shadow: r });
+      }
+      overrides.push(...mocked);
+    }
+    const own = p.mocks.nested();
     const shadow = (): void => {
       if (!shadowing) return;
-      p.funcs.push(captures, overrides);
+      p.funcs.push(captures, overrides, own);
       for (const r of dataRefs) p.rules.push(r);
     };
     const unshadow = (): void => {
