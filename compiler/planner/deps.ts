@@ -3,7 +3,6 @@
 // reaches through data, overlaps one of them. Rules not affected need no copy in the generation:
 // their func of generation 0 answers the same (data and input replacements arrive at run time).
 import type { Ref, Rule, Term } from "../ast/nodes.js";
-import { printRule } from "../ast/print.js";
 import { walkTerms } from "../passes/visit.js";
 
 /** A ref as the keys of its ground prefix (its head var's name, then its scalar terms). */
@@ -90,8 +89,8 @@ export class RuleDeps {
 
   private readonly texts = new Map<string, string | undefined>();
 
-  /** The text of the function at `ref` without its name, when every rule there is a function:
-   * mocks by functions of the same text are the same override. */
+  /** The function at `ref` as text (its rules as JSON, without their name and locations), when
+   * every rule there is a function: mocks by functions of the same text are the same override. */
   functionText(ref: Ref): string | undefined {
     const keys = refKeys(ref);
     if (keys.length !== ref.length) return undefined;
@@ -101,7 +100,7 @@ export class RuleDeps {
     for (const k of keys) node = node?.children.get(k);
     const rules = node?.rules ?? [];
     const fn = rules.length > 0 && rules.every((r) => r.head.args !== undefined);
-    const text = fn ? renumberLocals(rules.map((r) => printRule({ ...r, head: { ...r.head, reference: ANONYMOUS } })).join("\n")) : undefined;
+    const text = fn ? renumberLocals(JSON.stringify(rules.map((r) => ({ ...r, head: { ...r.head, reference: ANONYMOUS } })), withoutLocations)) : undefined;
     this.texts.set(path, text);
     return text;
   }
@@ -163,6 +162,12 @@ export class RuleDeps {
     if (node) collect(node, out, false);
     return out;
   }
+}
+
+function withoutLocations(key: string, value: unknown): unknown {
+  if (key === "location" || key === "annotations") return undefined;
+  if (typeof value === "bigint") return `${value}n`;
+  return value;
 }
 
 /** The compiler's generated locals numbered in order of appearance (they are numbered per module). */
