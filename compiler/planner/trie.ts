@@ -205,7 +205,8 @@ export function swapShadows(trie: RuleTrie, next: readonly Ref[]): Ref[] {
 export type FuncFrame = { pairs: Map<string, string>; gen: number; captures: string[]; overrides: Override[]; shared: boolean };
 
 /** Planned funcs per generation: rule path → func name. `with` that shadows rules or mocks a
- * function pushes a new generation (g1, g2, ...), so affected rules are planned again. */
+ * function pushes a generation (g1, g2, ...; one per distinct set of overrides), in which the
+ * rules it affects are planned again (rules.ts planInGeneration). */
 export class FuncStack {
   private stack: FuncFrame[] = [{ pairs: new Map(), gen: 0, captures: [], overrides: [], shared: true }];
   private next = 1;

@@ -1,6 +1,7 @@
 // Planning `with`: replacements of input and data paths become WithStmts (the originals saved
 // first and restored around the rest of the query, as OPA's planner does), replacements of
-// functions and built-ins become mocks, under which the affected funcs are planned anew.
+// functions and built-ins become mocks, under which the affected funcs are planned anew (once per
+// distinct set of the overrides that affect them: deps.ts).
 import type { Expr, Ref, Term } from "../ast/nodes.js";
 import type { Local, Operand } from "../ir/types.js";
 import { refString, termString, userNames } from "../passes/terms.js";
