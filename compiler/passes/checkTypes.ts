@@ -14,6 +14,11 @@ import { SchemaScopes } from "./types/schemaScopes.js";
 import { fillNil, hasVars, isDataRef, nested, unify1, unify2 } from "./types/unify.js";
 
 
+interface KeyTrie {
+  children: Map<string, KeyTrie>;
+  rules: Rule[];
+}
+
 class Checker {
   constructor(
     readonly ctx: CompileContext,
@@ -198,6 +203,72 @@ class Checker {
     for (const e of errs) this.ctx.err("rego_type_error", e.message, e.location);
   }
 
+  /** Each rule's ref up to its first term with vars, and that as text. */
+  private readonly rulePaths = new Map<Rule, { path: Ref; text: string }>();
+  private rulePath(r: Rule): { path: Ref; text: string } {
+    let p = this.rulePaths.get(r);
+    if (!p) {
+      const rr = this.ctx.ruleRef(r);
+      const cut = rr.findIndex((t, i) => i > 0 && hasVars(t));
+      const path = cut < 0 ? rr : rr.slice(0, cut);
+      this.rulePaths.set(r, (p = { path, text: termString({ type: "ref", value: path, location: rr[0]!.location }) }));
+    }
+    return p;
+  }
+
+  /** The graph's rules by the terms of their refs as text (made once). */
+  private ruleIndex: { trie: KeyTrie; order: Map<Rule, number> } | undefined;
+
+  /** The rules whose ref, as text term by term, is a prefix of `keys` or has it as a prefix (in
+   * the graph's order). */
+  private rulesAlong(keys: string[]): Rule[] {
+    if (!this.ruleIndex) {
+      const trie: KeyTrie = { children: new Map(), rules: [] };
+      const order = new Map<Rule, number>();
+      for (const r of this.ctx.graph?.nodes ?? []) {
+        order.set(r, order.size);
+        let node = trie;
+        for (const t of this.ctx.ruleRef(r)) {
+          const k = termString(t);
+          let child = node.children.get(k);
+          if (!child) node.children.set(k, (child = { children: new Map(), rules: [] }));
+          node = child;
+        }
+        node.rules.push(r);
+      }
+      this.ruleIndex = { trie, order };
+    }
+    const out: Rule[] = [];
+    let node: KeyTrie | undefined = this.ruleIndex.trie;
+    for (let i = 0; i < keys.length && node; i++) {
+      node = node.children.get(keys[i]!);
+      if (node && i < keys.length - 1) out.push(...node.rules);
+    }
+    const below = (n: KeyTrie): void => {
+      out.push(...n.rules);
+      for (const c of n.children.values()) below(c);
+    };
+    if (node) below(node);
+    const order = this.ruleIndex.order;
+    return out.sort((a, b) => order.get(a)! - order.get(b)!);
+  }
+
+  /** The rules that depend on each rule directly (the dependency graph reversed, made once). */
+  private dependentsOf: Map<Rule, Rule[]> | undefined;
+  private dependents(r: Rule): readonly Rule[] {
+    if (!this.dependentsOf) {
+      this.dependentsOf = new Map();
+      for (const x of this.ctx.graph?.nodes ?? []) {
+        for (const d of this.ctx.graph!.dependencies(x)) {
+          const list = this.dependentsOf.get(d);
+          if (list) list.push(x);
+          else this.dependentsOf.set(d, [x]);
+        }
+      }
+    }
+    return this.dependentsOf.get(r) ?? [];
+  }
+
   private err(message: string, location: NodeLocation, nil = false): TypeError {
     return { message, location, nil };
   }
@@ -219,38 +290,30 @@ class Checker {
     if (targets.length === 0) return NOTHING_TO_RESTORE;
     const saved = env.tree.detachVar("data");
     const affected = new Set<Rule>();
+    const nodes = this.ctx.graph?.nodes ?? [];
     for (const w of targets) {
       const ref = (w.target as { value: Ref }).value;
       const orig = env.next?.getRef(ref);
       const vt = env.get(w.value);
       const replaced = orig?.kind === "function" ? A : or(orig, vt ?? A);
-      for (const r of this.ctx.graph?.nodes ?? []) {
-        const rr = this.ctx.ruleRef(r);
-        const n = Math.min(rr.length, ref.length);
-        if (rr.slice(0, n).every((t, i) => termString(t) === termString(ref[i]!))) affected.add(r);
-      }
+      for (const r of this.rulesAlong(ref.map(termString))) affected.add(r);
       env.put(ref, replaced);
     }
-    // rules that depend on replaced ones, transitively
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const r of this.ctx.graph?.nodes ?? []) {
-        if (affected.has(r)) continue;
-        for (const d of this.ctx.graph!.dependencies(r)) {
-          if (affected.has(d)) {
-            affected.add(r);
-            grew = true;
-            break;
-          }
-        }
+    // rules that depend on replaced ones, transitively (in the graph's order after those)
+    const todo = [...affected];
+    const closure = new Set<Rule>();
+    while (todo.length > 0) {
+      for (const d of this.dependents(todo.pop()!)) {
+        if (affected.has(d) || closure.has(d)) continue;
+        closure.add(d);
+        todo.push(d);
       }
     }
+    for (const r of nodes) if (closure.has(r)) affected.add(r);
+    const replacedPaths = new Set(targets.map((w) => termString(w.target)));
     for (const r of affected) {
-      const rr = this.ctx.ruleRef(r);
-      const cut = rr.findIndex((t, i) => i > 0 && hasVars(t));
-      const path = cut < 0 ? rr : rr.slice(0, cut);
-      if (!targets.some((w) => termString(w.target) === termString({ type: "ref", value: path, location: w.target.location }))) env.put(path, A);
+      const { path, text } = this.rulePath(r);
+      if (!replacedPaths.has(text)) env.put(path, A);
     }
     return () => env.tree.restoreVar("data", saved);
   }

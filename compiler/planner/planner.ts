@@ -17,6 +17,7 @@ import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./
 import * as S from "./stmts.js";
 import { VarStack } from "./vars.js";
 import { SeqProbe } from "./flat.js";
+import { RuleDeps } from "./deps.js";
 import { planFunc, type RuleSet } from "./rules.js";
 
 export type Iter = () => void;
@@ -495,6 +496,16 @@ export class Planner {
 
   /** The BreakStmt made last per index (stmts.ts's BreakStmt). */
   readonly lastBreaks: (StmtOf<"BreakStmt"> | undefined)[] = [];
+
+  private ruleDeps: RuleDeps | undefined;
+
+  /** What rules each rule reaches, for `with` (made when first asked). */
+  deps(): RuleDeps {
+    if (this.ruleDeps) return this.ruleDeps;
+    const pairs: [Rule, Ref][] = [];
+    for (const m of this.input.modules) for (const r of m.rules) pairs.push([r, this.input.ruleRef(r)]);
+    return (this.ruleDeps = new RuleDeps(pairs));
+  }
 
   /** Counter for capture names (see FuncStack.captures). */
   captureCount = 0;

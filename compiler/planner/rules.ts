@@ -10,7 +10,7 @@ import { firstNonString, sealed, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { planTerm, planUnifyLocal } from "./terms.js";
 import { isFlatTerm, isFlatUnifyLocal, planSeq } from "./flat.js";
-import type { RuleTrie } from "./trie.js";
+import { swapShadows, type FuncFrame, type RuleTrie } from "./trie.js";
 
 const NO_PARAMS: Local[] = [];
 
@@ -49,10 +49,57 @@ export function planNodeRules(p: Planner, node: RuleTrie): string {
 
 function planRuleSetOnce(p: Planner, set: RuleSet): string {
   const frame = p.funcs.top();
+  const current = p.funcs.current();
+  // In a mock's replacement function the mocks around are not in effect, only the shadows: its
+  // funcs are those of the shared generation of the shadows that affect them.
+  if (current.shared && current.gen !== 0 && p.mocks.nested()) {
+    const shadows = current.overrides.filter((o) => o.shadow !== undefined);
+    return planShared(p, set, p.funcs.shared(p.deps().affecting(set.rules, shadows)));
+  }
   if (set.frame === frame) return set.name!;
-  const name = p.funcs.get(set.path) ?? planNewRuleSet(p, set);
+  const name = p.funcs.get(set.path) ?? planInGeneration(p, set);
   set.frame = frame;
   set.name = name;
+  return name;
+}
+
+/** Plans a rule set not planned in the current generation. In a `with`'s generation, only the
+ * overrides that affect the rules (deps.ts) matter: the func is the one of the shared generation
+ * of those (generation 0 for none), planned there once. A generation of its own (captures, or a
+ * `with` within a mock's replacement) shares only generation 0. */
+function planInGeneration(p: Planner, set: RuleSet): string {
+  const current = p.funcs.current();
+  if (current.gen === 0) return planNewRuleSet(p, set);
+  // (a generation with captures: its funcs' calls pass them, which generation 0's do not take)
+  if (current.captures.length > 0) return planNewRuleSet(p, set);
+  const affecting = p.deps().affecting(set.rules, current.overrides);
+  if (!current.shared && affecting.length > 0) return planNewRuleSet(p, set);
+  const target = p.funcs.shared(affecting);
+  if (target === current) return planNewRuleSet(p, set);
+  const name = planShared(p, set, target);
+  p.funcs.add(set.path, name);
+  return name;
+}
+
+/** The rule set's func in the shared generation `target`, planned in its scope (its shadows and
+ * mocks alone) if not yet. */
+function planShared(p: Planner, set: RuleSet, target: FuncFrame): string {
+  const known = target.pairs.get(set.path);
+  if (known !== undefined) return known;
+  const shadows: Ref[] = [];
+  const mocked = new Map<string, Term>();
+  for (const o of target.overrides) {
+    if (o.shadow) shadows.push(o.shadow);
+    if (o.mock) mocked.set(o.mock.name, o.mock.term);
+  }
+  const shadowed = swapShadows(p.rules, shadows);
+  const base = p.funcs.shared([]);
+  const funcs = p.funcs.swap(target === base ? [base] : [base, target]);
+  const mocks = p.mocks.swap([mocked.size > 0 ? [mocked] : []]);
+  const name = planRuleSetOnce(p, set);
+  p.mocks.swap(mocks);
+  p.funcs.swap(funcs);
+  swapShadows(p.rules, shadowed);
   return name;
 }
 

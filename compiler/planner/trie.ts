@@ -4,6 +4,7 @@
 // stack of planned funcs per generation; and the stack of function mocks (`with f as g`).
 import type { Ref, Rule, Term } from "../ast/nodes.js";
 import { keyOf, compareKeys } from "../passes/ruleTree.js";
+import type { Override } from "./deps.js";
 import type { RuleSet } from "./rules.js";
 
 /** What rulesOf answers for a node without rules (asked at every step down the trie: one array
@@ -197,13 +198,19 @@ export function swapShadows(trie: RuleTrie, next: readonly Ref[]): Ref[] {
   return prev;
 }
 
-type FuncFrame = { pairs: Map<string, string>; gen: number; captures: string[] };
+/** A generation: its funcs by path, the captures they take, and the overrides in effect (every
+ * enclosing `with`'s). A shared generation is the one of its overrides (FuncStack.shared): the
+ * overrides alone make its funcs, so a rule set can be planned in it from anywhere. */
+export type FuncFrame = { pairs: Map<string, string>; gen: number; captures: string[]; overrides: Override[]; shared: boolean };
 
 /** Planned funcs per generation: rule path → func name. `with` that shadows rules or mocks a
- * function pushes a new generation (g1, g2, ...), so affected rules are planned again. */
+ * function pushes a generation (g1, g2, ...; one per distinct set of overrides), in which the
+ * rules it affects are planned again (rules.ts planInGeneration). */
 export class FuncStack {
-  private stack: FuncFrame[] = [{ pairs: new Map(), gen: 0, captures: [] }];
+  private stack: FuncFrame[] = [{ pairs: new Map(), gen: 0, captures: [], overrides: [], shared: true }];
   private next = 1;
+  /** The shared generations by their overrides' ids. */
+  private readonly byOverrides = new Map<string, FuncFrame>([["", this.stack[0]!]]);
 
   /** The generations in effect (the frames themselves: funcs planned later land in them). */
   frames(): FuncFrame[] {
@@ -232,9 +239,24 @@ export class FuncStack {
   add(path: string, name: string): void {
     this.stack[this.stack.length - 1]!.pairs.set(path, name);
   }
-  push(captures: readonly string[] = []): void {
-    const outer = this.captures();
-    this.stack.push({ pairs: new Map(), gen: this.next++, captures: [...outer, ...captures] });
+  /** Enters the generation of a `with`: the shared one of all overrides in effect, or (with
+   * captures, or `own`) a new one. */
+  push(captures: readonly string[] = [], overrides: readonly Override[] = [], own = false): void {
+    const outer = this.stack[this.stack.length - 1]!;
+    const all = [...outer.overrides, ...overrides];
+    const caps = [...outer.captures, ...captures];
+    this.stack.push(caps.length === 0 && !own && outer.shared ? this.shared(all) : { pairs: new Map(), gen: this.next++, captures: caps, overrides: all, shared: false });
+  }
+  /** The shared generation of `overrides` (generation 0 for none). */
+  shared(overrides: readonly Override[]): FuncFrame {
+    const key = overrides.map((o) => o.id).join("\0");
+    let f = this.byOverrides.get(key);
+    if (!f) this.byOverrides.set(key, (f = { pairs: new Map(), gen: this.next++, captures: [], overrides: overrides.slice(), shared: true }));
+    return f;
+  }
+  /** The generation in effect. */
+  current(): FuncFrame {
+    return this.stack[this.stack.length - 1]!;
   }
   pop(): void {
     this.stack.pop();
@@ -262,6 +284,10 @@ export class MocksStack {
 
   push(): void {
     this.stack.push([]);
+  }
+  /** Within a replacement function (where the mocks of the `with`s around are not in effect). */
+  nested(): boolean {
+    return this.stack.length > 1;
   }
   pop(): void {
     this.stack.pop();

@@ -1,10 +1,12 @@
 // Planning `with`: replacements of input and data paths become WithStmts (the originals saved
 // first and restored around the rest of the query, as OPA's planner does), replacements of
-// functions and built-ins become mocks, under which the affected funcs are planned anew.
+// functions and built-ins become mocks, under which the affected funcs are planned anew (once per
+// distinct set of the overrides that affect them: deps.ts).
 import type { Expr, Ref, Term } from "../ast/nodes.js";
 import type { Local, Operand } from "../ir/types.js";
 import { refString, termString, userNames } from "../passes/terms.js";
 import { varsOf } from "../passes/visit.js";
+import { refKeys, type Override } from "./deps.js";
 import { isFunction, planExpr } from "./exprs.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
@@ -19,6 +21,7 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
   const targets: Ref[] = [];
   const mocks = new Map<string, Term>();
   const captures: string[] = [];
+  const mocked: Override[] = [];
   for (const w of e.with) {
     if (w.target.type !== "ref") throw p.error(`invalid with target ${termString(w.target)}`);
     const v = w.target.value;
@@ -27,7 +30,11 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
       targets.push(v);
       continue;
     }
-    mocks.set(refString(v), captureLocals(p, w.value, captures));
+    const name = refString(v);
+    const term = captureLocals(p, w.value, captures);
+    mocks.set(name, term);
+    const fn = term.type === "ref" && isRoot(term.value, DATA) ? p.deps().functionText(term.value) : undefined;
+    mocked.push({ id: `m:${name}=${fn ?? termString(term)}`, keys: refKeys(v), mock: { name, term } });
   }
   planTermSlice(p, values, (locals) => {
     p.mocks.pushFrame(mocks);
@@ -55,9 +62,19 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
       restore.push([orig, save]);
     }
     const shadowing = dataRefs.some((r) => p.rules.lookup(r) !== undefined) || mocks.size > 0;
+    // what the generation's rules are planned anew for (deps.ts): the data over rules, the mocks
+    const overrides: Override[] = [];
+    if (shadowing) {
+      for (const r of dataRefs) {
+        const keys = refKeys(r);
+        if (p.deps().hasRules(keys)) overrides.push({ id: `d:${refString(r)}`, keys, shadow: r });
+      }
+      overrides.push(...mocked);
+    }
+    const own = p.mocks.nested();
     const shadow = (): void => {
       if (!shadowing) return;
-      p.funcs.push(captures);
+      p.funcs.push(captures, overrides, own);
       for (const r of dataRefs) p.rules.push(r);
     };
     const unshadow = (): void => {

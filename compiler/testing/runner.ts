@@ -11,6 +11,7 @@ import { asRegoError } from "../../runtime/decision.js";
 import { RegoError } from "../../runtime/errors.js";
 import { withDeadline } from "../cli/timeout.js";
 import type { EntrypointInfo } from "../../runtime/eval/prepared.js";
+import type { GeneratedModule } from "../index.js";
 import type { Capabilities } from "../builtins/decls.js";
 import type { JSONValue } from "../../runtime/value/json.js";
 import type { Value } from "../../runtime/value/value.js";
@@ -81,7 +82,7 @@ export async function runTests(paths: readonly string[], options: RunTestsOption
 type ToJSON = (v: unknown) => JSONValue;
 
 /** How the tests' modules are compiled (the same for the run and for `--explain`). */
-interface CompileOptions {
+export interface CompileOptions {
   v0Compatible: boolean;
   capabilities?: Capabilities;
 }
@@ -91,17 +92,25 @@ function compileTests(modules: Record<string, string>, tests: TestCase[], option
 }
 
 async function compileEntrypoints(modules: Record<string, string>, entrypoints: string[], options: CompileOptions): Promise<Record<string, EntrypointInfo>> {
-  const { planRego, generateTypeScript, loadModule } = await import("../index.js");
+  const generated = await generateTests(modules, entrypoints, options);
+  if (!generated) return {};
+  const { loadModule } = await import("../index.js");
+  const mod = await loadModule(generated.code, generated);
+  return mod.entrypoints as Record<string, EntrypointInfo>;
+}
+
+/** The code of the tests' entrypoints (one plan, one module), or undefined when there is none. */
+export async function generateTests(modules: Record<string, string>, entrypoints: string[], options: CompileOptions): Promise<GeneratedModule | undefined> {
+  const { planRego, generateTypeScript } = await import("../index.js");
   const { getBuiltin } = await import("../../runtime/builtins/registry.js");
-  if (Object.keys(modules).length === 0) return {};
+  if (Object.keys(modules).length === 0) return undefined;
   // With no test to run, still compile the modules (a query of `true`), as opa test does.
   const plan = planRego(entrypoints.length > 0 ? { modules, entrypoints, ...options, print: true } : { modules, query: "true", ...options });
-  if (entrypoints.length === 0) return {};
+  if (entrypoints.length === 0) return undefined;
   const generated = generateTypeScript(plan, { language: "function" });
   const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
   if (missing.length > 0) throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
-  const mod = await loadModule(generated.code, generated);
-  return mod.entrypoints as Record<string, EntrypointInfo>;
+  return generated;
 }
 
 function base(t: TestCase): TestResult {
