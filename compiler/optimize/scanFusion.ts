@@ -133,6 +133,8 @@ function asProducer(f: Func): Producer | undefined {
     size += n;
   }
   if (adds.size === 0 || size > MAX_FUSED) return undefined;
+  // Copied into a consumer, P's locals keep their values from an earlier run (in a loop).
+  if (bodies.some((b) => readsUnassigned(b.stmts, params, (l) => l !== ret))) return undefined;
   return { func: f, bodies, adds, size, maxLocal: maxLocal(f) };
 }
 
@@ -180,14 +182,33 @@ function asTest(body: readonly Stmt[]): Test | undefined {
     forEachWrite(s, (l) => (clean &&= l !== r));
     return clean;
   });
-  return n < 0 ? undefined : { stmts, exit: body.slice(end - 1), size: n + body.length - stmts.length };
+  if (n < 0) return undefined;
+  return { stmts, exit: body.slice(end - 1), size: n + body.length - stmts.length };
 }
 
-/** The statements with `by` added to each break that leaves them (`depth`: levels below them). */
+/** Whether the statements read a local `watched` accepts that no statement before them (in their
+ * list or an enclosing one) has assigned: its value would come from an earlier run. */
+function readsUnassigned(stmts: readonly Stmt[], assigned: ReadonlySet<Local>, watched: (l: Local) => boolean): boolean {
+  const mine = new Set(assigned);
+  for (const s of stmts) {
+    let bad = false;
+    forEachRead(s, (l) => (bad ||= watched(l) && !mine.has(l)));
+    if (bad) return true;
+    const inner = new Set(mine);
+    if (s.type === "ScanStmt") inner.add(s.stmt.key).add(s.stmt.value);
+    for (const b of nestedBlocks(s)) if (readsUnassigned(b.stmts, inner, watched)) return true;
+    // A scan may run no iteration; a with restores its local.
+    if (s.type !== "ScanStmt" && s.type !== "WithStmt") forEachWrite(s, (l) => mine.add(l));
+  }
+  return false;
+}
+
+/** The statements with `by` added to each break that leaves the scan they were in (`depth`:
+ * levels below its body). */
 function deepened(stmts: readonly Stmt[], by: number, depth = 0): Stmt[] {
   return stmts.map((s) =>
     s.type === "BreakStmt"
-      ? s.stmt.index >= depth
+      ? s.stmt.index > depth
         ? mk("BreakStmt", { ...s.stmt, index: s.stmt.index + by })
         : s
       : withBlocks(
@@ -197,11 +218,11 @@ function deepened(stmts: readonly Stmt[], by: number, depth = 0): Stmt[] {
   );
 }
 
-/** The locals the statement and its nested statements read and write. */
-function localsOf(s: Stmt): { reads: Set<Local>; writes: Set<Local> } {
+/** The locals the statements and their nested statements read and write. */
+function localsOf(stmts: readonly Stmt[]): { reads: Set<Local>; writes: Set<Local> } {
   const reads = new Set<Local>();
   const writes = new Set<Local>();
-  every([s], (t) => {
+  every(stmts, (t) => {
     forEachRead(t, (l) => reads.add(l));
     forEachWrite(t, (l) => writes.add(l));
     return true;
@@ -257,13 +278,18 @@ function fuseBody(blocks: Block[], body: Plan | Func, producers: ReadonlyMap<str
     const x = call.stmt.result;
     for (let j = i + 1; j < stmts.length; j++) {
       const s = stmts[j]!;
-      const { reads, writes } = localsOf(s);
+      const { reads, writes } = localsOf([s]);
       if (s.type === "ScanStmt" && s.stmt.source === x) {
         const test = asTest(s.stmt.block.stmts);
         const pos = posAt.get(s)!;
-        writes.delete(x);
-        if (test) writes.delete((test.exit[0]!.stmt as { target: Local }).target); // r: its constant is the outcome
-        if (!test || p.size + p.adds.size * test.size > MAX_FUSED || args.some((a) => writes.has(a))) return undefined;
+        if (!test) return undefined;
+        const inner = localsOf(s.stmt.block.stmts);
+        // The body's reads of its own locals come after their writes (an element's test sees no
+        // earlier element's values); x is not named in it.
+        const own = (l: Local) => inner.writes.has(l) && l !== s.stmt.key && l !== s.stmt.value;
+        if (inner.reads.has(x) || inner.writes.has(x) || readsUnassigned(test.stmts, new Set(), own)) return undefined;
+        writes.delete((test.exit[0]!.stmt as { target: Local }).target); // r: its constant is the outcome
+        if (p.size + p.adds.size * test.size > MAX_FUSED || args.some((a) => writes.has(a))) return undefined;
         if (!unseen([x], pos, top) || !unseen(writes, pos, top)) return undefined;
         return [j, fuse(call, s, p, test)];
       }

@@ -73,6 +73,8 @@ const RBAC_DATA = {
   role_grants: { reader: [{ action: "read", type: "dog" }], writer: [{ action: "update", type: "finance" }, { action: "read", type: "dog" }] },
 };
 
+const b2 = (source: StmtJSON["stmt"][string], target: number): StmtJSON => st("AssignVarStmt", { source, target });
+
 describe("optimize: scan-fusion", () => {
   it("runs the test where the set's elements are made: no set, the producer's locals renamed", () => {
     const p = before(RBAC, "rbac/allow");
@@ -196,7 +198,7 @@ granted contains {"a": 7} if input.seven
   it("end to end: a SetAdd that does not end its list gets a block of its own; a scan whose locals are read after it stays", async () => {
     // p if { some x in s; x == input.want }, s made by `some x in input.xs` with statements after
     // its SetAdd; `after` follows the scan in p's body.
-    const policy = (...after: StmtJSON[]) => {
+    const policy = (test: (b: PolicyBuilder) => StmtJSON[] = () => [st("EqualStmt", { a: L(6), b: L(4) })], ...after: StmtJSON[]) => {
       const b = new PolicyBuilder();
       b.func("g0.data.test.s", [0, 1], 2, [
         block(st("MakeSetStmt", { target: 2 })),
@@ -204,7 +206,7 @@ granted contains {"a": 7} if input.seven
         block(st("ReturnLocalStmt", { source: 2 })),
       ]);
       b.func("g0.data.test.p", [0, 1], 2, [
-        block(b.call("g0.data.test.s", [L(0), L(1)], 3), b.dot(L(0), b.s("want"), 4), b.scan(3, 5, 6, st("EqualStmt", { a: L(6), b: L(4) }), b.assign(T, 2), b.brk(1)), ...after),
+        block(b.call("g0.data.test.s", [L(0), L(1)], 3), b.dot(L(0), b.s("want"), 4), b.scan(3, 5, 6, ...test(b), b.assign(T, 2), b.brk(1)), ...after),
         block(st("IsUndefinedStmt", { source: 2 }), b.assign(F, 2)),
         block(st("ReturnLocalStmt", { source: 2 })),
       ]);
@@ -223,8 +225,18 @@ granted contains {"a": 7} if input.seven
       assert.deepEqual(answer(fused, input, {}), answer(plain, input, {}), JSON.stringify(input));
     }
     // The scan's value read after it (the last element scanned): order would show.
-    const reads = policy(st("AssignVarStmt", { source: L(6), target: 7 }));
-    assert.equal(bodyText(scanFusion.run(reads), "g0.data.test.p"), bodyText(reads, "g0.data.test.p"));
+    const unchanged = (q: Policy) => assert.equal(bodyText(scanFusion.run(q), "g0.data.test.p"), bodyText(q, "g0.data.test.p"));
+    unchanged(policy(undefined, st("AssignVarStmt", { source: L(6), target: 7 })));
+    // The test reads what it wrote for the element before (l8): order would show.
+    unchanged(policy(() => [st("EqualStmt", { a: L(8), b: L(4) }), b2(L(6), 8)]));
+    // A break in the test that ends the element's test (the element fails) stays as it is.
+    const fails = policy(() => [b2(L(6), 8), st("BlockStmt", { blocks: [block(st("NotEqualStmt", { a: L(8), b: L(4) }), st("BreakStmt", { index: 1 }))] })]);
+    assert.ok(bodyText(scanFusion.run(fails), "g0.data.test.p").includes("          l8 != l4\n          break 1\n"));
+    const [plain2, fused2] = [await run(fails), await run(scanFusion.run(fails))];
+    for (const [input, want] of [[{ xs: [1, 2], want: 2 }, true], [{ xs: [1, 2], want: 3 }, false]] as const) {
+      assert.deepEqual(answer(fused2, input, {}), { value: want });
+      assert.deepEqual(answer(plain2, input, {}), { value: want });
+    }
   });
 
   it("end to end: random role tables and requests (fast-check)", async function () {
