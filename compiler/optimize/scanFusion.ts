@@ -314,6 +314,10 @@ function fuseBody(blocks: Block[], body: Plan | Func, producers: ReadonlyMap<str
       forEachRead(s, (l) => (no &&= l !== key));
       return no;
     });
+    // Leaving a body block goes on with the next body: a break to just after the scan (index 1)
+    // leaves, with several bodies, a block around them all, one level more.
+    const exitBreak = test.exit[1];
+    const wrap = p.bodies.length > 1 && exitBreak?.type === "BreakStmt" && exitBreak.stmt.index === 1;
     const copy = (stmts: readonly Stmt[]): Stmt[] =>
       stmts.flatMap((s, i) => {
         const depth = p.adds.get(s);
@@ -326,10 +330,11 @@ function fuseBody(blocks: Block[], body: Plan | Func, producers: ReadonlyMap<str
         // In place when the SetAdd ends its list (failing then ends the list as finishing it
         // does), else in a block of its own. A break leaving the scan leaves the copied bodies.
         const last = i === stmts.length - 1;
-        here.push(...deepened([...test.stmts, ...test.exit], last ? depth - 1 : depth));
+        here.push(...deepened([...test.stmts, ...test.exit], (last ? depth - 1 : depth) + (wrap ? 1 : 0)));
         return last ? here : [mk("BlockStmt", { ...at(s), blocks: [{ stmts: here }] })];
       });
-    return mk("BlockStmt", { ...at(scan), blocks: p.bodies.map((b) => ({ stmts: copy(b.stmts) })) });
+    const fused = mk("BlockStmt", { ...at(scan), blocks: p.bodies.map((b) => ({ stmts: copy(b.stmts) })) });
+    return wrap ? mk("BlockStmt", { ...at(scan), blocks: [{ stmts: [fused] }] }) : fused;
   };
 
   const visitList = (stmts: readonly Stmt[], top: number): Stmt[] => {

@@ -198,11 +198,14 @@ granted contains {"a": 7} if input.seven
   it("end to end: a SetAdd that does not end its list gets a block of its own; a scan whose locals are read after it stays", async () => {
     // p if { some x in s; x == input.want }, s made by `some x in input.xs` with statements after
     // its SetAdd; `after` follows the scan in p's body.
-    const policy = (test: (b: PolicyBuilder) => StmtJSON[] = () => [st("EqualStmt", { a: L(6), b: L(4) })], ...after: StmtJSON[]) => {
+    const policy = (test: (b: PolicyBuilder) => StmtJSON[] = () => [st("EqualStmt", { a: L(6), b: L(4) })], ...after: StmtJSON[]) => policyWith(test, [], after);
+    /** `more`: more producer bodies. */
+    const policyWith = (test: (b: PolicyBuilder) => StmtJSON[], more: Array<(b: PolicyBuilder) => StmtJSON[]>, after: StmtJSON[]) => {
       const b = new PolicyBuilder();
       b.func("g0.data.test.s", [0, 1], 2, [
         block(st("MakeSetStmt", { target: 2 })),
         block(b.dot(L(0), b.s("xs"), 3), b.scan(3, 4, 5, st("SetAddStmt", { set: 2, value: L(5) }), b.assign(T, 6), st("EqualStmt", { a: L(5), b: L(5) }))),
+        ...more.map((m) => block(...m(b))),
         block(st("ReturnLocalStmt", { source: 2 })),
       ]);
       b.func("g0.data.test.p", [0, 1], 2, [
@@ -233,6 +236,13 @@ granted contains {"a": 7} if input.seven
     const fails = policy(() => [b2(L(6), 8), st("BlockStmt", { blocks: [block(st("NotEqualStmt", { a: L(8), b: L(4) }), st("BreakStmt", { index: 1 }))] })]);
     assert.ok(bodyText(scanFusion.run(fails), "g0.data.test.p").includes("          l8 != l4\n          break 1\n"));
     const [plain2, fused2] = [await run(fails), await run(scanFusion.run(fails))];
+    // Two producer bodies, the test's exit going on after the scan: a block around both bodies.
+    const two = policyWith(() => [st("EqualStmt", { a: L(6), b: L(4) })], [(b) => [b.dot(L(0), b.s("ys"), 7), b.scan(7, 8, 9, st("SetAddStmt", { set: 2, value: L(9) }))]], []);
+    const twoOut = bodyText(scanFusion.run(two), "g0.data.test.p");
+    assert.ok(twoOut.startsWith("{\n  l4 = l0[\"want\"]\n  block\n  {\n    block\n    {\n"), twoOut);
+    assert.ok(twoOut.includes("          l2 = true\n          break 4\n") && twoOut.includes("        l2 = true\n        break 3\n"), twoOut);
+    const [plain3, fused3] = [await run(two), await run(scanFusion.run(two))];
+    for (const input of [{ xs: [1], ys: [2], want: 2 }, { xs: [2], ys: [1], want: 2 }, { xs: [1], want: 3 }, {}]) assert.deepEqual(answer(fused3, input, {}), answer(plain3, input, {}));
     for (const [input, want] of [[{ xs: [1, 2], want: 2 }, true], [{ xs: [1, 2], want: 3 }, false]] as const) {
       assert.deepEqual(answer(fused2, input, {}), { value: want });
       assert.deepEqual(answer(plain2, input, {}), { value: want });
