@@ -285,9 +285,10 @@ function fuseBody(blocks: Block[], body: Plan | Func, producers: ReadonlyMap<str
         if (!test) return undefined;
         const inner = localsOf(s.stmt.block.stmts);
         // The body's reads of its own locals come after their writes (an element's test sees no
-        // earlier element's values); x is not named in it.
-        const own = (l: Local) => inner.writes.has(l) && l !== s.stmt.key && l !== s.stmt.value;
-        if (inner.reads.has(x) || inner.writes.has(x) || readsUnassigned(test.stmts, new Set(), own)) return undefined;
+        // earlier element's values); x is not named in it, the element not assigned (P reads it).
+        const { key, value } = s.stmt;
+        if (inner.reads.has(x) || inner.writes.has(x) || inner.writes.has(key) || inner.writes.has(value)) return undefined;
+        if (readsUnassigned(test.stmts, new Set(), (l) => inner.writes.has(l))) return undefined;
         writes.delete((test.exit[0]!.stmt as { target: Local }).target); // r: its constant is the outcome
         if (p.size + p.adds.size * test.size > MAX_FUSED || args.some((a) => writes.has(a))) return undefined;
         if (!unseen([x], pos, top) || !unseen(writes, pos, top)) return undefined;

@@ -232,6 +232,8 @@ granted contains {"a": 7} if input.seven
     unchanged(policy(undefined, st("AssignVarStmt", { source: L(6), target: 7 })));
     // The test reads what it wrote for the element before (l8): order would show.
     unchanged(policy(() => [st("EqualStmt", { a: L(8), b: L(4) }), b2(L(6), 8)]));
+    // The test assigns the element, which the producer reads after its SetAdd.
+    unchanged(policy(() => [b2(L(4), 6), st("EqualStmt", { a: L(6), b: L(4) })]));
     // A break in the test that ends the element's test (the element fails) stays as it is.
     const fails = policy(() => [b2(L(6), 8), st("BlockStmt", { blocks: [block(st("NotEqualStmt", { a: L(8), b: L(4) }), st("BreakStmt", { index: 1 }))] })]);
     assert.ok(bodyText(scanFusion.run(fails), "g0.data.test.p").includes("          l8 != l4\n          break 1\n"));
