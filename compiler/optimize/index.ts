@@ -10,6 +10,7 @@ import { earlyExit } from "./earlyExit.js";
 import { hoist } from "./hoist.js";
 import { NameTable } from "./names.js";
 import { ruleIndex } from "./ruleIndex.js";
+import { scanFusion } from "./scanFusion.js";
 
 export interface Pass {
   /** A short kebab-case name (`copy-propagation`), for tests and `OptimizeOptions.skip`. */
@@ -30,6 +31,8 @@ export const PASSES: readonly Pass[] = [
   hoist,
   ruleIndex,
   earlyExit,
+  // Scan fusion after early exit: it fuses scans whose bodies end in early exit's `r = c; break`.
+  scanFusion,
 ];
 
 export interface OptimizeOptions {

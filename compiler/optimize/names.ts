@@ -37,6 +37,14 @@ export class NameTable {
     this.table(body, true)![to] = name;
   }
 
+  /** Local `to` of `body` takes the name of local `from` of `source` (a local copied in from
+   * another func: callers make sure `to` is new to the body). */
+  adopt(source: Plan | Func, from: number, body: Plan | Func, to: number): void {
+    if (this.given === undefined) return;
+    const name = this.table(source, false)?.[from];
+    if (name !== undefined) this.table(body, true)![to] = name;
+  }
+
   /** The names after the passes (undefined when none were given). */
   result(): LocalNames | undefined {
     if (this.given === undefined) return undefined;
