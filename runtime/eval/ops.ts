@@ -33,13 +33,13 @@ export function dot(source: V, key: V): V {
 
 /** DotStmt with a constant string key (the common `input.user.role` chain). */
 export function dotKey(source: V, key: string): V {
-  if (typeof source !== "object" || source === null || Array.isArray(source)) return undefined;
-  if (source instanceof Special) {
-    if (source instanceof RegoObject || source instanceof RegoSet) return source.get(key);
-    return undefined;
-  }
-  return Object.hasOwn(source, key) ? source[key] : undefined;
+  if (typeof source !== "object" || source === null) return undefined;
+  if (source instanceof Special) return source instanceof RegoObject || source instanceof RegoSet ? source.get(key) : undefined;
+  // An array's own keys ("0", "length") are not fields: checked only on a hit.
+  return hasOwnProperty.call(source, key) && !Array.isArray(source) ? source[key] : undefined;
 }
+
+const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /**
  * DotStmt on base data: OPA reads base documents by storage path, where a number key is its text

@@ -81,8 +81,9 @@ function compareObjects(a: ObjectValue, b: ObjectValue): number {
 /** Structural equality (numbers by value: 1 == 1.0). */
 export function equal(a: Value | undefined, b: Value | undefined): boolean {
   if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
   const ta = typeof a;
+  // Two distinct strings or booleans, or undefined: `===` has answered.
+  if (ta === "string" || ta === "boolean" || a === undefined || b === undefined) return false;
   if (ta !== "object" || typeof b !== "object") {
     if (ta === "number" || a instanceof BigNum) {
       return (typeof b === "number" || b instanceof BigNum) && numbersEqual(a as Num, b as Num);
