@@ -42,6 +42,38 @@ export function dotKey(source: V, key: string): V {
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /**
+ * The reader of field `key`, answering as `dotKey(source, key)`: a module makes one per constant
+ * key it reads (`const dotOwner = fieldReader("owner")`). Each reader is a function of its own,
+ * so its property load keeps an inline cache for the shapes seen at that key (a shared dotKey's
+ * load sees every shape and key in the process). The loaded property is the answer for an object
+ * without a prototype, or one whose prototype is Object.prototype when Object.prototype has no
+ * such key (checked at each read: a polluted prototype is never read through): it is then own.
+ * Anything else (arrays, Rego values, other prototypes, non-objects) is dotKey's. Where code
+ * cannot be made from text (a CSP, --disallow-code-generation-from-strings), the reader calls dotKey.
+ */
+export function fieldReader(key: string): (source: V) => V {
+  // (JSON text of a string is a JavaScript string literal: nothing in `key` is code.)
+  const k = JSON.stringify(key);
+  try {
+    const make = new Function(
+      "OBJECT",
+      "getPrototypeOf",
+      "dotKey",
+      `"use strict"; return function field(o) {
+        if (typeof o === "object" && o !== null) {
+          const v = o[${k}], p = getPrototypeOf(o);
+          if (p === null || (p === OBJECT && !(${k} in OBJECT))) return v;
+        }
+        return dotKey(o, ${k});
+      };`,
+    ) as (object: object, getPrototypeOf: (o: object) => unknown, dot: typeof dotKey) => (source: V) => V;
+    return make(Object.prototype, Object.getPrototypeOf, dotKey);
+  } catch {
+    return (source) => dotKey(source, key);
+  }
+}
+
+/**
  * DotStmt on base data: OPA reads base documents by storage path, where a number key is its text
  * (`data[2]` reads key "2"); everything else is `dot`.
  */
