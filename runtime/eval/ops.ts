@@ -20,15 +20,15 @@ export function internalError(message: string): RegoError {
 
 /** DotStmt: `source[key]` — object value, array element (integral index in range), set member. */
 export function dot(source: V, key: V): V {
+  if (typeof key === "string") return dotKey(source, key);
   if (typeof source !== "object" || source === null || key === undefined) return undefined;
   if (Array.isArray(source)) {
     return typeof key === "number" && Number.isInteger(key) && key >= 0 && key < source.length ? source[key] : undefined;
   }
   if (source instanceof Special) {
     if (source instanceof RegoObject || source instanceof RegoSet) return source.get(key);
-    return undefined;
   }
-  return typeof key === "string" && Object.hasOwn(source, key) ? source[key] : undefined;
+  return undefined;
 }
 
 /** DotStmt with a constant string key (the common `input.user.role` chain). */
@@ -78,9 +78,10 @@ export function fieldReader(key: string): (source: V) => V {
  * (`data[2]` reads key "2"); everything else is `dot`.
  */
 export function dotData(source: V, key: V): V {
+  if (typeof key === "string") return dotKey(source, key);
   if ((typeof key === "number" || key instanceof BigNum) && typeof source === "object" && source !== null && !Array.isArray(source) && !(source instanceof Special)) {
     const k = numberText(key);
-    return Object.hasOwn(source, k) ? source[k] : undefined;
+    return hasOwnProperty.call(source, k) ? source[k] : undefined;
   }
   return dot(source, key);
 }
