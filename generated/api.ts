@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/api.rego (entrypoint data.api.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, builtinSites, call1, dot, dotData, dotKey, equal, gt, gte, internalError, len, lte, scanValue, scanView } from "regoc";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, builtinSites, call1, dot, dotData, equal, fieldReader, gt, gte, internalError, len, lte, scanValue, scanView } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -31,6 +31,19 @@ export type ApiData = {
 /* builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"to_number\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,72,10]}"),
   toNumber = C[0]!;
+/* field readers, one per key read: each keeps an inline cache of its own */
+const dotMethod = fieldReader("method"),
+  dotPath = fieldReader("path"),
+  dotUser = fieldReader("user"),
+  dotAuthenticated = fieldReader("authenticated"),
+  dotId = fieldReader("id"),
+  dotRole = fieldReader("role"),
+  dotTime = fieldReader("time"),
+  dotPermissions = fieldReader("permissions"),
+  dotResource = fieldReader("resource"),
+  dotAction = fieldReader("action"),
+  dotRateLimits = fieldReader("rate_limits"),
+  dotCount = fieldReader("count");
 
 /* Entrypoint api/allow */
 export function apiAllow(input: ApiInput | undefined, data: ApiData, options?: EvalOptions): boolean {
@@ -50,9 +63,9 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
   let allow: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V;
   // policies/api.rego:17
   b0: {
-    l4 = dotKey(input, "method"); if (l4 === undefined) break b0;
+    l4 = dotMethod(input); if (l4 === undefined) break b0;
     if ((l4 as V) !== "GET") break b0;
-    l5 = dotKey(input, "path"); if (l5 === undefined) break b0;
+    l5 = dotPath(input); if (l5 === undefined) break b0;
     if (!Array.isArray(l5)) break b0;
     l7 = len(l5);
     l6 = 1;
@@ -60,16 +73,16 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     l8 = 0;
     l9 = dot(l5, l8); if (l9 === undefined) break b0;
     if ((l9 as V) !== "users") break b0;
-    l10 = dotKey(input, "user"); if (l10 === undefined) break b0;
-    l11 = dotKey(l10, "authenticated"); if (l11 === undefined) break b0;
+    l10 = dotUser(input); if (l10 === undefined) break b0;
+    l11 = dotAuthenticated(l10); if (l11 === undefined) break b0;
     if ((l11 as V) !== true) break b0;
     allow = true;
   }
   // policies/api.rego:24
   b1: if (allow === undefined) {
-    l4 = dotKey(input, "method"); if (l4 === undefined) break b1;
+    l4 = dotMethod(input); if (l4 === undefined) break b1;
     if ((l4 as V) !== "GET") break b1;
-    l5 = dotKey(input, "path"); if (l5 === undefined) break b1;
+    l5 = dotPath(input); if (l5 === undefined) break b1;
     if (!Array.isArray(l5)) break b1;
     l7 = len(l5);
     l6 = 2;
@@ -79,16 +92,16 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if ((l9 as V) !== "users") break b1;
     l8 = 1;
     l9 = dot(l5, l8); if (l9 === undefined) break b1;
-    l11 = dotKey(input, "user"); if (l11 === undefined) break b1;
-    l12 = dotKey(l11, "id"); if (l12 === undefined) break b1;
+    l11 = dotUser(input); if (l11 === undefined) break b1;
+    l12 = dotId(l11); if (l12 === undefined) break b1;
     if (!equal(l12, l9)) break b1;
     allow = true;
   }
   // policies/api.rego:32
   b2: if (allow === undefined) {
-    l4 = dotKey(input, "method"); if (l4 === undefined) break b2;
+    l4 = dotMethod(input); if (l4 === undefined) break b2;
     if ((l4 as V) !== "GET") break b2;
-    l5 = dotKey(input, "path"); if (l5 === undefined) break b2;
+    l5 = dotPath(input); if (l5 === undefined) break b2;
     if (!Array.isArray(l5)) break b2;
     l7 = len(l5);
     l6 = 2;
@@ -98,16 +111,16 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     if ((l9 as V) !== "users") break b2;
     l8 = 1;
     l9 = dot(l5, l8); if (l9 === undefined) break b2;
-    l11 = dotKey(input, "user"); if (l11 === undefined) break b2;
-    l12 = dotKey(l11, "role"); if (l12 === undefined) break b2;
+    l11 = dotUser(input); if (l11 === undefined) break b2;
+    l12 = dotRole(l11); if (l12 === undefined) break b2;
     if ((l12 as V) !== "admin") break b2;
     allow = true;
   }
   // policies/api.rego:39
   b3: if (allow === undefined) {
-    l4 = dotKey(input, "method"); if (l4 === undefined) break b3;
+    l4 = dotMethod(input); if (l4 === undefined) break b3;
     if ((l4 as V) !== "POST") break b3;
-    l5 = dotKey(input, "path"); if (l5 === undefined) break b3;
+    l5 = dotPath(input); if (l5 === undefined) break b3;
     if (!Array.isArray(l5)) break b3;
     l7 = len(l5);
     l6 = 1;
@@ -115,8 +128,8 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     l8 = 0;
     l9 = dot(l5, l8); if (l9 === undefined) break b3;
     if ((l9 as V) !== "orders") break b3;
-    l10 = dotKey(input, "user"); if (l10 === undefined) break b3;
-    l11 = dotKey(l10, "authenticated"); if (l11 === undefined) break b3;
+    l10 = dotUser(input); if (l10 === undefined) break b3;
+    l11 = dotAuthenticated(l10); if (l11 === undefined) break b3;
     if ((l11 as V) !== true) break b3;
     l12 = g0DataApiBusinessHours($, input, data); if (l12 === undefined) break b3;
     if ((l12 as V) === false) break b3;
@@ -144,7 +157,7 @@ function g0DataApiBusinessHours($: EvalState, input: V, _data: V): V {
   let business_hours: V, l4: V, hour: V, l9: V, l10: V, l11: V, l12: V;
   // policies/api.rego:71
   b0: {
-    l4 = dotKey(input, "time"); if (l4 === undefined) break b0;
+    l4 = dotTime(input); if (l4 === undefined) break b0;
     hour = call1($, toNumber, l4); if (hour === undefined) break b0;
     l9 = 9;
     l10 = gte(hour, l9); if (l10 === undefined) break b0;
@@ -162,17 +175,17 @@ function g0DataApiCheckPermission(_$: EvalState, input: V, data: V): V {
   let check_permission: V, l4: V, l5: V, l7: V, l8: V, grant: V, l15: V, l16: V, l17: V, l18: V;
   // policies/api.rego:54
   b0: {
-    l4 = dotKey(input, "user"); if (l4 === undefined) break b0;
-    l5 = dotKey(l4, "role"); if (l5 === undefined) break b0;
-    l7 = dotKey(data, "permissions"); if (l7 === undefined) break b0;
+    l4 = dotUser(input); if (l4 === undefined) break b0;
+    l5 = dotRole(l4); if (l5 === undefined) break b0;
+    l7 = dotPermissions(data); if (l7 === undefined) break b0;
     l8 = dotData(l7, l5); if (l8 === undefined) break b0;
-    l16 = dotKey(input, "resource"); if (l16 === undefined) break b0;
-    l18 = dotKey(input, "action"); if (l18 === undefined) break b0;
+    l16 = dotResource(input); if (l16 === undefined) break b0;
+    l18 = dotAction(input); if (l18 === undefined) break b0;
     s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
       grant = scanValue(x0, v0, i0);
-      l15 = dotKey(grant, "resource"); if (l15 === undefined) continue s0;
+      l15 = dotResource(grant); if (l15 === undefined) continue s0;
       if (!equal(l15, l16)) continue s0;
-      l17 = dotKey(grant, "action"); if (l17 === undefined) continue s0;
+      l17 = dotAction(grant); if (l17 === undefined) continue s0;
       if (!equal(l17, l18)) continue s0;
       check_permission = true;
       break b0;
@@ -201,13 +214,13 @@ function g0DataApiOverRateLimit(_$: EvalState, input: V, data: V): V {
   let over_rate_limit: V, l4: V, l5: V, l7: V, l8: V, l11: V, l13: V, l14: V;
   // policies/api.rego:67
   b0: {
-    l4 = dotKey(input, "user"); if (l4 === undefined) break b0;
-    l5 = dotKey(l4, "id"); if (l5 === undefined) break b0;
-    l7 = dotKey(data, "rate_limits"); if (l7 === undefined) break b0;
+    l4 = dotUser(input); if (l4 === undefined) break b0;
+    l5 = dotId(l4); if (l5 === undefined) break b0;
+    l7 = dotRateLimits(data); if (l7 === undefined) break b0;
     l8 = dotData(l7, l5); if (l8 === undefined) break b0;
     b1: {
       b2: {
-        l11 = dotKey(l8, "count"); if (l11 === undefined) break b2;
+        l11 = dotCount(l8); if (l11 === undefined) break b2;
         break b1;
       }
       break b0;

@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/authz.rego (entrypoint data.authz.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, type MaybeValue, NO_STATE, dotData, dotKey, equal, internalError, scanValue, scanView } from "regoc";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, type MaybeValue, NO_STATE, dotData, equal, fieldReader, internalError, scanValue, scanView } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -24,6 +24,15 @@ export type AuthzData = {
     "resource"?: unknown;
   }>>;
 };
+/* field readers, one per key read: each keeps an inline cache of its own */
+const dotUser = fieldReader("user"),
+  dotId = fieldReader("id"),
+  dotResource = fieldReader("resource"),
+  dotOwnerId = fieldReader("owner_id"),
+  dotPermissions = fieldReader("permissions"),
+  dotAction = fieldReader("action"),
+  dotType = fieldReader("type"),
+  dotRole = fieldReader("role");
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, _options?: EvalOptions): boolean {
@@ -48,27 +57,27 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
   }
   // policies/authz.rego:17
   b1: if (allow === undefined) {
-    l4 = dotKey(input, "user"); if (l4 === undefined) break b1;
-    l5 = dotKey(l4, "id"); if (l5 === undefined) break b1;
-    l6 = dotKey(input, "resource"); if (l6 === undefined) break b1;
-    l7 = dotKey(l6, "owner_id"); if (l7 === undefined) break b1;
+    l4 = dotUser(input); if (l4 === undefined) break b1;
+    l5 = dotId(l4); if (l5 === undefined) break b1;
+    l6 = dotResource(input); if (l6 === undefined) break b1;
+    l7 = dotOwnerId(l6); if (l7 === undefined) break b1;
     if (!equal(l5, l7)) break b1;
     allow = true;
   }
   // policies/authz.rego:21
   b2: if (allow === undefined) {
-    l4 = dotKey(input, "user"); if (l4 === undefined) break b2;
-    l5 = dotKey(l4, "id"); if (l5 === undefined) break b2;
-    l7 = dotKey(data, "permissions"); if (l7 === undefined) break b2;
+    l4 = dotUser(input); if (l4 === undefined) break b2;
+    l5 = dotId(l4); if (l5 === undefined) break b2;
+    l7 = dotPermissions(data); if (l7 === undefined) break b2;
     l8 = dotData(l7, l5); if (l8 === undefined) break b2;
-    l16 = dotKey(input, "action"); if (l16 === undefined) break b2;
-    l18 = dotKey(input, "resource"); if (l18 === undefined) break b2;
-    l19 = dotKey(l18, "type"); if (l19 === undefined) break b2;
+    l16 = dotAction(input); if (l16 === undefined) break b2;
+    l18 = dotResource(input); if (l18 === undefined) break b2;
+    l19 = dotType(l18); if (l19 === undefined) break b2;
     s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
       grant = scanValue(x0, v0, i0);
-      l15 = dotKey(grant, "action"); if (l15 === undefined) continue s0;
+      l15 = dotAction(grant); if (l15 === undefined) continue s0;
       if (!equal(l15, l16)) continue s0;
-      l17 = dotKey(grant, "resource"); if (l17 === undefined) continue s0;
+      l17 = dotResource(grant); if (l17 === undefined) continue s0;
       if (!equal(l17, l19)) continue s0;
       allow = true;
       break b2;
@@ -84,8 +93,8 @@ function g0DataAuthzCheckRole(_$: EvalState, input: V, _data: V, role: V): V {
   let check_role: V, l6: V, l7: V;
   // policies/authz.rego:28
   b0: {
-    l6 = dotKey(input, "user"); if (l6 === undefined) break b0;
-    l7 = dotKey(l6, "role"); if (l7 === undefined) break b0;
+    l6 = dotUser(input); if (l6 === undefined) break b0;
+    l7 = dotRole(l6); if (l7 === undefined) break b0;
     if (!equal(l7, role)) break b0;
     check_role = true;
   }

@@ -39,6 +39,7 @@ export const RT = {
   callAsync: "callAsync",
   dot: "dot",
   dotKey: "dotKey",
+  fieldReader: "fieldReader",
   dotData: "dotData",
   len: "len",
   scanView: "scanView",

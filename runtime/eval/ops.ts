@@ -20,25 +20,57 @@ export function internalError(message: string): RegoError {
 
 /** DotStmt: `source[key]` — object value, array element (integral index in range), set member. */
 export function dot(source: V, key: V): V {
+  if (typeof key === "string") return dotKey(source, key);
   if (typeof source !== "object" || source === null || key === undefined) return undefined;
   if (Array.isArray(source)) {
     return typeof key === "number" && Number.isInteger(key) && key >= 0 && key < source.length ? source[key] : undefined;
   }
   if (source instanceof Special) {
     if (source instanceof RegoObject || source instanceof RegoSet) return source.get(key);
-    return undefined;
   }
-  return typeof key === "string" && Object.hasOwn(source, key) ? source[key] : undefined;
+  return undefined;
 }
 
 /** DotStmt with a constant string key (the common `input.user.role` chain). */
 export function dotKey(source: V, key: string): V {
-  if (typeof source !== "object" || source === null || Array.isArray(source)) return undefined;
-  if (source instanceof Special) {
-    if (source instanceof RegoObject || source instanceof RegoSet) return source.get(key);
-    return undefined;
+  if (typeof source !== "object" || source === null) return undefined;
+  if (source instanceof Special) return source instanceof RegoObject || source instanceof RegoSet ? source.get(key) : undefined;
+  // An array's own keys ("0", "length") are not fields: checked only on a hit.
+  return hasOwnProperty.call(source, key) && !Array.isArray(source) ? source[key] : undefined;
+}
+
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+/**
+ * The reader of field `key`, answering as `dotKey(source, key)`: a module makes one per constant
+ * key it reads (`const dotOwner = fieldReader("owner")`). Each reader is a function of its own,
+ * so its property load keeps an inline cache for the shapes seen at that key (a shared dotKey's
+ * load sees every shape and key in the process). The loaded property is the answer for an object
+ * without a prototype, or one whose prototype is Object.prototype when Object.prototype has no
+ * such key (checked at each read: a polluted prototype is never read through): it is then own.
+ * Anything else (arrays, Rego values, other prototypes, non-objects) is dotKey's. Where code
+ * cannot be made from text (a CSP, --disallow-code-generation-from-strings), the reader calls dotKey.
+ */
+export function fieldReader(key: string): (source: V) => V {
+  // (JSON text of a string is a JavaScript string literal: nothing in `key` is code.)
+  const k = JSON.stringify(key);
+  try {
+    const make = new Function(
+      "OBJECT",
+      "getPrototypeOf",
+      "dotKey",
+      `"use strict"; return function field(o) {
+        if (typeof o === "object" && o !== null) {
+          const v = o[${k}], p = getPrototypeOf(o);
+          if (p === null || (p === OBJECT && !(${k} in OBJECT))) return v;
+        }
+        return dotKey(o, ${k});
+      };`,
+    ) as (object: object, getPrototypeOf: (o: object) => unknown, dot: typeof dotKey) => (source: V) => V;
+    return make(Object.prototype, Object.getPrototypeOf, dotKey);
+  } catch {
+    return (source) => dotKey(source, key);
   }
-  return Object.hasOwn(source, key) ? source[key] : undefined;
 }
 
 /**
@@ -46,9 +78,10 @@ export function dotKey(source: V, key: string): V {
  * (`data[2]` reads key "2"); everything else is `dot`.
  */
 export function dotData(source: V, key: V): V {
+  if (typeof key === "string") return dotKey(source, key);
   if ((typeof key === "number" || key instanceof BigNum) && typeof source === "object" && source !== null && !Array.isArray(source) && !(source instanceof Special)) {
     const k = numberText(key);
-    return Object.hasOwn(source, k) ? source[k] : undefined;
+    return hasOwnProperty.call(source, k) ? source[k] : undefined;
   }
   return dot(source, key);
 }

@@ -81,7 +81,14 @@ function compareObjects(a: ObjectValue, b: ObjectValue): number {
 /** Structural equality (numbers by value: 1 == 1.0). */
 export function equal(a: Value | undefined, b: Value | undefined): boolean {
   if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
+  const ta = typeof a;
+  // Two distinct strings or booleans, or undefined: `===` has answered. (The rest is a function
+  // of its own, so that this small part inlines where it is called.)
+  if (ta === "string" || ta === "boolean" || a === undefined || b === undefined) return false;
+  return structurallyEqual(a, b);
+}
+
+function structurallyEqual(a: Value, b: Value): boolean {
   const ta = typeof a;
   if (ta !== "object" || typeof b !== "object") {
     if (ta === "number" || a instanceof BigNum) {

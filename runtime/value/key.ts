@@ -51,8 +51,11 @@ export function canonicalKey(v: Value): string {
 }
 
 function plainCanonical(o: PlainObject): string {
+  const keys = Object.keys(o);
+  // One entry: nothing to sort (the same text as collectionCanonical's).
+  if (keys.length === 1) return `{${JSON.stringify(keys[0])}:${canonicalKey(o[keys[0]!]!)}}`;
   const parts: string[] = [];
-  for (const k of Object.keys(o)) parts.push(`${JSON.stringify(k)}:${canonicalKey(o[k]!)}`);
+  for (const k of keys) parts.push(`${JSON.stringify(k)}:${canonicalKey(o[k]!)}`);
   return collectionCanonical("object", parts);
 }
 

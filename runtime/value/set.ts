@@ -25,8 +25,10 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
   add(v: T): boolean {
     const pk = primitiveKey(v);
     if (pk !== undefined) {
-      if (this.prim.has(pk)) return false;
-      this.prim.set(pk, v);
+      // One hash: set, then see whether the size grew. A scalar is its own key (0 for -0).
+      const n = this.prim.size;
+      this.prim.set(pk, pk);
+      if (this.prim.size === n) return false;
     } else {
       const ck = canonicalKey(v);
       const comp = (this.comp ??= new Map());

@@ -29,6 +29,9 @@ export class ModuleEmitter {
   private readonly builtinNames: Name[] = [];
   private readonly conflictTable: SiteTable;
   private readonly numbers = new Map<string, Code>();
+  /** Field readers by string index, and their one declaration (fieldReader). */
+  private readonly readers = new Map<number, Name>();
+  private readerConst: (ModuleConst & { more: Array<{ name: Name; init: Code }> }) | undefined;
   private readonly breaks = new Map<Name, Code>();
   private readonly continues = new Map<Name, Code>();
   private readonly runtimeNames = new Map<RuntimeName, Name>();
@@ -164,6 +167,23 @@ export class ModuleEmitter {
     if (this.builtinTable.size === 0) this.rt("builtinSites");
     const i = this.builtinTable.add(name, loc.file, loc.row, loc.col);
     return (this.builtinNames[i] ??= this.scope.ident(name));
+  }
+
+  /** The module's reader of the field named by string `index` (DotStmt with a constant key):
+   * `const dotOwner = fieldReader("owner")`, one per key, declared with the numbers. */
+  fieldReader(index: number): Name {
+    let name = this.readers.get(index);
+    if (name === undefined) {
+      const key = this.string(index);
+      name = this.scope.ident(`dot ${key}`);
+      this.readers.set(index, name);
+      const init = _`${this.rt("fieldReader")}(${this.stringLiteral(index)})`;
+      if (this.readerConst === undefined) {
+        this.readerConst = { name, init, more: [], doc: comment("field readers, one per key read: each keeps an inline cache of its own") };
+        this.consts.push(this.readerConst);
+      } else this.readerConst.more.push({ name, init });
+    }
+    return name;
   }
 
   /** A conflict check's site (its message and location), shared by identical sites: the two

@@ -29,7 +29,7 @@ export const dotStmt: E<"DotStmt"> = (fe, s) => {
   }
   const src = fe.local(s.source.value);
   if (s.key.type === "string_index") {
-    return fe.out.line`${t} = ${fe.mod.rt("dotKey")}(${src}, ${fe.mod.stringLiteral(s.key.value)}); if (${t} === undefined) ${fe.jump(0)}`;
+    return fe.out.line`${t} = ${fe.mod.fieldReader(s.key.value)}(${src}); if (${t} === undefined) ${fe.jump(0)}`;
   }
   return fe.out.line`${t} = ${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)}); if (${t} === undefined) ${fe.jump(0)}`;
 };

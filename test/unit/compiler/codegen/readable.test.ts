@@ -39,7 +39,8 @@ describe("codegen: readable output", () => {
     const allow = fn(code, "g0DataShopAllow");
     assert.match(allow, /^function g0DataShopAllow\(\$: EvalState, input: V, data: V\): V \{/);
     assert.match(allow, /\bitem = /);
-    assert.match(allow, /dotKey\(item, "price"\)/);
+    assert.match(allow, /dotPrice\(item\)/);
+    assert.match(code, /\bdotPrice = fieldReader\("price"\)/);
     assert.match(allow, /\ballow = true;/);
     assert.match(fn(code, "g0DataShopIsOwner"), /^function g0DataShopIsOwner\(_\$: EvalState, _input: V, data: V, user_id: V\): V \{/);
   });

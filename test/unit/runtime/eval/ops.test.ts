@@ -1,5 +1,6 @@
 // The runtime operations generated code calls (runtime/eval/ops.ts), and prototype safety.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import {
   BigNum,
   EMPTY_OBJECT,
@@ -11,6 +12,7 @@ import {
   dot,
   dotData,
   dotKey,
+  fieldReader,
   insert,
   insertOnce,
   len,
@@ -58,6 +60,66 @@ describe("runtime/eval: ops", () => {
     assert.equal(dotKey(["a"], "0"), undefined);
     assert.equal(dotKey({ constructor: 1 }, "constructor"), 1);
     assert.equal(dotKey({}, "constructor"), undefined);
+  });
+
+  it("a field reader answers as dotKey: own keys of objects only, whatever the prototype", () => {
+    class User {
+      get name(): string {
+        return "inherited";
+      }
+      own = 1;
+    }
+    const hostile = JSON.parse('{"__proto__": {"a": 1}, "constructor": 2}') as Value;
+    const sources: MaybeValue[] = [
+      { a: 1, b: "x" },
+      { b: null },
+      Object.assign(newObject(), { a: 2 }),
+      hostile,
+      ["a"],
+      Object.assign(["x"], { a: 3 }) as unknown as Value,
+      new RegoObject([[1, "one"], ["a", 4]]),
+      new RegoSet(["a"]),
+      new User() as unknown as Value,
+      Object.create({ a: "inherited" }) as Value,
+      "a",
+      7,
+      null,
+      undefined,
+    ];
+    const keys = ["a", "b", "name", "own", "__proto__", "constructor", "toString", "length", "0", 'a"b\u2028', "size"];
+    for (const key of keys) {
+      const read = fieldReader(key);
+      sources.forEach((source, i) => assert.deepEqual(read(source), dotKey(source, key), `${JSON.stringify(key)} of source ${i}`));
+      // Twice more: the reader's inline cache has now seen these shapes.
+      for (const source of sources) assert.deepEqual(read(source), dotKey(source, key));
+    }
+    assert.equal(fieldReader("a")({ a: 1 }), 1);
+    assert.equal(fieldReader("constructor")(hostile), 2);
+    assert.deepEqual(json(fieldReader("__proto__")(hostile)), { a: 1 });
+    assert.equal(fieldReader("name")(new User() as unknown as Value), undefined);
+  });
+
+  it("a field reader never reads through a polluted Object.prototype", () => {
+    const read = fieldReader("isAdmin");
+    const user = { id: "bob" };
+    for (let i = 0; i < 1000; i++) assert.equal(read(user), undefined);
+    const proto = Object.prototype as Record<string, unknown>;
+    try {
+      proto.isAdmin = true;
+      assert.equal(read(user), undefined);
+      assert.equal(read({ isAdmin: false }), false);
+    } finally {
+      delete proto.isAdmin;
+    }
+    assert.equal(read(user), undefined);
+  });
+
+  it("a field reader works where code cannot be made from text", () => {
+    const script = `import { fieldReader } from "regoc"; const r = fieldReader("a"); console.log(JSON.stringify([r({ a: 1 }), r({}), r(Object.create({ a: 2 }))]));`;
+    const out = execFileSync(process.execPath, ["--disallow-code-generation-from-strings", "--conditions=regoc-source", "--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+    });
+    assert.equal(out.trim(), "[1,null,null]");
   });
 
   it("dotData reads a number key of base data as its text; other values as dot", () => {
