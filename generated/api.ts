@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/api.rego (entrypoint data.api.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, builtinSites, call1, dot, dotData, equal, fieldReader, gt, gte, internalError, len, lte, scanValue, scanView } from "regoc";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, builtinSites, call1, dot, dotData, dotKey, equal, gt, gte, internalError, len, lte, plainField, scanValue, scanView } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -31,19 +31,19 @@ export type ApiData = {
 /* builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"to_number\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,72,10]}"),
   toNumber = C[0]!;
-/* field readers, one per key read: each keeps an inline cache of its own */
-const dotMethod = fieldReader("method"),
-  dotPath = fieldReader("path"),
-  dotUser = fieldReader("user"),
-  dotAuthenticated = fieldReader("authenticated"),
-  dotId = fieldReader("id"),
-  dotRole = fieldReader("role"),
-  dotTime = fieldReader("time"),
-  dotPermissions = fieldReader("permissions"),
-  dotResource = fieldReader("resource"),
-  dotAction = fieldReader("action"),
-  dotRateLimits = fieldReader("rate_limits"),
-  dotCount = fieldReader("count");
+/* field readers, one per key read: each load keeps an inline cache of its own */
+const dotMethod = (o: V): V => (plainField(o, "method") ? (o as Record<string, V>)["method"] : dotKey(o, "method")),
+  dotPath = (o: V): V => (plainField(o, "path") ? (o as Record<string, V>)["path"] : dotKey(o, "path")),
+  dotUser = (o: V): V => (plainField(o, "user") ? (o as Record<string, V>)["user"] : dotKey(o, "user")),
+  dotAuthenticated = (o: V): V => (plainField(o, "authenticated") ? (o as Record<string, V>)["authenticated"] : dotKey(o, "authenticated")),
+  dotId = (o: V): V => (plainField(o, "id") ? (o as Record<string, V>)["id"] : dotKey(o, "id")),
+  dotRole = (o: V): V => (plainField(o, "role") ? (o as Record<string, V>)["role"] : dotKey(o, "role")),
+  dotTime = (o: V): V => (plainField(o, "time") ? (o as Record<string, V>)["time"] : dotKey(o, "time")),
+  dotPermissions = (o: V): V => (plainField(o, "permissions") ? (o as Record<string, V>)["permissions"] : dotKey(o, "permissions")),
+  dotResource = (o: V): V => (plainField(o, "resource") ? (o as Record<string, V>)["resource"] : dotKey(o, "resource")),
+  dotAction = (o: V): V => (plainField(o, "action") ? (o as Record<string, V>)["action"] : dotKey(o, "action")),
+  dotRateLimits = (o: V): V => (plainField(o, "rate_limits") ? (o as Record<string, V>)["rate_limits"] : dotKey(o, "rate_limits")),
+  dotCount = (o: V): V => (plainField(o, "count") ? (o as Record<string, V>)["count"] : dotKey(o, "count"));
 
 /* Entrypoint api/allow */
 export function apiAllow(input: ApiInput | undefined, data: ApiData, options?: EvalOptions): boolean {

@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/authz.rego (entrypoint data.authz.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, type MaybeValue, NO_STATE, dotData, equal, fieldReader, internalError, scanValue, scanView } from "regoc";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, type MaybeValue, NO_STATE, dotData, dotKey, equal, internalError, plainField, scanValue, scanView } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -24,15 +24,15 @@ export type AuthzData = {
     "resource"?: unknown;
   }>>;
 };
-/* field readers, one per key read: each keeps an inline cache of its own */
-const dotUser = fieldReader("user"),
-  dotId = fieldReader("id"),
-  dotResource = fieldReader("resource"),
-  dotOwnerId = fieldReader("owner_id"),
-  dotPermissions = fieldReader("permissions"),
-  dotAction = fieldReader("action"),
-  dotType = fieldReader("type"),
-  dotRole = fieldReader("role");
+/* field readers, one per key read: each load keeps an inline cache of its own */
+const dotUser = (o: V): V => (plainField(o, "user") ? (o as Record<string, V>)["user"] : dotKey(o, "user")),
+  dotId = (o: V): V => (plainField(o, "id") ? (o as Record<string, V>)["id"] : dotKey(o, "id")),
+  dotResource = (o: V): V => (plainField(o, "resource") ? (o as Record<string, V>)["resource"] : dotKey(o, "resource")),
+  dotOwnerId = (o: V): V => (plainField(o, "owner_id") ? (o as Record<string, V>)["owner_id"] : dotKey(o, "owner_id")),
+  dotPermissions = (o: V): V => (plainField(o, "permissions") ? (o as Record<string, V>)["permissions"] : dotKey(o, "permissions")),
+  dotAction = (o: V): V => (plainField(o, "action") ? (o as Record<string, V>)["action"] : dotKey(o, "action")),
+  dotType = (o: V): V => (plainField(o, "type") ? (o as Record<string, V>)["type"] : dotKey(o, "type")),
+  dotRole = (o: V): V => (plainField(o, "role") ? (o as Record<string, V>)["role"] : dotKey(o, "role"));
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, _options?: EvalOptions): boolean {

@@ -39,7 +39,7 @@ export const RT = {
   callAsync: "callAsync",
   dot: "dot",
   dotKey: "dotKey",
-  fieldReader: "fieldReader",
+  plainField: "plainField",
   dotData: "dotData",
   len: "len",
   scanView: "scanView",

@@ -42,35 +42,17 @@ export function dotKey(source: V, key: string): V {
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /**
- * The reader of field `key`, answering as `dotKey(source, key)`: a module makes one per constant
- * key it reads (`const dotOwner = fieldReader("owner")`). Each reader is a function of its own,
- * so its property load keeps an inline cache for the shapes seen at that key (a shared dotKey's
- * load sees every shape and key in the process). The loaded property is the answer for an object
- * without a prototype, or one whose prototype is Object.prototype when Object.prototype has no
- * such key (checked at each read: a polluted prototype is never read through): it is then own.
- * Anything else (arrays, Rego values, other prototypes, non-objects) is dotKey's. Where code
- * cannot be made from text (a CSP, --disallow-code-generation-from-strings), the reader calls dotKey.
+ * Whether `source[key]` is dotKey(source, key): `source` is an object without a prototype, or with
+ * Object.prototype when Object.prototype has no such key (a polluted prototype is never read
+ * through); anything else (arrays, Rego values, other prototypes, non-objects) is dotKey's. Generated
+ * code reads each constant key with a reader of its own (`const dotOwner = (o) => (plainField(o,
+ * "owner") ? o["owner"] : dotKey(o, "owner"))`), so that each load keeps an inline cache for the
+ * shapes seen at that key, where a shared dotKey's load sees every shape and key in the process.
  */
-export function fieldReader(key: string): (source: V) => V {
-  // (JSON text of a string is a JavaScript string literal: nothing in `key` is code.)
-  const k = JSON.stringify(key);
-  try {
-    const make = new Function(
-      "OBJECT",
-      "getPrototypeOf",
-      "dotKey",
-      `"use strict"; return function field(o) {
-        if (typeof o === "object" && o !== null) {
-          const v = o[${k}], p = getPrototypeOf(o);
-          if (p === null || (p === OBJECT && !(${k} in OBJECT))) return v;
-        }
-        return dotKey(o, ${k});
-      };`,
-    ) as (object: object, getPrototypeOf: (o: object) => unknown, dot: typeof dotKey) => (source: V) => V;
-    return make(Object.prototype, Object.getPrototypeOf, dotKey);
-  } catch {
-    return (source) => dotKey(source, key);
-  }
+export function plainField(source: V, key: string): boolean {
+  if (typeof source !== "object" || source === null) return false;
+  const p = Object.getPrototypeOf(source);
+  return p === null || (p === Object.prototype && !(key in Object.prototype));
 }
 
 /**

@@ -170,16 +170,21 @@ export class ModuleEmitter {
   }
 
   /** The module's reader of the field named by string `index` (DotStmt with a constant key):
-   * `const dotOwner = fieldReader("owner")`, one per key, declared with the numbers. */
+   * `const dotOwner = (o) => (plainField(o, "owner") ? o["owner"] : dotKey(o, "owner"))`, one per
+   * key, declared with the numbers. */
   fieldReader(index: number): Name {
     let name = this.readers.get(index);
     if (name === undefined) {
       const key = this.string(index);
       name = this.scope.ident(`dot ${key}`);
       this.readers.set(index, name);
-      const init = _`${this.rt("fieldReader")}(${this.stringLiteral(index)})`;
+      const k = this.stringLiteral(index);
+      const V = this.fixed.V;
+      const o = _`o`;
+      const read = this.typed ? _`(${this.cast(o, _`Record<string, ${V}>`)})[${k}]` : _`${o}[${k}]`;
+      const init = _`(${this.annotated(o, V)}): ${V} => (${this.rt("plainField")}(${o}, ${k}) ? ${read} : ${this.rt("dotKey")}(${o}, ${k}))`;
       if (this.readerConst === undefined) {
-        this.readerConst = { name, init, more: [], doc: comment("field readers, one per key read: each keeps an inline cache of its own") };
+        this.readerConst = { name, init, more: [], doc: comment("field readers, one per key read: each load keeps an inline cache of its own") };
         this.consts.push(this.readerConst);
       } else this.readerConst.more.push({ name, init });
     }
