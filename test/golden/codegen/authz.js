@@ -3,7 +3,7 @@ import { EMPTY_OBJECT, EvalState, builtinSites, call2, dotKey, internalError, pl
 /* builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,4,1,1,0,13,1]}"), equal_ = C[0], startswith = C[1];
 /* field readers, one per key read: each load keeps an inline cache of its own */
-const dotUser = (o): V => (plainField(o, "user") ? o["user"] : dotKey(o, "user")), dotRole = (o): V => (plainField(o, "role") ? o["role"] : dotKey(o, "role")), dotMethod = (o): V => (plainField(o, "method") ? o["method"] : dotKey(o, "method")), dotPath = (o): V => (plainField(o, "path") ? o["path"] : dotKey(o, "path"));
+const dotUser = (o) => (plainField(o, "user") ? o["user"] : dotKey(o, "user")), dotRole = (o) => (plainField(o, "role") ? o["role"] : dotKey(o, "role")), dotMethod = (o) => (plainField(o, "method") ? o["method"] : dotKey(o, "method")), dotPath = (o) => (plainField(o, "path") ? o["path"] : dotKey(o, "path"));
 export function authzAllow(input, data, options) {
 const $ = EvalState.take(options);
 let l2, l4;

@@ -3,7 +3,7 @@ import { EMPTY_OBJECT, NO_STATE, assignOnce, conflictSites, dotKey, insert, newO
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"evil */ file\u2028.rego\"],\"sites\":[0,0,5,1,0,0,8,1]}");
 /* field readers, one per key read: each load keeps an inline cache of its own */
-const dotABCXScript = (o): V => (plainField(o, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>") ? o["a\"b\\c`${x}*/\u2028\u2029\ud800</script>"] : dotKey(o, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>")), dotProto = (o): V => (plainField(o, "__proto__") ? o["__proto__"] : dotKey(o, "__proto__"));
+const dotABCXScript = (o) => (plainField(o, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>") ? o["a\"b\\c`${x}*/\u2028\u2029\ud800</script>"] : dotKey(o, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>")), dotProto = (o) => (plainField(o, "__proto__") ? o["__proto__"] : dotKey(o, "__proto__"));
 export function xEvil(input, data, _options) {
 let l2, l4;
 let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);

@@ -3,7 +3,7 @@ import { EMPTY_OBJECT, EvalState, NOT_FOUND, assignOnce, conflictSites, dotData,
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,34,1,0,0,37,1,0,0,2,1,0,0,5,1]}");
 /* field readers, one per key read: each load keeps an inline cache of its own */
-const dotRule = (o): V => (plainField(o, "rule") ? o["rule"] : dotKey(o, "rule")), dotLib = (o): V => (plainField(o, "lib") ? o["lib"] : dotKey(o, "lib")), dotLevel = (o): V => (plainField(o, "level") ? o["level"] : dotKey(o, "level"));
+const dotRule = (o) => (plainField(o, "rule") ? o["rule"] : dotKey(o, "rule")), dotLib = (o) => (plainField(o, "lib") ? o["lib"] : dotKey(o, "lib")), dotLevel = (o) => (plainField(o, "level") ? o["level"] : dotKey(o, "level"));
 const n0 = num("123456789012345678901234");
 export function appReport(input, data, options) {
 const $ = EvalState.take(options);
