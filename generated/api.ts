@@ -32,18 +32,18 @@ export type ApiData = {
 const C = builtinSites("{\"names\":[\"to_number\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,72,10]}"),
   toNumber = C[0]!;
 /* field readers, one per key read: each load keeps an inline cache of its own */
-const dotMethod = (o: V): V => (plainField(o, "method") ? (o as Record<string, V>)["method"] : dotKey(o, "method")),
-  dotPath = (o: V): V => (plainField(o, "path") ? (o as Record<string, V>)["path"] : dotKey(o, "path")),
-  dotUser = (o: V): V => (plainField(o, "user") ? (o as Record<string, V>)["user"] : dotKey(o, "user")),
-  dotAuthenticated = (o: V): V => (plainField(o, "authenticated") ? (o as Record<string, V>)["authenticated"] : dotKey(o, "authenticated")),
-  dotId = (o: V): V => (plainField(o, "id") ? (o as Record<string, V>)["id"] : dotKey(o, "id")),
-  dotRole = (o: V): V => (plainField(o, "role") ? (o as Record<string, V>)["role"] : dotKey(o, "role")),
-  dotTime = (o: V): V => (plainField(o, "time") ? (o as Record<string, V>)["time"] : dotKey(o, "time")),
-  dotPermissions = (o: V): V => (plainField(o, "permissions") ? (o as Record<string, V>)["permissions"] : dotKey(o, "permissions")),
-  dotResource = (o: V): V => (plainField(o, "resource") ? (o as Record<string, V>)["resource"] : dotKey(o, "resource")),
-  dotAction = (o: V): V => (plainField(o, "action") ? (o as Record<string, V>)["action"] : dotKey(o, "action")),
-  dotRateLimits = (o: V): V => (plainField(o, "rate_limits") ? (o as Record<string, V>)["rate_limits"] : dotKey(o, "rate_limits")),
-  dotCount = (o: V): V => (plainField(o, "count") ? (o as Record<string, V>)["count"] : dotKey(o, "count"));
+const dotMethod = (o: V): V => (plainField(o, "method") ? (o as { [key: string]: V })["method"] : dotKey(o, "method")),
+  dotPath = (o: V): V => (plainField(o, "path") ? (o as { [key: string]: V })["path"] : dotKey(o, "path")),
+  dotUser = (o: V): V => (plainField(o, "user") ? (o as { [key: string]: V })["user"] : dotKey(o, "user")),
+  dotAuthenticated = (o: V): V => (plainField(o, "authenticated") ? (o as { [key: string]: V })["authenticated"] : dotKey(o, "authenticated")),
+  dotId = (o: V): V => (plainField(o, "id") ? (o as { [key: string]: V })["id"] : dotKey(o, "id")),
+  dotRole = (o: V): V => (plainField(o, "role") ? (o as { [key: string]: V })["role"] : dotKey(o, "role")),
+  dotTime = (o: V): V => (plainField(o, "time") ? (o as { [key: string]: V })["time"] : dotKey(o, "time")),
+  dotPermissions = (o: V): V => (plainField(o, "permissions") ? (o as { [key: string]: V })["permissions"] : dotKey(o, "permissions")),
+  dotResource = (o: V): V => (plainField(o, "resource") ? (o as { [key: string]: V })["resource"] : dotKey(o, "resource")),
+  dotAction = (o: V): V => (plainField(o, "action") ? (o as { [key: string]: V })["action"] : dotKey(o, "action")),
+  dotRateLimits = (o: V): V => (plainField(o, "rate_limits") ? (o as { [key: string]: V })["rate_limits"] : dotKey(o, "rate_limits")),
+  dotCount = (o: V): V => (plainField(o, "count") ? (o as { [key: string]: V })["count"] : dotKey(o, "count"));
 
 /* Entrypoint api/allow */
 export function apiAllow(input: ApiInput | undefined, data: ApiData, options?: EvalOptions): boolean {

@@ -25,14 +25,14 @@ export type AuthzData = {
   }>>;
 };
 /* field readers, one per key read: each load keeps an inline cache of its own */
-const dotUser = (o: V): V => (plainField(o, "user") ? (o as Record<string, V>)["user"] : dotKey(o, "user")),
-  dotId = (o: V): V => (plainField(o, "id") ? (o as Record<string, V>)["id"] : dotKey(o, "id")),
-  dotResource = (o: V): V => (plainField(o, "resource") ? (o as Record<string, V>)["resource"] : dotKey(o, "resource")),
-  dotOwnerId = (o: V): V => (plainField(o, "owner_id") ? (o as Record<string, V>)["owner_id"] : dotKey(o, "owner_id")),
-  dotPermissions = (o: V): V => (plainField(o, "permissions") ? (o as Record<string, V>)["permissions"] : dotKey(o, "permissions")),
-  dotAction = (o: V): V => (plainField(o, "action") ? (o as Record<string, V>)["action"] : dotKey(o, "action")),
-  dotType = (o: V): V => (plainField(o, "type") ? (o as Record<string, V>)["type"] : dotKey(o, "type")),
-  dotRole = (o: V): V => (plainField(o, "role") ? (o as Record<string, V>)["role"] : dotKey(o, "role"));
+const dotUser = (o: V): V => (plainField(o, "user") ? (o as { [key: string]: V })["user"] : dotKey(o, "user")),
+  dotId = (o: V): V => (plainField(o, "id") ? (o as { [key: string]: V })["id"] : dotKey(o, "id")),
+  dotResource = (o: V): V => (plainField(o, "resource") ? (o as { [key: string]: V })["resource"] : dotKey(o, "resource")),
+  dotOwnerId = (o: V): V => (plainField(o, "owner_id") ? (o as { [key: string]: V })["owner_id"] : dotKey(o, "owner_id")),
+  dotPermissions = (o: V): V => (plainField(o, "permissions") ? (o as { [key: string]: V })["permissions"] : dotKey(o, "permissions")),
+  dotAction = (o: V): V => (plainField(o, "action") ? (o as { [key: string]: V })["action"] : dotKey(o, "action")),
+  dotType = (o: V): V => (plainField(o, "type") ? (o as { [key: string]: V })["type"] : dotKey(o, "type")),
+  dotRole = (o: V): V => (plainField(o, "role") ? (o as { [key: string]: V })["role"] : dotKey(o, "role"));
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, _options?: EvalOptions): boolean {

@@ -181,7 +181,7 @@ export class ModuleEmitter {
       const k = this.stringLiteral(index);
       const V = this.fixed.V;
       const o = _`o`;
-      const read = this.typed ? _`(${this.cast(o, _`Record<string, ${V}>`)})[${k}]` : _`${o}[${k}]`;
+      const read = this.typed ? _`(${this.cast(o, _`{ [key: string]: ${V} }`)})[${k}]` : _`${o}[${k}]`;
       const init = _`(${this.annotated(o, V)})${this.typed ? _`: ${V}` : _``} => (${this.rt("plainField")}(${o}, ${k}) ? ${read} : ${this.rt("dotKey")}(${o}, ${k}))`;
       if (this.readerConst === undefined) {
         this.readerConst = { name, init, more: [], doc: comment("field readers, one per key read: each load keeps an inline cache of its own") };

@@ -17,10 +17,10 @@ const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"polic
   equal_ = C[0]!,
   startswith = C[1]!;
 /* field readers, one per key read: each load keeps an inline cache of its own */
-const dotUser = (o: V): V => (plainField(o, "user") ? (o as Record<string, V>)["user"] : dotKey(o, "user")),
-  dotRole = (o: V): V => (plainField(o, "role") ? (o as Record<string, V>)["role"] : dotKey(o, "role")),
-  dotMethod = (o: V): V => (plainField(o, "method") ? (o as Record<string, V>)["method"] : dotKey(o, "method")),
-  dotPath = (o: V): V => (plainField(o, "path") ? (o as Record<string, V>)["path"] : dotKey(o, "path"));
+const dotUser = (o: V): V => (plainField(o, "user") ? (o as { [key: string]: V })["user"] : dotKey(o, "user")),
+  dotRole = (o: V): V => (plainField(o, "role") ? (o as { [key: string]: V })["role"] : dotKey(o, "role")),
+  dotMethod = (o: V): V => (plainField(o, "method") ? (o as { [key: string]: V })["method"] : dotKey(o, "method")),
+  dotPath = (o: V): V => (plainField(o, "path") ? (o as { [key: string]: V })["path"] : dotKey(o, "path"));
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {

@@ -13,8 +13,8 @@ export type XEvilData = unknown;
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"evil */ file\u2028.rego\"],\"sites\":[0,0,5,1,0,0,8,1]}");
 /* field readers, one per key read: each load keeps an inline cache of its own */
-const dotABCXScript = (o: V): V => (plainField(o, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>") ? (o as Record<string, V>)["a\"b\\c`${x}*/\u2028\u2029\ud800</script>"] : dotKey(o, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>")),
-  dotProto = (o: V): V => (plainField(o, "__proto__") ? (o as Record<string, V>)["__proto__"] : dotKey(o, "__proto__"));
+const dotABCXScript = (o: V): V => (plainField(o, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>") ? (o as { [key: string]: V })["a\"b\\c`${x}*/\u2028\u2029\ud800</script>"] : dotKey(o, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>")),
+  dotProto = (o: V): V => (plainField(o, "__proto__") ? (o as { [key: string]: V })["__proto__"] : dotKey(o, "__proto__"));
 
 /* Entrypoint x/`${evil}`*\/\u000a */
 export function xEvil(input: XEvilInput | undefined, data: XEvilData, _options?: EvalOptions): ObjectValue | undefined {

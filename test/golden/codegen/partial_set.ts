@@ -18,11 +18,11 @@ export type ShopData = {
   };
 };
 /* field readers, one per key read: each load keeps an inline cache of its own */
-const dotItems = (o: V): V => (plainField(o, "items") ? (o as Record<string, V>)["items"] : dotKey(o, "items")),
-  dotLimits = (o: V): V => (plainField(o, "limits") ? (o as Record<string, V>)["limits"] : dotKey(o, "limits")),
-  dotMax = (o: V): V => (plainField(o, "max") ? (o as Record<string, V>)["max"] : dotKey(o, "max")),
-  dotPrice = (o: V): V => (plainField(o, "price") ? (o as Record<string, V>)["price"] : dotKey(o, "price")),
-  dotId = (o: V): V => (plainField(o, "id") ? (o as Record<string, V>)["id"] : dotKey(o, "id"));
+const dotItems = (o: V): V => (plainField(o, "items") ? (o as { [key: string]: V })["items"] : dotKey(o, "items")),
+  dotLimits = (o: V): V => (plainField(o, "limits") ? (o as { [key: string]: V })["limits"] : dotKey(o, "limits")),
+  dotMax = (o: V): V => (plainField(o, "max") ? (o as { [key: string]: V })["max"] : dotKey(o, "max")),
+  dotPrice = (o: V): V => (plainField(o, "price") ? (o as { [key: string]: V })["price"] : dotKey(o, "price")),
+  dotId = (o: V): V => (plainField(o, "id") ? (o as { [key: string]: V })["id"] : dotKey(o, "id"));
 
 /* Entrypoint shop/deny */
 export function shopDeny(input: ShopInput | undefined, data: ShopData, _options?: EvalOptions): RegoSet {

@@ -13,8 +13,8 @@ export type QueryInput = {
 /* data of query: the policy's uses do not type it */
 export type QueryData = unknown;
 /* field readers, one per key read: each load keeps an inline cache of its own */
-const dotUsers = (o: V): V => (plainField(o, "users") ? (o as Record<string, V>)["users"] : dotKey(o, "users")),
-  dotName = (o: V): V => (plainField(o, "name") ? (o as Record<string, V>)["name"] : dotKey(o, "name"));
+const dotUsers = (o: V): V => (plainField(o, "users") ? (o as { [key: string]: V })["users"] : dotKey(o, "users")),
+  dotName = (o: V): V => (plainField(o, "name") ? (o as { [key: string]: V })["name"] : dotKey(o, "name"));
 
 /* Entrypoint query */
 export function query(input: QueryInput | undefined, _data: QueryData, _options?: EvalOptions): ResultSet {

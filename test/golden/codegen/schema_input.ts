@@ -31,14 +31,14 @@ export type ShopData = {
 const C = builtinSites("{\"names\":[\"internal.member_2\"],\"files\":[\"shop.rego\"],\"sites\":[0,0,9,2]}"),
   internalMember2 = C[0]!;
 /* field readers, one per key read: each load keeps an inline cache of its own */
-const dotUser = (o: V): V => (plainField(o, "user") ? (o as Record<string, V>)["user"] : dotKey(o, "user")),
-  dotName = (o: V): V => (plainField(o, "name") ? (o as Record<string, V>)["name"] : dotKey(o, "name")),
-  dotGroups = (o: V): V => (plainField(o, "groups") ? (o as Record<string, V>)["groups"] : dotKey(o, "groups")),
-  dotRoles = (o: V): V => (plainField(o, "roles") ? (o as Record<string, V>)["roles"] : dotKey(o, "roles")),
-  dotTree = (o: V): V => (plainField(o, "tree") ? (o as Record<string, V>)["tree"] : dotKey(o, "tree")),
-  dotChildren = (o: V): V => (plainField(o, "children") ? (o as Record<string, V>)["children"] : dotKey(o, "children")),
-  dotValue = (o: V): V => (plainField(o, "value") ? (o as Record<string, V>)["value"] : dotKey(o, "value")),
-  dotLimit = (o: V): V => (plainField(o, "limit") ? (o as Record<string, V>)["limit"] : dotKey(o, "limit"));
+const dotUser = (o: V): V => (plainField(o, "user") ? (o as { [key: string]: V })["user"] : dotKey(o, "user")),
+  dotName = (o: V): V => (plainField(o, "name") ? (o as { [key: string]: V })["name"] : dotKey(o, "name")),
+  dotGroups = (o: V): V => (plainField(o, "groups") ? (o as { [key: string]: V })["groups"] : dotKey(o, "groups")),
+  dotRoles = (o: V): V => (plainField(o, "roles") ? (o as { [key: string]: V })["roles"] : dotKey(o, "roles")),
+  dotTree = (o: V): V => (plainField(o, "tree") ? (o as { [key: string]: V })["tree"] : dotKey(o, "tree")),
+  dotChildren = (o: V): V => (plainField(o, "children") ? (o as { [key: string]: V })["children"] : dotKey(o, "children")),
+  dotValue = (o: V): V => (plainField(o, "value") ? (o as { [key: string]: V })["value"] : dotKey(o, "value")),
+  dotLimit = (o: V): V => (plainField(o, "limit") ? (o as { [key: string]: V })["limit"] : dotKey(o, "limit"));
 
 /* Entrypoint shop/allow */
 export function shopAllow(input: ShopInput | undefined, data: ShopData, options?: EvalOptions): boolean | undefined {

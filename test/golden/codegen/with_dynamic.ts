@@ -17,9 +17,9 @@ export type AppData = {
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,34,1,0,0,37,1,0,0,2,1,0,0,5,1]}");
 /* field readers, one per key read: each load keeps an inline cache of its own */
-const dotRule = (o: V): V => (plainField(o, "rule") ? (o as Record<string, V>)["rule"] : dotKey(o, "rule")),
-  dotLib = (o: V): V => (plainField(o, "lib") ? (o as Record<string, V>)["lib"] : dotKey(o, "lib")),
-  dotLevel = (o: V): V => (plainField(o, "level") ? (o as Record<string, V>)["level"] : dotKey(o, "level"));
+const dotRule = (o: V): V => (plainField(o, "rule") ? (o as { [key: string]: V })["rule"] : dotKey(o, "rule")),
+  dotLib = (o: V): V => (plainField(o, "lib") ? (o as { [key: string]: V })["lib"] : dotKey(o, "lib")),
+  dotLevel = (o: V): V => (plainField(o, "level") ? (o as { [key: string]: V })["level"] : dotKey(o, "level"));
 const n0 = num("123456789012345678901234");
 
 /* Entrypoint app/report */
