@@ -38,12 +38,13 @@ export function authzAllow(input: AuthzInput | undefined, data: AuthzData, _opti
 }
 
 /* g0.data.authz.allow */
-function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
-  let allow: V, l4: V, l5: V, l6: V, l7: V, l8: V, grant: V, l15: V, l16: V, l17: V, l18: V, l19: V;
+function g0DataAuthzAllow(_$: EvalState, input: V, data: V): V {
+  let allow: V, l4: V, l5: V, l6: V, l7: V, l8: V, grant: V, l15: V, l16: V, l17: V, l18: V, l19: V, l22: V, l23: V;
   // policies/authz.rego:14
   b0: {
-    l4 = g0DataAuthzCheckRole($, input, data, "admin"); if (l4 === undefined) break b0;
-    if ((l4 as V) === false) break b0;
+    l22 = dotKey(input, "user"); if (l22 === undefined) break b0;
+    l23 = dotKey(l22, "role"); if (l23 === undefined) break b0;
+    if ((l23 as V) !== "admin") break b0;
     allow = true;
   }
   // policies/authz.rego:17
@@ -77,19 +78,6 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
   // policies/authz.rego:11
   if (allow === undefined) { allow = false; }
   return allow;
-}
-
-/* g0.data.authz.check_role */
-function g0DataAuthzCheckRole(_$: EvalState, input: V, _data: V, role: V): V {
-  let check_role: V, l6: V, l7: V;
-  // policies/authz.rego:28
-  b0: {
-    l6 = dotKey(input, "user"); if (l6 === undefined) break b0;
-    l7 = dotKey(l6, "role"); if (l7 === undefined) break b0;
-    if (!equal(l7, role)) break b0;
-    check_role = true;
-  }
-  return check_role;
 }
 
 /* entrypoint name -> function */

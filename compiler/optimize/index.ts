@@ -8,6 +8,7 @@ import { copyPropagation } from "./copyPropagation.js";
 import { deadCode } from "./deadCode.js";
 import { earlyExit } from "./earlyExit.js";
 import { hoist } from "./hoist.js";
+import { inline } from "./inline.js";
 import { NameTable } from "./names.js";
 import { ruleIndex } from "./ruleIndex.js";
 
@@ -24,8 +25,10 @@ export const PASSES: readonly Pass[] = [
   // from the passes after it. Rule indexing before early exit: early exit's guards read the
   // result local, which would keep bodies from moving into the index. Early exit last: its breaks
   // and guards end the lists the others work on. (Early exit skips what a rule's later bodies
-  // would do, as OPA's topdown does.)
+  // would do, as OPA's topdown does.) Inlining before copy propagation: the copies binding an
+  // inlined func's params to constant args go there, so the constants reach the comparisons.
   deadCode,
+  inline,
   copyPropagation,
   hoist,
   ruleIndex,

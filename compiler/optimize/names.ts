@@ -37,6 +37,15 @@ export class NameTable {
     this.table(body, true)![to] = name;
   }
 
+  /** Local `to` of body `into` takes the name local `from` has in `func` (an inlined func's
+   * local), when it has none of its own. */
+  adopt(func: Func, from: number, into: Plan | Func, to: number): void {
+    if (this.given === undefined) return;
+    const name = this.table(func, false)?.[from];
+    if (name === undefined || this.table(into, false)?.[to] !== undefined) return;
+    this.table(into, true)![to] = name;
+  }
+
   /** The names after the passes (undefined when none were given). */
   result(): LocalNames | undefined {
     if (this.given === undefined) return undefined;
