@@ -27,12 +27,11 @@ export type AuthzData = {
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, _options?: EvalOptions): boolean {
-  let result: V, l4: V;
+  let result: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
     result = g0DataAuthzAllow(NO_STATE, inputValue, dataValue); if (result === undefined) break b0;
-    l4 = result;
-    return l4 as boolean;
+    return result as boolean;
   }
   throw internalError("entrypoint authz/allow produced no value");
 }

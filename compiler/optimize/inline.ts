@@ -14,12 +14,11 @@
 //     without loops, withs or dynamic calls; at most MAX_STMTS of them;
 //   - the call is not inside a scan: the fresh locals are undefined where S starts, as the func's
 //     locals are where its body starts.
-import { STMT_FIELDS } from "../ir/fields.js";
 import type { Block, Func, Local, Operand, Plan, Policy, Stmt } from "../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
 import type { NameTable } from "./names.js";
-import { block, mapBodies, mk, nestedBlocks, withBlocks } from "./stmts.js";
+import { block, mapBodies, mapLocals, maxLocal, mk, nestedBlocks, withBlocks } from "./stmts.js";
 
 /** The largest body inlined, in statements (nested ones counted). */
 const MAX_STMTS = 12;
@@ -86,35 +85,6 @@ function inlinable(f: Func, funcNames: ReadonlySet<string>): Inlinable | undefin
     forEachWrite(s, (l) => (ok &&= l !== r && l !== f.return && !params.has(l)));
   });
   return ok && count <= MAX_STMTS ? { func: f, stmts, value } : undefined;
-}
-
-/** The statement (nested blocks included) with every local mapped. */
-function mapLocals(s: Stmt, f: (l: Local) => Local): Stmt {
-  if (s.type === "IndexStmt") return s; // (not in INLINABLE)
-  const st = s.stmt as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = { ...st };
-  const op = (o: Operand): Operand => (o.type === "local" ? { type: "local", value: f(o.value) } : o);
-  const blk = (b: Block): Block => ({ stmts: b.stmts.map((t) => mapLocals(t, f)) });
-  for (const [field, kind] of Object.entries(STMT_FIELDS[s.type])) {
-    const v = st[field];
-    if (kind === "local") out[field] = f(v as Local);
-    else if (kind === "locals?") out[field] = (v as Local[]).map(f);
-    else if (kind === "operand") out[field] = op(v as Operand);
-    else if (kind === "operands?") out[field] = (v as Operand[]).map(op);
-    else if (kind === "block") out[field] = blk(v as Block);
-    else if (kind === "blocks?") out[field] = (v as Block[]).map(blk);
-  }
-  return { type: s.type, stmt: out } as unknown as Stmt;
-}
-
-/** The largest local a plan or func names. */
-function maxLocal(body: Plan | Func): number {
-  let max = "params" in body ? Math.max(body.return, ...body.params) : 1;
-  forEachStmt(body.blocks, (s) => {
-    forEachRead(s, (l) => (max = Math.max(max, l)));
-    forEachWrite(s, (l) => (max = Math.max(max, l)));
-  });
-  return max;
 }
 
 function inlineBody(blocks: Block[], body: Plan | Func, targets: ReadonlyMap<string, Inlinable>, names: NameTable | undefined): Block[] {

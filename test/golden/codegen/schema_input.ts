@@ -34,12 +34,11 @@ const C = builtinSites("{\"names\":[\"internal.member_2\"],\"files\":[\"shop.reg
 /* Entrypoint shop/allow */
 export function shopAllow(input: ShopInput | undefined, data: ShopData, options?: EvalOptions): boolean | undefined {
   const $ = EvalState.take(options);
-  let l2: V, l4: V;
+  let l2: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   b0: {
     l2 = g0DataShopAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
-    l4 = l2;
-    return $.done(l4) as boolean | undefined;
+    return $.done(l2) as boolean | undefined;
   }
   return $.done(undefined);
 }
@@ -71,8 +70,7 @@ function g0DataShopAllow($: EvalState, input: V, data: V): V {
   b2: if (l2 === undefined) {
     l4 = dotKey(input, "tree"); if (l4 === undefined) break b2;
     l5 = dotKey(l4, "children"); if (l5 === undefined) break b2;
-    l6 = 0;
-    l7 = dot(l5, l6); if (l7 === undefined) break b2;
+    l7 = dot(l5, 0); if (l7 === undefined) break b2;
     l8 = dotKey(l7, "value"); if (l8 === undefined) break b2;
     l10 = dotKey(input, "limit"); if (l10 === undefined) break b2;
     l12 = gt(l8, l10); if (l12 === undefined) break b2;

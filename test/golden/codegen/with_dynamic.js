@@ -5,12 +5,11 @@ const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sit
 const n0 = num("123456789012345678901234");
 export function appReport(input, data, options) {
 const $ = EvalState.take(options);
-let l2, l4;
+let l2;
 let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);
 b0: {
 l2 = g0DataAppReport($, inputValue, dataValue); if (l2 === undefined) break b0;
-l4 = l2;
-return $.done(l4);
+return $.done(l2);
 }
 return $.done(undefined);
 }

@@ -26,7 +26,7 @@ type Fn = (input: unknown, data: unknown) => unknown;
 async function compiled(source: string, optimizeIt: boolean, entrypoint = "t/allow"): Promise<Fn> {
   const generated = generateTypeScript(planRego({ modules: { "t.rego": source }, entrypoints: [entrypoint] }), { optimize: optimizeIt });
   const mod = await loadModule(generated.code, generated);
-  return (mod.entrypoints[entrypoint] as { fn: Fn }).fn;
+  return (mod.entrypoints[entrypoint] as unknown as { fn: Fn }).fn;
 }
 
 /** What a call answers: its value, or the error's code. */
