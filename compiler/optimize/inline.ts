@@ -10,8 +10,8 @@
 // After S, `result = v` stands for the call's result. What keeps the meaning identical:
 //   - one body, and no scan in it: its `r := v` runs at most once, so no conflict is lost;
 //   - rule funcs (only input and data as params) are not inlined: the emitter may memoise them;
-//   - S calls no func of the policy (no recursion, nothing reached twice), and only statements
-//     without loops, withs or dynamic calls; at most MAX_STMTS of them;
+//   - S calls no func of the policy (no recursion), has no loop, with or dynamic call (NOT_INLINED),
+//     and at most MAX_STMTS statements;
 //   - the call is not inside a scan: the fresh locals are undefined where S starts, as the func's
 //     locals are where its body starts.
 import type { Block, Func, Local, Operand, Plan, Policy, Stmt } from "../ir/types.js";
@@ -23,27 +23,18 @@ import { block, mapBodies, mapLocals, maxLocal, mk, nestedBlocks, withBlocks } f
 /** The largest body inlined, in statements (nested ones counted). */
 const MAX_STMTS = 12;
 
-/** The statements an inlined body may hold. */
-const INLINABLE = new Set<Stmt["type"]>([
-  "AssignVarStmt",
-  "AssignIntStmt",
-  "BlockStmt",
-  "BreakStmt",
-  "CallStmt",
-  "DotStmt",
-  "EqualStmt",
-  "IsArrayStmt",
-  "IsDefinedStmt",
-  "IsObjectStmt",
-  "IsSetStmt",
-  "IsUndefinedStmt",
-  "LenStmt",
-  "MakeNullStmt",
-  "MakeNumberIntStmt",
-  "MakeNumberRefStmt",
-  "NopStmt",
-  "NotEqualStmt",
-  "NotStmt",
+/** The statements an inlined body may not hold: loops, withs, dynamic calls, and the statements
+ * that may conflict (their error names a function) or only belong at a body's edges. */
+const NOT_INLINED = new Set<Stmt["type"]>([
+  "AssignVarOnceStmt",
+  "CallDynamicStmt",
+  "IndexStmt",
+  "ObjectInsertOnceStmt",
+  "ResetLocalStmt",
+  "ResultSetAddStmt",
+  "ReturnLocalStmt",
+  "ScanStmt",
+  "WithStmt",
 ]);
 
 interface Inlinable {
@@ -80,7 +71,7 @@ function inlinable(f: Func, funcNames: ReadonlySet<string>): Inlinable | undefin
   const params = new Set(f.params);
   forEachStmt([{ stmts: [...stmts] }], (s) => {
     count++;
-    if (!INLINABLE.has(s.type) || (s.type === "CallStmt" && funcNames.has(s.stmt.func))) ok = false;
+    if (NOT_INLINED.has(s.type) || (s.type === "CallStmt" && funcNames.has(s.stmt.func))) ok = false;
     forEachRead(s, (l) => (ok &&= l !== r && l !== f.return));
     forEachWrite(s, (l) => (ok &&= l !== r && l !== f.return && !params.has(l)));
   });

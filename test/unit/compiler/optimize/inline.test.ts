@@ -4,7 +4,7 @@
 // undefinedness, conflicts, errors.
 import assert from "node:assert/strict";
 import { RegoError } from "regoc";
-import { generateTypeScript, loadModule, planRego } from "regoc/compiler";
+import { generateTypeScript, loadModule, planRego, planRegoDetailed } from "regoc/compiler";
 import { preparePolicy } from "../../../../compiler/codegen/generate.js";
 import type { Policy } from "../../../../compiler/ir/types.js";
 import { inline } from "../../../../compiler/optimize/inline.js";
@@ -82,6 +82,15 @@ describe("optimize: inline", () => {
     const text = bodyText(optimize(plan(CHECK_ROLE)).policy, "g0.data.t.allow");
     assert.ok(text.startsWith(["{", '  l7 = l0["user"]', '  l8 = l7["role"]', '  l8 == "admin"'].join("\n")), text);
     assert.equal(callsIn(text, "check_role"), 0);
+  });
+
+  it("hands the function's variable names on to the caller's new locals", () => {
+    const source = `package t\nallow if f("a")\nf(x) if { some_name := lower(input.a); startswith(some_name, x) }\n`;
+    const { plan: p, localNames } = planRegoDetailed({ modules: { "t.rego": source }, entrypoints: ["t/allow"] });
+    const code = generateTypeScript(p, { localNames }).code;
+    assert.match(code, /some_name = call1\(\$, lower, l\d+\);/);
+    assert.match(code, /call2\(\$, startswith, some_name, "a"\)/);
+    assert.doesNotMatch(code, /function g0DataTF\(/);
   });
 
   it("leaves alone a function of several bodies, a rule, a call in a scan, a body with a scan", () => {
