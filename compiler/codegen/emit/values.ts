@@ -3,7 +3,8 @@
 // and null constructors. A statement that is "undefined" jumps out of the current block.
 import type { StmtMap, Operand, Stmt } from "../../ir/types.js";
 import { forEachWrite } from "../../ir/walk.js";
-import { _, type Code } from "../code.js";
+import { exactDouble } from "../analysis/scalars.js";
+import { _, lit, type Code } from "../code.js";
 import type { Emit, FuncEmitter } from "./context.js";
 
 type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
@@ -127,8 +128,11 @@ export function knownConstant(fe: FuncEmitter, s: Stmt): void {
     case "AssignIntStmt":
     case "MakeNumberIntStmt":
       return void fe.constants.set(s.stmt.target, _`${s.stmt.value}`);
-    case "MakeNumberRefStmt":
-      return void fe.constants.set(s.stmt.target, fe.mod.number(fe.mod.string(s.stmt.index)));
+    case "MakeNumberRefStmt": {
+      // (A number no double holds is a module constant, declared only if something reads it.)
+      const d = exactDouble(fe.mod.string(s.stmt.index));
+      return void (d !== undefined && fe.constants.set(s.stmt.target, lit(d)));
+    }
     case "MakeNullStmt":
       return void fe.constants.set(s.stmt.target, _`null`);
     default:
