@@ -35,13 +35,10 @@ const C = builtinSites("{\"names\":[\"to_number\"],\"files\":[\"policies/api.reg
 /* Entrypoint api/allow */
 export function apiAllow(input: ApiInput | undefined, data: ApiData, options?: EvalOptions): boolean {
   const $ = EvalState.take(options);
-  let result: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
-  b0: {
-    result = g0DataApiAllow($, inputValue, dataValue); if (result === undefined) break b0;
-    return $.done(result) as boolean;
-  }
-  throw internalError("entrypoint api/allow produced no value");
+  const result = g0DataApiAllow($, inputValue, dataValue);
+  if (result === undefined) throw internalError("entrypoint api/allow produced no value");
+  return $.done(result) as boolean;
 }
 
 /* g0.data.api.allow */

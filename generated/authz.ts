@@ -27,13 +27,10 @@ export type AuthzData = {
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, _options?: EvalOptions): boolean {
-  let result: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
-  b0: {
-    result = g0DataAuthzAllow(NO_STATE, inputValue, dataValue); if (result === undefined) break b0;
-    return result as boolean;
-  }
-  throw internalError("entrypoint authz/allow produced no value");
+  const result = g0DataAuthzAllow(NO_STATE, inputValue, dataValue);
+  if (result === undefined) throw internalError("entrypoint authz/allow produced no value");
+  return result as boolean;
 }
 
 /* g0.data.authz.allow */

@@ -4,13 +4,10 @@ import { EMPTY_OBJECT, EvalState, builtinSites, call2, dotKey, internalError } f
 const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,4,1,1,0,13,1]}"), equal_ = C[0], startswith = C[1];
 export function authzAllow(input, data, options) {
 const $ = EvalState.take(options);
-let l2;
 let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);
-b0: {
-l2 = g0DataAuthzAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
+const l2 = g0DataAuthzAllow($, inputValue, dataValue);
+if (l2 === undefined) throw internalError("entrypoint authz/allow produced no value");
 return $.done(l2);
-}
-throw internalError("entrypoint authz/allow produced no value");
 }
 function g0DataAuthzAllow($, input, _data) {
 let l2, l4, l5, l6, l7, l8, l9;

@@ -20,14 +20,11 @@ const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"polic
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
   const $ = EvalState.take(options);
-  let l2: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   // policy.rego:21
-  b0: {
-    l2 = g0DataAuthzAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
-    return $.done(l2) as boolean;
-  }
-  throw internalError("entrypoint authz/allow produced no value");
+  const l2 = g0DataAuthzAllow($, inputValue, dataValue);
+  if (l2 === undefined) throw internalError("entrypoint authz/allow produced no value");
+  return $.done(l2) as boolean;
 }
 
 /* g0.data.authz.allow */

@@ -3,13 +3,8 @@ import { EMPTY_OBJECT, NO_STATE, assignOnce, conflictSites, dotKey, insert, newO
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"evil */ file\u2028.rego\"],\"sites\":[0,0,5,1,0,0,8,1]}");
 export function xEvil(input, data, _options) {
-let l2;
 let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);
-b0: {
-l2 = g0DataXEvil(NO_STATE, inputValue, dataValue); if (l2 === undefined) break b0;
-return l2;
-}
-return undefined;
+return g0DataXEvil(NO_STATE, inputValue, dataValue);
 }
 function g0DataXEvil(_$, input, _data) {
 let l2, l3, l4, l5, l6;

@@ -15,14 +15,9 @@ const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"evil */ file\u2028.r
 
 /* Entrypoint x/`${evil}`*\/\u000a */
 export function xEvil(input: XEvilInput | undefined, data: XEvilData, _options?: EvalOptions): ObjectValue | undefined {
-  let l2: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   // evil *\/ file\u2028.rego:10
-  b0: {
-    l2 = g0DataXEvil(NO_STATE, inputValue, dataValue); if (l2 === undefined) break b0;
-    return l2 as ObjectValue | undefined;
-  }
-  return undefined;
+  return g0DataXEvil(NO_STATE, inputValue, dataValue) as ObjectValue | undefined;
 }
 
 /* g0.data.x.`${evil}`*\/ */

@@ -34,13 +34,8 @@ const C = builtinSites("{\"names\":[\"internal.member_2\"],\"files\":[\"shop.reg
 /* Entrypoint shop/allow */
 export function shopAllow(input: ShopInput | undefined, data: ShopData, options?: EvalOptions): boolean | undefined {
   const $ = EvalState.take(options);
-  let l2: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
-  b0: {
-    l2 = g0DataShopAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
-    return $.done(l2) as boolean | undefined;
-  }
-  return $.done(undefined);
+  return $.done(g0DataShopAllow($, inputValue, dataValue)) as boolean | undefined;
 }
 
 /* g0.data.shop.allow */
