@@ -155,8 +155,9 @@ function directType(mod: ModuleEmitter, plan: Plan, direct: DirectEntry): { type
  * undefined value is a bug of the compiler). True if written.
  */
 function emitEntryCall(fe: FuncEmitter, plan: Plan, direct: DirectEntry, maybeUndefined: boolean): boolean {
-  const [call, make] = plan.blocks.length === 1 ? plan.blocks[0]!.stmts : [];
-  if (plan.blocks[0]!.stmts.length !== 4 || call?.type !== "CallStmt" || make?.stmt !== direct.make || !direct.adjacent) return false;
+  const stmts = plan.blocks.length === 1 ? plan.blocks[0]!.stmts : [];
+  const [call, make] = stmts;
+  if (stmts.length !== 4 || call?.type !== "CallStmt" || make?.stmt !== direct.make || !direct.adjacent) return false;
   const index = fe.mod.funcIndex.get(call.stmt.func);
   if (index === undefined || direct.value.type !== "local" || direct.value.value !== call.stmt.result) return false;
   fe.sourceLine(plan.blocks[0]!);
