@@ -48,19 +48,15 @@ const dotMethod = (o: V): V => (plainField(o, "method") ? (o as { [key: string]:
 /* Entrypoint api/allow */
 export function apiAllow(input: ApiInput | undefined, data: ApiData, options?: EvalOptions): boolean {
   const $ = EvalState.take(options);
-  let result: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
-  b0: {
-    result = g0DataApiAllow($, inputValue, dataValue); if (result === undefined) break b0;
-    l4 = result;
-    return $.done(l4) as boolean;
-  }
-  throw internalError("entrypoint api/allow produced no value");
+  const result = g0DataApiAllow($, inputValue, dataValue);
+  if (result === undefined) throw internalError("entrypoint api/allow produced no value");
+  return $.done(result) as boolean;
 }
 
 /* g0.data.api.allow */
 function g0DataApiAllow($: EvalState, input: V, data: V): V {
-  let allow: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V;
+  let allow: V, l4: V, l5: V, l6: V, l7: V, l9: V, l10: V, l11: V, l12: V;
   // policies/api.rego:17
   b0: {
     l4 = dotMethod(input); if (l4 === undefined) break b0;
@@ -68,10 +64,8 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     l5 = dotPath(input); if (l5 === undefined) break b0;
     if (!Array.isArray(l5)) break b0;
     l7 = len(l5);
-    l6 = 1;
-    if ((l7 as V) !== l6) break b0;
-    l8 = 0;
-    l9 = dot(l5, l8); if (l9 === undefined) break b0;
+    if ((l7 as V) !== 1) break b0;
+    l9 = dot(l5, 0); if (l9 === undefined) break b0;
     if ((l9 as V) !== "users") break b0;
     l10 = dotUser(input); if (l10 === undefined) break b0;
     l11 = dotAuthenticated(l10); if (l11 === undefined) break b0;
@@ -85,13 +79,10 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     l5 = dotPath(input); if (l5 === undefined) break b1;
     if (!Array.isArray(l5)) break b1;
     l7 = len(l5);
-    l6 = 2;
-    if ((l7 as V) !== l6) break b1;
-    l8 = 0;
-    l9 = dot(l5, l8); if (l9 === undefined) break b1;
+    if ((l7 as V) !== 2) break b1;
+    l9 = dot(l5, 0); if (l9 === undefined) break b1;
     if ((l9 as V) !== "users") break b1;
-    l8 = 1;
-    l9 = dot(l5, l8); if (l9 === undefined) break b1;
+    l9 = dot(l5, 1); if (l9 === undefined) break b1;
     l11 = dotUser(input); if (l11 === undefined) break b1;
     l12 = dotId(l11); if (l12 === undefined) break b1;
     if (!equal(l12, l9)) break b1;
@@ -104,13 +95,10 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     l5 = dotPath(input); if (l5 === undefined) break b2;
     if (!Array.isArray(l5)) break b2;
     l7 = len(l5);
-    l6 = 2;
-    if ((l7 as V) !== l6) break b2;
-    l8 = 0;
-    l9 = dot(l5, l8); if (l9 === undefined) break b2;
+    if ((l7 as V) !== 2) break b2;
+    l9 = dot(l5, 0); if (l9 === undefined) break b2;
     if ((l9 as V) !== "users") break b2;
-    l8 = 1;
-    l9 = dot(l5, l8); if (l9 === undefined) break b2;
+    l9 = dot(l5, 1); if (l9 === undefined) break b2;
     l11 = dotUser(input); if (l11 === undefined) break b2;
     l12 = dotRole(l11); if (l12 === undefined) break b2;
     if ((l12 as V) !== "admin") break b2;
@@ -123,10 +111,8 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     l5 = dotPath(input); if (l5 === undefined) break b3;
     if (!Array.isArray(l5)) break b3;
     l7 = len(l5);
-    l6 = 1;
-    if ((l7 as V) !== l6) break b3;
-    l8 = 0;
-    l9 = dot(l5, l8); if (l9 === undefined) break b3;
+    if ((l7 as V) !== 1) break b3;
+    l9 = dot(l5, 0); if (l9 === undefined) break b3;
     if ((l9 as V) !== "orders") break b3;
     l10 = dotUser(input); if (l10 === undefined) break b3;
     l11 = dotAuthenticated(l10); if (l11 === undefined) break b3;
@@ -154,16 +140,14 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
 function g0DataApiBusinessHours($: EvalState, input: V, _data: V): V {
   const m0 = $.recall(0);
   if (m0 !== NOT_FOUND) return m0;
-  let business_hours: V, l4: V, hour: V, l9: V, l10: V, l11: V, l12: V;
+  let business_hours: V, l4: V, hour: V, l10: V, l12: V;
   // policies/api.rego:71
   b0: {
     l4 = dotTime(input); if (l4 === undefined) break b0;
     hour = call1($, toNumber, l4); if (hour === undefined) break b0;
-    l9 = 9;
-    l10 = gte(hour, l9); if (l10 === undefined) break b0;
+    l10 = gte(hour, 9); if (l10 === undefined) break b0;
     if ((l10 as V) === false) break b0;
-    l11 = 18;
-    l12 = lte(hour, l11); if (l12 === undefined) break b0;
+    l12 = lte(hour, 18); if (l12 === undefined) break b0;
     if ((l12 as V) === false) break b0;
     business_hours = true;
   }
@@ -211,7 +195,7 @@ function g0DataApiRateLimitOk($: EvalState, input: V, data: V): V {
 
 /* g0.data.api.over_rate_limit */
 function g0DataApiOverRateLimit(_$: EvalState, input: V, data: V): V {
-  let over_rate_limit: V, l4: V, l5: V, l7: V, l8: V, l11: V, l13: V, l14: V;
+  let over_rate_limit: V, l4: V, l5: V, l7: V, l8: V, l11: V, l14: V;
   // policies/api.rego:67
   b0: {
     l4 = dotUser(input); if (l4 === undefined) break b0;
@@ -225,8 +209,7 @@ function g0DataApiOverRateLimit(_$: EvalState, input: V, data: V): V {
       }
       break b0;
     }
-    l13 = 100;
-    l14 = gt(l11, l13); if (l14 === undefined) break b0;
+    l14 = gt(l11, 100); if (l14 === undefined) break b0;
     if ((l14 as V) === false) break b0;
     over_rate_limit = true;
   }

@@ -26,33 +26,30 @@ export type AuthzData = {
 };
 /* field readers, one per key read: each load keeps an inline cache of its own */
 const dotUser = (o: V): V => (plainField(o, "user") ? (o as { [key: string]: V })["user"] : dotKey(o, "user")),
+  dotRole = (o: V): V => (plainField(o, "role") ? (o as { [key: string]: V })["role"] : dotKey(o, "role")),
   dotId = (o: V): V => (plainField(o, "id") ? (o as { [key: string]: V })["id"] : dotKey(o, "id")),
   dotResource = (o: V): V => (plainField(o, "resource") ? (o as { [key: string]: V })["resource"] : dotKey(o, "resource")),
   dotOwnerId = (o: V): V => (plainField(o, "owner_id") ? (o as { [key: string]: V })["owner_id"] : dotKey(o, "owner_id")),
   dotPermissions = (o: V): V => (plainField(o, "permissions") ? (o as { [key: string]: V })["permissions"] : dotKey(o, "permissions")),
   dotAction = (o: V): V => (plainField(o, "action") ? (o as { [key: string]: V })["action"] : dotKey(o, "action")),
-  dotType = (o: V): V => (plainField(o, "type") ? (o as { [key: string]: V })["type"] : dotKey(o, "type")),
-  dotRole = (o: V): V => (plainField(o, "role") ? (o as { [key: string]: V })["role"] : dotKey(o, "role"));
+  dotType = (o: V): V => (plainField(o, "type") ? (o as { [key: string]: V })["type"] : dotKey(o, "type"));
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, _options?: EvalOptions): boolean {
-  let result: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
-  b0: {
-    result = g0DataAuthzAllow(NO_STATE, inputValue, dataValue); if (result === undefined) break b0;
-    l4 = result;
-    return l4 as boolean;
-  }
-  throw internalError("entrypoint authz/allow produced no value");
+  const result = g0DataAuthzAllow(NO_STATE, inputValue, dataValue);
+  if (result === undefined) throw internalError("entrypoint authz/allow produced no value");
+  return result as boolean;
 }
 
 /* g0.data.authz.allow */
-function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
-  let allow: V, l4: V, l5: V, l6: V, l7: V, l8: V, grant: V, l15: V, l16: V, l17: V, l18: V, l19: V;
+function g0DataAuthzAllow(_$: EvalState, input: V, data: V): V {
+  let allow: V, l4: V, l5: V, l6: V, l7: V, l8: V, grant: V, l15: V, l16: V, l17: V, l18: V, l19: V, l22: V, l23: V;
   // policies/authz.rego:14
   b0: {
-    l4 = g0DataAuthzCheckRole($, input, data, "admin"); if (l4 === undefined) break b0;
-    if ((l4 as V) === false) break b0;
+    l22 = dotUser(input); if (l22 === undefined) break b0;
+    l23 = dotRole(l22); if (l23 === undefined) break b0;
+    if ((l23 as V) !== "admin") break b0;
     allow = true;
   }
   // policies/authz.rego:17
@@ -86,19 +83,6 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
   // policies/authz.rego:11
   if (allow === undefined) { allow = false; }
   return allow;
-}
-
-/* g0.data.authz.check_role */
-function g0DataAuthzCheckRole(_$: EvalState, input: V, _data: V, role: V): V {
-  let check_role: V, l6: V, l7: V;
-  // policies/authz.rego:28
-  b0: {
-    l6 = dotUser(input); if (l6 === undefined) break b0;
-    l7 = dotRole(l6); if (l7 === undefined) break b0;
-    if (!equal(l7, role)) break b0;
-    check_role = true;
-  }
-  return check_role;
 }
 
 /* entrypoint name -> function */

@@ -8,9 +8,11 @@ import { copyPropagation } from "./copyPropagation.js";
 import { deadCode } from "./deadCode.js";
 import { earlyExit } from "./earlyExit.js";
 import { hoist } from "./hoist.js";
+import { inline } from "./inline.js";
 import { NameTable } from "./names.js";
 import { ruleIndex } from "./ruleIndex.js";
 import { scanFusion } from "./scanFusion.js";
+import { splitConstants } from "./splitConstants.js";
 
 export interface Pass {
   /** A short kebab-case name (`copy-propagation`), for tests and `OptimizeOptions.skip`. */
@@ -25,9 +27,14 @@ export const PASSES: readonly Pass[] = [
   // from the passes after it. Rule indexing before early exit: early exit's guards read the
   // result local, which would keep bodies from moving into the index. Early exit last: its breaks
   // and guards end the lists the others work on. (Early exit skips what a rule's later bodies
-  // would do, as OPA's topdown does.)
+  // would do, as OPA's topdown does.) Inlining before copy propagation: the copies binding an
+  // inlined func's params to constant args go there, so the constants reach the comparisons.
+  // Constants split after copy propagation (whose copies may leave a local set to a constant in
+  // several bodies), before the passes that move statements between blocks.
   deadCode,
+  inline,
   copyPropagation,
+  splitConstants,
   hoist,
   ruleIndex,
   earlyExit,

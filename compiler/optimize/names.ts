@@ -37,12 +37,13 @@ export class NameTable {
     this.table(body, true)![to] = name;
   }
 
-  /** Local `to` of `body` takes the name of local `from` of `source` (a local copied in from
-   * another func: callers make sure `to` is new to the body). */
+  /** Local `to` of `body` takes the name local `from` has in `source` (a local copied in from
+   * another func: an inlined or fused one), when it has none of its own. */
   adopt(source: Plan | Func, from: number, body: Plan | Func, to: number): void {
     if (this.given === undefined) return;
     const name = this.table(source, false)?.[from];
-    if (name !== undefined) this.table(body, true)![to] = name;
+    if (name === undefined || this.table(body, false)?.[to] !== undefined) return;
+    this.table(body, true)![to] = name;
   }
 
   /** The names after the passes (undefined when none were given). */

@@ -24,7 +24,8 @@
 import type { Block, Func, IndexCase, IndexValue, Local, Policy, Stmt, StmtLocation } from "../ir/types.js";
 import type { Pass } from "./index.js";
 import { OUTLINE_OVER, outlineCases } from "./ruleIndexOutline.js";
-import { maxLocal, rootRefs, splitUnits, unitFlow, unitTests, type Ref, type Test, type Unit } from "./ruleIndexUnits.js";
+import { rootRefs, splitUnits, unitFlow, unitTests, type Ref, type Test, type Unit } from "./ruleIndexUnits.js";
+import { maxLocal } from "./stmts.js";
 
 /** The fewest units testing a ref for an index on it to pay (small rule sets stay as written). */
 export const MIN_INDEXED = 4;

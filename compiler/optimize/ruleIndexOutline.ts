@@ -10,7 +10,7 @@
 // not partial sets or objects).
 import type { Block, Func, IndexCase, Local, Stmt, StmtLocation } from "../ir/types.js";
 import { allStmts, forEachStmt, namesLocal } from "../ir/walk.js";
-import { maxLocal } from "./ruleIndexUnits.js";
+import { maxLocal } from "./stmts.js";
 
 /** Funcs with more statements than this have their index cases moved out. */
 export const OUTLINE_OVER = 2000;

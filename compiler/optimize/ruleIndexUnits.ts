@@ -2,7 +2,6 @@
 // a unit may be reordered and skipped, and the constants its first statements test refs against.
 import { STMT_FIELDS, type FieldKind } from "../ir/fields.js";
 import type { Block, Func, IndexValue, Local, Operand, Policy, Stmt, StmtType } from "../ir/types.js";
-import { allStmts } from "../ir/walk.js";
 
 /** A key of a ref: an integer, or a string with its index in `static.strings`. */
 export type Step = number | { index: number; value: string };
@@ -60,13 +59,6 @@ function isValueBlock(b: Block, r: Local): boolean {
     c.stmt.source.type === "local" &&
     c.stmt.source.value === r
   );
-}
-
-/** The largest local a func names. */
-export function maxLocal(f: Func): number {
-  let max = Math.max(f.return, ...f.params);
-  for (const s of allStmts(f.blocks)) forEachLocal(s, (l) => (max = Math.max(max, l)));
-  return max;
 }
 
 const FIELDS = Object.fromEntries(Object.entries(STMT_FIELDS).map(([t, fields]) => [t, Object.entries(fields)])) as Record<StmtType, Array<[string, FieldKind]>>;

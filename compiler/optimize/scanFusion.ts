@@ -20,8 +20,7 @@ import type { Block, Func, Local, Operand, Plan, Policy, Stmt } from "../ir/type
 import { forEachRead, forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
 import type { NameTable } from "./names.js";
-import { maxLocal } from "./ruleIndexUnits.js";
-import { at, block, mapBodies, mk, nestedBlocks, withBlocks } from "./stmts.js";
+import { at, block, mapBodies, maxLocal, mk, nestedBlocks, withBlocks } from "./stmts.js";
 import { analyse, type BodyFacts } from "./uses.js";
 
 /** The most statements a fused copy may hold (the producer's bodies and each copy of the test). */

@@ -1,6 +1,8 @@
 // Helpers the passes share: rebuilding a statement with new nested blocks or fields (the input
 // plan is never mutated). The locals a statement reads and writes: ../ir/walk.ts.
-import type { Block, Func, Plan, Policy, Stmt, StmtLocation, StmtMap, StmtType } from "../ir/types.js";
+import { STMT_FIELDS } from "../ir/fields.js";
+import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtLocation, StmtMap, StmtType } from "../ir/types.js";
+import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
 
 /** A statement of the given type (the envelope OPA's JSON uses). */
 export function mk<T extends StmtType>(type: T, stmt: StmtMap[T]): Stmt {
@@ -68,4 +70,33 @@ export function mapBodies(policy: Policy, f: (blocks: Block[], body: Plan | Func
     return { ...fn, blocks };
   });
   return changed ? { ...policy, plans: { plans }, funcs: { funcs } } : policy;
+}
+
+/** The statement (nested blocks included) with every local mapped. */
+export function mapLocals(s: Stmt, f: (l: Local) => Local): Stmt {
+  if (s.type === "IndexStmt") return s; // (the passes that map locals run before the rule index)
+  const st = s.stmt as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...st };
+  const op = (o: Operand): Operand => (o.type === "local" ? { type: "local", value: f(o.value) } : o);
+  const blk = (b: Block): Block => ({ stmts: b.stmts.map((t) => mapLocals(t, f)) });
+  for (const [field, kind] of Object.entries(STMT_FIELDS[s.type])) {
+    const v = st[field];
+    if (kind === "local") out[field] = f(v as Local);
+    else if (kind === "locals?") out[field] = (v as Local[]).map(f);
+    else if (kind === "operand") out[field] = op(v as Operand);
+    else if (kind === "operands?") out[field] = (v as Operand[]).map(op);
+    else if (kind === "block") out[field] = blk(v as Block);
+    else if (kind === "blocks?") out[field] = (v as Block[]).map(blk);
+  }
+  return { type: s.type, stmt: out } as unknown as Stmt;
+}
+
+/** The largest local a plan or func names. */
+export function maxLocal(body: Plan | Func): number {
+  let max = "params" in body ? Math.max(body.return, ...body.params) : 1;
+  forEachStmt(body.blocks, (s) => {
+    forEachRead(s, (l) => (max = Math.max(max, l)));
+    forEachWrite(s, (l) => (max = Math.max(max, l)));
+  });
+  return max;
 }

@@ -7,7 +7,7 @@ import { countBelow } from "../syntax/source.js";
 import { nestedBlocks } from "./stmts.js";
 
 /** Statements that always (re)assign their target, even when they then fail. */
-const KILLS = new Set([
+export const KILLS: ReadonlySet<string> = new Set([
   "AssignVarStmt",
   "DotStmt",
   "ResetLocalStmt",

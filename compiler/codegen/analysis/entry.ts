@@ -16,6 +16,9 @@ export interface DirectEntry {
   make: MakeObjectStmt;
   insert: ObjectInsertStmt;
   add: ResultSetAddStmt;
+  /** The ObjectInsert is the statement just before the ResultSetAdd: the value is returned as it
+   * is, without a copy into the object's local. */
+  adjacent: boolean;
   /** Statements before the ResultSetAdd when it sits at the top level of the last block. */
   topLevelPrefix: Stmt[] | undefined;
 }
@@ -75,6 +78,7 @@ export function detectDirect(policy: Policy, plan: Plan): DirectEntry | undefine
     make,
     insert,
     add,
+    adjacent: tail.stmts[tail.stmts.length - 2]?.stmt === insert,
     topLevelPrefix: tail.topLevel && plan.blocks.length > 0 ? tail.stmts.slice(0, -1) : undefined,
   };
 }

@@ -22,13 +22,22 @@ type E<T extends AnyStmtType> = Emit<AnyStmtMap[T]>;
 
 /** Emits statements (from `from` on) until one that never falls through; true if that happened. */
 export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0): boolean {
+  // The constants known in the list (FuncEmitter.constants) hold from their statement to the next
+  // write of their local or the next nested construct (which may loop, or be left by a break).
+  fe.constants.clear();
   for (let i = from; i < stmts.length; i++) {
     const s = stmts[i]!;
     fe.previous = i > 0 ? stmts[i - 1] : undefined;
+    const nested = NESTED.has(s.type);
+    if (nested) fe.constants.clear();
     if ((EMITTERS[s.type] as E<AnyStmtType>)(fe, s.stmt)) return true;
+    if (nested) fe.constants.clear();
+    else values.knownConstant(fe, s);
   }
   return false;
 }
+
+const NESTED = new Set<AnyStmtType>(["BlockStmt", "NotStmt", "WithStmt", "ScanStmt", "IndexStmt"]);
 
 /** A block with its own label as level 0 (top-level blocks, BlockStmt children); true if its end
  * is never reached. */

@@ -9,24 +9,26 @@
 //   - CallDynamic: the dispatcher maps the path (JSON text) to a func; no such func → undefined
 //     (break 0, the planner's fallback block follows); the func's result undefined → break 3.
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
-import type { Func, StmtMap } from "../../ir/types.js";
+import type { CallStmt, Func, StmtMap } from "../../ir/types.js";
 import { OPERATOR_BUILTINS } from "../analysis/calls.js";
 import { _, join, lit, Lines, type Code } from "../code.js";
-import type { Emit, ModuleEmitter } from "./context.js";
+import type { Emit, FuncEmitter, ModuleEmitter } from "./context.js";
 
 type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
+
+/** The call of a func of the policy (`await`ed when async): `g0DataTAllow($, input, data)`. */
+export function funcCall(fe: FuncEmitter, index: number, s: CallStmt): Code {
+  const list: Code[] = [fe.state]; // the call's arguments
+  for (const a of s.args) list.push(fe.operand(a));
+  const call = _`${fe.mod.callFunc(index)}(${join(list)})`;
+  return fe.mod.calls.isAsyncAt(index) ? _`await ${call}` : call;
+}
 
 export const callStmt: E<"CallStmt"> = (fe, s) => {
   const mod = fe.mod;
   const r = fe.local(s.result);
   const index = mod.funcIndex.get(s.func);
-  if (index !== undefined) {
-    const name = mod.callFunc(index);
-    const list: Code[] = [fe.state]; // the call's arguments
-    for (const a of s.args) list.push(fe.operand(a));
-    if (mod.calls.isAsyncAt(index)) return fe.out.line`${r} = await ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
-    return fe.out.line`${r} = ${name}(${list}); if (${r} === undefined) ${fe.jump(0)}`;
-  }
+  if (index !== undefined) return fe.out.line`${r} = ${funcCall(fe, index, s)}; if (${r} === undefined) ${fe.jump(0)}`;
   if (OPERATOR_BUILTINS.has(s.func) && s.args.length === 2) {
     // A comparison never fails: the runtime's operator, without a call site or the state.
     const operator = mod.rt(s.func as "lt" | "lte" | "gt" | "gte" | "neq");

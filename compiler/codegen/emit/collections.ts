@@ -28,9 +28,12 @@ export const arrayAppendStmt: E<"ArrayAppendStmt"> = (fe, s) =>
 export const setAddStmt: E<"SetAddStmt"> = (fe, s) => fe.out.line`${fe.mod.rt("addTo")}(${fe.local(s.set)}, ${fe.operand(s.value)});`;
 
 export const objectInsertStmt: E<"ObjectInsertStmt"> = (fe, s) => {
+  // Direct value: the binding object's only key; keep its value in the object's local (unless the
+  // ResultSetAdd right after returns the value itself).
+  const d = direct(fe);
+  if (d?.insert === s && d.adjacent) return false;
   const o = fe.local(s.object);
-  // Direct value: the binding object's only key; keep its value in the object's local.
-  if (direct(fe)?.insert === s) return fe.out.line`${o} = ${fe.operand(s.value)};`;
+  if (d?.insert === s) return fe.out.line`${o} = ${fe.operand(s.value)};`;
   return fe.out.line`${o} = ${fe.mod.rt("insert")}(${o}, ${fe.operand(s.key)}, ${fe.operand(s.value)});`;
 };
 
@@ -45,7 +48,7 @@ export const objectMergeStmt: E<"ObjectMergeStmt"> = (fe, s) =>
 
 export const resultSetAddStmt: E<"ResultSetAddStmt"> = (fe, s) => {
   const d = direct(fe);
-  if (d?.add === s) return fe.out.codeLast(fe.returnValue(fe.local(s.value)));
+  if (d?.add === s) return fe.out.codeLast(fe.returnValue(d.adjacent ? fe.operand(d.value) : fe.local(s.value)));
   if (!fe.result || !("resultSet" in fe.result)) throw new Error("codegen: ResultSetAddStmt outside a plan");
   return fe.out.line`${fe.result.resultSet}.add(${fe.local(s.value)});`;
 };

@@ -296,6 +296,8 @@ interface PendingWrite {
   sources: readonly number[];
   statement: (t: Name) => Code;
   dead: boolean;
+  /** The constants its sources held where it was (FuncEmitter.constants), for `statement`. */
+  constants: ReadonlyArray<[number, Code]> | undefined;
 }
 
 /** A statement's emitter: appends its code to `fe.out`; true if control never reaches the next
@@ -318,6 +320,9 @@ export class FuncEmitter {
   dataDots: ReadonlySet<object> = NO_DOTS;
   /** The statement emitted just before the current one in the same list (emitStmts sets it). */
   previous: Stmt | undefined = undefined;
+  /** The locals known, at the statement being emitted, to hold a number or null constant (the
+   * statement list's own, emit/blocks.ts): an operand reading one is that constant's literal. */
+  readonly constants = new Map<number, Code>();
   /** The body's exact scalars and constants (analysis/scalars.ts), set before the body is emitted. */
   scalars!: Scalars;
   /** Writes `return v` for this function (casts, memoisation). */
@@ -404,8 +409,15 @@ export class FuncEmitter {
    * of copies nothing reads goes whole. TypeScript then sees no variable assigned and never read.
    */
   write(target: number, sources: readonly number[], statement: (t: Name) => Code): false {
-    for (const s of sources) this.writeReads.set(s, (this.writeReads.get(s) ?? 0) + 1);
-    this.writes.push({ at: this.out.reserve(), target, sources, statement, dead: false });
+    // A source known to hold a constant here is written as the constant: not a read.
+    let constants: Array<[number, Code]> | undefined;
+    for (const s of sources) {
+      const c = this.constants.get(s);
+      if (c !== undefined) (constants ??= []).push([s, c]);
+      else this.writeReads.set(s, (this.writeReads.get(s) ?? 0) + 1);
+    }
+    if (constants) sources = sources.filter((s) => !this.constants.has(s));
+    this.writes.push({ at: this.out.reserve(), target, sources, statement, dead: false, constants });
     return false;
   }
 
@@ -432,7 +444,13 @@ export class FuncEmitter {
         }
       }
     }
-    for (const w of writes) if (!w.dead) this.out.fill(w.at, w.statement(this.local(w.target)));
+    this.constants.clear();
+    for (const w of writes) {
+      if (w.dead) continue;
+      for (const [l, c] of w.constants ?? []) this.constants.set(l, c);
+      this.out.fill(w.at, w.statement(this.local(w.target)));
+      this.constants.clear();
+    }
     writes.length = 0;
   }
 
@@ -483,7 +501,7 @@ export class FuncEmitter {
   operand(op: Operand): Code {
     switch (op.type) {
       case "local":
-        return this.local(op.value);
+        return this.constants.get(op.value) ?? this.local(op.value);
       case "bool":
         return op.value ? TRUE : FALSE;
       case "string_index":

@@ -13,6 +13,7 @@ import { baseDataDots } from "../analysis/shapes.js";
 import { _, comment, join, Name, type Code, type Lines } from "../code.js";
 import { FuncEmitter, type ModuleEmitter } from "./context.js";
 import { labelledBlock } from "./blocks.js";
+import { funcCall } from "./calls.js";
 import { kindsType } from "./types.js";
 
 export interface Param {
@@ -133,6 +134,27 @@ function directType(mod: ModuleEmitter, plan: Plan, direct: DirectEntry): { type
   return { type: kindsType(mod, kinds), maybeUndefined };
 }
 
+/**
+ * The body of an entrypoint that only calls its rule's func (`opa build -e`'s `result =
+ * data.pkg.rule`, one block: the call, then the binding returned), as one would write it:
+ * `return g0DataTAllow(...)` when the value may be undefined, else the value checked once (an
+ * undefined value is a bug of the compiler). True if written.
+ */
+function emitEntryCall(fe: FuncEmitter, plan: Plan, direct: DirectEntry, maybeUndefined: boolean): boolean {
+  const stmts = plan.blocks.length === 1 ? plan.blocks[0]!.stmts : [];
+  const [call, make] = stmts;
+  if (stmts.length !== 4 || call?.type !== "CallStmt" || make?.stmt !== direct.make || !direct.adjacent) return false;
+  const index = fe.mod.funcIndex.get(call.stmt.func);
+  if (index === undefined || direct.value.type !== "local" || direct.value.value !== call.stmt.result) return false;
+  fe.sourceLine(plan.blocks[0]!);
+  const value = funcCall(fe, index, call.stmt);
+  if (maybeUndefined) return fe.out.codeLast(fe.returnValue(value));
+  const r = fe.name(call.stmt.result);
+  fe.out.line`const ${r} = ${value};`;
+  fe.out.line`if (${r} === undefined) throw ${fe.mod.rt("internalError")}(${`entrypoint ${plan.name} produced no value`});`;
+  return fe.out.codeLast(fe.returnValue(r));
+}
+
 export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: EntryTypes, direct: DirectEntry | undefined): EntryParts {
   const isAsync = mod.calls.asyncPlans.has(plan.name);
   const stateless = !mod.calls.usesState(plan);
@@ -166,7 +188,7 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
   const valuesAt = nodes.reserve();
   const rs = fe.result && "resultSet" in fe.result ? fe.result.resultSet : undefined;
   if (rs) nodes.line`const ${rs} = new ${mod.rt("ResultSetBuilder")}();`;
-  const terminal = emitBody(fe, plan.blocks);
+  const terminal = (direct !== undefined && emitEntryCall(fe, plan, direct, maybeUndefined)) || emitBody(fe, plan.blocks);
   fe.settleWrites();
   nodes.fill(declarationsAt, declarations(fe, [0, 1]));
   const values: Code[] = [];

@@ -2,7 +2,9 @@
 // the type checks, IsDefined/IsUndefined, AssignVar[Once], AssignInt, ResetLocal and the number
 // and null constructors. A statement that is "undefined" jumps out of the current block.
 import type { StmtMap, Operand, Stmt } from "../../ir/types.js";
-import { _, type Code } from "../code.js";
+import { forEachWrite } from "../../ir/walk.js";
+import { exactDouble } from "../analysis/scalars.js";
+import { _, lit, type Code } from "../code.js";
 import type { Emit, FuncEmitter } from "./context.js";
 
 type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
@@ -118,5 +120,25 @@ export const makeNumberIntStmt: E<"MakeNumberIntStmt"> = (fe, s) => fe.write(s.t
 export const makeNumberRefStmt: E<"MakeNumberRefStmt"> = (fe, s) =>
   fe.write(s.target, NO_LOCALS, (t) => _`${t} = ${fe.mod.number(fe.mod.string(s.index))};`);
 export const makeNullStmt: E<"MakeNullStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = null;`);
+/** After a statement of a list: the locals it writes lose their known constant; a number or null
+ * constructor makes its target's value known, for the operands that read it next (FuncEmitter.operand). */
+export function knownConstant(fe: FuncEmitter, s: Stmt): void {
+  forEachWrite(s, (l) => fe.constants.delete(l));
+  switch (s.type) {
+    case "AssignIntStmt":
+    case "MakeNumberIntStmt":
+      return void fe.constants.set(s.stmt.target, _`${s.stmt.value}`);
+    case "MakeNumberRefStmt": {
+      // (A number no double holds is a module constant, declared only if something reads it.)
+      const d = exactDouble(fe.mod.string(s.stmt.index));
+      return void (d !== undefined && fe.constants.set(s.stmt.target, lit(d)));
+    }
+    case "MakeNullStmt":
+      return void fe.constants.set(s.stmt.target, _`null`);
+    default:
+      return;
+  }
+}
+
 export const resetLocalStmt: E<"ResetLocalStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = undefined;`);
 export const nopStmt: E<"NopStmt"> = () => false;

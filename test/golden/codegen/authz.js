@@ -6,14 +6,10 @@ const C = builtinSites("{\"names\":[\"equal\",\"startswith\"],\"files\":[\"polic
 const dotUser = (o) => (plainField(o, "user") ? o["user"] : dotKey(o, "user")), dotRole = (o) => (plainField(o, "role") ? o["role"] : dotKey(o, "role")), dotMethod = (o) => (plainField(o, "method") ? o["method"] : dotKey(o, "method")), dotPath = (o) => (plainField(o, "path") ? o["path"] : dotKey(o, "path"));
 export function authzAllow(input, data, options) {
 const $ = EvalState.take(options);
-let l2, l4;
 let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);
-b0: {
-l2 = g0DataAuthzAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
-l4 = l2;
-return $.done(l4);
-}
-throw internalError("entrypoint authz/allow produced no value");
+const l2 = g0DataAuthzAllow($, inputValue, dataValue);
+if (l2 === undefined) throw internalError("entrypoint authz/allow produced no value");
+return $.done(l2);
 }
 function g0DataAuthzAllow($, input, _data) {
 let l2, l4, l5, l6, l7, l8, l9;

@@ -25,15 +25,11 @@ const dotUser = (o: V): V => (plainField(o, "user") ? (o as { [key: string]: V }
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
   const $ = EvalState.take(options);
-  let l2: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   // policy.rego:21
-  b0: {
-    l2 = g0DataAuthzAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
-    l4 = l2;
-    return $.done(l4) as boolean;
-  }
-  throw internalError("entrypoint authz/allow produced no value");
+  const l2 = g0DataAuthzAllow($, inputValue, dataValue);
+  if (l2 === undefined) throw internalError("entrypoint authz/allow produced no value");
+  return $.done(l2) as boolean;
 }
 
 /* g0.data.authz.allow */

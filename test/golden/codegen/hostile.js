@@ -5,14 +5,8 @@ const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"evil */ file\u2028.r
 /* field readers, one per key read: each load keeps an inline cache of its own */
 const dotABCXScript = (o) => (plainField(o, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>") ? o["a\"b\\c`${x}*/\u2028\u2029\ud800</script>"] : dotKey(o, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>")), dotProto = (o) => (plainField(o, "__proto__") ? o["__proto__"] : dotKey(o, "__proto__"));
 export function xEvil(input, data, _options) {
-let l2, l4;
 let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);
-b0: {
-l2 = g0DataXEvil(NO_STATE, inputValue, dataValue); if (l2 === undefined) break b0;
-l4 = l2;
-return l4;
-}
-return undefined;
+return g0DataXEvil(NO_STATE, inputValue, dataValue);
 }
 function g0DataXEvil(_$, input, _data) {
 let l2, l3, l4, l5, l6;

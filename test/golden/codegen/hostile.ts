@@ -18,15 +18,9 @@ const dotABCXScript = (o: V): V => (plainField(o, "a\"b\\c`${x}*/\u2028\u2029\ud
 
 /* Entrypoint x/`${evil}`*\/\u000a */
 export function xEvil(input: XEvilInput | undefined, data: XEvilData, _options?: EvalOptions): ObjectValue | undefined {
-  let l2: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   // evil *\/ file\u2028.rego:10
-  b0: {
-    l2 = g0DataXEvil(NO_STATE, inputValue, dataValue); if (l2 === undefined) break b0;
-    l4 = l2;
-    return l4 as ObjectValue | undefined;
-  }
-  return undefined;
+  return g0DataXEvil(NO_STATE, inputValue, dataValue) as ObjectValue | undefined;
 }
 
 /* g0.data.x.`${evil}`*\/ */

@@ -26,15 +26,11 @@ const dotItems = (o: V): V => (plainField(o, "items") ? (o as { [key: string]: V
 
 /* Entrypoint shop/deny */
 export function shopDeny(input: ShopInput | undefined, data: ShopData, _options?: EvalOptions): RegoSet {
-  let l2: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   // policy.rego:12
-  b0: {
-    l2 = g0DataShopDeny(NO_STATE, inputValue, dataValue); if (l2 === undefined) break b0;
-    l4 = l2;
-    return l4 as RegoSet;
-  }
-  throw internalError("entrypoint shop/deny produced no value");
+  const l2 = g0DataShopDeny(NO_STATE, inputValue, dataValue);
+  if (l2 === undefined) throw internalError("entrypoint shop/deny produced no value");
+  return l2 as RegoSet;
 }
 
 /* g0.data.shop.deny */

@@ -43,14 +43,8 @@ const dotUser = (o: V): V => (plainField(o, "user") ? (o as { [key: string]: V }
 /* Entrypoint shop/allow */
 export function shopAllow(input: ShopInput | undefined, data: ShopData, options?: EvalOptions): boolean | undefined {
   const $ = EvalState.take(options);
-  let l2: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
-  b0: {
-    l2 = g0DataShopAllow($, inputValue, dataValue); if (l2 === undefined) break b0;
-    l4 = l2;
-    return $.done(l4) as boolean | undefined;
-  }
-  return $.done(undefined);
+  return $.done(g0DataShopAllow($, inputValue, dataValue)) as boolean | undefined;
 }
 
 /* g0.data.shop.allow */
@@ -80,8 +74,7 @@ function g0DataShopAllow($: EvalState, input: V, data: V): V {
   b2: if (l2 === undefined) {
     l4 = dotTree(input); if (l4 === undefined) break b2;
     l5 = dotChildren(l4); if (l5 === undefined) break b2;
-    l6 = 0;
-    l7 = dot(l5, l6); if (l7 === undefined) break b2;
+    l7 = dot(l5, 0); if (l7 === undefined) break b2;
     l8 = dotValue(l7); if (l8 === undefined) break b2;
     l10 = dotLimit(input); if (l10 === undefined) break b2;
     l12 = gt(l8, l10); if (l12 === undefined) break b2;

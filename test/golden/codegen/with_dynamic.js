@@ -7,14 +7,8 @@ const dotRule = (o) => (plainField(o, "rule") ? o["rule"] : dotKey(o, "rule")), 
 const n0 = num("123456789012345678901234");
 export function appReport(input, data, options) {
 const $ = EvalState.take(options);
-let l2, l4;
 let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);
-b0: {
-l2 = g0DataAppReport($, inputValue, dataValue); if (l2 === undefined) break b0;
-l4 = l2;
-return $.done(l4);
-}
-return $.done(undefined);
+return $.done(g0DataAppReport($, inputValue, dataValue));
 }
 function g0DataAppReport($, input, data) {
 let l2, l3, l5, l6, l7, l8, l9, l10, l11, l12, l13, t0;

@@ -25,15 +25,9 @@ const n0 = num("123456789012345678901234");
 /* Entrypoint app/report */
 export function appReport(input: AppInput | undefined, data: AppData, options?: EvalOptions): Value[] | undefined {
   const $ = EvalState.take(options);
-  let l2: V, l4: V;
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
   // policy.rego:39
-  b0: {
-    l2 = g0DataAppReport($, inputValue, dataValue); if (l2 === undefined) break b0;
-    l4 = l2;
-    return $.done(l4) as Value[] | undefined;
-  }
-  return $.done(undefined);
+  return $.done(g0DataAppReport($, inputValue, dataValue)) as Value[] | undefined;
 }
 
 /* g0.data.app.report */

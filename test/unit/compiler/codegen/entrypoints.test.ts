@@ -27,6 +27,9 @@ describe("codegen: entrypoints", () => {
     assert.equal(allow({ user: { role: "guest" } }, {}), false);
     assert.equal(allow(undefined, undefined), false);
     assert.deepEqual(Object.keys(mod.entrypoints), ["authz/allow"]);
+    // The rule's value, checked once and returned as it is (no copy, no labelled block).
+    const body = g.code.slice(g.code.indexOf("export function authzAllow"), g.code.indexOf("\n}\n", g.code.indexOf("export function authzAllow")));
+    assert.match(body, /\n {2}const (\w+) = g0DataAuthzAllow\(NO_STATE, inputValue, dataValue\);\n {2}if \(\1 === undefined\) throw internalError\("entrypoint authz\/allow produced no value"\);\n {2}return \1 as boolean;$/);
   });
 
   it("PreparedQuery wraps a direct value as OPA's result set", async () => {
@@ -46,7 +49,9 @@ describe("codegen: entrypoints", () => {
     const b = new PolicyBuilder();
     ruleFunc(b, "g0.data.test.name", [b.dot(L(0), b.s("name"), 4), b.once(L(4), 3)]);
     b.entry("test/name", "g0.data.test.name");
-    assert.match(generateTypeScript(b.json()).code, /\): Value \| undefined \{/);
+    const code = generateTypeScript(b.json()).code;
+    assert.match(code, /\): Value \| undefined \{/);
+    assert.match(code, /\n {2}return g0DataTestName\(NO_STATE, inputValue, dataValue\) as Value \| undefined;\n\}/);
     assert.deepEqual(await run(b, { input: {} }), []);
     assert.deepEqual(await run(b, { input: { name: "n" } }), [{ result: "n" }]);
   });

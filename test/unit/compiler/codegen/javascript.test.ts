@@ -59,7 +59,7 @@ describe("codegen: JavaScript output", () => {
     const reads = targets.map((t) => st("IsDefinedStmt", { source: t }));
     ruleFunc(b, "g0.data.p.q", [...targets.map((t) => b.int(t, t)), ...reads, b.assign(L(21), 3)]);
     b.entry("p/q", "g0.data.p.q");
-    const js = generateTypeScript(b.json(), { language: "javascript" }).code;
+    const js = generateTypeScript(b.json(), { language: "javascript", optimize: false }).code;
     const decl = /function g0DataPQ\(_\$, _input, _data\) \{\nlet ([^;]*);/.exec(js)?.[1];
     assert.equal(decl, ["l2", "l3", ...targets.map((t) => `l${t}`).reverse()].join(", "));
   });

@@ -19,6 +19,8 @@ allow if {
 allow if is_owner(input.user)
 
 is_owner(user_id) if user_id == data.owner
+
+is_owner(user_id) if user_id == data.deputy
 `;
 
 function generate(names = true, header?: string[]): string {

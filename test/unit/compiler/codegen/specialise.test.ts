@@ -66,7 +66,7 @@ describe("codegen: specialisations", () => {
 
   it("both sides known exact (len, string builtins) is ===, meaning kept", async () => {
     const q = await compile(`p if count(input.xs) == 2\nq if lower(input.a) == lower(input.b)`);
-    assert.match(q.source, /\) !== l\d+\)/);
+    assert.match(q.source, /\) !== 2\)/);
     assert.doesNotMatch(q.source, /\bequal\(/);
     assert.equal(result(q, { xs: [1, 2] }), true);
     assert.equal(result(q, { xs: new RegoSet([1, 2]) }), true);
@@ -78,7 +78,7 @@ describe("codegen: specialisations", () => {
 
   it("comparison builtins are the runtime's operators (no call site, no state), in OPA's order across types", async () => {
     const q = await compile(`p if input.n >= 9\nq if input.n < 9\nr if input.n != 9`);
-    assert.match(q.source, /= gte\(l\d+, l\d+\)/);
+    assert.match(q.source, /= gte\(l\d+, 9\)/);
     assert.doesNotMatch(q.source, /call2\(/);
     assert.equal(result(q, { n: 9 }), true);
     assert.equal(result(q, { n: 8.5 }), undefined);

@@ -1,0 +1,88 @@
+// Constant locals of their own: in a top-level block (a rule body) that sets local t to a number or
+// null constant (`l6 = 1`, `l8 = 0`, MakeNull), t is renamed to a fresh local throughout that
+// block when no other block can see the block's t: in that block and every later one, t's first
+// mention (if any) is a write at the block's top level by a statement that either sets t or fails
+// (a call's result: when the call is undefined, the block ends before anything reads t).
+//
+// IR operands hold no numbers, so the constant itself is substituted by the emitter: an operand
+// reading a local just set to a number or null in the same statement list is printed as that
+// literal (emit/blocks.ts, FuncEmitter.constants), `if (l7 !== 1)`, `dot(l5, 0)`. Its write then
+// goes when nothing else reads the local, which is what this pass makes true where the planner
+// reused one local for the constant of several bodies and for other values (a call's result).
+import type { Block, Func, Local, Plan, Policy, Stmt } from "../ir/types.js";
+import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
+import type { Pass } from "./index.js";
+import type { NameTable } from "./names.js";
+import { block, mapBodies, mapLocals, maxLocal, nestedBlocks } from "./stmts.js";
+import { KILLS } from "./uses.js";
+
+/** The local a statement sets to a number or null constant. */
+function constantTarget(s: Stmt): Local | undefined {
+  switch (s.type) {
+    case "AssignIntStmt":
+    case "MakeNumberIntStmt":
+    case "MakeNumberRefStmt":
+    case "MakeNullStmt":
+      return s.stmt.target;
+    default:
+      return undefined;
+  }
+}
+
+/** For each local, the last top-level block that may see its value from an earlier block. */
+function lastSeeing(blocks: readonly Block[]): Map<Local, number> {
+  const out = new Map<Local, number>();
+  blocks.forEach((b, T) => {
+    const seen = new Set<Local>();
+    const visit = (stmts: readonly Stmt[], top: boolean): void => {
+      for (const s of stmts) {
+        const writesFirst = top && (KILLS.has(s.type) || s.type === "CallStmt");
+        forEachRead(s, (l) => {
+          if (!seen.has(l)) out.set(l, T);
+          seen.add(l);
+        });
+        forEachWrite(s, (l) => {
+          if (!seen.has(l) && !writesFirst) out.set(l, T);
+          seen.add(l);
+        });
+        for (const nb of nestedBlocks(s)) visit(nb.stmts, false);
+      }
+    };
+    visit(b.stmts, true);
+  });
+  return out;
+}
+
+function splitBody(blocks: Block[], body: Plan | Func, names: NameTable | undefined): Block[] {
+  const isFunc = "params" in body;
+  const fixed = new Set<Local>(isFunc ? [...body.params, body.return] : [0, 1]);
+  let seeing: Map<Local, number> | undefined;
+  let next = -1;
+  return blocks.map((b, T) => {
+    const targets = new Set<Local>();
+    forEachStmt([b], (s) => {
+      const t = constantTarget(s);
+      if (t !== undefined && !fixed.has(t)) targets.add(t);
+    });
+    if (targets.size === 0) return b;
+    seeing ??= lastSeeing(blocks);
+    const renamed = new Map<Local, Local>();
+    for (const t of targets) {
+      if ((seeing.get(t) ?? -1) >= T) continue;
+      if (next < 0) next = maxLocal(body) + 1;
+      renamed.set(t, next);
+      names?.inherit(body, t, next);
+      next++;
+    }
+    if (renamed.size === 0) return b;
+    return block(
+      b,
+      b.stmts.map((s) => mapLocals(s, (l) => renamed.get(l) ?? l)),
+    );
+  });
+}
+
+export const splitConstants: Pass = {
+  name: "split-constants",
+  run: (policy: Policy, names?: NameTable) => mapBodies(policy, (blocks, body) => splitBody(blocks, body, names)),
+};
