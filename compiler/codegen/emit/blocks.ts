@@ -11,7 +11,7 @@
 //   IndexStmt  (the optimiser's) a `switch` running one case's blocks, each as a BlockStmt child
 //              (emit/ruleIndex.ts)
 import type { AnyStmtMap, AnyStmtType, Block, Stmt, StmtOf } from "../../ir/types.js";
-import { _, join } from "../code.js";
+import { _, join, lit } from "../code.js";
 import { Level, type Emit, type FuncEmitter } from "./context.js";
 import * as calls from "./calls.js";
 import * as collections from "./collections.js";
@@ -22,9 +22,17 @@ type E<T extends AnyStmtType> = Emit<AnyStmtMap[T]>;
 
 /** Emits statements (from `from` on) until one that never falls through; true if that happened. */
 export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0): boolean {
+  let row = -1;
+  let file = -1;
   for (let i = from; i < stmts.length; i++) {
     const s = stmts[i]!;
     fe.previous = i > 0 ? stmts[i - 1] : undefined;
+    // Coverage: a row is reached when its first statement in a run runs. A func's opening
+    // ResetLocalStmt carries the rule head's row, which counts only once the body succeeded.
+    if (fe.mod.coverage && s.stmt.row > 0 && s.type !== "ResetLocalStmt" && (s.stmt.row !== row || s.stmt.file !== file)) {
+      ({ row, file } = s.stmt);
+      fe.out.line`${fe.mod.rt("cover")}(${lit(file)}, ${lit(row)});`;
+    }
     if ((EMITTERS[s.type] as E<AnyStmtType>)(fe, s.stmt)) return true;
   }
   return false;

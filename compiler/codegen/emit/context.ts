@@ -48,6 +48,8 @@ export class ModuleEmitter {
   /** static.builtin_funcs by name. */
   readonly builtinDecls: ReadonlyMap<string, Policy["static"]["builtin_funcs"][number]>;
   readonly fixed: { [K in keyof typeof FIXED]: Name };
+  /** GenerateOptions.coverage: statements report the rows they run (emit/blocks.ts). */
+  coverage = false;
 
   constructor(
     readonly policy: Policy,
