@@ -28,8 +28,9 @@ export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0): bo
     const s = stmts[i]!;
     fe.previous = i > 0 ? stmts[i - 1] : undefined;
     // Coverage: a row is reached when its first statement in a run runs. A func's opening
-    // ResetLocalStmt carries the rule head's row, which counts only once the body succeeded.
-    if (fe.mod.coverage && s.stmt.row > 0 && s.type !== "ResetLocalStmt" && (s.stmt.row !== row || s.stmt.file !== file)) {
+    // ResetLocalStmt and closing ReturnLocalStmt carry the rule head's row, which counts only
+    // once a body succeeded (its result assigned).
+    if (fe.mod.coverage && s.stmt.row > 0 && s.type !== "ResetLocalStmt" && s.type !== "ReturnLocalStmt" && (s.stmt.row !== row || s.stmt.file !== file)) {
       ({ row, file } = s.stmt);
       fe.out.line`${fe.mod.rt("cover")}(${lit(file)}, ${lit(row)});`;
     }
