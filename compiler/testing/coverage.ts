@@ -1,7 +1,7 @@
 // `regoc test --coverage`: OPA's JSON coverage report (v1/cover). A row is coverable when a rule
 // head (else branches included) or an expression other than a `some` declaration starts on it; it
 // is covered when the tests reached it (runtime/eval/coverage.ts records the rows generated code
-// runs). Covered rows are every row reached, coverable or not, as OPA counts them; not-covered
+// runs; a rule head's row counts once a body of the rule succeeded, as OPA's exit event). Covered rows are every row reached, coverable or not, as OPA counts them; not-covered
 // rows the coverable ones never reached. Rows are grouped into runs of consecutive rows; the
 // percentages count rows in those runs.
 import type { Module } from "../ast/nodes.js";
@@ -29,14 +29,23 @@ export interface CoverageReport {
   coverage: number;
 }
 
-/** The rows of a module a test can cover. */
-function coverableRows(module: Module): Set<number> {
+/** The rows of a module a test can cover, and those of them only a rule head is on (not an
+ * expression). */
+function coverableRows(module: Module): { rows: Set<number>; headOnly: Set<number> } {
   const rows = new Set<number>();
+  const heads = new Set<number>();
+  const exprs = new Set<number>();
+  // a generated body (`true`, on its head's row) is an expression evaluated on the rule's entry
   walk(module, (n) => {
-    if (n.type === "rule") rows.add(n.head.location.row);
-    else if (n.type === "expr" && !(!Array.isArray(n.terms) && n.terms.type === "some")) rows.add(n.location.row);
+    if (n.type === "rule") {
+      rows.add(n.head.location.row);
+      heads.add(n.head.location.row);
+    } else if (n.type === "expr" && !(!Array.isArray(n.terms) && n.terms.type === "some")) {
+      rows.add(n.location.row);
+      exprs.add(n.location.row);
+    }
   });
-  return rows;
+  return { rows, headOnly: new Set([...heads].filter((r) => !exprs.has(r))) };
 }
 
 /** Sorted rows as runs of consecutive rows. */
@@ -57,10 +66,13 @@ const percent = (covered: number, notCovered: number): number => (covered + notC
 export function coverageReport(modules: Readonly<Record<string, Module>>, files: readonly string[], hits: CoverageHits): CoverageReport {
   const report: CoverageReport = { files: {}, covered_lines: 0, not_covered_lines: 0, coverage: 0 };
   for (const file of Object.keys(modules).sort()) {
-    const reached = hits[files.indexOf(file)] ?? new Set<number>();
+    const { rows, headOnly } = coverableRows(modules[file]!);
+    // a head's row opening a block is the rule's entry: it counts when an expression is on it
+    const reached = new Set<number>();
+    for (const r of hits[files.indexOf(file)] ?? []) if (r > 0 || !headOnly.has(-r)) reached.add(Math.abs(r));
     const fr: FileCoverage = {};
     const covered = ranges(reached);
-    const notCovered = ranges([...coverableRows(modules[file]!)].filter((r) => !reached.has(r)));
+    const notCovered = ranges([...rows].filter((r) => !reached.has(r)));
     if (covered.length > 0) fr.covered = covered;
     if (notCovered.length > 0) fr.not_covered = notCovered;
     const c = lines(covered);

@@ -20,23 +20,39 @@ import * as values from "./values.js";
 
 type E<T extends AnyStmtType> = Emit<AnyStmtMap[T]>;
 
-/** Emits statements (from `from` on) until one that never falls through; true if that happened. */
-export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0): boolean {
-  let row = -1;
-  let file = -1;
-  for (let i = from; i < stmts.length; i++) {
-    const s = stmts[i]!;
-    fe.previous = i > 0 ? stmts[i - 1] : undefined;
-    // Coverage: a row is reached when its first statement in a run runs. A func's opening
-    // ResetLocalStmt and closing ReturnLocalStmt carry the rule head's row, which counts only
-    // once a body succeeded (its result assigned).
-    if (fe.mod.coverage && s.stmt.row > 0 && s.type !== "ResetLocalStmt" && s.type !== "ReturnLocalStmt" && (s.stmt.row !== row || s.stmt.file !== file)) {
-      ({ row, file } = s.stmt);
-      fe.out.line`${fe.mod.rt("cover")}(${lit(file)}, ${lit(row)});`;
+/** Coverage (GenerateOptions.coverage): the row of the statement that last called `cover` on the
+ * path being emitted; row -1 at a block's opening. */
+let coverRun = { file: -1, row: -1 };
+
+/** Emits statements (from `from` on) until one that never falls through; true if that happened.
+ * `continued`: the statements run right after the ones before (a with, not or scan body), not as
+ * a block of their own. */
+export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0, continued = false): boolean {
+  const outer = coverRun;
+  if (!continued) coverRun = { file: -1, row: -1 };
+  try {
+    for (let i = from; i < stmts.length; i++) {
+      const s = stmts[i]!;
+      fe.previous = i > 0 ? stmts[i - 1] : undefined;
+      if (fe.mod.coverage) cover(fe, s);
+      if ((EMITTERS[s.type] as E<AnyStmtType>)(fe, s.stmt)) return true;
     }
-    if ((EMITTERS[s.type] as E<AnyStmtType>)(fe, s.stmt)) return true;
+    return false;
+  } finally {
+    coverRun = outer;
   }
-  return false;
+}
+
+/** A row is reached when its first statement in a run runs. A func's opening ResetLocalStmt and
+ * closing ReturnLocalStmt carry the rule head's row, which counts only once a body succeeded; so
+ * do the statements a block opens with when they are a head's (argument and result assignments):
+ * those are marked `opening`, for the report to tell (the runtime's `cover`). */
+function cover(fe: FuncEmitter, s: Stmt): void {
+  const { file, row } = s.stmt;
+  if (row <= 0 || s.type === "ResetLocalStmt" || s.type === "ReturnLocalStmt" || (row === coverRun.row && file === coverRun.file)) return;
+  const opening = coverRun.row === -1;
+  coverRun = { file, row };
+  fe.out.line`${fe.mod.rt("cover")}(${lit(file)}, ${lit(row)}${opening ? _`, true` : _``});`;
 }
 
 /** A block with its own label as level 0 (top-level blocks, BlockStmt children); true if its end
@@ -80,7 +96,7 @@ const notStmt: E<"NotStmt"> = (fe, s) => {
   const label = fe.label("n");
   fe.out.open(null, label);
   fe.enter(new Level(label, "break"));
-  const terminal = emitStmts(fe, s.block.stmts);
+  const terminal = emitStmts(fe, s.block.stmts, 0, true);
   fe.exit(1);
   // Completing the negated block makes the NotStmt undefined: leave the enclosing block.
   if (!terminal) fe.out.code(fe.jump(0));
@@ -102,7 +118,7 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   fe.write(s.key, values.NO_LOCALS, (key) => _`${key} = ${mod.rt("scanKey")}(${x}, ${v}, ${i});`);
   fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
   fe.enter(new Level(loop, "break"), new Level(loop, "continue"));
-  emitStmts(fe, s.block.stmts);
+  emitStmts(fe, s.block.stmts, 0, true);
   fe.exit(2);
   fe.out.close();
   return false;
@@ -122,7 +138,7 @@ const withStmt: E<"WithStmt"> = (fe, s) => {
   // Level 0 inside the with-block is the enclosing block's level 0: if the block is undefined,
   // so is the WithStmt, which ends the enclosing block.
   fe.enter(fe.level(0));
-  const terminal = emitStmts(fe, s.block.stmts);
+  const terminal = emitStmts(fe, s.block.stmts, 0, true);
   fe.exit(1);
   fe.out.close();
   return terminal;

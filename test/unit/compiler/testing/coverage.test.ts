@@ -21,9 +21,13 @@ const POLICY = [
   "\ty = input.x", //        14 covered: evaluated
   "\ty == 5", //             15 covered: evaluated (false)
   "}", //                    16
+  "", //                     17
+  "g(x) if {", //            18 not covered: its argument is assigned, its body fails
+  "\tx == 9", //             19 covered
+  "}", //                    20
 ].join("\n");
 
-const TESTS = ["package p", "", 'test_allow if allow with input as {"x": 1}', "", 'test_never if not never with input as {"x": 1}'].join("\n");
+const TESTS = ["package p", "", 'test_allow if allow with input as {"x": 1}', "", 'test_never if not never with input as {"x": 1}', "", "test_g if not g(1)"].join("\n");
 
 const range = (a: number, b = a) => ({ start: { row: a }, end: { row: b } });
 
@@ -35,21 +39,22 @@ describe("testing: coverage (OPA's JSON report)", function () {
     expect(results.map((r) => [r.name, r.fail, r.error])).to.deep.equal([
       ["test_allow", false, undefined],
       ["test_never", false, undefined],
+      ["test_g", false, undefined],
     ]);
     expect(coverage).to.deep.equal({
       files: {
         "p.rego": {
-          covered: [range(3, 4), range(14, 15)],
-          not_covered: [range(7, 9), range(12)],
-          covered_lines: 4,
-          not_covered_lines: 4,
+          covered: [range(3, 4), range(14, 15), range(19)],
+          not_covered: [range(7, 9), range(12), range(18)],
+          covered_lines: 5,
+          not_covered_lines: 5,
           coverage: 50,
         },
-        "p_test.rego": { covered: [range(3), range(5)], covered_lines: 2, coverage: 100 },
+        "p_test.rego": { covered: [range(3), range(5), range(7)], covered_lines: 3, coverage: 100 },
       },
-      covered_lines: 6,
-      not_covered_lines: 4,
-      coverage: 60,
+      covered_lines: 8,
+      not_covered_lines: 5,
+      coverage: (100 * 8) / 13,
     });
   });
 
@@ -59,7 +64,7 @@ describe("testing: coverage (OPA's JSON report)", function () {
     const covered = generateTypeScript(plan, { language: "javascript", coverage: true, optimize: false }).code;
     expect(plain).to.not.contain("cover(");
     expect(generateTypeScript(plan, { language: "javascript", optimize: false }).code).to.not.contain("cover(");
-    expect(covered).to.contain("cover(0, 4);");
+    expect(covered).to.contain("cover(0, 4, true);");
     expect(covered).to.contain("cover(0, 3);");
   });
 });
