@@ -20,6 +20,7 @@ export * from "./eval/state.js";
 export * from "./eval/sites.js";
 export * from "./eval/results.js";
 export * from "./eval/prepared.js";
+export * from "./eval/coverage.js";
 // The application runtime: data store, prepared decisions, the query engine.
 export { Store, Transaction, parsePath, formatPath, copyJSON, type StoragePath } from "./store/index.js";
 export { Authorizer, type AuthorizerOptions } from "./authorizer.js";

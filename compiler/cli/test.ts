@@ -5,14 +5,15 @@
 import { parseArgs } from "node:util";
 import { isRegoErrorLike } from "../../runtime/decision.js";
 import { RegoError } from "../../runtime/errors.js";
-import { jsonReport, prettyReport, summarize } from "../testing/report.js";
-import { runTests, type TestResult } from "../testing/runner.js";
+import { coverageJson, thresholdMessage } from "../testing/coverage.js";
+import { formatTestError, jsonReport, outcome, prettyReport, resultLine, summarize } from "../testing/report.js";
+import { runTests, runTestsWithCoverage, type RunTestsOptions, type TestResult } from "../testing/runner.js";
 import type { CliCommand } from "../cli.js";
 import type { Capabilities } from "../builtins/decls.js";
 import { BUILTINS_OPTIONS, BUILTINS_USAGE, withRunBuiltins } from "./runBuiltins.js";
 import { parseTimeout } from "./timeout.js";
 
-const USAGE = "usage: regoc test <path> [path ...] [-v] [--run REGEX] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [-b] [--count N] [--builtins MODULE] [--capabilities FILE] [--v0-compatible] [--format pretty|json]";
+const USAGE = "usage: regoc test <path> [path ...] [-v] [--run REGEX] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [-b] [--count N] [-c [--threshold PCT]] [--builtins MODULE] [--capabilities FILE] [--v0-compatible] [--format pretty|json]";
 
 function usage(message: string): RegoError {
   return new RegoError("cli_usage_error", `${message}\n${USAGE}`);
@@ -30,9 +31,27 @@ export function formatErrors(e: RegoError): string {
   return `${list.length} errors occurred:\n${list.map(one).join("\n")}`;
 }
 
+/** OPA's `--coverage` run: the JSON report when every test passed and the coverage reaches the
+ * threshold; else the first test that did not pass (exit 1) or the threshold's message (exit 2),
+ * on stderr. */
+async function coverageRun(paths: string[], options: RunTestsOptions, threshold: number, verbose: boolean): Promise<number> {
+  const { results, coverage } = await runTestsWithCoverage(paths, options);
+  const failed = results.find((r) => outcome(r) !== "PASS");
+  if (failed) {
+    process.stderr.write(`${failed.error ? formatTestError(failed.error) : resultLine(failed)}\n`);
+    return 1;
+  }
+  if (coverage.coverage < threshold) {
+    process.stderr.write(`${thresholdMessage(coverage, threshold, verbose)}\n`);
+    return 2;
+  }
+  process.stdout.write(coverageJson(coverage));
+  return 0;
+}
+
 const command: CliCommand = {
   summary: "run Rego tests (test_* rules) as `opa test` does",
-  usage: "usage: regoc test <paths...> [-v] [--run REGEX] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [-b] [--count N] [--builtins MODULE] [--capabilities FILE] [--v0-compatible] [--format pretty|json]\n  -v          list every test, not only failures and errors\n  --run       only tests whose name matches\n  --ignore    skip files and directories whose name matches (Go filepath.Match: *.yaml, vendor; repeatable)\n  -b, --bundle  each path is a bundle (directory or .tar.gz): data only from data.json/data.yaml, .manifest roots checked\n  --count     run the tests N times, a report each, stopping after a run that does not pass\n" +
+  usage: "usage: regoc test <paths...> [-v] [--run REGEX] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [-b] [--count N] [-c [--threshold PCT]] [--builtins MODULE] [--capabilities FILE] [--v0-compatible] [--format pretty|json]\n  -v          list every test, not only failures and errors\n  --run       only tests whose name matches\n  --ignore    skip files and directories whose name matches (Go filepath.Match: *.yaml, vendor; repeatable)\n  -b, --bundle  each path is a bundle (directory or .tar.gz): data only from data.json/data.yaml, .manifest roots checked\n  --count     run the tests N times, a report each, stopping after a run that does not pass\n  -c, --coverage  print OPA's JSON coverage report instead (a test that does not pass is printed to stderr, exit 1)\n  --threshold with --coverage: exit 2 when the coverage (0-100) is under it\n" +
     BUILTINS_USAGE +
     "\n  --explain   fails: show where each failed test stopped and the values there (also with -v)\n  --timeout   per test, as a Go duration (default 5s; 0: none); a test over it is an error (eval_cancel_error)\n  exit 0: all passed; 1: a test failed or errored; 2: load or compile errors",
   async run(argv) {
@@ -48,6 +67,8 @@ const command: CliCommand = {
           explain: { type: "string" },
           bundle: { type: "boolean", short: "b", default: false },
           count: { type: "string" },
+          coverage: { type: "boolean", short: "c", default: false },
+          threshold: { type: "string" },
           ...BUILTINS_OPTIONS,
           "v0-compatible": { type: "boolean", default: false },
           format: { type: "string", short: "f", default: "pretty" },
@@ -79,10 +100,23 @@ const command: CliCommand = {
     const count = values.count === undefined ? 1 : Number(values.count);
     if (!Number.isSafeInteger(count) || count < 1) throw usage(`--count must be a positive integer, not '${values.count}'`);
 
+    const threshold = values.threshold === undefined ? 0 : Number(values.threshold);
+    if (values.threshold === undefined ? false : values.threshold.trim() === "" || Number.isNaN(threshold)) throw usage(`--threshold must be a number, not '${values.threshold}'`);
+    if (!(threshold >= 0 && threshold <= 100)) {
+      process.stderr.write("Code coverage threshold must be between 0 and 100\n");
+      return 1;
+    }
+
     const runs = async (capabilities: Capabilities | undefined): Promise<number> => {
       // OPA's --count: the whole run again, each with its report, until one does not pass
       for (let i = 0; i < count; i++) {
-        const results: TestResult[] = await runTests(positionals, { run, v0Compatible: values["v0-compatible"], ignore: values.ignore ?? [], explain, bundle: values.bundle === true, ...(timeoutMs !== undefined && { timeoutMs }), ...(capabilities && { capabilities }) });
+        const options: RunTestsOptions = { run, v0Compatible: values["v0-compatible"], ignore: values.ignore ?? [], explain, bundle: values.bundle === true, ...(timeoutMs !== undefined && { timeoutMs }), ...(capabilities && { capabilities }) };
+        if (values.coverage === true) {
+          const code = await coverageRun(positionals, options, threshold, values.verbose === true);
+          if (code !== 0) return code;
+          continue;
+        }
+        const results: TestResult[] = await runTests(positionals, options);
         process.stdout.write(format === "json" ? jsonReport(results) : prettyReport(results, values.verbose === true));
         const s = summarize(results);
         if (s.fail > 0 || s.error > 0) return 1;

@@ -37,6 +37,9 @@ export interface GenerateOptions {
   /** The Rego variable behind each local (what `planRegoDetailed` returns as `localNames`): the
    * generated code names its locals after them. */
   localNames?: LocalNames;
+  /** Each statement whose source row differs from the one before it calls the runtime's
+   * `cover(file, row)` (`regoc test --coverage`; with `optimize: false`, every statement is kept). */
+  coverage?: boolean;
   /** The module's header comment, a line each (default: one saying regoc generated it). */
   header?: readonly string[];
 }
@@ -143,6 +146,7 @@ export function generateModule(decoded: Policy, options: GenerateOptions = {}): 
   // its value are defined: only those (and what they depend on) are analysed.
   const facts = typed ? analyseFuncs(policy, calls.funcs) : analyseDefinedness(policy, calls, directCallees(directs));
   const mod = new ModuleEmitter(policy, calls, facts, typed, localNames);
+  mod.coverage = options.coverage === true;
 
   // Exported names first, so entrypoints get the plain names.
   const entryNames = plans.map((p) => mod.scope.ident(p.name));

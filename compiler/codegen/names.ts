@@ -64,6 +64,7 @@ export const RT = {
   num: "num",
   internalError: "internalError",
   pathKey: "pathKey",
+  cover: "cover",
 } as const;
 
 export type RuntimeName = keyof typeof RT;

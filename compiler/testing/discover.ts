@@ -39,6 +39,8 @@ export interface Discovered {
   modules: Record<string, string>;
   /** Every test, in file order then source order. */
   tests: TestCase[];
+  /** The modules as parsed, by file (before any renaming: the same rows). */
+  parsed: Record<string, Module>;
 }
 
 interface Edit {
@@ -106,7 +108,7 @@ export function discoverTests(sources: Readonly<Record<string, string>>, v0: boo
     }
     modules[file] = applyEdits(sources[file]!, edits);
   });
-  return { modules, tests };
+  return { modules, tests, parsed: Object.fromEntries(parsed.map((m, i) => [files[i]!, m])) };
 }
 
 /** The index and name of the head ref's first ground term named test_* / todo_test_*. */

@@ -14,10 +14,12 @@ import type { EntrypointInfo } from "../../runtime/eval/prepared.js";
 import type { GeneratedModule } from "../index.js";
 import type { Capabilities } from "../builtins/decls.js";
 import type { JSONValue } from "../../runtime/value/json.js";
+import type { CoverageHits } from "../../runtime/eval/coverage.js";
 import type { Value } from "../../runtime/value/value.js";
 import { discoverTests, type TestCase } from "./discover.js";
 import { explainFailure, type Explanation } from "./explain.js";
 import { loadBundles, loadSources } from "../cli/sources.js";
+import { coverageReport, type CoverageReport } from "./coverage.js";
 
 export interface SubResult {
   name: string;
@@ -62,21 +64,39 @@ export interface RunTestsOptions {
 }
 
 export async function runTests(paths: readonly string[], options: RunTestsOptions = {}): Promise<TestResult[]> {
+  return (await run(paths, options, false)).results;
+}
+
+/** The tests' results and OPA's coverage report of the rows they reached (`--coverage`). */
+export async function runTestsWithCoverage(paths: readonly string[], options: RunTestsOptions = {}): Promise<{ results: TestResult[]; coverage: CoverageReport }> {
+  const r = await run(paths, options, true);
+  return { results: r.results, coverage: r.coverage! };
+}
+
+async function run(paths: readonly string[], options: RunTestsOptions, coverage: boolean): Promise<{ results: TestResult[]; coverage?: CoverageReport }> {
   const load = { ignore: options.ignore ?? [] };
   const loaded = options.files ? { modules: options.files.modules, data: options.files.data ?? {} } : options.bundle ? await loadBundles(paths, { ...load, v0Compatible: options.v0Compatible === true }) : loadSources(paths, load);
   const v0 = options.v0Compatible === true;
-  const { modules, tests } = discoverTests(loaded.modules, v0);
+  const { modules, parsed, tests } = discoverTests(loaded.modules, v0);
   const selected = tests.filter((t) => !options.run || options.run.test(t.fullName));
   const torun = selected.filter((t) => !t.skip);
   const compile: CompileOptions = { v0Compatible: v0, ...(options.capabilities && { capabilities: options.capabilities }) };
-  const table = await compileTests(modules, torun, compile);
+  const { table, files } = await compileTests(modules, torun, coverage ? { ...compile, coverage } : compile);
   // Values are read with the runtime instance the generated module uses (imported the same way).
   const { toJSON } = await import("../../runtime/value/json.js");
   const results: TestResult[] = [];
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  for (const t of selected) results.push(t.skip ? skipped(t) : await runOne(t, table[t.entrypoint]!, loaded.data, toJSON as ToJSON, timeoutMs));
+  const { recordCoverage } = await import("../../runtime/eval/coverage.js");
+  const hits: CoverageHits = [];
+  if (coverage) recordCoverage(hits);
+  try {
+    for (const t of selected) results.push(t.skip ? skipped(t) : await runOne(t, table[t.entrypoint]!, loaded.data, toJSON as ToJSON, timeoutMs));
+  } finally {
+    if (coverage) recordCoverage(undefined);
+  }
+  if (coverage) return { results, coverage: coverageReport(parsed, files, hits) };
   if (options.explain) await explainFailures(selected, results, modules, loaded.data, compile, timeoutMs);
-  return results;
+  return { results };
 }
 
 type ToJSON = (v: unknown) => JSONValue;
@@ -85,32 +105,40 @@ type ToJSON = (v: unknown) => JSONValue;
 export interface CompileOptions {
   v0Compatible: boolean;
   capabilities?: Capabilities;
+  /** Code that records the rows it runs (GenerateOptions.coverage), unoptimised. */
+  coverage?: boolean;
 }
 
-function compileTests(modules: Record<string, string>, tests: TestCase[], options: CompileOptions): Promise<Record<string, EntrypointInfo>> {
-  return compileEntrypoints(modules, [...new Set(tests.map((t) => t.entrypoint))], options);
+function compileTests(modules: Record<string, string>, tests: TestCase[], options: CompileOptions): Promise<{ table: Record<string, EntrypointInfo>; files: string[] }> {
+  return compileModule(modules, [...new Set(tests.map((t) => t.entrypoint))], options);
 }
 
 async function compileEntrypoints(modules: Record<string, string>, entrypoints: string[], options: CompileOptions): Promise<Record<string, EntrypointInfo>> {
+  return (await compileModule(modules, entrypoints, options)).table;
+}
+
+/** The entrypoints' table, and the plan's file names (what coverage's file indexes name). */
+async function compileModule(modules: Record<string, string>, entrypoints: string[], options: CompileOptions): Promise<{ table: Record<string, EntrypointInfo>; files: string[] }> {
   const generated = await generateTests(modules, entrypoints, options);
-  if (!generated) return {};
+  if (!generated) return { table: {}, files: [] };
   const { loadModule } = await import("../index.js");
   const mod = await loadModule(generated.code, generated);
-  return mod.entrypoints as Record<string, EntrypointInfo>;
+  return { table: mod.entrypoints as Record<string, EntrypointInfo>, files: generated.files };
 }
 
 /** The code of the tests' entrypoints (one plan, one module), or undefined when there is none. */
-export async function generateTests(modules: Record<string, string>, entrypoints: string[], options: CompileOptions): Promise<GeneratedModule | undefined> {
+export async function generateTests(modules: Record<string, string>, entrypoints: string[], options: CompileOptions): Promise<(GeneratedModule & { files: string[] }) | undefined> {
   const { planRego, generateTypeScript } = await import("../index.js");
   const { getBuiltin } = await import("../../runtime/builtins/registry.js");
   if (Object.keys(modules).length === 0) return undefined;
   // With no test to run, still compile the modules (a query of `true`), as opa test does.
-  const plan = planRego(entrypoints.length > 0 ? { modules, entrypoints, ...options, print: true } : { modules, query: "true", ...options });
+  const { coverage, ...planOptions } = options;
+  const plan = planRego(entrypoints.length > 0 ? { modules, entrypoints, ...planOptions, print: true } : { modules, query: "true", ...planOptions });
   if (entrypoints.length === 0) return undefined;
-  const generated = generateTypeScript(plan, { language: "function" });
+  const generated = generateTypeScript(plan, { language: "function", ...(coverage === true && { coverage, optimize: false }) });
   const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
   if (missing.length > 0) throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
-  return generated;
+  return { ...generated, files: plan.static.files.map((f) => f.value) };
 }
 
 function base(t: TestCase): TestResult {

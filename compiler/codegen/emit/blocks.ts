@@ -11,7 +11,7 @@
 //   IndexStmt  (the optimiser's) a `switch` running one case's blocks, each as a BlockStmt child
 //              (emit/ruleIndex.ts)
 import type { AnyStmtMap, AnyStmtType, Block, Stmt, StmtOf } from "../../ir/types.js";
-import { _, join } from "../code.js";
+import { _, join, lit } from "../code.js";
 import { Level, type Emit, type FuncEmitter } from "./context.js";
 import * as calls from "./calls.js";
 import * as collections from "./collections.js";
@@ -20,21 +20,42 @@ import * as values from "./values.js";
 
 type E<T extends AnyStmtType> = Emit<AnyStmtMap[T]>;
 
-/** Emits statements (from `from` on) until one that never falls through; true if that happened. */
-export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0): boolean {
-  // The constants known in the list (FuncEmitter.constants) hold from their statement to the next
-  // write of their local or the next nested construct (which may loop, or be left by a break).
-  fe.constants.clear();
-  for (let i = from; i < stmts.length; i++) {
-    const s = stmts[i]!;
-    fe.previous = i > 0 ? stmts[i - 1] : undefined;
-    const nested = NESTED.has(s.type);
-    if (nested) fe.constants.clear();
-    if ((EMITTERS[s.type] as E<AnyStmtType>)(fe, s.stmt)) return true;
-    if (nested) fe.constants.clear();
-    else values.knownConstant(fe, s);
+/** Emits statements (from `from` on) until one that never falls through; true if that happened.
+ * `continued`: the statements run right after the ones before (a with, not or scan body), not as
+ * a block of their own (for coverage's runs of rows). */
+export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0, continued = false): boolean {
+  const outer = fe.coverRun;
+  if (!continued) fe.coverRun = { file: -1, row: -1 };
+  try {
+    // The constants known in the list (FuncEmitter.constants) hold from their statement to the next
+    // write of their local or the next nested construct (which may loop, or be left by a break).
+    fe.constants.clear();
+    for (let i = from; i < stmts.length; i++) {
+      const s = stmts[i]!;
+      fe.previous = i > 0 ? stmts[i - 1] : undefined;
+      if (fe.mod.coverage) cover(fe, s);
+      const nested = NESTED.has(s.type);
+      if (nested) fe.constants.clear();
+      if ((EMITTERS[s.type] as E<AnyStmtType>)(fe, s.stmt)) return true;
+      if (nested) fe.constants.clear();
+      else values.knownConstant(fe, s);
+    }
+    return false;
+  } finally {
+    fe.coverRun = outer;
   }
-  return false;
+}
+
+/** A row is reached when its first statement in a run runs. A func's opening ResetLocalStmt and
+ * closing ReturnLocalStmt carry the rule head's row, which counts only once a body succeeded; so
+ * do the statements a block opens with when they are a head's (argument and result assignments):
+ * those are marked `opening`, for the report to tell (the runtime's `cover`). */
+function cover(fe: FuncEmitter, s: Stmt): void {
+  const { file, row } = s.stmt;
+  if (row <= 0 || s.type === "ResetLocalStmt" || s.type === "ReturnLocalStmt" || (row === fe.coverRun.row && file === fe.coverRun.file)) return;
+  const opening = fe.coverRun.row === -1;
+  fe.coverRun = { file, row };
+  fe.out.line`${fe.mod.rt("cover")}(${lit(file)}, ${lit(row)}${opening ? _`, true` : _``});`;
 }
 
 const NESTED = new Set<AnyStmtType>(["BlockStmt", "NotStmt", "WithStmt", "ScanStmt", "IndexStmt"]);
@@ -80,7 +101,7 @@ const notStmt: E<"NotStmt"> = (fe, s) => {
   const label = fe.label("n");
   fe.out.open(null, label);
   fe.enter(new Level(label, "break"));
-  const terminal = emitStmts(fe, s.block.stmts);
+  const terminal = emitStmts(fe, s.block.stmts, 0, true);
   fe.exit(1);
   // Completing the negated block makes the NotStmt undefined: leave the enclosing block.
   if (!terminal) fe.out.code(fe.jump(0));
@@ -102,7 +123,7 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   fe.write(s.key, values.NO_LOCALS, (key) => _`${key} = ${mod.rt("scanKey")}(${x}, ${v}, ${i});`);
   fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
   fe.enter(new Level(loop, "break"), new Level(loop, "continue"));
-  emitStmts(fe, s.block.stmts);
+  emitStmts(fe, s.block.stmts, 0, true);
   fe.exit(2);
   fe.out.close();
   return false;
@@ -122,7 +143,7 @@ const withStmt: E<"WithStmt"> = (fe, s) => {
   // Level 0 inside the with-block is the enclosing block's level 0: if the block is undefined,
   // so is the WithStmt, which ends the enclosing block.
   fe.enter(fe.level(0));
-  const terminal = emitStmts(fe, s.block.stmts);
+  const terminal = emitStmts(fe, s.block.stmts, 0, true);
   fe.exit(1);
   fe.out.close();
   return terminal;

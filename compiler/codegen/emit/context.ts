@@ -51,6 +51,8 @@ export class ModuleEmitter {
   /** static.builtin_funcs by name. */
   readonly builtinDecls: ReadonlyMap<string, Policy["static"]["builtin_funcs"][number]>;
   readonly fixed: { [K in keyof typeof FIXED]: Name };
+  /** GenerateOptions.coverage: statements report the rows they run (emit/blocks.ts). */
+  coverage = false;
 
   constructor(
     readonly policy: Policy,
@@ -318,6 +320,9 @@ export class FuncEmitter {
   readonly out: Lines;
   /** DotStmts reading base data (number keys are read as their text). */
   dataDots: ReadonlySet<object> = NO_DOTS;
+  /** Coverage (GenerateOptions.coverage): the row of the statement that last called `cover` on
+   * the path being emitted; row -1 at a block's opening (emitStmts keeps it). */
+  coverRun = { file: -1, row: -1 };
   /** The statement emitted just before the current one in the same list (emitStmts sets it). */
   previous: Stmt | undefined = undefined;
   /** The locals known, at the statement being emitted, to hold a number or null constant (the

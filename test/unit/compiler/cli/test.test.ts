@@ -292,6 +292,48 @@ describe("cli: regoc test", () => {
     }
   });
 
+  describe("--coverage and --threshold (OPA's JSON coverage report)", () => {
+    // p.rego: allow (rows 3-4) is reached, deny (rows 6-7) never: 2 of 4 rows; p_test.rego: 1 of 1.
+    const suite = {
+      "p.rego": "package p\n\nallow if {\n\tinput.x == 1\n}\ndeny if {\n\tinput.x == 2\n}\n",
+      "p_test.rego": 'package p\n\ntest_allow if allow with input as {"x": 1}\n',
+    };
+
+    it("prints the report: covered and not covered rows, OPA's percentages", () =>
+      withSuite(suite, async (dir) => {
+        const r = await regocTest(["--coverage", dir]);
+        expect(r).to.include({ code: 0, err: "" });
+        const report = JSON.parse(r.out) as { files: Record<string, unknown>; coverage: number };
+        expect(report.files[join(dir, "p.rego")]).to.deep.equal({
+          covered: [{ start: { row: 3 }, end: { row: 4 } }],
+          not_covered: [{ start: { row: 6 }, end: { row: 7 } }],
+          covered_lines: 2,
+          not_covered_lines: 2,
+          coverage: 50,
+        });
+        expect(report).to.include({ covered_lines: 3, not_covered_lines: 2, coverage: 60 });
+        expect(r.out).to.match(/^\{\n {2}"files": \{\n/);
+      }));
+
+    it("--threshold: under it is exit 2 with OPA's message (-v: the rows not covered); at or over it passes", () =>
+      withSuite(suite, async (dir) => {
+        expect(await regocTest(["-c", "--threshold", "100", dir])).to.deep.include({ code: 2, out: "", err: "Code coverage threshold not met: got 60.00 instead of 100.00\n" });
+        const v = await regocTest(["-c", "--threshold", "100", "-v", dir]);
+        expect(v.err).to.equal(`Code coverage threshold not met: got 60.00 instead of 100.00\nLines not covered:\n\t${join(dir, "p.rego")}:6-7\n`);
+        expect((await regocTest(["-c", "--threshold", "60", dir])).code).to.equal(0);
+        expect((await regocTest(["-c", "--threshold", "50", dir])).code).to.equal(0);
+        expect(await regocTest(["-c", "--threshold", "101", dir])).to.deep.include({ code: 1, out: "", err: "Code coverage threshold must be between 0 and 100\n" });
+      }));
+
+    it("a failing test: no report, the test on stderr, exit 1", () =>
+      withSuite({ ...suite, "q_test.rego": "package p\n\ntest_deny if deny\n" }, async (dir) => {
+        const r = await regocTest(["--coverage", dir]);
+        expect(r.code).to.equal(1);
+        expect(r.out).to.equal("");
+        expect(norm(r.err)).to.equal("data.p.test_deny: FAIL (T)\n");
+      }));
+  });
+
   describe("through the regoc binary", function () {
     this.timeout(90_000);
     function bin(args: string[]) {
