@@ -41,18 +41,22 @@ export function dotKey(source: V, key: string): V {
 
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
+/** The prototype of a JSON object: a generated field reader's key must not be one of its members. */
+export const OBJECT_PROTOTYPE: object = Object.prototype;
+
 /**
- * Whether `source[key]` is dotKey(source, key): `source` is an object without a prototype, or with
- * Object.prototype when Object.prototype has no such key (a polluted prototype is never read
- * through); anything else (arrays, Rego values, other prototypes, non-objects) is dotKey's. Generated
- * code reads each constant key with a reader of its own (`const dotOwner = (o) => (plainField(o,
- * "owner") ? o["owner"] : dotKey(o, "owner"))`), so that each load keeps an inline cache for the
- * shapes seen at that key, where a shared dotKey's load sees every shape and key in the process.
+ * Whether `source`'s property loads read its own fields where the key is not a member of
+ * OBJECT_PROTOTYPE: an object without a prototype, or with Object.prototype. Generated code reads
+ * each constant key with a reader of its own, `const dotOwner = (o) => (plainRecord(o) && !("owner"
+ * in OBJECT_PROTOTYPE) ? o["owner"] : dotKey(o, "owner"))`, so that each load and each `in` keeps an
+ * inline cache for its one key (a shared dotKey's load sees every shape and key in the process); a
+ * polluted prototype is never read through. Anything else (arrays, Rego values, other prototypes,
+ * non-objects) is dotKey's.
  */
-export function plainField(source: V, key: string): boolean {
+export function plainRecord(source: V): source is PlainObject {
   if (typeof source !== "object" || source === null) return false;
   const p = Object.getPrototypeOf(source);
-  return p === null || (p === Object.prototype && !(key in Object.prototype));
+  return p === null || p === Object.prototype;
 }
 
 /**

@@ -172,8 +172,8 @@ export class ModuleEmitter {
   }
 
   /** The module's reader of the field named by string `index` (DotStmt with a constant key):
-   * `const dotOwner = (o) => (plainField(o, "owner") ? o["owner"] : dotKey(o, "owner"))`, one per
-   * key, declared with the numbers. */
+   * `const dotOwner = (o) => (plainRecord(o) && !("owner" in OBJECT_PROTOTYPE) ? o["owner"] :
+   * dotKey(o, "owner"))` (runtime/eval/ops.ts says why), one per key, declared with the numbers. */
   fieldReader(index: number): Name {
     let name = this.readers.get(index);
     if (name === undefined) {
@@ -181,10 +181,10 @@ export class ModuleEmitter {
       name = this.scope.ident(`dot ${key}`);
       this.readers.set(index, name);
       const k = this.stringLiteral(index);
-      const V = this.fixed.V;
       const o = _`o`;
-      const read = this.typed ? _`(${this.cast(o, _`{ [key: string]: ${V} }`)})[${k}]` : _`${o}[${k}]`;
-      const init = _`(${this.annotated(o, V)})${this.typed ? _`: ${V}` : _``} => (${this.rt("plainField")}(${o}, ${k}) ? ${read} : ${this.rt("dotKey")}(${o}, ${k}))`;
+      const V = this.fixed.V;
+      const returns = this.typed ? _`: ${V}` : _``;
+      const init = _`(${this.annotated(o, V)})${returns} => (${this.rt("plainRecord")}(${o}) && !(${k} in ${this.rt("OBJECT_PROTOTYPE")}) ? ${o}[${k}] : ${this.rt("dotKey")}(${o}, ${k}))`;
       if (this.readerConst === undefined) {
         this.readerConst = { name, init, more: [], doc: comment("field readers, one per key read: each load keeps an inline cache of its own") };
         this.consts.push(this.readerConst);
