@@ -4,14 +4,14 @@
 // A DotStmt X at the top level of scan S's body moves to just before S when:
 //   - its source and key do not change in S (neither S's key or value nor written in its body,
 //     or the targets of lookups already moved out);
-//   - its target is written nowhere else in S's top-level block and read only after X in S's
-//     body, and no later top-level block can see it (uses.ts);
+//   - its target is written nowhere else in S, read only after X in S's body or after a later
+//     statement rewrites it, and no later top-level block can see it (uses.ts);
 //   - S is the last statement of a list whose end means the same as a failure there (a plan's or
 //     func's block, a BlockStmt's child, a scan body): if X fails before the loop, the list ends
 //     — as when every iteration fails at X and the loop then completes;
 //   - the statements before X in the body only check and look up (no call, no assignment that can
 //     conflict, no nested block), and the locals they and the scan write are read only in S's
-//     body: skipping every iteration then changes nothing anyone sees.
+//     body or once rewritten after it: skipping every iteration then changes nothing anyone sees.
 // Nested scans are done inside out, so a lookup can leave several loops.
 import type { Block, Func, Plan, Policy, Stmt } from "../ir/types.js";
 import { forEachWrite } from "../ir/walk.js";
@@ -50,12 +50,13 @@ function hoistBody(blocks: Block[], body: Plan | Func): Block[] {
   const fixed = new Set<number>(isFunc ? [...body.params, body.return] : [0, 1]);
   let pos = 0;
 
-  /** Whether `local`, written in S (positions [from, to]) of block T, is seen only there. */
+  /** Whether `local`, written in S (positions [from, to]) of block T, is seen only there: not
+   * read before it, and read after it only once rewritten. */
   const privateTo = (local: number, T: number, from: number, to: number): boolean => {
     if (fixed.has(local) || (facts.lastExposed.get(local) ?? -1) > T) return false;
     const u = facts.uses[T]!;
     const lo = u.minRead.get(local);
-    return lo === undefined || (lo >= from && u.maxRead.get(local)! <= to);
+    return lo === undefined || (lo >= from && u.deadAfter(local, to));
   };
 
   /** The lookups of S's body (already rewritten) that can move before S, and the body left. */
@@ -75,7 +76,8 @@ function hoistBody(blocks: Block[], body: Plan | Func): Block[] {
         const ok =
           (source.type !== "local" || invariant(source.value)) &&
           (key.type !== "local" || invariant(key.value)) &&
-          u.writes.get(target)?.length === 1 &&
+          !u.writtenIn(target, from, p.pos - 1) &&
+          !u.writtenIn(target, p.pos + 1, to) &&
           privateTo(target, T, p.pos + 1, to);
         if (ok) {
           out.push(p);

@@ -26,8 +26,24 @@ export class Uses {
   readonly minRead = new Map<number, number>();
   readonly maxRead = new Map<number, number>();
   readonly writes = new Map<number, number[]>();
+  /** Per local: the positions of its reads (in order) and, for each, the last earlier statement
+   * that always rewrites it on every path to that read (-1 when none). */
+  private readonly readAt = new Map<number, number[]>();
+  private readonly coverAt = new Map<number, number[]>();
+  private readonly coverMin = new Map<number, number[]>();
 
-  read(local: number, pos: number): void {
+  read(local: number, pos: number, cover = -1): void {
+    const r = this.readAt.get(local);
+    if (r) {
+      // Kept in position order: a pass may record a read where a copy will be replaced.
+      const i = r.length > 0 && r[r.length - 1]! > pos ? countBelow(r, pos) : r.length;
+      r.splice(i, 0, pos);
+      this.coverAt.get(local)!.splice(i, 0, cover);
+      this.coverMin.delete(local);
+    } else {
+      this.readAt.set(local, [pos]);
+      this.coverAt.set(local, [cover]);
+    }
     const lo = this.minRead.get(local);
     if (lo === undefined || pos < lo) this.minRead.set(local, pos);
     const hi = this.maxRead.get(local);
@@ -38,6 +54,22 @@ export class Uses {
     const w = this.writes.get(local);
     if (w) w.push(pos);
     else this.writes.set(local, [pos]);
+  }
+
+  /** Whether every read of `local` after position `to` sees only a value written after `to`. */
+  deadAfter(local: number, to: number): boolean {
+    const r = this.readAt.get(local);
+    if (!r) return true;
+    const i = countBelow(r, to + 1);
+    if (i === r.length) return true;
+    let m = this.coverMin.get(local);
+    if (!m) {
+      const c = this.coverAt.get(local)!;
+      m = c.slice();
+      for (let j = m.length - 2; j >= 0; j--) m[j] = Math.min(m[j]!, m[j + 1]!);
+      this.coverMin.set(local, m);
+    }
+    return m[i]! > to;
   }
 
   /** Whether `local` is written at a position in [from, to] (positions are pushed in order). */
@@ -104,12 +136,23 @@ export function analyse(blocks: readonly Block[], dataLocal: number): BodyFacts 
     const u = new Uses();
     uses.push(u);
     const seen = new Set<number>();
-    const visit = (stmts: readonly Stmt[], top: boolean): void => {
+    // The statements that rewrite each local at the top level of the lists being visited, innermost
+    // last: a list is entered only at its start, so a read later in it always follows them.
+    const kills = new Map<number, number[]>();
+    const kill = (l: number, at: number, frame: number[]) => {
+      const k = kills.get(l);
+      if (k) k.push(at);
+      else kills.set(l, [at]);
+      frame.push(l);
+    };
+    const visit = (stmts: readonly Stmt[], top: boolean, frame: number[]): void => {
       for (const s of stmts) {
         const here = pos++;
         forEachRead(s, (l) => {
-          u.read(l, here);
-          if (!seen.has(l)) {
+          const k = kills.get(l);
+          const cover = k && k.length > 0 ? k[k.length - 1]! : -1;
+          u.read(l, here, cover);
+          if (cover < 0 && !seen.has(l)) {
             seen.add(l);
             lastExposed.set(l, T);
           }
@@ -117,9 +160,13 @@ export function analyse(blocks: readonly Block[], dataLocal: number): BodyFacts 
         forEachWrite(s, (l) => {
           u.write(l, here);
           totalWrites.set(l, (totalWrites.get(l) ?? 0) + 1);
-          if (!seen.has(l)) {
+          // A rewrite (or a scan's key and value, seen by its body only) exposes nothing itself:
+          // only a read it does not cover does.
+          if (KILLS.has(s.type) || (s.type === "ScanStmt" && (l === s.stmt.key || l === s.stmt.value))) {
+            if (top) seen.add(l);
+          } else if (!seen.has(l)) {
             seen.add(l);
-            if (!(top && KILLS.has(s.type))) lastExposed.set(l, T);
+            lastExposed.set(l, T);
           }
         });
         if (s.type === "DotStmt") {
@@ -130,11 +177,23 @@ export function analyse(blocks: readonly Block[], dataLocal: number): BodyFacts 
           edge({ type: "local", value: s.stmt.source }, s.stmt.key);
           edge({ type: "local", value: s.stmt.source }, s.stmt.value);
         }
-        for (const nb of nestedBlocks(s)) visit(nb.stmts, false);
+        if (KILLS.has(s.type)) forEachWrite(s, (l) => kill(l, here, frame));
+        for (const nb of nestedBlocks(s)) {
+          const inner: number[] = [];
+          // Each iteration of a scan's body starts with its key and value just written.
+          if (s.type === "ScanStmt") {
+            kill(s.stmt.key, here, inner);
+            kill(s.stmt.value, here, inner);
+          }
+          visit(nb.stmts, false, inner);
+          for (const l of inner) kills.get(l)!.pop();
+        }
         ends[here] = pos - 1;
       }
     };
-    visit(b.stmts, true);
+    const outer: number[] = [];
+    visit(b.stmts, true, outer);
+    for (const l of outer) kills.get(l)!.pop();
   });
   let dataFlow: { fromData: Set<number>; toKeyLookup: Set<number> } | undefined;
   return {

@@ -79,6 +79,24 @@ describe("optimize: hoist", () => {
     unchanged(plan(findWant, () => [st("IsDefinedStmt", { source: 7 })]));
   });
 
+  /** Two rule bodies, as the planner makes them: each its own BlockStmt, reusing the same locals. */
+  const twoBodies = (second: (b: PolicyBuilder) => StmtJSON[]) => plan((b) => findWant(b), (b) => [b.blocks(block(...second(b)))]);
+  /** The second body rewrites the first's locals before reading them (4, then 5, 6, 7 in the scan). */
+  const rewrites = (b: PolicyBuilder) => [b.dot(L(0), b.s("ys"), 4), b.scan(4, 5, 6, b.dot(L(6), b.s("a"), 7), st("EqualStmt", { a: L(7), b: L(5) }), yes(b))];
+
+  it("moves a lookup whose locals a later body reuses only once it has rewritten them", () => {
+    const out = after(hoist, twoBodies(rewrites), "test/p").split("\n");
+    const want = out.findIndex((l) => l.includes('l7 = l0["want"]'));
+    assert.ok(want >= 0 && want < out.findIndex((l) => l.includes("scan l4")), out.join("\n"));
+  });
+
+  it("leaves a lookup whose target a later body may read before rewriting it", () => {
+    // The rewrite sits in another child block of the second body, so the read can see the first's value.
+    unchanged(plan(findWant, (b) => [b.blocks(block(b.dot(L(0), b.s("a"), 7)), block(st("IsDefinedStmt", { source: 7 }), b.assign(T, 21)))]));
+    // The second body's scan may run no iteration: its key and value then keep the first's.
+    unchanged(twoBodies((b) => [b.dot(L(0), b.s("ys"), 4), b.scan(4, 8, 9, b.assign(T, 21)), st("IsDefinedStmt", { source: 6 })]));
+  });
+
   it("end to end: the same results with and without the pass", async () => {
     const cases = [
       plan(findWant),
@@ -87,8 +105,9 @@ describe("optimize: hoist", () => {
         b.dot(L(0), b.s("xs"), 4),
         b.scan(4, 5, 6, b.dot(L(0), b.s("ys"), 8), b.scan(8, 9, 10, st("EqualStmt", { a: L(6), b: L(10) }), b.dot(L(0), b.s("want"), 11), st("EqualStmt", { a: L(6), b: L(11) }), yes(b))),
       ]),
+      twoBodies(rewrites),
     ];
-    const inputs = [undefined, {}, { xs: [] }, { xs: [1, 2], want: 2 }, { xs: [1, 2], want: 3 }, { xs: [1, 2], ys: [2], want: 2, also: 2 }, { xs: { a: 1, b: 2 }, ys: [1], want: 1, also: 1 }];
+    const inputs = [undefined, {}, { xs: [] }, { xs: [1, 2], want: 2 }, { xs: [1, 2], want: 3 }, { xs: [1, 2], ys: [2], want: 2, also: 2 }, { xs: { a: 1, b: 2 }, ys: [1], want: 1, also: 1 }, { xs: [3], ys: [{ a: 5 }, { a: 1 }], want: 2 }];
     for (const b of cases) {
       for (const input of inputs) {
         const [plain, optimised] = await outcomes(b, input === undefined ? {} : { input });
