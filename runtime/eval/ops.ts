@@ -41,22 +41,16 @@ export function dotKey(source: V, key: string): V {
 
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
-/** The prototype of a JSON object: a generated field reader's key must not be one of its members. */
-export const OBJECT_PROTOTYPE: object = Object.prototype;
-
 /**
- * Whether `source`'s property loads read its own fields where the key is not a member of
- * OBJECT_PROTOTYPE: an object without a prototype, or with Object.prototype. Generated code reads
- * each constant key with a reader of its own, `const dotOwner = (o) => (plainRecord(o) && !("owner"
- * in OBJECT_PROTOTYPE) ? o["owner"] : dotKey(o, "owner"))`, so that each load and each `in` keeps an
- * inline cache for its one key (a shared dotKey's load sees every shape and key in the process); a
- * polluted prototype is never read through. Anything else (arrays, Rego values, other prototypes,
- * non-objects) is dotKey's.
+ * Whether `key` is an own property of `source` and a field dotKey reads: `source` is an object that
+ * is neither an array nor a Rego value. Generated code reads each constant key with a reader of its
+ * own, `const dotOwner = (o) => (ownField(o, "owner") ? o["owner"] : dotKey(o, "owner"))`, so that
+ * each load keeps an inline cache for its one key (a shared dotKey's load sees every shape and key
+ * in the process). Testing the own key reads no prototype (a polluted one is never read through)
+ * and costs less than reading the prototype; anything else is dotKey's.
  */
-export function plainRecord(source: V): source is PlainObject {
-  if (typeof source !== "object" || source === null) return false;
-  const p = Object.getPrototypeOf(source);
-  return p === null || p === Object.prototype;
+export function ownField(source: V, key: string): source is PlainObject {
+  return typeof source === "object" && source !== null && hasOwnProperty.call(source, key) && !Array.isArray(source) && !(source instanceof Special);
 }
 
 /**
