@@ -64,6 +64,8 @@ interface Compiled {
   refs: Map<JsonObject, string>;
   /** Schema nodes by absolute URI (their `$id`s, and the root's). */
   ids: Map<string, Json>;
+  /** Whether some node has `multipleOf`, which ajv checks in floating point: the walk decides. */
+  multipleOf: boolean;
 }
 
 /** Compiled schemas by the schema's JSON text. */
@@ -124,7 +126,8 @@ function compile(schema: Json): Compiled {
 const ROOT_URI = "regoc:/root.json";
 
 /** The `$id`s of the schema and the absolute URI of every `$ref`, resolved against its base. */
-function indexRefs(schema: Json): Pick<Compiled, "refs" | "ids"> {
+function indexRefs(schema: Json): Pick<Compiled, "refs" | "ids" | "multipleOf"> {
+  let multipleOf = false;
   const refs = new Map<JsonObject, string>();
   const ids = new Map<string, Json>([[ROOT_URI, schema]]);
   const resolveUri = (ref: string, base: string): string | undefined => {
@@ -142,6 +145,7 @@ function indexRefs(schema: Json): Pick<Compiled, "refs" | "ids"> {
       here = resolveUri(node["$id"], base) ?? base;
       ids.set(here.replace(/#$/, ""), node);
     }
+    if (node["multipleOf"] !== undefined) multipleOf = true;
     if (typeof node["$ref"] === "string") {
       const uri = resolveUri(node["$ref"], here);
       if (uri !== undefined) refs.set(node, uri);
@@ -149,7 +153,7 @@ function indexRefs(schema: Json): Pick<Compiled, "refs" | "ids"> {
     for (const [k, v] of Object.entries(node)) visit(v, here, k);
   };
   visit(schema, ROOT_URI, undefined);
-  return { refs, ids };
+  return { refs, ids, multipleOf };
 }
 
 /** The schema a `$ref` names: a document by URI, then the JSON pointer of its fragment. */
@@ -217,9 +221,10 @@ function verifySchema(schema: Value): Value[] {
 
 function matchSchema(document: Value, schema: Value): Value[] {
   const [doc, c] = goErrors(SchemaLoadError, (): [Json, Compiled] => [load(document), compile(load(schema))]);
-  // ajv decides quickly; a mismatch is listed by the walk, which has the last word (it also does
-  // gojsonschema's exact arithmetic: 0.3 is a multiple of 0.1)
-  const errors = c.validate(doc) ? [] : mismatchErrors(c, doc);
+  // ajv decides quickly; a mismatch is listed by the walk, which has the last word. The walk does
+  // gojsonschema's exact arithmetic (0.3 is a multiple of 0.1, 1e20 is not one of 3), so it also
+  // decides wherever the schema has a multipleOf.
+  const errors = c.validate(doc) && !c.multipleOf ? [] : mismatchErrors(c, doc);
   const valid = errors.length === 0;
   return resultArray(
     valid,

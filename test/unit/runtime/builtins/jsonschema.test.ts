@@ -94,6 +94,7 @@ describe("builtins: json.match_schema", () => {
     },
     // gojsonschema divides exact rationals (big.Rat): 0.3 is a multiple of 0.1 (ajv's doubles say not)
     { note: "multipleOf is exact", args: ["0.3", { multipleOf: 0.1 }], want: [true, []] },
+    { note: "multipleOf is exact where ajv's doubles accept", args: ["100000000000000000000", { multipleOf: 3 }], want: [false, [err("(Root)", "multiple_of", "Must be a multiple of 3")]] },
     { note: "allOf adds its own error after the branches'", args: ['"x"', { allOf: [{ type: "string" }, { minLength: 2 }] }], want: [false, [err("(Root)", "string_gte", "String length must be greater than or equal to 2"), err("(Root)", "number_all_of", "Must validate all the schemas (allOf)")]] },
     // The document itself is `(Root)` in field and error: what `opa test` gives in the suites of issue
     // 16 (the file of gojsonschema's root-name constant is not in the searchable copy of OPA's source).
