@@ -14,9 +14,9 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : ((s[m - 1]! + s[m]!) / 2);
 }
 
-/** Runs fn repeatedly for about `ms` milliseconds (after `warmup` calls) and returns ns per call. */
-export function nsPerCall(fn: () => unknown, ms = 500, warmup = 1000): number {
-  for (let i = 0; i < warmup; i++) fn();
+/** Runs fn repeatedly for about `ms` milliseconds (after a warm-up) and returns ns per call. */
+export function nsPerCall(fn: () => unknown, ms = 500): number {
+  for (let i = 0; i < 1000; i++) fn();
   let n = 0;
   const t0 = process.hrtime.bigint();
   const end = t0 + BigInt(ms) * 1_000_000n;

@@ -22,7 +22,7 @@ import { Engine, type QueryResult } from "./engine.js";
 import { RegoError } from "./errors.js";
 import { formatPath } from "./store/path.js";
 import { isPolicyFile, readPolicyTree, type PolicyTree } from "./reloadFiles.js";
-import { isConfigMapSnapshot, type ReloadWatch } from "./reloadWatch.js";
+import { ReloadWatch, isConfigMapSnapshot } from "./reloadWatch.js";
 
 export interface HotReloaderOptions {
   /** The policy directory: its `.rego` files (recursively) and `data.json`/`data.yaml` documents. */
@@ -147,7 +147,6 @@ export class HotReloader {
   /** Watcher first, then the first load: a write that lands during the first load is not lost. */
   private async open(): Promise<void> {
     try {
-      const { ReloadWatch } = await import("./reloadWatch.js");
       const { relative, sep } = await import("node:path");
       const { dir, debounceMs } = this.settings;
       this.watch = await ReloadWatch.start({

@@ -36,7 +36,7 @@ export const ROOT_FIELD = "(Root)";
 const marshal = (v: Json): string => goMarshal(v as Value);
 
 /** Go's big.Float String() (%.10g): "5", "0.25", "1e+21". */
-export function formatG10(n: number): string {
+function formatG10(n: number): string {
   if (!Number.isFinite(n)) return String(n);
   return n === 0 ? "0" : formatFloat(n, "g", 10);
 }
