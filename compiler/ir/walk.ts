@@ -208,6 +208,8 @@ export function forEachRead(s: Stmt, f: (local: number) => void): void {
       return f(s.stmt.source);
     case "ResultSetAddStmt":
       return f(s.stmt.value);
+    case "IndexStmt":
+      return f(s.stmt.key);
     default:
       return;
   }

@@ -31,10 +31,7 @@ export class NameTable {
   /** `to` takes `from`'s name when it has none of its own (callers make sure `to` has one role in
    * the body: it is written once). */
   inherit(body: Plan | Func, from: number, to: number): void {
-    if (this.given === undefined) return;
-    const name = this.table(body, false)?.[from];
-    if (name === undefined || this.table(body, false)?.[to] !== undefined) return;
-    this.table(body, true)![to] = name;
+    this.adopt(body, from, body, to);
   }
 
   /** Local `to` of `body` takes the name local `from` has in `source` (a local copied in from

@@ -2,6 +2,7 @@
 // a unit may be reordered and skipped, and the constants its first statements test refs against.
 import { STMT_FIELDS, type FieldKind } from "../ir/fields.js";
 import type { Block, Func, IndexValue, Local, Operand, Policy, Stmt, StmtType } from "../ir/types.js";
+import { nestedBlocks } from "./stmts.js";
 
 /** A key of a ref: an integer, or a string with its index in `static.strings`. */
 export type Step = number | { index: number; value: string };
@@ -66,10 +67,8 @@ const FIELDS = Object.fromEntries(Object.entries(STMT_FIELDS).map(([t, fields]) 
 /** Calls `f` with each local a statement names (nested blocks excluded), and whether the field
  * only writes it. */
 function forEachLocal(s: Stmt, f: (local: Local, writes: boolean, field: string) => void): void {
-  if (s.type === "IndexStmt") {
-    f(s.stmt.key, false, "key");
-    return;
-  }
+  // (the rule index reads the planner's funcs, which have none)
+  if (s.type === "IndexStmt") throw new Error("forEachLocal: an IndexStmt");
   const st = s.stmt as unknown as Record<string, unknown>;
   for (const [field, kind] of FIELDS[s.type]) {
     const writes = (field === "target" && s.type !== "AssignVarOnceStmt") || field === "result" || (s.type === "ScanStmt" && (field === "key" || field === "value"));
@@ -92,28 +91,13 @@ function accumulates(s: Stmt, field: string): boolean {
   );
 }
 
-function nestedBlocks(s: Stmt): readonly Block[] {
-  switch (s.type) {
-    case "BlockStmt":
-      return s.stmt.blocks;
-    case "NotStmt":
-    case "WithStmt":
-    case "ScanStmt":
-      return [s.stmt.block];
-    case "IndexStmt":
-      return s.stmt.cases.flatMap((c) => c.blocks);
-    default:
-      return [];
-  }
-}
-
 /**
  * The statements of a lookup that ends its enclosing block when one of them fails, as a data ref
  * is planned: `BlockStmt[[BlockStmt[[...stmts; Break 1]]; Break 1]]` (a failing statement leaves
  * the inner block, whose parent's Break 1 then ends the enclosing one; the last statement's
  * Break 1 continues after the whole). They run as if written in the enclosing block.
  */
-export function lookupStmts(s: Stmt): readonly Stmt[] | undefined {
+function lookupStmts(s: Stmt): readonly Stmt[] | undefined {
   if (s.type !== "BlockStmt" || s.stmt.blocks.length !== 1) return undefined;
   const [inner, brk] = s.stmt.blocks[0]!.stmts;
   if (s.stmt.blocks[0]!.stmts.length !== 2 || inner?.type !== "BlockStmt" || brk?.type !== "BreakStmt" || brk.stmt.index !== 1) return undefined;

@@ -20,8 +20,8 @@ import type { Block, Func, Local, Operand, Plan, Policy, Stmt } from "../ir/type
 import { forEachRead, forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
 import type { NameTable } from "./names.js";
-import { at, block, mapBodies, maxLocal, mk, nestedBlocks, withBlocks } from "./stmts.js";
-import { analyse, type BodyFacts } from "./uses.js";
+import { at, block, mapBodies, mapLocals, maxLocal, mk, nestedBlocks, withBlocks } from "./stmts.js";
+import { analyse } from "./uses.js";
 
 /** The most statements a fused copy may hold (the producer's bodies and each copy of the test). */
 const MAX_FUSED = 120;
@@ -137,23 +137,6 @@ function asProducer(f: Func): Producer | undefined {
   return { func: f, bodies, adds, size, maxLocal: maxLocal(f) };
 }
 
-/** The statement with every local field renamed and its nested blocks mapped by `inner`. */
-function renamed(s: Stmt, f: (l: Local) => Local, inner: (b: Block) => Block): Stmt {
-  const op = (o: Operand): Operand => (o.type === "local" ? { type: "local", value: f(o.value) } : o);
-  const st = s.stmt as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = { ...st };
-  for (const [field, kind] of Object.entries(STMT_FIELDS[s.type as keyof typeof STMT_FIELDS])) {
-    const v = st[field];
-    if (kind === "local") out[field] = f(v as Local);
-    else if (kind === "locals?") out[field] = (v as Local[]).map(f);
-    else if (kind === "operand") out[field] = op(v as Operand);
-    else if (kind === "operands?") out[field] = (v as Operand[]).map(op);
-    else if (kind === "block") out[field] = inner(v as Block);
-    else if (kind === "blocks?") out[field] = (v as Block[]).map(inner);
-  }
-  return { type: s.type, stmt: out } as unknown as Stmt;
-}
-
 interface Test {
   /** B: the statements before the exit. */
   stmts: Stmt[];
@@ -248,7 +231,7 @@ function fuseBody(blocks: Block[], body: Plan | Func, producers: ReadonlyMap<str
   const posAt = positions(blocks);
   if (!posAt) return blocks;
   const facts = analyse(blocks, 1);
-  let next = maxLocal("params" in body ? body : { name: body.name, params: [], return: 0, path: [], blocks }) + 1;
+  let next = maxLocal(body) + 1;
 
   /** Whether the locals are read only inside the scan (at `pos`, top-level block `top`), not in
    * a later top-level block before being written there. */
@@ -321,7 +304,7 @@ function fuseBody(blocks: Block[], body: Plan | Func, producers: ReadonlyMap<str
     const copy = (stmts: readonly Stmt[]): Stmt[] =>
       stmts.flatMap((s, i) => {
         const depth = p.adds.get(s);
-        if (depth === undefined) return [renamed(s, rename, (b) => ({ stmts: copy(b.stmts) }))];
+        if (depth === undefined) return [mapLocals(s, rename, (b) => ({ stmts: copy(b.stmts) }))];
         const add = s as Stmt & { type: "SetAddStmt" };
         const here: Stmt[] = [];
         const value = add.stmt.value.type === "local" ? { type: "local" as const, value: rename(add.stmt.value.value) } : add.stmt.value;

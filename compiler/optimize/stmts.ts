@@ -72,21 +72,22 @@ export function mapBodies(policy: Policy, f: (blocks: Block[], body: Plan | Func
   return changed ? { ...policy, plans: { plans }, funcs: { funcs } } : policy;
 }
 
-/** The statement (nested blocks included) with every local mapped. */
-export function mapLocals(s: Stmt, f: (l: Local) => Local): Stmt {
-  if (s.type === "IndexStmt") return s; // (the passes that map locals run before the rule index)
+/** The statement with every local mapped, its nested blocks by `inner` (by default: their
+ * statements mapped alike). */
+export function mapLocals(s: Stmt, f: (l: Local) => Local, inner: (b: Block) => Block = (b) => ({ stmts: b.stmts.map((t) => mapLocals(t, f)) })): Stmt {
+  // (the passes that map locals run before the rule index makes these)
+  if (s.type === "IndexStmt") throw new Error("mapLocals: an IndexStmt");
   const st = s.stmt as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = { ...st };
   const op = (o: Operand): Operand => (o.type === "local" ? { type: "local", value: f(o.value) } : o);
-  const blk = (b: Block): Block => ({ stmts: b.stmts.map((t) => mapLocals(t, f)) });
   for (const [field, kind] of Object.entries(STMT_FIELDS[s.type])) {
     const v = st[field];
     if (kind === "local") out[field] = f(v as Local);
     else if (kind === "locals?") out[field] = (v as Local[]).map(f);
     else if (kind === "operand") out[field] = op(v as Operand);
     else if (kind === "operands?") out[field] = (v as Operand[]).map(op);
-    else if (kind === "block") out[field] = blk(v as Block);
-    else if (kind === "blocks?") out[field] = (v as Block[]).map(blk);
+    else if (kind === "block") out[field] = inner(v as Block);
+    else if (kind === "blocks?") out[field] = (v as Block[]).map(inner);
   }
   return { type: s.type, stmt: out } as unknown as Stmt;
 }
