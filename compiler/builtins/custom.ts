@@ -77,7 +77,7 @@ function checkEntries(entries: unknown, source: string): CapabilityEntry[] {
 
 /** OPA's capabilities JSON (`opa capabilities`), as `--capabilities` reads it: the builtins it
  * declares are the only ones a policy may call. */
-export function readCapabilitiesFile(path: string): Capabilities {
+function readCapabilitiesFile(path: string): Capabilities {
   // OPA also takes a version name (v0.70.0) for its embedded history of capabilities; regoc has only its own
   if (/^v\d+\.\d+\.\d+$/.test(path) && !existsSync(path)) throw invalid(path, `capabilities versions are not bundled: give a capabilities JSON file (\`opa capabilities --version ${path}\`)`);
   let json: unknown;
@@ -97,7 +97,7 @@ export function readCapabilitiesFile(path: string): Capabilities {
 }
 
 /** Imports a `--builtins` module (a path relative to the working directory) and checks its exports. */
-export async function importBuiltinsModule(path: string): Promise<BuiltinsModule> {
+async function importBuiltinsModule(path: string): Promise<BuiltinsModule> {
   const ext = extname(path);
   if (![".js", ".mjs", ".ts", ".mts"].includes(ext)) throw invalid(path, "a builtins module is an ES module: .js, .mjs (or .ts where TypeScript loads)");
   let mod: Record<string, unknown>;
@@ -125,7 +125,7 @@ export async function importBuiltinsModule(path: string): Promise<BuiltinsModule
 }
 
 /** The capabilities with more builtins declared; a name already declared is refused. */
-export function extendCapabilities(base: Capabilities, entries: readonly CapabilityEntry[], source: string): Capabilities {
+function extendCapabilities(base: Capabilities, entries: readonly CapabilityEntry[], source: string): Capabilities {
   const added = parseCapabilities({ builtins: [...entries] }).builtins;
   for (const name of added.keys()) if (base.builtins.has(name)) throw invalid(source, `custom builtin ${name} conflicts with an existing builtin`);
   return { ...base, builtins: new Map([...base.builtins, ...added]) };

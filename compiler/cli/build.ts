@@ -16,13 +16,13 @@
 // - --check writes nothing: exit 1 naming each output that is missing or differs, 0 when all are
 //   up to date. --watch builds, then rebuilds on every change of a .rego or schema file (the hot
 //   reloader's watch loop, runtime/reloadWatch.ts); a failed rebuild keeps the last good output.
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { RegoError, RegoErrors } from "../../runtime/errors.js";
 import type { CliCommand } from "../cli.js";
 import { checkRego, entrypointRef, parseModules, planRegoDetailed } from "../compile.js";
+import { writeModuleSync } from "../codegen/loader.js";
 import { generateTypeScript } from "../index.js";
 import { formatDiagnostics, loadSchemas, loadSources } from "./sources.js";
 
@@ -152,25 +152,12 @@ export interface BuildIO {
 const processIO: BuildIO = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
 
 /** The outputs that are missing or differ on disk, as paths under outDir's name. */
-export function staleOutputs(options: BuildOptions, files: Record<string, string>): string[] {
+function staleOutputs(options: BuildOptions, files: Record<string, string>): string[] {
   const dir = resolve(options.cwd ?? process.cwd(), options.outDir);
   return Object.keys(files).filter((f) => {
     const file = join(dir, f);
     return !existsSync(file) || readFileSync(file, "utf8") !== files[f];
   });
-}
-
-/** Writes `text` to `file` through a temporary file renamed over it: never half-written. */
-function writeAtomic(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = join(dirname(file), `.${randomBytes(6).toString("hex")}.regoc-build.tmp`);
-  try {
-    writeFileSync(temp, text, { encoding: "utf8", flag: "wx" });
-    renameSync(temp, file);
-  } catch (e) {
-    rmSync(temp, { force: true });
-    throw e;
-  }
 }
 
 /** Files under dir with the target's extension whose header says regoc build generated them, and
@@ -210,7 +197,7 @@ export function runBuild(options: BuildOptions, { check = false, io = processIO 
     return stale.length === 0 ? 0 : 1;
   }
   for (const f of stale) {
-    writeAtomic(join(dir, ...f.split("/")), result.files[f]!);
+    writeModuleSync(join(dir, ...f.split("/")), result.files[f]!);
     io.out(`wrote ${shown(f)}\n`);
   }
   if (stale.length === 0) io.out(`${Object.keys(result.files).length} file${Object.keys(result.files).length === 1 ? "" : "s"} up to date\n`);

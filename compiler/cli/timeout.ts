@@ -15,7 +15,7 @@ export function parseTimeout(text: string): number {
 }
 
 /** What OPA reports for an evaluation past its deadline. */
-export function cancelledError(): RegoError {
+function cancelledError(): RegoError {
   return new RegoError("eval_cancel_error", "caller cancelled query execution");
 }
 

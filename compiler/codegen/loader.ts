@@ -22,7 +22,8 @@
 // Either way the runtime is an object (LoadOptions.runtime, else this package's own runtime by an
 // import bundlers follow), never a URL relative to this file: that breaks once a server is bundled.
 // For ahead-of-time use, `writeModule` saves the .ts file instead.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -254,8 +255,21 @@ async function importText(js: string): Promise<LoadedModule> {
   }
 }
 
-/** Writes generated TypeScript to `file` (directories created) for ahead-of-time use. */
+/** Writes generated code to `file` (directories created) for ahead-of-time use: into a temporary
+ * file beside it, then renamed over it, so that a reader never sees half a module. */
+export function writeModuleSync(file: string, code: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = join(dirname(file), `.${randomUUID()}.regoc.tmp`);
+  try {
+    writeFileSync(temp, code, { encoding: "utf8", flag: "wx" });
+    renameSync(temp, file);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw e;
+  }
+}
+
+/** writeModuleSync, for callers that await. */
 export async function writeModule(file: string, code: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, code, "utf8");
+  writeModuleSync(file, code);
 }

@@ -36,8 +36,9 @@ export interface QueryState {
   gen: LocalVarGen;
 }
 
-/** Generated var → the term it stands for. Recorded for every hoisted term and read only to
- * print type errors: a record is two appends, and the map is made (and brought up to date) when
+/** Generated var → the term it stands for. Recorded for every hoisted term and read to print type
+ * errors and by checkNegation (what a negated expression's hoisting took out of it): a record is
+ * two appends, and the map is made (and brought up to date) when
  * read. A name set again stands for the last term. */
 export class HoistedTerms {
   private readonly names: string[] = [];

@@ -73,15 +73,17 @@ export class RuleDeps {
     }
   }
 
-  /** Per override (by id): which rules it affects, as far as asked. */
+  /** Per overridden target (its keys; replacements of one target affect the same rules): which
+   * rules it affects, as far as asked. */
   private readonly memos = new Map<string, Map<Rule, boolean>>();
 
   /** The overrides that affect any of `rules`, in their order. */
   affecting(rules: readonly Rule[], overrides: readonly Override[]): Override[] {
     const out: Override[] = [];
     for (const o of overrides) {
-      let memo = this.memos.get(o.id);
-      if (!memo) this.memos.set(o.id, (memo = new Map()));
+      const target = JSON.stringify(o.keys);
+      let memo = this.memos.get(target);
+      if (!memo) this.memos.set(target, (memo = new Map()));
       if (rules.some((r) => this.ruleAffected(r, o.keys, memo))) out.push(o);
     }
     return out;

@@ -166,7 +166,7 @@ async function explainFailures(tests: TestCase[], results: TestResult[], modules
 }
 
 /** OPA's default --timeout. */
-export const DEFAULT_TIMEOUT_MS = 5000;
+const DEFAULT_TIMEOUT_MS = 5000;
 
 async function runOne(t: TestCase, info: EntrypointInfo, data: Record<string, unknown>, toJSON: ToJSON, timeoutMs: number): Promise<TestResult> {
   const r = base(t);
