@@ -46,6 +46,7 @@ export const RT = {
   scanKey: "scanKey",
   scanValue: "scanValue",
   equal: "equal",
+  eq: "eq",
   lt: "lt",
   lte: "lte",
   gt: "gt",

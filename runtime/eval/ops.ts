@@ -115,6 +115,12 @@ export function gte(a: V, b: V): boolean | undefined {
   return typeof a === "number" && typeof b === "number" ? a >= b : compare(a, b) >= 0;
 }
 
+/** `a == b` (builtin equal, which OPA's own plans call for `==`). */
+export function eq(a: V, b: V): boolean | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return equal(a, b);
+}
+
 /** `a != b` (builtin neq). */
 export function neq(a: V, b: V): boolean | undefined {
   if (a === undefined || b === undefined) return undefined;

@@ -75,6 +75,8 @@ export class EvalState {
 
   /** Ends the evaluation, keeping the state as the spare; returns `result`. */
   done<T>(result: T): T {
+    // (the caller's options may hold the input and data: the spare keeps nothing of them)
+    this.options = undefined;
     spare = this;
     return result;
   }

@@ -11,7 +11,14 @@ import { calleesFirstByIndex } from "./order.js";
 
 /** The comparison builtins generated code calls as runtime operators (emit/calls.ts): they need
  * no call site and no EvalState. */
-export const OPERATOR_BUILTINS: ReadonlySet<string> = new Set(["lt", "lte", "gt", "gte", "neq"]);
+export const OPERATOR_BUILTINS: ReadonlyMap<string, "eq" | "lt" | "lte" | "gt" | "gte" | "neq"> = new Map([
+  ["equal", "eq"],
+  ["lt", "lt"],
+  ["lte", "lte"],
+  ["gt", "gt"],
+  ["gte", "gte"],
+  ["neq", "neq"],
+]);
 
 export interface CallGraph {
   /** Funcs to generate, in plan order (callees first in planner output). */

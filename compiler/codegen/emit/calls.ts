@@ -29,9 +29,10 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
   const r = fe.local(s.result);
   const index = mod.funcIndex.get(s.func);
   if (index !== undefined) return fe.out.line`${r} = ${funcCall(fe, index, s)}; if (${r} === undefined) ${fe.jump(0)}`;
-  if (OPERATOR_BUILTINS.has(s.func) && s.args.length === 2) {
+  const op = OPERATOR_BUILTINS.get(s.func);
+  if (op !== undefined && s.args.length === 2) {
     // A comparison never fails: the runtime's operator, without a call site or the state.
-    const operator = mod.rt(s.func as "lt" | "lte" | "gt" | "gte" | "neq");
+    const operator = mod.rt(op);
     return fe.out.line`${r} = ${operator}(${fe.operand(s.args[0]!)}, ${fe.operand(s.args[1]!)}); if (${r} === undefined) ${fe.jump(0)}`;
   }
   const decl = mod.builtinDecls.get(s.func)!.decl;
