@@ -10,6 +10,7 @@
 import type { Block, BuiltinFunc, Operand, Stmt } from "../../ir/types.js";
 import { forEachStmt } from "../../ir/walk.js";
 import { declKinds, K, type FuncFacts } from "./kinds.js";
+import { numberFromText } from "../../../runtime/value/number.js";
 
 /** A constant a local may hold: a string, boolean, null or exact number. */
 export type Scalar = string | boolean | null | number;
@@ -17,15 +18,11 @@ export type Scalar = string | boolean | null | number;
 /** Kinds whose values `===` compares exactly (numbers may be BigNums: not in it). */
 const EXACT_KINDS = K.null | K.boolean | K.string;
 
-/**
- * The JS number a number literal's text stands for, when that double is exact and `===` compares it
- * as Rego does (a safe integer, or a non-integer whose shortest text is this very text); else
- * undefined (the value needs a BigNum, or the text is not canonical).
- */
+/** The JS number a number literal's text stands for, when the runtime's value model holds it as a
+ * double (numberFromText), which `===` compares as Rego does; else undefined (a BigNum). */
 export function exactDouble(text: string): number | undefined {
-  const d = Number(text);
-  if (!Number.isFinite(d) || String(d) !== text) return undefined;
-  return Number.isSafeInteger(d) || !Number.isInteger(d) ? d : undefined;
+  const n = numberFromText(text);
+  return typeof n === "number" ? n : undefined;
 }
 
 /** A local's state: what is known of its defined values. */
