@@ -9,7 +9,7 @@ import { newPlainObject, setOwn, type PlainObject, type Value } from "../../runt
 import type { CliCommand } from "../cli.js";
 import { parseQuery } from "../syntax/index.js";
 import { loadSchemas, loadSources, readDataFile } from "./sources.js";
-import { parseTimeout, withDeadline } from "./timeout.js";
+import { parseTimeout, withDeadline } from "../testing/timeout.js";
 import { BUILTINS_OPTIONS, BUILTINS_USAGE, withRunBuiltins } from "./runBuiltins.js";
 import { termString } from "../../runtime/builtins/termString.js";
 import { explainBody, type PartsEvaluator } from "../testing/explain.js";

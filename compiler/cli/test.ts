@@ -11,7 +11,7 @@ import { runTests, runTestsWithCoverage, type RunTestsOptions, type TestResult }
 import type { CliCommand } from "../cli.js";
 import type { Capabilities } from "../builtins/decls.js";
 import { BUILTINS_OPTIONS, BUILTINS_USAGE, withRunBuiltins } from "./runBuiltins.js";
-import { parseTimeout } from "./timeout.js";
+import { parseTimeout } from "../testing/timeout.js";
 
 const USAGE = "usage: regoc test <path> [path ...] [-v] [--run REGEX] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [-b] [--count N] [-c [--threshold PCT]] [--builtins MODULE] [--capabilities FILE] [--v0-compatible] [--format pretty|json]";
 

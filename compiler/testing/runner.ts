@@ -9,7 +9,7 @@
 // Load and compile errors are thrown (RegoError / RegoErrors): no test runs.
 import { asRegoError } from "../../runtime/decision.js";
 import { RegoError } from "../../runtime/errors.js";
-import { withDeadline } from "../cli/timeout.js";
+import { withDeadline } from "./timeout.js";
 import type { EntrypointInfo } from "../../runtime/eval/prepared.js";
 import type { GeneratedModule } from "../index.js";
 import type { Capabilities } from "../builtins/decls.js";
