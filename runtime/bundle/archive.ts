@@ -5,6 +5,7 @@
 //   <dir>/data.json|yaml   data at <dir>                 (any directory)
 //   **/*.rego              policy modules
 //   /plan.json             an IR plan, used instead of compiling the modules
+//   /.signatures.json      the bundle's signature (signatures.ts), checked when configured
 // Other files are ignored, as OPA does.
 import { gunzip } from "node:zlib";
 import { promisify } from "node:util";
@@ -15,6 +16,7 @@ import { DATA_FILES } from "../reloadFiles.js";
 import { toJSON } from "../value/json.js";
 import { newPlainObject, type Value } from "../value/value.js";
 import { checkDataRoots, checkRootsOverlap } from "./roots.js";
+import { verifyBundle, type VerificationConfig } from "./signatures.js";
 
 export interface ArchiveLimits {
   /** Compressed archive size (checked while downloading). */
@@ -41,9 +43,17 @@ export interface ParsedBundle {
 
 const gunzipAsync = promisify(gunzip);
 
-export async function readArchive(archive: Buffer, limits: ArchiveLimits): Promise<ParsedBundle> {
+/** What the bundle client checks signatures against (absent: signatures are not looked at, as
+ * OPA's --skip-verify; `config` undefined: a signed bundle is refused). */
+export interface ArchiveVerification {
+  name: string;
+  config: VerificationConfig | undefined;
+}
+
+export async function readArchive(archive: Buffer, limits: ArchiveLimits, verification?: ArchiveVerification): Promise<ParsedBundle> {
   const tar = await decompress(archive, limits.maxUncompressedBytes);
   const files = await untar(tar, limits.maxEntries);
+  if (verification) await verifyBundle(verification.name, files, verification.config);
   return assemble(files);
 }
 

@@ -146,7 +146,7 @@ export class BundleClient extends Listeners {
       this.emit("unchanged", this.status());
       return;
     }
-    const parsed = await readArchive(got.body, this.limits);
+    const parsed = await readArchive(got.body, this.limits, { name: this.config.name, config: this.config.signing });
     const next = await activate(parsed, this.active?.paths ?? []);
     if (this.stopped) return;
     this.active = next;

@@ -10,6 +10,7 @@
 // token, which only shows up later as a 401). Every validation error names the field.
 import { parse as parseYaml } from "yaml";
 import { RegoError } from "../errors.js";
+import type { KeyConfig, VerificationConfig } from "./signatures.js";
 
 export interface BearerCredentials {
   token: string;
@@ -37,6 +38,8 @@ export interface BundleSourceConfig {
   /** Path under the service URL (OPA's default: "bundles/<name>"). */
   resource: string;
   polling: PollingConfig;
+  /** `signing`: how the bundle's signature is verified (absent: a signed bundle is refused). */
+  signing?: VerificationConfig;
 }
 
 // OPA's defaults (plugins/bundle and plugins/rest).
@@ -50,11 +53,12 @@ export function parseBundleConfig(raw: unknown, env: Record<string, string | und
   const resolved = substituteEnv(config, "", env);
   const root = object(resolved, "config");
   const services = parseServices(root["services"]);
+  const keys = root["keys"] === undefined ? {} : parseKeys(object(root["keys"], "keys"));
   const bundles = object(root["bundles"], "bundles");
   const names = Object.keys(bundles);
   if (names.length !== 1) fail("bundles", `must name exactly one bundle, got ${names.length}`);
   const name = names[0]!;
-  return parseBundle(name, bundles[name], services);
+  return parseBundle(name, bundles[name], services, keys);
 }
 
 function parseText(text: string): unknown {
@@ -108,19 +112,51 @@ function parseService(name: string, s: Record<string, unknown>, field: string): 
   return service;
 }
 
-function parseBundle(name: string, raw: unknown, services: Map<string, ServiceConfig>): BundleSourceConfig {
+/** The JWS algorithms OPA accepts for bundle signatures. */
+export const SIGNING_ALGORITHMS = ["HS256", "HS384", "HS512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+
+/** `keys: {id: {key, algorithm (default RS256), scope}}`: the verification keys by id. */
+function parseKeys(raw: Record<string, unknown>): Record<string, KeyConfig> {
+  const keys: Record<string, KeyConfig> = Object.create(null) as Record<string, KeyConfig>;
+  for (const [id, k] of Object.entries(raw)) {
+    const field = `keys.${id}`;
+    const o = object(k, field);
+    const algorithm = o["algorithm"] === undefined ? "RS256" : string(o["algorithm"], `${field}.algorithm`);
+    if (!SIGNING_ALGORITHMS.includes(algorithm)) fail(`${field}.algorithm`, `unknown signature algorithm ${JSON.stringify(algorithm)} (one of ${SIGNING_ALGORITHMS.join(", ")})`);
+    const scope = o["scope"] === undefined ? "" : string(o["scope"], `${field}.scope`);
+    keys[id] = { key: string(o["key"], `${field}.key`), algorithm, scope };
+  }
+  return keys;
+}
+
+/** `signing: {keyid, scope, exclude_files}` of a bundle. */
+function parseSigning(raw: unknown, field: string, keys: Record<string, KeyConfig>): VerificationConfig {
+  const o = object(raw, field);
+  for (const k of Object.keys(o)) {
+    if (k !== "keyid" && k !== "scope" && k !== "exclude_files") fail(`${field}.${k}`, "is not a signing option (keyid, scope, exclude_files)");
+  }
+  const keyId = o["keyid"] === undefined ? "" : string(o["keyid"], `${field}.keyid`);
+  if (keyId !== "" && !Object.hasOwn(keys, keyId)) fail(`${field}.keyid`, `key id ${keyId} not found in keys`);
+  const scope = o["scope"] === undefined ? "" : string(o["scope"], `${field}.scope`);
+  const exclude = o["exclude_files"] ?? [];
+  if (!Array.isArray(exclude) || !exclude.every((e) => typeof e === "string")) fail(`${field}.exclude_files`, "must be a list of file globs");
+  return { keys, keyId, scope, excludeFiles: exclude as string[] };
+}
+
+function parseBundle(name: string, raw: unknown, services: Map<string, ServiceConfig>, keys: Record<string, KeyConfig>): BundleSourceConfig {
   const field = `bundles.${name}`;
   const b = object(raw, field);
   const serviceName = string(b["service"], `${field}.service`);
   const service = services.get(serviceName);
   if (!service) fail(`${field}.service`, `names an unknown service ${JSON.stringify(serviceName)}`);
   const resource = b["resource"] === undefined ? `bundles/${name}` : string(b["resource"], `${field}.resource`);
-  if (b["signing"] !== undefined) fail(`${field}.signing`, "signature verification is not supported yet");
   const p = b["polling"] === undefined ? {} : object(b["polling"], `${field}.polling`);
   const min = p["min_delay_seconds"] === undefined ? DEFAULT_MIN_DELAY : positive(p["min_delay_seconds"], `${field}.polling.min_delay_seconds`);
   const max = p["max_delay_seconds"] === undefined ? Math.max(min, DEFAULT_MAX_DELAY) : positive(p["max_delay_seconds"], `${field}.polling.max_delay_seconds`);
   if (max < min) fail(`${field}.polling.max_delay_seconds`, `must be at least min_delay_seconds (${min}), got ${max}`);
-  return { name, service, resource: resource.replace(/^\/+/, ""), polling: { minDelaySeconds: min, maxDelaySeconds: max } };
+  const config: BundleSourceConfig = { name, service, resource: resource.replace(/^\/+/, ""), polling: { minDelaySeconds: min, maxDelaySeconds: max } };
+  if (b["signing"] !== undefined && b["signing"] !== null) config.signing = parseSigning(b["signing"], `${field}.signing`, keys);
+  return config;
 }
 
 /** Replaces `${VAR}` in every string of the config (keys are left alone). */

@@ -47,7 +47,9 @@ describe("bundle config (OPA's services/bundles shape)", () => {
     },
     { note: "negative delay", config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", polling: { min_delay_seconds: -1 } } } }, message: "bundles.b.polling.min_delay_seconds: must be a positive number" },
     { note: "other credentials", config: { services: { s: { url: "http://h", credentials: { oauth2: {} } } }, bundles: { b: { service: "s" } } }, message: "services.s.credentials.oauth2: is not supported" },
-    { note: "signing not supported", config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", signing: {} } } }, message: "bundles.b.signing: signature verification is not supported yet" },
+    { note: "signing keyid not in keys", config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", signing: { keyid: "k" } } } }, message: "bundles.b.signing.keyid: key id k not found in keys" },
+    { note: "signing option unknown", config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", signing: { key: "x" } } } }, message: "bundles.b.signing.key: is not a signing option" },
+    { note: "key without key", config: { services: { s: { url: "http://h" } }, keys: { k: { algorithm: "HS256" } }, bundles: { b: { service: "s" } } }, message: "keys.k.key: must be a non-empty string" },
     { note: "invalid YAML", config: "services: [", message: "not valid YAML/JSON" },
   ];
   for (const tc of errors) {
