@@ -1,6 +1,8 @@
 // `regoc build <paths...> -e authz/allow [-e ...] -o DIR [--schema PATH] [--v0-compatible]
-// [--target ts|js|plan] [--check] [--watch] [--strict]`: compiles the Rego files under the paths
-// ahead of time into one module per package, as `opa build` is OPA's front door.
+// [--target ts|js|plan|bundle] [--check] [--watch] [--strict]`: compiles the Rego files under the
+// paths ahead of time into one module per package, as `opa build` is OPA's front door.
+// `--target bundle` writes instead a bundle archive for the bundle client, signed with
+// `--signing-key` (see buildBundle below).
 //
 // - Entrypoints are grouped by the package that holds them (the longest package path that
 //   prefixes the entrypoint's path; an entrypoint naming a package itself is its own group). The
@@ -16,15 +18,17 @@
 // - --check writes nothing: exit 1 naming each output that is missing or differs, 0 when all are
 //   up to date. --watch builds, then rebuilds on every change of a .rego or schema file (the hot
 //   reloader's watch loop, runtime/reloadWatch.ts); a failed rebuild keeps the last good output.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { RegoError, RegoErrors } from "../../runtime/errors.js";
 import type { CliCommand } from "../cli.js";
 import { checkRego, entrypointRef, parseModules, planRegoDetailed } from "../compile.js";
 import { writeModuleSync } from "../codegen/loader.js";
 import { generateTypeScript } from "../index.js";
-import { formatDiagnostics, loadSchemas, loadSources } from "./sources.js";
+import { DATA_FILES } from "../../runtime/reloadFiles.js";
+import { bundleArchive, SIGNING_OPTIONS, signFiles, type SigningFlags } from "./sign.js";
+import { formatDiagnostics, loadSchemas, loadSources, readBundleDir } from "./sources.js";
 
 export type BuildTarget = "ts" | "js" | "plan";
 
@@ -245,12 +249,16 @@ export async function watchBuild(options: BuildOptions, { io = processIO, deboun
 }
 
 const USAGE =
-  "usage: regoc build <paths...> -e <entrypoint> [-e ...] -o <dir> [--schema PATH] [--v0-compatible] [--target ts|js|plan] [--check] [--watch] [--strict]\n" +
+  "usage: regoc build <paths...> -e <entrypoint> [-e ...] -o <dir> [--schema PATH] [--v0-compatible] [--target ts|js|plan|bundle] [--check] [--watch] [--strict]\n" +
   "  one module per package: the entrypoints of package a.b go to <dir>/a/b.ts, one exported function each\n" +
   "  -e, --entrypoint  a rule path such as authz/allow (repeatable)\n" +
   "  -o, --output      the output directory\n" +
   "  -s, --schema      a JSON Schema file (the type of input) or a directory of them, as for regoc check\n" +
-  "  -t, --target      ts (typed TypeScript, the default), js (JavaScript ES modules) or plan (OPA's plan JSON)\n" +
+  "  -t, --target      ts (typed TypeScript, the default), js (JavaScript ES modules), plan (OPA's plan JSON),\n" +
+  "                    or bundle: <dir>/bundle.tar.gz for the bundle client (the .rego and data files, as opa build)\n" +
+  "  --revision        bundle: the .manifest's revision\n" +
+  "  --signing-key     bundle: sign it (.signatures.json) with this PEM private key (file or text) or HMAC secret\n" +
+  "  --signing-alg     bundle: the JWS algorithm (default RS256); --claims-file FILE: extra claims (scope, keyid, ...)\n" +
   "  --check           write nothing; exit 1 naming each output that is missing or out of date\n" +
   "  --watch           rebuild on every change; a failed build keeps the last good output\n" +
   "  --strict          OPA's strict mode, and the warnings are errors";
@@ -263,6 +271,34 @@ function commandLine(paths: readonly string[], entrypoints: readonly string[], v
   if (values.v0) parts.push("--v0-compatible");
   if (values.target !== "ts") parts.push("--target", values.target);
   return parts.join(" ");
+}
+
+/** `--target bundle`: the policy checked and planned for the entrypoints (errors as for any
+ * target), then `<dir>/bundle.tar.gz` holding each path's .rego and data files (a directory's at
+ * their place below it, a file at the top), a .manifest with --revision, and .signatures.json with
+ * --signing-key. */
+async function buildBundle(options: BuildOptions, flags: SigningFlags & { revision?: string | undefined }, io: BuildIO = processIO): Promise<number> {
+  const checked = buildOutputs({ ...options, target: "plan" });
+  io.err(formatDiagnostics(checked.errors, checked.warnings, checked.sources));
+  if (checked.errors.length > 0) return 1;
+  const cwd = options.cwd ?? process.cwd();
+  const files = new Map<string, Buffer>();
+  for (const arg of options.paths) {
+    const root = resolve(cwd, arg);
+    const entries = statSync(root).isDirectory() ? readBundleDir(root) : new Map([[`/${basename(root)}`, readFileSync(root)]]);
+    for (const [path, content] of entries) {
+      const name = path.slice(path.lastIndexOf("/") + 1);
+      if (!name.endsWith(".rego") && !DATA_FILES.includes(name)) continue;
+      if (files.has(path)) throw new RegoError("cli_usage_error", `${arg}: ${path} is already in the bundle from another path`);
+      files.set(path, content);
+    }
+  }
+  if (flags.revision !== undefined) files.set("/.manifest", Buffer.from(`${JSON.stringify({ revision: flags.revision })}\n`));
+  if (flags["signing-key"] !== undefined) files.set("/.signatures.json", Buffer.from(await signFiles(files, flags)));
+  const out = join(options.outDir, "bundle.tar.gz");
+  writeModuleSync(resolve(cwd, out), bundleArchive(files));
+  io.out(`wrote ${out} (${files.size} files${flags["signing-key"] !== undefined ? ", signed" : ""})\n`);
+  return 0;
 }
 
 const command: CliCommand = {
@@ -280,6 +316,8 @@ const command: CliCommand = {
         check: { type: "boolean", default: false },
         watch: { type: "boolean", default: false },
         strict: { type: "boolean", default: false },
+        revision: { type: "string" },
+        ...SIGNING_OPTIONS,
       },
       allowPositionals: true,
       strict: true,
@@ -289,7 +327,12 @@ const command: CliCommand = {
       throw new RegoError("cli_usage_error", USAGE.split("\n")[0]!);
     }
     const target = values.target;
-    if (target !== "ts" && target !== "js" && target !== "plan") throw new RegoError("cli_usage_error", `--target must be ts, js or plan, not ${JSON.stringify(target)}`);
+    if (target === "bundle") {
+      if (values.check || values.watch) throw new RegoError("cli_usage_error", "--check and --watch are not available with --target bundle");
+      return buildBundle({ paths: positionals, entrypoints, outDir: values.output, v0Compatible: values["v0-compatible"] === true, strict: values.strict === true, command: "", ...(values.schema !== undefined ? { schema: values.schema } : {}) }, values);
+    }
+    if (values["signing-key"] !== undefined || values.revision !== undefined) throw new RegoError("cli_usage_error", "--signing-key and --revision go with --target bundle");
+    if (target !== "ts" && target !== "js" && target !== "plan") throw new RegoError("cli_usage_error", `--target must be ts, js, plan or bundle, not ${JSON.stringify(target)}`);
     if (values.check && values.watch) throw new RegoError("cli_usage_error", "--check and --watch do not go together");
     const v0 = values["v0-compatible"] === true;
     const options: BuildOptions = {

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, normalize, relative, sep } from "node:path";
 import { RegoError } from "../../runtime/errors.js";
+import { goGlob } from "../../runtime/goGlob.js";
 import { isDataFileName, mergeDataFile, parseDataFile, type DataFileError } from "../../runtime/dataFiles.js";
 import type { NodeLocation } from "../ast/nodes.js";
 import { refString, stringTerm, varTerm } from "../passes/terms.js";
@@ -25,49 +26,6 @@ const loadError: DataFileError = (problem, file, message) =>
 
 /** Directories never entered: dependencies and hidden directories (.git, ...). */
 const skipDir = (name: string) => name === "node_modules" || name.startsWith(".");
-
-/** A pattern of Go's filepath.Match as a RegExp over one name (`*`, `?`, `[a-z]`, `[^x]`, `\\c`);
- * undefined for a malformed pattern, which matches nothing (as OPA ignores Match's error). */
-export function goGlob(pattern: string): RegExp | undefined {
-  const chars = [...pattern];
-  const lit = (c: string) => `\\u{${c.codePointAt(0)!.toString(16)}}`;
-  let out = "";
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i]!;
-    if (c === "*") out += "[^/]*";
-    else if (c === "?") out += "[^/]";
-    else if (c === "\\") {
-      if (++i >= chars.length) return undefined;
-      out += lit(chars[i]!);
-    } else if (c === "[") {
-      let cls = "";
-      if (chars[i + 1] === "^") (cls += "^"), i++;
-      let n = 0;
-      for (;;) {
-        let a = chars[++i];
-        if (a === undefined) return undefined;
-        if (a === "]" && n > 0) break;
-        if (a === "\\") a = chars[++i];
-        if (a === undefined || (a === "-" && n === 0) || a === "]") return undefined;
-        cls += lit(a);
-        if (chars[i + 1] === "-") {
-          i += 2;
-          let b = chars[i];
-          if (b === "\\") b = chars[++i];
-          if (b === undefined || b === "-" || b === "]") return undefined;
-          cls += `-${lit(b)}`;
-        }
-        n++;
-      }
-      out += `[${cls}]`;
-    } else out += lit(c);
-  }
-  try {
-    return new RegExp(`^${out}$`, "u");
-  } catch {
-    return undefined;
-  }
-}
 
 /** The files under a path, sorted by name at each level; a file argument is itself. Below the
  * argument, a file or directory whose name matches an `ignore` pattern is skipped (OPA's
@@ -138,17 +96,20 @@ export async function loadBundles(paths: readonly string[], options: LoadOptions
     const st = statSync(root, { throwIfNoEntry: false });
     if (!st) throw new RegoError("cli_usage_error", `${arg}: no such file or directory`);
     let bundle;
-    if (st.isDirectory()) {
-      const files = new Map<string, Buffer>();
-      for (const file of walk(root, ignore)) files.set(`/${relative(root, file).split(sep).join("/")}`, readFileSync(file));
-      bundle = assemble(files);
-    } else bundle = await readArchive(readFileSync(root), DEFAULT_LIMITS);
+    if (st.isDirectory()) bundle = assemble(readBundleDir(root, ignore)); else bundle = await readArchive(readFileSync(root), DEFAULT_LIMITS);
     const named = Object.fromEntries(Object.entries(bundle.modules).map(([path, text]) => [join(root, path), text]));
     await checkPackages(named, bundle.manifest.roots, options.v0Compatible === true);
     Object.assign(modules, named);
     mergeDataFile(data, [], bundle.data as PlainObject, root, loadError);
   }
   return { modules, data };
+}
+
+/** A bundle directory's files by their path in the bundle ("/a/data.json"), as an archive's entries. */
+export function readBundleDir(root: string, ignore: readonly RegExp[] = []): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const file of walk(root, ignore)) files.set(`/${relative(root, file).split(sep).join("/")}`, readFileSync(file));
+  return files;
 }
 
 /** One JSON or YAML file's value (`regoc eval -i`). */

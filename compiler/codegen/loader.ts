@@ -255,13 +255,13 @@ async function importText(js: string): Promise<LoadedModule> {
   }
 }
 
-/** Writes generated code to `file` (directories created) for ahead-of-time use: into a temporary
- * file beside it, then renamed over it, so that a reader never sees half a module. */
-export function writeModuleSync(file: string, code: string): void {
+/** Writes generated code (or a bundle archive) to `file` (directories created) for ahead-of-time
+ * use: into a temporary file beside it, then renamed over it, so that a reader never sees half a module. */
+export function writeModuleSync(file: string, code: string | Buffer): void {
   mkdirSync(dirname(file), { recursive: true });
   const temp = join(dirname(file), `.${randomUUID()}.regoc.tmp`);
   try {
-    writeFileSync(temp, code, { encoding: "utf8", flag: "wx" });
+    writeFileSync(temp, code, typeof code === "string" ? { encoding: "utf8", flag: "wx" } : { flag: "wx" });
     renameSync(temp, file);
   } catch (e) {
     rmSync(temp, { force: true });

@@ -12,6 +12,7 @@ import { CompactSign, compactVerify } from "jose";
 import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 import { parse as parseYaml } from "yaml";
 import { RegoError } from "../errors.js";
+import { goGlob } from "../goGlob.js";
 import { SIGNING_ALGORITHMS } from "./config.js";
 
 export interface KeyConfig {
@@ -82,7 +83,7 @@ export async function verifyBundle(name: string, files: ReadonlyMap<string, Buff
   for (const [path, content] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (path === SIGNATURES_FILE) continue;
     const rel = path.slice(1);
-    if (config.excludeFiles.some((glob) => goMatch(glob, rel))) {
+    if (config.excludeFiles.some((glob) => goGlob(glob)?.test(rel) === true)) {
       listed.delete(rel);
       continue;
     }
@@ -237,37 +238,6 @@ function encode(v: unknown): string {
 /** Go's encoding/json string form: JSON.stringify's, plus \u2028 and \u2029 escaped. */
 function goString(s: string): string {
   return JSON.stringify(s).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
-
-/** Go's filepath.Match on "/" paths: `*` and `?` stop at "/", `[...]` classes (`^` negates), `\` escapes. A malformed pattern matches nothing. */
-export function goMatch(pattern: string, path: string): boolean {
-  let re = "^";
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === "*") re += "[^/]*";
-    else if (c === "?") re += "[^/]";
-    else if (c === "\\") {
-      if (++i >= pattern.length) return false;
-      re += escapeRe(pattern[i]!);
-    } else if (c === "[") {
-      const end = pattern.indexOf("]", i + 2);
-      if (end < 0) return false;
-      let body = pattern.slice(i + 1, end);
-      const negate = body.startsWith("^");
-      if (negate) body = body.slice(1);
-      re += `[${negate ? "^" : ""}${body.replace(/[\]\\^]/g, (m) => `\\${m}`)}]`;
-      i = end;
-    } else re += escapeRe(c);
-  }
-  try {
-    return new RegExp(re + "$", "u").test(path);
-  } catch {
-    return false;
-  }
-}
-
-function escapeRe(c: string): string {
-  return c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
 export interface SigningOptions {

@@ -131,7 +131,7 @@ describe("regoc build", () => {
     expect(plan.plans.plans.map((p) => p.name)).to.deep.equal(["a/allow", "a/name"]);
     const wasm = await captureOutput(() => main(["build", src, "-e", "a/allow", "-o", out, "-t", "wasm"]));
     expect(wasm.code).to.equal(2);
-    expect(wasm.err).to.contain("--target must be ts, js or plan");
+    expect(wasm.err).to.contain("--target must be ts, js, plan or bundle");
   });
 
   it("--watch rebuilds on change and keeps the last good output on a broken save", async function () {

@@ -2,7 +2,8 @@ import { expect } from "chai";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { goGlob, loadSources } from "../../../../compiler/cli/sources.js";
+import { loadSources } from "../../../../compiler/cli/sources.js";
+import { goGlob } from "../../../../runtime/goGlob.js";
 
 describe("loadSources: policy and data files as opa test and opa eval -d load them", () => {
   let dir: string;
