@@ -29,5 +29,5 @@ export { compileDecision, rulePath, type CompiledDecision, type CompileDecisionO
 export { HotReloader, type HotReloaderOptions, type ReloadEvent, type ReloadStatus } from "./reload.js";
 // Remote bundles (OPA's bundle plugin): download, check limits, compile, swap.
 export { startBundle, BundleClient, DEFAULT_LIMITS, type BundleOptions, type BundleStatus, type DecisionRequest } from "./bundle/client.js";
-export { parseBundleConfig, type BundleSourceConfig, type ServiceConfig, type PollingConfig, type BearerCredentials } from "./bundle/config.js";
+export { parseBundleConfig, type BundlesConfig, type BundleSourceConfig, type ServiceConfig, type PollingConfig, type BearerCredentials } from "./bundle/config.js";
 export type { ArchiveLimits, ParsedBundle, Manifest } from "./bundle/archive.js";

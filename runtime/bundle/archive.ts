@@ -6,6 +6,7 @@
 //   **/*.rego              policy modules
 //   /plan.json             an IR plan, used instead of compiling the modules
 //   /.signatures.json      the bundle's signature (signatures.ts), checked when configured
+//   /patch.json            a delta bundle: {"data": [{op, path, value}]} applied to the active data (patch.ts)
 // Other files are ignored, as OPA does.
 import { gunzip } from "node:zlib";
 import { promisify } from "node:util";
@@ -17,6 +18,7 @@ import { toJSON } from "../value/json.js";
 import { newPlainObject, type Value } from "../value/value.js";
 import { checkDataRoots, checkRootsOverlap } from "./roots.js";
 import { verifyBundle, type VerificationConfig } from "./signatures.js";
+import { parsePatch, PATCH_FILE, type PatchOperation } from "./patch.js";
 
 export interface ArchiveLimits {
   /** Compressed archive size (checked while downloading). */
@@ -39,6 +41,8 @@ export interface ParsedBundle {
   data: Record<string, unknown>;
   /** The parsed /plan.json, when the bundle ships one. */
   plan?: unknown;
+  /** A delta bundle's data patch (then the bundle holds nothing else but its .manifest). */
+  patch?: PatchOperation[];
 }
 
 const gunzipAsync = promisify(gunzip);
@@ -53,7 +57,7 @@ export interface ArchiveVerification {
 export async function readArchive(archive: Buffer, limits: ArchiveLimits, verification?: ArchiveVerification): Promise<ParsedBundle> {
   const tar = await decompress(archive, limits.maxUncompressedBytes);
   const files = await untar(tar, limits.maxEntries);
-  if (verification) await verifyBundle(verification.name, files, verification.config);
+  if (verification) await verifyBundle(verification.name, files, verification.config, files.has(PATCH_FILE));
   return assemble(files);
 }
 
@@ -135,6 +139,13 @@ export function assemble(files: Map<string, Buffer>): ParsedBundle {
     } else if (path === "/plan.json") {
       bundle.plan = parseJSON(path, content);
     }
+  }
+  const patch = files.get(PATCH_FILE);
+  if (patch !== undefined) {
+    bundle.patch = parsePatch(parseJSON(PATCH_FILE, patch), manifest.roots, entryError);
+    const other = Object.keys(bundle.data).length > 0 ? "data" : Object.keys(bundle.modules).length > 0 ? "policy" : bundle.plan !== undefined ? "plan" : undefined;
+    if (other) throw entryError(PATCH_FILE, `delta bundle expected to contain only patch file but ${other} files found`);
+    return bundle;
   }
   checkDataRoots(bundle.data, manifest.roots);
   return bundle;

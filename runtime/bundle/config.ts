@@ -4,6 +4,9 @@
 //     acme: { url: https://bundles.example.com, credentials: { bearer: { token: "${TOKEN}" } } }
 //   bundles:
 //     authz: { service: acme, resource: bundles/authz.tar.gz, polling: { min_delay_seconds: 60, max_delay_seconds: 120 } }
+//     users: { service: acme, persist: true, trigger: manual, polling: { long_polling_timeout_seconds: 60 } }
+//   keys: { global: { algorithm: RS256, key: <PEM> } }          (signed bundles: `signing` on a bundle)
+//   persistence_directory: /var/lib/app/opa                     (default .opa, as OPA)
 //
 // Accepted as a JS object or as YAML/JSON text. `${VAR}` placeholders in any string are replaced
 // from the environment; an unset variable is an error (OPA would substitute "" and send an empty
@@ -30,6 +33,8 @@ export interface ServiceConfig {
 export interface PollingConfig {
   minDelaySeconds: number;
   maxDelaySeconds: number;
+  /** `long_polling_timeout_seconds`: ask the server to hold the request until a change (OPA's `Prefer: wait=N`). */
+  longPollingTimeoutSeconds?: number;
 }
 
 export interface BundleSourceConfig {
@@ -40,6 +45,17 @@ export interface BundleSourceConfig {
   polling: PollingConfig;
   /** `signing`: how the bundle's signature is verified (absent: a signed bundle is refused). */
   signing?: VerificationConfig;
+  /** `persist`: the last good archive is kept on disk and used at start when the server cannot be reached. */
+  persist: boolean;
+  /** `trigger`: "periodic" polls on the delays; "manual" only when `client.trigger()` is called. */
+  trigger: "periodic" | "manual";
+}
+
+export interface BundlesConfig {
+  /** The bundles, in the config's order. Their manifest roots must not overlap (checked at activation). */
+  bundles: BundleSourceConfig[];
+  /** `persistence_directory`: where persisted bundles go (`<dir>/bundles/<name>/bundle.tar.gz`). */
+  persistenceDirectory: string;
 }
 
 // OPA's defaults (plugins/bundle and plugins/rest).
@@ -47,8 +63,8 @@ const DEFAULT_MIN_DELAY = 60;
 const DEFAULT_MAX_DELAY = 120;
 const DEFAULT_TIMEOUT = 10;
 
-/** Parses and validates the configuration. One bundle per client (see the README). */
-export function parseBundleConfig(raw: unknown, env: Record<string, string | undefined> = globalThis.process?.env ?? {}): BundleSourceConfig {
+/** Parses and validates the configuration. */
+export function parseBundleConfig(raw: unknown, env: Record<string, string | undefined> = globalThis.process?.env ?? {}): BundlesConfig {
   const config = typeof raw === "string" ? parseText(raw) : raw;
   const resolved = substituteEnv(config, "", env);
   const root = object(resolved, "config");
@@ -56,9 +72,9 @@ export function parseBundleConfig(raw: unknown, env: Record<string, string | und
   const keys = root["keys"] === undefined ? {} : parseKeys(object(root["keys"], "keys"));
   const bundles = object(root["bundles"], "bundles");
   const names = Object.keys(bundles);
-  if (names.length !== 1) fail("bundles", `must name exactly one bundle, got ${names.length}`);
-  const name = names[0]!;
-  return parseBundle(name, bundles[name], services, keys);
+  if (names.length === 0) fail("bundles", "must name at least one bundle");
+  const dir = root["persistence_directory"] === undefined ? ".opa" : string(root["persistence_directory"], "persistence_directory");
+  return { bundles: names.map((name) => parseBundle(name, bundles[name], services, keys)), persistenceDirectory: dir };
 }
 
 function parseText(text: string): unknown {
@@ -154,7 +170,13 @@ function parseBundle(name: string, raw: unknown, services: Map<string, ServiceCo
   const min = p["min_delay_seconds"] === undefined ? DEFAULT_MIN_DELAY : positive(p["min_delay_seconds"], `${field}.polling.min_delay_seconds`);
   const max = p["max_delay_seconds"] === undefined ? Math.max(min, DEFAULT_MAX_DELAY) : positive(p["max_delay_seconds"], `${field}.polling.max_delay_seconds`);
   if (max < min) fail(`${field}.polling.max_delay_seconds`, `must be at least min_delay_seconds (${min}), got ${max}`);
-  const config: BundleSourceConfig = { name, service, resource: resource.replace(/^\/+/, ""), polling: { minDelaySeconds: min, maxDelaySeconds: max } };
+  const polling: PollingConfig = { minDelaySeconds: min, maxDelaySeconds: max };
+  if (p["long_polling_timeout_seconds"] !== undefined) polling.longPollingTimeoutSeconds = positive(p["long_polling_timeout_seconds"], `${field}.polling.long_polling_timeout_seconds`);
+  const persist = b["persist"] === undefined ? false : b["persist"];
+  if (typeof persist !== "boolean") fail(`${field}.persist`, `must be true or false, got ${describe(persist)}`);
+  const trigger = b["trigger"] === undefined ? "periodic" : b["trigger"];
+  if (trigger !== "periodic" && trigger !== "manual") fail(`${field}.trigger`, `must be "periodic" or "manual", got ${describe(trigger)}`);
+  const config: BundleSourceConfig = { name, service, resource: resource.replace(/^\/+/, ""), polling, persist, trigger };
   if (b["signing"] !== undefined && b["signing"] !== null) config.signing = parseSigning(b["signing"], `${field}.signing`, keys);
   return config;
 }

@@ -1,13 +1,23 @@
 // One bundle download: `GET <service url>/<resource>` with If-None-Match, the bearer header and
 // the service's headers. 200 → the body (at most maxBytes, streamed, so an endless body cannot
 // fill memory); 304 → not modified; anything else → bundle_error with the status.
+// Redirects are followed as Go's HTTP client (OPA's) does: at most 10, the Authorization header
+// kept only for the same host or a subdomain of it. With long polling configured the request
+// carries `Prefer: modes=snapshot;wait=N` and may take N seconds more; a server that answers with
+// OPA's bundle content type supports it, and the client polls again at once.
 // `agent: false`: one connection per request, closed after it, so stop() leaves no socket behind.
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { RegoError } from "../errors.js";
 import type { BundleSourceConfig } from "./config.js";
 
-export type DownloadResult = { modified: true; body: Buffer; etag: string | undefined } | { modified: false };
+/** `longPoll`: the server answered with OPA's bundle content type, so it holds requests until a change. */
+export type DownloadResult = ({ modified: true; body: Buffer; etag: string | undefined } | { modified: false }) & { longPoll: boolean };
+
+/** The Content-Type of a server that supports long polling. */
+export const LONG_POLL_CONTENT_TYPE = "application/vnd.openpolicyagent.bundles";
+
+const MAX_REDIRECTS = 10;
 
 export interface DownloadOptions {
   /** The ETag of the active bundle: sent as If-None-Match. */
@@ -23,6 +33,8 @@ export async function download(config: BundleSourceConfig, options: DownloadOpti
   const headers: Record<string, string> = { ...config.service.headers, Accept: "application/gzip, application/octet-stream" };
   if (config.service.bearer) headers["Authorization"] = `${config.service.bearer.scheme} ${config.service.bearer.token}`;
   if (options.etag !== undefined) headers["If-None-Match"] = options.etag;
+  const wait = config.polling.longPollingTimeoutSeconds;
+  if (wait !== undefined) headers["Prefer"] = `modes=snapshot;wait=${wait}`;
   // A timer held here and cleared at the end (not AbortSignal.timeout, which Node 20 may garbage
   // collect inside AbortSignal.any before it fires): headers and body both end by the deadline.
   const controller = new AbortController();
@@ -30,12 +42,14 @@ export async function download(config: BundleSourceConfig, options: DownloadOpti
   const stop = (): void => controller.abort();
   options.signal.addEventListener("abort", stop);
   if (options.signal.aborted) stop();
-  const timer = setTimeout(stop, config.service.timeoutSeconds * 1000);
+  const timeoutSeconds = config.service.timeoutSeconds + (wait ?? 0);
+  const timer = setTimeout(stop, timeoutSeconds * 1000);
   try {
-    const res = await get(url, headers, signal);
+    const res = await follow(url, headers, signal);
+    const longPoll = wait !== undefined && (res.headers["content-type"] ?? "").split(";")[0]!.trim() === LONG_POLL_CONTENT_TYPE;
     if (res.statusCode === 304) {
       res.resume();
-      return { modified: false };
+      return { modified: false, longPoll };
     }
     if (res.statusCode !== 200) {
       res.resume();
@@ -45,14 +59,33 @@ export async function download(config: BundleSourceConfig, options: DownloadOpti
     }
     const body = await readBody(res, options.maxBytes, config.name, signal);
     const etag = res.headers.etag;
-    return { modified: true, body, etag: typeof etag === "string" && etag !== "" ? etag : undefined };
+    return { modified: true, body, etag: typeof etag === "string" && etag !== "" ? etag : undefined, longPoll };
   } catch (e) {
     if (e instanceof RegoError) throw e;
-    const why = options.signal.aborted ? "stopped" : signal.aborted ? `timed out after ${config.service.timeoutSeconds} s` : (e as Error).message;
+    const why = options.signal.aborted ? "stopped" : signal.aborted ? `timed out after ${timeoutSeconds} s` : (e as Error).message;
     throw new RegoError("bundle_error", `bundle ${config.name}: download of ${url.href} failed: ${why}`, undefined, { cause: e });
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener("abort", stop);
+  }
+}
+
+/** GET with redirects followed; the Authorization header goes only to the same host or its subdomains. */
+async function follow(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
+  const origin = url.hostname;
+  let current = url;
+  for (let hops = 0; ; hops++) {
+    const res = await get(current, headers, signal);
+    const location = res.headers.location;
+    if (![301, 302, 303, 307, 308].includes(res.statusCode ?? 0) || location === undefined) return res;
+    res.resume();
+    if (hops === MAX_REDIRECTS) throw new Error(`stopped after ${MAX_REDIRECTS} redirects`);
+    const next = new URL(location, current);
+    if (next.protocol !== "http:" && next.protocol !== "https:") throw new Error(`redirect to ${next.protocol} URL refused`);
+    if (next.hostname !== origin && !next.hostname.endsWith(`.${origin}`)) {
+      headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== "authorization"));
+    }
+    current = next;
   }
 }
 

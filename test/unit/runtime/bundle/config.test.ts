@@ -19,19 +19,34 @@ bundles:
 
 describe("bundle config (OPA's services/bundles shape)", () => {
   it("reads YAML text, resolves ${ENV}, applies OPA's defaults", () => {
-    const c = parseBundleConfig(YAML, { TOKEN: "t0k" });
-    expect(c.name).to.equal("authz");
-    expect(c.resource).to.equal("bundles/authz");
-    expect(c.service.url).to.equal("https://bundles.example.com");
-    expect(c.service.bearer).to.deep.equal({ token: "t0k", scheme: "Bearer" });
-    expect(c.service.timeoutSeconds).to.equal(10);
-    expect(c.polling).to.deep.equal({ minDelaySeconds: 5, maxDelaySeconds: 10 });
+    const [c, ...rest] = parseBundleConfig(YAML, { TOKEN: "t0k" }).bundles;
+    expect(rest).to.deep.equal([]);
+    expect(c!.name).to.equal("authz");
+    expect(c!.resource).to.equal("bundles/authz");
+    expect(c!.service.url).to.equal("https://bundles.example.com");
+    expect(c!.service.bearer).to.deep.equal({ token: "t0k", scheme: "Bearer" });
+    expect(c!.service.timeoutSeconds).to.equal(10);
+    expect(c!.polling).to.deep.equal({ minDelaySeconds: 5, maxDelaySeconds: 10 });
   });
 
   it("accepts services as a list with names, and OPA's polling defaults", () => {
-    const c = parseBundleConfig({ services: [{ name: "s", url: "http://h" }], bundles: { b: { service: "s", resource: "/x.tar.gz" } } });
-    expect(c.resource).to.equal("x.tar.gz");
-    expect(c.polling).to.deep.equal({ minDelaySeconds: 60, maxDelaySeconds: 120 });
+    const c = parseBundleConfig({ services: [{ name: "s", url: "http://h" }], bundles: { b: { service: "s", resource: "/x.tar.gz" } } }).bundles[0]!;
+    expect(c!.resource).to.equal("x.tar.gz");
+    expect(c!.polling).to.deep.equal({ minDelaySeconds: 60, maxDelaySeconds: 120 });
+  });
+
+  it("several bundles in the config's order, with persist, trigger, long polling and the persistence directory", () => {
+    const c = parseBundleConfig({
+      services: { s: { url: "http://h" } },
+      persistence_directory: "/var/lib/x",
+      bundles: { b: { service: "s" }, a: { service: "s", persist: true, trigger: "manual", polling: { long_polling_timeout_seconds: 30 } } },
+    });
+    expect(c.persistenceDirectory).to.equal("/var/lib/x");
+    expect(c.bundles.map((b) => [b.name, b.persist, b.trigger, b.polling.longPollingTimeoutSeconds])).to.deep.equal([
+      ["b", false, "periodic", undefined],
+      ["a", true, "manual", 30],
+    ]);
+    expect(parseBundleConfig({ services: { s: { url: "http://h" } }, bundles: { b: { service: "s" } } }).persistenceDirectory).to.equal(".opa");
   });
 
   const errors: { note: string; config: unknown; message: string }[] = [
@@ -39,7 +54,9 @@ describe("bundle config (OPA's services/bundles shape)", () => {
     { note: "no services", config: { bundles: { b: { service: "s" } } }, message: "services: must be an object" },
     { note: "unknown service", config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "t" } } }, message: "bundles.b.service: names an unknown service \"t\"" },
     { note: "bad url", config: { services: { s: { url: "ftp://h" } }, bundles: { b: { service: "s" } } }, message: "services.s.url: must be an http:// or https:// URL" },
-    { note: "two bundles", config: { services: { s: { url: "http://h" } }, bundles: { a: { service: "s" }, b: { service: "s" } } }, message: "bundles: must name exactly one bundle, got 2" },
+    { note: "no bundles", config: { services: { s: { url: "http://h" } }, bundles: {} }, message: "bundles: must name at least one bundle" },
+    { note: "bad trigger", config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", trigger: "sometimes" } } }, message: 'bundles.b.trigger: must be "periodic" or "manual"' },
+    { note: "bad persist", config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", persist: "yes" } } }, message: "bundles.b.persist: must be true or false" },
     {
       note: "max below min",
       config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", polling: { min_delay_seconds: 10, max_delay_seconds: 5 } } } },
