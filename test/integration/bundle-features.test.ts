@@ -1,0 +1,205 @@
+// The bundle client's OPA features beyond one polled bundle: several bundles (disjoint roots),
+// persistence across a restart with the server down, trigger: manual, delta bundles, long polling
+// and redirects. A loopback HTTP server answers per path.
+import { expect } from "chai";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startBundle, type BundleClient, type BundleStatus, type RegoError } from "regoc";
+import { tarGz } from "../support/bundleServer.js";
+import { rejected } from "../support/errors.js";
+
+interface Route {
+  status?: number;
+  body?: Buffer;
+  headers?: OutgoingHttpHeaders;
+}
+
+/** A loopback server answering each path from `routes` (404 otherwise), recording requests. */
+async function routesServer(): Promise<{ url: string; port: number; routes: Map<string, Route>; requests: { path: string; headers: IncomingHttpHeaders }[]; close(): Promise<void> }> {
+  const routes = new Map<string, Route>();
+  const requests: { path: string; headers: IncomingHttpHeaders }[] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push({ path: req.url ?? "", headers: req.headers });
+    const r = routes.get(req.url ?? "") ?? { status: 404 };
+    const etag = r.headers?.["ETag"];
+    if (etag !== undefined && req.headers["if-none-match"] === etag) return void res.writeHead(304, r.headers).end();
+    res.writeHead(r.status ?? 200, { "Content-Type": "application/gzip", ...r.headers }).end(r.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    routes,
+    requests,
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+const FAST = { min_delay_seconds: 0.01, max_delay_seconds: 0.03 };
+
+const authz = (revision: string) =>
+  tarGz({
+    ".manifest": JSON.stringify({ revision, roots: ["authz"] }),
+    "authz/policy.rego": "package authz\n\ndefault allow := false\n\nallow if data.users[input.user].role in data.authz.roles\n",
+    "authz/data.json": JSON.stringify({ roles: ["admin"] }),
+  });
+const users = (revision: string, list: Record<string, unknown>, roots = ["users"]) => tarGz({ ".manifest": JSON.stringify({ revision, roots }), "users/data.json": JSON.stringify(list) });
+
+function event<T>(client: BundleClient, name: "activated" | "failed" | "unchanged", test: (x: T) => boolean = () => true): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (x: T) => test(x) && (client.off(name, on), resolve(x));
+    client.on(name, on);
+  });
+}
+const activated = (client: BundleClient, name: string, revision: string) => event<BundleStatus>(client, "activated", (s) => s.name === name && s.revision === revision);
+
+const allow = async (client: BundleClient, user: string) => (await client.decision({ path: "authz/allow", input: { user } })).result;
+
+describe("bundle client: several bundles, persistence, manual trigger, deltas, long polling, redirects", () => {
+  let server: Awaited<ReturnType<typeof routesServer>>;
+  let client: BundleClient | undefined;
+  let dir: string;
+  beforeEach(async () => {
+    server = await routesServer();
+    dir = mkdtempSync(join(tmpdir(), "regoc-bundle-"));
+  });
+  afterEach(async () => {
+    await client?.stop();
+    client = undefined;
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const two = (extra: Record<string, unknown> = {}) => ({
+    services: { acme: { url: server.url } },
+    bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST }, users: { service: "acme", resource: "users.tar.gz", polling: FAST, ...extra } },
+    persistence_directory: dir,
+  });
+
+  it("serves two bundles with disjoint roots together, each updating on its own", async () => {
+    server.routes.set("/authz.tar.gz", { body: authz("a1"), headers: { ETag: '"a1"' } });
+    server.routes.set("/users.tar.gz", { body: users("u1", { alice: { role: "admin" } }), headers: { ETag: '"u1"' } });
+    client = startBundle(two());
+    await client.ready();
+    expect(await allow(client, "alice")).to.equal(true);
+    expect(Object.values(client.statuses()).map((s) => [s.name, s.revision])).to.deep.equal([["authz", "a1"], ["users", "u1"]]);
+    const next = activated(client, "users", "u2");
+    server.routes.set("/users.tar.gz", { body: users("u2", { alice: { role: "guest" }, bob: { role: "admin" } }), headers: { ETag: '"u2"' } });
+    await next;
+    expect(await allow(client, "alice")).to.equal(false);
+    expect(await allow(client, "bob")).to.equal(true);
+    expect(client.status("authz").revision).to.equal("a1");
+  });
+
+  it("a bundle whose roots overlap another bundle's is refused; the others keep serving", async () => {
+    server.routes.set("/authz.tar.gz", { body: authz("a1"), headers: { ETag: '"a1"' } });
+    server.routes.set("/users.tar.gz", { body: users("u1", { alice: { role: "admin" } }), headers: { ETag: '"u1"' } });
+    client = startBundle(two());
+    await client.ready();
+    const failure = event<RegoError>(client, "failed");
+    server.routes.set("/users.tar.gz", { body: users("u2", {}, ["users", "authz/roles"]), headers: { ETag: '"u2"' } });
+    const e = await failure;
+    expect(e.message).to.equal("bundle users: manifest roots [users authz/roles] overlap the roots [authz] of bundle authz");
+    expect(client.status("users").revision).to.equal("u1");
+    expect(await allow(client, "alice")).to.equal(true);
+  });
+
+  it("decisions wait for every bundle: one missing bundle keeps the client not ready", async () => {
+    server.routes.set("/authz.tar.gz", { body: authz("a1") });
+    client = startBundle(two());
+    const e = await rejected(client.ready());
+    expect(e.message).to.contain("HTTP 404");
+    const d = await rejected(client.decision({ path: "authz/allow", input: { user: "alice" } }));
+    expect(d.code).to.equal("bundle_error");
+  });
+
+  it("persist: the last good bundle is written to disk and serves after a restart while the server is down", async () => {
+    const config = { services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST, persist: true } }, persistence_directory: dir };
+    server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1") });
+    client = startBundle(config);
+    await client.ready();
+    expect(await allow(client, "alice")).to.equal(true);
+    await client.stop();
+    server.routes.set("/authz.tar.gz", { status: 503 });
+    client = startBundle(config);
+    const status = await client.ready();
+    expect(status.revision).to.equal("a1");
+    expect(await allow(client, "alice")).to.equal(true);
+    const failure = await event<RegoError>(client, "failed");
+    expect(failure.message).to.contain("HTTP 503");
+    expect(await allow(client, "alice")).to.equal(true);
+  });
+
+  it("trigger: manual downloads only when trigger() is called", async () => {
+    server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1") });
+    client = startBundle({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", trigger: "manual", polling: FAST } } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.requests).to.have.length(0);
+    await client.trigger();
+    expect(server.requests).to.have.length(1);
+    expect(await allow(client, "alice")).to.equal(true);
+    server.routes.set("/authz.tar.gz", { status: 500 });
+    const e = await rejected(client.trigger());
+    expect(e.message).to.contain("HTTP 500");
+    expect(await allow(client, "alice")).to.equal(true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.requests).to.have.length(2);
+  });
+
+  it("a delta bundle patches the data of the last snapshot; a delta with a policy file is refused", async () => {
+    server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1"), headers: { ETag: '"a1"' } });
+    client = startBundle({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST } } });
+    await client.ready();
+    const next = activated(client, "authz", "a2");
+    const patch = { data: [{ op: "add", path: "/users/bob", value: { role: "admin" } }, { op: "replace", path: "users/alice/role", value: "guest" }] };
+    server.routes.set("/authz.tar.gz", { body: tarGz({ ".manifest": JSON.stringify({ revision: "a2", roots: ["authz", "users"] }), "patch.json": JSON.stringify(patch) }), headers: { ETag: '"a2"' } });
+    await next;
+    expect(await allow(client, "alice")).to.equal(false);
+    expect(await allow(client, "bob")).to.equal(true);
+    const failure = event<RegoError>(client, "failed");
+    server.routes.set("/authz.tar.gz", { body: tarGz({ "patch.json": JSON.stringify(patch), "x.rego": "package authz\n" }), headers: { ETag: '"a3"' } });
+    expect((await failure).message).to.contain("delta bundle expected to contain only patch file but policy files found");
+    expect(await allow(client, "bob")).to.equal(true);
+  });
+
+  it("long polling: sends Prefer with the wait; a server answering OPA's bundle content type is polled again at once", async () => {
+    server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1"), headers: { ETag: '"a1"', "Content-Type": "application/vnd.openpolicyagent.bundles" } });
+    const slow = { min_delay_seconds: 30, max_delay_seconds: 30, long_polling_timeout_seconds: 5 };
+    client = startBundle({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: slow } } });
+    await client.ready();
+    await event<BundleStatus>(client, "unchanged");
+    expect(server.requests[0]!.headers["prefer"]).to.equal("modes=snapshot;wait=5");
+    expect(server.requests.length).to.be.at.least(2);
+  });
+
+  it("follows redirects; the bearer token goes to the same host only", async () => {
+    const other = await routesServer();
+    try {
+      server.routes.set("/authz.tar.gz", { status: 302, headers: { Location: "/moved/authz.tar.gz" } });
+      server.routes.set("/moved/authz.tar.gz", { status: 307, headers: { Location: `http://localhost:${other.port}/final.tar.gz` } });
+      other.routes.set("/final.tar.gz", { body: authzWithUsers("a1") });
+      client = startBundle({ services: { acme: { url: server.url, credentials: { bearer: { token: "s3cret" } } } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST } } });
+      expect((await client.ready()).revision).to.equal("a1");
+      expect(server.requests.map((r) => [r.path, r.headers.authorization])).to.deep.include.members([["/authz.tar.gz", "Bearer s3cret"], ["/moved/authz.tar.gz", "Bearer s3cret"]]);
+      expect(other.requests[0]!.headers.authorization).to.equal(undefined);
+    } finally {
+      await client?.stop();
+      client = undefined;
+      await other.close();
+    }
+  });
+});
+
+/** The authz bundle with the users' data in it (roots authz and users). */
+function authzWithUsers(revision: string): Buffer {
+  return tarGz({
+    ".manifest": JSON.stringify({ revision, roots: ["authz", "users"] }),
+    "authz/policy.rego": "package authz\n\ndefault allow := false\n\nallow if data.users[input.user].role in data.authz.roles\n",
+    "authz/data.json": JSON.stringify({ roles: ["admin"] }),
+    "users/data.json": JSON.stringify({ alice: { role: "admin" } }),
+  });
+}
