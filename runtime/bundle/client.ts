@@ -213,8 +213,8 @@ export class BundleClient extends Listeners {
     if (parsed.patch !== undefined && s.config.persist) {
       throw new RegoError("bundle_error", `bundle ${s.config.name}: 'persist' is true in the config: persisting a delta bundle to disk is not supported`);
     }
-    await this.accept(s, parsed, got.etag);
-    if (s.config.persist && !this.stopped) {
+    const committed = await this.accept(s, parsed, got.etag);
+    if (committed && s.config.persist) {
       const { writePersisted } = await import("./persist.js");
       await writePersisted(this.config.persistenceDirectory, s.config.name, got.body).catch((e: unknown) => {
         this.emit("failed", new RegoError("bundle_error", `bundle ${s.config.name}: persisting the bundle failed: ${(e as Error).message}`, undefined, { cause: e }), this.status(s.config.name));
@@ -233,10 +233,11 @@ export class BundleClient extends Listeners {
     return { ...s.parsed, manifest: { ...s.parsed.manifest, revision: parsed.manifest.revision }, data: applyPatch(s.parsed.data, parsed.patch, s.config.name) };
   }
 
-  /** Makes `parsed` the source's bundle: compiled with the others' (when all have one) and swapped in. */
-  private accept(s: Source, parsed: ParsedBundle, etag: string | undefined): Promise<void> {
+  /** Makes `parsed` the source's bundle: compiled with the others' (when all have one) and swapped
+   * in. False when the client stopped meanwhile. */
+  private accept(s: Source, parsed: ParsedBundle, etag: string | undefined): Promise<boolean> {
     const run = this.activation.then(async () => {
-      if (this.stopped) return;
+      if (this.stopped) return false;
       const others = this.sources.filter((o) => o !== s);
       for (const o of others) if (o.parsed) checkDisjoint(s.config.name, parsed, o.config.name, o.parsed);
       let next: ActiveBundle | undefined;
@@ -244,18 +245,19 @@ export class BundleClient extends Listeners {
         const all = this.sources.map((o) => [o.config.name, o === s ? parsed : o.parsed!] as const);
         next = await activate(all.length === 1 ? parsed : combine(all), this.active?.paths ?? []);
       }
-      if (this.stopped) return;
+      if (this.stopped) return false;
       s.parsed = parsed;
       s.etag = etag;
       s.lastActivation = new Date();
       s.lastError = undefined;
-      if (!next) return;
+      if (!next) return true;
       const first = this.active === undefined;
       this.active = next;
       this.settleFirst?.(undefined);
       this.settleFirst = undefined;
       // The first activation also activates the bundles that waited for this one.
       for (const o of first ? this.sources : [s]) this.emit("activated", this.status(o.config.name));
+      return true;
     });
     this.activation = run.catch(() => {});
     return run;

@@ -1,0 +1,114 @@
+// A private nginx for integration tests: its own temp directory (config, pid, logs, temp paths,
+// document root), a free loopback port, started in the foreground and stopped by its pid.
+// `findNginx()` is undefined where nginx is not installed (tests skip then; CI installs it).
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+export function findNginx(): string | undefined {
+  for (const p of ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]) if (existsSync(p)) return p;
+  const which = spawnSync("sh", ["-c", "command -v nginx"], { encoding: "utf8" });
+  return which.status === 0 && which.stdout.trim() !== "" ? which.stdout.trim() : undefined;
+}
+
+export interface Nginx {
+  url: string;
+  /** The document root: files written here are served at `url/<path>`. */
+  root: string;
+  /** Writes a file under the document root (directories created). */
+  put(path: string, content: string | Buffer): void;
+  /** The access log so far (one line per request: `$request $status $http_authorization`). */
+  accessLog(): string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Starts nginx with `locations` (nginx `location` blocks) inside its one server block. */
+export async function startNginx(binary: string, locations: string): Promise<Nginx> {
+  const dir = mkdtempSync(join(tmpdir(), "regoc-nginx-"));
+  const root = join(dir, "www");
+  mkdirSync(root);
+  for (const t of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, t));
+  const port = await freePort();
+  const user = process.getuid?.() === 0 ? "user root;\n" : "";
+  writeFileSync(
+    join(dir, "nginx.conf"),
+    `${user}daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 64; }
+http {
+  log_format bundles '$request $status "$http_authorization"';
+  access_log ${dir}/access.log bundles;
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  default_type application/gzip;
+  server {
+    listen 127.0.0.1:${port};
+    root ${root};
+${locations}
+  }
+}
+`,
+  );
+  const child: ChildProcess = spawn(binary, ["-p", dir, "-c", join(dir, "nginx.conf"), "-e", join(dir, "error.log")], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const end = Date.now() + 10_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`nginx exited at start: ${stderr}${readLog(join(dir, "error.log"))}`);
+    if (await accepts(port)) break;
+    if (Date.now() > end) {
+      child.kill("SIGKILL");
+      throw new Error(`nginx did not listen on ${port}: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    root,
+    put(path, content) {
+      const file = join(root, path);
+      mkdirSync(dirname(file), { recursive: true });
+      // A new file renamed into place: nginx never serves half of it.
+      writeFileSync(`${file}.tmp`, content);
+      renameSync(`${file}.tmp`, file);
+    },
+    accessLog: () => readLog(join(dir, "access.log")),
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function readLog(file: string): string {
+  return existsSync(file) ? readFileSync(file, "utf8") : "";
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
