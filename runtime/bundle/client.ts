@@ -16,11 +16,11 @@
 import { asRegoError } from "../decision.js";
 import { RegoError } from "../errors.js";
 import type { JSONValue } from "../value/json.js";
-import { activate, type ActiveBundle } from "./activate.js";
+import { activate, checkPackages, type ActiveBundle } from "./activate.js";
 import type { ArchiveLimits, ParsedBundle } from "./archive.js";
 import { parseBundleConfig, type BundlesConfig, type BundleSourceConfig } from "./config.js";
 import { Listeners } from "./listeners.js";
-import { formatRoots } from "./roots.js";
+import { formatRoots, underRoots } from "./roots.js";
 
 export const DEFAULT_LIMITS: ArchiveLimits = {
   maxArchiveBytes: 64 * 1024 * 1024,
@@ -230,6 +230,11 @@ export class BundleClient extends Listeners {
     // A delta applies to this bundle's last good snapshot, whose policy it keeps.
     if (!s.parsed) throw new RegoError("bundle_error", `bundle ${s.config.name}: a delta bundle arrived before any snapshot bundle`);
     const { applyPatch } = await import("./patch.js");
+    for (const op of parsed.patch) {
+      if (!underRoots(s.parsed.manifest.roots, op.path)) {
+        throw new RegoError("bundle_error", `bundle ${s.config.name}: delta: manifest roots ${formatRoots(s.parsed.manifest.roots)} do not permit data patch at path '${op.path.join("/")}'`);
+      }
+    }
     return { ...s.parsed, manifest: { ...s.parsed.manifest, revision: parsed.manifest.revision }, data: applyPatch(s.parsed.data, parsed.patch, s.config.name) };
   }
 
@@ -240,6 +245,8 @@ export class BundleClient extends Listeners {
       if (this.stopped) return false;
       const others = this.sources.filter((o) => o !== s);
       for (const o of others) if (o.parsed) checkDisjoint(s.config.name, parsed, o.config.name, o.parsed);
+      // Each bundle's packages under its own roots (activation checks only the union).
+      if (others.length > 0) await checkPackages(parsed.modules, parsed.manifest.roots);
       let next: ActiveBundle | undefined;
       if (others.every((o) => o.parsed)) {
         const all = this.sources.map((o) => [o.config.name, o === s ? parsed : o.parsed!] as const);

@@ -108,6 +108,18 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     expect(await allow(client, "alice")).to.equal(true);
   });
 
+  it("a bundle's packages must lie under its own roots, even where another bundle owns the root", async () => {
+    server.routes.set("/authz.tar.gz", { body: authz("a1"), headers: { ETag: '"a1"' } });
+    server.routes.set("/users.tar.gz", { body: users("u1", { alice: { role: "admin" } }), headers: { ETag: '"u1"' } });
+    client = startBundle(two());
+    await client.ready();
+    const failure = event<RegoError>(client, "failed");
+    const sneaky = tarGz({ ".manifest": JSON.stringify({ revision: "u2", roots: ["users"] }), "x.rego": "package authz\n\nallow := true\n" });
+    server.routes.set("/users.tar.gz", { body: sneaky, headers: { ETag: '"u2"' } });
+    expect((await failure).message).to.contain("manifest roots [users] do not permit 'data.authz' in module '/x.rego'");
+    expect(await allow(client, "bob")).to.equal(false);
+  });
+
   it("decisions wait for every bundle: one missing bundle keeps the client not ready", async () => {
     server.routes.set("/authz.tar.gz", { body: authz("a1") });
     client = startBundle(two());
@@ -166,12 +178,26 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     expect(await allow(client, "bob")).to.equal(true);
   });
 
+  it("a delta bundle may patch only under its snapshot's roots", async () => {
+    server.routes.set("/authz.tar.gz", { body: authz("a1"), headers: { ETag: '"a1"' } });
+    server.routes.set("/users.tar.gz", { body: users("u1", { alice: { role: "admin" } }), headers: { ETag: '"u1"' } });
+    client = startBundle(two());
+    await client.ready();
+    const failure = event<RegoError>(client, "failed");
+    const patch = { data: [{ op: "replace", path: "/authz/roles", value: ["guest"] }] };
+    server.routes.set("/users.tar.gz", { body: tarGz({ ".manifest": JSON.stringify({ revision: "u2", roots: [""] }), "patch.json": JSON.stringify(patch) }), headers: { ETag: '"u2"' } });
+    expect((await failure).message).to.equal("bundle users: delta: manifest roots [users] do not permit data patch at path 'authz/roles'");
+    expect(await allow(client, "alice")).to.equal(true);
+  });
+
   it("long polling: sends Prefer with the wait; a server answering OPA's bundle content type is polled again at once", async () => {
     server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1"), headers: { ETag: '"a1"', "Content-Type": "application/vnd.openpolicyagent.bundles" } });
     const slow = { min_delay_seconds: 30, max_delay_seconds: 30, long_polling_timeout_seconds: 5 };
     client = startBundle({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: slow } } });
     await client.ready();
-    await event<BundleStatus>(client, "unchanged");
+    // The next poll comes at once, not after the 30 s delay (10 s is a bound, not a measurement).
+    const bound = new Promise<"late">((resolve) => setTimeout(() => resolve("late"), 10_000).unref());
+    expect(await Promise.race([event<BundleStatus>(client, "unchanged").then(() => "at once"), bound])).to.equal("at once");
     expect(server.requests[0]!.headers["prefer"]).to.equal("modes=snapshot;wait=5");
     expect(server.requests.length).to.be.at.least(2);
   });
