@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startBundle, type BundleClient, type BundleStatus, type RegoError } from "regoc";
-import { tarGz } from "../support/bundleServer.js";
+import { activated, allow, nextEvent, tarGz } from "../support/bundleServer.js";
 import { rejected } from "../support/errors.js";
 
 interface Route {
@@ -49,15 +49,7 @@ const authz = (revision: string) =>
   });
 const users = (revision: string, list: Record<string, unknown>, roots = ["users"]) => tarGz({ ".manifest": JSON.stringify({ revision, roots }), "users/data.json": JSON.stringify(list) });
 
-function event<T>(client: BundleClient, name: "activated" | "failed" | "unchanged", test: (x: T) => boolean = () => true): Promise<T> {
-  return new Promise((resolve) => {
-    const on = (x: T) => test(x) && (client.off(name, on), resolve(x));
-    client.on(name, on);
-  });
-}
-const activated = (client: BundleClient, name: string, revision: string) => event<BundleStatus>(client, "activated", (s) => s.name === name && s.revision === revision);
 
-const allow = async (client: BundleClient, user: string) => (await client.decision({ path: "authz/allow", input: { user } })).result;
 
 describe("bundle client: several bundles, persistence, manual trigger, deltas, long polling, redirects", () => {
   let server: Awaited<ReturnType<typeof routesServer>>;
@@ -80,14 +72,20 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     persistence_directory: dir,
   });
 
-  it("serves two bundles with disjoint roots together, each updating on its own", async () => {
+  /** The authz and users bundles (a1, u1: alice is an admin) served, and a client of both, ready. */
+  async function startTwo(): Promise<BundleClient> {
     server.routes.set("/authz.tar.gz", { body: authz("a1"), headers: { ETag: '"a1"' } });
     server.routes.set("/users.tar.gz", { body: users("u1", { alice: { role: "admin" } }), headers: { ETag: '"u1"' } });
-    client = startBundle(two());
-    await client.ready();
+    const c = startBundle(two());
+    await c.ready();
+    return c;
+  }
+
+  it("serves two bundles with disjoint roots together, each updating on its own", async () => {
+    client = await startTwo();
     expect(await allow(client, "alice")).to.equal(true);
     expect(Object.values(client.statuses()).map((s) => [s.name, s.revision])).to.deep.equal([["authz", "a1"], ["users", "u1"]]);
-    const next = activated(client, "users", "u2");
+    const next = activated(client, "u2", "users");
     server.routes.set("/users.tar.gz", { body: users("u2", { alice: { role: "guest" }, bob: { role: "admin" } }), headers: { ETag: '"u2"' } });
     await next;
     expect(await allow(client, "alice")).to.equal(false);
@@ -96,11 +94,8 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
   });
 
   it("a bundle whose roots overlap another bundle's is refused; the others keep serving", async () => {
-    server.routes.set("/authz.tar.gz", { body: authz("a1"), headers: { ETag: '"a1"' } });
-    server.routes.set("/users.tar.gz", { body: users("u1", { alice: { role: "admin" } }), headers: { ETag: '"u1"' } });
-    client = startBundle(two());
-    await client.ready();
-    const failure = event<RegoError>(client, "failed");
+    client = await startTwo();
+    const failure = nextEvent<RegoError>(client, "failed");
     server.routes.set("/users.tar.gz", { body: users("u2", {}, ["users", "authz/roles"]), headers: { ETag: '"u2"' } });
     const e = await failure;
     expect(e.message).to.equal("bundle users: manifest roots [users authz/roles] overlap the roots [authz] of bundle authz");
@@ -109,11 +104,8 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
   });
 
   it("a bundle's packages must lie under its own roots, even where another bundle owns the root", async () => {
-    server.routes.set("/authz.tar.gz", { body: authz("a1"), headers: { ETag: '"a1"' } });
-    server.routes.set("/users.tar.gz", { body: users("u1", { alice: { role: "admin" } }), headers: { ETag: '"u1"' } });
-    client = startBundle(two());
-    await client.ready();
-    const failure = event<RegoError>(client, "failed");
+    client = await startTwo();
+    const failure = nextEvent<RegoError>(client, "failed");
     const sneaky = tarGz({ ".manifest": JSON.stringify({ revision: "u2", roots: ["users"] }), "x.rego": "package authz\n\nallow := true\n" });
     server.routes.set("/users.tar.gz", { body: sneaky, headers: { ETag: '"u2"' } });
     expect((await failure).message).to.contain("manifest roots [users] do not permit 'data.authz' in module '/x.rego'");
@@ -141,7 +133,7 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     const status = await client.ready();
     expect(status.revision).to.equal("a1");
     expect(await allow(client, "alice")).to.equal(true);
-    const failure = await event<RegoError>(client, "failed");
+    const failure = await nextEvent<RegoError>(client, "failed");
     expect(failure.message).to.contain("HTTP 503");
     expect(await allow(client, "alice")).to.equal(true);
   });
@@ -166,24 +158,21 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1"), headers: { ETag: '"a1"' } });
     client = startBundle({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST } } });
     await client.ready();
-    const next = activated(client, "authz", "a2");
+    const next = activated(client, "a2", "authz");
     const patch = { data: [{ op: "add", path: "/users/bob", value: { role: "admin" } }, { op: "replace", path: "users/alice/role", value: "guest" }] };
     server.routes.set("/authz.tar.gz", { body: tarGz({ ".manifest": JSON.stringify({ revision: "a2", roots: ["authz", "users"] }), "patch.json": JSON.stringify(patch) }), headers: { ETag: '"a2"' } });
     await next;
     expect(await allow(client, "alice")).to.equal(false);
     expect(await allow(client, "bob")).to.equal(true);
-    const failure = event<RegoError>(client, "failed");
+    const failure = nextEvent<RegoError>(client, "failed");
     server.routes.set("/authz.tar.gz", { body: tarGz({ "patch.json": JSON.stringify(patch), "x.rego": "package authz\n" }), headers: { ETag: '"a3"' } });
     expect((await failure).message).to.contain("delta bundle expected to contain only patch file but policy files found");
     expect(await allow(client, "bob")).to.equal(true);
   });
 
   it("a delta bundle may patch only under its snapshot's roots", async () => {
-    server.routes.set("/authz.tar.gz", { body: authz("a1"), headers: { ETag: '"a1"' } });
-    server.routes.set("/users.tar.gz", { body: users("u1", { alice: { role: "admin" } }), headers: { ETag: '"u1"' } });
-    client = startBundle(two());
-    await client.ready();
-    const failure = event<RegoError>(client, "failed");
+    client = await startTwo();
+    const failure = nextEvent<RegoError>(client, "failed");
     const patch = { data: [{ op: "replace", path: "/authz/roles", value: ["guest"] }] };
     server.routes.set("/users.tar.gz", { body: tarGz({ ".manifest": JSON.stringify({ revision: "u2", roots: [""] }), "patch.json": JSON.stringify(patch) }), headers: { ETag: '"u2"' } });
     expect((await failure).message).to.equal("bundle users: delta: manifest roots [users] do not permit data patch at path 'authz/roles'");
@@ -197,7 +186,7 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     await client.ready();
     // The next poll comes at once, not after the 30 s delay (10 s is a bound, not a measurement).
     const bound = new Promise<"late">((resolve) => setTimeout(() => resolve("late"), 10_000).unref());
-    expect(await Promise.race([event<BundleStatus>(client, "unchanged").then(() => "at once"), bound])).to.equal("at once");
+    expect(await Promise.race([nextEvent<BundleStatus>(client, "unchanged").then(() => "at once"), bound])).to.equal("at once");
     expect(server.requests[0]!.headers["prefer"]).to.equal("modes=snapshot;wait=5");
     expect(server.requests.length).to.be.at.least(2);
   });

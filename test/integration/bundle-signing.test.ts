@@ -2,9 +2,9 @@
 // wrong key, unsigned while a key id is required) is refused and the last good bundle keeps serving.
 import { expect } from "chai";
 import { generateKeyPairSync } from "node:crypto";
-import { startBundle, type BundleClient, type BundleStatus, type RegoError } from "regoc";
+import { startBundle, type BundleClient } from "regoc";
 import { signBundle } from "../../runtime/bundle/signatures.js";
-import { startBundleServer, tarGz, type BundleServer, type TarEntry } from "../support/bundleServer.js";
+import { activated, allow, failed, startBundleServer, tarGz, type BundleServer, type TarEntry } from "../support/bundleServer.js";
 import { rejected } from "../support/errors.js";
 
 const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -37,32 +37,17 @@ function config(url: string, signing: unknown = { keyid: "global" }): unknown {
   };
 }
 
-function failed(client: BundleClient): Promise<RegoError> {
-  return new Promise((resolve) => {
-    const on = (e: RegoError) => (client.off("failed", on), resolve(e));
-    client.on("failed", on);
-  });
-}
-
-function activated(client: BundleClient, revision: string): Promise<BundleStatus> {
-  return new Promise((resolve) => {
-    const on = (s: BundleStatus) => s.revision === revision && (client.off("activated", on), resolve(s));
-    client.on("activated", on);
-  });
-}
-
-const allow = async (client: BundleClient, user: string) => (await client.decision({ path: "authz/allow", input: { user } })).result;
-
 describe("bundle client: signed bundles", () => {
   let server: BundleServer;
   let client: BundleClient | undefined;
-  beforeEach(async () => {
+  // One server for the suite: each test sets what it serves before starting its client.
+  before(async () => {
     server = await startBundleServer();
   });
+  after(() => server.close());
   afterEach(async () => {
     await client?.stop();
     client = undefined;
-    await server.close();
   });
 
   it("activates a signed bundle whose tar entries come in any order, then a newer signed revision", async () => {

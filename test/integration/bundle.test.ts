@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { MAX_DECISION_PATHS } from "../../runtime/bundle/activate.js";
 import { startBundle, type BundleClient, type BundleStatus, type RegoError } from "regoc";
 import { planRegoDetailed } from "regoc/compiler";
-import { startBundleServer, tarGz, type BundleServer } from "../support/bundleServer.js";
+import { activated, allow, failed, startBundleServer, tarGz, type BundleServer } from "../support/bundleServer.js";
 import { rejected } from "../support/errors.js";
 
 const POLICY = `package authz
@@ -32,22 +32,6 @@ const FAST = { min_delay_seconds: 0.01, max_delay_seconds: 0.03 };
 
 function config(url: string, service: Record<string, unknown> = {}): unknown {
   return { services: { acme: { url, ...service } }, bundles: { authz: { service: "acme", resource: "bundles/authz.tar.gz", polling: FAST } } };
-}
-
-/** The next "activated" event whose revision is `revision`. */
-function activated(client: BundleClient, revision: string): Promise<BundleStatus> {
-  return new Promise((resolve) => {
-    const on = (s: BundleStatus) => s.revision === revision && (client.off("activated", on), resolve(s));
-    client.on("activated", on);
-  });
-}
-
-/** The next "failed" event. */
-function failed(client: BundleClient): Promise<RegoError> {
-  return new Promise((resolve) => {
-    const on = (e: RegoError) => (client.off("failed", on), resolve(e));
-    client.on("failed", on);
-  });
 }
 
 /** A full garbage collection (V8's gc(), reached without starting node with --expose-gc). */
@@ -82,8 +66,6 @@ async function stallingServer(mode: "silent" | "trickle"): Promise<{ url: string
     },
   };
 }
-
-const allow = async (client: BundleClient, user: string) => (await client.decision({ path: "authz/allow", input: { user } })).result;
 
 describe("bundle client (HTTP bundle server)", () => {
   let server: BundleServer;

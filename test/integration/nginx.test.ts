@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startBundle, type BundleClient, type BundleStatus, type RegoError } from "regoc";
 import { signBundle } from "../../runtime/bundle/signatures.js";
-import { tarGz } from "../support/bundleServer.js";
+import { allow, nextEvent, tarGz } from "../support/bundleServer.js";
 import { rejected } from "../support/errors.js";
 import { findNginx, startNginx, type Nginx } from "../support/nginx.js";
 
@@ -37,14 +37,7 @@ function files(revision: string, admins: string[], roots = ["authz", "users"]): 
   };
 }
 
-function event<T>(client: BundleClient, name: "activated" | "failed" | "unchanged", test: (x: T) => boolean = () => true): Promise<T> {
-  return new Promise((resolve) => {
-    const on = (x: T) => test(x) && (client.off(name, on), resolve(x));
-    client.on(name, on);
-  });
-}
 
-const allow = async (client: BundleClient, user: string) => (await client.decision({ path: "authz/allow", input: { user } })).result;
 
 const config = (url: string, bundles: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ services: { nginx: { url } }, bundles, ...extra });
 
@@ -72,9 +65,9 @@ describe("bundle client against nginx", function () {
     client = startBundle(config(nginx!.url, { authz: { service: "nginx", resource: "bundles/authz.tar.gz", polling: FAST } }));
     const status = await client.ready();
     expect(status.etag).to.match(/^"[0-9a-f]+-[0-9a-f]+"$/);
-    await event<BundleStatus>(client, "unchanged");
+    await nextEvent<BundleStatus>(client, "unchanged");
     expect(nginx!.accessLog()).to.match(/GET \/bundles\/authz\.tar\.gz HTTP\/1\.1 304/);
-    const next = event<BundleStatus>(client, "activated", (s) => s.revision === "2");
+    const next = nextEvent<BundleStatus>(client, "activated", (s) => s.revision === "2");
     nginx!.put("bundles/authz.tar.gz", tarGz(files("2", ["bob", "carol"])));
     expect((await next).etag).to.not.equal(status.etag);
     expect(await allow(client, "bob")).to.equal(true);
@@ -100,7 +93,7 @@ describe("bundle client against nginx", function () {
     const keys = { k: { algorithm: "RS256", key: rsa.publicKey.export({ type: "spki", format: "pem" }).toString() } };
     client = startBundle(config(nginx!.url, { authz: { service: "nginx", resource: "bundles/authz.tar.gz", polling: FAST, signing: { keyid: "k" } } }, { keys }));
     await client.ready();
-    const failure = event<RegoError>(client, "failed");
+    const failure = nextEvent<RegoError>(client, "failed");
     const tampered = await sign(files("2", ["alice"]));
     tampered["users/data.json"] = JSON.stringify({ alice: { role: "admin" }, mallory: { role: "admin" } });
     nginx!.put("bundles/authz.tar.gz", tarGz(tampered));
@@ -136,7 +129,7 @@ describe("bundle client against nginx", function () {
       client = startBundle(c);
       expect((await client.ready()).revision).to.equal("1");
       expect(await allow(client, "alice")).to.equal(true);
-      expect((await event<RegoError>(client, "failed")).message).to.contain("ECONNREFUSED");
+      expect((await nextEvent<RegoError>(client, "failed")).message).to.contain("ECONNREFUSED");
       expect(await allow(client, "alice")).to.equal(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -148,15 +141,15 @@ describe("bundle client against nginx", function () {
     const timeout = { services: { nginx: { url: nginx!.url, response_header_timeout_seconds: 1 } } };
     client = startBundle(config(nginx!.url, { authz: { service: "nginx", resource: "bundles/authz.tar.gz", polling: FAST } }, timeout));
     await client.ready();
-    const failure = event<RegoError>(client, "failed");
+    const failure = nextEvent<RegoError>(client, "failed");
     nginx!.put("slow", "");
     nginx!.put("bundles/authz.tar.gz", tarGz({ ...files("2", ["bob"]), "authz/pad/data.json": JSON.stringify({ pad: [...Array(4000).keys()].map((i) => (i * 7919) % 1000003) }) }));
     expect((await failure).message).to.contain("timed out after 1 s");
-    expect((await event<RegoError>(client, "failed")).message).to.contain("timed out after 1 s");
+    expect((await nextEvent<RegoError>(client, "failed")).message).to.contain("timed out after 1 s");
     expect(client.status().revision).to.equal("1");
     expect(await allow(client, "alice")).to.equal(true);
     expect(await allow(client, "bob")).to.equal(false);
-    const recovered = event<BundleStatus>(client, "activated", (st) => st.revision === "2");
+    const recovered = nextEvent<BundleStatus>(client, "activated", (st) => st.revision === "2");
     rmSync(join(nginx!.root, "slow"));
     await recovered;
     expect(await allow(client, "bob")).to.equal(true);

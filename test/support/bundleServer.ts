@@ -5,6 +5,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { Header } from "tar";
+import type { BundleClient, BundleStatus, RegoError } from "regoc";
 
 export interface TarEntry {
   path: string;
@@ -65,3 +66,21 @@ export async function startBundleServer(): Promise<BundleServer> {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The client's next `name` event for which `test` holds. */
+export function nextEvent<T>(client: BundleClient, name: "activated" | "failed" | "unchanged", test: (x: T) => boolean = () => true): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (x: T) => test(x) && (client.off(name, on), resolve(x));
+    client.on(name, on);
+  });
+}
+
+/** The next "activated" event with this revision (of the named bundle, when given). */
+export const activated = (client: BundleClient, revision: string, bundle?: string): Promise<BundleStatus> =>
+  nextEvent<BundleStatus>(client, "activated", (s) => s.revision === revision && (bundle === undefined || s.name === bundle));
+
+/** The next "failed" event. */
+export const failed = (client: BundleClient): Promise<RegoError> => nextEvent<RegoError>(client, "failed");
+
+/** The decision authz/allow for the user, as the bundle tests' policies define it. */
+export const allow = async (client: BundleClient, user: string): Promise<unknown> => (await client.decision({ path: "authz/allow", input: { user } })).result;
