@@ -1,6 +1,24 @@
 // Signed bundles: OPA's verification cases (v1/bundle verify_test.go, bundle_test.go's
 // TestReadWithSignatures*, TestVerifyBundleFileHash), restated here with tokens of our own.
 //
+// OPA's case                                   → here
+// no_signatures / multiple_signatures          → "an empty list ...", "two JWTs ..."
+// invalid_token, bad header base64/JSON, bad payload → "a token without three parts ..."
+// valid_token_and_scope(_mismatch)             → "a valid token with the configured scope ..."
+// no_public_key_id / actual_public_key_missing → "no key id ...", "a key id that is not configured ..."
+// deprecated_key_id_claim                      → "the payload's deprecated keyid claim ..."
+// public_key_with_valid_HS256_sign (config kid wins) → "the configured keyid wins ..."
+// invalid HS256 / valid, invalid, bad-PEM RS256 → "a wrong HMAC secret ...", "RS256: ..."
+// bad_public_key_algorithm                     → "an unknown key algorithm is a config error"
+// file_not_found / bad_hashing_algorithm / bad_digest → "a file the signature does not list ...",
+//                                                  "an unknown hashing algorithm ...", "a changed file ..."
+// TestReadWithSignatures: no verification config, no file with/without keyid, no signatures,
+//   digest mismatch, no hashing alg, exclude_files → "signed and unsigned bundles ...", "the files"
+// TestReadWithSignaturesExtraFiles             → "listed files missing from the bundle ..."
+// TestReadWithSignaturesSkipVerify             → "readArchive checks signatures only when asked"
+// TestVerifyBundleFileHash (all algorithms, canonical JSON/YAML, raw bytes) → "canonical digests"
+//   (our hashFile reproduces that test's seven MD5/SHA-512 digests exactly)
+//
 // Cases we do not match, and why:
 // - a custom verifier (`"plugin"` in .signatures.json): OPA looks it up in a Go registry; regoc has
 //   none, so any plugin is refused ("no verifier exists under id ...") instead of accepted.
