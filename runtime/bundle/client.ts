@@ -168,7 +168,8 @@ export class BundleClient extends Listeners {
         const archive = await readPersisted(this.config.persistenceDirectory, s.config.name);
         if (archive !== undefined) await this.accept(s, await this.read(s, archive), undefined);
       } catch (e) {
-        this.report(s, e);
+        // A persisted bundle that cannot be used is reported; the download still decides readiness.
+        this.report(s, e, false);
       }
     }
     for (const s of this.sources) if (s.config.trigger === "periodic" && !this.stopped) s.running = this.poll(s).then(() => this.schedule(s));
@@ -184,10 +185,12 @@ export class BundleClient extends Listeners {
     }
   }
 
-  private report(s: Source, e: unknown): RegoError {
+  private report(s: Source, e: unknown, settle = true): RegoError {
     s.lastError = asRegoError(e, "bundle_error");
-    this.settleFirst?.(s.lastError);
-    this.settleFirst = undefined;
+    if (settle) {
+      this.settleFirst?.(s.lastError);
+      this.settleFirst = undefined;
+    }
     this.emit("failed", s.lastError, this.status(s.config.name));
     return s.lastError;
   }

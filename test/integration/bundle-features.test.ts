@@ -2,7 +2,7 @@
 // persistence across a restart with the server down, trigger: manual, delta bundles, long polling
 // and redirects. A loopback HTTP server answers per path.
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -136,6 +136,16 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     const failure = await nextEvent<RegoError>(client, "failed");
     expect(failure.message).to.contain("HTTP 503");
     expect(await allow(client, "alice")).to.equal(true);
+  });
+
+  it("persist: an unusable persisted bundle is reported, and the download still activates", async () => {
+    mkdirSync(join(dir, "bundles", "authz"), { recursive: true });
+    writeFileSync(join(dir, "bundles", "authz", "bundle.tar.gz"), "not a gzip stream");
+    server.routes.set("/authz.tar.gz", { body: authzWithUsers("a2") });
+    client = startBundle({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST, persist: true } }, persistence_directory: dir });
+    const failure = nextEvent<RegoError>(client, "failed");
+    expect((await client.ready()).revision).to.equal("a2");
+    expect((await failure).message).to.contain("not a valid gzip stream");
   });
 
   it("trigger: manual downloads only when trigger() is called", async () => {
