@@ -201,8 +201,9 @@ export class BundleClient extends Listeners {
     const { download } = await import("./download.js");
     const got = await download(s.config, { etag: s.etag, maxBytes: this.limits.maxArchiveBytes, signal: this.abort.signal });
     s.lastRequest = new Date();
-    if (got.longPoll) this.longPoll.add(s);
-    else this.longPoll.delete(s);
+    // A 304 carries no Content-Type (RFC 7232): it keeps the mode the last 200 showed.
+    if (got.modified && got.longPoll) this.longPoll.add(s);
+    else if (got.modified) this.longPoll.delete(s);
     if (!got.modified) {
       // Not modified with nothing active: the server claims a bundle this client never received.
       if (s.parsed === undefined) {

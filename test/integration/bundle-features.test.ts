@@ -25,7 +25,7 @@ async function routesServer(): Promise<{ url: string; port: number; routes: Map<
     requests.push({ path: req.url ?? "", headers: req.headers });
     const r = routes.get(req.url ?? "") ?? { status: 404 };
     const etag = r.headers?.["ETag"];
-    if (etag !== undefined && req.headers["if-none-match"] === etag) return void res.writeHead(304, r.headers).end();
+    if (etag !== undefined && req.headers["if-none-match"] === etag) return void res.writeHead(304, { ETag: etag }).end();
     res.writeHead(r.status ?? 200, { "Content-Type": "application/gzip", ...r.headers }).end(r.body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
