@@ -24,6 +24,7 @@ const commands: Record<string, Loader> = {
   check: async () => (await import("./cli/check.js")).default,
   builtins: async () => (await import("./cli/builtins.js")).default,
   test: async () => (await import("./cli/test.js")).default,
+  run: async () => (await import("./cli/run.js")).default,
 };
 
 export async function main(argv: string[]): Promise<number> {
