@@ -228,8 +228,7 @@ export function opaRouter(options: OpaRouterOptions) {
           res.destroy();
           return;
         }
-        // a body left unread (too large, malformed) is not read on: the connection closes after the answer
-        if (!req.complete) res.setHeader("Connection", "close");
+        if (!req.complete) discardBody(req, res, maxBody);
         send(res, error.status, error.body(), false);
       })
       .finally(() => {
@@ -371,7 +370,6 @@ function readBody(req: RouterRequest, maxBody: number, maxGzip: number): Promise
       req.off("end", onEnd);
       req.off("error", onError);
       if (e) {
-        req.pause();
         reject(e);
         return;
       }
@@ -394,6 +392,23 @@ function readBody(req: RouterRequest, maxBody: number, maxGzip: number): Promise
     req.on("end", onEnd);
     req.on("error", onError);
   });
+}
+
+/** Reads and drops the rest of a refused body, so that the client, still sending, gets the answer
+ * (a client whose upload is cut off sees a reset, not the error); past another `limit` bytes, or a
+ * declared length over twice the limit, the connection is closed instead. */
+function discardBody(req: RouterRequest, res: ServerResponse, limit: number): void {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > 2 * limit) {
+    res.setHeader("Connection", "close");
+    return;
+  }
+  let dropped = 0;
+  req.on("data", (c: Buffer) => {
+    dropped += c.length;
+    if (dropped > limit) req.socket.destroy();
+  });
+  req.resume();
 }
 
 function send(res: ServerResponse, status: number, body: unknown, pretty: boolean, type = "application/json"): void {
