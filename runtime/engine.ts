@@ -5,8 +5,9 @@
 //   await engine.evaluate("data.authz.allow", input)
 //     → [{ expressions: [{ value: true, text: "data.authz.allow", location: { row: 1, col: 1 } }], bindings: {} }]
 //
-// Each distinct query is compiled on first use and cached (the compiling promise is cached, so
-// concurrent first uses compile once; a failed compilation is not cached).
+// Each distinct query is compiled on first use and cached, the MAX_CACHED_QUERIES most recently
+// used (the compiling promise is cached, so concurrent first uses compile once; a failed
+// compilation is not cached).
 import type { EvalOptions } from "./builtins/context.js";
 import { Authorizer } from "./authorizer.js";
 import { asRegoError, compileDecision, wrapCompileError, type CompiledDecision } from "./decision.js";
@@ -31,6 +32,10 @@ export interface QueryResult {
   expressions: { value: JSONValue; text: string; location: { row: number; col: number } }[];
   bindings: Record<string, JSONValue>;
 }
+
+/** Compiled queries an Engine keeps, the most recently used: its callers (regoc/server's clients)
+ * choose the queries, so the cache is bounded. */
+export const MAX_CACHED_QUERIES = 1000;
 
 export class Engine {
   readonly store = new Store();
@@ -107,12 +112,18 @@ export class Engine {
       return Promise.reject(new RegoError("rego_compile_error", "Engine: the query must be a non-empty string"));
     }
     let p = this.cache.get(query);
-    if (!p) {
-      p = compileDecision({ modules: this.modules, query, asQuery: true, v0Compatible: this.v0 }).catch((e: unknown) => {
-        this.cache.delete(query);
+    if (p) {
+      // most recently used last: the first entry is the one evicted
+      this.cache.delete(query);
+      this.cache.set(query, p);
+    } else {
+      const compiling: Promise<CompiledDecision> = compileDecision({ modules: this.modules, query, asQuery: true, v0Compatible: this.v0 }).catch((e: unknown) => {
+        if (this.cache.get(query) === compiling) this.cache.delete(query);
         throw wrapCompileError(`Engine: query ${JSON.stringify(query)} does not compile`, e);
       });
+      p = compiling;
       this.cache.set(query, p);
+      if (this.cache.size > MAX_CACHED_QUERIES) this.cache.delete(this.cache.keys().next().value!);
     }
     return p;
   }
