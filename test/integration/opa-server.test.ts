@@ -192,6 +192,30 @@ describe("regoc run --server with OPA's TypeScript client", function () {
     expect(await health.json()).to.deep.equal({});
   });
 
+  it("--bundle: a bundle directory's data.json files and .manifest roots; --log-level debug logs each request", async () => {
+    const b = mkdtempSync(join(tmpdir(), "regoc-opa-server-bundle-"));
+    try {
+      mkdirSync(join(b, "authz"));
+      writeFileSync(join(b, ".manifest"), JSON.stringify({ revision: "r1", roots: ["authz"] }));
+      writeFileSync(join(b, "authz", "policy.rego"), "package authz\n\nallow if input.user in data.authz.admins\n");
+      writeFileSync(join(b, "authz", "data.json"), JSON.stringify({ admins: ["root"] }));
+      writeFileSync(join(b, "authz", "other.json"), JSON.stringify({ ignored: true }));
+      const other = await startServer(["--bundle", "--log-level", "debug", b]);
+      try {
+        const client = new OPAClient(other.url);
+        expect(await client.evaluate("authz/allow", { user: "root" })).to.equal(true);
+        expect(await client.evaluate("authz", { user: "eve" })).to.deep.equal({ admins: ["root"] });
+        for (let i = 0; i < 100 && !other.stderr().includes('"msg":"Sent response."'); i++) await new Promise((r) => setTimeout(r, 20));
+        expect(other.stderr()).to.match(/"level":"debug","msg":"Sent response."/);
+      } finally {
+        other.child.kill("SIGTERM");
+        expect(await other.exited).to.equal(0);
+      }
+    } finally {
+      rmSync(b, { recursive: true, force: true });
+    }
+  });
+
   it("stops cleanly on SIGTERM", async () => {
     const other = await startServer([dir]);
     expect((await fetch(`${other.url}/health`)).status).to.equal(200);
