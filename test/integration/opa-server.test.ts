@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { OPAClient } from "@open-policy-agent/opa";
+import { fetchJSON, type FetchedReply } from "../support/fetchJson.js";
 
 const BIN = fileURLToPath(new URL("../../bin/regoc.js", import.meta.url));
 
@@ -56,21 +57,13 @@ async function startServer(args: string[]): Promise<Running> {
   return { child, url, stderr: () => err, exited };
 }
 
-async function post(url: string, body: string | Readable, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown; text: string }> {
+function post(url: string, body: string | Readable, headers: Record<string, string> = {}): Promise<FetchedReply> {
   const init: RequestInit & { duplex?: string } = { method: "POST", body: body as BodyInit, headers: { "content-type": "application/json", ...headers } };
   if (body instanceof Readable) {
     init.body = Readable.toWeb(body) as unknown as BodyInit;
     init.duplex = "half";
   }
-  const res = await fetch(url, init);
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, body: parsed, text };
+  return fetchJSON(url, init);
 }
 
 describe("regoc run --server with OPA's TypeScript client", function () {
@@ -178,7 +171,7 @@ describe("regoc run --server with OPA's TypeScript client", function () {
         this.push(chunk);
       },
     });
-    let chunked: { status: number; body: unknown } | undefined;
+    let chunked: FetchedReply | undefined;
     try {
       chunked = await post(`${server.url}/v1/data/authz/allow`, stream);
     } catch (e) {

@@ -5,6 +5,7 @@ import express from "express";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
 import { Engine } from "regoc";
+import { fetchJSON } from "../../support/fetchJson.js";
 import { negotiateTarget, opaRouter, pathSegments, dataQuery, type OpaRouterOptions, type CompileFilterOptions } from "regoc/server";
 
 const POLICY = `package authz
@@ -18,13 +19,6 @@ conflict := x if { x := input.b }
 items := ["zero", "one"]
 `;
 
-interface Reply {
-  status: number;
-  type: string | null;
-  text: string;
-  body: unknown;
-}
-
 async function listen(handler: Parameters<typeof createServer>[1] | express.Express): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer(handler as Parameters<typeof createServer>[1]);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -32,17 +26,7 @@ async function listen(handler: Parameters<typeof createServer>[1] | express.Expr
   return { url: `http://127.0.0.1:${a.port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-async function call(url: string, init: RequestInit = {}): Promise<Reply> {
-  const res = await fetch(url, init);
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: res.status, type: res.headers.get("content-type"), text, body };
-}
+const call = fetchJSON;
 
 const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
