@@ -18,6 +18,11 @@ export type RegoErrorCode =
   | "eval_invalid_result"
   | "eval_internal_error"
   | "eval_cancel_error"
+  // data-filter compilation (OPA's compile API)
+  | "pe_fragment_error"
+  | "invalid_unknown"
+  | "invalid_mask_rule"
+  | "invalid_parameter"
   // regoc's own, in the same style
   | "plan_invalid_error"
   | "storage_invalid_path_error"
