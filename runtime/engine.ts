@@ -14,6 +14,8 @@ import { RegoError } from "./errors.js";
 import type { Bindings } from "./eval/prepared.js";
 import { Store, parsePath, type StoragePath } from "./store/index.js";
 import type { JSONValue } from "./value/json.js";
+import type { JsonValue } from "../compiler/ast/opaJson.js";
+import type { PartialOptions } from "../compiler/partial/index.js";
 
 export interface EngineOptions {
   /** Rego sources by file name. */
@@ -30,6 +32,14 @@ export interface EngineOptions {
 export interface QueryResult {
   expressions: { value: JSONValue; text: string; location: { row: number; col: number } }[];
   bindings: Record<string, JSONValue>;
+}
+
+export interface EnginePartialOptions {
+  input?: unknown;
+  /** Refs declared unknown, e.g. ["input.fruits"]. */
+  unknowns: string[];
+  /** Rule refs not to inline. */
+  disableInlining?: string[];
 }
 
 export class Engine {
@@ -94,6 +104,18 @@ export class Engine {
       // Converting a too deep result to JSON fails like evaluating it: a RegoError either way.
       throw asRegoError(e);
     }
+  }
+
+  /**
+   * Partially evaluates a query with the given refs unknown (OPA's Compile API): the residual
+   * queries and support modules in OPA's JSON AST form (`support` left out when there is none).
+   */
+  async partial(query: string, options: EnginePartialOptions): Promise<{ queries: JsonValue[]; support?: JsonValue[] }> {
+    const { partialEval, partialToOpaJson } = await import("../compiler/partial/index.js");
+    const opts: PartialOptions = { modules: this.modules, query, data: this.store.read(), unknowns: options.unknowns, v0Compatible: this.v0 };
+    if (options.input !== undefined) opts.input = options.input;
+    if (options.disableInlining) opts.disableInlining = options.disableInlining;
+    return partialToOpaJson(partialEval(opts));
   }
 
   /** An Authorizer for a decision of these modules that reads this engine's store (loadData

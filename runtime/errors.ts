@@ -30,7 +30,10 @@ export type RegoErrorCode =
   | "storage_invalid_value_error"
   | "storage_transaction_error"
   | "bundle_error"
-  | "cli_usage_error";
+  | "cli_usage_error"
+  // partial evaluation (compiler/partial): a construct it cannot keep as a residual, a bad unknown
+  | "pe_unsupported"
+  | "pe_invalid_unknown";
 
 /** A position in Rego source, 1-based as in OPA. */
 export interface Location {
