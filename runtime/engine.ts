@@ -16,6 +16,8 @@ import { Store, parsePath, type StoragePath } from "./store/index.js";
 import type { JSONValue } from "./value/json.js";
 import type { JsonValue } from "../compiler/ast/opaJson.js";
 import type { PartialOptions } from "../compiler/partial/index.js";
+import type { CompileFilterOptions } from "../compiler/filter/compile.js";
+import type { CompileFilterResponse } from "../compiler/filter/index.js";
 
 export interface EngineOptions {
   /** Rego sources by file name. */
@@ -116,6 +118,26 @@ export class Engine {
     if (options.input !== undefined) opts.input = options.input;
     if (options.disableInlining) opts.disableInlining = options.disableInlining;
     return partialToOpaJson(partialEval(opts));
+  }
+
+  /**
+   * A data filter for the rule at `path` (`filters/include` or `data.filters.include`), as OPA's
+   * compile API answers it (`{ result: { query, masks? } }`; no `result` when every row is
+   * denied): partial evaluation with `unknowns` (default: the rule's `compile:` annotations)
+   * translated for `target` (`postgresql`, `ucast.prisma`, or OPA's media type).
+   */
+  async compileFilter(path: string, options: CompileFilterOptions): Promise<CompileFilterResponse> {
+    const { compileFilter } = await import("../compiler/filter/compile.js");
+    return compileFilter(
+      {
+        modules: this.modules,
+        v0Compatible: this.v0,
+        data: this.store.read(),
+        evaluate: async (query, input) => (await this.evaluate(query, input))[0]?.expressions[0]?.value,
+      },
+      path,
+      options,
+    );
   }
 
   /** An Authorizer for a decision of these modules that reads this engine's store (loadData
