@@ -15,6 +15,10 @@ import { RegoError } from "./errors.js";
 import type { Bindings } from "./eval/prepared.js";
 import { Store, parsePath, type StoragePath } from "./store/index.js";
 import type { JSONValue } from "./value/json.js";
+import type { JsonValue } from "../compiler/ast/opaJson.js";
+import type { PartialOptions } from "../compiler/partial/index.js";
+import type { CompileFilterOptions } from "../compiler/filter/compile.js";
+import type { CompileFilterResponse } from "../compiler/filter/index.js";
 
 export interface EngineOptions {
   /** Rego sources by file name. */
@@ -36,6 +40,14 @@ export interface QueryResult {
 /** Compiled queries an Engine keeps, the most recently used: its callers (regoc/server's clients)
  * choose the queries, so the cache is bounded. */
 export const MAX_CACHED_QUERIES = 1000;
+
+export interface EnginePartialOptions {
+  input?: unknown;
+  /** Refs declared unknown, e.g. ["input.fruits"]. */
+  unknowns: string[];
+  /** Rule refs not to inline. */
+  disableInlining?: string[];
+}
 
 export class Engine {
   readonly store = new Store();
@@ -99,6 +111,38 @@ export class Engine {
       // Converting a too deep result to JSON fails like evaluating it: a RegoError either way.
       throw asRegoError(e);
     }
+  }
+
+  /**
+   * Partially evaluates a query with the given refs unknown (OPA's Compile API): the residual
+   * queries and support modules in OPA's JSON AST form (`support` left out when there is none).
+   */
+  async partial(query: string, options: EnginePartialOptions): Promise<{ queries: JsonValue[]; support?: JsonValue[] }> {
+    const { partialEval, partialToOpaJson } = await import("../compiler/partial/index.js");
+    const opts: PartialOptions = { modules: this.modules, query, data: this.store.read(), unknowns: options.unknowns, v0Compatible: this.v0 };
+    if (options.input !== undefined) opts.input = options.input;
+    if (options.disableInlining) opts.disableInlining = options.disableInlining;
+    return partialToOpaJson(partialEval(opts));
+  }
+
+  /**
+   * A data filter for the rule at `path` (`filters/include` or `data.filters.include`), as OPA's
+   * compile API answers it (`{ result: { query, masks? } }`; no `result` when every row is
+   * denied): partial evaluation with `unknowns` (default: the rule's `compile:` annotations)
+   * translated for `target` (`postgresql`, `ucast.prisma`, or OPA's media type).
+   */
+  async compileFilter(path: string, options: CompileFilterOptions): Promise<CompileFilterResponse> {
+    const { compileFilter } = await import("../compiler/filter/compile.js");
+    return compileFilter(
+      {
+        modules: this.modules,
+        v0Compatible: this.v0,
+        data: this.store.read(),
+        evaluate: async (query, input) => (await this.evaluate(query, input))[0]?.expressions[0]?.value,
+      },
+      path,
+      options,
+    );
   }
 
   /** An Authorizer for a decision of these modules that reads this engine's store (loadData
