@@ -11,7 +11,9 @@
 // it does not serve goes to next(). It imports nothing from Express.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gunzip } from "node:zlib";
-import { RegoError } from "./errors.js";
+import type { CompileFilterOptions } from "../compiler/filter/compile.js";
+import type { CompileFilterResponse, Mappings } from "../compiler/filter/index.js";
+import { RegoError, RegoErrors } from "./errors.js";
 import { fromJSONText, writeJSON } from "./value/json.js";
 import { isPlainObject, type Value } from "./value/value.js";
 
@@ -21,7 +23,7 @@ export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
 /** What answers data queries: an Engine (`evaluate`), optionally with data filters (`compileFilter`). */
 export interface QueryEngine {
   evaluate(query: string, input?: unknown): Promise<{ expressions: { value: unknown }[] }[]>;
-  compileFilter?(path: string, options: CompileFilterOptions): Promise<unknown>;
+  compileFilter?(path: string, options: CompileFilterOptions): Promise<CompileFilterResponse>;
 }
 
 /** What answers decisions by path: a BundleClient. */
@@ -30,14 +32,7 @@ export interface DecisionClient {
   status(): { revision?: string | undefined; lastSuccessfulActivation?: unknown };
 }
 
-export interface CompileFilterOptions {
-  input?: unknown;
-  unknowns?: string[];
-  target: string;
-  tableMappings?: unknown;
-  maskRule?: string;
-  [key: string]: unknown;
-}
+export type { CompileFilterOptions, CompileFilterResponse };
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -79,6 +74,7 @@ export class ApiError extends Error {
 // OPA's codes and messages (v1/server/types).
 const INVALID_PARAMETER = "invalid_parameter";
 const INTERNAL = "internal_error";
+const EVALUATION = "evaluation_error";
 const UNDEFINED_DOCUMENT = "undefined_document";
 const MSG_EVALUATION = "error(s) occurred while evaluating query";
 const MSG_TOO_LARGE = "request body too large";
@@ -149,6 +145,7 @@ export function opaRouter(options: OpaRouterOptions) {
   }
 
   async function compile(req: RouterRequest, res: ServerResponse, segments: string[], params: URLSearchParams): Promise<void> {
+    if (segments.length === 0) throw new ApiError(400, INVALID_PARAMETER, "missing required 'path' parameter");
     const body = req.method === "GET" ? ({ kind: "text", text: "" } as const) : await readBody(req, maxBody, maxGzip);
     let request: Value | undefined;
     if (body.kind === "parsed") request = body.value as Value;
@@ -158,16 +155,21 @@ export function opaRouter(options: OpaRouterOptions) {
     }
     const r = (request ?? {}) as Record<string, unknown>;
     const opts = isPlainObject(r["options"] as Value) ? (r["options"] as Record<string, unknown>) : {};
-    const target = negotiateTarget(req.headers["accept"]);
+    const target = acceptedTarget(req.headers["accept"]);
     const filterOptions: CompileFilterOptions = { target };
     if (Object.hasOwn(r, "input")) filterOptions.input = r["input"];
-    if (Array.isArray(r["unknowns"])) filterOptions.unknowns = r["unknowns"] as string[];
-    const mappings = opts["targetSQLTableMappings"];
-    if (mappings !== undefined) filterOptions.tableMappings = mappings;
-    if (typeof opts["maskRule"] === "string") filterOptions.maskRule = opts["maskRule"];
-    if (Array.isArray(opts["targetDialects"])) filterOptions.targetDialects = opts["targetDialects"];
-    const answer = await engine!.compileFilter!(segments.join("/"), filterOptions);
-    send(res, 200, answer, boolParam(params, "pretty"), target.startsWith("application/") ? target : "application/json");
+    if (Array.isArray(r["unknowns"]) && r["unknowns"].length > 0) filterOptions.unknowns = r["unknowns"] as string[];
+    if (isPlainObject(opts["targetSQLTableMappings"] as Value)) filterOptions.tableMappings = opts["targetSQLTableMappings"] as Mappings;
+    if (typeof opts["maskRule"] === "string" && opts["maskRule"] !== "") filterOptions.maskRule = opts["maskRule"];
+    if (Array.isArray(opts["targetDialects"])) filterOptions.targetDialects = opts["targetDialects"] as string[];
+    if (Array.isArray(opts["disableInlining"])) filterOptions.disableInlining = opts["disableInlining"] as string[];
+    let answer: CompileFilterResponse;
+    try {
+      answer = await engine!.compileFilter!(segments.join("/"), filterOptions);
+    } catch (e) {
+      throw compileApiError(e);
+    }
+    send(res, 200, answer, boolParam(params, "pretty"), target);
   }
 
   async function health(res: ServerResponse, rest: string[], params: URLSearchParams): Promise<void> {
@@ -203,7 +205,7 @@ export function opaRouter(options: OpaRouterOptions) {
       if (method === "POST") return dataPost(req, res, segments, params);
       return methodNotAllowed(res);
     }
-    if (under("/v1/compile") && rawPath !== "/v1/compile" && engine?.compileFilter) {
+    if (under("/v1/compile") && engine?.compileFilter) {
       const segments = pathSegments(rawPath.slice("/v1/compile".length));
       if (method === "GET" || method === "POST") return compile(req, res, segments, params);
       return methodNotAllowed(res);
@@ -242,12 +244,6 @@ export function apiError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
   if (e instanceof RegoError) {
     if (e.code.startsWith("eval_")) return new ApiError(500, INTERNAL, MSG_EVALUATION, [e.toJSON()]);
-    if (e.code === "cli_usage_error" || e.code === "storage_invalid_path_error") return new ApiError(400, INVALID_PARAMETER, e.message);
-    const code: string = e.code;
-    if (code === "pe_fragment_error" || code.startsWith("rego_")) {
-      // a query or filter that does not compile: OPA answers these with the compiler's errors
-      return new ApiError(code === "pe_fragment_error" ? 400 : 500, code === "pe_fragment_error" ? INVALID_PARAMETER : INTERNAL, e.toString(), [e.toJSON()]);
-    }
     return new ApiError(500, INTERNAL, e.toString(), [e.toJSON()]);
   }
   return new ApiError(500, INTERNAL, e instanceof Error ? e.message : String(e));
@@ -311,38 +307,41 @@ function metrics(started: bigint, parsed: bigint): Record<string, number> {
   return { timer_rego_input_parse_ns: Number(parsed - started), timer_server_handler_ns: Number(now - started) };
 }
 
-/** The media types of OPA's Compile API, in OPA's order of preference for an equal q. */
+/** The media types of OPA's Compile API. */
 const COMPILE_TARGETS = [
-  "application/json",
   "application/vnd.opa.multitarget+json",
-  "application/vnd.opa.sql.mysql+json",
-  "application/vnd.opa.sql.postgresql+json",
-  "application/vnd.opa.sql.sqlite+json",
-  "application/vnd.opa.sql.sqlserver+json",
   "application/vnd.opa.ucast.all+json",
-  "application/vnd.opa.ucast.linq+json",
   "application/vnd.opa.ucast.minimal+json",
   "application/vnd.opa.ucast.prisma+json",
+  "application/vnd.opa.ucast.linq+json",
+  "application/vnd.opa.sql.postgresql+json",
+  "application/vnd.opa.sql.mysql+json",
+  "application/vnd.opa.sql.sqlserver+json",
+  "application/vnd.opa.sql.sqlite+json",
+  "application/json",
 ];
 
-/** The target of an Accept header: the known media type with the highest q (a q of 0 is refused);
- * none known → a 400. */
-export function negotiateTarget(accept: string | undefined): string {
-  let best: string | undefined;
-  let bestQ = 0;
-  for (const part of (accept ?? "application/json").split(",")) {
-    const [type = "", ...ps] = part.split(";").map((s) => s.trim());
-    const qp = ps.find((p) => p.startsWith("q="));
-    const q = qp === undefined ? 1 : Number(qp.slice(2));
-    const t = type.toLowerCase();
-    if (!(q > 0) || !COMPILE_TARGETS.includes(t)) continue;
-    if (q > bestQ || (q === bestQ && best !== undefined && COMPILE_TARGETS.indexOf(t) < COMPILE_TARGETS.indexOf(best))) {
-      best = t;
-      bestQ = q;
-    }
-  }
-  if (best === undefined) throw new ApiError(400, INVALID_PARAMETER, `unsupported Accept header: ${JSON.stringify(accept ?? "")}`);
-  return best;
+/** The compile target named by the Accept header, which OPA requires to be exactly one of its
+ * media types (no list, no parameters): anything else is a 400. */
+export function acceptedTarget(accept: string | undefined): string {
+  const fail = (why: string) => new ApiError(400, INVALID_PARAMETER, `Accept header: ${why}`);
+  if (accept === undefined || accept === "") throw fail("missing required header");
+  if (accept.includes(",")) throw fail("multiple headers not supported");
+  if (!COMPILE_TARGETS.includes(accept)) throw fail(`unsupported header: ${accept}`);
+  return accept;
+}
+
+/** The Compile API's errors (OPA's compile handler): what the filter cannot express and bad
+ * unknowns or mask rules are 400 evaluation_error with each error; a policy that does not compile
+ * is 400 invalid_parameter; an evaluation error is 500 internal_error. */
+export function compileApiError(e: unknown): ApiError {
+  if (!(e instanceof RegoError)) return apiError(e);
+  const code: string = e.code;
+  const errors = (e instanceof RegoErrors ? e.errors : [e]).map((x) => x.toJSON());
+  if (code === "invalid_parameter") return new ApiError(400, INVALID_PARAMETER, e.message);
+  if (code.startsWith("eval_")) return new ApiError(500, INTERNAL, MSG_EVALUATION, errors);
+  if (code.startsWith("rego_")) return new ApiError(400, INVALID_PARAMETER, "error(s) occurred while compiling module(s)", errors);
+  return new ApiError(400, EVALUATION, MSG_EVALUATION, errors);
 }
 
 type Body = { kind: "text"; text: string } | { kind: "parsed"; value: unknown };

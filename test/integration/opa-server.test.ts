@@ -1,5 +1,5 @@
 // `regoc run --server` as a child process on a free loopback port, driven by OPA's own TypeScript
-// client (@open-policy-agent/opa) as its README shows it, and by raw requests for the bad ones: a
+// client (@open-policy-agent/opa) as its README shows it (decisions and data filters), and by raw requests for the bad ones: a
 // body over the limit (declared and chunked), malformed JSON, a path with no document, an
 // evaluation error — each answered with OPA's status and code, and the server keeps serving.
 import { expect } from "chai";
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { OPAClient } from "@open-policy-agent/opa";
+import { OPAClient, type Filters, type PrismaMask } from "@open-policy-agent/opa";
 import { fetchJSON, type FetchedReply } from "../support/fetchJson.js";
 
 const BIN = fileURLToPath(new URL("../../bin/regoc.js", import.meta.url));
@@ -28,6 +28,18 @@ good_b := ["b"]
 response.allowed if input.subject == "alice"
 response.details contains "input.a is OK" if input.a in good_a
 response.details contains "input.b is OK" if input.b in good_b
+`;
+// the client README's data-filter policy
+const FILTERS = `package filters
+
+# METADATA
+# scope: document
+# compile:
+#   unknowns: ["input.fruits"]
+#   mask_rule: masks
+include if input.fruits.colour in input.fav_colours
+
+masks.fruits.supplier.replace.value := "<supplier>"
 `;
 const SYSTEM = `package system
 
@@ -77,6 +89,7 @@ describe("regoc run --server with OPA's TypeScript client", function () {
     mkdirSync(join(dir, "roles"));
     writeFileSync(join(dir, "authz.rego"), AUTHZ);
     writeFileSync(join(dir, "system.rego"), SYSTEM);
+    writeFileSync(join(dir, "filters.rego"), FILTERS);
     writeFileSync(join(dir, "roles", "data.json"), JSON.stringify({ admin: ["read", "write"] }));
     // a limit under the 100 MB bodies below (OPA's default, 256 MiB, would read them)
     server = await startServer(["--set", "server.decoding.max_length=67108864", dir]);
@@ -114,6 +127,30 @@ describe("regoc run --server with OPA's TypeScript client", function () {
     // the client itself refuses a falsy value ("no result in API response"): the raw answer is false
     const bob = await post(`${server.url}/`, JSON.stringify({ subject: "bob" }));
     expect(bob).to.deep.include({ status: 200, text: "false\n" });
+  });
+
+  const MASKS = { fruits: { supplier: { replace: { value: "<supplier>" } } } };
+  const FRUITS = { fav_colours: ["red", "green"] };
+
+  it("getFilters for Prisma: the where object and a mask function (the README's output)", async () => {
+    const { query, mask } = (await opa.getFilters("filters/include", FRUITS, "fruits")) as Filters & PrismaMask;
+    expect(query).to.deep.equal({ colour: { in: ["red", "green"] } });
+    expect(mask({ id: 1, colour: "red", supplier: "ACME" })).to.deep.equal({ id: 1, colour: "red", supplier: "<supplier>" });
+  });
+
+  it("getFilters for PostgreSQL, with and without table mappings (the README's output)", async () => {
+    expect(await opa.getFilters("filters/include", FRUITS, { target: "postgresql" })).to.deep.equal({ query: "WHERE fruits.colour IN (E'red', E'green')", masks: MASKS });
+    const mapped = await opa.getFilters("filters/include", FRUITS, { target: "postgresql", tableMappings: { fruits: { $self: "f", colour: "col" } } });
+    expect(mapped.query).to.equal("WHERE f.col IN (E'red', E'green')");
+  });
+
+  it("getMultipleFilters: one answer per target (the README's output)", async () => {
+    const result = await opa.getMultipleFilters("filters/include", FRUITS, { targets: ["postgresql", "mysql", "ucastPrisma"] });
+    expect(result).to.deep.equal({
+      ucast: { query: { type: "field", operator: "in", field: "fruits.colour", value: ["red", "green"] }, masks: MASKS },
+      postgresql: { query: "WHERE fruits.colour IN (E'red', E'green')", masks: MASKS },
+      mysql: { query: "WHERE fruits.colour IN ('red', 'green')", masks: MASKS },
+    });
   });
 
   it("an evaluation error is a 500 internal_error the client rejects with; the server keeps serving", async () => {

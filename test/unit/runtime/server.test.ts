@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { gzipSync } from "node:zlib";
 import { Engine } from "regoc";
 import { fetchJSON } from "../../support/fetchJson.js";
-import { negotiateTarget, opaRouter, pathSegments, dataQuery, type OpaRouterOptions, type CompileFilterOptions } from "regoc/server";
+import { acceptedTarget, opaRouter, pathSegments, dataQuery, type OpaRouterOptions, type CompileFilterOptions, type CompileFilterResponse } from "regoc/server";
 
 const POLICY = `package authz
 
@@ -29,6 +29,22 @@ async function listen(handler: Parameters<typeof createServer>[1] | express.Expr
 const call = fetchJSON;
 
 const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+const FILTERS = `package filters
+
+# METADATA
+# scope: document
+# compile:
+#   unknowns: ["input.fruits"]
+#   mask_rule: masks
+include if input.fruits.colour in input.fav_colours
+
+masks.fruits.supplier.replace.value := "<supplier>"
+
+outside if {
+  sum([input.fruits.price, 1]) > 3
+}
+`;
 
 describe("regoc/server", () => {
   let engine: Engine;
@@ -164,7 +180,7 @@ describe("regoc/server", () => {
     const seen: [string, CompileFilterOptions][] = [];
     const filtering = {
       evaluate: engine.evaluate.bind(engine),
-      compileFilter: async (path: string, options: CompileFilterOptions) => (seen.push([path, options]), { result: { query: "WHERE fruits.colour = E'red'" } }),
+      compileFilter: async (path: string, options: CompileFilterOptions): Promise<CompileFilterResponse> => (seen.push([path, options]), { result: { query: "WHERE fruits.colour = E'red'" } }),
     };
     const s = await listen((req: IncomingMessage, res: ServerResponse) => void opaRouter({ engine: filtering })(req, res));
     try {
@@ -180,22 +196,50 @@ describe("regoc/server", () => {
         "filters/include",
         { target: "application/vnd.opa.sql.postgresql+json", input: { fav: "red" }, unknowns: ["input.fruits"], tableMappings: { postgresql: { fruits: { $self: "f" } } } },
       ]);
-      const unsupported = await call(`${s.url}/v1/compile/filters/include`, { method: "POST", headers: { accept: "text/html" }, body: "{}" });
-      expect(unsupported.status).to.equal(400);
     } finally {
       await s.close();
     }
     // without compileFilter the route is not served
-    await withApp({}, async (base) => {
+    await withApp({ engine: { evaluate: engine.evaluate.bind(engine) } }, async (base) => {
       expect((await call(`${base}/v1/compile/filters/include`, json({}))).text).to.equal("app 404");
     });
   });
 
-  it("negotiates the compile target as OPA does: highest q, known types only", () => {
-    const client = "application/json;q=1, application/vnd.opa.multitarget+json;q=0.90, application/vnd.opa.ucast.prisma+json;q=0";
-    expect(negotiateTarget(client)).to.equal("application/json");
-    expect(negotiateTarget("application/vnd.opa.ucast.prisma+json")).to.equal("application/vnd.opa.ucast.prisma+json");
-    expect(negotiateTarget("text/html;q=1, application/vnd.opa.sql.mysql+json;q=0.5")).to.equal("application/vnd.opa.sql.mysql+json");
-    expect(() => negotiateTarget("application/vnd.opa.ucast.prisma+json;q=0")).to.throw(/unsupported Accept header/);
+  it("the compile target is the Accept header, exactly one of OPA's media types", () => {
+    expect(acceptedTarget("application/vnd.opa.ucast.prisma+json")).to.equal("application/vnd.opa.ucast.prisma+json");
+    expect(() => acceptedTarget(undefined)).to.throw("Accept header: missing required header");
+    expect(() => acceptedTarget("application/json;q=1, application/vnd.opa.multitarget+json;q=0.90")).to.throw("Accept header: multiple headers not supported");
+    expect(() => acceptedTarget("text/html")).to.throw("Accept header: unsupported header: text/html");
+  });
+
+  it("POST /v1/compile/{path} over Engine.compileFilter: OPA's fruits example, its errors, and the server keeps serving", async () => {
+    const filters = await Engine.create({ modules: { "filters.rego": FILTERS } });
+    const s = await listen((req: IncomingMessage, res: ServerResponse) => void opaRouter({ engine: filters })(req, res));
+    const compile = (accept: string, body: unknown) => call(`${s.url}/v1/compile/filters/include`, { method: "POST", headers: { accept, "content-type": "application/json" }, body: JSON.stringify(body) });
+    try {
+      const pg = await compile("application/vnd.opa.sql.postgresql+json", { input: { fav_colours: ["red", "green"] } });
+      expect(pg.status).to.equal(200);
+      expect(pg.type).to.equal("application/vnd.opa.sql.postgresql+json");
+      expect(pg.body).to.deep.equal({ result: { query: "WHERE fruits.colour IN (E'red', E'green')", masks: { fruits: { supplier: { replace: { value: "<supplier>" } } } } } });
+      const outside = await call(`${s.url}/v1/compile/filters/outside`, { method: "POST", headers: { accept: "application/vnd.opa.sql.postgresql+json" }, body: JSON.stringify({ input: {}, unknowns: ["input.fruits"] }) });
+      expect(outside.status).to.equal(400);
+      const body = outside.body as { code: string; message: string; errors: { code: string; location?: { row: number } }[] };
+      expect(body.code).to.equal("evaluation_error");
+      expect(body.message).to.equal("error(s) occurred while evaluating query");
+      expect(body.errors[0]!.code).to.equal("pe_fragment_error");
+      expect(body.errors[0]!.location?.row).to.equal(13);
+      const noPath = await call(`${s.url}/v1/compile`, { method: "POST", headers: { accept: "application/vnd.opa.sql.postgresql+json" }, body: "{}" });
+      expect(noPath.body).to.deep.equal({ code: "invalid_parameter", message: "missing required 'path' parameter" });
+      const badTarget = await compile("application/vnd.opa.sql.oracle+json", {});
+      expect(badTarget.body).to.deep.equal({ code: "invalid_parameter", message: "Accept header: unsupported header: application/vnd.opa.sql.oracle+json" });
+      const badJson = await call(`${s.url}/v1/compile/filters/include`, { method: "POST", headers: { accept: "application/vnd.opa.sql.postgresql+json" }, body: "{" });
+      expect(badJson.status).to.equal(400);
+      expect((badJson.body as { code: string }).code).to.equal("invalid_parameter");
+      expect((await compile("application/vnd.opa.ucast.all+json", { input: { fav_colours: ["red"] } })).body).to.deep.equal({
+        result: { query: { type: "field", operator: "in", field: "fruits.colour", value: ["red"] }, masks: { fruits: { supplier: { replace: { value: "<supplier>" } } } } },
+      });
+    } finally {
+      await s.close();
+    }
   });
 });
