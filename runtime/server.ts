@@ -52,7 +52,8 @@ export interface OpaRouterOptions {
   log?: (level: LogLevel, message: string, fields: Record<string, unknown>) => void;
 }
 
-export type RouterRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
+/** Node's request; `body` is read when an Express body parser has consumed the stream already. */
+export type RouterRequest = IncomingMessage & { body?: unknown };
 export type RouterNext = (err?: unknown) => void;
 
 /** An OPA error response: its HTTP status and body. */
@@ -89,17 +90,32 @@ export function opaRouter(options: OpaRouterOptions) {
   const defaultDecision = splitPath(options.defaultDecision ?? "system/main");
   const log = options.log;
 
+  /** The body's JSON value; undefined for an empty body. */
+  async function readInput(req: RouterRequest, malformed: string): Promise<Value | undefined> {
+    const body = await readBody(req, maxBody, maxGzip);
+    if (body.kind === "parsed") return body.value as Value;
+    return body.text.trim() === "" ? undefined : parseJSON(body.text, malformed);
+  }
+
+  /** The body as a request object (`{input, ...}`); an empty body or `null` is `{}`. */
+  async function readRequest(req: RouterRequest, malformed: string): Promise<Record<string, Value>> {
+    const request = await readInput(req, malformed);
+    if (request === undefined || request === null) return {};
+    if (!isPlainObject(request)) throw new ApiError(400, INVALID_PARAMETER, `${malformed}: the request must be a JSON object`);
+    return request as Record<string, Value>;
+  }
+
   /** The value of the document at a data path, undefined when it is undefined. */
   async function evaluatePath(segments: string[], input: Value | undefined): Promise<unknown> {
     if (engine) {
       const rows = await engine.evaluate(dataQuery(segments), input);
       return rows.length === 0 ? undefined : rows[0]!.expressions[0]!.value;
     }
-    if (!segments.every((s) => IDENT.test(s))) throw new ApiError(400, INVALID_PARAMETER, `invalid path: a bundle decision path is "pkg/rule" with identifier segments`);
+    if (segments.length === 0 || !segments.every((s) => IDENT.test(s))) throw new ApiError(400, INVALID_PARAMETER, `invalid path: a bundle decision path is "pkg/rule" with identifier segments`);
     return (await bundle!.decision({ path: segments.join("/"), input })).result;
   }
 
-  async function dataGet(req: RouterRequest, res: ServerResponse, segments: string[], params: URLSearchParams): Promise<void> {
+  async function dataGet(res: ServerResponse, segments: string[], params: URLSearchParams): Promise<void> {
     const started = process.hrtime.bigint();
     const inputs = params.getAll("input");
     let input: Value | undefined;
@@ -114,14 +130,8 @@ export function opaRouter(options: OpaRouterOptions) {
 
   async function dataPost(req: RouterRequest, res: ServerResponse, segments: string[], params: URLSearchParams): Promise<void> {
     const started = process.hrtime.bigint();
-    const body = await readBody(req, maxBody, maxGzip);
-    let request: Value | undefined;
-    if (body.kind === "parsed") request = body.value as Value;
-    else if (body.text.trim() !== "") request = parseJSON(body.text, "body contains malformed input document");
-    if (request !== undefined && request !== null && !isPlainObject(request)) {
-      throw new ApiError(400, INVALID_PARAMETER, "body contains malformed input document: the request must be a JSON object");
-    }
-    const input = request != null && Object.hasOwn(request, "input") ? (request as Record<string, Value>)["input"] : undefined;
+    const request = await readRequest(req, "body contains malformed input document");
+    const input = Object.hasOwn(request, "input") ? request["input"] : undefined;
     const parsed = process.hrtime.bigint();
     const value = await evaluatePath(segments, input);
     const out: Record<string, unknown> = {};
@@ -133,10 +143,7 @@ export function opaRouter(options: OpaRouterOptions) {
 
   /** POST /: the whole body is the input of the default decision, whose value is the answer. */
   async function defaultPost(req: RouterRequest, res: ServerResponse, params: URLSearchParams): Promise<void> {
-    const body = await readBody(req, maxBody, maxGzip);
-    let input: Value | undefined;
-    if (body.kind === "parsed") input = body.value as Value;
-    else if (body.text.trim() !== "") input = parseJSON(body.text, "unexpected parse error for input: body contains malformed input document");
+    const input = await readInput(req, "unexpected parse error for input: body contains malformed input document");
     const value = await evaluatePath(defaultDecision, input);
     if (value === undefined) {
       throw new ApiError(404, UNDEFINED_DOCUMENT, `document missing or undefined: ${refText(defaultDecision)}`);
@@ -146,14 +153,7 @@ export function opaRouter(options: OpaRouterOptions) {
 
   async function compile(req: RouterRequest, res: ServerResponse, segments: string[], params: URLSearchParams): Promise<void> {
     if (segments.length === 0) throw new ApiError(400, INVALID_PARAMETER, "missing required 'path' parameter");
-    const body = req.method === "GET" ? ({ kind: "text", text: "" } as const) : await readBody(req, maxBody, maxGzip);
-    let request: Value | undefined;
-    if (body.kind === "parsed") request = body.value as Value;
-    else if (body.text.trim() !== "") request = parseJSON(body.text, "error(s) occurred while decoding request");
-    if (request !== undefined && request !== null && !isPlainObject(request)) {
-      throw new ApiError(400, INVALID_PARAMETER, "error(s) occurred while decoding request: the request must be a JSON object");
-    }
-    const r = (request ?? {}) as Record<string, unknown>;
+    const r = req.method === "GET" ? {} : await readRequest(req, "error(s) occurred while decoding request");
     const opts = isPlainObject(r["options"] as Value) ? (r["options"] as Record<string, unknown>) : {};
     const target = acceptedTarget(req.headers["accept"]);
     const filterOptions: CompileFilterOptions = { target };
@@ -201,7 +201,7 @@ export function opaRouter(options: OpaRouterOptions) {
     const under = (prefix: string) => rawPath === prefix || rawPath.startsWith(prefix + "/");
     if (under("/v1/data")) {
       const segments = pathSegments(rawPath.slice("/v1/data".length));
-      if (method === "GET") return dataGet(req, res, segments, params);
+      if (method === "GET") return dataGet(res, segments, params);
       if (method === "POST") return dataPost(req, res, segments, params);
       return methodNotAllowed(res);
     }
