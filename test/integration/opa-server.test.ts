@@ -11,6 +11,7 @@ import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { OPAClient, type Filters, type PrismaMask } from "@open-policy-agent/opa";
 import { fetchJSON, type FetchedReply } from "../support/fetchJson.js";
+import { FRUITS_FILTER_POLICY } from "../support/fruitsFilter.js";
 
 const BIN = fileURLToPath(new URL("../../bin/regoc.js", import.meta.url));
 
@@ -28,18 +29,6 @@ good_b := ["b"]
 response.allowed if input.subject == "alice"
 response.details contains "input.a is OK" if input.a in good_a
 response.details contains "input.b is OK" if input.b in good_b
-`;
-// the client README's data-filter policy
-const FILTERS = `package filters
-
-# METADATA
-# scope: document
-# compile:
-#   unknowns: ["input.fruits"]
-#   mask_rule: masks
-include if input.fruits.colour in input.fav_colours
-
-masks.fruits.supplier.replace.value := "<supplier>"
 `;
 const SYSTEM = `package system
 
@@ -89,7 +78,7 @@ describe("regoc run --server with OPA's TypeScript client", function () {
     mkdirSync(join(dir, "roles"));
     writeFileSync(join(dir, "authz.rego"), AUTHZ);
     writeFileSync(join(dir, "system.rego"), SYSTEM);
-    writeFileSync(join(dir, "filters.rego"), FILTERS);
+    writeFileSync(join(dir, "filters.rego"), FRUITS_FILTER_POLICY);
     writeFileSync(join(dir, "roles", "data.json"), JSON.stringify({ admin: ["read", "write"] }));
     // a limit under the 100 MB bodies below (OPA's default, 256 MiB, would read them)
     server = await startServer(["--set", "server.decoding.max_length=67108864", dir]);

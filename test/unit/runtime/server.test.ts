@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { gzipSync } from "node:zlib";
 import { Engine } from "regoc";
 import { fetchJSON } from "../../support/fetchJson.js";
+import { FRUITS_FILTER_POLICY } from "../../support/fruitsFilter.js";
 import { acceptedTarget, opaRouter, pathSegments, dataQuery, type OpaRouterOptions, type CompileFilterOptions, type CompileFilterResponse } from "regoc/server";
 
 const POLICY = `package authz
@@ -30,17 +31,7 @@ const call = fetchJSON;
 
 const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
-const FILTERS = `package filters
-
-# METADATA
-# scope: document
-# compile:
-#   unknowns: ["input.fruits"]
-#   mask_rule: masks
-include if input.fruits.colour in input.fav_colours
-
-masks.fruits.supplier.replace.value := "<supplier>"
-
+const FILTERS = `${FRUITS_FILTER_POLICY}
 outside if {
   sum([input.fruits.price, 1]) > 3
 }
