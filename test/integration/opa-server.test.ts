@@ -235,6 +235,24 @@ describe("regoc run --server with OPA's TypeScript client", function () {
     }
   });
 
+  it("--v0-compatible serves Rego v0 policies", async () => {
+    const v0 = mkdtempSync(join(tmpdir(), "regoc-opa-server-v0-"));
+    try {
+      writeFileSync(join(v0, "p.rego"), "package p\n\nallow { input.x == 1 }\nnames[n] { n := input.names[_] }\n");
+      const other = await startServer(["--v0-compatible", v0]);
+      try {
+        const client = new OPAClient(other.url);
+        expect(await client.evaluate("p/allow", { x: 1 })).to.equal(true);
+        expect(await client.evaluate("p/names", { names: ["b", "a"] })).to.deep.equal(["a", "b"]);
+      } finally {
+        other.child.kill("SIGTERM");
+        await other.exited;
+      }
+    } finally {
+      rmSync(v0, { recursive: true, force: true });
+    }
+  });
+
   it("stops cleanly on SIGTERM", async () => {
     const other = await startServer([dir]);
     expect((await fetch(`${other.url}/health`)).status).to.equal(200);
