@@ -225,7 +225,8 @@ export function opaRouter(options: OpaRouterOptions) {
     })
       .catch((e: unknown) => {
         const error = apiError(e);
-        if (error.status >= 500) log?.("error", "Request failed.", { req_method: req.method, req_path: safePath(req.url), code: error.code, message: error.message });
+        // codes and locations only: an error's message may quote an operand, i.e. the input
+        if (error.status >= 500) log?.("error", "Request failed.", { req_method: req.method, req_path: safePath(req.url), code: error.code, errors: errorCodes(error) });
         if (res.headersSent) {
           res.destroy();
           return;
@@ -247,6 +248,13 @@ export function apiError(e: unknown): ApiError {
     return new ApiError(500, INTERNAL, e.toString(), [e.toJSON()]);
   }
   return new ApiError(500, INTERNAL, e instanceof Error ? e.message : String(e));
+}
+
+function errorCodes(error: ApiError): unknown[] {
+  return (error.errors ?? []).map((e) => {
+    const x = e as { code?: unknown; location?: unknown };
+    return x.location === undefined ? { code: x.code } : { code: x.code, location: x.location };
+  });
 }
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
