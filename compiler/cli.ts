@@ -25,6 +25,7 @@ const commands: Record<string, Loader> = {
   builtins: async () => (await import("./cli/builtins.js")).default,
   test: async () => (await import("./cli/test.js")).default,
   sign: async () => (await import("./cli/sign.js")).default,
+  run: async () => (await import("./cli/run.js")).default,
 };
 
 export async function main(argv: string[]): Promise<number> {

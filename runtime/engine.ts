@@ -5,8 +5,9 @@
 //   await engine.evaluate("data.authz.allow", input)
 //     → [{ expressions: [{ value: true, text: "data.authz.allow", location: { row: 1, col: 1 } }], bindings: {} }]
 //
-// Each distinct query is compiled on first use and cached (the compiling promise is cached, so
-// concurrent first uses compile once; a failed compilation is not cached).
+// Each distinct query is compiled on first use and cached, the MAX_CACHED_QUERIES most recently
+// used (the compiling promise is cached, so concurrent first uses compile once; a failed
+// compilation is not cached).
 import type { EvalOptions } from "./builtins/context.js";
 import { Authorizer } from "./authorizer.js";
 import { asRegoError, compileDecision, wrapCompileError, type CompiledDecision } from "./decision.js";
@@ -14,6 +15,10 @@ import { RegoError } from "./errors.js";
 import type { Bindings } from "./eval/prepared.js";
 import { Store, parsePath, type StoragePath } from "./store/index.js";
 import type { JSONValue } from "./value/json.js";
+import type { JsonValue } from "../compiler/ast/opaJson.js";
+import type { PartialOptions } from "../compiler/partial/index.js";
+import type { CompileFilterOptions } from "../compiler/filter/compile.js";
+import type { CompileFilterResponse } from "../compiler/filter/index.js";
 
 export interface EngineOptions {
   /** Rego sources by file name. */
@@ -30,6 +35,18 @@ export interface EngineOptions {
 export interface QueryResult {
   expressions: { value: JSONValue; text: string; location: { row: number; col: number } }[];
   bindings: Record<string, JSONValue>;
+}
+
+/** Compiled queries an Engine keeps, the most recently used: its callers (regoc/server's clients)
+ * choose the queries, so the cache is bounded. */
+export const MAX_CACHED_QUERIES = 1000;
+
+export interface EnginePartialOptions {
+  input?: unknown;
+  /** Refs declared unknown, e.g. ["input.fruits"]. */
+  unknowns: string[];
+  /** Rule refs not to inline. */
+  disableInlining?: string[];
 }
 
 export class Engine {
@@ -96,6 +113,38 @@ export class Engine {
     }
   }
 
+  /**
+   * Partially evaluates a query with the given refs unknown (OPA's Compile API): the residual
+   * queries and support modules in OPA's JSON AST form (`support` left out when there is none).
+   */
+  async partial(query: string, options: EnginePartialOptions): Promise<{ queries: JsonValue[]; support?: JsonValue[] }> {
+    const { partialEval, partialToOpaJson } = await import("../compiler/partial/index.js");
+    const opts: PartialOptions = { modules: this.modules, query, data: this.store.read(), unknowns: options.unknowns, v0Compatible: this.v0 };
+    if (options.input !== undefined) opts.input = options.input;
+    if (options.disableInlining) opts.disableInlining = options.disableInlining;
+    return partialToOpaJson(partialEval(opts));
+  }
+
+  /**
+   * A data filter for the rule at `path` (`filters/include` or `data.filters.include`), as OPA's
+   * compile API answers it (`{ result: { query, masks? } }`; no `result` when every row is
+   * denied): partial evaluation with `unknowns` (default: the rule's `compile:` annotations)
+   * translated for `target` (`postgresql`, `ucast.prisma`, or OPA's media type).
+   */
+  async compileFilter(path: string, options: CompileFilterOptions): Promise<CompileFilterResponse> {
+    const { compileFilter } = await import("../compiler/filter/compile.js");
+    return compileFilter(
+      {
+        modules: this.modules,
+        v0Compatible: this.v0,
+        data: this.store.read(),
+        evaluate: async (query, input) => (await this.evaluate(query, input))[0]?.expressions[0]?.value,
+      },
+      path,
+      options,
+    );
+  }
+
   /** An Authorizer for a decision of these modules that reads this engine's store (loadData
    * reaches it at once). */
   authorizer(query: string): Promise<Authorizer> {
@@ -107,12 +156,18 @@ export class Engine {
       return Promise.reject(new RegoError("rego_compile_error", "Engine: the query must be a non-empty string"));
     }
     let p = this.cache.get(query);
-    if (!p) {
-      p = compileDecision({ modules: this.modules, query, asQuery: true, v0Compatible: this.v0 }).catch((e: unknown) => {
-        this.cache.delete(query);
+    if (p) {
+      // most recently used last: the first entry is the one evicted
+      this.cache.delete(query);
+      this.cache.set(query, p);
+    } else {
+      const compiling: Promise<CompiledDecision> = compileDecision({ modules: this.modules, query, asQuery: true, v0Compatible: this.v0 }).catch((e: unknown) => {
+        if (this.cache.get(query) === compiling) this.cache.delete(query);
         throw wrapCompileError(`Engine: query ${JSON.stringify(query)} does not compile`, e);
       });
+      p = compiling;
       this.cache.set(query, p);
+      if (this.cache.size > MAX_CACHED_QUERIES) this.cache.delete(this.cache.keys().next().value!);
     }
     return p;
   }

@@ -18,6 +18,11 @@ export type RegoErrorCode =
   | "eval_invalid_result"
   | "eval_internal_error"
   | "eval_cancel_error"
+  // data-filter compilation (OPA's compile API)
+  | "pe_fragment_error"
+  | "invalid_unknown"
+  | "invalid_mask_rule"
+  | "invalid_parameter"
   // regoc's own, in the same style
   | "plan_invalid_error"
   | "storage_invalid_path_error"
@@ -25,7 +30,10 @@ export type RegoErrorCode =
   | "storage_invalid_value_error"
   | "storage_transaction_error"
   | "bundle_error"
-  | "cli_usage_error";
+  | "cli_usage_error"
+  // partial evaluation (compiler/partial): a construct it cannot keep as a residual, a bad unknown
+  | "pe_unsupported"
+  | "pe_invalid_unknown";
 
 /** A position in Rego source, 1-based as in OPA. */
 export interface Location {

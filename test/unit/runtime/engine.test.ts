@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Engine } from "regoc";
+import { MAX_CACHED_QUERIES } from "../../../runtime/engine.js";
 import { rejected, thrown } from "../../support/errors.js";
 
 const POLICY = `package app
@@ -85,6 +86,22 @@ describe("Engine", () => {
       expect(results.map((rs) => rs.map((r) => r.expressions[0]!.value))).to.deep.equal([[true], [false], [true]]);
       expect(cache.get(query)).to.equal(compiled);
       expect(cache.size).to.equal(2); // the query, and the "true" that Engine.create compiles to check the modules
+    });
+
+    it("keeps the MAX_CACHED_QUERIES most recently used compiled queries", async function () {
+      this.timeout(120_000);
+      const fresh = await Engine.create({ modules: { "app.rego": POLICY } });
+      const cache = compiledQueries(fresh);
+      const kept = "data.app.allow";
+      await fresh.evaluate(kept);
+      for (let i = 0; i < MAX_CACHED_QUERIES; i++) {
+        await fresh.evaluate(`data.app.p${i}`);
+        if (i % 100 === 0) await fresh.evaluate(kept); // used again: stays
+      }
+      expect(cache.size).to.equal(MAX_CACHED_QUERIES);
+      expect(cache.has(kept)).to.equal(true);
+      expect(cache.has("data.app.p0")).to.equal(false);
+      expect(cache.has(`data.app.p${MAX_CACHED_QUERIES - 1}`)).to.equal(true);
     });
 
     it("evaluation errors are thrown with their code", async () => {

@@ -1,0 +1,858 @@
+// The partial evaluator: a backtracking evaluator in continuation-passing style over the compiled
+// AST (OPA's topdown, v1/topdown/eval.go, in its partial mode). A term evaluates to a known value
+// (the runtime's Value) or to a residual (`Res`: a term over unknown refs and generated vars).
+// An expression whose operands are all known is evaluated (builtins through the runtime's
+// registry); one with a residual operand is saved, its operands plugged. Rules and functions are
+// inlined (one branch per body), unifications of a local with a residual bind the local instead
+// of being saved (OPA's copy propagation, done as the residual is made). A rule with a default
+// value or named in disableInlining that depends on an unknown becomes a support rule, as does a
+// negation over more than one residual expression. Everything else that would need a residual
+// this evaluator cannot write (comprehensions, `with`, `every` over unknowns, else chains) is a
+// `pe_unsupported` error at the construct's location.
+import type { Body, Every, Expr, Module, NodeLocation, Ref, Rule, Term } from "../ast/nodes.js";
+import type { CompileContext } from "../passes/context.js";
+import type { TreeNode } from "../passes/ruleTree.js";
+import { termToValue } from "../compile.js";
+import { RegoError } from "../../runtime/errors.js";
+import { EvalContext } from "../../runtime/builtins/context.js";
+import { getBuiltin, invokeBuiltin } from "../../runtime/builtins/registry.js";
+import { dot, dotData, scanKey, scanValue, scanView } from "../../runtime/eval/ops.js";
+import { equal } from "../../runtime/value/compare.js";
+import { isNumber, numberText } from "../../runtime/value/number.js";
+import { RegoObject, makeObject, objectEntries } from "../../runtime/value/object.js";
+import { RegoSet } from "../../runtime/value/set.js";
+import { isPlainObject, type Value } from "../../runtime/value/value.js";
+import type { PartialResult } from "./index.js";
+
+/** A residual: a term over unknown refs and generated vars, already plugged. */
+class Res {
+  constructor(readonly term: Term) {}
+}
+type PV = Value | Res;
+type K = () => void;
+
+/** The vars of one rule body (or of the query); `suffix` renames its vars in residuals. */
+interface Frame {
+  vars: Map<string, PV>;
+  suffix: string;
+}
+
+interface Branch {
+  saved: Expr[];
+  value: PV;
+}
+
+export interface EvaluatorOptions {
+  input: unknown;
+  data: unknown;
+  unknowns: Ref[];
+  disableInlining: Ref[];
+}
+
+export function unsupported(what: string, location: NodeLocation | undefined): RegoError {
+  return new RegoError("pe_unsupported", `partial evaluation: ${what} cannot be partially evaluated`, location);
+}
+
+export class PartialEvaluator {
+  private input: Value | undefined;
+  private readonly data: Value;
+  private readonly unknowns: Ref[];
+  private readonly disabled: Ref[];
+  private readonly dataNode: TreeNode | undefined;
+  private readonly evalCtx = new EvalContext();
+  /** The expressions saved on the current path. */
+  private saved: Expr[] = [];
+  /** Bindings made on the current path, undone on backtracking. */
+  private readonly trail: [Frame, string][] = [];
+  private frames = 0;
+  private generated = 0;
+  private readonly supportRules = new Map<string, Rule[]>();
+  private readonly supportRefs = new Map<readonly Rule[], Res>();
+  /** Residual var name → the order it was made in. */
+  private readonly made = new Map<string, number>();
+
+  constructor(
+    private readonly ctx: CompileContext,
+    options: EvaluatorOptions,
+  ) {
+    this.input = options.input as Value | undefined;
+    this.data = options.data as Value;
+    this.unknowns = options.unknowns;
+    this.disabled = options.disableInlining;
+    this.dataNode = ctx.ruleTree?.child({ type: "var", value: "data" } as Term);
+  }
+
+  run(body: Body): PartialResult {
+    const frame: Frame = { vars: new Map(), suffix: "" };
+    const queries: Body[] = [];
+    this.evalBody(frame, body, 0, () => {
+      const q = [...this.saved];
+      // the query's own vars keep their values in the answer (OPA keeps live vars)
+      for (const [name, v] of [...frame.vars].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+        if (name.startsWith("$") || name.startsWith("__")) continue;
+        const loc = body[0]!.location;
+        q.push(callExpr("eq", [{ type: "var", value: name, location: loc }, this.toTerm(v, loc)], loc));
+      }
+      queries.push(q.map((e, i) => ({ ...e, index: i })));
+    });
+    return { queries, support: this.supportModules() };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // bindings
+
+  private bind(frame: Frame, name: string, v: PV): void {
+    frame.vars.set(name, v);
+    this.trail.push([frame, name]);
+  }
+
+  private undo(mark: number): void {
+    while (this.trail.length > mark) {
+      const [f, name] = this.trail.pop()!;
+      f.vars.delete(name);
+    }
+  }
+
+  /** Binds, continues, unbinds. */
+  private withBinding(frame: Frame, name: string, v: PV, k: K): void {
+    const mark = this.trail.length;
+    this.bind(frame, name, v);
+    k();
+    this.undo(mark);
+  }
+
+  private withSaved(exprs: readonly Expr[], k: K): void {
+    const n = this.saved.length;
+    this.saved.push(...exprs);
+    k();
+    this.saved.length = n;
+  }
+
+  /** A var of the residual for an unbound local: bound to itself under its residual name. */
+  private residualVar(frame: Frame, name: string, loc: NodeLocation): Res {
+    const n = ++this.generated;
+    const residualName = name.startsWith("$") ? `$pe${n}` : name + frame.suffix;
+    this.made.set(residualName, n);
+    const r = new Res({ type: "var", value: residualName, location: loc });
+    this.bind(frame, name, r);
+    return r;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // bodies and expressions
+
+  private evalBody(frame: Frame, body: Body, i: number, k: K): void {
+    if (i === body.length) return k();
+    this.evalExpr(frame, body[i]!, () => this.evalBody(frame, body, i + 1, k));
+  }
+
+  private evalExpr(frame: Frame, e: Expr, k: K): void {
+    if (e.with.length > 0) return this.evalWith(frame, e, k);
+    if (e.negated) return this.evalNot(frame, e, k);
+    const ts = e.terms;
+    if (Array.isArray(ts)) return this.evalCall(frame, e, ts, k);
+    switch (ts.type) {
+      case "some":
+        return k();
+      case "every":
+        return this.evalEvery(frame, ts, k);
+      case "and":
+      case "or":
+      case "not":
+        throw unsupported(`\`${ts.type}\``, e.location);
+      default:
+        this.evalTerm(frame, ts, (v) => {
+          if (v instanceof Res) this.withSaved([termExpr(v.term, e.location)], k);
+          else if (v !== false) k();
+        });
+    }
+  }
+
+  private evalCall(frame: Frame, e: Expr, ts: Term[], k: K): void {
+    const op = ts[0]!;
+    const name = op.type === "ref" ? opName(op.value) : undefined;
+    if (name === undefined) throw unsupported("this call", e.location);
+    if (name === "eq" || name === "assign") return this.unify(frame, ts[1]!, ts[2]!, k);
+    if (name.startsWith("data.")) return this.callFunction(frame, e, (op as { value: Ref }).value, ts.slice(1), k);
+    if (name === "print" || name === "internal.print") return k();
+    const decl = this.ctx.builtins.get(name);
+    const def = getBuiltin(name);
+    if (!decl || !def) throw unsupported(`the call of ${name}`, e.location);
+    const args = ts.slice(1, 1 + decl.arity);
+    const out = ts.length - 1 > decl.arity ? ts[ts.length - 1] : undefined;
+    this.evalTerms(frame, args, 0, [], (vals) => {
+      if (vals.some((v) => v instanceof Res)) {
+        const argTerms = vals.map((v) => this.toTerm(v, e.location));
+        if (out === undefined) return this.withSaved([callExpr(name, argTerms, e.location, op)], k);
+        const mark = this.trail.length;
+        const o = this.plugOut(frame, out);
+        this.withSaved([callExpr(name, [...argTerms, o], e.location, op)], k);
+        this.undo(mark);
+        return;
+      }
+      if (def.async) throw unsupported(`the call of ${name} (asynchronous)`, e.location);
+      const r = invokeBuiltin(this.evalCtx, def, { name, location: e.location }, vals as Value[]);
+      if (r === undefined) return;
+      if (out !== undefined) return this.unifyTermPV(frame, out, r, false, k);
+      if (r !== false) k();
+    });
+  }
+
+  /** An output operand as a residual term: unbound vars become residual vars. */
+  private plugOut(frame: Frame, t: Term): Term {
+    if (t.type === "var") {
+      const v = frame.vars.get(t.value);
+      return v === undefined ? this.residualVar(frame, t.value, t.location).term : this.toTerm(v, t.location);
+    }
+    if (t.type === "array") return { ...t, value: t.value.map((x) => this.plugOut(frame, x)) };
+    if (t.type === "object") return { ...t, value: t.value.map(([a, b]) => [this.plugOut(frame, a), this.plugOut(frame, b)] as [Term, Term]) };
+    let out: Term | undefined;
+    this.evalTerm(frame, t, (v) => (out = this.toTerm(v, t.location)));
+    if (!out) throw unsupported("this output term", t.location);
+    return out;
+  }
+
+  private evalTerms(frame: Frame, ts: readonly Term[], i: number, acc: PV[], k: (vs: PV[]) => void): void {
+    if (i === ts.length) return k(acc);
+    this.evalTerm(frame, ts[i]!, (v) => {
+      acc.push(v);
+      this.evalTerms(frame, ts, i + 1, acc, k);
+      acc.pop();
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // unification
+
+  private unify(frame: Frame, a: Term, b: Term, k: K): void {
+    if (this.hasUnbound(frame, a)) {
+      if (this.hasUnbound(frame, b) && !(a.type === "var" && b.type === "var")) {
+        if (a.type === "array" && b.type === "array" && a.value.length === b.value.length) return this.unifyEach(frame, a.value, b.value, 0, k);
+      }
+      return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k));
+    }
+    this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k));
+  }
+
+  private unifyEach(frame: Frame, as: Term[], bs: Term[], i: number, k: K): void {
+    if (i === as.length) return k();
+    this.unify(frame, as[i]!, bs[i]!, () => this.unifyEach(frame, as, bs, i + 1, k));
+  }
+
+  /** Unifies a term with a value; `valueFirst`: the value was written on the left. */
+  private unifyTermPV(frame: Frame, t: Term, v: PV, valueFirst: boolean, k: K): void {
+    if (t.type === "var") {
+      const b = frame.vars.get(t.value);
+      if (b === undefined) return this.withBinding(frame, t.value, v, k);
+      return valueFirst ? this.unifyPV(v, b, t.location, k) : this.unifyPV(b, v, t.location, k);
+    }
+    if ((t.type === "array" || t.type === "object") && this.hasUnbound(frame, t)) {
+      if (v instanceof Res) {
+        const mark = this.trail.length;
+        const plugged = this.plugOut(frame, t);
+        const [l, r] = valueFirst ? [v.term, plugged] : [plugged, v.term];
+        this.withSaved([callExpr("eq", [l, r], t.location)], k);
+        this.undo(mark);
+        return;
+      }
+      if (t.type === "array") {
+        if (!Array.isArray(v) || v.length !== t.value.length) return;
+        return this.unifyElems(frame, t.value, v, 0, valueFirst, k);
+      }
+      if (!isPlainObject(v) && !(v instanceof RegoObject)) return;
+      const entries = objectEntries(v);
+      if (entries.length !== t.value.length) return;
+      const keys: Term[] = t.value.map(([key]) => key);
+      return this.evalTerms(frame, keys, 0, [], (ks) => {
+        const vals: Value[] = [];
+        for (const key of ks) {
+          if (key instanceof Res) throw unsupported("an object pattern with a residual key", t.location);
+          const x = dot(v, key);
+          if (x === undefined) return;
+          vals.push(x);
+        }
+        this.unifyElems(frame, t.value.map(([, x]) => x), vals, 0, valueFirst, k);
+      });
+    }
+    this.evalTerm(frame, t, (tv) => (valueFirst ? this.unifyPV(v, tv, t.location, k) : this.unifyPV(tv, v, t.location, k)));
+  }
+
+  private unifyElems(frame: Frame, ts: Term[], vs: Value[], i: number, valueFirst: boolean, k: K): void {
+    if (i === ts.length) return k();
+    this.unifyTermPV(frame, ts[i]!, vs[i]!, valueFirst, () => this.unifyElems(frame, ts, vs, i + 1, valueFirst, k));
+  }
+
+  private unifyPV(a: PV, b: PV, loc: NodeLocation, k: K): void {
+    if (!(a instanceof Res) && !(b instanceof Res)) {
+      if (equal(a, b)) k();
+      return;
+    }
+    this.withSaved([callExpr("eq", [this.toTerm(a, loc), this.toTerm(b, loc)], loc)], k);
+  }
+
+  private hasUnbound(frame: Frame, t: Term): boolean {
+    switch (t.type) {
+      case "var":
+        return !frame.vars.has(t.value);
+      case "array":
+        return t.value.some((x) => this.hasUnbound(frame, x));
+      case "object":
+        return t.value.some(([a, b]) => this.hasUnbound(frame, a) || this.hasUnbound(frame, b));
+      default:
+        return false;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // terms
+
+  private evalTerm(frame: Frame, t: Term, k: (v: PV) => void): void {
+    switch (t.type) {
+      case "null":
+      case "boolean":
+      case "string":
+      case "number":
+        return k(termToValue(t));
+      case "var": {
+        const v = frame.vars.get(t.value);
+        if (v === undefined) throw unsupported(`the unbound var ${t.value}`, t.location);
+        return k(v);
+      }
+      case "ref":
+        return this.evalRef(frame, t.value, t.location, k);
+      case "array":
+        return this.evalTerms(frame, t.value, 0, [], (vs) => k(vs.some((v) => v instanceof Res) ? new Res({ ...t, value: vs.map((v) => this.toTerm(v, t.location)) }) : [...(vs as Value[])]));
+      case "set":
+        return this.evalTerms(frame, t.value, 0, [], (vs) => k(vs.some((v) => v instanceof Res) ? new Res({ ...t, value: vs.map((v) => this.toTerm(v, t.location)) }) : new RegoSet(vs as Value[])));
+      case "object": {
+        const flat = t.value.flat();
+        return this.evalTerms(frame, flat, 0, [], (vs) => {
+          if (vs.some((v) => v instanceof Res)) {
+            const pairs: [Term, Term][] = [];
+            for (let i = 0; i < vs.length; i += 2) pairs.push([this.toTerm(vs[i]!, t.location), this.toTerm(vs[i + 1]!, t.location)]);
+            return k(new Res({ ...t, value: pairs }));
+          }
+          const entries: [Value, Value][] = [];
+          for (let i = 0; i < vs.length; i += 2) entries.push([vs[i] as Value, vs[i + 1] as Value]);
+          k(makeObject(entries));
+        });
+      }
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+        return k(this.evalComprehension(frame, t));
+      case "call": {
+        // a nested call: its value through a fresh output var
+        const out: Term = { type: "var", value: `$call${++this.generated}`, location: t.location };
+        const e: Expr = { type: "expr", index: 0, terms: [...t.value, out], negated: false, with: [], generated: true, location: t.location };
+        return this.evalExpr(frame, e, () => {
+          const v = frame.vars.get(out.value as string)!;
+          k(v);
+        });
+      }
+      default:
+        throw unsupported(`a ${t.type} term`, t.location);
+    }
+  }
+
+  /** A comprehension over known values is its value; over unknowns, an error. */
+  private evalComprehension(frame: Frame, t: Term & { type: "arraycomprehension" | "setcomprehension" | "objectcomprehension" }): Value {
+    const items: Value[] = [];
+    const entries: [Value, Value][] = [];
+    const n = this.saved.length;
+    const check = (v: PV): Value => {
+      if (v instanceof Res || this.saved.length > n) throw unsupported("a comprehension over unknowns", t.location);
+      return v;
+    };
+    if (t.type === "objectcomprehension") {
+      const { key, value, body } = t.value;
+      this.evalBody(frame, body, 0, () => this.evalTerm(frame, key, (kv) => this.evalTerm(frame, value, (vv) => entries.push([check(kv), check(vv)]))));
+      for (let i = 0; i < entries.length; i++) {
+        for (let j = 0; j < i; j++) {
+          if (equal(entries[i]![0], entries[j]![0]) && !equal(entries[i]![1], entries[j]![1])) {
+            throw new RegoError("eval_conflict_error", "object keys must be unique", t.location);
+          }
+        }
+      }
+      return makeObject(entries);
+    }
+    const { term, body } = t.value;
+    this.evalBody(frame, body, 0, () => this.evalTerm(frame, term, (v) => items.push(check(v))));
+    return t.type === "arraycomprehension" ? items : new RegoSet(items);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // refs
+
+  private evalRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void): void {
+    const head = ref[0]!;
+    if (head.type === "var" && head.value === "input") {
+      if (this.isUnknownPath(["input"], ref.length === 1)) return this.residualRef(frame, ref, 1, [ref[0]!], loc, k);
+      return this.walkKnown(frame, ref, 1, this.input, ["input"], false, loc, k);
+    }
+    if (head.type === "var" && head.value === "data") return this.evalDataRef(frame, ref, loc, k);
+    const start = (base: PV): void => {
+      if (base instanceof Res) return this.residualRef(frame, ref, 1, refParts(base.term), loc, k);
+      this.walkKnown(frame, ref, 1, base, undefined, false, loc, k);
+    };
+    if (head.type === "var") {
+      const v = frame.vars.get(head.value);
+      if (v === undefined) throw unsupported(`the unbound var ${head.value}`, head.location);
+      return start(v);
+    }
+    this.evalTerm(frame, head, start);
+  }
+
+  /** Whether a path of input or data (string keys so far) is covered by an unknown; `whole`: the
+   * path is all the ref reads (a prefix of an unknown then reads unknown parts too). */
+  private isUnknownPath(path: readonly string[], whole: boolean): boolean {
+    return this.unknowns.some((u) => {
+      const n = Math.min(u.length, path.length);
+      for (let i = 0; i < n; i++) if ((u[i] as { value: string }).value !== path[i]) return false;
+      return u.length <= path.length || whole;
+    });
+  }
+
+  /** The ref from operand `from` on, after `base` (the residual ref so far): known operands as
+   * constants, residual ones as their terms, unbound vars as residual vars. */
+  private residualRef(frame: Frame, ref: Ref, from: number, base: Term[], loc: NodeLocation, k: (v: PV) => void): void {
+    const go = (j: number, acc: Term[]): void => {
+      if (j === ref.length) return k(acc.length === 1 && acc[0]!.type !== "var" ? new Res(acc[0]!) : new Res({ type: "ref", value: acc, location: loc }));
+      const t = ref[j]!;
+      if (t.type === "var" && !frame.vars.has(t.value)) {
+        const mark = this.trail.length;
+        const r = this.residualVar(frame, t.value, t.location);
+        go(j + 1, [...acc, r.term]);
+        this.undo(mark);
+        return;
+      }
+      this.evalTerm(frame, t, (v) => go(j + 1, [...acc, this.toTerm(v, t.location)]));
+    };
+    go(from, base);
+  }
+
+  /**
+   * Reads ref[i..] from a known value (undefined: nothing there). `path` is the input/data path
+   * read so far while its keys are strings (unknowns are checked at every step), undefined below
+   * a var key or a rule's value; `base`: reading base data (number keys are their text).
+   */
+  private walkKnown(frame: Frame, ref: Ref, i: number, cur: Value | undefined, path: string[] | undefined, base: boolean, loc: NodeLocation, k: (v: PV) => void): void {
+    if (i === ref.length) {
+      if (cur !== undefined) k(cur);
+      return;
+    }
+    const t = ref[i]!;
+    const step = (key: Value, next: Value | undefined): void => {
+      const p = path && typeof key === "string" ? [...path, key] : undefined;
+      if (p && this.isUnknownPath(p, i + 1 === ref.length)) return this.residualRef(frame, ref, i + 1, pathTerms(ref[0]!, p, loc), loc, k);
+      if (next !== undefined) this.walkKnown(frame, ref, i + 1, next, p, base, loc, k);
+    };
+    if (t.type === "var" && !frame.vars.has(t.value)) {
+      // iterating where an unknown lies below: the whole iteration is residual
+      if (path && this.isUnknownPath(path, true)) return this.residualRef(frame, ref, i, pathTerms(ref[0]!, path, loc), loc, k);
+      if (cur === undefined) return;
+      const view = scanView(cur);
+      for (let n = 0; n < view.length; n++) {
+        const key = scanKey(cur, view, n);
+        const value = scanValue(cur, view, n);
+        this.withBinding(frame, t.value, key, () => step(key, value));
+      }
+      return;
+    }
+    this.evalTerm(frame, t, (key) => {
+      if (key instanceof Res) {
+        if (path && this.isUnknownPath(path, true)) return this.residualRef(frame, ref, i, pathTerms(ref[0]!, path, loc), loc, k);
+        if (cur === undefined) return;
+        // a residual key: one branch per key of the known collection (OPA's "iterate data - unknown key")
+        const view = scanView(cur);
+        for (let n = 0; n < view.length; n++) {
+          const kk = scanKey(cur, view, n);
+          this.withSaved([callExpr("eq", [key.term, this.toTerm(kk, t.location)], t.location)], () => step(kk, scanValue(cur, view, n)));
+        }
+        return;
+      }
+      step(key, cur === undefined ? undefined : base ? dotData(cur, key) : dot(cur, key));
+    });
+  }
+
+  private evalDataRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void): void {
+    let node = this.dataNode;
+    const path: string[] = ["data"];
+    let i = 1;
+    if (this.isUnknownPath(path, ref.length === 1)) return this.residualRef(frame, ref, 1, [ref[0]!], loc, k);
+    while (node && node.values.length === 0 && i < ref.length) {
+      const t = ref[i]!;
+      let key: string | undefined;
+      if (t.type === "string") key = t.value;
+      else if (t.type !== "var" || frame.vars.has(t.value)) {
+        let v: PV | undefined;
+        this.evalTerm(frame, t, (x) => (v = x));
+        if (typeof v === "string") key = v;
+      }
+      if (key === undefined) {
+        if (node.children.size > 0) throw unsupported("iteration over rules and packages", t.location);
+        break;
+      }
+      const child = node.child({ type: "string", value: key } as Term);
+      if (!child) {
+        node = undefined;
+        break;
+      }
+      node = child;
+      path.push(key);
+      i++;
+      if (this.isUnknownPath(path, i === ref.length)) {
+        return this.residualRef(frame, ref, i, pathTerms(ref[0]!, path, loc), loc, k);
+      }
+    }
+    if (node && node.values.length > 0) return this.evalRules(frame, node.values, ref, i, path, loc, k);
+    if (node && node.children.size > 0 && i === ref.length) throw unsupported("a package as a whole", loc);
+    // base data below the rules' prefixes
+    let cur: Value | undefined = this.data;
+    for (const key of path.slice(1)) cur = cur === undefined ? undefined : dotData(cur, key);
+    this.walkKnown(frame, ref, i, cur, path, true, loc, k);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // rules
+
+  private newFrame(): Frame {
+    return { vars: new Map(), suffix: String(++this.frames) };
+  }
+
+  /** The rules at ref[0..i) (all of one kind), then the rest of the ref on their value. */
+  private evalRules(frame: Frame, rules: readonly Rule[], ref: Ref, i: number, path: string[], loc: NodeLocation, k: (v: PV) => void): void {
+    const rest = (v: PV, from: number): void => {
+      if (v instanceof Res) return this.residualRef(frame, ref, from, refParts(v.term), loc, k);
+      this.walkKnown(frame, ref, from, v, undefined, false, loc, k);
+    };
+    const first = rules.find((r) => !r.default) ?? rules[0]!;
+    const depth = path.length;
+    const rref = this.ctx.ruleRef(first);
+    if (first.head.args) throw unsupported(`the function ${path.join(".")} used as a value`, loc);
+    if (rref.length === depth && !(first.head.key && !first.head.value)) return this.evalComplete(rules, path, loc, (v) => rest(v, i));
+    if (rref.length === depth || (rref.length === depth + 1 && first.head.value)) {
+      // a partial set (`p contains x`) or object (`p[k] := v`)
+      const isSet = rref.length === depth;
+      if (i === ref.length) throw unsupported(`the partial ${isSet ? "set" : "object"} ${path.join(".")} as a whole`, loc);
+      const operand = ref[i]!;
+      for (const r of rules) {
+        if (r.else) throw unsupported("a partial rule with else", r.location);
+        const f = this.newFrame();
+        const keyTerm = isSet ? r.head.key! : r.head.reference[r.head.reference.length - 1]!;
+        this.evalBody(f, r.body, 0, () =>
+          this.evalTerm(f, keyTerm, (kv) => {
+            const cont = (): void => (isSet ? rest(kv, i + 1) : this.evalTerm(f, r.head.value!, (vv) => rest(vv, i + 1)));
+            if (operand.type === "var" && !frame.vars.has(operand.value)) return this.withBinding(frame, operand.value, kv, cont);
+            this.evalTerm(frame, operand, (ov) => this.unifyPV(ov, kv, operand.location, cont));
+          }),
+        );
+      }
+      return;
+    }
+    throw unsupported(`the rule ${path.join(".")} (a general ref head)`, loc);
+  }
+
+  /** A complete rule's value: one branch per body with a residual; known bodies give one value
+   * (or the default); a default or disabled inlining over residuals gives a support rule. */
+  private evalComplete(rules: readonly Rule[], path: string[], loc: NodeLocation, k: (v: PV) => void): void {
+    const defaults = rules.filter((r) => r.default);
+    const branches: Branch[] = [];
+    for (const r of rules) {
+      if (r.default) continue;
+      for (let rule: Rule | undefined = r; rule; rule = rule.else) {
+        const got = this.collect((emit) => {
+          const f = this.newFrame();
+          this.evalBody(f, rule!.body, 0, () => this.evalTerm(f, rule!.head.value ?? boolTrue(loc), emit));
+        });
+        branches.push(...got);
+        if (got.length > 0) {
+          if (rule !== r || rule.else) {
+            if (got.some((b) => b.saved.length > 0 || b.value instanceof Res)) throw unsupported("an else chain over unknowns", rule.location);
+          }
+          break;
+        }
+      }
+    }
+    const residual = branches.some((b) => b.saved.length > 0 || b.value instanceof Res);
+    if (!residual) {
+      const values: Value[] = [];
+      for (const b of branches) if (!values.some((v) => equal(v, b.value as Value))) values.push(b.value as Value);
+      if (values.length > 1) throw new RegoError("eval_conflict_error", "complete rules must not produce multiple outputs", rules[0]!.location);
+      if (values.length === 1) return k(values[0]!);
+      if (defaults.length === 0) return;
+      return this.evalTerm(this.newFrame(), defaults[0]!.head.value ?? boolTrue(loc), k);
+    }
+    const ref = ["data", ...path.slice(1)];
+    if (defaults.length > 0 || this.disabled.some((d) => d.length === ref.length && d.every((t, j) => (t as { value: string }).value === ref[j]))) {
+      return k(this.support(rules, branches, defaults[0], path, loc));
+    }
+    for (const b of branches) this.withSaved(b.saved, () => k(b.value));
+  }
+
+  /** Runs `run`, collecting each success as a branch (the expressions it saved and its value). */
+  private collect(run: (emit: (v: PV) => void) => void): Branch[] {
+    const outer = this.saved;
+    this.saved = [];
+    const out: Branch[] = [];
+    try {
+      run((value) => out.push({ saved: [...this.saved], value }));
+    } finally {
+      this.saved = outer;
+    }
+    return out;
+  }
+
+  /** A support rule set `data.partial.<path>`: the residual bodies, and the default. */
+  private support(rules: readonly Rule[], branches: Branch[], def: Rule | undefined, path: string[], loc: NodeLocation): Res {
+    const known = this.supportRefs.get(rules);
+    if (known) return known;
+    const key = path.slice(1, -1).join(".");
+    const name = path[path.length - 1]!;
+    const list = this.supportRules.get(key) ?? [];
+    const mk = (value: Term, body: Body, isDefault: boolean): Rule => ({
+      type: "rule",
+      default: isDefault,
+      head: { type: "head", name, reference: [{ type: "var", value: name, location: loc }], value, assign: false, generatedValue: false, keywords: isDefault ? [] : ["if"], location: loc },
+      body: body.length > 0 ? body.map((e, i) => ({ ...e, index: i })) : [termExpr(boolTrue(loc), loc)],
+      generatedBody: body.length === 0,
+      annotations: [],
+      location: loc,
+    });
+    if (def) {
+      let dv: PV = true;
+      this.evalTerm(this.newFrame(), def.head.value ?? boolTrue(loc), (v) => (dv = v));
+      list.push(mk(this.toTerm(dv, loc), [], true));
+    }
+    for (const b of branches) list.push(mk(this.toTerm(b.value, loc), b.saved, false));
+    this.supportRules.set(key, list);
+    const res = new Res({ type: "ref", value: [{ type: "var", value: "data", location: loc }, str("partial", loc), ...path.slice(1).map((s) => str(s, loc))], location: loc });
+    this.supportRefs.set(rules, res);
+    return res;
+  }
+
+  private supportModules(): Module[] {
+    const out: Module[] = [];
+    for (const [key, rules] of [...this.supportRules].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+      const loc = rules[0]!.location;
+      const segs = ["partial", ...(key === "" ? [] : key.split("."))];
+      out.push({
+        type: "module",
+        package: { type: "package", path: [{ type: "var", value: "data", location: loc }, ...segs.map((s) => str(s, loc))], location: loc },
+        imports: [],
+        rules,
+        annotations: [],
+        comments: [],
+        regoVersion: "v1",
+      });
+    }
+    return out;
+  }
+
+  /** A call of a user function: each body inlined with the arguments bound. */
+  private callFunction(frame: Frame, e: Expr, op: Ref, operands: Term[], k: K): void {
+    const node = this.dataNode && this.lookupNode(op);
+    const rules = node?.values ?? [];
+    const arity = rules[0]?.head.args?.length;
+    if (arity === undefined) throw unsupported(`the call of ${opName(op)}`, e.location);
+    const out = operands.length > arity ? operands[arity] : undefined;
+    this.evalTerms(frame, operands.slice(0, arity), 0, [], (args) => {
+      const branches: Branch[] = [];
+      for (const r of rules) {
+        for (let rule: Rule | undefined = r; rule; rule = rule.else) {
+          const got = this.collect((emit) => {
+            const f = this.newFrame();
+            const bindArgs = (j: number): void => {
+              if (j === arity) return this.evalBody(f, rule!.body, 0, () => this.evalTerm(f, rule!.head.value ?? boolTrue(e.location), emit));
+              this.unifyTermPV(f, rule!.head.args![j]!, args[j]!, false, () => bindArgs(j + 1));
+            };
+            bindArgs(0);
+          });
+          branches.push(...got);
+          if (got.length > 0) {
+            if ((rule !== r || rule.else) && got.some((b) => b.saved.length > 0 || b.value instanceof Res)) throw unsupported("an else chain over unknowns", rule.location);
+            break;
+          }
+        }
+      }
+      if (!branches.some((b) => b.saved.length > 0 || b.value instanceof Res)) {
+        const values: Value[] = [];
+        for (const b of branches) if (!values.some((v) => equal(v, b.value as Value))) values.push(b.value as Value);
+        if (values.length > 1) throw new RegoError("eval_conflict_error", "functions must not produce multiple outputs for same inputs", e.location);
+      }
+      for (const b of branches) {
+        this.withSaved(b.saved, () => {
+          if (out !== undefined) return this.unifyTermPV(frame, out, b.value, false, k);
+          if (b.value instanceof Res) return this.withSaved([termExpr(b.value.term, e.location)], k);
+          if (b.value !== false) k();
+        });
+      }
+    });
+  }
+
+  private lookupNode(ref: Ref): TreeNode | undefined {
+    let node = this.dataNode;
+    for (let i = 1; i < ref.length && node; i++) node = node.child(ref[i]!);
+    return node;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // negation, every, with
+
+  private evalNot(frame: Frame, e: Expr, k: K): void {
+    const positive: Expr = { ...e, negated: false };
+    const before = this.generated;
+    const branches = this.collect((emit) => this.evalExpr(frame, positive, () => emit(true)));
+    if (branches.length === 0) return k();
+    if (branches.some((b) => b.saved.length === 0)) return;
+    if (branches.length === 1 && branches[0]!.saved.length === 1 && !residualVarNames(branches[0]!.saved[0]!).some((v) => this.madeAfter(v, before))) {
+      return this.withSaved([{ ...branches[0]!.saved[0]!, negated: !branches[0]!.saved[0]!.negated }], k);
+    }
+    // several residual expressions: a support rule, negated (its bodies must not use residual
+    // vars made outside the negation: the rule could not see them)
+    for (const b of branches) {
+      for (const s of b.saved) {
+        for (const name of residualVarNames(s)) {
+          if (!this.madeAfter(name, before)) throw unsupported("a negation over several expressions that share an iteration var with the query", e.location);
+        }
+      }
+    }
+    const name = `__not${++this.frames}__`;
+    const res = this.support([], branches.map((b) => ({ saved: b.saved, value: true })), undefined, ["data", name], e.location);
+    this.withSaved([{ ...termExpr(res.term, e.location), negated: true }], k);
+  }
+
+  private madeAfter(name: string, before: number): boolean {
+    return (this.made.get(name) ?? 0) > before;
+  }
+
+  private evalEvery(frame: Frame, ev: Every, k: K): void {
+    this.evalTerm(frame, ev.domain, (dom) => {
+      if (dom instanceof Res) throw unsupported("`every` over unknowns", ev.location);
+      const view = scanView(dom);
+      for (let n = 0; n < view.length; n++) {
+        const key = scanKey(dom, view, n);
+        const value = scanValue(dom, view, n);
+        const mark = this.trail.length;
+        if (ev.key?.type === "var") this.bind(frame, ev.key.value, key);
+        if (ev.value.type === "var") this.bind(frame, ev.value.value, value);
+        const got = this.collect((emit) => this.evalBody(frame, ev.body, 0, () => emit(true)));
+        this.undo(mark);
+        if (got.some((b) => b.saved.length > 0)) throw unsupported("`every` over unknowns", ev.location);
+        if (got.length === 0) return;
+      }
+      k();
+    });
+  }
+
+  /** `with input... as v` over known values; anything else under `with` is an error. */
+  private evalWith(frame: Frame, e: Expr, k: K): void {
+    const ws = e.with;
+    const plain: Expr = { ...e, with: [] };
+    let input = this.input;
+    for (const w of ws) {
+      const target = w.target.type === "ref" ? w.target.value : undefined;
+      if (!target || target[0]?.type !== "var" || target[0].value !== "input" || target.slice(1).some((t) => t.type !== "string")) {
+        throw unsupported("`with` on anything but input", w.location);
+      }
+      let v: PV | undefined;
+      this.evalTerm(frame, w.value, (x) => (v = x));
+      if (v === undefined || v instanceof Res) throw unsupported("`with` over unknowns", w.location);
+      input = setPath(input, target.slice(1).map((t) => t.value as string), v);
+    }
+    const outer = this.input;
+    const n = this.saved.length;
+    this.input = input;
+    try {
+      this.evalExpr(frame, plain, () => {
+        if (this.saved.length > n) throw unsupported("an expression with `with` over unknowns", e.location);
+        this.input = outer;
+        try {
+          k();
+        } finally {
+          this.input = input;
+        }
+      });
+    } finally {
+      this.input = outer;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // values as terms
+
+  private toTerm(v: PV, loc: NodeLocation): Term {
+    if (v instanceof Res) return v.term;
+    return valueToTerm(v, loc);
+  }
+}
+
+export function valueToTerm(v: Value, loc: NodeLocation): Term {
+  if (v === null) return { type: "null", value: null, location: loc };
+  if (typeof v === "boolean") return { type: "boolean", value: v, location: loc };
+  if (typeof v === "string") return str(v, loc);
+  if (isNumber(v)) return { type: "number", value: numberText(v), location: loc };
+  if (Array.isArray(v)) return { type: "array", value: v.map((x) => valueToTerm(x, loc)), location: loc };
+  if (v instanceof RegoSet) return { type: "set", value: v.sorted().map((x) => valueToTerm(x, loc)), location: loc };
+  return { type: "object", value: objectEntries(v).map(([a, b]) => [valueToTerm(a, loc), valueToTerm(b, loc)] as [Term, Term]), location: loc };
+}
+
+/** A residual term as the leading terms of a longer ref. */
+function refParts(t: Term): Term[] {
+  return t.type === "ref" ? [...t.value] : [t];
+}
+
+/** `input.a.b` / `data.a.b` from a path of string keys. */
+function pathTerms(head: Term, path: readonly string[], loc: NodeLocation): Term[] {
+  return [head, ...path.slice(1).map((s) => str(s, loc))];
+}
+
+function str(s: string, loc: NodeLocation): Term {
+  return { type: "string", value: s, location: loc };
+}
+
+function boolTrue(loc: NodeLocation): Term {
+  return { type: "boolean", value: true, location: loc };
+}
+
+function termExpr(t: Term, loc: NodeLocation): Expr {
+  return { type: "expr", index: 0, terms: t, negated: false, with: [], generated: false, location: loc };
+}
+
+/** `name(args...)` as an operator expression (the operator ref kept when given). */
+function callExpr(name: string, args: Term[], loc: NodeLocation, op?: Term): Expr {
+  const ref: Term = op ?? { type: "ref", value: name.split(".").map((s, i) => (i === 0 ? { type: "var", value: s, location: loc } : str(s, loc))), location: loc };
+  return { type: "expr", index: 0, terms: [ref, ...args], negated: false, with: [], generated: false, location: loc };
+}
+
+/** `eq`, `internal.member_2`, `data.pkg.f`: an operator ref's dotted name (undefined if not static). */
+function opName(ref: Ref): string | undefined {
+  const parts: string[] = [];
+  for (const t of ref) {
+    if (t.type !== "var" && t.type !== "string") return undefined;
+    parts.push(t.value);
+  }
+  return parts.join(".");
+}
+
+function residualVarNames(e: Expr): string[] {
+  const out: string[] = [];
+  const visit = (t: Term): void => {
+    if (t.type === "var") out.push(t.value);
+    else if (t.type === "ref" || t.type === "array" || t.type === "set" || t.type === "call") t.value.slice(t.type === "ref" ? 1 : 0).forEach(visit);
+    else if (t.type === "object") t.value.forEach(([a, b]) => (visit(a), visit(b)));
+  };
+  const ts = e.terms;
+  if (Array.isArray(ts)) ts.slice(1).forEach(visit);
+  else visit(ts as Term);
+  return out;
+}
+
+/** A copy of `root` with `value` at `path` (missing objects created), for `with input.x as v`. */
+function setPath(root: Value | undefined, path: string[], value: Value): Value {
+  if (path.length === 0) return value;
+  const obj: Record<string, Value> = Object.create(null) as Record<string, Value>;
+  if (root !== undefined && isPlainObject(root)) for (const key of Object.keys(root)) obj[key] = root[key]!;
+  obj[path[0]!] = setPath(obj[path[0]!], path.slice(1), value);
+  return obj;
+}
