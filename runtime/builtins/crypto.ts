@@ -10,7 +10,7 @@ import type { Value } from "../value/value.js";
 import type { BuiltinTable } from "./registry.js";
 import { parseCertificateRequestJSON } from "./crypto/csr.js";
 import { DerError } from "./crypto/der.js";
-import { stdDecode, tryStdDecode } from "./goBase64.js";
+import { stdDecode, tryStdDecode } from "./go/base64.js";
 import { parseECPrivateKey, parsePKCS1PrivateKey, parsePKCS8PrivateKey, privateKeyJSON, privateKeyJWK, x509KeyPairJSON, type PrivateKey } from "./crypto/keys.js";
 import { pemDecode, pemEncode, startsWith } from "./crypto/pem.js";
 import { verifyChain, type VerifyOptions } from "./crypto/verify.js";

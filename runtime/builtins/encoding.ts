@@ -1,5 +1,5 @@
 // Builtins of OPA's "encoding" category: base64, base64url, hex, urlquery and uri.
-// The decoders follow Go's (encoding/base64 in goBase64.ts, encoding/hex, net/url in goUrl.ts):
+// The decoders follow Go's (encoding/base64 in go/base64.ts, encoding/hex, net/url in go/url.ts):
 // Node's Buffer decoders are lenient (they skip invalid characters and accept missing padding)
 // where Go reports "illegal base64 data at input byte N". Decoded bytes that are not UTF-8
 // become U+FFFD, as a JS string cannot hold them (OPA would keep the raw bytes).
@@ -8,10 +8,10 @@ import { RegoSet } from "../value/set.js";
 import { newPlainObject, setOwn, type Value } from "../value/value.js";
 import { builtinError, goErrors, operandError, operandTypeError, str, succeeds } from "./args.js";
 import type { EvalContext } from "./context.js";
-import { rawURLEncode, stdDecode, stdEncode, tryStdDecode, urlDecodeLenient, urlEncode } from "./goBase64.js";
-import { jsonKey } from "./goJson.js";
-import { fromUtf8, isPrint, utf8 } from "./goStrconv.js";
-import { UrlError, encodeValues, parseQuery, parseUrl, queryEscape, queryUnescape, splitHostPort } from "./goUrl.js";
+import { rawURLEncode, stdDecode, stdEncode, tryStdDecode, urlDecodeLenient, urlEncode } from "./go/base64.js";
+import { jsonKey } from "./go/json.js";
+import { fromUtf8, isPrint, utf8 } from "./go/strconv.js";
+import { UrlError, encodeValues, parseQuery, parseUrl, queryEscape, queryUnescape, splitHostPort } from "./go/url.js";
 import type { BuiltinTable } from "./registry.js";
 
 /** Go's %#U for a byte: U+0067 'g' (printable) or U+0000. */

@@ -1,4 +1,4 @@
-// Builtins of OPA's "net" category: CIDR tests and arithmetic on Go's IP semantics (netip.ts),
+// Builtins of OPA's "net" category: CIDR tests and arithmetic on Go's IP semantics (go/netip.ts),
 // and net.lookup_ip_addr through the system resolver (node:dns, loaded on first use; async).
 //
 // Where OPA's own messages are odd they are kept: both operands of net.cidr_intersects (and the
@@ -25,7 +25,7 @@ import {
   parseIP,
   to4,
   type IPNet,
-} from "./netip.js";
+} from "./go/netip.js";
 
 /** The largest network net.cidr_expand enumerates. */
 export const CIDR_EXPAND_LIMIT = 1 << 20;

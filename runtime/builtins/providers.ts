@@ -8,8 +8,8 @@ import { isObject, makeObject, objectEntries, objectGet, objectInsert, type Obje
 import { RegoSet } from "../value/set.js";
 import { newPlainObject, setOwn, type PlainObject, type Value } from "../value/value.js";
 import type { BuiltinTable } from "./registry.js";
-import { marshal } from "./goJson.js";
-import { validateRequestKeys } from "./httpRequest.js";
+import { marshal } from "./go/json.js";
+import { validateRequestKeys } from "./http/request.js";
 import { termString } from "./termString.js";
 import { parseGoURL } from "./crypto/pkix.js";
 

@@ -1,6 +1,6 @@
 // JSON Web Keys and key sets (RFC 7517) turned into node:crypto keys, accepting what OPA's JWK
 // library accepts: one key or {"keys": [...]}, kty RSA / EC / OKP / oct.
-import { JsonSyntaxError, unmarshal } from "../goJson.js";
+import { JsonSyntaxError, unmarshal } from "../go/json.js";
 import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
 import { DerError } from "./der.js";
 

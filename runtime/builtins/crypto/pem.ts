@@ -1,7 +1,7 @@
 // PEM blocks decoded as Go's encoding/pem.Decode does it: the first well-formed block wins, a
 // malformed candidate is skipped, and the remainder after the block is returned (OPA checks it,
 // e.g. "extra data after a PEM certificate block").
-import { tryStdDecode } from "../goBase64.js";
+import { tryStdDecode } from "../go/base64.js";
 
 export interface PemBlock {
   type: string;

@@ -9,10 +9,10 @@
 //     (util.UnmarshalJSON, which json.unmarshal and the JWT decoders use).
 // Hand-written: JSON.parse and lossless-json reject duplicate keys or lose digits, and neither
 // gives Go's escaping or error texts.
-import { numberFromText } from "../value/number.js";
-import { writeJSON } from "../value/json.js";
-import { newPlainObject, type PlainObject, type Value } from "../value/value.js";
-import { quote, utf8 } from "./goStrconv.js";
+import { numberFromText } from "../../value/number.js";
+import { writeJSON } from "../../value/json.js";
+import { newPlainObject, type PlainObject, type Value } from "../../value/value.js";
+import { quote, utf8 } from "./strconv.js";
 
 const HEX = "0123456789abcdef";
 const NEEDS_ESCAPE = /["\\\x00-\x1f\u2028\u2029\ud800-\udfff]/;

@@ -4,7 +4,7 @@
 // skipped anywhere, padding is required for the padded encodings, non-zero trailing bits are
 // allowed. Node's Buffer decoder is lenient (it skips invalid characters and accepts missing
 // padding), so decoding is done here; encoding is Buffer's, which matches Go's.
-import { builtinError } from "./args.js";
+import { builtinError } from "../args.js";
 
 const STD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

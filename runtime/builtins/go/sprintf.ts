@@ -6,11 +6,11 @@
 // %E %f %F %g %G %t %T %%, flags `+ - # 0 space`, width, precision, `*` and `[n]` argument indexes,
 // and Go's error texts (%!d(string=hi), %!s(MISSING), %!(EXTRA int64=1), %!(BADINDEX), %!(NOVERB)).
 // Hand-written: Go's fmt has no JS equivalent; this follows Go's fmt/print.go and fmt/format.go.
-import { BigNum, numberText, toDouble, type Num } from "../value/number.js";
-import type { Value } from "../value/value.js";
-import { INT64_MAX, INT64_MIN } from "./args.js";
-import { GoFormatter, goTypeName, type GoArg } from "./goFmt.js";
-import { termString } from "./termString.js";
+import { BigNum, numberText, toDouble, type Num } from "../../value/number.js";
+import type { Value } from "../../value/value.js";
+import { INT64_MAX, INT64_MIN } from "../args.js";
+import { GoFormatter, goTypeName, type GoArg } from "./fmt.js";
+import { termString } from "../termString.js";
 
 export type { GoArg };
 

@@ -6,9 +6,9 @@
 //     literals for multi-line strings, and plain scalars folded past column 80.
 // The yaml package parses (yaml.ts); the emitter is a port of go-yaml's (libyaml's) decisions
 // because the yaml package's stringifier quotes, folds and orders keys differently.
-import { INT64_MAX, INT64_MIN } from "./args.js";
-import { formatFloat } from "./goFloat.js";
-import { runes } from "./goStrconv.js";
+import { INT64_MAX, INT64_MIN } from "../args.js";
+import { formatFloat } from "./float.js";
+import { runes } from "./strconv.js";
 
 export type Resolved =
   | { t: "null" }

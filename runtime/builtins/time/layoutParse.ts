@@ -1,7 +1,7 @@
 // Go's time.Parse for the time.* builtins (with UTC as both the default and the local zone), with
-// Go's leniencies, range checks and error texts. See golayout.ts for the layout elements.
-import { daysFromCivil, type Civil } from "./gocalendar.js";
-import { isDigitAt, LayoutError, LONG_DAYS, LONG_MONTHS, nextStdChunk, quote, SHORT_DAYS, SHORT_MONTHS, Std, type Chunk } from "./golayout.js";
+// Go's leniencies, range checks and error texts. See layout.ts for the layout elements.
+import { daysFromCivil, type Civil } from "./calendar.js";
+import { isDigitAt, LayoutError, LONG_DAYS, LONG_MONTHS, nextStdChunk, quote, SHORT_DAYS, SHORT_MONTHS, Std, type Chunk } from "./layout.js";
 
 function parseError(layout: string, value: string, layoutElem: string, valueElem: string, message: string): LayoutError {
   if (message !== "") return new LayoutError(`parsing time ${quote(value)}${message}`);

@@ -4,8 +4,8 @@
 // form drops positions, nulls and empty lists/objects, but keeps empty strings and false.
 // Reading a Rego object back is lenient like Go's JSON decoding: unknown keys are ignored and
 // missing ones take zero values.
-import { RegoObject, isObject, objectEntries } from "../value/object.js";
-import { newPlainObject, setOwn, type PlainObject, type Value } from "../value/value.js";
+import { RegoObject, isObject, objectEntries } from "../../value/object.js";
+import { newPlainObject, setOwn, type PlainObject, type Value } from "../../value/value.js";
 
 export interface Pos {
   line: number;

@@ -4,16 +4,16 @@
 // decoding of response bodies (JSON for application/json and application/*+json or
 // force_json_decode, YAML for application/yaml or force_yaml_decode — JSON text first, as OPA's
 // util.Unmarshal does, else yaml.unmarshal's go-yaml rules; a body that does not decode is null).
-import type { RegoErrorCode } from "../errors.js";
-import { objectGet, objectKeys, type ObjectValue } from "../value/object.js";
-import { RegoSet } from "../value/set.js";
-import type { Value } from "../value/value.js";
-import { operandError } from "./args.js";
-import { isValidJson, unmarshal } from "./goJson.js";
-import { fromUtf8 } from "./goStrconv.js";
-import type { TlsOptions, WireResponse } from "./httpTransport.js";
-import { termString } from "./termString.js";
-import { yamlUnmarshal } from "./yaml.js";
+import type { RegoErrorCode } from "../../errors.js";
+import { objectGet, objectKeys, type ObjectValue } from "../../value/object.js";
+import { RegoSet } from "../../value/set.js";
+import type { Value } from "../../value/value.js";
+import { operandError } from "../args.js";
+import { isValidJson, unmarshal } from "../go/json.js";
+import { fromUtf8 } from "../go/strconv.js";
+import type { TlsOptions, WireResponse } from "./transport.js";
+import { termString } from "../termString.js";
+import { yamlUnmarshal } from "../yaml.js";
 
 /** The request object's keys OPA knows. */
 const ALLOWED = new Set([

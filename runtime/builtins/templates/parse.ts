@@ -3,7 +3,7 @@
 // language as Go 1.2x defines it — text, {{- -}} trimming, comments, pipelines with | and
 // parentheses, fields, variables ($x := / $x =), constants, if/else if/with/else with/range/
 // break/continue, define/template/block — and reports parse errors in Go's form
-// ("template: template:1: unexpected EOF"). Execution is in gotemplateExec.ts.
+// ("template: template:1: unexpected EOF"). Execution is in exec.ts.
 
 export type Operand =
   | { t: "field"; names: string[]; src: string; pos: number }

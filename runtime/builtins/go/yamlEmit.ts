@@ -4,15 +4,15 @@
 // `? key` otherwise, scalar styles chosen by analyzeScalar, plain and quoted scalars folded at
 // the first space past column 80, literal blocks with chomping hints. Collections are written
 // from a stack of pending steps rather than by recursion, so any nesting depth can be written.
-import { numberText, type Num } from "../value/number.js";
-import { RegoSet } from "../value/set.js";
-import { BigNum } from "../value/number.js";
-import type { Value } from "../value/value.js";
-import { formatFloat } from "./goFloat.js";
-import { jsonKey } from "./goJson.js";
-import { runeCount, runes, utf8 } from "./goStrconv.js";
-import { analyzeScalar, resolvePlain, yamlKeyLess, yamlPrintable } from "./goYaml.js";
-import { objectEntries, isObject } from "../value/object.js";
+import { numberText, type Num } from "../../value/number.js";
+import { RegoSet } from "../../value/set.js";
+import { BigNum } from "../../value/number.js";
+import type { Value } from "../../value/value.js";
+import { formatFloat } from "./float.js";
+import { jsonKey } from "./json.js";
+import { runeCount, runes, utf8 } from "./strconv.js";
+import { analyzeScalar, resolvePlain, yamlKeyLess, yamlPrintable } from "./yaml.js";
+import { objectEntries, isObject } from "../../value/object.js";
 
 type Style = "plain" | "single" | "double" | "literal";
 

@@ -6,7 +6,7 @@
 //   - Split with an empty separator splits into runes; NewReplacer matches patterns in argument
 //     order at each position, including an empty pattern.
 // Strings are handled as runes (code points) so that surrogate pairs are never split.
-import { fromRunes, runes } from "./goStrconv.js";
+import { fromRunes, runes } from "./strconv.js";
 
 const ASCII = /^[\x00-\x7f]*$/;
 

@@ -2,10 +2,10 @@
 // OPA hands the template its variables decoded from JSON with UseNumber, so values are Go's
 // interface{} world: nil, bool, string, json.Number (a string type holding the number's text),
 // []interface{}, map[string]interface{}; template constants add int and float64.
-// Printing is Go's fmt: goFloat.ts for floats, goFmt.ts and sprintf.ts for printf.
-import type { GoArg } from "./goFmt.js";
-import { formatFloat } from "./goFloat.js";
-import { goSprintf } from "./sprintf.js";
+// Printing is Go's fmt: ../go/float.ts for floats, ../go/fmt.ts and ../go/sprintf.ts for printf.
+import type { GoArg } from "../go/fmt.js";
+import { formatFloat } from "../go/float.js";
+import { goSprintf } from "../go/sprintf.js";
 
 /** Go's json.Number: a string kind with String/Int64/Float64 methods. */
 export class JsonNumber {

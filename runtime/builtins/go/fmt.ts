@@ -4,8 +4,8 @@
 // and Go's error forms (%!d(string=hi)), following Go's fmt/print.go and fmt/format.go, and
 // math/big's Int.Format. The format-string parsing is in sprintf.ts. Hand-written: no JS library
 // implements Go's fmt.
-import { formatFloat, type FloatFormat } from "./goFloat.js";
-import { canBackquote, isPrint, quote, quoteRune, runeCount, utf8, validRune } from "./goStrconv.js";
+import { formatFloat, type FloatFormat } from "./float.js";
+import { canBackquote, isPrint, quote, quoteRune, runeCount, utf8, validRune } from "./strconv.js";
 
 /**
  * A Go value handed to fmt. `name` is the Go type's name where it is not the kind's own (a

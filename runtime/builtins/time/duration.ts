@@ -1,6 +1,6 @@
 // Go's time.ParseDuration for time.parse_duration_ns: the same grammar ([-+]?([0-9]*(\.[0-9]*)?[a-z]+)+),
 // units, int64 overflow checks, float64 rounding of fractions, and error texts.
-import { isDigitAt, LayoutError, quote } from "./golayout.js";
+import { isDigitAt, LayoutError, quote } from "./layout.js";
 
 const UNITS: Readonly<Record<string, bigint>> = {
   ns: 1n,

@@ -2,7 +2,7 @@
 // url.Values encoding, ParseQuery, and url.Parse with its error texts. Go escapes bytes of the
 // UTF-8 encoding with its own per-component rules (encodeURIComponent keeps !'()*, Go does not;
 // WHATWG URL parsing normalises and accepts inputs Go rejects), so the rules are ported here.
-import { fromUtf8, quote, utf8 } from "./goStrconv.js";
+import { fromUtf8, quote, utf8 } from "./strconv.js";
 
 type Mode = "path" | "host" | "zone" | "userPassword" | "queryComponent" | "fragment";
 

@@ -5,9 +5,9 @@
 // `0.1 + 0.2` is `0.3` in OPA, where a JS double gives 0.30000000000000004.
 //
 // A value is m × 2^e with a signed bigint m; only the arithmetic OPA needs is here.
-import { decimalOf, fromBigInt, normalize, type Num } from "../value/number.js";
-import { builtinError } from "./args.js";
-import { roundDecimal, roundDown, roundUp, trimZeros, type Decimal } from "./goFloat.js";
+import { decimalOf, fromBigInt, normalize, type Num } from "../../value/number.js";
+import { builtinError } from "../args.js";
+import { roundDecimal, roundDown, roundUp, trimZeros, type Decimal } from "./float.js";
 
 export interface BigFloat {
   readonly m: bigint;
@@ -122,7 +122,7 @@ export function toNum(x: BigFloat, prec: number = PREC): Num {
 }
 
 // --- shortest decimal (Go's big.Float roundShortest) -------------------------------------------
-// Decimals and their rounding are strconv's (goFloat.ts): value = 0.d × 10^dp, no trailing zeros.
+// Decimals and their rounding are strconv's (float.ts): value = 0.d × 10^dp, no trailing zeros.
 
 const POW5 = new Map<number, bigint>();
 

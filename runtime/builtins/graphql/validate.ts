@@ -1,4 +1,4 @@
-// Query validation against a loaded schema (graphqlSchema.ts) with graphql-js's (16) validation
+// Query validation against a loaded schema (schema.ts) with graphql-js's (16) validation
 // rules, the rules gqlparser also has (the introspection-depth rule is left out; the operation-type
 // check, which graphql-js 16 leaves to execution, is added). The gqlparser-shaped documents become graphql-js AST nodes, with locations where the
 // document came from text, and the messages that differ between the two libraries are given
@@ -15,8 +15,8 @@ import {
   BLOCK, BOOLEAN, ENUM, FLOAT, INT, LIST, NULL, OBJECT, STRING, VARIABLE,
   type GqlArgument, type GqlArgumentDefinition, type GqlDefinition, type GqlDirective, type GqlQueryDocument,
   type GqlSelection, type GqlType, type GqlValue, type GqlVariableDefinition, type Pos,
-} from "./graphqlAst.js";
-import type { GqlSchema } from "./graphqlSchema.js";
+} from "./ast.js";
+import type { GqlSchema } from "./schema.js";
 
 export interface GqlValidationError {
   message: string;

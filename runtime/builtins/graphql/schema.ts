@@ -5,8 +5,8 @@
 // fields.", "Cannot extend type Foo because the base type is a SCALAR, not OBJECT.", ...).
 import type {
   GqlArgumentDefinition, GqlDefinition, GqlDirective, GqlDirectiveDefinition, GqlSchemaDocument, GqlType, Pos,
-} from "./graphqlAst.js";
-import { parseSchema } from "./graphqlSchemaParser.js";
+} from "./ast.js";
+import { parseSchema } from "./schemaParser.js";
 
 /** A schema error, with the position gqlparser reports (when the document had positions). */
 export class GqlSchemaError extends Error {

@@ -1,13 +1,13 @@
 // Go's time layouts ("2006-01-02T15:04:05Z07:00") for the time.* builtins: the chunking of a layout
-// into elements and Time.Format here, time.Parse in golayoutParse.ts, time.ParseDuration in
-// goduration.ts. Hand-written: no JS date library speaks Go's reference-time layouts, and
+// into elements and Time.Format here, time.Parse in layoutParse.ts, time.ParseDuration in
+// duration.ts. Hand-written: no JS date library speaks Go's reference-time layouts, and
 // OPA's results (including Go's parse error texts) depend on Go's exact rules, which are followed
 // here: the same chunking of a layout into elements, the same leniencies (1- or 2-digit fields,
 // fractional seconds after a seconds field the layout lacks), the same range checks and messages.
 // Calendar arithmetic is proleptic Gregorian on day numbers; zones are passed in as offsets.
-import type { Civil } from "./gocalendar.js";
-import { LruCache } from "./lruCache.js";
-import { utf8 } from "./goStrconv.js";
+import type { Civil } from "./calendar.js";
+import { LruCache } from "../lruCache.js";
+import { utf8 } from "../go/strconv.js";
 
 export enum Std {
   None,
@@ -291,7 +291,7 @@ function formatNano(nsec: number, c: Chunk): string {
 
 /**
  * The time package's own quote() for its errors: ASCII printable stays, other bytes become \xNN.
- * (Not strconv.Quote, which goStrconv.ts has: Go's time errors use this simpler form.)
+ * (Not strconv.Quote, which ../go/strconv.ts has: Go's time errors use this simpler form.)
  */
 export function quote(s: string): string {
   let out = '"';

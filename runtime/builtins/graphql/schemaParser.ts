@@ -1,12 +1,12 @@
 // GraphQL schema documents (SDL) parsed as gqlparser parses them, on the shared parser core in
-// graphqlParser.ts: definitions, extensions (which must add something: `extend type Hello` alone
+// parser.ts: definitions, extensions (which must add something: `extend type Hello` alone
 // is "Unexpected <EOF>"), schema definitions and directive definitions.
 import { TokenKind } from "graphql";
 import type {
   GqlArgumentDefinition, GqlDefinition, GqlDirectiveDefinition, GqlEnumValueDefinition, GqlFieldDefinition,
   GqlSchemaDefinition, GqlSchemaDocument,
-} from "./graphqlAst.js";
-import { DIRECTIVE_LOCATIONS, GqlParser } from "./graphqlParser.js";
+} from "./ast.js";
+import { DIRECTIVE_LOCATIONS, GqlParser } from "./parser.js";
 
 const { NAME, EOF, BRACE_L, BRACE_R, PAREN_L, PAREN_R, COLON, AT, EQUALS, PIPE, AMP, STRING, BLOCK_STRING } = TokenKind;
 

@@ -1,12 +1,12 @@
-// Execution of a parsed Go text/template (gotemplateParse.ts) over Go-shaped values
-// (gotemplateFmt.ts), following text/template's exec.go: the default missingkey behaviour (a missing
+// Execution of a parsed Go text/template (parse.ts) over Go-shaped values
+// (fmt.ts), following text/template's exec.go: the default missingkey behaviour (a missing
 // map key is "no value"), truth rules, variable scoping, range over slices/maps/ints with
 // break/continue, and the builtin functions with Go's argument rules and error texts
 // ("template: template:1:7: executing \"template\" at <.a.b>: nil pointer evaluating interface {}.b").
-import { fromUtf8, isPrint, utf8, utf8Length as stringLength } from "./goStrconv.js";
-import { queryEscape } from "./goUrl.js";
-import { JsonNumber, formatValue, goType, isMap, sprint, sprintf, sprintln, type GoMap, type GoVal } from "./gotemplateFmt.js";
-import { TemplateError, type Command, type ControlNode, type Operand, type Pipeline, type TemplateNode, type TemplateSet } from "./gotemplateParse.js";
+import { fromUtf8, isPrint, utf8, utf8Length as stringLength } from "../go/strconv.js";
+import { queryEscape } from "../go/url.js";
+import { JsonNumber, formatValue, goType, isMap, sprint, sprintf, sprintln, type GoMap, type GoVal } from "./fmt.js";
+import { TemplateError, type Command, type ControlNode, type Operand, type Pipeline, type TemplateNode, type TemplateSet } from "./parse.js";
 
 /** "No final value": the command is first in its pipeline. */
 const MISSING = Symbol("missing");

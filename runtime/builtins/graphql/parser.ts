@@ -8,8 +8,8 @@ import {
   BLOCK, BOOLEAN, ENUM, FLOAT, INT, LIST, NULL, OBJECT, STRING, VARIABLE,
   type GqlArgument, type GqlChild, type GqlDirective, type GqlFragmentDefinition, type GqlOperation,
   type GqlQueryDocument, type GqlSelection, type GqlType, type GqlValue, type GqlVariableDefinition, type Pos,
-} from "./graphqlAst.js";
-import { quote as goQuote } from "./goStrconv.js";
+} from "./ast.js";
+import { quote as goQuote } from "../go/strconv.js";
 
 /** A syntax error at a 1-based line and column, with gqlparser's message. */
 export class GqlSyntaxError extends Error {

@@ -7,7 +7,7 @@
 //     max-age from the Date header, else Expires; `no-store` responses are not kept; a stale
 //     entry with an ETag or Last-Modified is revalidated by the caller.
 // The cross-evaluation cache is process-wide and bounded (least recently used goes first).
-import type { WireResponse } from "./httpTransport.js";
+import type { WireResponse } from "./transport.js";
 
 /** Status codes whose responses may be cached (RFC 7231 §6.1). */
 export const CACHEABLE = new Set([200, 203, 204, 206, 300, 301, 404, 405, 410, 414, 501]);

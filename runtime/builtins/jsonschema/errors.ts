@@ -14,10 +14,10 @@
 // Go iterates maps in random order: where gojsonschema walks an object's keys, this walk takes the
 // document's order (the schema's for `properties`).
 import { RE2JS } from "re2js";
-import { decimalOf } from "../value/number.js";
-import type { Value } from "../value/value.js";
-import { formatFloat } from "./goFloat.js";
-import { marshal as goMarshal } from "./goJson.js";
+import { decimalOf } from "../../value/number.js";
+import type { Value } from "../../value/value.js";
+import { formatFloat } from "../go/float.js";
+import { marshal as goMarshal } from "../go/json.js";
 
 export interface SchemaResultError {
   error: string;
