@@ -5,6 +5,7 @@ import { constants, createSign, generateKeyPairSync, verify, type KeyObject } fr
 import { format } from "node:util";
 import { RE2JS } from "re2js";
 import { EvalContext } from "../runtime/builtins/context.js";
+import "../runtime/builtins/catalog.js"; // every builtin registered
 import { getBuiltin, type BuiltinFn } from "../runtime/builtins/registry.js";
 import type { Value } from "../runtime/value/value.js";
 import { median, nsPerCall, type Bench } from "./util.js";

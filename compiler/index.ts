@@ -4,6 +4,7 @@
 //                                       or `language` "javascript" / "function")
 //   loadModule(code, generated?)       generated module → live module (its `entrypoints` table, ...)
 //   writeModule(file, code)             saves generated TS for ahead-of-time use
+import "../runtime/builtins/catalog.js"; // every builtin registered: any policy may be compiled
 import { getBuiltin } from "../runtime/builtins/registry.js";
 import { RegoError } from "../runtime/errors.js";
 import { PreparedQuery } from "../runtime/eval/prepared.js";

@@ -1,4 +1,7 @@
-// regoc's public runtime API — and the only module generated code imports.
+// regoc's public runtime API: what applications use. (Generated code imports `regoc/eval` and
+// `regoc/builtins/<category>` instead.) Every builtin is registered, as Engine and Authorizer may
+// compile any policy.
+import "./builtins/catalog.js";
 export * from "./errors.js";
 export * from "./value/index.js";
 export { EvalContext, type EvalOptions } from "./builtins/context.js";

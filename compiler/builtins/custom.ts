@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import "../../runtime/builtins/catalog.js"; // every builtin registered: custom ones must not clash
 import { getBuiltin, registerBuiltins, type BuiltinDef, type BuiltinTable } from "../../runtime/builtins/registry.js";
 import { RegoError } from "../../runtime/errors.js";
 import { defaultCapabilities, parseCapabilities, type Capabilities, type CapabilityEntry, type TypeDecl } from "./decls.js";

@@ -6,6 +6,7 @@
 // A table by default; `--json` prints [{name, status, category?, reason?}, ...] (category: the
 // runtime/builtins/ file of an implemented builtin).
 import { parseArgs } from "node:util";
+import "../../runtime/builtins/catalog.js"; // every builtin registered
 import { builtinCategory, getBuiltin } from "../../runtime/builtins/registry.js";
 import { RegoError } from "../../runtime/errors.js";
 import { defaultCapabilities } from "../builtins/decls.js";

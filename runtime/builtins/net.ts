@@ -9,6 +9,7 @@ import { RegoError } from "../errors.js";
 import { RegoSet, isObject, objectEntries } from "../value/index.js";
 import type { Value } from "../value/value.js";
 import { builtinError, goErrors, str, succeeds } from "./args.js";
+import { importNode } from "./node.js";
 import type { BuiltinTable } from "./registry.js";
 import {
   CIDRParseError,
@@ -194,10 +195,14 @@ function blockString(start: bigint, hostBits: number): string {
 
 async function lookupIPAddr(v: Value): Promise<RegoSet> {
   const name = str(v, 1);
+  let lookup: typeof import("node:dns/promises").lookup;
+  try {
+    ({ lookup } = await importNode<typeof import("node:dns/promises")>("dns/promises"));
+  } catch {
+    throw builtinError("the system resolver (node:dns) is not available in this runtime");
+  }
   let addrs: { address: string }[];
   try {
-    // loaded on first use, so that the rest of the runtime does not need Node's modules
-    const { lookup } = await import("node:dns/promises");
     addrs = await lookup(name, { all: true, verbatim: true });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

@@ -1,42 +1,14 @@
 // The one builtin registry: every category file under runtime/builtins/ exports a BuiltinTable
-// keyed by OPA's exact builtin name; this file lists the categories in one place, answers lookups,
-// and owns the single invoke policy (strict errors vs undefined, the `name: ` prefix and location).
+// keyed by OPA's exact builtin name (`<category>Builtins`); catalog.ts lists the categories in one
+// place and registers them all. This file answers lookups and owns the single invoke policy
+// (strict errors vs undefined, the `name: ` prefix and location). It imports no category itself:
+// a generated module imports the categories it calls (`regoc/builtins/<category>`) and hands them
+// to its site table, so a bundle holds only those; the registry then serves custom builtins and,
+// where catalog.ts is loaded (the compiler, Engine, Authorizer, `regoc test`), every builtin.
 import { RegoError, resourceError, type Location } from "../errors.js";
 import { canonicalKey } from "../value/key.js";
 import type { Value } from "../value/value.js";
 import type { EvalContext } from "./context.js";
-import { comparisonBuiltins } from "./comparison.js";
-import { arithmeticBuiltins } from "./arithmetic.js";
-import { bitsBuiltins } from "./bits.js";
-import { aggregatesBuiltins } from "./aggregates.js";
-import { setsBuiltins } from "./sets.js";
-import { arraysBuiltins } from "./arrays.js";
-import { objectsBuiltins } from "./objects.js";
-import { typesBuiltins } from "./types.js";
-import { castsBuiltins } from "./casts.js";
-import { internalBuiltins } from "./internal.js";
-import { graphsBuiltins } from "./graphs.js";
-import { stringsBuiltins } from "./strings.js";
-import { encodingBuiltins } from "./encoding.js";
-import { jsonBuiltins } from "./json.js";
-import { yamlBuiltins } from "./yaml.js";
-import { unitsBuiltins } from "./units.js";
-import { semverBuiltins } from "./semver.js";
-import { uuidBuiltins } from "./uuid.js";
-import { randBuiltins } from "./rand.js";
-import { regexBuiltins } from "./regex.js";
-import { globBuiltins } from "./glob.js";
-import { templatesBuiltins } from "./templates.js";
-import { timeBuiltins } from "./time.js";
-import { cryptoBuiltins } from "./crypto.js";
-import { jwtBuiltins } from "./jwt.js";
-import { providersBuiltins } from "./providers.js";
-import { netBuiltins } from "./net.js";
-import { httpBuiltins } from "./http.js";
-import { graphqlBuiltins } from "./graphql.js";
-import { jsonschemaBuiltins } from "./jsonschema.js";
-import { regoBuiltins } from "./rego.js";
-import { opaBuiltins } from "./opa.js";
 
 /** A builtin implementation: the context first, then the Rego arguments. Returns undefined for "no value". */
 export type BuiltinFn = (ctx: EvalContext, ...args: Value[]) => Value | undefined;
@@ -58,45 +30,13 @@ export interface CallSite {
   location?: Location;
 }
 
-// Categories, one file each, named after OPA's categories; add new categories here.
-const categories: Readonly<Record<string, BuiltinTable>> = {
-  comparison: comparisonBuiltins,
-  arithmetic: arithmeticBuiltins,
-  bits: bitsBuiltins,
-  aggregates: aggregatesBuiltins,
-  sets: setsBuiltins,
-  arrays: arraysBuiltins,
-  objects: objectsBuiltins,
-  types: typesBuiltins,
-  casts: castsBuiltins,
-  internal: internalBuiltins,
-  graphs: graphsBuiltins,
-  strings: stringsBuiltins,
-  encoding: encodingBuiltins,
-  json: jsonBuiltins,
-  yaml: yamlBuiltins,
-  units: unitsBuiltins,
-  semver: semverBuiltins,
-  uuid: uuidBuiltins,
-  rand: randBuiltins,
-  regex: regexBuiltins,
-  glob: globBuiltins,
-  templates: templatesBuiltins,
-  time: timeBuiltins,
-  crypto: cryptoBuiltins,
-  jwt: jwtBuiltins,
-  providers: providersBuiltins,
-  net: netBuiltins,
-  http: httpBuiltins,
-  graphql: graphqlBuiltins,
-  jsonschema: jsonschemaBuiltins,
-  rego: regoBuiltins,
-  opa: opaBuiltins,
-};
-
 const registry = new Map<string, BuiltinDef>();
 const categoryOf = new Map<string, string>();
-for (const [category, table] of Object.entries(categories)) addTable(table, false, category);
+
+/** Registers OPA's builtins, a table per category (catalog.ts does, once). */
+export function registerCategories(categories: Readonly<Record<string, BuiltinTable>>): void {
+  for (const [category, table] of Object.entries(categories)) addTable(table, false, category);
+}
 
 function addTable(table: BuiltinTable, custom: boolean, category?: string): void {
   // Check every name first: a refused table leaves the registry as it was.

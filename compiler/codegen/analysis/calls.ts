@@ -4,6 +4,7 @@
 // called more than once per evaluation: from several sites, from a loop, or from a caller that
 // itself runs several times). Every body is walked once; `reach` answers later reachability
 // questions (e.g. per entrypoint group) from the same graph.
+import "../../../runtime/builtins/catalog.js"; // every builtin registered
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
 import type { Block, Func, Plan, Policy, Stmt } from "../../ir/types.js";
 import { FuncPaths } from "../../ir/walk.js";

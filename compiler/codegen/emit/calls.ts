@@ -8,6 +8,7 @@
 //     are awaited (their plan gets an async entrypoint);
 //   - CallDynamic: the dispatcher maps the path (JSON text) to a func; no such func → undefined
 //     (break 0, the planner's fallback block follows); the func's result undefined → break 3.
+import "../../../runtime/builtins/catalog.js"; // every builtin registered
 import { getBuiltin } from "../../../runtime/builtins/registry.js";
 import type { CallStmt, Func, StmtMap } from "../../ir/types.js";
 import { OPERATOR_BUILTINS } from "../analysis/calls.js";
