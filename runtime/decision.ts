@@ -86,8 +86,8 @@ export async function compileDecision(options: CompileDecisionOptions): Promise<
   }
   const entrypoint = planned.names[0]!;
   const generated = compiler.generateTypeScript(planned.plan, { entrypoint, language: "function" });
-  const { getBuiltin } = await import("./builtins/registry.js");
-  const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
+  const { isBuiltin } = await import("./builtins/catalog.js");
+  const missing = generated.builtins.filter((b) => !isBuiltin(b));
   if (missing.length > 0) {
     throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
   }

@@ -30,7 +30,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compileFunction } from "node:vm";
-import { categoryModule } from "../../runtime/builtins/catalog.js";
+import { CATEGORIES, loadAllBuiltins, loadBuiltins, loadCategory } from "../../runtime/builtins/catalog.js";
 import { RegoError } from "../../runtime/errors.js";
 import type { EntrypointTable } from "../../runtime/eval/prepared.js";
 import { BUILTINS_MODULE, RUNTIME_MODULE } from "./module.js";
@@ -143,27 +143,25 @@ const HEAD_IMPORT = /^((?:\s*\/\/[^\n]*\n)*)\s*import\s*\{([^}]*)\}\s*from\s*"([
  * `js` with its imports (RUNTIME_MODULE's, then a builtin category's each) turned into reads of
  * slot `id`, and what they import: the runtime's names, the categories' modules by specifier.
  */
-function withRuntimeSlot(js: string, code: string, id: string): { js: string; names: string[]; modules: Record<string, RuntimeModule> } {
+function withRuntimeSlot(js: string, code: string, id: string): { js: string; names: string[]; categories: string[] } {
   const names: string[] = [];
-  const modules: Record<string, RuntimeModule> = Object.create(null) as Record<string, RuntimeModule>;
+  const categories: string[] = [];
   let rest = js;
   let head = "";
   for (let m = HEAD_IMPORT.exec(rest); m !== null; m = HEAD_IMPORT.exec(rest)) {
     const from = m[3]!;
     const specs = m[2]!.split(",").map((s) => s.trim()).filter((s) => s !== "").map((s) => s.split(/\s+as\s+/));
     if (from === RUNTIME_MODULE) names.push(...specs.map(([name]) => name!));
-    else if (from.startsWith(BUILTINS_MODULE)) {
-      const category = categoryModule(from.slice(BUILTINS_MODULE.length));
-      if (category === undefined) throw loadError(`no builtin category ${JSON.stringify(from)}`, code);
-      modules[from] = category;
-    } else break;
+    else if (from.startsWith(BUILTINS_MODULE) && CATEGORIES.includes(from.slice(BUILTINS_MODULE.length))) categories.push(from.slice(BUILTINS_MODULE.length));
+    else if (from.startsWith(BUILTINS_MODULE)) throw loadError(`no builtin category ${JSON.stringify(from)}`, code);
+    else break;
     const pattern = specs.map(([name, local]) => (local === undefined ? name! : `${name!}: ${local}`)).join(", ");
     head += `${m[1]!}const {${pattern}} = globalThis[Symbol.for(${JSON.stringify(RUNTIME_SLOTS.description)})][${JSON.stringify(id)}][${JSON.stringify(from)}];`;
     rest = rest.slice(m[0].length);
   }
   // esbuild drops imports nothing uses; a module that needs nothing from the runtime is fine.
   if (/\bfrom\s*"regoc[/"]/.test(rest)) throw loadError(`expected the module to start with its imports from "${RUNTIME_MODULE}" and "${BUILTINS_MODULE}<category>"`, code);
-  return { js: head + rest, names, modules };
+  return { js: head + rest, names, categories };
 }
 
 /** What an import of names the runtime lacks fails with, before any code runs. */
@@ -180,6 +178,9 @@ export interface LoadOptions {
   language?: "typescript" | "javascript" | "function";
   /** GeneratedModule.runtimeImports: a "function" body's parameters. */
   runtimeImports?: readonly string[];
+  /** GeneratedModule.builtins: a "function" body's builtins, loaded before it runs (default:
+   * every builtin). A module imports its builtins' categories itself. */
+  builtins?: readonly string[];
   /** The runtime the module's imports from "regoc/eval" read: a module namespace (`await
    * import("regoc/eval")`); by default this package's runtime. Values the module makes are that
    * runtime's (`instanceof RegoSet` holds against its RegoSet). The builtin categories it imports
@@ -191,6 +192,7 @@ export interface LoadOptions {
 export async function loadModule(code: string, options: LoadOptions = {}): Promise<LoadedModule> {
   let mod: LoadedModule;
   if (options.language === "function") {
+    await (options.builtins ? loadBuiltins(options.builtins) : loadAllBuiltins());
     mod = await callFunctionBody(code, options.runtimeImports ?? [], options.runtime ?? (await defaultRuntime(code)));
   } else {
     const js =
@@ -234,8 +236,10 @@ async function callFunctionBody(code: string, names: readonly string[], runtime:
 /** Imports module text `js` (from `code`) with its runtime import reading `runtime`. */
 async function importWithRuntime(js: string, code: string, runtime: RuntimeModule | undefined): Promise<LoadedModule> {
   const id = randomUUID();
-  const { js: text, names, modules } = withRuntimeSlot(js, code, id);
+  const { js: text, names, categories } = withRuntimeSlot(js, code, id);
   const slots = ((globalThis as Record<symbol, Slots | undefined>)[RUNTIME_SLOTS] ??= Object.create(null) as Slots);
+  const modules = Object.create(null) as Record<string, RuntimeModule>;
+  for (const c of categories) modules[`${BUILTINS_MODULE}${c}`] = { [`${c}Builtins`]: await loadCategory(c) };
   if (names.length > 0) {
     const rt = runtime ?? (await defaultRuntime(code));
     checkNames(rt, names, code);

@@ -3,8 +3,9 @@
 // `regoc/builtins/<category>` exporting the table the generator names.
 import assert from "node:assert/strict";
 import { RT, RT_TYPES, type RuntimeName } from "../../../../compiler/codegen/names.js";
-import { CATEGORIES } from "../../../../runtime/builtins/catalog.js";
-import { builtinCategory, builtinNames } from "../../../../runtime/builtins/registry.js";
+import { readFileSync } from "node:fs";
+import { CATEGORIES, builtinCategory, builtinNames } from "../../../../runtime/builtins/catalog.js";
+import { builtinIndexText } from "../../../../scripts/gen-builtin-index.js";
 
 describe("codegen: the runtime's doors for generated code", () => {
   it("regoc/eval exports exactly the runtime values generated code may import", async () => {
@@ -25,5 +26,10 @@ describe("codegen: the runtime's doors for generated code", () => {
       }
     }
     assert.deepEqual([...seen].sort(), builtinNames().filter((n) => builtinCategory(n) !== undefined));
+  });
+
+  it("the builtin index (which category holds each builtin, which are async) is what the category files say", async () => {
+    const committed = readFileSync(new URL("../../../../runtime/builtins/catalogIndex.ts", import.meta.url), "utf8");
+    assert.equal(committed, await builtinIndexText(), "runtime/builtins/catalogIndex.ts is stale: npm run gen-builtin-index");
   });
 });
