@@ -22,6 +22,9 @@
 //   export wrappers a module transformed in pieces would get once per piece.)
 // Either way the runtime is an object (LoadOptions.runtime, else this package's own runtime by an
 // import bundlers follow), never a URL relative to this file: that breaks once a server is bundled.
+// Either way the builtins the module calls are loaded first, by category (runtime/builtins/
+// catalog.ts): a function body's from the registry, once loaded; a module's imports of categories
+// read the loaded tables.
 // For ahead-of-time use, `writeModule` saves the .ts file instead.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
