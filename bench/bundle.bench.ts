@@ -1,7 +1,7 @@
 // A generated module as a user ships it: the cold import of generated/authz.ts compiled to
 // JavaScript, importing the built package (dist/, `npm run build`: bench/run does it first), in a
 // fresh Node process each time (target ≤ 50 ms); and its size bundled for browsers, minified and
-// gzipped (target ≤ 40 KB). The full runtime ("regoc", every builtin) is imported the same way for
+// gzipped (target ≤ 40 KB). The application runtime ("regoc") is imported the same way for
 // comparison.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -42,7 +42,7 @@ const bench: Bench = {
     for (const [what, specifier] of [
       ["generated/authz (regoc/eval, no builtin) (goal ≤ 50 ms)", await compiled("authz")],
       ["generated/api (regoc/eval + regoc/builtins/casts)", await compiled("api")],
-      ["regoc, the full runtime (every builtin registered)", "regoc"],
+      ["regoc, the application runtime (builtins load by need)", "regoc"],
     ] as const) {
       const t = coldImport(specifier);
       rows.push(`| ${what} | **${ms(t.median)}** | ${ms(t.min)}–${ms(t.max)} |`);

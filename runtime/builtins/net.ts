@@ -9,7 +9,7 @@ import { RegoError } from "../errors.js";
 import { RegoSet, isObject, objectEntries } from "../value/index.js";
 import type { Value } from "../value/value.js";
 import { builtinError, goErrors, str, succeeds } from "./args.js";
-import { importNode } from "./node.js";
+import { nodeModule } from "./node.js";
 import type { BuiltinTable } from "./registry.js";
 import {
   CIDRParseError,
@@ -195,12 +195,7 @@ function blockString(start: bigint, hostBits: number): string {
 
 async function lookupIPAddr(v: Value): Promise<RegoSet> {
   const name = str(v, 1);
-  let lookup: typeof import("node:dns/promises").lookup;
-  try {
-    ({ lookup } = await importNode<typeof import("node:dns/promises")>("dns/promises"));
-  } catch {
-    throw builtinError("the system resolver (node:dns) is not available in this runtime");
-  }
+  const { lookup } = nodeModule<typeof import("node:dns/promises")>("dns/promises");
   let addrs: { address: string }[];
   try {
     addrs = await lookup(name, { all: true, verbatim: true });

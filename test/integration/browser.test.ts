@@ -59,13 +59,19 @@ describe("a generated module bundled for browsers", function () {
     expect(orders("soon")).to.equal(false);
   });
 
-  it("a builtin that needs Node's modules bundles, and reports in a bare context that it cannot run", async () => {
-    const plan = planRego({ modules: { "n.rego": "package n\naddrs := net.lookup_ip_addr(input.host)\n" }, entrypoints: ["n/addrs"] });
+  it("builtins that need Node's modules bundle, and report in a bare context what they lack", async () => {
+    const policy = "package n\naddrs := net.lookup_ip_addr(input.host)\ndigest := crypto.sha256(input.text)\n";
+    const plan = planRego({ modules: { "n.rego": policy }, entrypoints: ["n/addrs", "n/digest"] });
     const bundle = await browserBundle({ code: generateTypeScript(plan).code }, { format: "iife", globalName: "n", source: true });
+    expect(bundle.inputs).to.include.members(["runtime/builtins/net.ts", "runtime/builtins/crypto.ts"]);
     const context = createContext({ TextEncoder, TextDecoder });
     runInContext(bundle.code, context);
-    const outcome = (await runInContext(`n.nAddrs({ host: "localhost" }, {}, { strictBuiltinErrors: true }).then(() => "no error", (e) => e.code + ": " + e.message)`, context)) as string;
-    expect(outcome).to.equal("eval_builtin_error: net.lookup_ip_addr: the system resolver (node:dns) is not available in this runtime");
+    const strict = "{ strictBuiltinErrors: true }";
+    const outcome = (call: string) => runInContext(`(async () => { try { return await ${call}; } catch (e) { return e.code + ": " + e.message; } })()`, context) as Promise<string>;
+    expect(await outcome(`n.nAddrs({ host: "localhost" }, {}, ${strict})`)).to.equal("eval_builtin_error: net.lookup_ip_addr: node:dns/promises is not available in this runtime");
+    expect(await outcome(`n.nDigest({ text: "x" }, {}, ${strict})`)).to.equal("eval_builtin_error: crypto.sha256: node:crypto is not available in this runtime");
+    // Not strict: the call is undefined, as any builtin error makes it.
+    expect(await outcome(`n.nDigest({ text: "x" }, {})`)).to.equal(undefined);
   });
 });
 

@@ -9,7 +9,7 @@ import { objectGet, objectKeys, type ObjectValue } from "../../value/object.js";
 import { RegoSet } from "../../value/set.js";
 import type { Value } from "../../value/value.js";
 import { operandError } from "../args.js";
-import { importNode } from "../node.js";
+import { nodeModule } from "../node.js";
 import { isValidJson, unmarshal } from "../go/json.js";
 import { fromUtf8 } from "../go/strconv.js";
 import type { TlsOptions, WireResponse } from "./transport.js";
@@ -48,8 +48,7 @@ type Crypto = typeof import("node:crypto");
 
 async function nodeModules(): Promise<{ fs: FS; crypto: Crypto; tls: typeof import("node:tls") }> {
   try {
-    const [fs, crypto, tls] = await Promise.all([importNode<FS>("fs/promises"), importNode<Crypto>("crypto"), importNode<typeof import("node:tls")>("tls")]);
-    return { fs, crypto, tls };
+    return { fs: nodeModule<FS>("fs/promises"), crypto: nodeModule<Crypto>("crypto"), tls: nodeModule<typeof import("node:tls")>("tls") };
   } catch {
     throw new RequestError("tls_* options need Node.js");
   }

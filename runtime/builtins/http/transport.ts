@@ -3,7 +3,7 @@
 // In Node it uses node:http/node:https (loaded on first use), which take every TLS option;
 // elsewhere (browsers) the global fetch, without the TLS and socket options.
 import type { IncomingMessage, RequestOptions } from "node:http";
-import { importNode } from "../node.js";
+import { nodeModule } from "../node.js";
 
 export interface TlsOptions {
   ca?: string[];
@@ -56,7 +56,7 @@ let nodeModules: Promise<NodeModules | undefined> | undefined;
 function loadNode(): Promise<NodeModules | undefined> {
   const isNode = typeof process === "object" && process !== null && typeof process.versions?.node === "string";
   nodeModules ??= isNode
-    ? Promise.all([importNode<NodeModules["http"]>("http"), importNode<NodeModules["https"]>("https")]).then(([http, https]) => ({ http, https }))
+    ? Promise.resolve({ http: nodeModule<NodeModules["http"]>("http"), https: nodeModule<NodeModules["https"]>("https") })
     : Promise.resolve(undefined);
   return nodeModules;
 }
