@@ -20,6 +20,15 @@ function byteRune(b: number): string {
   return isPrint(b) ? `${code} '${String.fromCharCode(b)}'` : code;
 }
 
+const HEX = "0123456789abcdef";
+
+/** Go's hex.EncodeToString of the string's UTF-8 bytes. */
+function hexEncode(s: string): string {
+  let out = "";
+  for (const b of utf8(s)) out += HEX[b >> 4]! + HEX[b & 15]!;
+  return out;
+}
+
 function hexDecode(_ctx: EvalContext, x: Value): Value {
   const src = utf8(str(x, 1));
   const val = (b: number) => (b >= 0x30 && b <= 0x39 ? b - 0x30 : b >= 0x61 && b <= 0x66 ? b - 87 : b >= 0x41 && b <= 0x46 ? b - 55 : -1);
@@ -100,7 +109,7 @@ export const encodingBuiltins: BuiltinTable = {
   "base64url.encode": { fn: (_ctx: EvalContext, x: Value) => urlEncode(str(x, 1)) },
   "base64url.encode_no_pad": { fn: (_ctx: EvalContext, x: Value) => rawURLEncode(str(x, 1)) },
   "base64url.decode": { fn: (_ctx: EvalContext, x: Value) => fromUtf8(urlDecodeLenient(str(x, 1))) },
-  "hex.encode": { fn: (_ctx: EvalContext, x: Value) => Buffer.from(str(x, 1), "utf8").toString("hex") },
+  "hex.encode": { fn: (_ctx: EvalContext, x: Value) => hexEncode(str(x, 1)) },
   "hex.decode": { fn: hexDecode },
   "urlquery.encode": { fn: (_ctx: EvalContext, x: Value) => queryEscape(str(x, 1)) },
   "urlquery.decode": { fn: (_ctx: EvalContext, x: Value) => urlError(() => queryUnescape(str(x, 1))) },

@@ -59,6 +59,31 @@ describe("a generated module bundled for browsers", function () {
     expect(orders("soon")).to.equal(false);
   });
 
+  it("the encoding builtins and io.jwt.decode work without Node's Buffer", async () => {
+    const policy = [
+      "package e",
+      "decoded := base64.decode(input.b64)",
+      "hexed := hex.encode(input.text)",
+      "url64 := base64url.encode_no_pad(input.text)",
+      "std64 := base64.encode(input.text)",
+      "claims := io.jwt.decode(input.jwt)[1]",
+    ].join("\n");
+    const plan = planRego({ modules: { "e.rego": policy }, entrypoints: ["e/decoded", "e/hexed", "e/url64", "e/std64", "e/claims"] });
+    const bundle = await browserBundle({ code: generateTypeScript(plan).code }, { format: "iife", globalName: "e", source: true });
+    // Web APIs every browser has; no Buffer, no process.
+    const context = createContext({ TextEncoder, TextDecoder, btoa });
+    runInContext(bundle.code, context);
+    const jwt = ["eyJhbGciOiJIUzI1NiJ9", "eyJzdWIiOiJhbGljZSIsInJvbGVzIjpbImFkbWluIl19", "c2ln"].join(".");
+    const input = { b64: "aMOpbGxv", text: "héllo?", jwt };
+    const strict = { strictBuiltinErrors: true };
+    const call = (fn: string) => decide(context, `((i, d) => e.${fn}(i, d, ${JSON.stringify(strict)}))`, input, {});
+    expect(call("eDecoded")).to.equal("héllo");
+    expect(call("eHexed")).to.equal("68c3a96c6c6f3f");
+    expect(call("eUrl64")).to.equal("aMOpbGxvPw");
+    expect(call("eStd64")).to.equal("aMOpbGxvPw==");
+    expect(JSON.parse(JSON.stringify(call("eClaims")))).to.deep.equal({ sub: "alice", roles: ["admin"] });
+  });
+
   it("builtins that need Node's modules bundle, and report in a bare context what they lack", async () => {
     const policy = "package n\naddrs := net.lookup_ip_addr(input.host)\ndigest := crypto.sha256(input.text)\n";
     const plan = planRego({ modules: { "n.rego": policy }, entrypoints: ["n/addrs", "n/digest"] });

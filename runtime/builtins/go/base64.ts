@@ -4,7 +4,14 @@
 // skipped anywhere, padding is required for the padded encodings, non-zero trailing bits are
 // allowed. Node's Buffer decoder is lenient (it skips invalid characters and accepts missing
 // padding), so decoding is done here; encoding is Buffer's, which matches Go's.
+// Where the runtime has no Buffer (browsers), decoded bytes are plain Uint8Arrays and the coders
+// here do all the work: the builtins that use Buffer's methods on them (crypto.*, signatures) need
+// Node's node:crypto anyway.
 import { builtinError } from "../args.js";
+import { utf8, utf8Length } from "./strconv.js";
+
+/** Node's Buffer, where the runtime has one. */
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
 const STD = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -29,7 +36,8 @@ const isNewline = (b: number | undefined): boolean => b === 0x0a || b === 0x0d;
 
 /** Go's Encoding.Decode: returns the bytes or throws CorruptInputError. */
 function goDecode(src: Uint8Array, map: Int16Array, padded: boolean): Buffer {
-  const out = Buffer.allocUnsafe((src.length >> 2) * 3 + 3);
+  const size = (src.length >> 2) * 3 + 3;
+  const out = NodeBuffer ? NodeBuffer.allocUnsafe(size) : (new Uint8Array(size) as Buffer);
   let n = 0;
   let si = 0;
   for (;;) {
@@ -84,7 +92,7 @@ function goDecode(src: Uint8Array, map: Int16Array, padded: boolean): Buffer {
   }
 }
 
-const asBytes = (s: string | Uint8Array): Uint8Array => (typeof s === "string" ? Buffer.from(s, "utf8") : s);
+const asBytes = (s: string | Uint8Array): Uint8Array => (typeof s === "string" ? utf8(s) : s);
 
 // Well-formed padded text (whole quanta, '=' only as the final padding, no line breaks): Go and
 // Buffer decode it to the same bytes, and Buffer does it natively. Anything else takes goDecode.
@@ -92,8 +100,8 @@ const WELL_FORMED_STD = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+
 const WELL_FORMED_URL = /^(?:[A-Za-z0-9\-_]{4})*(?:[A-Za-z0-9\-_]{2}==|[A-Za-z0-9\-_]{3}=)?$/;
 
 function decode(s: string | Uint8Array, map: Int16Array, padded: boolean): Buffer {
-  if (typeof s === "string" && padded) {
-    if (map === STD_MAP ? WELL_FORMED_STD.test(s) : WELL_FORMED_URL.test(s)) return Buffer.from(s, map === STD_MAP ? "base64" : "base64url");
+  if (typeof s === "string" && padded && NodeBuffer) {
+    if (map === STD_MAP ? WELL_FORMED_STD.test(s) : WELL_FORMED_URL.test(s)) return NodeBuffer.from(s, map === STD_MAP ? "base64" : "base64url");
   }
   return goDecode(asBytes(s), map, padded);
 }
@@ -126,7 +134,7 @@ export function tryStdDecode(s: string | Uint8Array): Buffer | undefined {
 export function urlDecodeLenient(s: string): Buffer {
   let t = s;
   if (!t.endsWith("=")) {
-    switch (Buffer.byteLength(t, "utf8") % 4) {
+    switch (utf8Length(t) % 4) {
       case 0:
         break;
       case 2:
@@ -143,7 +151,11 @@ export function urlDecodeLenient(s: string): Buffer {
 }
 
 /** Go's StdEncoding, URLEncoding and RawURLEncoding encoders (strings as their UTF-8 bytes). */
-const bytesOf = (b: Uint8Array | string): Buffer => (typeof b === "string" ? Buffer.from(b, "utf8") : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-export const stdEncode = (b: Uint8Array | string): string => bytesOf(b).toString("base64");
+export function stdEncode(b: Uint8Array | string): string {
+  if (NodeBuffer) return (typeof b === "string" ? NodeBuffer.from(b, "utf8") : NodeBuffer.from(b.buffer, b.byteOffset, b.byteLength)).toString("base64");
+  let binary = "";
+  for (const byte of asBytes(b)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
 export const urlEncode = (b: Uint8Array | string): string => stdEncode(b).replace(/\+/g, "-").replace(/\//g, "_");
-export const rawURLEncode = (b: Uint8Array | string): string => bytesOf(b).toString("base64url");
+export const rawURLEncode = (b: Uint8Array | string): string => urlEncode(b).replace(/=+$/, "");
