@@ -5,6 +5,7 @@ import { constants, createSign, generateKeyPairSync, verify, type KeyObject } fr
 import { format } from "node:util";
 import { RE2JS } from "re2js";
 import { EvalContext } from "../runtime/builtins/context.js";
+import { loadAllBuiltins } from "../runtime/builtins/catalog.js";
 import { getBuiltin, type BuiltinFn } from "../runtime/builtins/registry.js";
 import type { Value } from "../runtime/value/value.js";
 import { median, nsPerCall, type Bench } from "./util.js";
@@ -131,6 +132,7 @@ const fmt = (ns: number): string => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` :
 const bench: Bench = {
   title: "Builtins against their plain library calls",
   async run() {
+    await loadAllBuiltins();
     const lines = [
       `Median of ${ROUNDS} interleaved rounds. The builtins' own cost on top of the library: operand checks, Go's semantics (escaping, sorted keys, exact numbers, error texts) and the caches.`,
       "",

@@ -4,7 +4,7 @@
 //                                       or `language` "javascript" / "function")
 //   loadModule(code, generated?)       generated module → live module (its `entrypoints` table, ...)
 //   writeModule(file, code)             saves generated TS for ahead-of-time use
-import { getBuiltin } from "../runtime/builtins/registry.js";
+import { isBuiltin } from "../runtime/builtins/catalog.js";
 import { RegoError } from "../runtime/errors.js";
 import { PreparedQuery } from "../runtime/eval/prepared.js";
 import { generateModule, preparePolicy, selectPlans, type GeneratedModule, type GenerateOptions } from "./codegen/generate.js";
@@ -33,7 +33,7 @@ export async function compilePlan(plan: unknown, options: CompilePlanOptions = {
   const policy = preparePolicy(plan);
   const entrypoint = selectPlans(policy, options.entrypoint)[0]!.name;
   const generated = generateModule(policy, { language: "function" });
-  const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
+  const missing = generated.builtins.filter((b) => !isBuiltin(b));
   if (missing.length > 0) {
     throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`, undefined, {
       details: { missingBuiltins: missing },

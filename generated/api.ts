@@ -1,6 +1,7 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/api.rego (entrypoint data.api.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, builtinSites, call1, dot, dotData, dotKey, equal, gt, gte, internalError, len, lte, ownField, scanValue, scanView } from "regoc";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, builtinSites, call1, dot, dotData, dotKey, equal, gt, gte, internalError, len, lte, ownField, scanValue, scanView } from "regoc/eval";
+import { castsBuiltins } from "regoc/builtins/casts";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -29,7 +30,7 @@ export type ApiData = {
   }>;
 };
 /* builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load */
-const C = builtinSites("{\"names\":[\"to_number\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,72,10]}"),
+const C = builtinSites("{\"names\":[\"to_number\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,72,10]}", castsBuiltins),
   toNumber = C[0]!;
 /* field readers, one per key read: each load keeps an inline cache of its own */
 const dotMethod = (o: V): V => (ownField(o, "method") ? o["method"] : dotKey(o, "method")),

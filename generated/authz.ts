@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/authz.rego (entrypoint data.authz.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, type MaybeValue, NO_STATE, dotData, dotKey, equal, internalError, ownField, scanValue, scanView } from "regoc";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, type MaybeValue, NO_STATE, dotData, dotKey, equal, internalError, ownField, scanValue, scanView } from "regoc/eval";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */

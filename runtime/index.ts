@@ -1,11 +1,11 @@
-// regoc's public runtime API — and the only module generated code imports.
+// regoc's public runtime API: what applications use. (Generated code imports `regoc/eval` and
+// `regoc/builtins/<category>` instead.) Builtins load by need (builtins/catalog.ts).
 export * from "./errors.js";
 export * from "./value/index.js";
 export { EvalContext, type EvalOptions } from "./builtins/context.js";
+export { builtinNames, registerBuiltins } from "./builtins/catalog.js";
 export {
   getBuiltin,
-  builtinNames,
-  registerBuiltins,
   invokeBuiltin,
   invokeBuiltinAsync,
   builtinFailed,

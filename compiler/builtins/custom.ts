@@ -5,7 +5,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { getBuiltin, registerBuiltins, type BuiltinDef, type BuiltinTable } from "../../runtime/builtins/registry.js";
+import { isBuiltin, registerBuiltins } from "../../runtime/builtins/catalog.js";
+import type { BuiltinDef, BuiltinTable } from "../../runtime/builtins/registry.js";
 import { RegoError } from "../../runtime/errors.js";
 import { defaultCapabilities, parseCapabilities, type Capabilities, type CapabilityEntry, type TypeDecl } from "./decls.js";
 
@@ -159,6 +160,6 @@ export async function prepareBuiltins(options: { module?: string | undefined; ca
   }
   // regoc's own builtins without an implementation (eq, assign: compiled away) keep their handling
   const known = defaultCapabilities().builtins;
-  for (const name of capabilities.builtins.keys()) if (!Object.hasOwn(table, name) && !known.has(name) && !getBuiltin(name)) table[name] = unsupported;
+  for (const name of capabilities.builtins.keys()) if (!Object.hasOwn(table, name) && !known.has(name) && !isBuiltin(name)) table[name] = unsupported;
   return { capabilities, unregister: registerBuiltins(table) };
 }

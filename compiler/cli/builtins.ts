@@ -6,7 +6,7 @@
 // A table by default; `--json` prints [{name, status, category?, reason?}, ...] (category: the
 // runtime/builtins/ file of an implemented builtin).
 import { parseArgs } from "node:util";
-import { builtinCategory, getBuiltin } from "../../runtime/builtins/registry.js";
+import { builtinCategory, isBuiltin } from "../../runtime/builtins/catalog.js";
 import { RegoError } from "../../runtime/errors.js";
 import { defaultCapabilities } from "../builtins/decls.js";
 import type { CliCommand } from "../cli.js";
@@ -36,7 +36,7 @@ export function builtinReports(): BuiltinReport[] {
   return names.map((name): BuiltinReport => {
     const compileTime = COMPILE_TIME[name];
     if (compileTime !== undefined) return { name, status: "compile-time", reason: compileTime };
-    if (getBuiltin(name)) {
+    if (isBuiltin(name)) {
       const category = builtinCategory(name);
       return category === undefined ? { name, status: "implemented" } : { name, status: "implemented", category };
     }

@@ -147,6 +147,7 @@ export function generateModule(decoded: Policy, options: GenerateOptions = {}): 
   const facts = typed ? analyseFuncs(policy, calls.funcs) : analyseDefinedness(policy, calls, directCallees(directs));
   const mod = new ModuleEmitter(policy, calls, facts, typed, localNames);
   mod.coverage = options.coverage === true;
+  mod.importsBuiltins = language !== "function";
 
   // Exported names first, so entrypoints get the plain names.
   const entryNames = plans.map((p) => mod.scope.ident(p.name));
@@ -224,6 +225,7 @@ export function generateModule(decoded: Policy, options: GenerateOptions = {}): 
   const { code, functionStarts } = layout.build({
     header: (options.header ?? DEFAULT_HEADER).map(lineComment),
     imports,
+    builtinImports: mod.builtinImports(),
     typeAliases,
     consts: mod.constants(),
     tail: [{ name: mod.fixed.entrypoints, type: mod.rt("EntrypointTable"), init: tableInit, exported: true, doc: comment("entrypoint name -> function") }],

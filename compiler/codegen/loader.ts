@@ -10,9 +10,10 @@
 //   `new Function` (which --disallow-code-generation-from-strings forbids) or a vm.Script around
 //   the text (a copy of it), and it names the code's file in stack traces.
 // - An ES module's text (generated TypeScript, through esbuild, which strips the types — a large
-//   module in pieces, concurrently — or generated "javascript") is imported by `import()`, its one
-//   import from "regoc" turned into a read of the runtime object from a slot of its own on
-//   globalThis, removed once imported: from a data: URL, or a large one (FILE_IMPORT characters or
+//   module in pieces, concurrently — or generated "javascript") is imported by `import()`, its
+//   imports (from "regoc/eval" and the builtin categories' "regoc/builtins/<category>") turned into
+//   reads of the runtime object and the categories' tables from a slot of its own on globalThis,
+//   removed once imported: from a data: URL, or a large one (FILE_IMPORT characters or
 //   more) from a file of its own in a fresh temporary directory, removed once imported (as a URL,
 //   Node parses the whole text, keys its module map by it and decodes it, a large module's cost; for
 //   small modules the file's creation and removal cost more). Such modules stay in the module map:
@@ -21,6 +22,9 @@
 //   export wrappers a module transformed in pieces would get once per piece.)
 // Either way the runtime is an object (LoadOptions.runtime, else this package's own runtime by an
 // import bundlers follow), never a URL relative to this file: that breaks once a server is bundled.
+// Either way the builtins the module calls are loaded first, by category (runtime/builtins/
+// catalog.ts): a function body's from the registry, once loaded; a module's imports of categories
+// read the loaded tables.
 // For ahead-of-time use, `writeModule` saves the .ts file instead.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -29,10 +33,12 @@ import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compileFunction } from "node:vm";
+import { CATEGORIES, loadAllBuiltins, loadBuiltins, loadCategory } from "../../runtime/builtins/catalog.js";
 import { RegoError } from "../../runtime/errors.js";
 import type { EntrypointTable } from "../../runtime/eval/prepared.js";
+import { BUILTINS_MODULE, RUNTIME_MODULE } from "./module.js";
 
-/** The runtime module generated code imports as "regoc": its exports by name (a module namespace). */
+/** The runtime module generated code imports as "regoc/eval": its exports by name (a module namespace). */
 export type RuntimeModule = Readonly<Record<string, unknown>>;
 
 let ownRuntime: Promise<RuntimeModule> | undefined;
@@ -40,11 +46,11 @@ let ownRuntime: Promise<RuntimeModule> | undefined;
 /** This package's runtime, imported by a literal specifier (a bundler includes it). A failure is
  * an eval_internal_error: the policy is not at fault. */
 function defaultRuntime(code: string): Promise<RuntimeModule> {
-  ownRuntime ??= import("../../runtime/index.js").then(
+  ownRuntime ??= import("../../runtime/eval/index.js").then(
     (m) => m as RuntimeModule,
     (e: unknown) => {
       ownRuntime = undefined;
-      throw new RegoError("eval_internal_error", `generated module: cannot import the runtime ("regoc"): ${(e as Error).message}`, undefined, {
+      throw new RegoError("eval_internal_error", `generated module: cannot import the runtime ("regoc/eval"): ${(e as Error).message}`, undefined, {
         details: { source: code },
         cause: e,
       });
@@ -58,9 +64,6 @@ export interface LoadedModule {
   entrypoints: EntrypointTable;
   [name: string]: unknown;
 }
-
-/** The runtime import, after the header's line comments (if any). */
-const IMPORT = /^((?:\s*\/\/[^\n]*\n)*)\s*import\s*\{([^}]*)\}\s*from\s*"regoc";/;
 
 function loadError(message: string, source: string, cause?: unknown): RegoError {
   return new RegoError("rego_compile_error", `generated module: ${message}`, undefined, { details: { source }, cause });
@@ -123,7 +126,7 @@ async function transformPieces(code: string, compact: boolean, cuts: readonly nu
   }
 }
 
-/** TS → JS (the import from "regoc" kept). */
+/** TS → JS (the imports kept). */
 export async function toJavaScript(code: string, options: ToJavaScriptOptions = {}): Promise<string> {
   try {
     return await transformPieces(code, options.compact === true, cutPoints(code, options.functionStarts ?? []));
@@ -132,22 +135,36 @@ export async function toJavaScript(code: string, options: ToJavaScriptOptions = 
   }
 }
 
-/** Where an ES module being imported finds its runtime: globalThis[RUNTIME_SLOTS][id]. */
+/** Where an ES module being imported finds its runtime: globalThis[RUNTIME_SLOTS][id][specifier]. */
 const RUNTIME_SLOTS = Symbol.for("regoc.loader.runtime");
-type Slots = Record<string, RuntimeModule>;
+type Slots = Record<string, Record<string, RuntimeModule>>;
 
-/** `js` with its import from "regoc" turned into a read of slot `id`, and the names it imports. */
-function withRuntimeSlot(js: string, code: string, id: string): { js: string; names: string[] } {
-  const m = IMPORT.exec(js);
-  if (!m) {
-    // esbuild drops imports nothing uses; a module that needs nothing from the runtime is fine.
-    if (!/\bfrom\s*"regoc"/.test(js)) return { js, names: [] };
-    throw loadError('expected the module to start with its import from "regoc"', code);
+/** One import at the head of `js` (after its header's line comments, if any). */
+const HEAD_IMPORT = /^((?:\s*\/\/[^\n]*\n)*)\s*import\s*\{([^}]*)\}\s*from\s*"([^"]*)";/;
+
+/**
+ * `js` with its imports (RUNTIME_MODULE's, then a builtin category's each) turned into reads of
+ * slot `id`, and what they import: the runtime's names, the categories' modules by specifier.
+ */
+function withRuntimeSlot(js: string, code: string, id: string): { js: string; names: string[]; categories: string[] } {
+  const names: string[] = [];
+  const categories: string[] = [];
+  let rest = js;
+  let head = "";
+  for (let m = HEAD_IMPORT.exec(rest); m !== null; m = HEAD_IMPORT.exec(rest)) {
+    const from = m[3]!;
+    const specs = m[2]!.split(",").map((s) => s.trim()).filter((s) => s !== "").map((s) => s.split(/\s+as\s+/));
+    if (from === RUNTIME_MODULE) names.push(...specs.map(([name]) => name!));
+    else if (from.startsWith(BUILTINS_MODULE) && CATEGORIES.includes(from.slice(BUILTINS_MODULE.length))) categories.push(from.slice(BUILTINS_MODULE.length));
+    else if (from.startsWith(BUILTINS_MODULE)) throw loadError(`no builtin category ${JSON.stringify(from)}`, code);
+    else break;
+    const pattern = specs.map(([name, local]) => (local === undefined ? name! : `${name!}: ${local}`)).join(", ");
+    head += `${m[1]!}const {${pattern}} = globalThis[Symbol.for(${JSON.stringify(RUNTIME_SLOTS.description)})][${JSON.stringify(id)}][${JSON.stringify(from)}];`;
+    rest = rest.slice(m[0].length);
   }
-  const specs = m[2]!.split(",").map((s) => s.trim()).filter((s) => s !== "").map((s) => s.split(/\s+as\s+/));
-  const pattern = specs.map(([name, local]) => (local === undefined ? name! : `${name!}: ${local}`)).join(", ");
-  const read = `const {${pattern}} = globalThis[Symbol.for(${JSON.stringify(RUNTIME_SLOTS.description)})][${JSON.stringify(id)}];`;
-  return { js: `${m[1]!}${read}${js.slice(m[0].length)}`, names: specs.map(([name]) => name!) };
+  // esbuild drops imports nothing uses; a module that needs nothing from the runtime is fine.
+  if (/\bfrom\s*"regoc[/"]/.test(rest)) throw loadError(`expected the module to start with its imports from "${RUNTIME_MODULE}" and "${BUILTINS_MODULE}<category>"`, code);
+  return { js: head + rest, names, categories };
 }
 
 /** What an import of names the runtime lacks fails with, before any code runs. */
@@ -164,9 +181,13 @@ export interface LoadOptions {
   language?: "typescript" | "javascript" | "function";
   /** GeneratedModule.runtimeImports: a "function" body's parameters. */
   runtimeImports?: readonly string[];
-  /** The runtime the module's imports from "regoc" read: a module namespace (`await
-   * import("regoc")`); by default this package's runtime. Values the module makes are that
-   * runtime's (`instanceof RegoSet` holds against its RegoSet). */
+  /** GeneratedModule.builtins: a "function" body's builtins, loaded before it runs (default:
+   * every builtin). A module imports its builtins' categories itself. */
+  builtins?: readonly string[];
+  /** The runtime the module's imports from "regoc/eval" read: a module namespace (`await
+   * import("regoc/eval")`); by default this package's runtime. Values the module makes are that
+   * runtime's (`instanceof RegoSet` holds against its RegoSet). The builtin categories it imports
+   * are this package's. */
   runtime?: RuntimeModule;
 }
 
@@ -174,6 +195,7 @@ export interface LoadOptions {
 export async function loadModule(code: string, options: LoadOptions = {}): Promise<LoadedModule> {
   let mod: LoadedModule;
   if (options.language === "function") {
+    await (options.builtins ? loadBuiltins(options.builtins) : loadAllBuiltins());
     mod = await callFunctionBody(code, options.runtimeImports ?? [], options.runtime ?? (await defaultRuntime(code)));
   } else {
     const js =
@@ -217,13 +239,16 @@ async function callFunctionBody(code: string, names: readonly string[], runtime:
 /** Imports module text `js` (from `code`) with its runtime import reading `runtime`. */
 async function importWithRuntime(js: string, code: string, runtime: RuntimeModule | undefined): Promise<LoadedModule> {
   const id = randomUUID();
-  const { js: text, names } = withRuntimeSlot(js, code, id);
+  const { js: text, names, categories } = withRuntimeSlot(js, code, id);
   const slots = ((globalThis as Record<symbol, Slots | undefined>)[RUNTIME_SLOTS] ??= Object.create(null) as Slots);
+  const modules = Object.create(null) as Record<string, RuntimeModule>;
+  for (const c of categories) modules[`${BUILTINS_MODULE}${c}`] = { [`${c}Builtins`]: await loadCategory(c) };
   if (names.length > 0) {
     const rt = runtime ?? (await defaultRuntime(code));
     checkNames(rt, names, code);
-    slots[id] = rt;
+    modules[RUNTIME_MODULE] = rt;
   }
+  slots[id] = modules;
   try {
     return await importText(text);
   } catch (e) {

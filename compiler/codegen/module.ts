@@ -1,4 +1,5 @@
-// The module, built with ts-morph: its declarations — the import from "regoc" and every function
+// The module, built with ts-morph: its declarations — the imports (the runtime's "regoc/eval", the
+// builtin categories' "regoc/builtins/<category>") and every function
 // (name, modifiers, parameters, return type) — come from ts-morph structures in ONE
 // `createSourceFile` call, and ts-morph owns their layout (order, blank lines, indentation).
 // Every piece of text in a structure is Code rendered by code.ts or a Name, so nothing
@@ -38,9 +39,18 @@ export interface ModuleConst {
   doc?: Code;
 }
 
+/** The module generated code imports its runtime from. */
+export const RUNTIME_MODULE = "regoc/eval";
+/** Where generated code imports a builtin category from (`regoc/builtins/<category>`). */
+export const BUILTINS_MODULE = "regoc/builtins/";
+
 export interface ModuleParts {
   header: Code[];
+  /** From RUNTIME_MODULE. */
   imports: Array<{ name: string; typeOnly: boolean }>;
+  /** The builtin categories the module calls: `name` from module `from` (none in a function body,
+   * whose builtins the registry resolves). */
+  builtinImports: Array<{ name: string; from: string }>;
   typeAliases: Array<{ name: Name; type: Code; exported: boolean; doc?: Code; /** Type parameters, e.g. `<T>`. */ params?: string }>;
   consts: ModuleConst[];
   /** Trailing constants (the entrypoint table), after the functions they refer to. */
@@ -139,18 +149,19 @@ interface BuiltModule {
 function buildModule(parts: ModuleParts, functions: readonly ModuleFunction[]): BuiltModule {
   const project = getProject();
   const { StructureKind, ts } = morph();
-  const importStructure: StatementStructures = {
-    kind: StructureKind.ImportDeclaration,
-    moduleSpecifier: "regoc",
-    namedImports: parts.imports.map((i) => ({ name: i.name, isTypeOnly: i.typeOnly })),
-  };
-  const file = project.createSourceFile("module.ts", { statements: [importStructure, ...functions.map(functionStructure)] }, { overwrite: true });
+  const importStructures: StatementStructures[] = [
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: RUNTIME_MODULE, namedImports: parts.imports.map((i) => ({ name: i.name, isTypeOnly: i.typeOnly })) },
+    ...parts.builtinImports.map((i): StatementStructures => ({ kind: StructureKind.ImportDeclaration, moduleSpecifier: i.from, namedImports: [i.name] })),
+  ];
+  const file = project.createSourceFile("module.ts", { statements: [...importStructures, ...functions.map(functionStructure)] }, { overwrite: true });
   const skeleton = file.getFullText();
   // (The compiler nodes are read directly: wrapping thousands of them in ts-morph nodes costs more
   // than building the module.)
   const sf = file.compilerNode;
-  const [importDecl, ...decls] = sf.statements;
-  if (!importDecl || !ts.isImportDeclaration(importDecl) || decls.length !== functions.length || !decls.every(ts.isFunctionDeclaration)) {
+  const importDecls = sf.statements.slice(0, importStructures.length);
+  const decls = sf.statements.slice(importStructures.length);
+  const lastImport = importDecls[importDecls.length - 1];
+  if (!lastImport || !importDecls.every(ts.isImportDeclaration) || decls.length !== functions.length || !decls.every(ts.isFunctionDeclaration)) {
     throw new Error("internal: unexpected statements in the module skeleton");
   }
   // The module is the skeleton cut at those positions (ascending) with the text put in between,
@@ -168,7 +179,7 @@ function buildModule(parts: ModuleParts, functions: readonly ModuleFunction[]): 
     from = pos;
   };
   for (const h of parts.header) out.push(h.text, "\n");
-  upTo(importDecl.end);
+  upTo(lastImport.end);
   for (const t of parts.typeAliases) out.push("\n", typeAliasText(t));
   for (const c of parts.consts) out.push("\n", constText(c));
   decls.forEach((decl, i) => {
@@ -249,7 +260,8 @@ class JavaScriptLayout implements ModuleLayout {
     for (const h of parts.header) out.push(h.text, "\n");
     if (this.exporting) {
       const values = parts.imports.filter((i) => !i.typeOnly).map((i) => i.name);
-      if (values.length > 0) out.push(`import { ${values.join(", ")} } from "regoc";\n`);
+      if (values.length > 0) out.push(`import { ${values.join(", ")} } from "${RUNTIME_MODULE}";\n`);
+      for (const i of parts.builtinImports) out.push(`import { ${i.name} } from "${i.from}";\n`);
     } else out.push('"use strict";\n');
     for (const c of parts.consts) out.push(constText(c, false, this.exporting), "\n");
     const before = out.reduce((n, s) => n + s.length, 0);

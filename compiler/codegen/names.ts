@@ -9,7 +9,7 @@
 // The fixed names every generated module shares (the runtime imports) are in one table, RT.
 import { Name } from "./code.js";
 
-/** Runtime exports generated code may import from "regoc" (see runtime/index.ts). */
+/** Runtime exports generated code may import from "regoc/eval" (see runtime/eval/index.ts). */
 export const RT = {
   // types
   MaybeValue: "MaybeValue",

@@ -129,14 +129,14 @@ async function compileModule(modules: Record<string, string>, entrypoints: strin
 /** The code of the tests' entrypoints (one plan, one module), or undefined when there is none. */
 export async function generateTests(modules: Record<string, string>, entrypoints: string[], options: CompileOptions): Promise<(GeneratedModule & { files: string[] }) | undefined> {
   const { planRego, generateTypeScript } = await import("../index.js");
-  const { getBuiltin } = await import("../../runtime/builtins/registry.js");
+  const { isBuiltin } = await import("../../runtime/builtins/catalog.js");
   if (Object.keys(modules).length === 0) return undefined;
   // With no test to run, still compile the modules (a query of `true`), as opa test does.
   const { coverage, ...planOptions } = options;
   const plan = planRego(entrypoints.length > 0 ? { modules, entrypoints, ...planOptions, print: true } : { modules, query: "true", ...planOptions });
   if (entrypoints.length === 0) return undefined;
   const generated = generateTypeScript(plan, { language: "function", ...(coverage === true && { coverage, optimize: false }) });
-  const missing = generated.builtins.filter((b) => getBuiltin(b) === undefined);
+  const missing = generated.builtins.filter((b) => !isBuiltin(b));
   if (missing.length > 0) throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
   return { ...generated, files: plan.static.files.map((f) => f.value) };
 }

@@ -2,7 +2,7 @@
 // cut off by its deadline. Generated code runs synchronously and cannot be interrupted: an
 // asynchronous evaluation (http.send & co) is abandoned at the deadline, a synchronous one is
 // reported as cancelled once it ends past it.
-import { parseDuration } from "../../runtime/builtins/goduration.js";
+import { parseDuration } from "../../runtime/builtins/time/duration.js";
 import { RegoError } from "../../runtime/errors.js";
 
 /** A Go duration ("5s", "1m30s", "0") in milliseconds; anything else is a usage error. */

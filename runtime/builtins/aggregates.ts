@@ -8,7 +8,7 @@ import { isObject, objectSize } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
 import type { Value } from "../value/value.js";
 import { operandElementError, operandTypeError } from "./args.js";
-import * as bf from "./bigFloat.js";
+import * as bf from "./go/bigFloat.js";
 
 /** Code points, as Go counts runes (a lone surrogate counts as one). */
 export function codePointLength(s: string): number {

@@ -2,7 +2,7 @@
 // rem, abs, round, ceil, floor, numbers.range, numbers.range_step.
 //
 // Integers are exact at any size. Anything else is computed as OPA does, in 64-bit-mantissa
-// binary floating point (bigFloat.ts), so results match OPA digit for digit (0.1 + 0.2 is 0.3).
+// binary floating point (go/bigFloat.ts), so results match OPA digit for digit (0.1 + 0.2 is 0.3).
 import type { EvalContext } from "./context.js";
 import type { BuiltinTable } from "./registry.js";
 import { RegoSet } from "../value/set.js";
@@ -20,7 +20,7 @@ import {
   type Num,
 } from "../value/number.js";
 import { bigIntOperand, builtinError, num, operandTypeError } from "./args.js";
-import * as bf from "./bigFloat.js";
+import * as bf from "./go/bigFloat.js";
 
 /** Integer operands whose digits are too many to expand are refused (OPA's floats would round them). */
 function exactInt(n: Num): bigint {

@@ -9,7 +9,7 @@ import { isObject } from "../value/object.js";
 import { BigNum, normalize, type Num } from "../value/number.js";
 import type { Value } from "../value/value.js";
 import { builtinError, operandTypeError } from "./args.js";
-import { quote as goQuote } from "./goStrconv.js";
+import { quote as goQuote } from "./go/strconv.js";
 
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 const HEX = /^([+-]?)0[xX](_?[0-9a-fA-F]+(?:_[0-9a-fA-F]+)*)?(?:\.([0-9a-fA-F]+(?:_[0-9a-fA-F]+)*)?)?[pP]([+-]?\d+(?:_\d+)*)$/;

@@ -1,7 +1,7 @@
 // Builtins of OPA's "crypto" category: digests and HMACs (node:crypto), and X.509 certificates,
 // certificate requests and private keys parsed as Go's crypto/x509 does, returned as the JSON OPA
 // produces from Go's structs. Parsing helpers live in ./crypto/.
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { nodeCrypto } from "./node.js";
 import { INT64_MAX, INT64_MIN, builtinError, goErrors, obj, str } from "./args.js";
 import { isNumber, isInteger, toBigInt } from "../value/number.js";
 import { RegoObject, objectGet, sortedPlainKeys } from "../value/object.js";
@@ -10,7 +10,7 @@ import type { Value } from "../value/value.js";
 import type { BuiltinTable } from "./registry.js";
 import { parseCertificateRequestJSON } from "./crypto/csr.js";
 import { DerError } from "./crypto/der.js";
-import { stdDecode, tryStdDecode } from "./goBase64.js";
+import { stdDecode, tryStdDecode } from "./go/base64.js";
 import { parseECPrivateKey, parsePKCS1PrivateKey, parsePKCS8PrivateKey, privateKeyJSON, privateKeyJWK, x509KeyPairJSON, type PrivateKey } from "./crypto/keys.js";
 import { pemDecode, pemEncode, startsWith } from "./crypto/pem.js";
 import { verifyChain, type VerifyOptions } from "./crypto/verify.js";
@@ -19,14 +19,14 @@ import { certificateJSON, parseCertificates, type Certificate } from "./crypto/x
 /** Runs a parser, turning its Go-style failures into builtin errors. */
 const go = <T>(f: () => T): T => goErrors(DerError, f);
 
-const BEGIN = Buffer.from("-----BEGIN");
+const BEGIN = new TextEncoder().encode("-----BEGIN");
 
 function digest(alg: string) {
-  return { fn: (_: unknown, s: Value) => createHash(alg).update(str(s, 1), "utf8").digest("hex") };
+  return { fn: (_: unknown, s: Value) => nodeCrypto().createHash(alg).update(str(s, 1), "utf8").digest("hex") };
 }
 
 function hmac(alg: string) {
-  return { fn: (_: unknown, m: Value, k: Value) => createHmac(alg, Buffer.from(str(k, 2), "utf8")).update(str(m, 1), "utf8").digest("hex") };
+  return { fn: (_: unknown, m: Value, k: Value) => nodeCrypto().createHmac(alg, Buffer.from(str(k, 2), "utf8")).update(str(m, 1), "utf8").digest("hex") };
 }
 
 function certsFromPEM(data: Buffer): Certificate[] {
@@ -154,7 +154,7 @@ export const cryptoBuiltins: BuiltinTable = {
     fn: (_ctx, a, b) => {
       const x = Buffer.from(str(a, 1), "utf8");
       const y = Buffer.from(str(b, 2), "utf8");
-      return x.length === y.length && timingSafeEqual(x, y);
+      return x.length === y.length && nodeCrypto().timingSafeEqual(x, y);
     },
   },
   "crypto.x509.parse_certificates": {

@@ -1,5 +1,5 @@
 // Builtins of OPA's "encoding" category: base64, base64url, hex, urlquery and uri.
-// The decoders follow Go's (encoding/base64 in goBase64.ts, encoding/hex, net/url in goUrl.ts):
+// The decoders follow Go's (encoding/base64 in go/base64.ts, encoding/hex, net/url in go/url.ts):
 // Node's Buffer decoders are lenient (they skip invalid characters and accept missing padding)
 // where Go reports "illegal base64 data at input byte N". Decoded bytes that are not UTF-8
 // become U+FFFD, as a JS string cannot hold them (OPA would keep the raw bytes).
@@ -8,16 +8,25 @@ import { RegoSet } from "../value/set.js";
 import { newPlainObject, setOwn, type Value } from "../value/value.js";
 import { builtinError, goErrors, operandError, operandTypeError, str, succeeds } from "./args.js";
 import type { EvalContext } from "./context.js";
-import { rawURLEncode, stdDecode, stdEncode, tryStdDecode, urlDecodeLenient, urlEncode } from "./goBase64.js";
-import { jsonKey } from "./goJson.js";
-import { fromUtf8, isPrint, utf8 } from "./goStrconv.js";
-import { UrlError, encodeValues, parseQuery, parseUrl, queryEscape, queryUnescape, splitHostPort } from "./goUrl.js";
+import { rawURLEncode, stdDecode, stdEncode, tryStdDecode, urlDecodeLenient, urlEncode } from "./go/base64.js";
+import { jsonKey } from "./go/json.js";
+import { fromUtf8, isPrint, utf8 } from "./go/strconv.js";
+import { UrlError, encodeValues, parseQuery, parseUrl, queryEscape, queryUnescape, splitHostPort } from "./go/url.js";
 import type { BuiltinTable } from "./registry.js";
 
 /** Go's %#U for a byte: U+0067 'g' (printable) or U+0000. */
 function byteRune(b: number): string {
   const code = `U+${b.toString(16).toUpperCase().padStart(4, "0")}`;
   return isPrint(b) ? `${code} '${String.fromCharCode(b)}'` : code;
+}
+
+const HEX = "0123456789abcdef";
+
+/** Go's hex.EncodeToString of the string's UTF-8 bytes. */
+function hexEncode(s: string): string {
+  let out = "";
+  for (const b of utf8(s)) out += HEX[b >> 4]! + HEX[b & 15]!;
+  return out;
 }
 
 function hexDecode(_ctx: EvalContext, x: Value): Value {
@@ -100,7 +109,7 @@ export const encodingBuiltins: BuiltinTable = {
   "base64url.encode": { fn: (_ctx: EvalContext, x: Value) => urlEncode(str(x, 1)) },
   "base64url.encode_no_pad": { fn: (_ctx: EvalContext, x: Value) => rawURLEncode(str(x, 1)) },
   "base64url.decode": { fn: (_ctx: EvalContext, x: Value) => fromUtf8(urlDecodeLenient(str(x, 1))) },
-  "hex.encode": { fn: (_ctx: EvalContext, x: Value) => Buffer.from(str(x, 1), "utf8").toString("hex") },
+  "hex.encode": { fn: (_ctx: EvalContext, x: Value) => hexEncode(str(x, 1)) },
   "hex.decode": { fn: hexDecode },
   "urlquery.encode": { fn: (_ctx: EvalContext, x: Value) => queryEscape(str(x, 1)) },
   "urlquery.decode": { fn: (_ctx: EvalContext, x: Value) => urlError(() => queryUnescape(str(x, 1))) },

@@ -1,6 +1,6 @@
 // Builtins of OPA's "graphql" category. OPA uses gqlparser; here its grammar and AST shape come
-// from graphqlParser.ts/graphqlSchemaParser.ts/graphqlAst.ts, its schema loading from
-// graphqlSchema.ts, and query validation from graphql-js (graphqlValidate.ts). Queries and
+// from graphql/parser.ts, graphql/schemaParser.ts and graphql/ast.ts, its schema loading from
+// graphql/schema.ts, and query validation from graphql-js (graphql/validate.ts). Queries and
 // schemas are GraphQL strings or the AST objects these builtins return.
 //
 // Error texts follow OPA's: "<message> in GraphQL string at location <line>:<col>" for syntax
@@ -13,11 +13,11 @@ import { newPlainObject, type PlainObject, type Value } from "../value/value.js"
 import { builtinError, operandTypeError, str } from "./args.js";
 import {
   AstDecodeError, queryFromValue, queryToValue, schemaFromValue, schemaToValue, type GqlQueryDocument, type GqlSchemaDocument,
-} from "./graphqlAst.js";
-import { GqlSyntaxError, parseQuery } from "./graphqlParser.js";
-import { GqlSchemaError, loadSchema, type GqlSchema } from "./graphqlSchema.js";
-import { parseSchema } from "./graphqlSchemaParser.js";
-import { validateQuery, type GqlValidationError } from "./graphqlValidate.js";
+} from "./graphql/ast.js";
+import { GqlSyntaxError, parseQuery } from "./graphql/parser.js";
+import { GqlSchemaError, loadSchema, type GqlSchema } from "./graphql/schema.js";
+import { parseSchema } from "./graphql/schemaParser.js";
+import { validateQuery, type GqlValidationError } from "./graphql/validate.js";
 import type { BuiltinTable } from "./registry.js";
 
 /** A failure of one of the steps, as the builtin error OPA would raise. */

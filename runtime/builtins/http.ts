@@ -5,8 +5,8 @@
 // force_cache_duration_seconds, caching_mode, max_retry_attempts, cache_ignored_headers and the
 // tls_* options); the response is {status, status_code, headers, body, raw_body}. With
 // raise_error: false, failures become {status_code: 0, error: {code, message}} with OPA's codes
-// eval_http_send_network_error / eval_http_send_internal_error. Caching: httpCache.ts; the wire:
-// httpTransport.ts. Not supported: OPA's capabilities allow_net and distributed tracing.
+// eval_http_send_network_error / eval_http_send_internal_error. Caching: http/cache.ts; the wire:
+// http/transport.ts. Not supported: OPA's capabilities allow_net and distributed tracing.
 import { RegoError } from "../errors.js";
 import { canonicalKey } from "../value/key.js";
 import { objectEntries, objectGet, type ObjectValue } from "../value/object.js";
@@ -15,14 +15,14 @@ import { isNumber } from "../value/number.js";
 import { newPlainObject, setOwn, typeName, type PlainObject, type Value } from "../value/value.js";
 import { builtinError, obj } from "./args.js";
 import type { EvalContext } from "./context.js";
-import { parseDuration } from "./goduration.js";
-import { CACHEABLE, canStore, expiry, interDelete, interGet, interPut, intraKey } from "./httpCache.js";
-import { decodeBody, loadTls, RequestError, validateRequestKeys } from "./httpRequest.js";
-import { exchange, NetworkError, type WireRequest, type WireResponse } from "./httpTransport.js";
-import { marshal } from "./goJson.js";
+import { parseDuration } from "./time/duration.js";
+import { CACHEABLE, canStore, expiry, interDelete, interGet, interPut, intraKey } from "./http/cache.js";
+import { decodeBody, loadTls, RequestError, validateRequestKeys } from "./http/request.js";
+import { exchange, NetworkError, type WireRequest, type WireResponse } from "./http/transport.js";
+import { marshal } from "./go/json.js";
 import { OPA_COMPAT_VERSION } from "./opa.js";
 import type { BuiltinTable } from "./registry.js";
-import { fromUtf8, quote as goQuote, utf8 } from "./goStrconv.js";
+import { fromUtf8, quote as goQuote, utf8 } from "./go/strconv.js";
 import { termString } from "./termString.js";
 
 const STRING_KEYS = new Set([

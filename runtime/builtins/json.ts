@@ -1,12 +1,12 @@
 // Builtins of OPA's "json" category that read and write JSON text (json.marshal,
-// json.marshal_with_options, json.unmarshal, json.is_valid). The JSON codec is Go's, in goJson.ts:
+// json.marshal_with_options, json.unmarshal, json.is_valid). The JSON codec is Go's, in go/json.ts:
 // exact numbers, keys sorted by bytes, and Go's escaping of <, >, & as \u003c, \u003e, \u0026.
 import { objectEntries } from "../value/object.js";
 import type { Value } from "../value/value.js";
 import { goErrors, obj, operandError, str } from "./args.js";
 import type { EvalContext } from "./context.js";
-import { JsonSyntaxError, isValidJson, marshal, unmarshal } from "./goJson.js";
-import { quote } from "./goStrconv.js";
+import { JsonSyntaxError, isValidJson, marshal, unmarshal } from "./go/json.js";
+import { quote } from "./go/strconv.js";
 import type { BuiltinTable } from "./registry.js";
 import { termString } from "./termString.js";
 import { typeName } from "../value/value.js";

@@ -2,9 +2,9 @@
 //
 // OPA uses gojsonschema: drafts 4, 6 and 7 chosen by `$schema`, and a hybrid mode (draft-7
 // keywords, draft-4 boolean exclusiveMinimum/Maximum and `id` accepted) when `$schema` names none
-// of them. Here jsonschemaCheck.ts makes gojsonschema's load-time checks with its messages, ajv
+// of them. Here jsonschema/check.ts makes gojsonschema's load-time checks with its messages, ajv
 // (ajv-draft-04 for draft 4, ajv-formats for formats) compiles and validates, with RE2 (re2js)
-// for `pattern` as Go does, and jsonschemaErrors.ts lists a mismatch's errors as gojsonschema does.
+// for `pattern` as Go does, and jsonschema/errors.ts lists a mismatch's errors as gojsonschema does.
 // Remote `$ref`s are not fetched: such a schema fails to compile.
 import { Ajv, type Options, type ValidateFunction } from "ajv";
 import AjvDraft04Module from "ajv-draft-04";
@@ -15,8 +15,8 @@ import { isObject } from "../value/object.js";
 import { toJSON, type JSONValue } from "../value/json.js";
 import { newPlainObject, setOwn, type Value } from "../value/value.js";
 import { goErrors } from "./args.js";
-import { DRAFT4, DRAFT6, HYBRID, SchemaLoadError, checkSchema, detectDraft } from "./jsonschemaCheck.js";
-import { ROOT_FIELD, WalkUnsupported, schemaErrors, type JsonObject, type SchemaResultError } from "./jsonschemaErrors.js";
+import { DRAFT4, DRAFT6, HYBRID, SchemaLoadError, checkSchema, detectDraft } from "./jsonschema/check.js";
+import { ROOT_FIELD, WalkUnsupported, schemaErrors, type JsonObject, type SchemaResultError } from "./jsonschema/errors.js";
 import { LruCache } from "./lruCache.js";
 import type { BuiltinTable } from "./registry.js";
 

@@ -10,9 +10,9 @@ import { getOwn, isPlainObject, newPlainObject, type PlainObject, type Value } f
 import type { BuiltinTable } from "./registry.js";
 import type { EvalContext } from "./context.js";
 import { DerError, TAG, DerReader } from "./crypto/der.js";
-import { rawURLEncode, urlDecodeLenient } from "./goBase64.js";
-import { JsonSyntaxError, isValidJson, marshal, unmarshal } from "./goJson.js";
-import { fromUtf8 } from "./goStrconv.js";
+import { rawURLEncode, urlDecodeLenient } from "./go/base64.js";
+import { JsonSyntaxError, isValidJson, marshal, unmarshal } from "./go/json.js";
+import { fromUtf8 } from "./go/strconv.js";
 import { parseJwkSet } from "./crypto/jwk.js";
 import { JWS_ALGORITHMS, constantTimeEqual, hmacDigest, signJWS, verifyECHalves, verifyEd25519, verifyJWS, verifyRSA, type VerifyKey } from "./crypto/jws.js";
 import { pemDecode } from "./crypto/pem.js";

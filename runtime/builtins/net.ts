@@ -1,4 +1,4 @@
-// Builtins of OPA's "net" category: CIDR tests and arithmetic on Go's IP semantics (netip.ts),
+// Builtins of OPA's "net" category: CIDR tests and arithmetic on Go's IP semantics (go/netip.ts),
 // and net.lookup_ip_addr through the system resolver (node:dns, loaded on first use; async).
 //
 // Where OPA's own messages are odd they are kept: both operands of net.cidr_intersects (and the
@@ -9,6 +9,7 @@ import { RegoError } from "../errors.js";
 import { RegoSet, isObject, objectEntries } from "../value/index.js";
 import type { Value } from "../value/value.js";
 import { builtinError, goErrors, str, succeeds } from "./args.js";
+import { nodeModule } from "./node.js";
 import type { BuiltinTable } from "./registry.js";
 import {
   CIDRParseError,
@@ -25,7 +26,7 @@ import {
   parseIP,
   to4,
   type IPNet,
-} from "./netip.js";
+} from "./go/netip.js";
 
 /** The largest network net.cidr_expand enumerates. */
 export const CIDR_EXPAND_LIMIT = 1 << 20;
@@ -194,10 +195,9 @@ function blockString(start: bigint, hostBits: number): string {
 
 async function lookupIPAddr(v: Value): Promise<RegoSet> {
   const name = str(v, 1);
+  const { lookup } = nodeModule<typeof import("node:dns/promises")>("dns/promises");
   let addrs: { address: string }[];
   try {
-    // loaded on first use, so that the rest of the runtime does not need Node's modules
-    const { lookup } = await import("node:dns/promises");
     addrs = await lookup(name, { all: true, verbatim: true });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

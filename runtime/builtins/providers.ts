@@ -1,15 +1,15 @@
 // Builtins of OPA's "providers" category: providers.aws.sign_req, AWS Signature Version 4 as OPA
 // computes it (canonical request over the request's headers plus host/x-amz-date/
 // x-amz-content-sha256/x-amz-security-token), with OPA's argument checks and messages.
-import { createHash, createHmac } from "node:crypto";
+import { nodeCrypto } from "./node.js";
 import { INT64_MAX, INT64_MIN, builtinError, num, obj, operandError, operandTypeError } from "./args.js";
 import { isInteger, toBigInt } from "../value/number.js";
 import { isObject, makeObject, objectEntries, objectGet, objectInsert, type ObjectValue } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
 import { newPlainObject, setOwn, type PlainObject, type Value } from "../value/value.js";
 import type { BuiltinTable } from "./registry.js";
-import { marshal } from "./goJson.js";
-import { validateRequestKeys } from "./httpRequest.js";
+import { marshal } from "./go/json.js";
+import { validateRequestKeys } from "./http/request.js";
 import { termString } from "./termString.js";
 import { parseGoURL } from "./crypto/pkix.js";
 
@@ -41,8 +41,8 @@ function escapedPath(path: string, rawPath: string): string {
     .join("");
 }
 
-const sha256Hex = (data: Buffer | string): string => createHash("sha256").update(data).digest("hex");
-const hmac = (key: Buffer | string, msg: string): Buffer => createHmac("sha256", key).update(msg, "utf8").digest();
+const sha256Hex = (data: Buffer | string): string => nodeCrypto().createHash("sha256").update(data).digest("hex");
+const hmac = (key: Buffer | string, msg: string): Buffer => nodeCrypto().createHmac("sha256", key).update(msg, "utf8").digest();
 
 /** "20060102T150405Z" and "20060102" of a time in ns since the epoch (UTC). */
 function amzDates(ns: bigint): [string, string] {

@@ -5,7 +5,7 @@
 import { RE2JS, RE2JSSyntaxException } from "re2js";
 import { builtinError, int, str, succeeds } from "./args.js";
 import type { EvalContext } from "./context.js";
-import { quote as goQuote, utf8Length } from "./goStrconv.js";
+import { quote as goQuote, utf8Length } from "./go/strconv.js";
 import { globsIntersect } from "./globsIntersect.js";
 import { LruCache } from "./lruCache.js";
 import type { BuiltinTable } from "./registry.js";

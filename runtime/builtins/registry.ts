@@ -1,42 +1,14 @@
 // The one builtin registry: every category file under runtime/builtins/ exports a BuiltinTable
-// keyed by OPA's exact builtin name; this file lists the categories in one place, answers lookups,
-// and owns the single invoke policy (strict errors vs undefined, the `name: ` prefix and location).
+// keyed by OPA's exact builtin name (`<category>Builtins`); catalog.ts lists the categories, knows
+// which builtin is in which, and registers a category here once it is loaded, as it registers
+// custom builtins. This file answers lookups and owns the single invoke policy (strict errors vs
+// undefined, the `name: ` prefix and location). It imports no category: a generated module imports
+// the categories it calls (`regoc/builtins/<category>`) and hands them to its site table, so a
+// bundle holds only those; the registry serves custom builtins and the categories loaded so far.
 import { RegoError, resourceError, type Location } from "../errors.js";
 import { canonicalKey } from "../value/key.js";
 import type { Value } from "../value/value.js";
 import type { EvalContext } from "./context.js";
-import { comparisonBuiltins } from "./comparison.js";
-import { arithmeticBuiltins } from "./arithmetic.js";
-import { bitsBuiltins } from "./bits.js";
-import { aggregatesBuiltins } from "./aggregates.js";
-import { setsBuiltins } from "./sets.js";
-import { arraysBuiltins } from "./arrays.js";
-import { objectsBuiltins } from "./objects.js";
-import { typesBuiltins } from "./types.js";
-import { castsBuiltins } from "./casts.js";
-import { internalBuiltins } from "./internal.js";
-import { graphsBuiltins } from "./graphs.js";
-import { stringsBuiltins } from "./strings.js";
-import { encodingBuiltins } from "./encoding.js";
-import { jsonBuiltins } from "./json.js";
-import { yamlBuiltins } from "./yaml.js";
-import { unitsBuiltins } from "./units.js";
-import { semverBuiltins } from "./semver.js";
-import { uuidBuiltins } from "./uuid.js";
-import { randBuiltins } from "./rand.js";
-import { regexBuiltins } from "./regex.js";
-import { globBuiltins } from "./glob.js";
-import { templatesBuiltins } from "./templates.js";
-import { timeBuiltins } from "./time.js";
-import { cryptoBuiltins } from "./crypto.js";
-import { jwtBuiltins } from "./jwt.js";
-import { providersBuiltins } from "./providers.js";
-import { netBuiltins } from "./net.js";
-import { httpBuiltins } from "./http.js";
-import { graphqlBuiltins } from "./graphql.js";
-import { jsonschemaBuiltins } from "./jsonschema.js";
-import { regoBuiltins } from "./rego.js";
-import { opaBuiltins } from "./opa.js";
 
 /** A builtin implementation: the context first, then the Rego arguments. Returns undefined for "no value". */
 export type BuiltinFn = (ctx: EvalContext, ...args: Value[]) => Value | undefined;
@@ -58,82 +30,33 @@ export interface CallSite {
   location?: Location;
 }
 
-// Categories, one file each, named after OPA's categories; add new categories here.
-const categories: Readonly<Record<string, BuiltinTable>> = {
-  comparison: comparisonBuiltins,
-  arithmetic: arithmeticBuiltins,
-  bits: bitsBuiltins,
-  aggregates: aggregatesBuiltins,
-  sets: setsBuiltins,
-  arrays: arraysBuiltins,
-  objects: objectsBuiltins,
-  types: typesBuiltins,
-  casts: castsBuiltins,
-  internal: internalBuiltins,
-  graphs: graphsBuiltins,
-  strings: stringsBuiltins,
-  encoding: encodingBuiltins,
-  json: jsonBuiltins,
-  yaml: yamlBuiltins,
-  units: unitsBuiltins,
-  semver: semverBuiltins,
-  uuid: uuidBuiltins,
-  rand: randBuiltins,
-  regex: regexBuiltins,
-  glob: globBuiltins,
-  templates: templatesBuiltins,
-  time: timeBuiltins,
-  crypto: cryptoBuiltins,
-  jwt: jwtBuiltins,
-  providers: providersBuiltins,
-  net: netBuiltins,
-  http: httpBuiltins,
-  graphql: graphqlBuiltins,
-  jsonschema: jsonschemaBuiltins,
-  rego: regoBuiltins,
-  opa: opaBuiltins,
-};
-
 const registry = new Map<string, BuiltinDef>();
-const categoryOf = new Map<string, string>();
-for (const [category, table] of Object.entries(categories)) addTable(table, false, category);
 
-function addTable(table: BuiltinTable, custom: boolean, category?: string): void {
-  // Check every name first: a refused table leaves the registry as it was.
+/**
+ * Registers a table (catalog.ts: a category once loaded, or custom builtins); a name already
+ * registered, or `taken`, is refused and then nothing is registered. Returns a function that
+ * removes the table's entries again.
+ */
+export function addBuiltins(table: BuiltinTable, custom: boolean, taken?: (name: string) => boolean): () => void {
   for (const name of Object.keys(table)) {
-    if (registry.has(name)) {
+    if (registry.has(name) || taken?.(name) === true) {
       throw new RegoError("rego_compile_error", custom ? `custom builtin ${name} conflicts with an existing builtin` : `builtin ${name} is registered twice`);
     }
   }
-  for (const name of Object.keys(table)) {
-    registry.set(name, table[name]!);
-    if (category !== undefined) categoryOf.set(name, category);
-  }
+  for (const name of Object.keys(table)) registry.set(name, table[name]!);
+  return () => {
+    for (const name of Object.keys(table)) if (registry.get(name) === table[name]) registry.delete(name);
+  };
 }
 
+/** A registered builtin: one of a loaded category (catalog.ts), or a custom one. */
 export function getBuiltin(name: string): BuiltinDef | undefined {
   return registry.get(name);
 }
 
-export function builtinNames(): string[] {
-  return [...registry.keys()].sort();
-}
-
-/** The category (file under runtime/builtins/) of a built-in builtin; undefined for custom ones. */
-export function builtinCategory(name: string): string | undefined {
-  return categoryOf.get(name);
-}
-
-/**
- * Adds application-defined builtins; a name that clashes with an existing builtin is refused.
- * Returns a function that removes them again. Generated modules look their builtins up when they
- * are loaded: register before compiling the policies that call them.
- */
-export function registerBuiltins(table: BuiltinTable): () => void {
-  addTable(table, true);
-  return () => {
-    for (const name of Object.keys(table)) if (registry.get(name) === table[name]) registry.delete(name);
-  };
+/** The names registered so far. */
+export function registeredNames(): string[] {
+  return [...registry.keys()];
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { Value } from "../value/value.js";
 import { INT64_MAX, INT64_MIN, builtinError, str } from "./args.js";
 import type { EvalContext } from "./context.js";
-import { quote } from "./goStrconv.js";
+import { quote } from "./go/strconv.js";
 import type { BuiltinTable } from "./registry.js";
 
 interface Version {

@@ -1,7 +1,7 @@
 // Builtins of OPA's "strings" category. Each entry: OPA's exact name → { fn(ctx, ...args) }.
 // Go strings are UTF-8 bytes and JS strings UTF-16: where OPA counts, it counts runes (indexof,
 // indexof_n, substring, strings.reverse), and so do these; Go's own string semantics (case
-// mapping, trimming, splitting, replacing) live in goStrings.ts, Go's fmt in sprintf.ts.
+// mapping, trimming, splitting, replacing) live in go/strings.ts, Go's fmt in go/sprintf.ts.
 import { isInteger, toBigInt, decimalOf, type Num } from "../value/number.js";
 import { objectEntries } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
@@ -19,7 +19,7 @@ import {
   str,
 } from "./args.js";
 import type { EvalContext } from "./context.js";
-import { fromRunes, runes } from "./goStrconv.js";
+import { fromRunes, runes } from "./go/strconv.js";
 import {
   goCount,
   goReplace,
@@ -30,9 +30,9 @@ import {
   goTrimSpace,
   runeIndexesOf,
   runeIndexOf,
-} from "./goStrings.js";
+} from "./go/strings.js";
 import type { BuiltinTable } from "./registry.js";
-import { goArg, goSprintf } from "./sprintf.js";
+import { goArg, goSprintf } from "./go/sprintf.js";
 
 /** The strings of an array or set operand (OPA's StringSliceOperand), sets in OPA order. */
 function stringSlice(v: Value, pos: number): string[] {

@@ -1,12 +1,12 @@
 // Builtins of OPA's "templates" category: strings.render_template, which renders a Go text/template
-// (gotemplateParse.ts, gotemplateExec.ts) with an object's values. As OPA does, the variables go
+// (templates/parse.ts, templates/exec.ts) with an object's values. As OPA does, the variables go
 // through JSON (numbers stay their text, as json.Number), missing keys render as "<undefined>",
 // and template errors are builtin errors with Go's text.
 import { builtinError, goErrors, obj, str } from "./args.js";
 import type { EvalContext } from "./context.js";
-import { executeTemplate } from "./gotemplateExec.js";
-import { JsonNumber, type GoVal } from "./gotemplateFmt.js";
-import { parseTemplate, TemplateError } from "./gotemplateParse.js";
+import { executeTemplate } from "./templates/exec.js";
+import { JsonNumber, type GoVal } from "./templates/fmt.js";
+import { parseTemplate, TemplateError } from "./templates/parse.js";
 import type { BuiltinTable } from "./registry.js";
 import { BigNum, numberText } from "../value/number.js";
 import { objectEntries, RegoObject } from "../value/object.js";

@@ -7,7 +7,7 @@ import { BigNum, numberText } from "../value/number.js";
 import { RegoObject, sortedPlainKeys } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
 import type { PlainObject, Value } from "../value/value.js";
-import { quote } from "./goStrconv.js";
+import { quote } from "./go/strconv.js";
 
 /** Text to write as it is, on the work stack beside the values still to print. */
 class Lit {

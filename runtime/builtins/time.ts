@@ -1,14 +1,14 @@
 // Builtins of OPA's "time" category. Timestamps are nanoseconds since the epoch, exact as bigint
 // (results beyond 2^53 become BigNum through fromBigInt) and limited, as in OPA, to what an int64 of
 // nanoseconds can hold (1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z).
-// Layouts are Go's (golayout.ts, golayoutParse.ts, goduration.ts); zones are IANA names through Intl
-// (gocalendar.ts).
+// Layouts are Go's (time/layout.ts, time/layoutParse.ts, time/duration.ts); zones are IANA names through Intl
+// (time/calendar.ts).
 import { INT64_MAX, INT64_MIN, builtinError, goErrors, int, operandTypeError, str } from "./args.js";
 import type { EvalContext } from "./context.js";
-import { civilFromDays, daysFromCivil, loadZone, UnknownZoneError, UTC, wallToUnix, type Zone } from "./gocalendar.js";
-import { parseDuration } from "./goduration.js";
-import { formatLayout, LAYOUT_CONSTANTS, LayoutError, LONG_DAYS, type WallTime } from "./golayout.js";
-import { daysIn, parsedUnixSeconds, parseLayout } from "./golayoutParse.js";
+import { civilFromDays, daysFromCivil, loadZone, UnknownZoneError, UTC, wallToUnix, type Zone } from "./time/calendar.js";
+import { parseDuration } from "./time/duration.js";
+import { formatLayout, LAYOUT_CONSTANTS, LayoutError, LONG_DAYS, type WallTime } from "./time/layout.js";
+import { daysIn, parsedUnixSeconds, parseLayout } from "./time/layoutParse.js";
 import type { BuiltinTable } from "./registry.js";
 import { BigNum, fromBigInt, isInteger, toBigInt, type Num } from "../value/number.js";
 import type { Value } from "../value/value.js";

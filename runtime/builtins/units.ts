@@ -6,9 +6,9 @@
 import { fromBigInt, normalize, numberFromText, type Num } from "../value/number.js";
 import type { Value } from "../value/value.js";
 import { builtinError, str } from "./args.js";
-import * as bigFloat from "./bigFloat.js";
+import * as bigFloat from "./go/bigFloat.js";
 import type { EvalContext } from "./context.js";
-import { exactDecimal } from "./goFloat.js";
+import { exactDecimal } from "./go/float.js";
 import type { BuiltinTable } from "./registry.js";
 
 class ExponentTooLarge extends Error {}

@@ -7,7 +7,7 @@ import { fromBigInt } from "../value/number.js";
 import { newPlainObject, setOwn, type Value } from "../value/value.js";
 import { str } from "./args.js";
 import type { EvalContext } from "./context.js";
-import { utf8 } from "./goStrconv.js";
+import { utf8 } from "./go/strconv.js";
 import type { BuiltinTable } from "./registry.js";
 
 const hex2 = (b: number) => b.toString(16).padStart(2, "0");

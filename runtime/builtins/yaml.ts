@@ -8,9 +8,9 @@ import { fromBigInt, numberFromText } from "../value/number.js";
 import { newPlainObject, setOwn, type PlainObject, type Value } from "../value/value.js";
 import { goErrors, str, succeeds } from "./args.js";
 import type { EvalContext } from "./context.js";
-import { formatFloat, jsonFloat } from "./goFloat.js";
-import { keyText, resolvePlain, type Resolved } from "./goYaml.js";
-import { yamlMarshal } from "./goYamlEmit.js";
+import { formatFloat, jsonFloat } from "./go/float.js";
+import { keyText, resolvePlain, type Resolved } from "./go/yaml.js";
+import { yamlMarshal } from "./go/yamlEmit.js";
 import type { BuiltinTable } from "./registry.js";
 
 class YamlError extends Error {}

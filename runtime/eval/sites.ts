@@ -11,7 +11,7 @@
 // A single site is resolved here only (`builtinSite`, `conflictSite`: not exported, as generated
 // code names its sites by table and index alone).
 import { RegoError } from "../errors.js";
-import { getBuiltin, type BuiltinFn } from "../builtins/registry.js";
+import { getBuiltin, type BuiltinDef, type BuiltinFn, type BuiltinTable } from "../builtins/registry.js";
 import { internalError, type ConflictSite } from "./ops.js";
 import type { BuiltinSite } from "./state.js";
 
@@ -51,15 +51,19 @@ function siteAt(t: SiteTable, index: number): number {
   return j;
 }
 
-/** The builtin call sites of a module, resolved at load (as `call0`..`callN` take them): a
- * builtin that is not registered fails the load, at its first site's location. */
-export function builtinSites(table: string): readonly BuiltinSite[] {
+/** The builtin call sites of a module, resolved at load (as `call0`..`callN` take them): from the
+ * category tables the module imports (`regoc/builtins/<category>`), else from the registry (a
+ * custom builtin, or a module compiled to a function body). A builtin found in neither fails the
+ * load, at its first site's location. */
+export function builtinSites(table: string, ...categories: readonly BuiltinTable[]): readonly BuiltinSite[] {
   const t = parseTable(table);
   const { names, files, sites } = t;
   const out: BuiltinSite[] = new Array(sites.length / 4);
   for (let i = 0; i < out.length; i++) {
     const j = siteAt(t, i);
-    out[i] = builtinSite(names[sites[j]!]!, files[sites[j + 1]!]!, sites[j + 2]!, sites[j + 3]!);
+    const name = names[sites[j]!]!;
+    const def = categories.find((c) => Object.hasOwn(c, name))?.[name] ?? getBuiltin(name);
+    out[i] = builtinSite(name, def, files[sites[j + 1]!]!, sites[j + 2]!, sites[j + 3]!);
   }
   return out;
 }
@@ -81,10 +85,8 @@ export function conflictSites(table: string): ConflictSites {
   return new ConflictSites(table);
 }
 
-/** Resolves a builtin for a call site (at module load); a missing builtin
- * is a coded error. */
-function builtinSite(name: string, file: string, row: number, col: number): BuiltinSite {
-  const def = getBuiltin(name);
+/** A call site of builtin `def` (resolved at module load); a missing builtin is a coded error. */
+function builtinSite(name: string, def: BuiltinDef | undefined, file: string, row: number, col: number): BuiltinSite {
   if (!def) {
     throw new RegoError("rego_compile_error", `builtin ${name} is not implemented`, { file, row, col }, { details: { missingBuiltins: [name] } });
   }

@@ -5,7 +5,7 @@
 //   toJSONText(v)   — exact JSON text (BigNums keep every digit), keys sorted as OPA prints them.
 //   fromJSONText(s) — parses JSON without losing digits: numbers a double cannot hold stay exact.
 //   writeJSON(v, o) — the one JSON writer behind toJSONText and the builtins' Go encoder
-//                     (builtins/goJson.ts passes Go's string escaping and MarshalIndent's layout).
+//                     (builtins/go/json.ts passes Go's string escaping and MarshalIndent's layout).
 import { parse as parseLossless } from "lossless-json";
 import { RegoError } from "../errors.js";
 import { compareStrings } from "./compare.js";

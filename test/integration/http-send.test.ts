@@ -4,7 +4,7 @@ import { expect } from "chai";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTcpServer, type AddressInfo } from "node:net";
 import { EvalContext, RegoError, toJSON, toJSONText, type PlainObject, type Value } from "regoc";
-import { clearHttpSendCache } from "../../runtime/builtins/httpCache.js";
+import { clearHttpSendCache } from "../../runtime/builtins/http/cache.js";
 import { builtinErrorAsync, callBuiltinAsync } from "../support/builtins.js";
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;

@@ -106,7 +106,12 @@ describe("package tarball (npm pack, installed in an app)", function () {
       if (typeof entry === "string") targets.push(entry);
       else for (const [condition, target] of Object.entries(entry)) if (condition !== "regoc-source") targets.push(target);
     }
-    for (const t of targets) expect(files, t).to.include(t.replace(/^\.\//, ""));
+    for (const t of targets) {
+      const path = t.replace(/^\.\//, "");
+      // A subpath pattern's target (`./dist/runtime/builtins/*.js`) must match a shipped file.
+      if (path.includes("*")) expect(files.some((f) => f.startsWith(path.split("*")[0]!) && f.endsWith(path.split("*")[1]!)), t).to.equal(true);
+      else expect(files, t).to.include(path);
+    }
   });
 
   it("installs with --engine-strict on this Node, without packages the library does not import", () => {
@@ -133,6 +138,17 @@ describe("package tarball (npm pack, installed in an app)", function () {
        console.log(JSON.stringify([await a.authorize({ user: "alice" }), await a.authorize({ user: "bob" })]));`,
     );
     expect(JSON.parse(execFileSync(process.execPath, ["main.js"], { cwd: app, encoding: "utf8" }))).to.deep.equal([true, false]);
+  });
+
+  it("a module the installed regoc builds imports regoc/eval and its builtin categories from the installed copy", () => {
+    const regoc = join(app, "node_modules", ".bin", "regoc");
+    mkdirSync(join(app, "policies"), { recursive: true });
+    writeFileSync(join(app, "policies", "q.rego"), 'package q\ndefault allow := false\nallow if startswith(input.path, "/public/")\n');
+    execFileSync(regoc, ["build", "policies", "-e", "q/allow", "-o", "gen", "--target", "js"], { cwd: app, encoding: "utf8" });
+    const code = readFileSync(join(app, "gen", "q.js"), "utf8");
+    expect(code).to.contain('from "regoc/eval"').and.to.contain('import { stringsBuiltins } from "regoc/builtins/strings"');
+    writeFileSync(join(app, "q-main.js"), `import { qAllow } from "./gen/q.js";\nconsole.log(JSON.stringify([qAllow({ path: "/public/a" }, {}), qAllow({ path: "/admin" }, {})]));\n`);
+    expect(JSON.parse(execFileSync(process.execPath, ["q-main.js"], { cwd: app, encoding: "utf8" }))).to.deep.equal([true, false]);
   });
 });
 

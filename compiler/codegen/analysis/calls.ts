@@ -4,7 +4,7 @@
 // called more than once per evaluation: from several sites, from a loop, or from a caller that
 // itself runs several times). Every body is walked once; `reach` answers later reachability
 // questions (e.g. per entrypoint group) from the same graph.
-import { getBuiltin } from "../../../runtime/builtins/registry.js";
+import { isAsyncBuiltin } from "../../../runtime/builtins/catalog.js";
 import type { Block, Func, Plan, Policy, Stmt } from "../../ir/types.js";
 import { FuncPaths } from "../../ir/walk.js";
 import { calleesFirstByIndex } from "./order.js";
@@ -235,7 +235,6 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
 
   // Async: reaches an async builtin (fixpoint over the acyclic graph). The one dynamic dispatcher
   // is async when any of its targets is, and then so is every body with a CallDynamicStmt.
-  const isAsyncBuiltin = (name: string) => getBuiltin(name)?.async === true;
   const isAsync = new Uint8Array(count);
   let dispatchAsync = false;
   const isAsyncBody = (body: Body): boolean => {

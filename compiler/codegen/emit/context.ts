@@ -7,9 +7,10 @@ import type { CallGraph } from "../analysis/calls.js";
 import type { FuncFacts } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
 import { analyseScalars, exactDouble, type Scalars } from "../analysis/scalars.js";
-import { Label, Lines, Name, PieceBuffer, _, comment, lineComment, lit, type Code } from "../code.js";
+import { Label, Lines, Name, PieceBuffer, _, comment, join, lineComment, lit, type Code } from "../code.js";
+import { CATEGORIES, builtinCategory } from "../../../runtime/builtins/catalog.js";
 import { FIXED, RT, Scope, type RuntimeName } from "../names.js";
-import type { ModuleConst } from "../module.js";
+import { BUILTINS_MODULE, type ModuleConst, type ModuleParts } from "../module.js";
 import { SiteTable } from "./sites.js";
 
 export class ModuleEmitter {
@@ -53,6 +54,13 @@ export class ModuleEmitter {
   readonly fixed: { [K in keyof typeof FIXED]: Name };
   /** GenerateOptions.coverage: statements report the rows they run (emit/blocks.ts). */
   coverage = false;
+  /** The module imports the builtin categories it calls (an ES module); a function body leaves
+   * them to the registry. */
+  importsBuiltins = true;
+  /** The categories of the builtins called, by name (each module's table `<category>Builtins`). */
+  private readonly categories = new Map<string, Name>();
+  /** Every category's table name, reserved: a policy's names never take one. */
+  private readonly categoryNames = new Map<string, Name>();
 
   constructor(
     readonly policy: Policy,
@@ -64,6 +72,7 @@ export class ModuleEmitter {
     readonly names?: LocalNames,
   ) {
     for (const n of Object.values(RT)) this.scope.reserve(n);
+    for (const c of CATEGORIES) this.categoryNames.set(c, this.scope.reserve(`${c}Builtins`));
     this.fixed = {
       V: this.scope.reserve(FIXED.V),
       state: this.scope.reserve(FIXED.state),
@@ -167,6 +176,8 @@ export class ModuleEmitter {
    * declared with the table of call sites (`constants`), site i of it. */
   builtinSite(name: string, loc: StmtLocation): Name {
     if (this.builtinTable.size === 0) this.rt("builtinSites");
+    const category = builtinCategory(name);
+    if (category !== undefined && this.importsBuiltins) this.categories.set(category, this.categoryNames.get(category)!);
     const i = this.builtinTable.add(name, loc.file, loc.row, loc.col);
     return (this.builtinNames[i] ??= this.scope.ident(name));
   }
@@ -213,7 +224,7 @@ export class ModuleEmitter {
       const table = this.fixed.builtinSites;
       tables.push({
         name: table,
-        init: _`${this.rt("builtinSites")}(${lit(this.builtinTable.json())})`,
+        init: _`${this.rt("builtinSites")}(${join([lit(this.builtinTable.json()), ...this.sortedCategories().map(([, n]) => n)])})`,
         // (`!`: a strict noUncheckedIndexedAccess takes an array's elements as possibly undefined.)
         more: this.builtinNames.map((name, i) => ({ name, init: this.typed ? _`${table}[${i}]!` : _`${table}[${i}]` })),
         doc: comment("builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load"),
@@ -227,6 +238,15 @@ export class ModuleEmitter {
       });
     }
     return [...tables, ...this.consts];
+  }
+
+  private sortedCategories(): Array<[string, Name]> {
+    return [...this.categories].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /** The imports of the builtin categories the module calls, one module each. */
+  builtinImports(): ModuleParts["builtinImports"] {
+    return this.sortedCategories().map(([c, n]) => ({ name: n.text, from: `${BUILTINS_MODULE}${c}` }));
   }
 
   /** A module-level constant `<prefix><i> = init`, declared after the site tables. */

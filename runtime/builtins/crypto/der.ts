@@ -1,6 +1,6 @@
 // A strict DER reader (what Go's cryptobyte accepts): definite, minimal lengths; each element keeps
 // its raw bytes, which Go's x509 types expose (Raw, RawTBSCertificate, RawSubject, ...).
-import { fromUtf8 } from "../goStrconv.js";
+import { fromUtf8 } from "../go/strconv.js";
 
 export const TAG = {
   BOOLEAN: 0x01,

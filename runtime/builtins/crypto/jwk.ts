@@ -1,7 +1,8 @@
 // JSON Web Keys and key sets (RFC 7517) turned into node:crypto keys, accepting what OPA's JWK
 // library accepts: one key or {"keys": [...]}, kty RSA / EC / OKP / oct.
-import { JsonSyntaxError, unmarshal } from "../goJson.js";
-import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
+import { JsonSyntaxError, unmarshal } from "../go/json.js";
+import type { JsonWebKey, KeyObject } from "node:crypto";
+import { nodeCrypto } from "../node.js";
 import { DerError } from "./der.js";
 
 export interface Jwk {
@@ -34,12 +35,13 @@ function keyFrom(o: Record<string, unknown>): Jwk {
   const asKey = (fields: string[]): void => {
     for (const f of fields) member(o, f, kty);
     const material = o as JsonWebKey;
+    const crypto = nodeCrypto();
     try {
       if (typeof o.d === "string") {
-        jwk.privateKey = createPrivateKey({ key: material, format: "jwk" });
-        jwk.publicKey = createPublicKey(jwk.privateKey);
+        jwk.privateKey = crypto.createPrivateKey({ key: material, format: "jwk" });
+        jwk.publicKey = crypto.createPublicKey(jwk.privateKey);
       } else {
-        jwk.publicKey = createPublicKey({ key: material, format: "jwk" });
+        jwk.publicKey = crypto.createPublicKey({ key: material, format: "jwk" });
       }
     } catch (e) {
       throw new DerError(`failed to parse ${kty} key: ${(e as Error).message}`);

@@ -1,6 +1,7 @@
 // JWS signing and verification by algorithm name with node:crypto's synchronous sign/verify
 // (jose's are async, and builtins are synchronous).
-import { constants, createHmac, sign as cryptoSign, timingSafeEqual, verify as cryptoVerify, type KeyObject } from "node:crypto";
+import type { KeyObject } from "node:crypto";
+import { nodeCrypto } from "../node.js";
 import { DerError, bigintBytes, unsigned } from "./der.js";
 
 export const JWS_ALGORITHMS = new Set(["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "HS256", "HS384", "HS512", "EdDSA"]);
@@ -31,9 +32,11 @@ function derLen(n: number): Buffer {
 /** RSASSA-PKCS1-v1_5 (pss = false) or RSASSA-PSS with the salt length detected. */
 export function verifyRSA(bits: string, pss: boolean, key: KeyObject, input: Buffer, sig: Buffer): boolean {
   if (!rsaKeyOK(key)) return false;
+  const crypto = nodeCrypto();
+  const { constants } = crypto;
   const padding = pss ? { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO } : { padding: constants.RSA_PKCS1_PADDING };
   try {
-    return cryptoVerify(HASH[bits]!, input, { key, ...padding }, sig);
+    return crypto.verify(HASH[bits]!, input, { key, ...padding }, sig);
   } catch {
     return false;
   }
@@ -48,8 +51,9 @@ export function verifyECHalves(bits: string, key: KeyObject, input: Buffer, sig:
   if (r === 0n || s === 0n) return false;
   const body = Buffer.concat([der(sig.subarray(0, n)), der(sig.subarray(n))]);
   const derSig = Buffer.concat([Buffer.from([0x30]), derLen(body.length), body]);
+  const crypto = nodeCrypto();
   try {
-    return cryptoVerify(HASH[bits]!, input, { key, dsaEncoding: "der" }, derSig);
+    return crypto.verify(HASH[bits]!, input, { key, dsaEncoding: "der" }, derSig);
   } catch {
     return false;
   }
@@ -57,19 +61,20 @@ export function verifyECHalves(bits: string, key: KeyObject, input: Buffer, sig:
 
 export function verifyEd25519(key: KeyObject, input: Buffer, sig: Buffer): boolean {
   if (key.asymmetricKeyType !== "ed25519") return false;
+  const crypto = nodeCrypto();
   try {
-    return cryptoVerify(null, input, key, sig);
+    return crypto.verify(null, input, key, sig);
   } catch {
     return false;
   }
 }
 
 export function hmacDigest(bits: string, secret: Buffer, input: Buffer): Buffer {
-  return createHmac(HASH[bits]!, secret).update(input).digest();
+  return nodeCrypto().createHmac(HASH[bits]!, secret).update(input).digest();
 }
 
 export function constantTimeEqual(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
+  return a.length === b.length && nodeCrypto().timingSafeEqual(a, b);
 }
 
 /** Verification by the token's algorithm (the library path io.jwt.decode_verify uses). */
@@ -103,14 +108,15 @@ export function signJWS(alg: string, key: { privateKey?: KeyObject; secret?: Buf
       if (k.asymmetricKeyType !== "rsa") throw wrongKey();
       const size = k.asymmetricKeyDetails?.modulusLength ?? 0;
       if (size < 1024) throw new DerError(`failed to sign payload: crypto/rsa: ${size}-bit keys are insecure`);
+      const { constants } = nodeCrypto();
       const padding = family === "PS" ? { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST } : { padding: constants.RSA_PKCS1_PADDING };
-      return cryptoSign(HASH[bits]!, input, { key: k, ...padding });
+      return nodeCrypto().sign(HASH[bits]!, input, { key: k, ...padding });
     }
     case "ES":
       if (k.asymmetricKeyType !== "ec") throw wrongKey();
-      return cryptoSign(HASH[bits]!, input, { key: k, dsaEncoding: "ieee-p1363" });
+      return nodeCrypto().sign(HASH[bits]!, input, { key: k, dsaEncoding: "ieee-p1363" });
     default:
       if (alg !== "EdDSA" || k.asymmetricKeyType !== "ed25519") throw wrongKey();
-      return cryptoSign(null, input, k);
+      return nodeCrypto().sign(null, input, k);
   }
 }

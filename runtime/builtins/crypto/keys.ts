@@ -1,6 +1,7 @@
 // Private keys as Go's x509 package parses them (PKCS #1, PKCS #8, SEC 1), the JSON of Go's key
 // structs (what crypto.parse_private_keys returns), their JWK form, and tls.X509KeyPair.
-import { createPrivateKey, type JsonWebKey, type KeyObject } from "node:crypto";
+import type { JsonWebKey, KeyObject } from "node:crypto";
+import { nodeCrypto } from "../node.js";
 import { fromBigInt } from "../../value/number.js";
 import { newPlainObject, type PlainObject, type Value } from "../../value/value.js";
 import { DerError, unsigned } from "./der.js";
@@ -16,8 +17,9 @@ export interface PrivateKey {
 const GO_CURVES = new Set(["prime256v1", "secp384r1", "secp521r1", "secp224r1"]);
 
 function load(der: Buffer, type: "pkcs1" | "pkcs8" | "sec1"): KeyObject | undefined {
+  const crypto = nodeCrypto();
   try {
-    return createPrivateKey({ key: der, format: "der", type });
+    return crypto.createPrivateKey({ key: der, format: "der", type });
   } catch {
     return undefined;
   }

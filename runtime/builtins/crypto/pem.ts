@@ -1,7 +1,7 @@
 // PEM blocks decoded as Go's encoding/pem.Decode does it: the first well-formed block wins, a
 // malformed candidate is skipped, and the remainder after the block is returned (OPA checks it,
 // e.g. "extra data after a PEM certificate block").
-import { tryStdDecode } from "../goBase64.js";
+import { tryStdDecode } from "../go/base64.js";
 
 export interface PemBlock {
   type: string;
@@ -9,9 +9,10 @@ export interface PemBlock {
   bytes: Buffer;
 }
 
-const BEGIN = Buffer.from("\n-----BEGIN ");
-const END = Buffer.from("\n-----END ");
-const DASHES = Buffer.from("-----");
+const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
+const BEGIN = ascii("\n-----BEGIN ");
+const END = ascii("\n-----END ");
+const DASHES = ascii("-----");
 
 /** Go's getLine: the line without trailing spaces, tabs and CR, and the rest after the LF. */
 function getLine(data: Buffer): [Buffer, Buffer] {
@@ -30,11 +31,11 @@ function getLine(data: Buffer): [Buffer, Buffer] {
   return [line.subarray(0, e), rest];
 }
 
-export function startsWith(b: Buffer, prefix: Buffer): boolean {
+export function startsWith(b: Buffer, prefix: Uint8Array): boolean {
   return b.length >= prefix.length && b.subarray(0, prefix.length).equals(prefix);
 }
 
-function endsWith(b: Buffer, suffix: Buffer): boolean {
+function endsWith(b: Buffer, suffix: Uint8Array): boolean {
   return b.length >= suffix.length && b.subarray(b.length - suffix.length).equals(suffix);
 }
 

@@ -1,7 +1,8 @@
 // Building blocks shared by certificates and CSRs, producing the JSON shape Go's encoding/json
 // gives x509 values (OPA marshals Go's structs): []byte → base64, nil slices → null, big.Int →
 // number, asn1.ObjectIdentifier → array of ints, time.Time → RFC 3339.
-import { createPublicKey, type KeyObject } from "node:crypto";
+import type { KeyObject } from "node:crypto";
+import { nodeCrypto } from "../node.js";
 import ipaddr from "ipaddr.js";
 import { fromBigInt } from "../../value/number.js";
 import { newPlainObject, setOwn, type PlainObject, type Value } from "../../value/value.js";
@@ -155,7 +156,7 @@ export function parsePublicKey(spki: Tlv): PublicKeyInfo {
   const ai = contents(r.expect(TAG.SEQUENCE));
   const bits = bitString(r.expect(TAG.BIT_STRING).content).bytes;
   const oid = oidText(ai.expect(TAG.OID).content);
-  const keyOf = (): KeyObject => createPublicKey({ key: spki.raw, format: "der", type: "spki" });
+  const keyOf = (): KeyObject => nodeCrypto().createPublicKey({ key: spki.raw, format: "der", type: "spki" });
   switch (oid) {
     case "1.2.840.113549.1.1.1": {
       const params = ai.optional(TAG.NULL);

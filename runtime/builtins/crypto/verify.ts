@@ -1,6 +1,6 @@
 // Certificate chain verification following Go's (*x509.Certificate).Verify, which OPA calls with
 // the first certificate as the only root, the middle ones as intermediates and the last as leaf.
-import { constants, verify as cryptoVerify } from "node:crypto";
+import { nodeCrypto } from "../node.js";
 import type { Certificate } from "./x509.js";
 
 export interface VerifyOptions {
@@ -26,19 +26,21 @@ export function checkSignature(child: Certificate, parent: Certificate): boolean
   if (alg.hash === "sha1" || alg.hash === "md5" || alg.hash === "md2") return false;
   if (parent.rsaBits !== undefined && parent.rsaBits < 1024) return false;
   const keyType = key.asymmetricKeyType;
+  const crypto = nodeCrypto();
+  const { constants } = crypto;
   try {
     switch (alg.kind) {
       case "rsa":
-        return keyType === "rsa" && cryptoVerify(alg.hash!, child.rawTBS, { key, padding: constants.RSA_PKCS1_PADDING }, child.signature);
+        return keyType === "rsa" && crypto.verify(alg.hash!, child.rawTBS, { key, padding: constants.RSA_PKCS1_PADDING }, child.signature);
       case "pss":
         return (
           keyType === "rsa" &&
-          cryptoVerify(alg.hash!, child.rawTBS, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }, child.signature)
+          crypto.verify(alg.hash!, child.rawTBS, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }, child.signature)
         );
       case "ecdsa":
-        return keyType === "ec" && cryptoVerify(alg.hash!, child.rawTBS, { key, dsaEncoding: "der" }, child.signature);
+        return keyType === "ec" && crypto.verify(alg.hash!, child.rawTBS, { key, dsaEncoding: "der" }, child.signature);
       case "ed25519":
-        return keyType === "ed25519" && cryptoVerify(null, child.rawTBS, key, child.signature);
+        return keyType === "ed25519" && crypto.verify(null, child.rawTBS, key, child.signature);
       default:
         return false;
     }

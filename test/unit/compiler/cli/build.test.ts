@@ -123,7 +123,7 @@ describe("regoc build", () => {
   it("--target js writes JavaScript ES modules; --target plan the plan JSON", async () => {
     expect((await run([src, "-e", "a/allow", "-e", "b/c/deny", "-o", out, "--target", "js"])).code).to.equal(0);
     const js = read("a.js");
-    expect(js).to.match(/^\/\/ GENERATED FILE/).and.to.contain('from "regoc"').and.to.match(/export function aAllow\(input, _?data, _?options\)/);
+    expect(js).to.match(/^\/\/ GENERATED FILE/).and.to.contain('from "regoc/eval"').and.to.match(/export function aAllow\(input, _?data, _?options\)/);
     expect((await loadModule(js, { language: "javascript" })).entrypoints["a/allow"]!.fn({ x: 1 } as never, {} as never)).to.equal(true);
     expect(existsSync(join(out, "b", "c.js"))).to.equal(true);
     expect((await run([src, "-e", "a/allow", "-e", "a/name", "-o", out, "-t", "plan"])).code).to.equal(0);

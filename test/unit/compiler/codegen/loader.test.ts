@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RegoError, RegoSet, type Value } from "regoc";
-import { PreparedQuery, compilePlan, generateTypeScript, loadModule, toJavaScript, writeModule } from "regoc/compiler";
+import { PreparedQuery, compilePlan, generateTypeScript, loadModule, planRego, toJavaScript, writeModule } from "regoc/compiler";
 import { L, PolicyBuilder, block, ruleFunc, st } from "./plans.js";
 import { useTestBuiltins } from "./support.js";
 import { runFixture } from "../../../support/child.js";
@@ -83,16 +83,16 @@ describe("codegen: loader", () => {
     assert.ok(r.growthBytes < 4 * r.moduleBytes, `heap grew ${r.growthBytes} bytes over ${r.rounds} reloads of a ${r.moduleBytes}-byte module`);
   });
 
-  it("toJavaScript strips the types and keeps the import from \"regoc\"", async () => {
+  it("toJavaScript strips the types and keeps the import from \"regoc/eval\"", async () => {
     const js = await toJavaScript(generateTypeScript(setPlan().json()).code);
-    assert.match(js, /^import \{[^}]*\} from "regoc";$/m);
+    assert.match(js, /^import \{[^}]*\} from "regoc\/eval";$/m);
     assert.doesNotMatch(js, /: Value\b/);
   });
 
   it("a module reads the runtime it is given, by reference, in every form", async () => {
     // A runtime whose RegoSet is a marked subclass: the module's sets must be of that class.
     class MarkedSet extends RegoSet {}
-    const runtime = { ...(await import("regoc")), RegoSet: MarkedSet };
+    const runtime = { ...(await import("regoc/eval")), RegoSet: MarkedSet };
     const plan = setPlan().json();
     for (const language of ["typescript", "javascript", "function"] as const) {
       const g = generateTypeScript(plan, { language });
@@ -115,6 +115,30 @@ describe("codegen: loader", () => {
     }
   });
 
+  it("a module imports the builtin categories it calls, and loads in every form", async () => {
+    const plan = planRego({ modules: { "t.rego": 'package t\nallow if startswith(upper(input.x), "A")\n' }, entrypoints: ["t/allow"] });
+    for (const language of ["typescript", "javascript", "function"] as const) {
+      const g = generateTypeScript(plan, { language });
+      const imports = [...g.code.matchAll(/^import \{[^}]*\} from "([^"]+)";$/gm)].map((m) => m[1]);
+      // A function body gets its builtins from the registry; a module imports exactly its categories.
+      assert.deepEqual(imports, language === "function" ? [] : ["regoc/eval", "regoc/builtins/strings"], language);
+      const mod = await loadModule(g.code, g);
+      const allow = mod.tAllow as (input: unknown, data: unknown) => Value;
+      assert.equal(allow({ x: "abc" }, {}), true, language);
+      assert.equal(allow({ x: "bc" }, {}), undefined, language);
+    }
+  });
+
+  it("a live module loads only the builtin categories its plan calls (Authorizer, Engine)", async function () {
+    this.timeout(120_000);
+    const { status, stdout, stderr } = await runFixture(new URL("fixtures/byNeed.ts", import.meta.url), []);
+    assert.equal(status, 0, stderr);
+    const r = JSON.parse(stdout) as { allow: boolean; deny: boolean; n: number; afterAuthorizer: string[]; loaded: string[] };
+    assert.deepEqual({ allow: r.allow, deny: r.deny, n: r.n }, { allow: true, deny: false, n: 2 });
+    assert.deepEqual(r.afterAuthorizer, ["strings"]);
+    assert.deepEqual(r.loaded, ["aggregates", "strings"]);
+  });
+
   it("a module that cannot be loaded is not reported as a policy that does not compile", () => {
     const internal = new RegoError("eval_internal_error", "generated module: cannot import the runtime (\"regoc\"): Cannot find module");
     const e = wrapCompileError(`Engine: query "true" does not compile`, internal);
@@ -124,20 +148,20 @@ describe("codegen: loader", () => {
   });
 
   it("a module that fails to compile or load is a rego_compile_error carrying the source", async () => {
-    const bad = 'import { RegoSet } from "regoc";\nexport const entrypoints = {;\n';
+    const bad = 'import { RegoSet } from "regoc/eval";\nexport const entrypoints = {;\n';
     await assert.rejects(
       () => loadModule(bad),
       (e: unknown) => e instanceof RegoError && e.code === "rego_compile_error" && (e.details as { source: string }).source === bad,
     );
-    const throwing = 'import { RegoSet } from "regoc";\nthrow new Error(String(RegoSet).slice(0, 0) + "boom");\nexport const entrypoints = {};\n';
+    const throwing = 'import { RegoSet } from "regoc/eval";\nthrow new Error(String(RegoSet).slice(0, 0) + "boom");\nexport const entrypoints = {};\n';
     await assert.rejects(
       () => loadModule(throwing),
       (e: unknown) => e instanceof RegoError && /boom/.test(e.message) && (e.details as { source: string }).source === throwing,
     );
     await assert.rejects(() => loadModule("export const x = 1;\n"), (e: unknown) => e instanceof RegoError && /exports no entrypoints table/.test(e.message));
     await assert.rejects(
-      () => loadModule('const a = 1;\nimport { RegoSet } from "regoc";\nexport const entrypoints = { a, RegoSet };\n'),
-      (e: unknown) => e instanceof RegoError && /start with its import from "regoc"/.test(e.message),
+      () => loadModule('const a = 1;\nimport { RegoSet } from "regoc/eval";\nexport const entrypoints = { a, RegoSet };\n'),
+      (e: unknown) => e instanceof RegoError && /start with its imports from "regoc\/eval"/.test(e.message),
     );
   });
 

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { getBuiltin } from "regoc";
+import { loadAllBuiltins } from "../../../../runtime/builtins/catalog.js";
 import { describeWithShared, sharedDir } from "../../../support/shared.js";
 
 const CORE = [
@@ -29,6 +30,7 @@ interface Decl {
 describeWithShared("builtins: core groups match OPA's capabilities", () => {
   const caps = JSON.parse(readFileSync(join(sharedDir, "opa", "capabilities-v1.20.2.json"), "utf8")) as { builtins: Decl[] };
   const byName = new Map(caps.builtins.map((b) => [b.name, b]));
+  before(loadAllBuiltins);
   for (const name of CORE) {
     it(name, () => {
       const decl = byName.get(name);

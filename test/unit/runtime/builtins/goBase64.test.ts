@@ -3,7 +3,7 @@
 // byte-by-byte decoder on every input.
 import { expect } from "chai";
 import { thrown } from "../../../support/errors.js";
-import { rawURLEncode, stdDecode, stdEncode, tryStdDecode, urlDecodeLenient, urlEncode } from "../../../../runtime/builtins/goBase64.js";
+import { rawURLEncode, stdDecode, stdEncode, tryStdDecode, urlDecodeLenient, urlEncode } from "../../../../runtime/builtins/go/base64.js";
 
 /** The message of the builtin error `f` throws. */
 function message(f: () => unknown): string {

@@ -5,7 +5,8 @@ import { expect } from "chai";
 import { EvalContext, type Value } from "regoc";
 import { thrown } from "../../../support/errors.js";
 import { builtinError } from "../../../../runtime/builtins/args.js";
-import { getBuiltin, invokeBuiltin, invokeBuiltinAsync, registerBuiltins, type BuiltinDef } from "../../../../runtime/builtins/registry.js";
+import { loadAllBuiltins, registerBuiltins } from "../../../../runtime/builtins/catalog.js";
+import { getBuiltin, invokeBuiltin, invokeBuiltinAsync, type BuiltinDef } from "../../../../runtime/builtins/registry.js";
 
 const site = { name: "test.flaky" };
 
@@ -22,6 +23,8 @@ function flaky(): { def: BuiltinDef; calls: () => number } {
   };
   return { def, calls: () => n };
 }
+
+before(loadAllBuiltins);
 
 describe("builtins: registry invoke policy", () => {
   it("remembers a nondeterministic builtin's error for the evaluation (strict: raised each time)", () => {

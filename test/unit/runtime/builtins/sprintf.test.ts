@@ -2,7 +2,7 @@
 // beyond, float64 for numbers with a fraction or exponent, strings, and the term text of the rest.
 import { expect } from "chai";
 import { RegoSet, numberFromText, type Value } from "regoc";
-import { goArg, goSprintf } from "../../../../runtime/builtins/sprintf.js";
+import { goArg, goSprintf } from "../../../../runtime/builtins/go/sprintf.js";
 
 const n = (text: string) => numberFromText(text)!;
 
