@@ -2,14 +2,14 @@
 // with the unknowns (the request's, else those of the `compile:` METADATA annotations covering
 // the rule), the mask rule (the request's, else the annotations') is evaluated fully, and the
 // residuals are translated for the target(s).
-import type { Ref } from "../ast/nodes.js";
+import type { Module, Ref } from "../ast/nodes.js";
 import { printRef } from "../ast/print.js";
 import { compiledProgram } from "../partial/program.js";
 import { partialEval } from "../partial/index.js";
 import { parseTermResult } from "../syntax/index.js";
 import { RegoError } from "../../runtime/errors.js";
 import type { JSONValue } from "../../runtime/value/json.js";
-import { compileAnnotations, resolveMaskRule, translate, type CompileFilterResponse, type TranslateOptions } from "./index.js";
+import { compileAnnotations, resolveMaskRule, translate, type CompileAnnotations, type CompileFilterResponse, type TranslateOptions } from "./index.js";
 
 export interface CompileFilterOptions extends Omit<TranslateOptions, "masks"> {
   /** The known input. */
@@ -58,8 +58,7 @@ export async function compileFilter(src: FilterSources, path: string, options: C
   let maskRule: Ref | string | undefined = options.maskRule;
   if (unknowns !== undefined && !Array.isArray(unknowns)) throw new RegoError("invalid_unknown", "compileFilter: unknowns must be an array of refs such as input.fruits");
   if (!unknowns?.length || maskRule === undefined) {
-    const program = compiledProgram(src.modules, src.v0Compatible);
-    const ann = compileAnnotations(program.ctx.modules, segments);
+    const ann = annotationsOf(compiledProgram(src.modules, src.v0Compatible).ctx.modules, segments);
     if (!unknowns?.length) unknowns = ann.unknowns.map((r) => printRef(r, false));
     if (maskRule === undefined && ann.maskRule) maskRule = ann.maskRule;
   }
@@ -83,6 +82,17 @@ export async function compileFilter(src: FilterSources, path: string, options: C
     ...(options.tableMappings ? { tableMappings: options.tableMappings } : {}),
     ...(masks !== undefined ? { masks } : {}),
   });
+}
+
+/** The compile: annotations of a path, read once per compiled program. */
+const annotationCache = new WeakMap<readonly Module[], Map<string, CompileAnnotations>>();
+function annotationsOf(modules: readonly Module[], segments: readonly string[]): CompileAnnotations {
+  let byPath = annotationCache.get(modules);
+  if (!byPath) annotationCache.set(modules, (byPath = new Map()));
+  const key = JSON.stringify(segments);
+  let a = byPath.get(key);
+  if (!a) byPath.set(key, (a = compileAnnotations(modules, segments)));
+  return a;
 }
 
 /** A mask rule from a request: `data.filters.masks`, or `masks` relative to the path's package. */
