@@ -9,7 +9,7 @@ import { partialEval } from "../partial/index.js";
 import { parseTermResult } from "../syntax/index.js";
 import { RegoError } from "../../runtime/errors.js";
 import type { JSONValue } from "../../runtime/value/json.js";
-import { compileAnnotations, resolveMaskRule, translate, type CompileAnnotations, type CompileFilterResponse, type TranslateOptions } from "./index.js";
+import { checkUnknown, compileAnnotations, resolveMaskRule, translate, type CompileAnnotations, type CompileFilterResponse, type TranslateOptions } from "./index.js";
 
 export interface CompileFilterOptions extends Omit<TranslateOptions, "masks"> {
   /** The known input. */
@@ -56,7 +56,7 @@ export async function compileFilter(src: FilterSources, path: string, options: C
   const query = queryOf(segments);
   let unknowns = options.unknowns;
   let maskRule: Ref | string | undefined = options.maskRule;
-  if (unknowns !== undefined && !Array.isArray(unknowns)) throw new RegoError("invalid_unknown", "compileFilter: unknowns must be an array of refs such as input.fruits");
+  if (unknowns !== undefined) checkRequestUnknowns(unknowns);
   if (!unknowns?.length || maskRule === undefined) {
     const ann = annotationsOf(compiledProgram(src.modules, src.v0Compatible).ctx.modules, segments);
     if (!unknowns?.length) unknowns = ann.unknowns.map((r) => printRef(r, false));
@@ -82,6 +82,16 @@ export async function compileFilter(src: FilterSources, path: string, options: C
     ...(options.tableMappings ? { tableMappings: options.tableMappings } : {}),
     ...(masks !== undefined ? { masks } : {}),
   });
+}
+
+/** The request's unknowns: strings that parse as refs rooted at input or data. */
+function checkRequestUnknowns(unknowns: unknown): void {
+  if (!Array.isArray(unknowns)) throw new RegoError("invalid_parameter", "error(s) occurred while parsing unknowns: expected an array of refs such as input.fruits");
+  for (const u of unknowns) {
+    const t = typeof u === "string" ? parseTermResult(u).term : undefined;
+    if (t?.type !== "ref") throw new RegoError("invalid_parameter", `error(s) occurred while parsing unknowns: ${JSON.stringify(u)} is not a ref such as input.fruits`);
+    checkUnknown(t.value);
+  }
 }
 
 /** The compile: annotations of a path, read once per compiled program. */

@@ -124,4 +124,16 @@ describe("Engine.compileFilter", () => {
     expect(e.message).to.equal("unknowns must be prefixed with `input` or `data`: inpu.fruits");
     expect(e.location?.row).to.equal(3);
   });
+
+  it("request unknowns that are not refs of input or data: OPA's codes", async () => {
+    const engine = await tickets();
+    for (const [unknowns, code] of [
+      [["input.tickets", "1 + 1"], "invalid_parameter"],
+      [["input.tickets x"], "invalid_parameter"],
+      [["inpu.tickets"], "invalid_unknown"],
+    ] as const) {
+      const e = await rejection(engine.compileFilter("filters/include", { input: caesar, unknowns: [...unknowns], target: "postgresql" }));
+      expect(e.code, String(unknowns)).to.equal(code);
+    }
+  });
 });
