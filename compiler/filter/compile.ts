@@ -67,7 +67,7 @@ export async function compileFilter(src: FilterSources, path: string, options: C
     const ref = typeof maskRule === "string" ? maskRuleRef(maskRule, segments) : maskRule;
     masks = await src.evaluate(printRef(ref, false), options.input);
   }
-  const partial = partialEval({
+  const partial = partialEvaluation({
     modules: src.modules,
     query,
     ...(options.input !== undefined ? { input: options.input } : {}),
@@ -82,6 +82,17 @@ export async function compileFilter(src: FilterSources, path: string, options: C
     ...(options.tableMappings ? { tableMappings: options.tableMappings } : {}),
     ...(masks !== undefined ? { masks } : {}),
   });
+}
+
+/** partialEval, with what it cannot evaluate (every over an unknown, ...) reported as outside the
+ * fragment: pe_fragment_error, as OPA's compile API reports such expressions. */
+function partialEvaluation(options: Parameters<typeof partialEval>[0]): ReturnType<typeof partialEval> {
+  try {
+    return partialEval(options);
+  } catch (e) {
+    if (!(e instanceof RegoError) || e.code !== "pe_unsupported") throw e;
+    throw new RegoError("pe_fragment_error", e.message, e.location, { details: { hint: "a filter compares one row's fields with known values" }, cause: e });
+  }
 }
 
 /** The request's unknowns: strings that parse as refs rooted at input or data. */
