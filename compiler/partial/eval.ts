@@ -23,6 +23,7 @@ import { RegoObject, makeObject, objectEntries } from "../../runtime/value/objec
 import { RegoSet } from "../../runtime/value/set.js";
 import { isPlainObject, type Value } from "../../runtime/value/value.js";
 import type { PartialResult } from "./index.js";
+import { transformExpr, walkTerms } from "../ast/walk.js";
 
 /** A residual: a term over unknown refs and generated vars, already plugged. */
 class Res {
@@ -63,7 +64,7 @@ export class PartialEvaluator {
   /** The expressions saved on the current path. */
   private saved: Expr[] = [];
   /** Bindings made on the current path, undone on backtracking. */
-  private readonly trail: [Frame, string][] = [];
+  private readonly trail: [Frame, string, PV | undefined][] = [];
   private frames = 0;
   private generated = 0;
   private readonly supportRules = new Map<string, Rule[]>();
@@ -93,7 +94,7 @@ export class PartialEvaluator {
         const loc = body[0]!.location;
         q.push(callExpr("eq", [{ type: "var", value: name, location: loc }, this.toTerm(v, loc)], loc));
       }
-      queries.push(q.map((e, i) => ({ ...e, index: i })));
+      queries.push(nameSharedWildcards(q));
     });
     return { queries, support: this.supportModules() };
   }
@@ -102,14 +103,15 @@ export class PartialEvaluator {
   // bindings
 
   private bind(frame: Frame, name: string, v: PV): void {
+    this.trail.push([frame, name, frame.vars.get(name)]);
     frame.vars.set(name, v);
-    this.trail.push([frame, name]);
   }
 
   private undo(mark: number): void {
     while (this.trail.length > mark) {
-      const [f, name] = this.trail.pop()!;
-      f.vars.delete(name);
+      const [f, name, old] = this.trail.pop()!;
+      if (old === undefined) f.vars.delete(name);
+      else f.vars.set(name, old);
     }
   }
 
@@ -225,10 +227,10 @@ export class PartialEvaluator {
   // unification
 
   private unify(frame: Frame, a: Term, b: Term, k: K): void {
+    if (a.type === "var" && (b.type !== "var" || !frame.vars.has(a.value))) return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k));
+    if (b.type === "var") return this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k));
     if (this.hasUnbound(frame, a)) {
-      if (this.hasUnbound(frame, b) && !(a.type === "var" && b.type === "var")) {
-        if (a.type === "array" && b.type === "array" && a.value.length === b.value.length) return this.unifyEach(frame, a.value, b.value, 0, k);
-      }
+      if (this.hasUnbound(frame, b) && a.type === "array" && b.type === "array" && a.value.length === b.value.length) return this.unifyEach(frame, a.value, b.value, 0, k);
       return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k));
     }
     this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k));
@@ -244,6 +246,11 @@ export class PartialEvaluator {
     if (t.type === "var") {
       const b = frame.vars.get(t.value);
       if (b === undefined) return this.withBinding(frame, t.value, v, k);
+      if (b instanceof Res && !(v instanceof Res) && (b.term.type === "ref" || b.term.type === "var")) {
+        // a copy of a residual meets a known value: saved once, the var is that value from here on
+        const [l, r] = valueFirst ? [this.toTerm(v, t.location), b.term] : [b.term, this.toTerm(v, t.location)];
+        return this.withSaved([callExpr("eq", [l, r], t.location)], () => this.withBinding(frame, t.value, v, k));
+      }
       return valueFirst ? this.unifyPV(v, b, t.location, k) : this.unifyPV(b, v, t.location, k);
     }
     if ((t.type === "array" || t.type === "object") && this.hasUnbound(frame, t)) {
@@ -489,6 +496,15 @@ export class PartialEvaluator {
         this.evalTerm(frame, t, (x) => (v = x));
         if (typeof v === "string") key = v;
       }
+      if (key === undefined && t.type === "var" && !frame.vars.has(t.value) && node.children.size > 0) {
+        // iterating over the rules below a node: one branch per child
+        for (const child of node.sortedChildren()) {
+          const kv = termToValue(child.key!);
+          if (typeof kv !== "string") throw unsupported("iteration over rules with non-string keys", t.location);
+          this.withBinding(frame, t.value, kv, () => this.evalDataRef(frame, [...ref.slice(0, i), str(kv, t.location), ...ref.slice(i + 1)], loc, k));
+        }
+        return;
+      }
       if (key === undefined) {
         if (node.children.size > 0) throw unsupported("iteration over rules and packages", t.location);
         break;
@@ -543,8 +559,7 @@ export class PartialEvaluator {
         this.evalBody(f, r.body, 0, () =>
           this.evalTerm(f, keyTerm, (kv) => {
             const cont = (): void => (isSet ? rest(kv, i + 1) : this.evalTerm(f, r.head.value!, (vv) => rest(vv, i + 1)));
-            if (operand.type === "var" && !frame.vars.has(operand.value)) return this.withBinding(frame, operand.value, kv, cont);
-            this.evalTerm(frame, operand, (ov) => this.unifyPV(ov, kv, operand.location, cont));
+            this.unifyTermPV(frame, operand, kv, false, cont);
           }),
         );
       }
@@ -613,8 +628,17 @@ export class PartialEvaluator {
     const mk = (value: Term, body: Body, isDefault: boolean): Rule => ({
       type: "rule",
       default: isDefault,
-      head: { type: "head", name, reference: [{ type: "var", value: name, location: loc }], value, assign: false, generatedValue: false, keywords: isDefault ? [] : ["if"], location: loc },
-      body: body.length > 0 ? body.map((e, i) => ({ ...e, index: i })) : [termExpr(boolTrue(loc), loc)],
+      head: {
+        type: "head",
+        name,
+        reference: [{ type: "var", value: name, location: loc }],
+        value,
+        assign: false,
+        generatedValue: !isDefault && value.type === "boolean" && value.value,
+        keywords: isDefault ? [] : ["if"],
+        location: loc,
+      },
+      body: body.length > 0 ? nameSharedWildcards(body) : [termExpr(boolTrue(loc), loc)],
       generatedBody: body.length === 0,
       annotations: [],
       location: loc,
@@ -833,6 +857,18 @@ function opName(ref: Ref): string | undefined {
     parts.push(t.value);
   }
   return parts.join(".");
+}
+
+/**
+ * The body re-indexed, its wildcards (`$pe<n>`, printed `_`) that occur more than once renamed
+ * `__pe<n>__`: printed as `_` each would be a fresh var, and the residual would mean something else.
+ */
+function nameSharedWildcards(body: Body): Body {
+  const counts = new Map<string, number>();
+  for (const e of body) walkTerms(e, (t) => void (t.type === "var" && t.value.startsWith("$pe") && counts.set(t.value, (counts.get(t.value) ?? 0) + 1)));
+  const shared = [...counts].filter(([, n]) => n > 1).map(([name]) => name);
+  const tr = { term: (t: Term): Term => (t.type === "var" && shared.includes(t.value) ? { ...t, value: `__pe${t.value.slice(3)}__` } : t) };
+  return body.map((e, i) => ({ ...(shared.length > 0 ? transformExpr(e, tr) : e), index: i }));
 }
 
 function residualVarNames(e: Expr): string[] {
