@@ -24,6 +24,7 @@ import { RegoSet } from "../../runtime/value/set.js";
 import { isPlainObject, type Value } from "../../runtime/value/value.js";
 import type { PartialResult } from "./index.js";
 import { transformExpr, walkTerms } from "../ast/walk.js";
+import { isConstant } from "../passes/terms.js";
 
 /** A residual: a term over unknown refs and generated vars, already plugged. */
 class Res {
@@ -71,6 +72,8 @@ export class PartialEvaluator {
   private readonly supportRefs = new Map<readonly Rule[], Res>();
   /** Residual var name → the order it was made in. */
   private readonly made = new Map<string, number>();
+  /** Residual vars of rule bodies and wildcards (not the query's own vars). */
+  private readonly locals = new Set<string>();
 
   constructor(
     private readonly ctx: CompileContext,
@@ -94,7 +97,7 @@ export class PartialEvaluator {
         const loc = body[0]!.location;
         q.push(callExpr("eq", [{ type: "var", value: name, location: loc }, this.toTerm(v, loc)], loc));
       }
-      queries.push(nameSharedWildcards(q));
+      queries.push(nameSharedWildcards(propagateCopies(q, this.locals)));
     });
     return { queries, support: this.supportModules() };
   }
@@ -135,6 +138,7 @@ export class PartialEvaluator {
     const n = ++this.generated;
     const residualName = name.startsWith("$") ? `$pe${n}` : name + frame.suffix;
     this.made.set(residualName, n);
+    if (frame.suffix !== "" || name.startsWith("$")) this.locals.add(residualName);
     const r = new Res({ type: "var", value: residualName, location: loc });
     this.bind(frame, name, r);
     return r;
@@ -423,8 +427,24 @@ export class PartialEvaluator {
   /** The ref from operand `from` on, after `base` (the residual ref so far): known operands as
    * constants, residual ones as their terms, unbound vars as residual vars. */
   private residualRef(frame: Frame, ref: Ref, from: number, base: Term[], loc: NodeLocation, k: (v: PV) => void): void {
+    const head = base[0]!;
+    const op = ref[from];
+    if (base.length === 1 && (head.type === "object" || head.type === "array") && op && !(op.type === "var" && !frame.vars.has(op.value))) {
+      // a collection term with residual parts, read at a known key: the part itself
+      return this.evalTerm(frame, op, (key) => {
+        const el = key instanceof Res ? null : element(head, key);
+        if (el === undefined) return;
+        if (el === null) return this.residualRefFrom(frame, ref, from, base, loc, k);
+        if (isConstant(el)) return this.walkKnown(frame, ref, from + 1, termToValue(el), undefined, false, loc, k);
+        this.residualRef(frame, ref, from + 1, refParts(el), loc, k);
+      });
+    }
+    this.residualRefFrom(frame, ref, from, base, loc, k);
+  }
+
+  private residualRefFrom(frame: Frame, ref: Ref, from: number, base: Term[], loc: NodeLocation, k: (v: PV) => void): void {
     const go = (j: number, acc: Term[]): void => {
-      if (j === ref.length) return k(acc.length === 1 && acc[0]!.type !== "var" ? new Res(acc[0]!) : new Res({ type: "ref", value: acc, location: loc }));
+      if (j === ref.length) return k(new Res(acc.length === 1 && !isRoot(acc[0]!) ? acc[0]! : { type: "ref", value: acc, location: loc }));
       const t = ref[j]!;
       if (t.type === "var" && !frame.vars.has(t.value)) {
         const mark = this.trail.length;
@@ -638,7 +658,7 @@ export class PartialEvaluator {
         keywords: isDefault ? [] : ["if"],
         location: loc,
       },
-      body: body.length > 0 ? nameSharedWildcards(body) : [termExpr(boolTrue(loc), loc)],
+      body: body.length > 0 ? nameSharedWildcards(propagateCopies(body, this.locals)) : [termExpr(boolTrue(loc), loc)],
       generatedBody: body.length === 0,
       annotations: [],
       location: loc,
@@ -821,6 +841,10 @@ export function valueToTerm(v: Value, loc: NodeLocation): Term {
   return { type: "object", value: objectEntries(v).map(([a, b]) => [valueToTerm(a, loc), valueToTerm(b, loc)] as [Term, Term]), location: loc };
 }
 
+function isRoot(t: Term): boolean {
+  return t.type === "var" && (t.value === "input" || t.value === "data");
+}
+
 /** A residual term as the leading terms of a longer ref. */
 function refParts(t: Term): Term[] {
   return t.type === "ref" ? [...t.value] : [t];
@@ -869,6 +893,42 @@ function nameSharedWildcards(body: Body): Body {
   const shared = [...counts].filter(([, n]) => n > 1).map(([name]) => name);
   const tr = { term: (t: Term): Term => (t.type === "var" && shared.includes(t.value) ? { ...t, value: `__pe${t.value.slice(3)}__` } : t) };
   return body.map((e, i) => ({ ...(shared.length > 0 ? transformExpr(e, tr) : e), index: i }));
+}
+
+/** The element of an array or object term at a known key: undefined if there is none, null if
+ * that cannot be told (a key that is not constant). */
+function element(t: Term & { type: "array" | "object" }, key: Value): Term | undefined | null {
+  if (t.type === "array") return typeof key === "number" && Number.isInteger(key) ? t.value[key] : undefined;
+  for (const [k, v] of t.value) {
+    if (!isConstant(k)) return null;
+    if (equal(termToValue(k), key)) return v;
+  }
+  return undefined;
+}
+
+/**
+ * OPA's copy propagation on a finished body: `g = t` where g is a residual var of a rule body or
+ * a wildcard and t a constant or a var is dropped, g replaced by t everywhere else.
+ */
+function propagateCopies(body: Body, locals: ReadonlySet<string>): Body {
+  let out = body;
+  for (;;) {
+    const i = out.findIndex((e) => copyOf(e, locals) !== undefined);
+    if (i < 0) return out;
+    const [g, t] = copyOf(out[i]!, locals)!;
+    const tr = { term: (x: Term): Term => (x.type === "var" && x.value === g ? t : x) };
+    out = out.filter((_, j) => j !== i).map((e) => transformExpr(e, tr));
+  }
+}
+
+function copyOf(e: Expr, locals: ReadonlySet<string>): [string, Term] | undefined {
+  if (e.negated || e.with.length > 0 || !Array.isArray(e.terms) || e.terms.length !== 3) return undefined;
+  const [op, a, b] = e.terms as [Term, Term, Term];
+  if (op.type !== "ref" || op.value.length !== 1 || op.value[0]!.type !== "var" || op.value[0]!.value !== "eq") return undefined;
+  const usable = (t: Term): boolean => t.type === "var" || isConstant(t);
+  if (a.type === "var" && locals.has(a.value) && usable(b) && !(b.type === "var" && b.value === a.value)) return [a.value, b];
+  if (b.type === "var" && locals.has(b.value) && usable(a) && !(a.type === "var" && a.value === b.value)) return [b.value, a];
+  return undefined;
 }
 
 function residualVarNames(e: Expr): string[] {
