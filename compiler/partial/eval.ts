@@ -659,7 +659,7 @@ export class PartialEvaluator {
         location: loc,
       },
       body: body.length > 0 ? nameSharedWildcards(propagateCopies(body, this.locals)) : [termExpr(boolTrue(loc), loc)],
-      generatedBody: body.length === 0,
+      generatedBody: false,
       annotations: [],
       location: loc,
     });
