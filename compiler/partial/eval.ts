@@ -237,7 +237,7 @@ export class PartialEvaluator {
       if (this.hasUnbound(frame, b) && a.type === "array" && b.type === "array" && a.value.length === b.value.length) return this.unifyEach(frame, a.value, b.value, 0, k);
       return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k));
     }
-    this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k));
+    this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k), isConstant(b) ? termToValue(b) : undefined);
   }
 
   private unifyEach(frame: Frame, as: Term[], bs: Term[], i: number, k: K): void {
@@ -285,7 +285,7 @@ export class PartialEvaluator {
         this.unifyElems(frame, t.value.map(([, x]) => x), vals, 0, valueFirst, k);
       });
     }
-    this.evalTerm(frame, t, (tv) => (valueFirst ? this.unifyPV(v, tv, t.location, k) : this.unifyPV(tv, v, t.location, k)));
+    this.evalTerm(frame, t, (tv) => (valueFirst ? this.unifyPV(v, tv, t.location, k) : this.unifyPV(tv, v, t.location, k)), v instanceof Res ? undefined : v);
   }
 
   private unifyElems(frame: Frame, ts: Term[], vs: Value[], i: number, valueFirst: boolean, k: K): void {
@@ -317,7 +317,9 @@ export class PartialEvaluator {
   // -------------------------------------------------------------------------------------------
   // terms
 
-  private evalTerm(frame: Frame, t: Term, k: (v: PV) => void): void {
+  /** `expected`: the constant the term is unified with, if any (a default rule needs no support
+   * rule when its value cannot be that constant, as in OPA's evalVirtualComplete). */
+  private evalTerm(frame: Frame, t: Term, k: (v: PV) => void, expected?: Value): void {
     switch (t.type) {
       case "null":
       case "boolean":
@@ -330,7 +332,7 @@ export class PartialEvaluator {
         return k(v);
       }
       case "ref":
-        return this.evalRef(frame, t.value, t.location, k);
+        return this.evalRef(frame, t.value, t.location, k, expected);
       case "array":
         return this.evalTerms(frame, t.value, 0, [], (vs) => k(vs.some((v) => v instanceof Res) ? new Res({ ...t, value: vs.map((v) => this.toTerm(v, t.location)) }) : [...(vs as Value[])]));
       case "set":
@@ -395,13 +397,13 @@ export class PartialEvaluator {
   // -------------------------------------------------------------------------------------------
   // refs
 
-  private evalRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void): void {
+  private evalRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void, expected?: Value): void {
     const head = ref[0]!;
     if (head.type === "var" && head.value === "input") {
       if (this.isUnknownPath(["input"], ref.length === 1)) return this.residualRef(frame, ref, 1, [ref[0]!], loc, k);
       return this.walkKnown(frame, ref, 1, this.input, ["input"], false, loc, k);
     }
-    if (head.type === "var" && head.value === "data") return this.evalDataRef(frame, ref, loc, k);
+    if (head.type === "var" && head.value === "data") return this.evalDataRef(frame, ref, loc, k, expected);
     const start = (base: PV): void => {
       if (base instanceof Res) return this.residualRef(frame, ref, 1, refParts(base.term), loc, k);
       this.walkKnown(frame, ref, 1, base, undefined, false, loc, k);
@@ -502,7 +504,7 @@ export class PartialEvaluator {
     });
   }
 
-  private evalDataRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void): void {
+  private evalDataRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void, expected?: Value): void {
     let node = this.dataNode;
     const path: string[] = ["data"];
     let i = 1;
@@ -541,7 +543,7 @@ export class PartialEvaluator {
         return this.residualRef(frame, ref, i, pathTerms(ref[0]!, path, loc), loc, k);
       }
     }
-    if (node && node.values.length > 0) return this.evalRules(frame, node.values, ref, i, path, loc, k);
+    if (node && node.values.length > 0) return this.evalRules(frame, node.values, ref, i, path, loc, k, i === ref.length ? expected : undefined);
     if (node && node.children.size > 0 && i === ref.length) throw unsupported("a package as a whole", loc);
     // base data below the rules' prefixes
     let cur: Value | undefined = this.data;
@@ -557,7 +559,7 @@ export class PartialEvaluator {
   }
 
   /** The rules at ref[0..i) (all of one kind), then the rest of the ref on their value. */
-  private evalRules(frame: Frame, rules: readonly Rule[], ref: Ref, i: number, path: string[], loc: NodeLocation, k: (v: PV) => void): void {
+  private evalRules(frame: Frame, rules: readonly Rule[], ref: Ref, i: number, path: string[], loc: NodeLocation, k: (v: PV) => void, expected?: Value): void {
     const rest = (v: PV, from: number): void => {
       if (v instanceof Res) return this.residualRef(frame, ref, from, refParts(v.term), loc, k);
       this.walkKnown(frame, ref, from, v, undefined, false, loc, k);
@@ -566,7 +568,7 @@ export class PartialEvaluator {
     const depth = path.length;
     const rref = this.ctx.ruleRef(first);
     if (first.head.args) throw unsupported(`the function ${path.join(".")} used as a value`, loc);
-    if (rref.length === depth && !(first.head.key && !first.head.value)) return this.evalComplete(rules, path, loc, (v) => rest(v, i));
+    if (rref.length === depth && !(first.head.key && !first.head.value)) return this.evalComplete(rules, path, loc, (v) => rest(v, i), expected);
     if (rref.length === depth || (rref.length === depth + 1 && first.head.value)) {
       // a partial set (`p contains x`) or object (`p[k] := v`)
       const isSet = rref.length === depth;
@@ -590,7 +592,7 @@ export class PartialEvaluator {
 
   /** A complete rule's value: one branch per body with a residual; known bodies give one value
    * (or the default); a default or disabled inlining over residuals gives a support rule. */
-  private evalComplete(rules: readonly Rule[], path: string[], loc: NodeLocation, k: (v: PV) => void): void {
+  private evalComplete(rules: readonly Rule[], path: string[], loc: NodeLocation, k: (v: PV) => void, expected?: Value): void {
     const defaults = rules.filter((r) => r.default);
     const branches: Branch[] = [];
     for (const r of rules) {
@@ -619,10 +621,19 @@ export class PartialEvaluator {
       return this.evalTerm(this.newFrame(), defaults[0]!.head.value ?? boolTrue(loc), k);
     }
     const ref = ["data", ...path.slice(1)];
-    if (defaults.length > 0 || this.disabled.some((d) => d.length === ref.length && d.every((t, j) => (t as { value: string }).value === ref[j]))) {
+    if (this.defaultNeeded(defaults[0], expected) || this.disabled.some((d) => d.length === ref.length && d.every((t, j) => (t as { value: string }).value === ref[j]))) {
       return k(this.support(rules, branches, defaults[0], path, loc));
     }
     for (const b of branches) this.withSaved(b.saved, () => k(b.value));
+  }
+
+  /** Whether a default's value may be what is asked for: always, unless a constant other than it is. */
+  private defaultNeeded(def: Rule | undefined, expected: Value | undefined): boolean {
+    if (!def) return false;
+    if (expected === undefined) return true;
+    let dv: PV | undefined;
+    this.evalTerm(this.newFrame(), def.head.value ?? boolTrue(def.location), (v) => (dv = v));
+    return dv instanceof Res || dv === undefined || equal(dv, expected);
   }
 
   /** Runs `run`, collecting each success as a branch (the expressions it saved and its value). */

@@ -157,6 +157,21 @@ export const cases: PartialCase[] = [
     support: ["package partial.test\n\ndefault p = false\n\np if {\n\tinput.y > 1\n}\n"],
   },
   {
+    note: "a default rule compared with a constant other than its default is inlined",
+    modules: { "t.rego": `package test\nimport rego.v1\ndefault p := false\np if { input.y > 1 }` },
+    query: "data.test.p = true",
+    unknowns: ["input.y"],
+    want: ["input.y > 1"],
+  },
+  {
+    note: "a default rule compared with its default value needs the support rule",
+    modules: { "t.rego": `package test\nimport rego.v1\ndefault p := false\np if { input.y > 1 }` },
+    query: "data.test.p = false",
+    unknowns: ["input.y"],
+    want: ["data.partial.test.p = false"],
+    support: ["package partial.test\n\ndefault p = false\n\np if {\n\tinput.y > 1\n}\n"],
+  },
+  {
     note: "a default rule over known input is evaluated",
     modules: { "t.rego": `package test\nimport rego.v1\ndefault p := false\np if { input.z > 1 }` },
     query: "data.test.p",
