@@ -23,6 +23,8 @@ import { RegoObject, makeObject, objectEntries } from "../../runtime/value/objec
 import { RegoSet } from "../../runtime/value/set.js";
 import { isPlainObject, type Value } from "../../runtime/value/value.js";
 import type { PartialResult } from "./index.js";
+import { transformExpr, walkTerms } from "../ast/walk.js";
+import { isConstant } from "../passes/terms.js";
 
 /** A residual: a term over unknown refs and generated vars, already plugged. */
 class Res {
@@ -63,13 +65,15 @@ export class PartialEvaluator {
   /** The expressions saved on the current path. */
   private saved: Expr[] = [];
   /** Bindings made on the current path, undone on backtracking. */
-  private readonly trail: [Frame, string][] = [];
+  private readonly trail: [Frame, string, PV | undefined][] = [];
   private frames = 0;
   private generated = 0;
   private readonly supportRules = new Map<string, Rule[]>();
   private readonly supportRefs = new Map<readonly Rule[], Res>();
   /** Residual var name → the order it was made in. */
   private readonly made = new Map<string, number>();
+  /** Residual vars of rule bodies and wildcards (not the query's own vars). */
+  private readonly locals = new Set<string>();
 
   constructor(
     private readonly ctx: CompileContext,
@@ -93,7 +97,7 @@ export class PartialEvaluator {
         const loc = body[0]!.location;
         q.push(callExpr("eq", [{ type: "var", value: name, location: loc }, this.toTerm(v, loc)], loc));
       }
-      queries.push(q.map((e, i) => ({ ...e, index: i })));
+      queries.push(nameSharedWildcards(propagateCopies(q, this.locals)));
     });
     return { queries, support: this.supportModules() };
   }
@@ -102,14 +106,15 @@ export class PartialEvaluator {
   // bindings
 
   private bind(frame: Frame, name: string, v: PV): void {
+    this.trail.push([frame, name, frame.vars.get(name)]);
     frame.vars.set(name, v);
-    this.trail.push([frame, name]);
   }
 
   private undo(mark: number): void {
     while (this.trail.length > mark) {
-      const [f, name] = this.trail.pop()!;
-      f.vars.delete(name);
+      const [f, name, old] = this.trail.pop()!;
+      if (old === undefined) f.vars.delete(name);
+      else f.vars.set(name, old);
     }
   }
 
@@ -133,6 +138,7 @@ export class PartialEvaluator {
     const n = ++this.generated;
     const residualName = name.startsWith("$") ? `$pe${n}` : name + frame.suffix;
     this.made.set(residualName, n);
+    if (frame.suffix !== "" || name.startsWith("$")) this.locals.add(residualName);
     const r = new Res({ type: "var", value: residualName, location: loc });
     this.bind(frame, name, r);
     return r;
@@ -225,13 +231,13 @@ export class PartialEvaluator {
   // unification
 
   private unify(frame: Frame, a: Term, b: Term, k: K): void {
+    if (a.type === "var" && (b.type !== "var" || !frame.vars.has(a.value))) return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k));
+    if (b.type === "var") return this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k));
     if (this.hasUnbound(frame, a)) {
-      if (this.hasUnbound(frame, b) && !(a.type === "var" && b.type === "var")) {
-        if (a.type === "array" && b.type === "array" && a.value.length === b.value.length) return this.unifyEach(frame, a.value, b.value, 0, k);
-      }
+      if (this.hasUnbound(frame, b) && a.type === "array" && b.type === "array" && a.value.length === b.value.length) return this.unifyEach(frame, a.value, b.value, 0, k);
       return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k));
     }
-    this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k));
+    this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k), isConstant(b) ? termToValue(b) : undefined);
   }
 
   private unifyEach(frame: Frame, as: Term[], bs: Term[], i: number, k: K): void {
@@ -244,6 +250,11 @@ export class PartialEvaluator {
     if (t.type === "var") {
       const b = frame.vars.get(t.value);
       if (b === undefined) return this.withBinding(frame, t.value, v, k);
+      if (b instanceof Res && !(v instanceof Res) && (b.term.type === "ref" || b.term.type === "var")) {
+        // a copy of a residual meets a known value: saved once, the var is that value from here on
+        const [l, r] = valueFirst ? [this.toTerm(v, t.location), b.term] : [b.term, this.toTerm(v, t.location)];
+        return this.withSaved([callExpr("eq", [l, r], t.location)], () => this.withBinding(frame, t.value, v, k));
+      }
       return valueFirst ? this.unifyPV(v, b, t.location, k) : this.unifyPV(b, v, t.location, k);
     }
     if ((t.type === "array" || t.type === "object") && this.hasUnbound(frame, t)) {
@@ -274,7 +285,7 @@ export class PartialEvaluator {
         this.unifyElems(frame, t.value.map(([, x]) => x), vals, 0, valueFirst, k);
       });
     }
-    this.evalTerm(frame, t, (tv) => (valueFirst ? this.unifyPV(v, tv, t.location, k) : this.unifyPV(tv, v, t.location, k)));
+    this.evalTerm(frame, t, (tv) => (valueFirst ? this.unifyPV(v, tv, t.location, k) : this.unifyPV(tv, v, t.location, k)), v instanceof Res ? undefined : v);
   }
 
   private unifyElems(frame: Frame, ts: Term[], vs: Value[], i: number, valueFirst: boolean, k: K): void {
@@ -306,7 +317,9 @@ export class PartialEvaluator {
   // -------------------------------------------------------------------------------------------
   // terms
 
-  private evalTerm(frame: Frame, t: Term, k: (v: PV) => void): void {
+  /** `expected`: the constant the term is unified with, if any (a default rule needs no support
+   * rule when its value cannot be that constant, as in OPA's evalVirtualComplete). */
+  private evalTerm(frame: Frame, t: Term, k: (v: PV) => void, expected?: Value): void {
     switch (t.type) {
       case "null":
       case "boolean":
@@ -319,7 +332,7 @@ export class PartialEvaluator {
         return k(v);
       }
       case "ref":
-        return this.evalRef(frame, t.value, t.location, k);
+        return this.evalRef(frame, t.value, t.location, k, expected);
       case "array":
         return this.evalTerms(frame, t.value, 0, [], (vs) => k(vs.some((v) => v instanceof Res) ? new Res({ ...t, value: vs.map((v) => this.toTerm(v, t.location)) }) : [...(vs as Value[])]));
       case "set":
@@ -384,13 +397,13 @@ export class PartialEvaluator {
   // -------------------------------------------------------------------------------------------
   // refs
 
-  private evalRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void): void {
+  private evalRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void, expected?: Value): void {
     const head = ref[0]!;
     if (head.type === "var" && head.value === "input") {
       if (this.isUnknownPath(["input"], ref.length === 1)) return this.residualRef(frame, ref, 1, [ref[0]!], loc, k);
       return this.walkKnown(frame, ref, 1, this.input, ["input"], false, loc, k);
     }
-    if (head.type === "var" && head.value === "data") return this.evalDataRef(frame, ref, loc, k);
+    if (head.type === "var" && head.value === "data") return this.evalDataRef(frame, ref, loc, k, expected);
     const start = (base: PV): void => {
       if (base instanceof Res) return this.residualRef(frame, ref, 1, refParts(base.term), loc, k);
       this.walkKnown(frame, ref, 1, base, undefined, false, loc, k);
@@ -416,8 +429,24 @@ export class PartialEvaluator {
   /** The ref from operand `from` on, after `base` (the residual ref so far): known operands as
    * constants, residual ones as their terms, unbound vars as residual vars. */
   private residualRef(frame: Frame, ref: Ref, from: number, base: Term[], loc: NodeLocation, k: (v: PV) => void): void {
+    const head = base[0]!;
+    const op = ref[from];
+    if (base.length === 1 && (head.type === "object" || head.type === "array") && op && !(op.type === "var" && !frame.vars.has(op.value))) {
+      // a collection term with residual parts, read at a known key: the part itself
+      return this.evalTerm(frame, op, (key) => {
+        const el = key instanceof Res ? null : element(head, key);
+        if (el === undefined) return;
+        if (el === null) return this.residualRefFrom(frame, ref, from, base, loc, k);
+        if (isConstant(el)) return this.walkKnown(frame, ref, from + 1, termToValue(el), undefined, false, loc, k);
+        this.residualRef(frame, ref, from + 1, refParts(el), loc, k);
+      });
+    }
+    this.residualRefFrom(frame, ref, from, base, loc, k);
+  }
+
+  private residualRefFrom(frame: Frame, ref: Ref, from: number, base: Term[], loc: NodeLocation, k: (v: PV) => void): void {
     const go = (j: number, acc: Term[]): void => {
-      if (j === ref.length) return k(acc.length === 1 && acc[0]!.type !== "var" ? new Res(acc[0]!) : new Res({ type: "ref", value: acc, location: loc }));
+      if (j === ref.length) return k(new Res(acc.length === 1 && !isRoot(acc[0]!) ? acc[0]! : { type: "ref", value: acc, location: loc }));
       const t = ref[j]!;
       if (t.type === "var" && !frame.vars.has(t.value)) {
         const mark = this.trail.length;
@@ -475,7 +504,7 @@ export class PartialEvaluator {
     });
   }
 
-  private evalDataRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void): void {
+  private evalDataRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void, expected?: Value): void {
     let node = this.dataNode;
     const path: string[] = ["data"];
     let i = 1;
@@ -488,6 +517,15 @@ export class PartialEvaluator {
         let v: PV | undefined;
         this.evalTerm(frame, t, (x) => (v = x));
         if (typeof v === "string") key = v;
+      }
+      if (key === undefined && t.type === "var" && !frame.vars.has(t.value) && node.children.size > 0) {
+        // iterating over the rules below a node: one branch per child
+        for (const child of node.sortedChildren()) {
+          const kv = termToValue(child.key!);
+          if (typeof kv !== "string") throw unsupported("iteration over rules with non-string keys", t.location);
+          this.withBinding(frame, t.value, kv, () => this.evalDataRef(frame, [...ref.slice(0, i), str(kv, t.location), ...ref.slice(i + 1)], loc, k));
+        }
+        return;
       }
       if (key === undefined) {
         if (node.children.size > 0) throw unsupported("iteration over rules and packages", t.location);
@@ -505,7 +543,7 @@ export class PartialEvaluator {
         return this.residualRef(frame, ref, i, pathTerms(ref[0]!, path, loc), loc, k);
       }
     }
-    if (node && node.values.length > 0) return this.evalRules(frame, node.values, ref, i, path, loc, k);
+    if (node && node.values.length > 0) return this.evalRules(frame, node.values, ref, i, path, loc, k, i === ref.length ? expected : undefined);
     if (node && node.children.size > 0 && i === ref.length) throw unsupported("a package as a whole", loc);
     // base data below the rules' prefixes
     let cur: Value | undefined = this.data;
@@ -521,7 +559,7 @@ export class PartialEvaluator {
   }
 
   /** The rules at ref[0..i) (all of one kind), then the rest of the ref on their value. */
-  private evalRules(frame: Frame, rules: readonly Rule[], ref: Ref, i: number, path: string[], loc: NodeLocation, k: (v: PV) => void): void {
+  private evalRules(frame: Frame, rules: readonly Rule[], ref: Ref, i: number, path: string[], loc: NodeLocation, k: (v: PV) => void, expected?: Value): void {
     const rest = (v: PV, from: number): void => {
       if (v instanceof Res) return this.residualRef(frame, ref, from, refParts(v.term), loc, k);
       this.walkKnown(frame, ref, from, v, undefined, false, loc, k);
@@ -530,7 +568,7 @@ export class PartialEvaluator {
     const depth = path.length;
     const rref = this.ctx.ruleRef(first);
     if (first.head.args) throw unsupported(`the function ${path.join(".")} used as a value`, loc);
-    if (rref.length === depth && !(first.head.key && !first.head.value)) return this.evalComplete(rules, path, loc, (v) => rest(v, i));
+    if (rref.length === depth && !(first.head.key && !first.head.value)) return this.evalComplete(rules, path, loc, (v) => rest(v, i), expected);
     if (rref.length === depth || (rref.length === depth + 1 && first.head.value)) {
       // a partial set (`p contains x`) or object (`p[k] := v`)
       const isSet = rref.length === depth;
@@ -543,8 +581,7 @@ export class PartialEvaluator {
         this.evalBody(f, r.body, 0, () =>
           this.evalTerm(f, keyTerm, (kv) => {
             const cont = (): void => (isSet ? rest(kv, i + 1) : this.evalTerm(f, r.head.value!, (vv) => rest(vv, i + 1)));
-            if (operand.type === "var" && !frame.vars.has(operand.value)) return this.withBinding(frame, operand.value, kv, cont);
-            this.evalTerm(frame, operand, (ov) => this.unifyPV(ov, kv, operand.location, cont));
+            this.unifyTermPV(frame, operand, kv, false, cont);
           }),
         );
       }
@@ -555,7 +592,7 @@ export class PartialEvaluator {
 
   /** A complete rule's value: one branch per body with a residual; known bodies give one value
    * (or the default); a default or disabled inlining over residuals gives a support rule. */
-  private evalComplete(rules: readonly Rule[], path: string[], loc: NodeLocation, k: (v: PV) => void): void {
+  private evalComplete(rules: readonly Rule[], path: string[], loc: NodeLocation, k: (v: PV) => void, expected?: Value): void {
     const defaults = rules.filter((r) => r.default);
     const branches: Branch[] = [];
     for (const r of rules) {
@@ -584,10 +621,19 @@ export class PartialEvaluator {
       return this.evalTerm(this.newFrame(), defaults[0]!.head.value ?? boolTrue(loc), k);
     }
     const ref = ["data", ...path.slice(1)];
-    if (defaults.length > 0 || this.disabled.some((d) => d.length === ref.length && d.every((t, j) => (t as { value: string }).value === ref[j]))) {
+    if (this.defaultNeeded(defaults[0], expected) || this.disabled.some((d) => d.length === ref.length && d.every((t, j) => (t as { value: string }).value === ref[j]))) {
       return k(this.support(rules, branches, defaults[0], path, loc));
     }
     for (const b of branches) this.withSaved(b.saved, () => k(b.value));
+  }
+
+  /** Whether a default's value may be what is asked for: always, unless a constant other than it is. */
+  private defaultNeeded(def: Rule | undefined, expected: Value | undefined): boolean {
+    if (!def) return false;
+    if (expected === undefined) return true;
+    let dv: PV | undefined;
+    this.evalTerm(this.newFrame(), def.head.value ?? boolTrue(def.location), (v) => (dv = v));
+    return dv instanceof Res || dv === undefined || equal(dv, expected);
   }
 
   /** Runs `run`, collecting each success as a branch (the expressions it saved and its value). */
@@ -613,9 +659,18 @@ export class PartialEvaluator {
     const mk = (value: Term, body: Body, isDefault: boolean): Rule => ({
       type: "rule",
       default: isDefault,
-      head: { type: "head", name, reference: [{ type: "var", value: name, location: loc }], value, assign: false, generatedValue: false, keywords: isDefault ? [] : ["if"], location: loc },
-      body: body.length > 0 ? body.map((e, i) => ({ ...e, index: i })) : [termExpr(boolTrue(loc), loc)],
-      generatedBody: body.length === 0,
+      head: {
+        type: "head",
+        name,
+        reference: [{ type: "var", value: name, location: loc }],
+        value,
+        assign: false,
+        generatedValue: !isDefault && value.type === "boolean" && value.value,
+        keywords: isDefault ? [] : ["if"],
+        location: loc,
+      },
+      body: body.length > 0 ? nameSharedWildcards(propagateCopies(body, this.locals)) : [termExpr(boolTrue(loc), loc)],
+      generatedBody: false,
       annotations: [],
       location: loc,
     });
@@ -797,6 +852,10 @@ export function valueToTerm(v: Value, loc: NodeLocation): Term {
   return { type: "object", value: objectEntries(v).map(([a, b]) => [valueToTerm(a, loc), valueToTerm(b, loc)] as [Term, Term]), location: loc };
 }
 
+function isRoot(t: Term): boolean {
+  return t.type === "var" && (t.value === "input" || t.value === "data");
+}
+
 /** A residual term as the leading terms of a longer ref. */
 function refParts(t: Term): Term[] {
   return t.type === "ref" ? [...t.value] : [t];
@@ -833,6 +892,54 @@ function opName(ref: Ref): string | undefined {
     parts.push(t.value);
   }
   return parts.join(".");
+}
+
+/**
+ * The body re-indexed, its wildcards (`$pe<n>`, printed `_`) that occur more than once renamed
+ * `__pe<n>__`: printed as `_` each would be a fresh var, and the residual would mean something else.
+ */
+function nameSharedWildcards(body: Body): Body {
+  const counts = new Map<string, number>();
+  for (const e of body) walkTerms(e, (t) => void (t.type === "var" && t.value.startsWith("$pe") && counts.set(t.value, (counts.get(t.value) ?? 0) + 1)));
+  const shared = [...counts].filter(([, n]) => n > 1).map(([name]) => name);
+  const tr = { term: (t: Term): Term => (t.type === "var" && shared.includes(t.value) ? { ...t, value: `__pe${t.value.slice(3)}__` } : t) };
+  return body.map((e, i) => ({ ...(shared.length > 0 ? transformExpr(e, tr) : e), index: i }));
+}
+
+/** The element of an array or object term at a known key: undefined if there is none, null if
+ * that cannot be told (a key that is not constant). */
+function element(t: Term & { type: "array" | "object" }, key: Value): Term | undefined | null {
+  if (t.type === "array") return typeof key === "number" && Number.isInteger(key) ? t.value[key] : undefined;
+  for (const [k, v] of t.value) {
+    if (!isConstant(k)) return null;
+    if (equal(termToValue(k), key)) return v;
+  }
+  return undefined;
+}
+
+/**
+ * OPA's copy propagation on a finished body: `g = t` where g is a residual var of a rule body or
+ * a wildcard and t a constant or a var is dropped, g replaced by t everywhere else.
+ */
+function propagateCopies(body: Body, locals: ReadonlySet<string>): Body {
+  let out = body;
+  for (;;) {
+    const i = out.findIndex((e) => copyOf(e, locals) !== undefined);
+    if (i < 0) return out;
+    const [g, t] = copyOf(out[i]!, locals)!;
+    const tr = { term: (x: Term): Term => (x.type === "var" && x.value === g ? t : x) };
+    out = out.filter((_, j) => j !== i).map((e) => transformExpr(e, tr));
+  }
+}
+
+function copyOf(e: Expr, locals: ReadonlySet<string>): [string, Term] | undefined {
+  if (e.negated || e.with.length > 0 || !Array.isArray(e.terms) || e.terms.length !== 3) return undefined;
+  const [op, a, b] = e.terms as [Term, Term, Term];
+  if (op.type !== "ref" || op.value.length !== 1 || op.value[0]!.type !== "var" || op.value[0]!.value !== "eq") return undefined;
+  const usable = (t: Term): boolean => t.type === "var" || isConstant(t);
+  if (a.type === "var" && locals.has(a.value) && usable(b) && !(b.type === "var" && b.value === a.value)) return [a.value, b];
+  if (b.type === "var" && locals.has(b.value) && usable(a) && !(a.type === "var" && a.value === b.value)) return [b.value, a];
+  return undefined;
 }
 
 function residualVarNames(e: Expr): string[] {

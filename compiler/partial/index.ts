@@ -48,10 +48,15 @@ export function partialEval(options: PartialOptions): PartialResult {
   return evaluator.run(query);
 }
 
+/** One residual query as Rego text (`true` when it is empty: it always holds). */
+export function printQuery(query: Body): string {
+  return query.length === 0 ? "true" : printBody(query);
+}
+
 /** The residual queries as Rego text, one query per line (an always-true query is `true`), then
  * the support modules. */
 export function printResidual(result: PartialResult): string {
-  const lines = result.queries.map((q) => (q.length === 0 ? "true" : printBody(q)));
+  const lines = result.queries.map(printQuery);
   const support = result.support.map((m) => printModule(m));
   return [lines.join("\n"), ...support].join("\n\n");
 }
