@@ -22,6 +22,28 @@ interface PolicyCase {
 const f = (field: string, operator: string, value: unknown) => ({ field, operator, type: "field", value });
 const orange = f("fruits.colour", "eq", "orange");
 
+/** A package whose METADATA makes input.fruits unknown. */
+const FRUITS_PACKAGE = `
+# METADATA
+# scope: package
+# compile:
+#  unknowns:
+#   - input.fruits
+package filters
+`;
+
+/** A policy on the short unknown input.name (mapped to a table by the case). */
+const SHORT_NAME = {
+  verbatim: true,
+  omitUnknowns: true,
+  rego: `package filters
+# METADATA
+# compile:
+#  unknowns:
+#   - input.name
+include if input.name != "apple"`,
+};
+
 const CASES: PolicyCase[] = [
   { note: "happy path", rego: `include if input.fruits.colour == input.colour`, result: orange },
   { note: "unconditional NO", rego: `include if false` },
@@ -42,14 +64,7 @@ include if input.fruits.colour == input.colour`,
     note: "unknowns from metadata (package scope)",
     omitUnknowns: true,
     verbatim: true,
-    rego: `
-# METADATA
-# scope: package
-# compile:
-#  unknowns:
-#   - input.fruits
-package filters
-
+    rego: `${FRUITS_PACKAGE}
 include if input.fruits.colour == input.colour`,
     result: orange,
   },
@@ -57,14 +72,7 @@ include if input.fruits.colour == input.colour`,
     note: "unknowns from the metadata chain, the rule's only",
     omitUnknowns: true,
     verbatim: true,
-    rego: `
-# METADATA
-# scope: package
-# compile:
-#  unknowns:
-#   - input.fruits
-package filters
-
+    rego: `${FRUITS_PACKAGE}
 # METADATA
 # scope: document
 # compile:
@@ -117,27 +125,13 @@ include if { input.fruits.name == "clementine"; input.fruits.price > 10 }`,
   { note: "not-equal", rego: `include if input.fruits.name != "apple"`, result: f("fruits.name", "ne", "apple") },
   {
     note: "mapped short unknown",
-    verbatim: true,
-    omitUnknowns: true,
-    rego: `package filters
-# METADATA
-# compile:
-#  unknowns:
-#   - input.name
-include if input.name != "apple"`,
+    ...SHORT_NAME,
     mappings: { name: { $table: "fruits" } },
     result: f("fruits.name", "ne", "apple"),
   },
   {
     note: "double-mapped short unknown",
-    verbatim: true,
-    omitUnknowns: true,
-    rego: `package filters
-# METADATA
-# compile:
-#  unknowns:
-#   - input.name
-include if input.name != "apple"`,
+    ...SHORT_NAME,
     mappings: { name: { $table: "fruits" }, fruits: { $self: "FRUIT", name: "NAME" } },
     result: f("FRUIT.NAME", "ne", "apple"),
   },
