@@ -229,6 +229,57 @@ other if input.fruits.price > 100
     errors: [{ code: "pe_fragment_error", message: `"not" not permitted`, at: "3:12" }],
   },
   {
+    note: "nested comp",
+    rego: `include if (input.fruits.colour == "orange")>0`,
+    errors: [{ code: "pe_fragment_error", message: `gt: nested call operand: equal(input.fruits.colour, "orange")`, at: "3:45" }],
+  },
+  {
+    note: "nested call, object.get",
+    rego: `user := object.get(input, ["user"], "unknown")
+include if user == input.fruits.user`,
+    errors: [{ code: "pe_fragment_error", message: `eq: nested call operand: object.get(input, ["user"], "unknown")`, at: "3:9" }],
+  },
+  {
+    note: "reference other row",
+    rego: `include if {
+   some other in input.fruits
+   input.fruits.price > other.price
+}`,
+    errors: [{ code: "pe_fragment_error", message: "gt: invalid ref operand: input.fruits[__local1__1].price", at: "5:23" }],
+  },
+  {
+    note: "support module: default rule that is not false",
+    rego: `include if other
+default other := 100
+other if input.fruits.price > 100
+`,
+    errors: [{ code: "pe_fragment_error", message: "use of default rule in data.filters.other", at: "3:12" }],
+  },
+  {
+    note: "support module: multi-value rule",
+    rego: `include if mv
+mv contains 1 if input.fruits.price <= 1
+mv contains 2 if input.fruits.price <= 2
+`,
+    errors: [{ code: "pe_fragment_error", message: "use of multi-value rule in data.filters.mv", at: "3:12" }],
+  },
+  {
+    note: "ref into module: complete rule with else",
+    rego: `include if other
+other if input.fruits.price > 100
+else := input.fruits.extra
+`,
+    errors: [{ code: "pe_fragment_error", message: `invalid data reference "data.filters.other"`, at: "3:12" }],
+  },
+  {
+    note: "ref into module: function with else",
+    rego: `include if func(input.fruits)
+func(f) if f.price > 100
+else := true
+`,
+    errors: [{ code: "pe_fragment_error", message: `invalid data reference "data.filters.func(input.fruits)"`, at: "3:12" }],
+  },
+  {
     note: "bad metadata unknowns",
     omitUnknowns: true,
     rego: `
