@@ -139,7 +139,7 @@ function readExpr(e: Expr, support: readonly Module[], cs: readonly Constraint[]
       "choose a target that supports it, or rewrite the condition with comparisons",
     );
   }
-  const printedOp = opTerm ? printTerm(opTerm) : name;
+  const printedOp = name;
   for (let i = 0; i < 2; i++) {
     const a = args[i];
     if (a === undefined) return fragmentError(loc, `${printedOp}: missing operand`, "give the comparison two operands");
