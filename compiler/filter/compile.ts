@@ -62,6 +62,13 @@ export async function compileFilter(src: FilterSources, path: string, options: C
     if (!unknowns?.length) unknowns = ann.unknowns.map((r) => printRef(r, false));
     if (maskRule === undefined && ann.maskRule) maskRule = ann.maskRule;
   }
+  // without unknowns, partial evaluation is a full one: the filter would be all or nothing
+  if (!unknowns?.length) {
+    throw new RegoError(
+      "invalid_unknown",
+      `compileFilter: no unknowns for ${query}: pass unknowns (such as ["input.fruits"]) or declare them in the rule's METADATA (compile: unknowns: [input.fruits])`,
+    );
+  }
   let masks: JSONValue | undefined;
   if (maskRule !== undefined) {
     const ref = typeof maskRule === "string" ? maskRuleRef(maskRule, segments) : maskRule;
@@ -72,7 +79,7 @@ export async function compileFilter(src: FilterSources, path: string, options: C
     query,
     ...(options.input !== undefined ? { input: options.input } : {}),
     data: src.data,
-    unknowns: unknowns ?? [],
+    unknowns,
     ...(options.disableInlining ? { disableInlining: options.disableInlining } : {}),
     v0Compatible: src.v0Compatible,
   });

@@ -136,4 +136,11 @@ describe("Engine.compileFilter", () => {
       expect(e.code, String(unknowns)).to.equal(code);
     }
   });
+
+  it("no unknowns at all (none in the request, no compile: annotation): invalid_unknown, not an all-or-nothing filter", async () => {
+    const engine = await Engine.create({ modules: { "f.rego": "package f\ninclude if not input.docs.archived\n" } });
+    const e = await rejection(engine.compileFilter("f/include", { target: "postgresql" }));
+    expect(e.code).to.equal("invalid_unknown");
+    expect(e.message).to.contain("no unknowns for data.f.include");
+  });
 });
