@@ -25,11 +25,15 @@ import { isPlainObject, type Value } from "../../runtime/value/value.js";
 import type { PartialResult } from "./index.js";
 import { transformExpr, walkTerms } from "../ast/walk.js";
 import { isConstant } from "../passes/terms.js";
+import { builtinDecl } from "../builtins/decls.js";
 
 /** A residual: a term over unknown refs and generated vars, already plugged. */
 class Res {
+  /** The order residuals are made in: a negation tells those made inside it from its caller's. */
+  readonly seq = ++resCount;
   constructor(readonly term: Term) {}
 }
+let resCount = 0;
 type PV = Value | Res;
 type K = () => void;
 
@@ -74,6 +78,8 @@ export class PartialEvaluator {
   private readonly made = new Map<string, number>();
   /** Residual vars of rule bodies and wildcards (not the query's own vars). */
   private readonly locals = new Set<string>();
+  /** The values each saved expression was made from. */
+  private readonly operands = new WeakMap<Expr, readonly PV[]>();
 
   constructor(
     private readonly ctx: CompileContext,
@@ -126,6 +132,12 @@ export class PartialEvaluator {
     this.undo(mark);
   }
 
+  /** Saves one expression; `operands` are the values it was made from (for evalNot). */
+  private save(e: Expr, operands: readonly PV[], k: K): void {
+    this.operands.set(e, [...operands]);
+    this.withSaved([e], k);
+  }
+
   private withSaved(exprs: readonly Expr[], k: K): void {
     const n = this.saved.length;
     this.saved.push(...exprs);
@@ -168,7 +180,7 @@ export class PartialEvaluator {
         throw unsupported(`\`${ts.type}\``, e.location);
       default:
         this.evalTerm(frame, ts, (v) => {
-          if (v instanceof Res) this.withSaved([termExpr(v.term, e.location)], k);
+          if (v instanceof Res) this.save(termExpr(v.term, e.location), [v], k);
           else if (v !== false) k();
         });
     }
@@ -189,10 +201,10 @@ export class PartialEvaluator {
     this.evalTerms(frame, args, 0, [], (vals) => {
       if (vals.some((v) => v instanceof Res)) {
         const argTerms = vals.map((v) => this.toTerm(v, e.location));
-        if (out === undefined) return this.withSaved([callExpr(name, argTerms, e.location, op)], k);
+        if (out === undefined) return this.save(callExpr(name, argTerms, e.location, op), vals, k);
         const mark = this.trail.length;
         const o = this.plugOut(frame, out);
-        this.withSaved([callExpr(name, [...argTerms, o], e.location, op)], k);
+        this.save(callExpr(name, [...argTerms, o], e.location, op), vals, k);
         this.undo(mark);
         return;
       }
@@ -253,7 +265,7 @@ export class PartialEvaluator {
       if (b instanceof Res && !(v instanceof Res) && (b.term.type === "ref" || b.term.type === "var")) {
         // a copy of a residual meets a known value: saved once, the var is that value from here on
         const [l, r] = valueFirst ? [this.toTerm(v, t.location), b.term] : [b.term, this.toTerm(v, t.location)];
-        return this.withSaved([callExpr("eq", [l, r], t.location)], () => this.withBinding(frame, t.value, v, k));
+        return this.save(callExpr("eq", [l, r], t.location), [b, v], () => this.withBinding(frame, t.value, v, k));
       }
       return valueFirst ? this.unifyPV(v, b, t.location, k) : this.unifyPV(b, v, t.location, k);
     }
@@ -262,7 +274,7 @@ export class PartialEvaluator {
         const mark = this.trail.length;
         const plugged = this.plugOut(frame, t);
         const [l, r] = valueFirst ? [v.term, plugged] : [plugged, v.term];
-        this.withSaved([callExpr("eq", [l, r], t.location)], k);
+        this.save(callExpr("eq", [l, r], t.location), [v], k);
         this.undo(mark);
         return;
       }
@@ -298,7 +310,7 @@ export class PartialEvaluator {
       if (equal(a, b)) k();
       return;
     }
-    this.withSaved([callExpr("eq", [this.toTerm(a, loc), this.toTerm(b, loc)], loc)], k);
+    this.save(callExpr("eq", [this.toTerm(a, loc), this.toTerm(b, loc)], loc), [a, b], k);
   }
 
   private hasUnbound(frame: Frame, t: Term): boolean {
@@ -496,7 +508,7 @@ export class PartialEvaluator {
         const view = scanView(cur);
         for (let n = 0; n < view.length; n++) {
           const kk = scanKey(cur, view, n);
-          this.withSaved([callExpr("eq", [key.term, this.toTerm(kk, t.location)], t.location)], () => step(kk, scanValue(cur, view, n)));
+          this.save(callExpr("eq", [key.term, this.toTerm(kk, t.location)], t.location), [key], () => step(kk, scanValue(cur, view, n)));
         }
         return;
       }
@@ -650,7 +662,7 @@ export class PartialEvaluator {
   }
 
   /** A support rule set `data.partial.<path>`: the residual bodies, and the default. */
-  private support(rules: readonly Rule[], branches: Branch[], def: Rule | undefined, path: string[], loc: NodeLocation): Res {
+  private support(rules: readonly Rule[], branches: Branch[], def: Rule | undefined, path: string[], loc: NodeLocation, args?: Term[]): Res {
     const known = this.supportRefs.get(rules);
     if (known) return known;
     const key = path.slice(1, -1).join(".");
@@ -664,6 +676,7 @@ export class PartialEvaluator {
         name,
         reference: [{ type: "var", value: name, location: loc }],
         value,
+        ...(args && args.length > 0 ? { args } : {}),
         assign: false,
         generatedValue: !isDefault && value.type === "boolean" && value.value,
         keywords: isDefault ? [] : ["if"],
@@ -738,7 +751,7 @@ export class PartialEvaluator {
       for (const b of branches) {
         this.withSaved(b.saved, () => {
           if (out !== undefined) return this.unifyTermPV(frame, out, b.value, false, k);
-          if (b.value instanceof Res) return this.withSaved([termExpr(b.value.term, e.location)], k);
+          if (b.value instanceof Res) return this.save(termExpr(b.value.term, e.location), [b.value], k);
           if (b.value !== false) k();
         });
       }
@@ -754,27 +767,53 @@ export class PartialEvaluator {
   // -------------------------------------------------------------------------------------------
   // negation, every, with
 
+  /**
+   * `not expr` (OPA's evalNotPartial): the positive expression's branches are collected; none: the
+   * negation holds; one with nothing saved: it fails. Otherwise the branches are negated inline
+   * (one query per choice of an expression from each branch) when every expression can be
+   * negated as it is: no ref or call made inside the negation nested in an operand, no var made
+   * inside it, and at most 16 choices. Else the branches become a support rule, negated, with
+   * the caller's vars it uses as arguments.
+   */
   private evalNot(frame: Frame, e: Expr, k: K): void {
     const positive: Expr = { ...e, negated: false };
+    const id = ++this.frames;
     const before = this.generated;
+    const start = resCount;
     const branches = this.collect((emit) => this.evalExpr(frame, positive, () => emit(true)));
     if (branches.length === 0) return k();
     if (branches.some((b) => b.saved.length === 0)) return;
-    if (branches.length === 1 && branches[0]!.saved.length === 1 && !residualVarNames(branches[0]!.saved[0]!).some((v) => this.madeAfter(v, before))) {
-      return this.withSaved([{ ...branches[0]!.saved[0]!, negated: !branches[0]!.saved[0]!.negated }], k);
+    let size = 1;
+    for (const b of branches) size *= b.saved.length;
+    const inline = size <= 16 && branches.every((b) => b.saved.every((s) => !this.nested(s, start) && (s.negated || residualVarNames(s).every((v) => !this.madeAfter(v, before)))));
+    if (inline) return this.complements(branches, 0, k);
+    const outside = [...new Set(branches.flatMap((b) => b.saved.flatMap((s) => residualVarNames(s))))].filter((v) => !this.madeAfter(v, before)).sort();
+    const name = `__not${frame.suffix || 0}_${e.index}_${id}__`;
+    const loc = e.location;
+    const args: Term[] = outside.map((v) => ({ type: "var", value: v, location: loc }));
+    const res = this.support([], branches.map((b) => ({ saved: b.saved, value: true })), undefined, ["data", name], loc, args);
+    const call: Expr = args.length > 0 ? callExpr("", args, loc, res.term) : termExpr(res.term, loc);
+    this.withSaved([{ ...call, negated: true }], k);
+  }
+
+  /** One query per choice of an expression from each branch, each chosen expression negated. */
+  private complements(branches: Branch[], i: number, k: K): void {
+    if (i === branches.length) return k();
+    for (const s of branches[i]!.saved) {
+      const negated: Expr = { ...s, negated: !s.negated };
+      const ops = this.operands.get(s);
+      if (ops) this.operands.set(negated, ops);
+      this.withSaved([negated], () => this.complements(branches, i + 1, k));
     }
-    // several residual expressions: a support rule, negated (its bodies must not use residual
-    // vars made outside the negation: the rule could not see them)
-    for (const b of branches) {
-      for (const s of b.saved) {
-        for (const name of residualVarNames(s)) {
-          if (!this.madeAfter(name, before)) throw unsupported("a negation over several expressions that share an iteration var with the query", e.location);
-        }
-      }
-    }
-    const name = `__not${++this.frames}__`;
-    const res = this.support([], branches.map((b) => ({ saved: b.saved, value: true })), undefined, ["data", name], e.location);
-    this.withSaved([{ ...termExpr(res.term, e.location), negated: true }], k);
+  }
+
+  /** OPA's containsNestedRefOrCall, where a residual made before the negation (`start`) counts as
+   * the caller's var it would be in OPA. */
+  private nested(s: Expr, start: number): boolean {
+    const inside = (this.operands.get(s) ?? []).filter((v): v is Res => v instanceof Res && v.seq > start).map((v) => v.term);
+    const isEq = Array.isArray(s.terms) && s.terms[0]?.type === "ref" && opName(s.terms[0].value) === "eq";
+    const isCall = Array.isArray(s.terms) && !isEq;
+    return inside.some((t) => (isCall ? hasRefOrCall(t) : t.type === "ref" ? t.value.slice(1).some(hasRefOrCall) : hasRefOrCall(t)));
   }
 
   private madeAfter(name: string, before: number): boolean {
@@ -919,17 +958,54 @@ function element(t: Term & { type: "array" | "object" }, key: Value): Term | und
 
 /**
  * OPA's copy propagation on a finished body: `g = t` where g is a residual var of a rule body or
- * a wildcard and t a constant or a var is dropped, g replaced by t everywhere else.
+ * a wildcard and t a constant or a var is dropped, g replaced by t everywhere else; then a call
+ * whose output g is used once elsewhere is nested there (`plus(input.x, 1, g); g > 2` →
+ * `input.x + 1 > 2`).
  */
 function propagateCopies(body: Body, locals: ReadonlySet<string>): Body {
   let out = body;
   for (;;) {
-    const i = out.findIndex((e) => copyOf(e, locals) !== undefined);
-    if (i < 0) return out;
-    const [g, t] = copyOf(out[i]!, locals)!;
+    let i = out.findIndex((e) => copyOf(e, locals) !== undefined);
+    let g: string;
+    let t: Term;
+    if (i >= 0) [g, t] = copyOf(out[i]!, locals)!;
+    else {
+      i = out.findIndex((e, j) => {
+        const o = callOutput(e, locals);
+        return o !== undefined && out.reduce((n, x, m) => n + (m === j ? 0 : varCount(x, o)), 0) === 1 && varCount(e, o) === 1 && !out.some((x) => refHeadUse(x, o));
+      });
+      if (i < 0) return out;
+      const ts = out[i]!.terms as Term[];
+      g = (ts[ts.length - 1] as { value: string }).value;
+      t = { type: "call", value: ts.slice(0, -1), location: out[i]!.location };
+    }
     const tr = { term: (x: Term): Term => (x.type === "var" && x.value === g ? t : x) };
     out = out.filter((_, j) => j !== i).map((e) => transformExpr(e, tr));
   }
+}
+
+/** The output var of a builtin call expression, when it is a residual var of a rule body. */
+function callOutput(e: Expr, locals: ReadonlySet<string>): string | undefined {
+  if (e.negated || e.with.length > 0 || !Array.isArray(e.terms)) return undefined;
+  const op = e.terms[0]!;
+  const name = op.type === "ref" ? opName(op.value) : undefined;
+  const decl = name !== undefined && name !== "eq" && !name.startsWith("data.") ? builtinDecl(name) : undefined;
+  const last = e.terms[e.terms.length - 1]!;
+  if (!decl?.result || last.type !== "var" || !locals.has(last.value)) return undefined;
+  return e.terms.length - 2 === decl.arity ? last.value : undefined;
+}
+
+/** Whether the var heads a ref in the expression (a call cannot take its place there). */
+function refHeadUse(e: Expr, name: string): boolean {
+  let found = false;
+  walkTerms(e, (t) => void (t.type === "ref" && t.value[0]!.type === "var" && t.value[0]!.value === name && (found = true)));
+  return found;
+}
+
+function varCount(e: Expr, name: string): number {
+  let n = 0;
+  walkTerms(e, (t) => void (t.type === "var" && t.value === name && n++));
+  return n;
 }
 
 function copyOf(e: Expr, locals: ReadonlySet<string>): [string, Term] | undefined {
@@ -940,6 +1016,15 @@ function copyOf(e: Expr, locals: ReadonlySet<string>): [string, Term] | undefine
   if (a.type === "var" && locals.has(a.value) && usable(b) && !(b.type === "var" && b.value === a.value)) return [a.value, b];
   if (b.type === "var" && locals.has(b.value) && usable(a) && !(a.type === "var" && a.value === b.value)) return [b.value, a];
   return undefined;
+}
+
+function hasRefOrCall(t: Term): boolean {
+  let found = false;
+  walkTerms(t, (x) => {
+    if (x.type === "ref" || x.type === "call") found = true;
+    return found;
+  });
+  return found;
 }
 
 function residualVarNames(e: Expr): string[] {

@@ -41,7 +41,7 @@ const condition = (i: number): fc.Arbitrary<string> =>
     num.map((n) => `count(input.row.tags) > ${n % 3}`),
   );
 
-const body = fc.array(fc.nat(1000), { minLength: 1, maxLength: 3 }).chain((seeds) => fc.tuple(...seeds.map((s) => condition(s))));
+const body = fc.array(fc.nat(1000), { minLength: 1, maxLength: 3 }).chain((seeds) => fc.tuple(...seeds.map((s, j) => condition(s * 10 + j))));
 
 const policy = fc
   .record({
