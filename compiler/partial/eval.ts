@@ -606,28 +606,13 @@ export class PartialEvaluator {
    * (or the default); a default or disabled inlining over residuals gives a support rule. */
   private evalComplete(rules: readonly Rule[], path: string[], loc: NodeLocation, k: (v: PV) => void, expected?: Value): void {
     const defaults = rules.filter((r) => r.default);
-    const branches: Branch[] = [];
-    for (const r of rules) {
-      if (r.default) continue;
-      for (let rule: Rule | undefined = r; rule; rule = rule.else) {
-        const got = this.collect((emit) => {
-          const f = this.newFrame();
-          this.evalBody(f, rule!.body, 0, () => this.evalTerm(f, rule!.head.value ?? boolTrue(loc), emit));
-        });
-        branches.push(...got);
-        if (got.length > 0) {
-          if (rule !== r || rule.else) {
-            if (got.some((b) => b.saved.length > 0 || b.value instanceof Res)) throw unsupported("an else chain over unknowns", rule.location);
-          }
-          break;
-        }
-      }
-    }
-    const residual = branches.some((b) => b.saved.length > 0 || b.value instanceof Res);
-    if (!residual) {
-      const values: Value[] = [];
-      for (const b of branches) if (!values.some((v) => equal(v, b.value as Value))) values.push(b.value as Value);
-      if (values.length > 1) throw new RegoError("eval_conflict_error", "complete rules must not produce multiple outputs", rules[0]!.location);
+    const { branches, values } = this.ruleBranches(
+      rules.filter((r) => !r.default),
+      (rule, f, emit) => this.evalBody(f, rule.body, 0, () => this.evalTerm(f, rule.head.value ?? boolTrue(loc), emit)),
+      "complete rules must not produce multiple outputs",
+      rules[0]!.location,
+    );
+    if (values) {
       if (values.length === 1) return k(values[0]!);
       if (defaults.length === 0) return;
       return this.evalTerm(this.newFrame(), defaults[0]!.head.value ?? boolTrue(loc), k);
@@ -637,6 +622,37 @@ export class PartialEvaluator {
       return k(this.support(rules, branches, defaults[0], path, loc));
     }
     for (const b of branches) this.withSaved(b.saved, () => k(b.value));
+  }
+
+  /**
+   * The branches of rules (each body in a frame of its own, an else only when the bodies before it
+   * fail; an else chain over unknowns is an error). `values`: the distinct values when no branch
+   * is residual (more than one: a conflict).
+   */
+  private ruleBranches(
+    rules: readonly Rule[],
+    run: (rule: Rule, frame: Frame, emit: (v: PV) => void) => void,
+    conflict: string,
+    loc: NodeLocation,
+  ): { branches: Branch[]; values?: Value[] } {
+    const branches: Branch[] = [];
+    const residual = (b: Branch): boolean => b.saved.length > 0 || b.value instanceof Res;
+    for (const r of rules) {
+      for (let rule: Rule | undefined = r; rule; rule = rule.else) {
+        const current = rule;
+        const got = this.collect((emit) => run(current, this.newFrame(), emit));
+        branches.push(...got);
+        if (got.length > 0) {
+          if ((rule !== r || rule.else) && got.some(residual)) throw unsupported("an else chain over unknowns", rule.location);
+          break;
+        }
+      }
+    }
+    if (branches.some(residual)) return { branches };
+    const values: Value[] = [];
+    for (const b of branches) if (!values.some((v) => equal(v, b.value as Value))) values.push(b.value as Value);
+    if (values.length > 1) throw new RegoError("eval_conflict_error", conflict, loc);
+    return { branches, values };
   }
 
   /** Whether a default's value may be what is asked for: always, unless a constant other than it is. */
@@ -725,29 +741,18 @@ export class PartialEvaluator {
     if (arity === undefined) throw unsupported(`the call of ${opName(op)}`, e.location);
     const out = operands.length > arity ? operands[arity] : undefined;
     this.evalTerms(frame, operands.slice(0, arity), 0, [], (args) => {
-      const branches: Branch[] = [];
-      for (const r of rules) {
-        for (let rule: Rule | undefined = r; rule; rule = rule.else) {
-          const got = this.collect((emit) => {
-            const f = this.newFrame();
-            const bindArgs = (j: number): void => {
-              if (j === arity) return this.evalBody(f, rule!.body, 0, () => this.evalTerm(f, rule!.head.value ?? boolTrue(e.location), emit));
-              this.unifyTermPV(f, rule!.head.args![j]!, args[j]!, false, () => bindArgs(j + 1));
-            };
-            bindArgs(0);
-          });
-          branches.push(...got);
-          if (got.length > 0) {
-            if ((rule !== r || rule.else) && got.some((b) => b.saved.length > 0 || b.value instanceof Res)) throw unsupported("an else chain over unknowns", rule.location);
-            break;
-          }
-        }
-      }
-      if (!branches.some((b) => b.saved.length > 0 || b.value instanceof Res)) {
-        const values: Value[] = [];
-        for (const b of branches) if (!values.some((v) => equal(v, b.value as Value))) values.push(b.value as Value);
-        if (values.length > 1) throw new RegoError("eval_conflict_error", "functions must not produce multiple outputs for same inputs", e.location);
-      }
+      const { branches } = this.ruleBranches(
+        rules,
+        (rule, f, emit) => {
+          const bindArgs = (j: number): void => {
+            if (j === arity) return this.evalBody(f, rule.body, 0, () => this.evalTerm(f, rule.head.value ?? boolTrue(e.location), emit));
+            this.unifyTermPV(f, rule.head.args![j]!, args[j]!, false, () => bindArgs(j + 1));
+          };
+          bindArgs(0);
+        },
+        "functions must not produce multiple outputs for same inputs",
+        e.location,
+      );
       for (const b of branches) {
         this.withSaved(b.saved, () => {
           if (out !== undefined) return this.unifyTermPV(frame, out, b.value, false, k);
