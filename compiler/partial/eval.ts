@@ -101,7 +101,8 @@ export class PartialEvaluator {
       for (const [name, v] of [...frame.vars].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
         if (name.startsWith("$") || name.startsWith("__")) continue;
         const loc = body[0]!.location;
-        q.push(callExpr("eq", [{ type: "var", value: name, location: loc }, this.toTerm(v, loc)], loc));
+        const t = this.toTerm(v, loc);
+        if (!(t.type === "var" && t.value === name)) q.push(callExpr("eq", [{ type: "var", value: name, location: loc }, t], loc));
       }
       queries.push(nameSharedWildcards(propagateCopies(q, this.locals)));
     });
