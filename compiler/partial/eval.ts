@@ -46,6 +46,8 @@ interface Frame {
 interface Branch {
   saved: Expr[];
   value: PV;
+  /** A function's head arguments, for its support rule. */
+  args?: Term[];
 }
 
 export interface EvaluatorOptions {
@@ -618,8 +620,7 @@ export class PartialEvaluator {
       if (defaults.length === 0) return;
       return this.evalTerm(this.newFrame(), defaults[0]!.head.value ?? boolTrue(loc), k);
     }
-    const ref = ["data", ...path.slice(1)];
-    if (this.defaultNeeded(defaults[0], expected) || this.disabled.some((d) => d.length === ref.length && d.every((t, j) => (t as { value: string }).value === ref[j]))) {
+    if (this.defaultNeeded(defaults[0], expected) || this.isDisabled(path)) {
       return k(this.support(rules, branches, defaults[0], path, loc));
     }
     for (const b of branches) this.withSaved(b.saved, () => k(b.value));
@@ -656,6 +657,11 @@ export class PartialEvaluator {
     return { branches, values };
   }
 
+  /** Whether disableInlining names the rule at this path (`data`, then its keys). */
+  private isDisabled(path: readonly string[]): boolean {
+    return this.disabled.some((d) => d.length === path.length && d.every((t, j) => (t as { value: string }).value === path[j]));
+  }
+
   /** Whether a default's value may be what is asked for: always, unless a constant other than it is. */
   private defaultNeeded(def: Rule | undefined, expected: Value | undefined): boolean {
     if (!def) return false;
@@ -685,7 +691,7 @@ export class PartialEvaluator {
     const key = path.slice(1, -1).join(".");
     const name = path[path.length - 1]!;
     const list = this.supportRules.get(key) ?? [];
-    const mk = (value: Term, body: Body, isDefault: boolean): Rule => ({
+    const mk = (value: Term, body: Body, isDefault: boolean, headArgs = args): Rule => ({
       type: "rule",
       default: isDefault,
       head: {
@@ -693,13 +699,13 @@ export class PartialEvaluator {
         name,
         reference: [{ type: "var", value: name, location: loc }],
         value,
-        ...(args && args.length > 0 ? { args } : {}),
+        ...(headArgs && headArgs.length > 0 ? { args: headArgs } : {}),
         assign: false,
         generatedValue: !isDefault && value.type === "boolean" && value.value,
         keywords: isDefault ? [] : ["if"],
         location: loc,
       },
-      body: body.length > 0 ? nameSharedWildcards(propagateCopies(body, this.locals)) : [termExpr(boolTrue(loc), loc)],
+      body: body.length > 0 ? nameSharedWildcards(propagateCopies(body, withoutVars(this.locals, [...(headArgs ?? []), value]))) : [termExpr(boolTrue(loc), loc)],
       generatedBody: false,
       annotations: [],
       location: loc,
@@ -709,7 +715,7 @@ export class PartialEvaluator {
       this.evalTerm(this.newFrame(), def.head.value ?? boolTrue(loc), (v) => (dv = v));
       list.push(mk(this.toTerm(dv, loc), [], true));
     }
-    for (const b of branches) list.push(mk(this.toTerm(b.value, loc), b.saved, false));
+    for (const b of branches) list.push(mk(this.toTerm(b.value, loc), b.saved, false, b.args));
     this.supportRules.set(key, list);
     const res = new Res({ type: "ref", value: [{ type: "var", value: "data", location: loc }, str("partial", loc), ...path.slice(1).map((s) => str(s, loc))], location: loc });
     this.supportRefs.set(rules, res);
@@ -741,6 +747,8 @@ export class PartialEvaluator {
     const arity = rules[0]?.head.args?.length;
     if (arity === undefined) throw unsupported(`the call of ${opName(op)}`, e.location);
     const out = operands.length > arity ? operands[arity] : undefined;
+    const path = op.map((t) => (t as { value: string }).value);
+    if (this.isDisabled(path)) return this.callSupport(frame, e, rules, path, operands.slice(0, arity), out, k);
     this.evalTerms(frame, operands.slice(0, arity), 0, [], (args) => {
       const { branches } = this.ruleBranches(
         rules,
@@ -761,6 +769,33 @@ export class PartialEvaluator {
           if (b.value !== false) k();
         });
       }
+    });
+  }
+
+  /** A call of a function named in disableInlining: saved as a call of its support function,
+   * whose rules are the function's bodies evaluated over their parameters. */
+  private callSupport(frame: Frame, e: Expr, rules: readonly Rule[], path: string[], argTerms: Term[], out: Term | undefined, k: K): void {
+    let res = this.supportRefs.get(rules);
+    if (!res) {
+      const branches: Branch[] = [];
+      for (const r of rules) {
+        if (r.else) throw unsupported("a function with else in disableInlining", r.location);
+        const f = this.newFrame();
+        const mark = this.trail.length;
+        const headArgs = r.head.args!.map((a) => this.plugOut(f, a));
+        const got = this.collect((emit) => this.evalBody(f, r.body, 0, () => this.evalTerm(f, r.head.value ?? boolTrue(r.location), emit)));
+        this.undo(mark);
+        for (const b of got) branches.push({ ...b, args: headArgs });
+      }
+      res = this.support(rules, branches, undefined, path, e.location);
+    }
+    const fn = res.term;
+    this.evalTerms(frame, argTerms, 0, [], (args) => {
+      const terms = args.map((v) => this.toTerm(v, e.location));
+      if (out === undefined) return this.save(callExpr("", terms, e.location, fn), args, k);
+      const mark = this.trail.length;
+      this.save(callExpr("", [...terms, this.plugOut(frame, out)], e.location, fn), args, k);
+      this.undo(mark);
     });
   }
 
@@ -999,6 +1034,13 @@ function callOutput(e: Expr, locals: ReadonlySet<string>): string | undefined {
   const last = e.terms[e.terms.length - 1]!;
   if (!decl?.result || last.type !== "var" || !locals.has(last.value)) return undefined;
   return e.terms.length - 2 === decl.arity ? last.value : undefined;
+}
+
+/** The set without the vars of the terms (a rule head's vars are live: copy propagation keeps them). */
+function withoutVars(locals: ReadonlySet<string>, terms: readonly Term[]): ReadonlySet<string> {
+  const live = new Set<string>();
+  for (const t of terms) walkTerms(t, (x) => void (x.type === "var" && live.add(x.value)));
+  return live.size === 0 ? locals : new Set([...locals].filter((v) => !live.has(v)));
 }
 
 /** Whether the var heads a ref in the expression (a call cannot take its place there). */

@@ -188,6 +188,15 @@ export const cases: PartialCase[] = [
     want: ["data.partial.test.q"],
     support: ["package partial.test\n\nq if {\n\tinput.y > 1\n}\n\nq if {\n\tinput.y < -1\n}\n"],
   },
+  {
+    note: "disableInlining keeps a function as a support function, called with its arguments",
+    modules: { "t.rego": `package test\np if { q[x]; f(x) }\nq = {"a", "b"}\nf(x) if { input = x }` },
+    query: "data.test.p = true",
+    unknowns: ["input"],
+    disableInlining: ["data.test.f"],
+    want: [`data.partial.test.f("a")`, `data.partial.test.f("b")`],
+    support: ["package partial.test\n\nf(__local0__3) if {\n\tinput = __local0__3\n}\n"],
+  },
   // ---- negation
   {
     note: "not over one residual expression is kept",
