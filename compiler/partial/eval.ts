@@ -247,9 +247,15 @@ export class PartialEvaluator {
 
   private unify(frame: Frame, a: Term, b: Term, k: K): void {
     if (a.type === "var" && (b.type !== "var" || !frame.vars.has(a.value))) return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k));
-    if (b.type === "var") return this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k));
     if (this.hasUnbound(frame, a)) {
-      if (this.hasUnbound(frame, b) && a.type === "array" && b.type === "array" && a.value.length === b.value.length) return this.unifyEach(frame, a.value, b.value, 0, k);
+      if (this.hasUnbound(frame, b)) {
+        if (a.type === "array" && b.type === "array" && a.value.length === b.value.length) return this.unifyEach(frame, a.value, b.value, 0, k);
+        if (a.type === "object" && b.type === "object") {
+          const pairs = matchPairs(a.value, b.value);
+          if (pairs === null) return;
+          if (pairs) return this.unifyEach(frame, pairs[0], pairs[1], 0, k);
+        }
+      }
       return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k));
     }
     this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k), isConstant(b) ? termToValue(b) : undefined);
@@ -491,7 +497,7 @@ export class PartialEvaluator {
       if (p && this.isUnknownPath(p, i + 1 === ref.length)) return this.residualRef(frame, ref, i + 1, pathTerms(ref[0]!, p, loc), loc, k);
       if (next !== undefined) this.walkKnown(frame, ref, i + 1, next, p, base, loc, k);
     };
-    if (t.type === "var" && !frame.vars.has(t.value)) {
+    if (this.hasUnbound(frame, t)) {
       // iterating where an unknown lies below: the whole iteration is residual
       if (path && this.isUnknownPath(path, true)) return this.residualRef(frame, ref, i, pathTerms(ref[0]!, path, loc), loc, k);
       if (cur === undefined) return;
@@ -499,7 +505,7 @@ export class PartialEvaluator {
       for (let n = 0; n < view.length; n++) {
         const key = scanKey(cur, view, n);
         const value = scanValue(cur, view, n);
-        this.withBinding(frame, t.value, key, () => step(key, value));
+        this.unifyTermPV(frame, t, key, false, () => step(key, value));
       }
       return;
     }
@@ -559,7 +565,11 @@ export class PartialEvaluator {
       }
     }
     if (node && node.values.length > 0) return this.evalRules(frame, node.values, ref, i, path, loc, k, i === ref.length ? expected : undefined);
-    if (node && node.children.size > 0 && i === ref.length) throw unsupported("a package as a whole", loc);
+    if (node && node.children.size > 0 && i === ref.length) {
+      const v = this.nodeValue(node, path, loc);
+      if (v !== undefined) k(v);
+      return;
+    }
     // base data below the rules' prefixes
     let cur: Value | undefined = this.data;
     for (const key of path.slice(1)) cur = cur === undefined ? undefined : dotData(cur, key);
@@ -587,7 +597,7 @@ export class PartialEvaluator {
     if (rref.length === depth || (rref.length === depth + 1 && first.head.value)) {
       // a partial set (`p contains x`) or object (`p[k] := v`)
       const isSet = rref.length === depth;
-      if (i === ref.length) throw unsupported(`the partial ${isSet ? "set" : "object"} ${path.join(".")} as a whole`, loc);
+      if (i === ref.length) return k(this.partialWhole(rules, isSet, path, loc));
       const operand = ref[i]!;
       for (const r of rules) {
         if (r.else) throw unsupported("a partial rule with else", r.location);
@@ -603,6 +613,58 @@ export class PartialEvaluator {
       return;
     }
     throw unsupported(`the rule ${path.join(".")} (a general ref head)`, loc);
+  }
+
+  /** A partial set or object as a whole: its value when every element is known. */
+  private partialWhole(rules: readonly Rule[], isSet: boolean, path: string[], loc: NodeLocation): Value {
+    const n = this.saved.length;
+    const items: Value[] = [];
+    const entries: [Value, Value][] = [];
+    const whole = unsupported(`the partial ${isSet ? "set" : "object"} ${path.join(".")} over unknowns as a whole`, loc);
+    for (const r of rules) {
+      if (r.else) throw unsupported("a partial rule with else", r.location);
+      const f = this.newFrame();
+      const keyTerm = isSet ? r.head.key! : r.head.reference[r.head.reference.length - 1]!;
+      this.evalBody(f, r.body, 0, () =>
+        this.evalTerm(f, keyTerm, (kv) => {
+          if (kv instanceof Res || this.saved.length > n) throw whole;
+          if (isSet) return void items.push(kv);
+          this.evalTerm(f, r.head.value!, (vv) => {
+            if (vv instanceof Res) throw whole;
+            const same = entries.find(([x]) => equal(x, kv));
+            if (same && !equal(same[1], vv)) throw new RegoError("eval_conflict_error", "object keys must be unique", r.location);
+            if (!same) entries.push([kv, vv]);
+          });
+        }),
+      );
+    }
+    return isSet ? new RegoSet(items) : makeObject(entries);
+  }
+
+  /** A package (a node of the rule tree without rules) as a whole: its base data with the values
+   * of its rules (functions left out) and subpackages, when all are known. */
+  private nodeValue(node: TreeNode, path: string[], loc: NodeLocation): Value | undefined {
+    if (node.values.length > 0) {
+      if (node.values.some((r) => r.head.args)) return undefined;
+      const n = this.saved.length;
+      let out: Value | undefined;
+      const ref: Ref = [{ type: "var", value: "data", location: loc }, ...path.slice(1).map((p) => str(p, loc))];
+      this.evalRules({ vars: new Map(), suffix: "" }, node.values, ref, ref.length, path, loc, (v) => {
+        if (v instanceof Res || this.saved.length > n) throw unsupported(`the document ${path.join(".")} over unknowns as a whole`, loc);
+        out = v;
+      });
+      return out;
+    }
+    let base: Value | undefined = this.data;
+    for (const key of path.slice(1)) base = base === undefined ? undefined : dotData(base, key);
+    const entries = new Map<string, Value>();
+    if (base !== undefined && isPlainObject(base)) for (const key of Object.keys(base)) entries.set(key, base[key]!);
+    for (const child of node.sortedChildren()) {
+      if (child.key?.type !== "string") throw unsupported(`the document ${path.join(".")} (non-string keys) as a whole`, loc);
+      const v = this.nodeValue(child, [...path, child.key.value], loc);
+      if (v !== undefined) entries.set(child.key.value, v);
+    }
+    return makeObject([...entries]);
   }
 
   /** A complete rule's value: one branch per body with a residual; known bodies give one value
@@ -749,9 +811,10 @@ export class PartialEvaluator {
     const out = operands.length > arity ? operands[arity] : undefined;
     const path = op.map((t) => (t as { value: string }).value);
     if (this.isDisabled(path)) return this.callSupport(frame, e, rules, path, operands.slice(0, arity), out, k);
+    const defaults = rules.filter((r) => r.default);
     this.evalTerms(frame, operands.slice(0, arity), 0, [], (args) => {
-      const { branches } = this.ruleBranches(
-        rules,
+      const { branches, values } = this.ruleBranches(
+        rules.filter((r) => !r.default),
         (rule, f, emit) => {
           const bindArgs = (j: number): void => {
             if (j === arity) return this.evalBody(f, rule.body, 0, () => this.evalTerm(f, rule.head.value ?? boolTrue(e.location), emit));
@@ -762,6 +825,10 @@ export class PartialEvaluator {
         "functions must not produce multiple outputs for same inputs",
         e.location,
       );
+      if (defaults.length > 0) {
+        if (!values) throw unsupported("a function with a default over unknowns", e.location);
+        if (values.length === 0) this.evalTerm(this.newFrame(), defaults[0]!.head.value ?? boolTrue(e.location), (value) => branches.push({ saved: [], value }));
+      }
       for (const b of branches) {
         this.withSaved(b.saved, () => {
           if (out !== undefined) return this.unifyTermPV(frame, out, b.value, false, k);
@@ -779,7 +846,7 @@ export class PartialEvaluator {
     if (!res) {
       const branches: Branch[] = [];
       for (const r of rules) {
-        if (r.else) throw unsupported("a function with else in disableInlining", r.location);
+        if (r.else || r.default) throw unsupported(`a function with ${r.else ? "else" : "a default"} in disableInlining`, r.location);
         const f = this.newFrame();
         const mark = this.trail.length;
         const headArgs = r.head.args!.map((a) => this.plugOut(f, a));
@@ -984,6 +1051,23 @@ function nameSharedWildcards(body: Body): Body {
   const shared = [...counts].filter(([, n]) => n > 1).map(([name]) => name);
   const tr = { term: (t: Term): Term => (t.type === "var" && shared.includes(t.value) ? { ...t, value: `__pe${t.value.slice(3)}__` } : t) };
   return body.map((e, i) => ({ ...(shared.length > 0 ? transformExpr(e, tr) : e), index: i }));
+}
+
+/** Two object terms' values paired by their constant keys: undefined if a key is not constant,
+ * null if the keys differ (the unification fails). */
+function matchPairs(a: [Term, Term][], b: [Term, Term][]): [Term[], Term[]] | null | undefined {
+  if (![...a, ...b].every(([key]) => isConstant(key))) return undefined;
+  if (a.length !== b.length) return null;
+  const xs: Term[] = [];
+  const ys: Term[] = [];
+  for (const [key, v] of a) {
+    const kv = termToValue(key);
+    const other = b.find(([k2]) => equal(termToValue(k2), kv));
+    if (!other) return null;
+    xs.push(v);
+    ys.push(other[1]);
+  }
+  return [xs, ys];
 }
 
 /** The element of an array or object term at a known key: undefined if there is none, null if
