@@ -214,6 +214,13 @@ export class PartialEvaluator {
       if (def.async) throw unsupported(`the call of ${name} (asynchronous)`, e.location);
       const r = invokeBuiltin(this.evalCtx, def, { name, location: e.location }, vals as Value[]);
       if (r === undefined) return;
+      if (decl.relation) {
+        // a relation (walk): its result holds every answer
+        const view = scanView(r);
+        if (out === undefined) return view.length > 0 ? k() : undefined;
+        for (let n = 0; n < view.length; n++) this.unifyTermPV(frame, out, scanValue(r, view, n), false, k);
+        return;
+      }
       if (out !== undefined) return this.unifyTermPV(frame, out, r, false, k);
       if (r !== false) k();
     });
@@ -530,7 +537,7 @@ export class PartialEvaluator {
     const path: string[] = ["data"];
     let i = 1;
     if (this.isUnknownPath(path, ref.length === 1)) return this.residualRef(frame, ref, 1, [ref[0]!], loc, k);
-    while (node && node.values.length === 0 && i < ref.length) {
+    while (node && i < ref.length && (node.values.length === 0 || node.children.size > 0)) {
       const t = ref[i]!;
       let key: string | undefined;
       if (t.type === "string") key = t.value;
@@ -538,6 +545,12 @@ export class PartialEvaluator {
         let v: PV | undefined;
         this.evalTerm(frame, t, (x) => (v = x));
         if (typeof v === "string") key = v;
+      }
+      if (node.values.length > 0) {
+        // rules at this ref and at refs below it: a constant key of a rule below goes there
+        if (key === undefined) throw unsupported("iteration over rules at a ref and below it", t.location);
+        if (node.values.some((r) => this.ctx.ruleRef(r).length > path.length + 1)) throw unsupported(`the rule ${path.join(".")} (a general ref head)`, t.location);
+        if (!node.child({ type: "string", value: key } as Term)) break;
       }
       if (key === undefined && t.type === "var" && !frame.vars.has(t.value) && node.children.size > 0) {
         // iterating over the rules below a node: one branch per child
@@ -564,8 +577,10 @@ export class PartialEvaluator {
         return this.residualRef(frame, ref, i, pathTerms(ref[0]!, path, loc), loc, k);
       }
     }
-    if (node && node.values.length > 0) return this.evalRules(frame, node.values, ref, i, path, loc, k, i === ref.length ? expected : undefined);
-    if (node && node.children.size > 0 && i === ref.length) {
+    if (node && node.values.length > 0 && !(node.children.size > 0 && i === ref.length)) {
+      return this.evalRules(frame, node.values, ref, i, path, loc, k, i === ref.length ? expected : undefined);
+    }
+    if (node && i === ref.length) {
       const v = this.nodeValue(node, path, loc);
       if (v !== undefined) k(v);
       return;
@@ -599,12 +614,19 @@ export class PartialEvaluator {
       const isSet = rref.length === depth;
       if (i === ref.length) return k(this.partialWhole(rules, isSet, path, loc));
       const operand = ref[i]!;
+      // an element that several bodies give is one element (when nothing residual stands before it)
+      const seen: Value[] = [];
+      const n = this.saved.length;
       for (const r of rules) {
         if (r.else) throw unsupported("a partial rule with else", r.location);
         const f = this.newFrame();
         const keyTerm = isSet ? r.head.key! : r.head.reference[r.head.reference.length - 1]!;
         this.evalBody(f, r.body, 0, () =>
           this.evalTerm(f, keyTerm, (kv) => {
+            if (isSet && !(kv instanceof Res) && this.saved.length === n) {
+              if (seen.some((x) => equal(x, kv))) return;
+              seen.push(kv);
+            }
             const cont = (): void => (isSet ? rest(kv, i + 1) : this.evalTerm(f, r.head.value!, (vv) => rest(vv, i + 1)));
             this.unifyTermPV(frame, operand, kv, false, cont);
           }),
@@ -646,6 +668,7 @@ export class PartialEvaluator {
   private nodeValue(node: TreeNode, path: string[], loc: NodeLocation): Value | undefined {
     if (node.values.length > 0) {
       if (node.values.some((r) => r.head.args)) return undefined;
+      if (node.children.size > 0) throw unsupported(`the rules at ${path.join(".")} and below it as a whole`, loc);
       const n = this.saved.length;
       let out: Value | undefined;
       const ref: Ref = [{ type: "var", value: "data", location: loc }, ...path.slice(1).map((p) => str(p, loc))];
@@ -680,7 +703,9 @@ export class PartialEvaluator {
     if (values) {
       if (values.length === 1) return k(values[0]!);
       if (defaults.length === 0) return;
-      return this.evalTerm(this.newFrame(), defaults[0]!.head.value ?? boolTrue(loc), k);
+      const dv = this.defaultValue(defaults[0]!);
+      if (dv !== undefined) k(dv);
+      return;
     }
     if (this.defaultNeeded(defaults[0], expected) || this.isDisabled(path)) {
       return k(this.support(rules, branches, defaults[0], path, loc));
@@ -724,12 +749,19 @@ export class PartialEvaluator {
     return this.disabled.some((d) => d.length === path.length && d.every((t, j) => (t as { value: string }).value === path[j]));
   }
 
+  /** A default rule's value (its body holds what the compiler moved out of the value). */
+  private defaultValue(def: Rule): PV | undefined {
+    let out: PV | undefined;
+    const f = this.newFrame();
+    this.evalBody(f, def.body, 0, () => this.evalTerm(f, def.head.value ?? boolTrue(def.location), (v) => (out ??= v)));
+    return out;
+  }
+
   /** Whether a default's value may be what is asked for: always, unless a constant other than it is. */
   private defaultNeeded(def: Rule | undefined, expected: Value | undefined): boolean {
     if (!def) return false;
     if (expected === undefined) return true;
-    let dv: PV | undefined;
-    this.evalTerm(this.newFrame(), def.head.value ?? boolTrue(def.location), (v) => (dv = v));
+    const dv = this.defaultValue(def);
     return dv instanceof Res || dv === undefined || equal(dv, expected);
   }
 
@@ -773,9 +805,7 @@ export class PartialEvaluator {
       location: loc,
     });
     if (def) {
-      let dv: PV = true;
-      this.evalTerm(this.newFrame(), def.head.value ?? boolTrue(loc), (v) => (dv = v));
-      list.push(mk(this.toTerm(dv, loc), [], true));
+      list.push(mk(this.toTerm(this.defaultValue(def) ?? true, loc), [], true));
     }
     for (const b of branches) list.push(mk(this.toTerm(b.value, loc), b.saved, false, b.args));
     this.supportRules.set(key, list);
@@ -827,7 +857,8 @@ export class PartialEvaluator {
       );
       if (defaults.length > 0) {
         if (!values) throw unsupported("a function with a default over unknowns", e.location);
-        if (values.length === 0) this.evalTerm(this.newFrame(), defaults[0]!.head.value ?? boolTrue(e.location), (value) => branches.push({ saved: [], value }));
+        const dv = values.length === 0 ? this.defaultValue(defaults[0]!) : undefined;
+        if (dv !== undefined) branches.push({ saved: [], value: dv });
       }
       for (const b of branches) {
         this.withSaved(b.saved, () => {
@@ -931,6 +962,8 @@ export class PartialEvaluator {
   private evalEvery(frame: Frame, ev: Every, k: K): void {
     this.evalTerm(frame, ev.domain, (dom) => {
       if (dom instanceof Res) throw unsupported("`every` over unknowns", ev.location);
+      // a domain that is not a collection: `every` is undefined, as in OPA
+      if (typeof dom !== "object" || dom === null) return;
       const view = scanView(dom);
       for (let n = 0; n < view.length; n++) {
         const key = scanKey(dom, view, n);
