@@ -45,3 +45,4 @@ export async function compilePlan(plan: unknown, options: CompilePlanOptions = {
   return new PreparedQuery(mod.entrypoints, entrypoint, generated.code);
 }
 export * from "./compile.js";
+export { partialEval, printResidual, printQuery, partialToOpaJson, type PartialOptions, type PartialResult } from "./partial/index.js";

@@ -145,7 +145,7 @@ function readExpr(e: Expr, support: readonly Module[], cs: readonly Constraint[]
     if (a === undefined) return fragmentError(loc, `${printedOp}: missing operand`, "give the comparison two operands");
     if (a.type === "call") {
       const at = (isEq ? (a.value[0]?.location ?? loc) : loc) as Location;
-      return fragmentError(at, `${printedOp}: nested call operand: ${printTerm(a)}`, "compute the value before comparing, from known data only");
+      return fragmentError(at, `${printedOp}: nested call operand: ${printCall(a)}`, "compute the value before comparing, from known data only");
     }
     if (a.type === "ref" && fieldPath(a, shorts) === undefined) {
       return fragmentError(loc, `${printedOp}: invalid ref operand: ${printTerm(a)}`, "a field is written `input.<table>.<column>` with the table an unknown");
@@ -195,6 +195,12 @@ function readExpr(e: Expr, support: readonly Module[], cs: readonly Constraint[]
     return { op: "ne", field, operand: { kind: "constant", constant: { value: null } }, negated: e.negated };
   }
   return fragmentError(loc, "both rhs and lhs non-scalar/non-ground", "compare a field with a scalar constant (use `in` for a list)");
+}
+
+/** A call as OPA's messages print it: `equal(a, "b")`, not `a == "b"`. */
+function printCall(t: Term & { type: "call" }): string {
+  const [op, ...args] = t.value;
+  return `${(op && opName(op)) ?? (op ? printTerm(op) : "")}(${args.map(printTerm).join(", ")})`;
 }
 
 /** `input.<table>.<column>` → [table, column]; `input.<short>` → [short] when mapped to a table. */

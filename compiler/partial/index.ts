@@ -10,7 +10,7 @@
 import type { Body, Module } from "../ast/nodes.js";
 import { printBody, printModule } from "../ast/print.js";
 import { bodyToOpaJson, moduleToOpaJson, type JsonValue } from "../ast/opaJson.js";
-import { RegoError } from "../../runtime/errors.js";
+import { RegoError, resourceError } from "../../runtime/errors.js";
 import { compiledProgram, compiledQuery, parseUnknowns } from "./program.js";
 import { PartialEvaluator } from "./eval.js";
 
@@ -45,7 +45,13 @@ export function partialEval(options: PartialOptions): PartialResult {
   const unknowns = parseUnknowns(options.unknowns, "unknown");
   const disabled = parseUnknowns(options.disableInlining ?? [], "disableInlining entry");
   const evaluator = new PartialEvaluator(program.ctx, { input: options.input, data: options.data ?? {}, unknowns, disableInlining: disabled });
-  return evaluator.run(query);
+  try {
+    return evaluator.run(query);
+  } catch (e) {
+    // a RegoError is the answer; the stack or memory running out, or a bug, becomes one
+    if (e instanceof RegoError) throw e;
+    throw resourceError(e, "partial evaluation: ") ?? new RegoError("eval_internal_error", `partial evaluation: internal error: ${e instanceof Error ? e.message : String(e)}`, undefined, { cause: e });
+  }
 }
 
 /** One residual query as Rego text (`true` when it is empty: it always holds). */

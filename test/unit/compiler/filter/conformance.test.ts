@@ -138,7 +138,7 @@ export const CASES: Case[] = [
   {
     note: "nested comp",
     residual: [`(input.fruits.colour == "orange") > 0`],
-    errors: [{ code: "pe_fragment_error", message: `gt: nested call operand: input.fruits.colour == "orange"`, at: "1:35" }],
+    errors: [{ code: "pe_fragment_error", message: `gt: nested call operand: equal(input.fruits.colour, "orange")`, at: "1:35" }],
   },
   {
     note: "rhs+lhs both unknown",

@@ -77,3 +77,18 @@ describe("partial evaluation: bad input", () => {
     expect(e.code).to.equal("eval_conflict_error");
   });
 });
+
+describe("partial evaluation: resources", () => {
+  it("a residual too deep for the stack is a RegoError, not a crash", () => {
+    // a chain of rules each inlined into the next: deep continuation stacks
+    const n = 4000;
+    const rules = Array.from({ length: n }, (_, i) => `r${i} if { r${i + 1} }`).join("\n");
+    const modules = { "deep.rego": `package deep\n\nimport rego.v1\n\n${rules}\n\nr${n} if input.fruits.a == 1\n` };
+    try {
+      const r = partialEval({ modules, query: "data.deep.r0", unknowns: ["input.fruits"] });
+      expect(r.queries.length).to.equal(1);
+    } catch (e) {
+      expect(e).to.be.instanceOf(RegoError);
+    }
+  });
+});
