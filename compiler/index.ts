@@ -4,6 +4,7 @@
 //                                       or `language` "javascript" / "function")
 //   loadModule(code, generated?)       generated module → live module (its `entrypoints` table, ...)
 //   writeModule(file, code)             saves generated TS for ahead-of-time use
+//   translateFilter(residuals, options) residual queries → OPA's compile-API answer (SQL / UCAST)
 import { isBuiltin } from "../runtime/builtins/catalog.js";
 import { RegoError } from "../runtime/errors.js";
 import { PreparedQuery } from "../runtime/eval/prepared.js";
@@ -14,6 +15,7 @@ export { loadModule, writeModule, toJavaScript, type LoadedModule, type RuntimeM
 export type { GeneratedModule, GeneratedEntrypoint, GenerateOptions } from "./codegen/generate.js";
 export type { LocalNames } from "./codegen/emit/context.js";
 export type { TypeDescription, EntrypointSchemaTypes, SchemaTypes } from "./codegen/schemaTypes.js";
+export { translate as translateFilter, type Residuals, type TranslateOptions, type CompileFilterResponse, type FilterResult, type UcastNode } from "./filter/index.js";
 export { PreparedQuery, type EvaluateOptions, type ResultSet, type Bindings, type EntrypointTable, type EntrypointInfo } from "../runtime/eval/prepared.js";
 
 export interface CompilePlanOptions {
@@ -43,3 +45,4 @@ export async function compilePlan(plan: unknown, options: CompilePlanOptions = {
   return new PreparedQuery(mod.entrypoints, entrypoint, generated.code);
 }
 export * from "./compile.js";
+export { partialEval, printResidual, printQuery, partialToOpaJson, type PartialOptions, type PartialResult } from "./partial/index.js";

@@ -25,6 +25,8 @@ export * from "./eval/coverage.js";
 export { Store, Transaction, parsePath, formatPath, copyJSON, type StoragePath } from "./store/index.js";
 export { Authorizer, type AuthorizerOptions } from "./authorizer.js";
 export { Engine, type EngineOptions, type QueryResult } from "./engine.js";
+export type { CompileFilterOptions } from "../compiler/filter/compile.js";
+export type { CompileFilterResponse, FilterResult, MultiTargetResult, UcastNode } from "../compiler/filter/index.js";
 export { compileDecision, rulePath, type CompiledDecision, type CompileDecisionOptions, type QueryExpression } from "./decision.js";
 export { HotReloader, type HotReloaderOptions, type ReloadEvent, type ReloadStatus } from "./reload.js";
 // Remote bundles (OPA's bundle plugin): download, check limits, compile, swap.

@@ -2,14 +2,14 @@
 // with the unknowns (the request's, else those of the `compile:` METADATA annotations covering
 // the rule), the mask rule (the request's, else the annotations') is evaluated fully, and the
 // residuals are translated for the target(s).
-import type { Ref } from "../ast/nodes.js";
+import type { Module, Ref } from "../ast/nodes.js";
 import { printRef } from "../ast/print.js";
 import { compiledProgram } from "../partial/program.js";
 import { partialEval } from "../partial/index.js";
 import { parseTermResult } from "../syntax/index.js";
 import { RegoError } from "../../runtime/errors.js";
 import type { JSONValue } from "../../runtime/value/json.js";
-import { compileAnnotations, resolveMaskRule, translate, type CompileFilterResponse, type TranslateOptions } from "./index.js";
+import { checkUnknown, compileAnnotations, resolveMaskRule, translate, type CompileAnnotations, type CompileFilterResponse, type TranslateOptions } from "./index.js";
 
 export interface CompileFilterOptions extends Omit<TranslateOptions, "masks"> {
   /** The known input. */
@@ -56,24 +56,30 @@ export async function compileFilter(src: FilterSources, path: string, options: C
   const query = queryOf(segments);
   let unknowns = options.unknowns;
   let maskRule: Ref | string | undefined = options.maskRule;
-  if (unknowns !== undefined && !Array.isArray(unknowns)) throw new RegoError("invalid_unknown", "compileFilter: unknowns must be an array of refs such as input.fruits");
+  if (unknowns !== undefined) checkRequestUnknowns(unknowns);
   if (!unknowns?.length || maskRule === undefined) {
-    const program = compiledProgram(src.modules, src.v0Compatible);
-    const ann = compileAnnotations(program.ctx.modules, segments);
+    const ann = annotationsOf(compiledProgram(src.modules, src.v0Compatible).ctx.modules, segments);
     if (!unknowns?.length) unknowns = ann.unknowns.map((r) => printRef(r, false));
     if (maskRule === undefined && ann.maskRule) maskRule = ann.maskRule;
+  }
+  // without unknowns, partial evaluation is a full one: the filter would be all or nothing
+  if (!unknowns?.length) {
+    throw new RegoError(
+      "invalid_unknown",
+      `compileFilter: no unknowns for ${query}: pass unknowns (such as ["input.fruits"]) or declare them in the rule's METADATA (compile: unknowns: [input.fruits])`,
+    );
   }
   let masks: JSONValue | undefined;
   if (maskRule !== undefined) {
     const ref = typeof maskRule === "string" ? maskRuleRef(maskRule, segments) : maskRule;
     masks = await src.evaluate(printRef(ref, false), options.input);
   }
-  const partial = partialEval({
+  const partial = partialEvaluation({
     modules: src.modules,
     query,
     ...(options.input !== undefined ? { input: options.input } : {}),
     data: src.data,
-    unknowns: unknowns ?? [],
+    unknowns,
     ...(options.disableInlining ? { disableInlining: options.disableInlining } : {}),
     v0Compatible: src.v0Compatible,
   });
@@ -83,6 +89,38 @@ export async function compileFilter(src: FilterSources, path: string, options: C
     ...(options.tableMappings ? { tableMappings: options.tableMappings } : {}),
     ...(masks !== undefined ? { masks } : {}),
   });
+}
+
+/** partialEval, with what it cannot evaluate (every over an unknown, ...) reported as outside the
+ * fragment: pe_fragment_error, as OPA's compile API reports such expressions. */
+function partialEvaluation(options: Parameters<typeof partialEval>[0]): ReturnType<typeof partialEval> {
+  try {
+    return partialEval(options);
+  } catch (e) {
+    if (!(e instanceof RegoError) || e.code !== "pe_unsupported") throw e;
+    throw new RegoError("pe_fragment_error", e.message, e.location, { details: { hint: "a filter compares one row's fields with known values" }, cause: e });
+  }
+}
+
+/** The request's unknowns: strings that parse as refs rooted at input or data. */
+function checkRequestUnknowns(unknowns: unknown): void {
+  if (!Array.isArray(unknowns)) throw new RegoError("invalid_parameter", "error(s) occurred while parsing unknowns: expected an array of refs such as input.fruits");
+  for (const u of unknowns) {
+    const t = typeof u === "string" ? parseTermResult(u).term : undefined;
+    if (t?.type !== "ref") throw new RegoError("invalid_parameter", `error(s) occurred while parsing unknowns: ${JSON.stringify(u)} is not a ref such as input.fruits`);
+    checkUnknown(t.value);
+  }
+}
+
+/** The compile: annotations of a path, read once per compiled program. */
+const annotationCache = new WeakMap<readonly Module[], Map<string, CompileAnnotations>>();
+function annotationsOf(modules: readonly Module[], segments: readonly string[]): CompileAnnotations {
+  let byPath = annotationCache.get(modules);
+  if (!byPath) annotationCache.set(modules, (byPath = new Map()));
+  const key = JSON.stringify(segments);
+  let a = byPath.get(key);
+  if (!a) byPath.set(key, (a = compileAnnotations(modules, segments)));
+  return a;
 }
 
 /** A mask rule from a request: `data.filters.masks`, or `masks` relative to the path's package. */

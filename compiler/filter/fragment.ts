@@ -118,8 +118,11 @@ function readExpr(e: Expr, support: readonly Module[], cs: readonly Constraint[]
   }
   if (e.with.length > 0) return fragmentError(e.location, `"with" not permitted`, "remove `with` from the filter policy");
   const [opTerm, ...args] = e.terms as Term[];
-  const loc = (opTerm?.location ?? e.location) as Location;
   const name = opTerm ? opName(opTerm) : undefined;
+  // OPA's partial evaluation writes `==` as a new `=` without a location: errors point at the
+  // expression, or at a nested call's operator
+  const isEq = name === "eq" || name === "equal";
+  const loc = (isEq ? e.location : (opTerm?.location ?? e.location)) as Location;
   const op = name === undefined ? undefined : OPS[name];
   if (name === "internal.member_3") return fragmentError(loc, `invalid use of "... in ..."`, "use `x in collection` on a field, without a key");
   if (op === undefined || name === undefined) {
@@ -136,11 +139,14 @@ function readExpr(e: Expr, support: readonly Module[], cs: readonly Constraint[]
       "choose a target that supports it, or rewrite the condition with comparisons",
     );
   }
-  const printedOp = opTerm ? printTerm(opTerm) : name;
+  const printedOp = name;
   for (let i = 0; i < 2; i++) {
     const a = args[i];
     if (a === undefined) return fragmentError(loc, `${printedOp}: missing operand`, "give the comparison two operands");
-    if (a.type === "call") return fragmentError(loc, `${printedOp}: nested call operand: ${printTerm(a)}`, "compute the value before comparing, from known data only");
+    if (a.type === "call") {
+      const at = (isEq ? (a.value[0]?.location ?? loc) : loc) as Location;
+      return fragmentError(at, `${printedOp}: nested call operand: ${printCall(a)}`, "compute the value before comparing, from known data only");
+    }
     if (a.type === "ref" && fieldPath(a, shorts) === undefined) {
       return fragmentError(loc, `${printedOp}: invalid ref operand: ${printTerm(a)}`, "a field is written `input.<table>.<column>` with the table an unknown");
     }
@@ -189,6 +195,12 @@ function readExpr(e: Expr, support: readonly Module[], cs: readonly Constraint[]
     return { op: "ne", field, operand: { kind: "constant", constant: { value: null } }, negated: e.negated };
   }
   return fragmentError(loc, "both rhs and lhs non-scalar/non-ground", "compare a field with a scalar constant (use `in` for a list)");
+}
+
+/** A call as OPA's messages print it: `equal(a, "b")`, not `a == "b"`. */
+function printCall(t: Term & { type: "call" }): string {
+  const [op, ...args] = t.value;
+  return `${(op && opName(op)) ?? (op ? printTerm(op) : "")}(${args.map(printTerm).join(", ")})`;
 }
 
 /** `input.<table>.<column>` → [table, column]; `input.<short>` → [short] when mapped to a table. */

@@ -72,7 +72,17 @@ function one(name: string, given: string, fromDialects: boolean): FilterTarget {
   );
 }
 
+const constraints = new Map<string, Constraint>();
+
+/** What a target can express (one object per target, made when first asked for). */
 export function constraintFor(target: FilterTarget): Constraint {
+  const key = target.kind === "sql" ? `sql.${target.dialect}` : `ucast.${target.variant}`;
+  let c = constraints.get(key);
+  if (!c) constraints.set(key, (c = makeConstraint(target)));
+  return c;
+}
+
+function makeConstraint(target: FilterTarget): Constraint {
   if (target.kind === "sql") {
     return {
       target,

@@ -23,11 +23,17 @@ import { RegoObject, makeObject, objectEntries } from "../../runtime/value/objec
 import { RegoSet } from "../../runtime/value/set.js";
 import { isPlainObject, type Value } from "../../runtime/value/value.js";
 import type { PartialResult } from "./index.js";
+import { transformExpr, walkTerms } from "../ast/walk.js";
+import { isConstant } from "../passes/terms.js";
+import { builtinDecl } from "../builtins/decls.js";
 
 /** A residual: a term over unknown refs and generated vars, already plugged. */
 class Res {
+  /** The order residuals are made in: a negation tells those made inside it from its caller's. */
+  readonly seq = ++resCount;
   constructor(readonly term: Term) {}
 }
+let resCount = 0;
 type PV = Value | Res;
 type K = () => void;
 
@@ -40,6 +46,8 @@ interface Frame {
 interface Branch {
   saved: Expr[];
   value: PV;
+  /** A function's head arguments, for its support rule. */
+  args?: Term[];
 }
 
 export interface EvaluatorOptions {
@@ -63,13 +71,17 @@ export class PartialEvaluator {
   /** The expressions saved on the current path. */
   private saved: Expr[] = [];
   /** Bindings made on the current path, undone on backtracking. */
-  private readonly trail: [Frame, string][] = [];
+  private readonly trail: [Frame, string, PV | undefined][] = [];
   private frames = 0;
   private generated = 0;
   private readonly supportRules = new Map<string, Rule[]>();
   private readonly supportRefs = new Map<readonly Rule[], Res>();
   /** Residual var name → the order it was made in. */
   private readonly made = new Map<string, number>();
+  /** Residual vars of rule bodies and wildcards (not the query's own vars). */
+  private readonly locals = new Set<string>();
+  /** The values each saved expression was made from. */
+  private readonly operands = new WeakMap<Expr, readonly PV[]>();
 
   constructor(
     private readonly ctx: CompileContext,
@@ -91,9 +103,10 @@ export class PartialEvaluator {
       for (const [name, v] of [...frame.vars].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
         if (name.startsWith("$") || name.startsWith("__")) continue;
         const loc = body[0]!.location;
-        q.push(callExpr("eq", [{ type: "var", value: name, location: loc }, this.toTerm(v, loc)], loc));
+        const t = this.toTerm(v, loc);
+        if (!(t.type === "var" && t.value === name)) q.push(callExpr("eq", [{ type: "var", value: name, location: loc }, t], loc));
       }
-      queries.push(q.map((e, i) => ({ ...e, index: i })));
+      queries.push(nameSharedWildcards(propagateCopies(q, this.locals)));
     });
     return { queries, support: this.supportModules() };
   }
@@ -102,14 +115,15 @@ export class PartialEvaluator {
   // bindings
 
   private bind(frame: Frame, name: string, v: PV): void {
+    this.trail.push([frame, name, frame.vars.get(name)]);
     frame.vars.set(name, v);
-    this.trail.push([frame, name]);
   }
 
   private undo(mark: number): void {
     while (this.trail.length > mark) {
-      const [f, name] = this.trail.pop()!;
-      f.vars.delete(name);
+      const [f, name, old] = this.trail.pop()!;
+      if (old === undefined) f.vars.delete(name);
+      else f.vars.set(name, old);
     }
   }
 
@@ -119,6 +133,12 @@ export class PartialEvaluator {
     this.bind(frame, name, v);
     k();
     this.undo(mark);
+  }
+
+  /** Saves one expression; `operands` are the values it was made from (for evalNot). */
+  private save(e: Expr, operands: readonly PV[], k: K): void {
+    this.operands.set(e, [...operands]);
+    this.withSaved([e], k);
   }
 
   private withSaved(exprs: readonly Expr[], k: K): void {
@@ -133,6 +153,7 @@ export class PartialEvaluator {
     const n = ++this.generated;
     const residualName = name.startsWith("$") ? `$pe${n}` : name + frame.suffix;
     this.made.set(residualName, n);
+    if (frame.suffix !== "" || name.startsWith("$")) this.locals.add(residualName);
     const r = new Res({ type: "var", value: residualName, location: loc });
     this.bind(frame, name, r);
     return r;
@@ -162,7 +183,7 @@ export class PartialEvaluator {
         throw unsupported(`\`${ts.type}\``, e.location);
       default:
         this.evalTerm(frame, ts, (v) => {
-          if (v instanceof Res) this.withSaved([termExpr(v.term, e.location)], k);
+          if (v instanceof Res) this.save(termExpr(v.term, e.location), [v], k);
           else if (v !== false) k();
         });
     }
@@ -183,16 +204,23 @@ export class PartialEvaluator {
     this.evalTerms(frame, args, 0, [], (vals) => {
       if (vals.some((v) => v instanceof Res)) {
         const argTerms = vals.map((v) => this.toTerm(v, e.location));
-        if (out === undefined) return this.withSaved([callExpr(name, argTerms, e.location, op)], k);
+        if (out === undefined) return this.save(callExpr(name, argTerms, e.location, op), vals, k);
         const mark = this.trail.length;
         const o = this.plugOut(frame, out);
-        this.withSaved([callExpr(name, [...argTerms, o], e.location, op)], k);
+        this.save(callExpr(name, [...argTerms, o], e.location, op), vals, k);
         this.undo(mark);
         return;
       }
       if (def.async) throw unsupported(`the call of ${name} (asynchronous)`, e.location);
       const r = invokeBuiltin(this.evalCtx, def, { name, location: e.location }, vals as Value[]);
       if (r === undefined) return;
+      if (decl.relation) {
+        // a relation (walk): its result holds every answer
+        const view = scanView(r);
+        if (out === undefined) return view.length > 0 ? k() : undefined;
+        for (let n = 0; n < view.length; n++) this.unifyTermPV(frame, out, scanValue(r, view, n), false, k);
+        return;
+      }
       if (out !== undefined) return this.unifyTermPV(frame, out, r, false, k);
       if (r !== false) k();
     });
@@ -225,13 +253,19 @@ export class PartialEvaluator {
   // unification
 
   private unify(frame: Frame, a: Term, b: Term, k: K): void {
+    if (a.type === "var" && (b.type !== "var" || !frame.vars.has(a.value))) return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k));
     if (this.hasUnbound(frame, a)) {
-      if (this.hasUnbound(frame, b) && !(a.type === "var" && b.type === "var")) {
+      if (this.hasUnbound(frame, b)) {
         if (a.type === "array" && b.type === "array" && a.value.length === b.value.length) return this.unifyEach(frame, a.value, b.value, 0, k);
+        if (a.type === "object" && b.type === "object") {
+          const pairs = matchPairs(a.value, b.value);
+          if (pairs === null) return;
+          if (pairs) return this.unifyEach(frame, pairs[0], pairs[1], 0, k);
+        }
       }
       return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k));
     }
-    this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k));
+    this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k), isConstant(b) ? termToValue(b) : undefined);
   }
 
   private unifyEach(frame: Frame, as: Term[], bs: Term[], i: number, k: K): void {
@@ -244,6 +278,11 @@ export class PartialEvaluator {
     if (t.type === "var") {
       const b = frame.vars.get(t.value);
       if (b === undefined) return this.withBinding(frame, t.value, v, k);
+      if (b instanceof Res && !(v instanceof Res) && (b.term.type === "ref" || b.term.type === "var")) {
+        // a copy of a residual meets a known value: saved once, the var is that value from here on
+        const [l, r] = valueFirst ? [this.toTerm(v, t.location), b.term] : [b.term, this.toTerm(v, t.location)];
+        return this.save(callExpr("eq", [l, r], t.location), [b, v], () => this.withBinding(frame, t.value, v, k));
+      }
       return valueFirst ? this.unifyPV(v, b, t.location, k) : this.unifyPV(b, v, t.location, k);
     }
     if ((t.type === "array" || t.type === "object") && this.hasUnbound(frame, t)) {
@@ -251,7 +290,7 @@ export class PartialEvaluator {
         const mark = this.trail.length;
         const plugged = this.plugOut(frame, t);
         const [l, r] = valueFirst ? [v.term, plugged] : [plugged, v.term];
-        this.withSaved([callExpr("eq", [l, r], t.location)], k);
+        this.save(callExpr("eq", [l, r], t.location), [v], k);
         this.undo(mark);
         return;
       }
@@ -274,7 +313,7 @@ export class PartialEvaluator {
         this.unifyElems(frame, t.value.map(([, x]) => x), vals, 0, valueFirst, k);
       });
     }
-    this.evalTerm(frame, t, (tv) => (valueFirst ? this.unifyPV(v, tv, t.location, k) : this.unifyPV(tv, v, t.location, k)));
+    this.evalTerm(frame, t, (tv) => (valueFirst ? this.unifyPV(v, tv, t.location, k) : this.unifyPV(tv, v, t.location, k)), v instanceof Res ? undefined : v);
   }
 
   private unifyElems(frame: Frame, ts: Term[], vs: Value[], i: number, valueFirst: boolean, k: K): void {
@@ -287,7 +326,7 @@ export class PartialEvaluator {
       if (equal(a, b)) k();
       return;
     }
-    this.withSaved([callExpr("eq", [this.toTerm(a, loc), this.toTerm(b, loc)], loc)], k);
+    this.save(callExpr("eq", [this.toTerm(a, loc), this.toTerm(b, loc)], loc), [a, b], k);
   }
 
   private hasUnbound(frame: Frame, t: Term): boolean {
@@ -306,7 +345,9 @@ export class PartialEvaluator {
   // -------------------------------------------------------------------------------------------
   // terms
 
-  private evalTerm(frame: Frame, t: Term, k: (v: PV) => void): void {
+  /** `expected`: the constant the term is unified with, if any (a default rule needs no support
+   * rule when its value cannot be that constant, as in OPA's evalVirtualComplete). */
+  private evalTerm(frame: Frame, t: Term, k: (v: PV) => void, expected?: Value): void {
     switch (t.type) {
       case "null":
       case "boolean":
@@ -319,7 +360,7 @@ export class PartialEvaluator {
         return k(v);
       }
       case "ref":
-        return this.evalRef(frame, t.value, t.location, k);
+        return this.evalRef(frame, t.value, t.location, k, expected);
       case "array":
         return this.evalTerms(frame, t.value, 0, [], (vs) => k(vs.some((v) => v instanceof Res) ? new Res({ ...t, value: vs.map((v) => this.toTerm(v, t.location)) }) : [...(vs as Value[])]));
       case "set":
@@ -384,13 +425,13 @@ export class PartialEvaluator {
   // -------------------------------------------------------------------------------------------
   // refs
 
-  private evalRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void): void {
+  private evalRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void, expected?: Value): void {
     const head = ref[0]!;
     if (head.type === "var" && head.value === "input") {
       if (this.isUnknownPath(["input"], ref.length === 1)) return this.residualRef(frame, ref, 1, [ref[0]!], loc, k);
       return this.walkKnown(frame, ref, 1, this.input, ["input"], false, loc, k);
     }
-    if (head.type === "var" && head.value === "data") return this.evalDataRef(frame, ref, loc, k);
+    if (head.type === "var" && head.value === "data") return this.evalDataRef(frame, ref, loc, k, expected);
     const start = (base: PV): void => {
       if (base instanceof Res) return this.residualRef(frame, ref, 1, refParts(base.term), loc, k);
       this.walkKnown(frame, ref, 1, base, undefined, false, loc, k);
@@ -416,8 +457,24 @@ export class PartialEvaluator {
   /** The ref from operand `from` on, after `base` (the residual ref so far): known operands as
    * constants, residual ones as their terms, unbound vars as residual vars. */
   private residualRef(frame: Frame, ref: Ref, from: number, base: Term[], loc: NodeLocation, k: (v: PV) => void): void {
+    const head = base[0]!;
+    const op = ref[from];
+    if (base.length === 1 && (head.type === "object" || head.type === "array") && op && !(op.type === "var" && !frame.vars.has(op.value))) {
+      // a collection term with residual parts, read at a known key: the part itself
+      return this.evalTerm(frame, op, (key) => {
+        const el = key instanceof Res ? null : element(head, key);
+        if (el === undefined) return;
+        if (el === null) return this.residualRefFrom(frame, ref, from, base, loc, k);
+        if (isConstant(el)) return this.walkKnown(frame, ref, from + 1, termToValue(el), undefined, false, loc, k);
+        this.residualRef(frame, ref, from + 1, refParts(el), loc, k);
+      });
+    }
+    this.residualRefFrom(frame, ref, from, base, loc, k);
+  }
+
+  private residualRefFrom(frame: Frame, ref: Ref, from: number, base: Term[], loc: NodeLocation, k: (v: PV) => void): void {
     const go = (j: number, acc: Term[]): void => {
-      if (j === ref.length) return k(acc.length === 1 && acc[0]!.type !== "var" ? new Res(acc[0]!) : new Res({ type: "ref", value: acc, location: loc }));
+      if (j === ref.length) return k(new Res(acc.length === 1 && !isRoot(acc[0]!) ? acc[0]! : { type: "ref", value: acc, location: loc }));
       const t = ref[j]!;
       if (t.type === "var" && !frame.vars.has(t.value)) {
         const mark = this.trail.length;
@@ -447,7 +504,7 @@ export class PartialEvaluator {
       if (p && this.isUnknownPath(p, i + 1 === ref.length)) return this.residualRef(frame, ref, i + 1, pathTerms(ref[0]!, p, loc), loc, k);
       if (next !== undefined) this.walkKnown(frame, ref, i + 1, next, p, base, loc, k);
     };
-    if (t.type === "var" && !frame.vars.has(t.value)) {
+    if (this.hasUnbound(frame, t)) {
       // iterating where an unknown lies below: the whole iteration is residual
       if (path && this.isUnknownPath(path, true)) return this.residualRef(frame, ref, i, pathTerms(ref[0]!, path, loc), loc, k);
       if (cur === undefined) return;
@@ -455,7 +512,7 @@ export class PartialEvaluator {
       for (let n = 0; n < view.length; n++) {
         const key = scanKey(cur, view, n);
         const value = scanValue(cur, view, n);
-        this.withBinding(frame, t.value, key, () => step(key, value));
+        this.unifyTermPV(frame, t, key, false, () => step(key, value));
       }
       return;
     }
@@ -467,7 +524,7 @@ export class PartialEvaluator {
         const view = scanView(cur);
         for (let n = 0; n < view.length; n++) {
           const kk = scanKey(cur, view, n);
-          this.withSaved([callExpr("eq", [key.term, this.toTerm(kk, t.location)], t.location)], () => step(kk, scanValue(cur, view, n)));
+          this.save(callExpr("eq", [key.term, this.toTerm(kk, t.location)], t.location), [key], () => step(kk, scanValue(cur, view, n)));
         }
         return;
       }
@@ -475,12 +532,12 @@ export class PartialEvaluator {
     });
   }
 
-  private evalDataRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void): void {
+  private evalDataRef(frame: Frame, ref: Ref, loc: NodeLocation, k: (v: PV) => void, expected?: Value): void {
     let node = this.dataNode;
     const path: string[] = ["data"];
     let i = 1;
     if (this.isUnknownPath(path, ref.length === 1)) return this.residualRef(frame, ref, 1, [ref[0]!], loc, k);
-    while (node && node.values.length === 0 && i < ref.length) {
+    while (node && i < ref.length && (node.values.length === 0 || node.children.size > 0)) {
       const t = ref[i]!;
       let key: string | undefined;
       if (t.type === "string") key = t.value;
@@ -488,6 +545,21 @@ export class PartialEvaluator {
         let v: PV | undefined;
         this.evalTerm(frame, t, (x) => (v = x));
         if (typeof v === "string") key = v;
+      }
+      if (node.values.length > 0) {
+        // rules at this ref and at refs below it: a constant key of a rule below goes there
+        if (key === undefined) throw unsupported("iteration over rules at a ref and below it", t.location);
+        if (node.values.some((r) => this.ctx.ruleRef(r).length > path.length + 1)) throw unsupported(`the rule ${path.join(".")} (a general ref head)`, t.location);
+        if (!node.child({ type: "string", value: key } as Term)) break;
+      }
+      if (key === undefined && t.type === "var" && !frame.vars.has(t.value) && node.children.size > 0) {
+        // iterating over the rules below a node: one branch per child
+        for (const child of node.sortedChildren()) {
+          const kv = termToValue(child.key!);
+          if (typeof kv !== "string") throw unsupported("iteration over rules with non-string keys", t.location);
+          this.withBinding(frame, t.value, kv, () => this.evalDataRef(frame, [...ref.slice(0, i), str(kv, t.location), ...ref.slice(i + 1)], loc, k));
+        }
+        return;
       }
       if (key === undefined) {
         if (node.children.size > 0) throw unsupported("iteration over rules and packages", t.location);
@@ -505,8 +577,14 @@ export class PartialEvaluator {
         return this.residualRef(frame, ref, i, pathTerms(ref[0]!, path, loc), loc, k);
       }
     }
-    if (node && node.values.length > 0) return this.evalRules(frame, node.values, ref, i, path, loc, k);
-    if (node && node.children.size > 0 && i === ref.length) throw unsupported("a package as a whole", loc);
+    if (node && node.values.length > 0 && !(node.children.size > 0 && i === ref.length)) {
+      return this.evalRules(frame, node.values, ref, i, path, loc, k, i === ref.length ? expected : undefined);
+    }
+    if (node && i === ref.length) {
+      const v = this.nodeValue(node, path, loc);
+      if (v !== undefined) k(v);
+      return;
+    }
     // base data below the rules' prefixes
     let cur: Value | undefined = this.data;
     for (const key of path.slice(1)) cur = cur === undefined ? undefined : dotData(cur, key);
@@ -521,7 +599,7 @@ export class PartialEvaluator {
   }
 
   /** The rules at ref[0..i) (all of one kind), then the rest of the ref on their value. */
-  private evalRules(frame: Frame, rules: readonly Rule[], ref: Ref, i: number, path: string[], loc: NodeLocation, k: (v: PV) => void): void {
+  private evalRules(frame: Frame, rules: readonly Rule[], ref: Ref, i: number, path: string[], loc: NodeLocation, k: (v: PV) => void, expected?: Value): void {
     const rest = (v: PV, from: number): void => {
       if (v instanceof Res) return this.residualRef(frame, ref, from, refParts(v.term), loc, k);
       this.walkKnown(frame, ref, from, v, undefined, false, loc, k);
@@ -530,21 +608,27 @@ export class PartialEvaluator {
     const depth = path.length;
     const rref = this.ctx.ruleRef(first);
     if (first.head.args) throw unsupported(`the function ${path.join(".")} used as a value`, loc);
-    if (rref.length === depth && !(first.head.key && !first.head.value)) return this.evalComplete(rules, path, loc, (v) => rest(v, i));
+    if (rref.length === depth && !(first.head.key && !first.head.value)) return this.evalComplete(rules, path, loc, (v) => rest(v, i), expected);
     if (rref.length === depth || (rref.length === depth + 1 && first.head.value)) {
       // a partial set (`p contains x`) or object (`p[k] := v`)
       const isSet = rref.length === depth;
-      if (i === ref.length) throw unsupported(`the partial ${isSet ? "set" : "object"} ${path.join(".")} as a whole`, loc);
+      if (i === ref.length) return k(this.partialWhole(rules, isSet, path, loc));
       const operand = ref[i]!;
+      // an element that several bodies give is one element (when nothing residual stands before it)
+      const seen: Value[] = [];
+      const n = this.saved.length;
       for (const r of rules) {
         if (r.else) throw unsupported("a partial rule with else", r.location);
         const f = this.newFrame();
         const keyTerm = isSet ? r.head.key! : r.head.reference[r.head.reference.length - 1]!;
         this.evalBody(f, r.body, 0, () =>
           this.evalTerm(f, keyTerm, (kv) => {
+            if (isSet && !(kv instanceof Res) && this.saved.length === n) {
+              if (seen.some((x) => equal(x, kv))) return;
+              seen.push(kv);
+            }
             const cont = (): void => (isSet ? rest(kv, i + 1) : this.evalTerm(f, r.head.value!, (vv) => rest(vv, i + 1)));
-            if (operand.type === "var" && !frame.vars.has(operand.value)) return this.withBinding(frame, operand.value, kv, cont);
-            this.evalTerm(frame, operand, (ov) => this.unifyPV(ov, kv, operand.location, cont));
+            this.unifyTermPV(frame, operand, kv, false, cont);
           }),
         );
       }
@@ -553,41 +637,132 @@ export class PartialEvaluator {
     throw unsupported(`the rule ${path.join(".")} (a general ref head)`, loc);
   }
 
+  /** A partial set or object as a whole: its value when every element is known. */
+  private partialWhole(rules: readonly Rule[], isSet: boolean, path: string[], loc: NodeLocation): Value {
+    const n = this.saved.length;
+    const items: Value[] = [];
+    const entries: [Value, Value][] = [];
+    const whole = unsupported(`the partial ${isSet ? "set" : "object"} ${path.join(".")} over unknowns as a whole`, loc);
+    for (const r of rules) {
+      if (r.else) throw unsupported("a partial rule with else", r.location);
+      const f = this.newFrame();
+      const keyTerm = isSet ? r.head.key! : r.head.reference[r.head.reference.length - 1]!;
+      this.evalBody(f, r.body, 0, () =>
+        this.evalTerm(f, keyTerm, (kv) => {
+          if (kv instanceof Res || this.saved.length > n) throw whole;
+          if (isSet) return void items.push(kv);
+          this.evalTerm(f, r.head.value!, (vv) => {
+            if (vv instanceof Res) throw whole;
+            const same = entries.find(([x]) => equal(x, kv));
+            if (same && !equal(same[1], vv)) throw new RegoError("eval_conflict_error", "object keys must be unique", r.location);
+            if (!same) entries.push([kv, vv]);
+          });
+        }),
+      );
+    }
+    return isSet ? new RegoSet(items) : makeObject(entries);
+  }
+
+  /** A package (a node of the rule tree without rules) as a whole: its base data with the values
+   * of its rules (functions left out) and subpackages, when all are known. */
+  private nodeValue(node: TreeNode, path: string[], loc: NodeLocation): Value | undefined {
+    if (node.values.length > 0) {
+      if (node.values.some((r) => r.head.args)) return undefined;
+      if (node.children.size > 0) throw unsupported(`the rules at ${path.join(".")} and below it as a whole`, loc);
+      const n = this.saved.length;
+      let out: Value | undefined;
+      const ref: Ref = [{ type: "var", value: "data", location: loc }, ...path.slice(1).map((p) => str(p, loc))];
+      this.evalRules({ vars: new Map(), suffix: "" }, node.values, ref, ref.length, path, loc, (v) => {
+        if (v instanceof Res || this.saved.length > n) throw unsupported(`the document ${path.join(".")} over unknowns as a whole`, loc);
+        out = v;
+      });
+      return out;
+    }
+    let base: Value | undefined = this.data;
+    for (const key of path.slice(1)) base = base === undefined ? undefined : dotData(base, key);
+    const entries = new Map<string, Value>();
+    if (base !== undefined && isPlainObject(base)) for (const key of Object.keys(base)) entries.set(key, base[key]!);
+    for (const child of node.sortedChildren()) {
+      if (child.key?.type !== "string") throw unsupported(`the document ${path.join(".")} (non-string keys) as a whole`, loc);
+      const v = this.nodeValue(child, [...path, child.key.value], loc);
+      if (v !== undefined) entries.set(child.key.value, v);
+    }
+    return makeObject([...entries]);
+  }
+
   /** A complete rule's value: one branch per body with a residual; known bodies give one value
    * (or the default); a default or disabled inlining over residuals gives a support rule. */
-  private evalComplete(rules: readonly Rule[], path: string[], loc: NodeLocation, k: (v: PV) => void): void {
+  private evalComplete(rules: readonly Rule[], path: string[], loc: NodeLocation, k: (v: PV) => void, expected?: Value): void {
     const defaults = rules.filter((r) => r.default);
+    const { branches, values } = this.ruleBranches(
+      rules.filter((r) => !r.default),
+      (rule, f, emit) => this.evalBody(f, rule.body, 0, () => this.evalTerm(f, rule.head.value ?? boolTrue(loc), emit)),
+      "complete rules must not produce multiple outputs",
+      rules[0]!.location,
+    );
+    if (values) {
+      if (values.length === 1) return k(values[0]!);
+      if (defaults.length === 0) return;
+      const dv = this.defaultValue(defaults[0]!);
+      if (dv !== undefined) k(dv);
+      return;
+    }
+    if (this.defaultNeeded(defaults[0], expected) || this.isDisabled(path)) {
+      return k(this.support(rules, branches, defaults[0], path, loc));
+    }
+    for (const b of branches) this.withSaved(b.saved, () => k(b.value));
+  }
+
+  /**
+   * The branches of rules (each body in a frame of its own, an else only when the bodies before it
+   * fail; an else chain over unknowns is an error). `values`: the distinct values when no branch
+   * is residual (more than one: a conflict).
+   */
+  private ruleBranches(
+    rules: readonly Rule[],
+    run: (rule: Rule, frame: Frame, emit: (v: PV) => void) => void,
+    conflict: string,
+    loc: NodeLocation,
+  ): { branches: Branch[]; values?: Value[] } {
     const branches: Branch[] = [];
+    const residual = (b: Branch): boolean => b.saved.length > 0 || b.value instanceof Res;
     for (const r of rules) {
-      if (r.default) continue;
       for (let rule: Rule | undefined = r; rule; rule = rule.else) {
-        const got = this.collect((emit) => {
-          const f = this.newFrame();
-          this.evalBody(f, rule!.body, 0, () => this.evalTerm(f, rule!.head.value ?? boolTrue(loc), emit));
-        });
+        const current = rule;
+        const got = this.collect((emit) => run(current, this.newFrame(), emit));
         branches.push(...got);
         if (got.length > 0) {
-          if (rule !== r || rule.else) {
-            if (got.some((b) => b.saved.length > 0 || b.value instanceof Res)) throw unsupported("an else chain over unknowns", rule.location);
-          }
+          if ((rule !== r || rule.else) && got.some(residual)) throw unsupported("an else chain over unknowns", rule.location);
           break;
         }
       }
     }
-    const residual = branches.some((b) => b.saved.length > 0 || b.value instanceof Res);
-    if (!residual) {
-      const values: Value[] = [];
-      for (const b of branches) if (!values.some((v) => equal(v, b.value as Value))) values.push(b.value as Value);
-      if (values.length > 1) throw new RegoError("eval_conflict_error", "complete rules must not produce multiple outputs", rules[0]!.location);
-      if (values.length === 1) return k(values[0]!);
-      if (defaults.length === 0) return;
-      return this.evalTerm(this.newFrame(), defaults[0]!.head.value ?? boolTrue(loc), k);
-    }
-    const ref = ["data", ...path.slice(1)];
-    if (defaults.length > 0 || this.disabled.some((d) => d.length === ref.length && d.every((t, j) => (t as { value: string }).value === ref[j]))) {
-      return k(this.support(rules, branches, defaults[0], path, loc));
-    }
-    for (const b of branches) this.withSaved(b.saved, () => k(b.value));
+    if (branches.some(residual)) return { branches };
+    const values: Value[] = [];
+    for (const b of branches) if (!values.some((v) => equal(v, b.value as Value))) values.push(b.value as Value);
+    if (values.length > 1) throw new RegoError("eval_conflict_error", conflict, loc);
+    return { branches, values };
+  }
+
+  /** Whether disableInlining names the rule at this path (`data`, then its keys). */
+  private isDisabled(path: readonly string[]): boolean {
+    return this.disabled.some((d) => d.length === path.length && d.every((t, j) => (t as { value: string }).value === path[j]));
+  }
+
+  /** A default rule's value (its body holds what the compiler moved out of the value). */
+  private defaultValue(def: Rule): PV | undefined {
+    let out: PV | undefined;
+    const f = this.newFrame();
+    this.evalBody(f, def.body, 0, () => this.evalTerm(f, def.head.value ?? boolTrue(def.location), (v) => (out ??= v)));
+    return out;
+  }
+
+  /** Whether a default's value may be what is asked for: always, unless a constant other than it is. */
+  private defaultNeeded(def: Rule | undefined, expected: Value | undefined): boolean {
+    if (!def) return false;
+    if (expected === undefined) return true;
+    const dv = this.defaultValue(def);
+    return dv instanceof Res || dv === undefined || equal(dv, expected);
   }
 
   /** Runs `run`, collecting each success as a branch (the expressions it saved and its value). */
@@ -604,27 +779,35 @@ export class PartialEvaluator {
   }
 
   /** A support rule set `data.partial.<path>`: the residual bodies, and the default. */
-  private support(rules: readonly Rule[], branches: Branch[], def: Rule | undefined, path: string[], loc: NodeLocation): Res {
+  private support(rules: readonly Rule[], branches: Branch[], def: Rule | undefined, path: string[], loc: NodeLocation, args?: Term[]): Res {
     const known = this.supportRefs.get(rules);
     if (known) return known;
     const key = path.slice(1, -1).join(".");
     const name = path[path.length - 1]!;
     const list = this.supportRules.get(key) ?? [];
-    const mk = (value: Term, body: Body, isDefault: boolean): Rule => ({
+    const mk = (value: Term, body: Body, isDefault: boolean, headArgs = args): Rule => ({
       type: "rule",
       default: isDefault,
-      head: { type: "head", name, reference: [{ type: "var", value: name, location: loc }], value, assign: false, generatedValue: false, keywords: isDefault ? [] : ["if"], location: loc },
-      body: body.length > 0 ? body.map((e, i) => ({ ...e, index: i })) : [termExpr(boolTrue(loc), loc)],
-      generatedBody: body.length === 0,
+      head: {
+        type: "head",
+        name,
+        reference: [{ type: "var", value: name, location: loc }],
+        value,
+        ...(headArgs && headArgs.length > 0 ? { args: headArgs } : {}),
+        assign: false,
+        generatedValue: !isDefault && value.type === "boolean" && value.value,
+        keywords: isDefault ? [] : ["if"],
+        location: loc,
+      },
+      body: body.length > 0 ? nameSharedWildcards(propagateCopies(body, withoutVars(this.locals, [...(headArgs ?? []), value]))) : [termExpr(boolTrue(loc), loc)],
+      generatedBody: false,
       annotations: [],
       location: loc,
     });
     if (def) {
-      let dv: PV = true;
-      this.evalTerm(this.newFrame(), def.head.value ?? boolTrue(loc), (v) => (dv = v));
-      list.push(mk(this.toTerm(dv, loc), [], true));
+      list.push(mk(this.toTerm(this.defaultValue(def) ?? true, loc), [], true));
     }
-    for (const b of branches) list.push(mk(this.toTerm(b.value, loc), b.saved, false));
+    for (const b of branches) list.push(mk(this.toTerm(b.value, loc), b.saved, false, b.args));
     this.supportRules.set(key, list);
     const res = new Res({ type: "ref", value: [{ type: "var", value: "data", location: loc }, str("partial", loc), ...path.slice(1).map((s) => str(s, loc))], location: loc });
     this.supportRefs.set(rules, res);
@@ -656,37 +839,61 @@ export class PartialEvaluator {
     const arity = rules[0]?.head.args?.length;
     if (arity === undefined) throw unsupported(`the call of ${opName(op)}`, e.location);
     const out = operands.length > arity ? operands[arity] : undefined;
+    const path = op.map((t) => (t as { value: string }).value);
+    if (this.isDisabled(path)) return this.callSupport(frame, e, rules, path, operands.slice(0, arity), out, k);
+    const defaults = rules.filter((r) => r.default);
     this.evalTerms(frame, operands.slice(0, arity), 0, [], (args) => {
-      const branches: Branch[] = [];
-      for (const r of rules) {
-        for (let rule: Rule | undefined = r; rule; rule = rule.else) {
-          const got = this.collect((emit) => {
-            const f = this.newFrame();
-            const bindArgs = (j: number): void => {
-              if (j === arity) return this.evalBody(f, rule!.body, 0, () => this.evalTerm(f, rule!.head.value ?? boolTrue(e.location), emit));
-              this.unifyTermPV(f, rule!.head.args![j]!, args[j]!, false, () => bindArgs(j + 1));
-            };
-            bindArgs(0);
-          });
-          branches.push(...got);
-          if (got.length > 0) {
-            if ((rule !== r || rule.else) && got.some((b) => b.saved.length > 0 || b.value instanceof Res)) throw unsupported("an else chain over unknowns", rule.location);
-            break;
-          }
-        }
-      }
-      if (!branches.some((b) => b.saved.length > 0 || b.value instanceof Res)) {
-        const values: Value[] = [];
-        for (const b of branches) if (!values.some((v) => equal(v, b.value as Value))) values.push(b.value as Value);
-        if (values.length > 1) throw new RegoError("eval_conflict_error", "functions must not produce multiple outputs for same inputs", e.location);
+      const { branches, values } = this.ruleBranches(
+        rules.filter((r) => !r.default),
+        (rule, f, emit) => {
+          const bindArgs = (j: number): void => {
+            if (j === arity) return this.evalBody(f, rule.body, 0, () => this.evalTerm(f, rule.head.value ?? boolTrue(e.location), emit));
+            this.unifyTermPV(f, rule.head.args![j]!, args[j]!, false, () => bindArgs(j + 1));
+          };
+          bindArgs(0);
+        },
+        "functions must not produce multiple outputs for same inputs",
+        e.location,
+      );
+      if (defaults.length > 0) {
+        if (!values) throw unsupported("a function with a default over unknowns", e.location);
+        const dv = values.length === 0 ? this.defaultValue(defaults[0]!) : undefined;
+        if (dv !== undefined) branches.push({ saved: [], value: dv });
       }
       for (const b of branches) {
         this.withSaved(b.saved, () => {
           if (out !== undefined) return this.unifyTermPV(frame, out, b.value, false, k);
-          if (b.value instanceof Res) return this.withSaved([termExpr(b.value.term, e.location)], k);
+          if (b.value instanceof Res) return this.save(termExpr(b.value.term, e.location), [b.value], k);
           if (b.value !== false) k();
         });
       }
+    });
+  }
+
+  /** A call of a function named in disableInlining: saved as a call of its support function,
+   * whose rules are the function's bodies evaluated over their parameters. */
+  private callSupport(frame: Frame, e: Expr, rules: readonly Rule[], path: string[], argTerms: Term[], out: Term | undefined, k: K): void {
+    let res = this.supportRefs.get(rules);
+    if (!res) {
+      const branches: Branch[] = [];
+      for (const r of rules) {
+        if (r.else || r.default) throw unsupported(`a function with ${r.else ? "else" : "a default"} in disableInlining`, r.location);
+        const f = this.newFrame();
+        const mark = this.trail.length;
+        const headArgs = r.head.args!.map((a) => this.plugOut(f, a));
+        const got = this.collect((emit) => this.evalBody(f, r.body, 0, () => this.evalTerm(f, r.head.value ?? boolTrue(r.location), emit)));
+        this.undo(mark);
+        for (const b of got) branches.push({ ...b, args: headArgs });
+      }
+      res = this.support(rules, branches, undefined, path, e.location);
+    }
+    const fn = res.term;
+    this.evalTerms(frame, argTerms, 0, [], (args) => {
+      const terms = args.map((v) => this.toTerm(v, e.location));
+      if (out === undefined) return this.save(callExpr("", terms, e.location, fn), args, k);
+      const mark = this.trail.length;
+      this.save(callExpr("", [...terms, this.plugOut(frame, out)], e.location, fn), args, k);
+      this.undo(mark);
     });
   }
 
@@ -699,27 +906,53 @@ export class PartialEvaluator {
   // -------------------------------------------------------------------------------------------
   // negation, every, with
 
+  /**
+   * `not expr` (OPA's evalNotPartial): the positive expression's branches are collected; none: the
+   * negation holds; one with nothing saved: it fails. Otherwise the branches are negated inline
+   * (one query per choice of an expression from each branch) when every expression can be
+   * negated as it is: no ref or call made inside the negation nested in an operand, no var made
+   * inside it, and at most 16 choices. Else the branches become a support rule, negated, with
+   * the caller's vars it uses as arguments.
+   */
   private evalNot(frame: Frame, e: Expr, k: K): void {
     const positive: Expr = { ...e, negated: false };
+    const id = ++this.frames;
     const before = this.generated;
+    const start = resCount;
     const branches = this.collect((emit) => this.evalExpr(frame, positive, () => emit(true)));
     if (branches.length === 0) return k();
     if (branches.some((b) => b.saved.length === 0)) return;
-    if (branches.length === 1 && branches[0]!.saved.length === 1 && !residualVarNames(branches[0]!.saved[0]!).some((v) => this.madeAfter(v, before))) {
-      return this.withSaved([{ ...branches[0]!.saved[0]!, negated: !branches[0]!.saved[0]!.negated }], k);
+    let size = 1;
+    for (const b of branches) size *= b.saved.length;
+    const inline = size <= 16 && branches.every((b) => b.saved.every((s) => !this.nested(s, start) && (s.negated || residualVarNames(s).every((v) => !this.madeAfter(v, before)))));
+    if (inline) return this.complements(branches, 0, k);
+    const outside = [...new Set(branches.flatMap((b) => b.saved.flatMap((s) => residualVarNames(s))))].filter((v) => !this.madeAfter(v, before)).sort();
+    const name = `__not${frame.suffix || 0}_${e.index}_${id}__`;
+    const loc = e.location;
+    const args: Term[] = outside.map((v) => ({ type: "var", value: v, location: loc }));
+    const res = this.support([], branches.map((b) => ({ saved: b.saved, value: true })), undefined, ["data", name], loc, args);
+    const call: Expr = args.length > 0 ? callExpr("", args, loc, res.term) : termExpr(res.term, loc);
+    this.withSaved([{ ...call, negated: true }], k);
+  }
+
+  /** One query per choice of an expression from each branch, each chosen expression negated. */
+  private complements(branches: Branch[], i: number, k: K): void {
+    if (i === branches.length) return k();
+    for (const s of branches[i]!.saved) {
+      const negated: Expr = { ...s, negated: !s.negated };
+      const ops = this.operands.get(s);
+      if (ops) this.operands.set(negated, ops);
+      this.withSaved([negated], () => this.complements(branches, i + 1, k));
     }
-    // several residual expressions: a support rule, negated (its bodies must not use residual
-    // vars made outside the negation: the rule could not see them)
-    for (const b of branches) {
-      for (const s of b.saved) {
-        for (const name of residualVarNames(s)) {
-          if (!this.madeAfter(name, before)) throw unsupported("a negation over several expressions that share an iteration var with the query", e.location);
-        }
-      }
-    }
-    const name = `__not${++this.frames}__`;
-    const res = this.support([], branches.map((b) => ({ saved: b.saved, value: true })), undefined, ["data", name], e.location);
-    this.withSaved([{ ...termExpr(res.term, e.location), negated: true }], k);
+  }
+
+  /** OPA's containsNestedRefOrCall, where a residual made before the negation (`start`) counts as
+   * the caller's var it would be in OPA. */
+  private nested(s: Expr, start: number): boolean {
+    const inside = (this.operands.get(s) ?? []).filter((v): v is Res => v instanceof Res && v.seq > start).map((v) => v.term);
+    const isEq = Array.isArray(s.terms) && s.terms[0]?.type === "ref" && opName(s.terms[0].value) === "eq";
+    const isCall = Array.isArray(s.terms) && !isEq;
+    return inside.some((t) => (isCall ? hasRefOrCall(t) : t.type === "ref" ? t.value.slice(1).some(hasRefOrCall) : hasRefOrCall(t)));
   }
 
   private madeAfter(name: string, before: number): boolean {
@@ -729,6 +962,8 @@ export class PartialEvaluator {
   private evalEvery(frame: Frame, ev: Every, k: K): void {
     this.evalTerm(frame, ev.domain, (dom) => {
       if (dom instanceof Res) throw unsupported("`every` over unknowns", ev.location);
+      // a domain that is not a collection: `every` is undefined, as in OPA
+      if (typeof dom !== "object" || dom === null) return;
       const view = scanView(dom);
       for (let n = 0; n < view.length; n++) {
         const key = scanKey(dom, view, n);
@@ -797,6 +1032,10 @@ export function valueToTerm(v: Value, loc: NodeLocation): Term {
   return { type: "object", value: objectEntries(v).map(([a, b]) => [valueToTerm(a, loc), valueToTerm(b, loc)] as [Term, Term]), location: loc };
 }
 
+function isRoot(t: Term): boolean {
+  return t.type === "var" && (t.value === "input" || t.value === "data");
+}
+
 /** A residual term as the leading terms of a longer ref. */
 function refParts(t: Term): Term[] {
   return t.type === "ref" ? [...t.value] : [t];
@@ -833,6 +1072,124 @@ function opName(ref: Ref): string | undefined {
     parts.push(t.value);
   }
   return parts.join(".");
+}
+
+/**
+ * The body re-indexed, its wildcards (`$pe<n>`, printed `_`) that occur more than once renamed
+ * `__pe<n>__`: printed as `_` each would be a fresh var, and the residual would mean something else.
+ */
+function nameSharedWildcards(body: Body): Body {
+  const counts = new Map<string, number>();
+  for (const e of body) walkTerms(e, (t) => void (t.type === "var" && t.value.startsWith("$pe") && counts.set(t.value, (counts.get(t.value) ?? 0) + 1)));
+  const shared = [...counts].filter(([, n]) => n > 1).map(([name]) => name);
+  const tr = { term: (t: Term): Term => (t.type === "var" && shared.includes(t.value) ? { ...t, value: `__pe${t.value.slice(3)}__` } : t) };
+  return body.map((e, i) => ({ ...(shared.length > 0 ? transformExpr(e, tr) : e), index: i }));
+}
+
+/** Two object terms' values paired by their constant keys: undefined if a key is not constant,
+ * null if the keys differ (the unification fails). */
+function matchPairs(a: [Term, Term][], b: [Term, Term][]): [Term[], Term[]] | null | undefined {
+  if (![...a, ...b].every(([key]) => isConstant(key))) return undefined;
+  if (a.length !== b.length) return null;
+  const xs: Term[] = [];
+  const ys: Term[] = [];
+  for (const [key, v] of a) {
+    const kv = termToValue(key);
+    const other = b.find(([k2]) => equal(termToValue(k2), kv));
+    if (!other) return null;
+    xs.push(v);
+    ys.push(other[1]);
+  }
+  return [xs, ys];
+}
+
+/** The element of an array or object term at a known key: undefined if there is none, null if
+ * that cannot be told (a key that is not constant). */
+function element(t: Term & { type: "array" | "object" }, key: Value): Term | undefined | null {
+  if (t.type === "array") return typeof key === "number" && Number.isInteger(key) ? t.value[key] : undefined;
+  for (const [k, v] of t.value) {
+    if (!isConstant(k)) return null;
+    if (equal(termToValue(k), key)) return v;
+  }
+  return undefined;
+}
+
+/**
+ * OPA's copy propagation on a finished body: `g = t` where g is a residual var of a rule body or
+ * a wildcard and t a constant or a var is dropped, g replaced by t everywhere else; then a call
+ * whose output g is used once elsewhere is nested there (`plus(input.x, 1, g); g > 2` →
+ * `input.x + 1 > 2`).
+ */
+function propagateCopies(body: Body, locals: ReadonlySet<string>): Body {
+  let out = body;
+  for (;;) {
+    let i = out.findIndex((e) => copyOf(e, locals) !== undefined);
+    let g: string;
+    let t: Term;
+    if (i >= 0) [g, t] = copyOf(out[i]!, locals)!;
+    else {
+      i = out.findIndex((e, j) => {
+        const o = callOutput(e, locals);
+        return o !== undefined && out.reduce((n, x, m) => n + (m === j ? 0 : varCount(x, o)), 0) === 1 && varCount(e, o) === 1 && !out.some((x) => refHeadUse(x, o));
+      });
+      if (i < 0) return out;
+      const ts = out[i]!.terms as Term[];
+      g = (ts[ts.length - 1] as { value: string }).value;
+      t = { type: "call", value: ts.slice(0, -1), location: out[i]!.location };
+    }
+    const tr = { term: (x: Term): Term => (x.type === "var" && x.value === g ? t : x) };
+    out = out.filter((_, j) => j !== i).map((e) => transformExpr(e, tr));
+  }
+}
+
+/** The output var of a builtin call expression, when it is a residual var of a rule body. */
+function callOutput(e: Expr, locals: ReadonlySet<string>): string | undefined {
+  if (e.negated || e.with.length > 0 || !Array.isArray(e.terms)) return undefined;
+  const op = e.terms[0]!;
+  const name = op.type === "ref" ? opName(op.value) : undefined;
+  const decl = name !== undefined && name !== "eq" && !name.startsWith("data.") ? builtinDecl(name) : undefined;
+  const last = e.terms[e.terms.length - 1]!;
+  if (!decl?.result || last.type !== "var" || !locals.has(last.value)) return undefined;
+  return e.terms.length - 2 === decl.arity ? last.value : undefined;
+}
+
+/** The set without the vars of the terms (a rule head's vars are live: copy propagation keeps them). */
+function withoutVars(locals: ReadonlySet<string>, terms: readonly Term[]): ReadonlySet<string> {
+  const live = new Set<string>();
+  for (const t of terms) walkTerms(t, (x) => void (x.type === "var" && live.add(x.value)));
+  return live.size === 0 ? locals : new Set([...locals].filter((v) => !live.has(v)));
+}
+
+/** Whether the var heads a ref in the expression (a call cannot take its place there). */
+function refHeadUse(e: Expr, name: string): boolean {
+  let found = false;
+  walkTerms(e, (t) => void (t.type === "ref" && t.value[0]!.type === "var" && t.value[0]!.value === name && (found = true)));
+  return found;
+}
+
+function varCount(e: Expr, name: string): number {
+  let n = 0;
+  walkTerms(e, (t) => void (t.type === "var" && t.value === name && n++));
+  return n;
+}
+
+function copyOf(e: Expr, locals: ReadonlySet<string>): [string, Term] | undefined {
+  if (e.negated || e.with.length > 0 || !Array.isArray(e.terms) || e.terms.length !== 3) return undefined;
+  const [op, a, b] = e.terms as [Term, Term, Term];
+  if (op.type !== "ref" || op.value.length !== 1 || op.value[0]!.type !== "var" || op.value[0]!.value !== "eq") return undefined;
+  const usable = (t: Term): boolean => t.type === "var" || isConstant(t);
+  if (a.type === "var" && locals.has(a.value) && usable(b) && !(b.type === "var" && b.value === a.value)) return [a.value, b];
+  if (b.type === "var" && locals.has(b.value) && usable(a) && !(a.type === "var" && a.value === b.value)) return [b.value, a];
+  return undefined;
+}
+
+function hasRefOrCall(t: Term): boolean {
+  let found = false;
+  walkTerms(t, (x) => {
+    if (x.type === "ref" || x.type === "call") found = true;
+    return found;
+  });
+  return found;
 }
 
 function residualVarNames(e: Expr): string[] {

@@ -10,7 +10,7 @@
 import type { Body, Module } from "../ast/nodes.js";
 import { printBody, printModule } from "../ast/print.js";
 import { bodyToOpaJson, moduleToOpaJson, type JsonValue } from "../ast/opaJson.js";
-import { RegoError } from "../../runtime/errors.js";
+import { RegoError, resourceError } from "../../runtime/errors.js";
 import { compiledProgram, compiledQuery, parseUnknowns } from "./program.js";
 import { PartialEvaluator } from "./eval.js";
 
@@ -45,13 +45,24 @@ export function partialEval(options: PartialOptions): PartialResult {
   const unknowns = parseUnknowns(options.unknowns, "unknown");
   const disabled = parseUnknowns(options.disableInlining ?? [], "disableInlining entry");
   const evaluator = new PartialEvaluator(program.ctx, { input: options.input, data: options.data ?? {}, unknowns, disableInlining: disabled });
-  return evaluator.run(query);
+  try {
+    return evaluator.run(query);
+  } catch (e) {
+    // a RegoError is the answer; the stack or memory running out, or a bug, becomes one
+    if (e instanceof RegoError) throw e;
+    throw resourceError(e, "partial evaluation: ") ?? new RegoError("eval_internal_error", `partial evaluation: internal error: ${e instanceof Error ? e.message : String(e)}`, undefined, { cause: e });
+  }
+}
+
+/** One residual query as Rego text (`true` when it is empty: it always holds). */
+export function printQuery(query: Body): string {
+  return query.length === 0 ? "true" : printBody(query);
 }
 
 /** The residual queries as Rego text, one query per line (an always-true query is `true`), then
  * the support modules. */
 export function printResidual(result: PartialResult): string {
-  const lines = result.queries.map((q) => (q.length === 0 ? "true" : printBody(q)));
+  const lines = result.queries.map(printQuery);
   const support = result.support.map((m) => printModule(m));
   return [lines.join("\n"), ...support].join("\n\n");
 }

@@ -92,6 +92,20 @@ include if {
 }`,
     dialects: BOTH,
   },
+  {
+    name: "two fields, constant on the left",
+    rego: `package filters
+include if {
+  input.min <= input.docs.level
+  input.docs.owner != input.docs.title
+}
+include if input.docs.title == input.docs.owner
+include if {
+  not input.docs.level > input.min
+  not input.docs.title < input.docs.owner
+}`,
+    dialects: BOTH,
+  },
 ];
 
 const NAMES = ["alice", "bob", "a%", "a_", "o'neil", "back\\slash", "Alice", "", "é"];

@@ -124,4 +124,23 @@ describe("Engine.compileFilter", () => {
     expect(e.message).to.equal("unknowns must be prefixed with `input` or `data`: inpu.fruits");
     expect(e.location?.row).to.equal(3);
   });
+
+  it("request unknowns that are not refs of input or data: OPA's codes", async () => {
+    const engine = await tickets();
+    for (const [unknowns, code] of [
+      [["input.tickets", "1 + 1"], "invalid_parameter"],
+      [["input.tickets x"], "invalid_parameter"],
+      [["inpu.tickets"], "invalid_unknown"],
+    ] as const) {
+      const e = await rejection(engine.compileFilter("filters/include", { input: caesar, unknowns: [...unknowns], target: "postgresql" }));
+      expect(e.code, String(unknowns)).to.equal(code);
+    }
+  });
+
+  it("no unknowns at all (none in the request, no compile: annotation): invalid_unknown, not an all-or-nothing filter", async () => {
+    const engine = await Engine.create({ modules: { "f.rego": "package f\ninclude if not input.docs.archived\n" } });
+    const e = await rejection(engine.compileFilter("f/include", { target: "postgresql" }));
+    expect(e.code).to.equal("invalid_unknown");
+    expect(e.message).to.contain("no unknowns for data.f.include");
+  });
 });
