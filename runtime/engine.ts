@@ -10,6 +10,7 @@
 // compilation is not cached).
 import type { EvalOptions } from "./builtins/context.js";
 import { Authorizer } from "./authorizer.js";
+import { loadAllBuiltins } from "./builtins/catalog.js";
 import { asRegoError, compileDecision, wrapCompileError, type CompiledDecision } from "./decision.js";
 import { RegoError } from "./errors.js";
 import type { Bindings } from "./eval/prepared.js";
@@ -116,9 +117,10 @@ export class Engine {
   /**
    * Partially evaluates a query with the given refs unknown (OPA's Compile API): the residual
    * queries and support modules in OPA's JSON AST form (`support` left out when there is none).
+   * Partial evaluation runs builtins as an interpreter does, so every builtin category is loaded.
    */
   async partial(query: string, options: EnginePartialOptions): Promise<{ queries: JsonValue[]; support?: JsonValue[] }> {
-    const { partialEval, partialToOpaJson } = await import("../compiler/partial/index.js");
+    const [{ partialEval, partialToOpaJson }] = await Promise.all([import("../compiler/partial/index.js"), loadAllBuiltins()]);
     const opts: PartialOptions = { modules: this.modules, query, data: this.store.read(), unknowns: options.unknowns, v0Compatible: this.v0 };
     if (options.input !== undefined) opts.input = options.input;
     if (options.disableInlining) opts.disableInlining = options.disableInlining;
@@ -132,7 +134,7 @@ export class Engine {
    * translated for `target` (`postgresql`, `ucast.prisma`, or OPA's media type).
    */
   async compileFilter(path: string, options: CompileFilterOptions): Promise<CompileFilterResponse> {
-    const { compileFilter } = await import("../compiler/filter/compile.js");
+    const [{ compileFilter }] = await Promise.all([import("../compiler/filter/compile.js"), loadAllBuiltins()]);
     return compileFilter(
       {
         modules: this.modules,

@@ -129,14 +129,15 @@ describe("codegen: loader", () => {
     }
   });
 
-  it("a live module loads only the builtin categories its plan calls (Authorizer, Engine)", async function () {
+  it("a live module loads only the builtin categories its plan calls (Authorizer, Engine); a data filter calls any", async function () {
     this.timeout(120_000);
     const { status, stdout, stderr } = await runFixture(new URL("fixtures/byNeed.ts", import.meta.url), []);
     assert.equal(status, 0, stderr);
-    const r = JSON.parse(stdout) as { allow: boolean; deny: boolean; n: number; afterAuthorizer: string[]; loaded: string[] };
+    const r = JSON.parse(stdout) as { allow: boolean; deny: boolean; n: number; afterAuthorizer: string[]; loaded: string[]; filter: unknown };
     assert.deepEqual({ allow: r.allow, deny: r.deny, n: r.n }, { allow: true, deny: false, n: 2 });
     assert.deepEqual(r.afterAuthorizer, ["strings"]);
     assert.deepEqual(r.loaded, ["aggregates", "strings"]);
+    assert.deepEqual(r.filter, { result: { query: "WHERE docs.name LIKE E'pub%'" } });
   });
 
   it("a module that cannot be loaded is not reported as a policy that does not compile", () => {
