@@ -15,7 +15,7 @@ import { RegoSet } from "../runtime/value/set.js";
 import { newPlainObject, type Value } from "../runtime/value/value.js";
 import type { Capabilities } from "./builtins/decls.js";
 import type { CompileContext } from "./passes/context.js";
-import { isStackOverflow } from "./passes/limits.js";
+import { isStackOverflow } from "../runtime/errors.js";
 import { requiredKeys } from "./passes/types/schema.js";
 import { SchemaScopes } from "./passes/types/schemaScopes.js";
 import type { MaybeType } from "./passes/types/types.js";

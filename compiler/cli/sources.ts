@@ -9,7 +9,8 @@ import { join, normalize, relative, sep } from "node:path";
 import { RegoError } from "../../runtime/errors.js";
 import { isDataFileName, mergeDataFile, parseDataFile, type DataFileError } from "../../runtime/dataFiles.js";
 import type { NodeLocation } from "../ast/nodes.js";
-import { refString, stringTerm, varTerm } from "../passes/terms.js";
+import { stringTerm, varTerm } from "../ast/terms.js";
+import { opaRef } from "../ast/print.js";
 import { newPlainObject, type PlainObject, type Value } from "../../runtime/value/value.js";
 
 export interface LoadedSources {
@@ -209,8 +210,8 @@ export function loadSchemas(path: string): Record<string, string> {
 }
 
 /** `schema` followed by the segments, printed as the type checker prints an annotation's schema
- * ref to look it up (refString: `schema.a["b-c"]`, and a keyword quoted too: `schema["in"]`). */
+ * ref to look it up (opaRef: `schema.a["b-c"]`, and a keyword quoted too: `schema["in"]`). */
 function schemaKey(file: string, segments: string[]): string {
   const location: NodeLocation = { file, row: 0, col: 0, offset: 0, text: "" };
-  return refString([varTerm("schema", location), ...segments.map((s) => stringTerm(s, location))]);
+  return opaRef([varTerm("schema", location), ...segments.map((s) => stringTerm(s, location))]);
 }

@@ -3,13 +3,14 @@
 // so that left-to-right evaluation binds variables first (stable: expressions keep their order
 // unless they must wait); what can never be bound is reported ("var x is unsafe").
 import type { Body, Expr, Module, NodeLocation, Rule, Term } from "../ast/nodes.js";
-import { isScalar, refString } from "./terms.js";
+import { isScalar } from "../ast/terms.js";
+import { opaRef } from "../ast/print.js";
 import type { CompileContext } from "./context.js";
 import type { Arity } from "./outputVars.js";
 import { reorderBodyForSafety, type Unsafe } from "./safetyReorder.js";
 import { headMayHaveVars } from "./rewriteLocalVars.js";
 import { safetyVarsOfExpr } from "./safetyVars.js";
-import { ALL_VARS, isGenerated, varsOf, varsOfTerms, walkTerms } from "./visit.js";
+import { ALL_VARS, isGenerated, varsOf, varsOfTerms, walkTerms } from "../ast/visit.js";
 
 const RESERVED = ["input", "data"];
 const FUTURE_KEYWORDS = new Set(["in", "every", "contains", "if"]);
@@ -54,8 +55,8 @@ export function reportUnsafe(ctx: CompileContext, unsafe: Unsafe, rewritten: Rea
 /** " in rule p" when another rule starts on the same line (so the message says which). */
 function ruleSuffix(m: Module, rule: Rule): string {
   const row = rule.location.row;
-  const name = refString(rule.head.reference);
-  if (!m.rules.some((r) => r !== rule && r.location.row === row && refString(r.head.reference) !== name)) return "";
+  const name = opaRef(rule.head.reference);
+  if (!m.rules.some((r) => r !== rule && r.location.row === row && opaRef(r.head.reference) !== name)) return "";
   return ` in rule ${name}`;
 }
 

@@ -6,7 +6,8 @@
 // and `with` replacements of functions by functions of another arity.
 import type { Body, Expr, NodeLocation, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { refString, termString, userNames } from "./terms.js";
+import { userNames } from "../ast/terms.js";
+import { opaRef, opaTerm } from "../ast/print.js";
 import { TypeEnv } from "./types/env.js";
 import { checkRefs, type Messages, type TypeError } from "./types/refs.js";
 import { A, fromDecl, isNil, keys, obj, or, set, unifies, values, type MaybeType, type Type } from "./types/types.js";
@@ -42,7 +43,7 @@ class Checker {
    * `data`, else a built-in. */
   funcType(env: TypeEnv, ref: Ref): MaybeType {
     if (isDataRef(ref)) return env.getRef(ref);
-    const name = refString(ref);
+    const name = opaRef(ref);
     const cache = (this.builtinTypes ??= new Map());
     let t = cache.get(name);
     if (!t) {
@@ -211,7 +212,7 @@ class Checker {
       const rr = this.ctx.ruleRef(r);
       const cut = rr.findIndex((t, i) => i > 0 && hasVars(t));
       const path = cut < 0 ? rr : rr.slice(0, cut);
-      this.rulePaths.set(r, (p = { path, text: termString({ type: "ref", value: path, location: rr[0]!.location }) }));
+      this.rulePaths.set(r, (p = { path, text: opaTerm({ type: "ref", value: path, location: rr[0]!.location }) }));
     }
     return p;
   }
@@ -229,7 +230,7 @@ class Checker {
         order.set(r, order.size);
         let node = trie;
         for (const t of this.ctx.ruleRef(r)) {
-          const k = termString(t);
+          const k = opaTerm(t);
           let child = node.children.get(k);
           if (!child) node.children.set(k, (child = { children: new Map(), rules: [] }));
           node = child;
@@ -274,7 +275,7 @@ class Checker {
   }
 
   private name(ref: Ref): string {
-    return refString(ref.map(this.rename));
+    return opaRef(ref.map(this.rename));
   }
 
   checkExpr(env: TypeEnv, e: Expr): TypeError | undefined {
@@ -296,7 +297,7 @@ class Checker {
       const orig = env.next?.getRef(ref);
       const vt = env.get(w.value);
       const replaced = orig?.kind === "function" ? A : or(orig, vt ?? A);
-      for (const r of this.rulesAlong(ref.map(termString))) affected.add(r);
+      for (const r of this.rulesAlong(ref.map(opaTerm))) affected.add(r);
       env.put(ref, replaced);
     }
     // rules that depend on replaced ones, transitively (in the graph's order after those)
@@ -310,7 +311,7 @@ class Checker {
       }
     }
     for (const r of nodes) if (closure.has(r)) affected.add(r);
-    const replacedPaths = new Set(targets.map((w) => termString(w.target)));
+    const replacedPaths = new Set(targets.map((w) => opaTerm(w.target)));
     for (const r of affected) {
       const { path, text } = this.rulePath(r);
       if (!replacedPaths.has(text)) env.put(path, A);

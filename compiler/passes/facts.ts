@@ -10,12 +10,13 @@
 // record the calls they introduce (and RewritePrintCalls the comprehensions). Terms move only
 // within a rule (head and body), never from one rule or else branch to another.
 import type { Expr, Module, Rule, Term } from "../ast/nodes.js";
-import { operatorName, plainDottedName, refString } from "./terms.js";
-import { isGenerated } from "./visit.js";
+import { operatorName } from "../ast/terms.js";
+import { opaRef, plainDottedName } from "../ast/print.js";
+import { isGenerated } from "../ast/visit.js";
 
 export class ModuleFacts {
   /** The names of the operators called in the module: of call expressions (`operatorName`) and
-   * of call terms (`refString` of the operator, and the operator's values joined by dots, the
+   * of call terms (`opaRef` of the operator, and the operator's values joined by dots, the
    * two spellings the stages look built-ins up by). */
   readonly calls = new Set<string>(["eq"]);
   /** Template strings. */
@@ -176,7 +177,7 @@ function noteCall(calls: Set<string>, op: Term): void {
     return;
   }
   const dotted = ref.map((x) => (x as { value: string }).value).join(".");
-  const printed = refString(ref);
+  const printed = opaRef(ref);
   calls.add(printed);
   if (dotted !== printed) calls.add(dotted);
 }

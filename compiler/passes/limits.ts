@@ -140,10 +140,6 @@ function tooDeepOpt(node: Node | undefined, depth: number): Node | undefined {
 }
 
 /** Whether an exception is the JS engine's stack overflow. */
-export function isStackOverflow(e: unknown): boolean {
-  return e instanceof RangeError && /call stack/i.test(e.message);
-}
-
 /** The error for a stage that overflowed the stack anyway (a safety net under the limits above):
  * located at the most deeply nested node of the modules (or query), the likely cause. */
 export function stackOverflowError(what: string, modules: readonly Module[], query?: Body): RegoError {

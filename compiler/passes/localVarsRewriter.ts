@@ -8,8 +8,9 @@ import { LocalDeclaredVars, Occurrence } from "./localVars.js";
 import { assignments } from "./marks.js";
 import { outputVarsForExprEq } from "./outputVars.js";
 import { declaredVars } from "./resolveRefs.js";
-import { boolTerm, isAssignment, isEvery, isScalar, isSome, nameRef, newExpr, refTerm, termString, validEqAssignArgCount, varTerm, withTerms } from "./terms.js";
-import { isWildcard, varsOf, varsOfTerms } from "./visit.js";
+import { boolTerm, isAssignment, isEvery, isScalar, isSome, nameRef, newExpr, refTerm, validEqAssignArgCount, varTerm, withTerms } from "../ast/terms.js";
+import { opaTerm } from "../ast/print.js";
+import { isWildcard, varsOf, varsOfTerms } from "../ast/visit.js";
 
 type Errs = { code: "rego_compile_error"; message: string; at: Term | Expr | With | Rule | { location: Term["location"] } }[];
 
@@ -292,7 +293,7 @@ export class Rewriter {
       }
       case "call": {
         const op = t.value[0]!;
-        if (op.type === "ref" && callsShadowed(stack, op.value)) this.error(`called function ${termString(op)} shadowed`, t);
+        if (op.type === "ref" && callsShadowed(stack, op.value)) this.error(`called function ${opaTerm(op)} shadowed`, t);
         this.terms(stack, t.value);
         return;
       }

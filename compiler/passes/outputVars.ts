@@ -2,11 +2,11 @@
 // core of OPA's safety analysis (unify.go and outputVarsFor* in compile.go), shared by the safety
 // check, `some ... in` declarations, and print and template-string checks.
 import type { Body, Expr, Ref, Term } from "../ast/nodes.js";
-import { isEquality, isGround, validEqAssignArgCount } from "./terms.js";
+import { isEquality, isGround, validEqAssignArgCount } from "../ast/terms.js";
 import { assignments } from "./marks.js";
 import { ScopedVars, type VarLookup, type VarSet } from "./scopedVars.js";
 import { NameList, NO_NAMES, type VarSink } from "./safetyVars.js";
-import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, varsOfTermsFrom, type VarParams } from "./visit.js";
+import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, varsOfTermsFrom, type VarParams } from "../ast/visit.js";
 
 export type Arity = (ref: Ref) => number;
 

@@ -4,8 +4,9 @@
 // imports that are never used are errors.
 import type { Body, Expr, Import, Module, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { copyTerm } from "./copy.js";
-import { isAssignment, isGround, refString, refTerm, stringTerm, validEqAssignArgCount } from "./terms.js";
+import { copyTerm } from "../ast/copy.js";
+import { isAssignment, isGround, refTerm, stringTerm, validEqAssignArgCount } from "../ast/terms.js";
+import { opaRef } from "../ast/print.js";
 
 interface Global {
   ref: Ref;
@@ -140,7 +141,7 @@ export function importName(imp: Import): string {
 
 export function importString(imp: Import): string {
   const path = imp.path.type === "ref" ? imp.path.value : [imp.path];
-  return `import ${refString(path)}${imp.alias ? ` as ${imp.alias}` : ""}`;
+  return `import ${opaRef(path)}${imp.alias ? ` as ${imp.alias}` : ""}`;
 }
 
 function getGlobals(pkg: PackageRules | undefined, imports: readonly Import[]): Globals {

@@ -4,8 +4,8 @@
 // __local0__ = data.foo[i]}`).
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
-import { eqExpr, isComprehension, varTerm } from "./terms.js";
-import { Walker } from "./visit.js";
+import { eqExpr, isComprehension, varTerm } from "../ast/terms.js";
+import { Walker } from "../ast/visit.js";
 
 /** Whether a term contains refs or comprehensions (OPA's requiresEval): anywhere below it, as
  * the walk of visit.ts goes (template-string expressions included). A recursion of its own, not

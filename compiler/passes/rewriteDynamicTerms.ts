@@ -4,7 +4,7 @@
 // constant. The generated expressions keep the original's `with` modifiers.
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, HoistedTerms, LocalVarGen } from "./context.js";
-import { eqExpr, isEquality, isEvery, isTermExpr, varTerm } from "./terms.js";
+import { eqExpr, isEquality, isEvery, isTermExpr, varTerm } from "../ast/terms.js";
 
 /** The rewrite of bodies; `hoisted` records what each generated var stands for. */
 class DynamicTerms {

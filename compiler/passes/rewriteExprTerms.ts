@@ -5,7 +5,7 @@
 import type { Body, Expr, Module, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, HoistedTerms, LocalVarGen } from "./context.js";
 import { DependencyRecord, DependencyWalker } from "./graph.js";
-import { eqExpr, newExpr, varTerm } from "./terms.js";
+import { eqExpr, newExpr, varTerm } from "../ast/terms.js";
 
 /** What the expansion works with: the generator of the new vars, and the record of the terms
  * they stand for. */

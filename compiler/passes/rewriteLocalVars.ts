@@ -7,8 +7,8 @@ import type { Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
 import { LocalDeclaredVars, Occurrence } from "./localVars.js";
 import { Rewriter } from "./localVarsRewriter.js";
-import { isScalar } from "./terms.js";
-import { ALL_VARS, isWildcard, varsOf, varsOfTerms, varsOfTermsFrom, walkTerms } from "./visit.js";
+import { isScalar } from "../ast/terms.js";
+import { ALL_VARS, isWildcard, varsOf, varsOfTerms, varsOfTermsFrom, walkTerms } from "../ast/visit.js";
 
 export function headMayHaveVars(r: Rule): boolean {
   const h = r.head;

@@ -6,8 +6,8 @@ import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
 import { addAll, KnownVars, outputVarsForExpr, type Arity } from "./outputVars.js";
 import { ScopedVars, type VarSet } from "./scopedVars.js";
-import { boolTerm, eqExpr, nameRef, newExpr, operatorName, varTerm, isCallExpr } from "./terms.js";
-import { SAFETY_PARAMS, varsOf, walkBodies, walkExprs } from "./visit.js";
+import { boolTerm, eqExpr, nameRef, newExpr, operatorName, varTerm, isCallExpr } from "../ast/terms.js";
+import { SAFETY_PARAMS, varsOf, walkBodies, walkExprs } from "../ast/visit.js";
 
 const RESERVED = ["input", "data"];
 

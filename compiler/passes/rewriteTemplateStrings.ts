@@ -7,8 +7,8 @@ import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
 import { KnownVars, outputVarsForBody, type Arity } from "./outputVars.js";
 import { ScopedVars, type VarSet } from "./scopedVars.js";
-import { eqExpr, nameRef, varTerm } from "./terms.js";
-import { SAFETY_PARAMS, someTerm, varsOf, walkTerms } from "./visit.js";
+import { eqExpr, nameRef, varTerm } from "../ast/terms.js";
+import { SAFETY_PARAMS, someTerm, varsOf, walkTerms } from "../ast/visit.js";
 
 type Err = { message: string; at: Term["location"] };
 

@@ -10,7 +10,7 @@ import type { Body, Expr, NodeLocation, Term } from "../ast/nodes.js";
 import { addAll, outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
 import { ScopedVars, type VarSet } from "./scopedVars.js";
 import { NameList, safetyVarsOfBody, safetyVarsOfExpr } from "./safetyVars.js";
-import { ALL_VARS, isGenerated, varsOf, varsOfTerms } from "./visit.js";
+import { ALL_VARS, isGenerated, varsOf, varsOfTerms } from "../ast/visit.js";
 
 /** The vars each expression left unsafe, in the order the expressions were found unsafe. */
 export type Unsafe = ReadonlyMap<Expr, Set<string>>;

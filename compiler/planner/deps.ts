@@ -3,7 +3,7 @@
 // reaches through data, overlaps one of them. Rules not affected need no copy in the generation:
 // their func of generation 0 answers the same (data and input replacements arrive at run time).
 import type { Ref, Rule, Term } from "../ast/nodes.js";
-import { walkTerms } from "../passes/visit.js";
+import { walkTerms } from "../ast/visit.js";
 
 /** A ref as the keys of its ground prefix (its head var's name, then its scalar terms). */
 export type RefKeys = readonly string[];

@@ -3,7 +3,7 @@
 // calls of built-ins, user functions and relations, and OPA's newer `and`/`or` groups.
 import type { Body, Every, Expr, LogicalExpr, NodeLocation, NotGroup, Ref, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand, Stmt, StmtOf } from "../ir/types.js";
-import { refString, termString } from "../passes/terms.js";
+import { opaRef, opaTerm } from "../ast/print.js";
 import { DATA, INPUT, sealed, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { planNodeRules } from "./rules.js";
@@ -220,7 +220,7 @@ function planExprEvery(p: Planner, every: Every, iter: Iter): void {
 
 function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
   const opTerm = terms[0]!;
-  if (opTerm.type !== "ref") throw p.error(`illegal call: operator ${termString(opTerm)}`);
+  if (opTerm.type !== "ref") throw p.error(`illegal call: operator ${opaTerm(opTerm)}`);
   const operator = p.operatorName(opTerm.value);
   if (operator === "eq") {
     planUnify(p, terms[1]!, terms[2]!, iter);
@@ -232,7 +232,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
     if (replacement.type === "ref") {
       const r = replacement.value;
       if (!isRoot(r, DATA) && !isRoot(r, INPUT)) {
-        const name = refString(r);
+        const name = opaRef(r);
         const bi = p.input.builtins.get(name);
         if (!bi) throw p.error(`illegal replacement of operator "${operator}" by ${name}`);
         p.externs.set(name, bi);
@@ -250,7 +250,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
     if (bi) return planExprCallValue(p, replacement, bi.arity, operands, iter);
     const node = p.rules.lookup(opTerm.value);
     if (node) return planExprCallValue(p, replacement, node.arity(), operands, iter);
-    throw p.error(`illegal replacement of operator "${operator}" by ${termString(replacement)}`);
+    throw p.error(`illegal replacement of operator "${operator}" by ${opaTerm(replacement)}`);
   }
 
   let name: string;

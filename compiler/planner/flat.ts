@@ -17,8 +17,8 @@
 // plan).
 import type { Expr, Ref, Term } from "../ast/nodes.js";
 import type { Block } from "../ir/types.js";
-import { isScalar } from "../passes/terms.js";
-import { varsOf } from "../passes/visit.js";
+import { isScalar } from "../ast/terms.js";
+import { varsOf } from "../ast/visit.js";
 import { DATA, type Iter, type Planner } from "./planner.js";
 import { planTerm } from "./terms.js";
 

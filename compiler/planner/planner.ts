@@ -8,9 +8,9 @@ import type { Body, Module, NodeLocation, Ref, Rule } from "../ast/nodes.js";
 import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtOf } from "../ir/types.js";
 import { RegoError } from "../../runtime/errors.js";
 import type { BuiltinDecl } from "../builtins/decls.js";
-import { isStackOverflow } from "../passes/limits.js";
-import { refString } from "../passes/terms.js";
-import { isGenerated, isWildcard, SAFETY_PARAMS, varsOf } from "../passes/visit.js";
+import { isStackOverflow } from "../../runtime/errors.js";
+import { opaRef } from "../ast/print.js";
+import { isGenerated, isWildcard, SAFETY_PARAMS, varsOf } from "../ast/visit.js";
 import { SourceLocation } from "../syntax/location.js";
 import { planQuery } from "./exprs.js";
 import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./trie.js";
@@ -281,26 +281,26 @@ export class Planner {
   /** Operator names by the texts of their refs' terms (see operatorName). */
   private readonly operatorNames: OperatorNames = new Map();
 
-  /** The name of a call's operator (`count`, `data.pkg.f`), as refString makes it: asked for at
+  /** The name of a call's operator (`count`, `data.pkg.f`), as opaRef makes it: asked for at
    * each call planned (and when checking it is flat). Nearly every operator ref is a var and
    * strings (`internal.member_2`, `data.pkg.f`), each its own object, the same few names again
    * and again: those are made once per name, found by their terms' texts (a map per term: no
    * key string built); the others once per ask. */
   operatorName(ref: Ref): string {
     const head = ref[0];
-    if (head?.type !== "var" || head.value.startsWith("$")) return refString(ref);
+    if (head?.type !== "var" || head.value.startsWith("$")) return opaRef(ref);
     if (ref.length === 1) return head.value;
     let node = this.operatorNames.get(head.value);
     if (node === undefined) this.operatorNames.set(head.value, (node = { name: undefined, next: undefined }));
     for (let i = 1; i < ref.length; i++) {
       const t = ref[i]!;
-      if (t.type !== "string") return refString(ref);
+      if (t.type !== "string") return opaRef(ref);
       const next: Map<string, OperatorName> = (node.next ??= new Map());
       let child = next.get(t.value);
       if (child === undefined) next.set(t.value, (child = { name: undefined, next: undefined }));
       node = child;
     }
-    return (node.name ??= refString(ref));
+    return (node.name ??= opaRef(ref));
   }
 
   varOperand(v: string): Operand {

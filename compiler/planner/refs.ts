@@ -4,7 +4,7 @@
 // a CallDynamic, and a whole subtree its "extent" (virtual documents merged over base data).
 import type { Ref, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand } from "../ir/types.js";
-import { varsOf } from "../passes/visit.js";
+import { varsOf } from "../ast/visit.js";
 import { isFlatTerm, planSeqOf, type Seq } from "./flat.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";

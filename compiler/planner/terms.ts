@@ -2,7 +2,8 @@
 // directions, array and object patterns), dots and scans.
 import type { ArrayComprehensionTerm, Body, ObjectComprehensionTerm, SetComprehensionTerm, Term } from "../ast/nodes.js";
 import type { Local, Operand } from "../ir/types.js";
-import { isScalar, termString } from "../passes/terms.js";
+import { isScalar } from "../ast/terms.js";
+import { opaTerm } from "../ast/print.js";
 import { planQuery } from "./exprs.js";
 import { type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
@@ -50,7 +51,7 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
     case "objectcomprehension":
       return planObjectComprehension(p, t, iter);
     default:
-      throw p.error(`${t.type} term not implemented: ${termString(t)}`);
+      throw p.error(`${t.type} term not implemented: ${opaTerm(t)}`);
   }
 }
 
@@ -257,7 +258,7 @@ export function planUnify(p: Planner, a: Term, b: Term, iter: Iter): void {
     if (b.type === "ref") return planTermThenUnifyObject(p, b, a.value, iter);
     if (b.type === "object") return planUnifyObjects(p, a.value, b.value, iter);
   }
-  throw p.error(`not implemented: unify(${termString(a)}, ${termString(b)})`);
+  throw p.error(`not implemented: unify(${opaTerm(a)}, ${opaTerm(b)})`);
 }
 
 /** `a` planned into a local, then unified with `b`. */
@@ -339,7 +340,7 @@ export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): voi
     case "object":
       return planUnifyLocalObject(p, a, b.value, iter);
     default:
-      throw p.error(`not implemented: unifyLocal(${termString(b)})`);
+      throw p.error(`not implemented: unifyLocal(${opaTerm(b)})`);
   }
 }
 
@@ -406,7 +407,7 @@ function planUnifyLocalObject(p: Planner, a: Operand, b: [Term, Term][], iter: I
 
 /** Object keys match when they print the same and have the same type. */
 function keyText(t: Term): string {
-  return `${t.type}:${termString(t)}`;
+  return `${t.type}:${opaTerm(t)}`;
 }
 
 function planUnifyObjects(p: Planner, a: [Term, Term][], b: [Term, Term][], iter: Iter): void {

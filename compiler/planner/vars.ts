@@ -3,7 +3,7 @@
 // with-blocks and rule-trie alternatives push and pop scopes of their own.
 import type { Term } from "../ast/nodes.js";
 import type { Local } from "../ir/types.js";
-import { varsOf } from "../passes/visit.js";
+import { varsOf } from "../ast/visit.js";
 import { DATA, INPUT } from "./planner.js";
 
 /** Whether `t` has a variable (`varsOf(t).size > 0`: a ref's head counts), answered without

@@ -1,8 +1,8 @@
 // The type environment (OPA's TypeEnv): a tree of types keyed by ref terms (`data.pkg.p`,
 // built-ins like `count`, local variables), chained to an enclosing environment.
 import type { NodeLocation, Ref, Term } from "../../ast/nodes.js";
-import { keyOf } from "../ruleTree.js";
-import { isConstant, stringTerm } from "../terms.js";
+import { keyOf } from "../../ast/compare.js";
+import { isConstant, stringTerm } from "../../ast/terms.js";
 import { A, arr, B, keys, N, NL, obj, or, S, select, set, values, type MaybeType, type Type } from "./types.js";
 
 export class TypeNode {

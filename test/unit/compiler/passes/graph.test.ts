@@ -9,7 +9,7 @@ import type { CompileContext } from "../../../../compiler/passes/context.js";
 import { buildGraph, Graph } from "../../../../compiler/passes/graph.js";
 import type { TreeNode } from "../../../../compiler/passes/ruleTree.js";
 import { compileUpTo } from "../../../../compiler/passes/runner.js";
-import { Walker } from "../../../../compiler/passes/visit.js";
+import { Walker } from "../../../../compiler/ast/visit.js";
 import { parseModuleResult } from "../../../../compiler/syntax/index.js";
 import { loadComplianceSources } from "../../../support/complianceModules.js";
 import { describeWithShared } from "../../../support/shared.js";

@@ -9,7 +9,7 @@ import { printModule } from "../../../../compiler/ast/print.js";
 import { compileModules, compileQuery, compileUpTo } from "../../../../compiler/passes/runner.js";
 import { reorderBodyForSafety } from "../../../../compiler/passes/safetyReorder.js";
 import { safetyVarsOfBody, safetyVarsOfExpr } from "../../../../compiler/passes/safetyVars.js";
-import { SAFETY_PARAMS, varsOf, walkExprs } from "../../../../compiler/passes/visit.js";
+import { SAFETY_PARAMS, varsOf, walkExprs } from "../../../../compiler/ast/visit.js";
 import { parseModule, parseQuery } from "../../../../compiler/syntax/index.js";
 
 const mod = (text: string) => parseModule(text, { file: "m.rego" });

@@ -1,7 +1,7 @@
 // Deep copies of AST terms (locations are shared: they are never mutated). Stages rewrite in
 // place, so a term that stands in more than one place is copied for each: the terms an import's
 // ref expands to at every use (resolveRefs.ts' globalRef).
-import type { Body, Expr, Term, With } from "../ast/nodes.js";
+import type { Body, Expr, Term, With } from "./nodes.js";
 
 export function copyTerm<T extends Term>(t: T): T {
   switch (t.type) {

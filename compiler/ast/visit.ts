@@ -1,7 +1,7 @@
 // Walking the AST: OPA's VarVisitor (the variables of a node, with the same skip parameters the
 // safety checks use) and generic walkers over terms, expressions, bodies and closures.
-import type { Body, Every, Expr, Head, Module, Rule, SomeDecl, Term, With } from "../ast/nodes.js";
-import type { VarSink } from "./safetyVars.js";
+import type { Body, Every, Expr, Head, Module, Rule, SomeDecl, Term, With } from "./nodes.js";
+import type { VarSink } from "../passes/safetyVars.js";
 
 export interface VarParams {
   /** Skip the head (first term) of refs. */
