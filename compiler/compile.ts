@@ -210,6 +210,7 @@ function planRegoUnguarded(options: CompileRegoOptions): PlannedRego {
   const { plan, localNames } = planProgram({
     modules: ctx.modules,
     ruleRef: (r) => ctx.ruleRef(r),
+    ruleTree: ctx.ruleTree!,
     builtins: ctx.builtins,
     queries,
     sourceSize,

@@ -24,6 +24,11 @@ export class Graph {
     s.add(v);
   }
 
+  /** A node's position in `nodes`, -1 for a rule not in the graph. */
+  position(r: Rule): number {
+    return this.ids.get(r) ?? -1;
+  }
+
   dependencies(r: Rule): ReadonlySet<Rule> {
     return this.adj.get(r) ?? EMPTY;
   }

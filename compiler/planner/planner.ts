@@ -6,18 +6,16 @@
 // terms.ts values and unification, refs.ts references into data.
 import type { Body, Module, NodeLocation, Ref, Rule } from "../ast/nodes.js";
 import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtOf } from "../ir/types.js";
-import { RegoError } from "../../runtime/errors.js";
 import type { BuiltinDecl } from "../builtins/decls.js";
-import { isStackOverflow } from "../../runtime/errors.js";
+import { isStackOverflow, RegoError } from "../../runtime/errors.js";
 import { opaRef } from "../ast/print.js";
 import { isGenerated, isWildcard, SAFETY_PARAMS, varsOf } from "../ast/visit.js";
-import { SourceLocation } from "../syntax/location.js";
 import { planQuery } from "./exprs.js";
 import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./trie.js";
 import * as S from "./stmts.js";
 import { VarStack } from "./vars.js";
 import { SeqProbe } from "./flat.js";
-import { RuleDeps } from "./deps.js";
+import { RuleDeps, type RuleTreeNode } from "./deps.js";
 import { planFunc, type RuleSet } from "./rules.js";
 
 export type Iter = () => void;
@@ -61,6 +59,8 @@ export interface PlanInput {
   modules: readonly Module[];
   /** The rule → module map of the compilation (for rule refs). */
   ruleRef: (r: Rule) => Ref;
+  /** The compilation's rule tree (which rules a `with` affects: deps.ts). */
+  ruleTree: RuleTreeNode;
   builtins: ReadonlyMap<string, BuiltinDecl>;
   queries: readonly QuerySet[];
   /** Characters of Rego source behind the modules and queries (sizes the statement budget). */
@@ -353,16 +353,11 @@ export class Planner {
       this.stampCol = this.beforeCol;
     } else if (!loc) {
       this.stampFile = this.stampRow = this.stampCol = 0;
-    } else if (loc instanceof SourceLocation) {
-      // row and col from one look-up of the offset (each getter makes its own), read at once
-      const at = loc.source.at(loc.offset);
+    } else {
+      const at = loc.position?.() ?? loc;
       this.stampRow = at.row ?? 0;
       this.stampCol = at.col ?? 0;
       this.stampFile = this.getFile(loc.file || "<query>");
-    } else {
-      this.stampFile = this.getFile(loc.file || "<query>");
-      this.stampRow = loc.row ?? 0;
-      this.stampCol = loc.col ?? 0;
     }
     this.beforeLoc = this.stampLoc;
     this.beforeFile = file;
@@ -501,10 +496,7 @@ export class Planner {
 
   /** What rules each rule reaches, for `with` (made when first asked). */
   deps(): RuleDeps {
-    if (this.ruleDeps) return this.ruleDeps;
-    const pairs: [Rule, Ref][] = [];
-    for (const m of this.input.modules) for (const r of m.rules) pairs.push([r, this.input.ruleRef(r)]);
-    return (this.ruleDeps = new RuleDeps(pairs));
+    return (this.ruleDeps ??= new RuleDeps(this.input.ruleTree));
   }
 
   /** Counter for capture names (see FuncStack.captures). */
