@@ -149,6 +149,9 @@ export interface Expr {
   with: With[];
   /** Set by compiler rewrites, never by the parser. */
   generated: boolean;
+  /** Written with `:=`, which RewriteLocalVars turns into `=`: unification through it is one-way,
+   * right to left, for the safety check. Set by that stage only. */
+  assigned?: boolean;
   location: NodeLocation;
 }
 

@@ -9,8 +9,7 @@ import type { CompileContext } from "./context.js";
 import type { Arity } from "./outputVars.js";
 import { reorderBodyForSafety, type Unsafe } from "./safetyReorder.js";
 import { headMayHaveVars } from "./rewriteLocalVars.js";
-import { safetyVarsOfExpr } from "./safetyVars.js";
-import { ALL_VARS, isGenerated, varsOf, varsOfTerms, walkTerms } from "../ast/visit.js";
+import { ALL_VARS, isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, walkTerms } from "../ast/visit.js";
 
 const RESERVED = ["input", "data"];
 const FUTURE_KEYWORDS = new Set(["in", "every", "contains", "if"]);
@@ -87,7 +86,7 @@ function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
     // walked. The full walk drops a superset of these, so what is left is the same.
     left = dropTopVars(body[i]!, unbound, left);
     if (left === 0) break;
-    safetyVarsOfExpr(body[i]!, scratch);
+    varsOf(body[i]!, SAFETY_PARAMS, scratch);
     left = dropBound(unbound, left, scratch);
   }
   if (left === 0) return undefined;

@@ -5,7 +5,6 @@
 import type { Body, Expr, Rule, Term, With } from "../ast/nodes.js";
 import type { LocalVarGen } from "./context.js";
 import { LocalDeclaredVars, Occurrence } from "./localVars.js";
-import { assignments } from "./marks.js";
 import { outputVarsForExprEq } from "./outputVars.js";
 import { declaredVars } from "./resolveRefs.js";
 import { boolTerm, isAssignment, isEvery, isScalar, isSome, nameRef, newExpr, refTerm, validEqAssignArgCount, varTerm, withTerms } from "../ast/terms.js";
@@ -115,7 +114,7 @@ export class Rewriter {
     this.assignTo(stack, e.terms[1]!);
     if (this.errs.length === before) {
       e.terms[0] = nameRef("eq", e.terms[0]!.location);
-      assignments.add(e);
+      e.assigned = true;
     }
     return e;
   }

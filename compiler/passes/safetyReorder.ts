@@ -9,8 +9,8 @@
 import type { Body, Expr, NodeLocation, Term } from "../ast/nodes.js";
 import { addAll, outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
 import { ScopedVars, type VarSet } from "./scopedVars.js";
-import { NameList, safetyVarsOfBody, safetyVarsOfExpr } from "./safetyVars.js";
-import { ALL_VARS, isGenerated, varsOf, varsOfTerms } from "../ast/visit.js";
+import { NameList } from "./safetyVars.js";
+import { ALL_VARS, isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms } from "../ast/visit.js";
 
 /** The vars each expression left unsafe, in the order the expressions were found unsafe. */
 export type Unsafe = ReadonlyMap<Expr, Set<string>>;
@@ -26,7 +26,7 @@ type State = Set<string> | typeof PENDING | typeof PLACED | undefined;
 
 /** The safety vars of `e`, collected in `sink` (empty, and left empty). */
 function varList(e: Expr, sink: NameList): string[] {
-  safetyVarsOfExpr(e, sink);
+  varsOf(e, SAFETY_PARAMS, sink);
   return sink.take() as string[];
 }
 
@@ -324,7 +324,7 @@ function reorderClosures(arity: Arity, g: ScopedVars, unsafe: UnsafeSink, curren
 function reorderNested(arity: Arity, g: ScopedVars, unsafe: UnsafeSink, current: Expr, termVars: ReadonlySet<string>, body: Body): Body {
   if (termVars.size > 0) {
     const bv = new Set<string>();
-    safetyVarsOfBody(body, bv);
+    varsOf(body, SAFETY_PARAMS, bv);
     for (const v of termVars) if (!bv.has(v) && !g.has(v)) unsafe.add(current, v);
   }
   const r = reorderBodyForSafety(arity, g, body);
@@ -343,7 +343,7 @@ function reorderOperand(arity: Arity, g: ScopedVars, unsafe: UnsafeSink, group: 
     const at = groupExpr(group);
     globals = new ScopedVars(g);
     const vs = new Set<string>();
-    safetyVarsOfBody(body, vs);
+    varsOf(body, SAFETY_PARAMS, vs);
     for (const v of vs) {
       if (g.has(v) || isGenerated(v)) continue;
       unsafe.add(at, v);

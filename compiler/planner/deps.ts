@@ -160,8 +160,9 @@ export class RuleDeps {
   }
 }
 
+/** The replacer that leaves out where a rule was written (locations, annotations, the `:=` mark). */
 function withoutLocations(key: string, value: unknown): unknown {
-  if (key === "location" || key === "annotations") return undefined;
+  if (key === "location" || key === "annotations" || key === "assigned") return undefined;
   if (typeof value === "bigint") return `${value}n`;
   return value;
 }
