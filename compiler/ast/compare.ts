@@ -3,6 +3,7 @@
 // call), then by value. Numbers compare by their exact decimal value, strings by code point.
 import type { Body, Expr, ExprTerms, Term } from "./nodes.js";
 import { opaTerm } from "./print.js";
+import { assertNever } from "../../runtime/errors.js";
 
 const KIND_ORDER: Record<Term["type"], number> = {
   null: 0,
@@ -71,6 +72,8 @@ export function compareTerms(a: Term, b: Term): number {
       }
       return a.value.parts.length - o.parts.length;
     }
+    default:
+      assertNever(a);
   }
 }
 
@@ -129,8 +132,23 @@ function exprOrder(t: ExprTerms): number {
     case "or":
     case "not":
       return 4;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "object":
+    case "null":
+    case "var":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return 1;
+    default:
+      assertNever(t);
   }
 }
 

@@ -173,8 +173,23 @@ function opaExprTerms(t: ExprTerms): string {
       return `{ ${printBody(t.lhs, "opa")} } ${t.type} { ${printBody(t.rhs, "opa")} }`;
     case "not":
       return `not { ${printBody(t.body, "opa")} }`;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "object":
+    case "null":
+    case "var":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return opaTerm(t);
+    default:
+      assertNever(t);
   }
 }
 
@@ -226,8 +241,23 @@ function printExprTerms(t: ExprTerms, depth: number): string {
       // (several expressions: a body the compiler made, e.g. with calls hoisted into it)
       return only ? `not (${printBody(t.body)})` : `not ${printBraceBody(t.body)}`;
     }
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "object":
+    case "null":
+    case "var":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return printTerm(t);
+    default:
+      assertNever(t);
   }
 }
 

@@ -15,6 +15,7 @@ import type {
 import { termsEqual } from "./compare.js";
 import { isGround } from "./ground.js";
 import { opaRef, opaTerm } from "./print.js";
+import { assertNever } from "../../runtime/errors.js";
 
 // ---------------------------------------------------------------------------------------------
 // Constructors (a generated node takes the location of what it stands for)
@@ -116,8 +117,16 @@ export function isConstant(t: Term): boolean {
       return t.value.every(isConstant);
     case "object":
       return t.value.every(([k, v]) => isConstant(k) && isConstant(v));
-    default:
+    case "var":
+    case "ref":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return false;
+    default:
+      assertNever(t);
   }
 }
 
@@ -161,8 +170,17 @@ export function userNames(maps: readonly ReadonlyMap<string, string>[], alias?: 
         return { ...t, value: t.value.map(rename) };
       case "object":
         return { ...t, value: t.value.map(([k, v]) => [rename(k), rename(v)] as [Term, Term]) };
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "templatestring":
         return t;
+      default:
+        assertNever(t);
     }
   };
   return rename;

@@ -1,6 +1,7 @@
 // Walking the AST: OPA's VarVisitor (the variables of a node, with the same skip parameters the
 // safety checks use) and generic walkers over terms, expressions, bodies and closures.
 import type { Body, Every, Expr, Head, Module, Rule, SomeDecl, Term, With } from "./nodes.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** Where a walk adds the vars it finds: a set, or a list that keeps them distinct itself. */
 export interface VarSink {
@@ -80,8 +81,23 @@ class VarCollector {
       case "module":
         for (const r of n.rules) this.rule(r);
         return;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "object":
+      case "null":
+      case "var":
+      case "ref":
+      case "array":
+      case "set":
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "call":
+      case "templatestring":
         return this.term(n);
+      default:
+        assertNever(n);
     }
   }
 
@@ -214,8 +230,13 @@ class VarCollector {
           else this.term(part as Term);
         }
         return;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
         return;
+      default:
+        assertNever(t);
     }
   }
 }
@@ -283,8 +304,23 @@ export abstract class Walker {
         this.term(node.domain);
         this.body(node.body);
         return;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "object":
+      case "null":
+      case "var":
+      case "ref":
+      case "array":
+      case "set":
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "call":
+      case "templatestring":
         return this.term(node);
+      default:
+        assertNever(node);
     }
   }
 
@@ -327,8 +363,14 @@ export abstract class Walker {
         }
         return;
       }
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+      case "var":
         return;
+      default:
+        assertNever(t);
     }
   }
 

@@ -8,7 +8,7 @@
 // vars in it that stand for a hoisted term (CompileContext.hoisted).
 import type { Expr, NodeLocation, Term } from "../ast/nodes.js";
 import { walkExprs } from "../ast/visit.js";
-import { RegoError } from "../../runtime/errors.js";
+import { RegoError, assertNever } from "../../runtime/errors.js";
 import type { CompileContext } from "./context.js";
 import { isTermExpr, userNames } from "../ast/terms.js";
 import { opaTerm } from "../ast/print.js";
@@ -75,8 +75,17 @@ function canFail(ctx: CompileContext, t: Term): boolean {
       return t.value.some((x) => canFail(ctx, x));
     case "object":
       return t.value.some(([k, v]) => canFail(ctx, k) || canFail(ctx, v));
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "templatestring":
       return false;
+    default:
+      assertNever(t);
   }
 }
 

@@ -15,6 +15,7 @@ import { checkRefs, type Messages, type TypeError } from "./types/refs.js";
 import { A, fromDecl, isNil, keys, obj, or, set, unifies, values, type MaybeType, type Type } from "./types/types.js";
 import { SchemaScopes } from "./types/schemaScopes.js";
 import { fillNil, hasVars, isDataRef, nested, unify1, unify2 } from "./types/unify.js";
+import { assertNever } from "../../runtime/errors.js";
 
 
 class Checker {
@@ -140,8 +141,15 @@ class Checker {
           if (errs) return errs;
         }
         return undefined;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+      case "var":
+      case "templatestring":
         return undefined;
+      default:
+        assertNever(t);
     }
   }
 

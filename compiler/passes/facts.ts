@@ -13,6 +13,7 @@ import type { Expr, Module, Rule, Term } from "../ast/nodes.js";
 import { operatorName } from "../ast/terms.js";
 import { opaRef, plainDottedName } from "../ast/print.js";
 import { isGenerated, Walker } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
 export class ModuleFacts {
   /** The names of the operators called in the module: of call expressions (`operatorName`) and
@@ -105,8 +106,16 @@ export class FactCollector extends Walker {
       case "objectcomprehension":
         this.facts.closureTerms.add(this.rule!);
         return this.children(t);
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "object":
+      case "null":
+      case "array":
+      case "set":
         return this.children(t);
+      default:
+        assertNever(t);
     }
   }
 }

@@ -10,6 +10,7 @@ import { declaredVars } from "./resolveRefs.js";
 import { boolTerm, isAssignment, isEvery, isScalar, isSome, nameRef, newExpr, refTerm, validEqAssignArgCount, varTerm, withTerms } from "../ast/terms.js";
 import { opaTerm } from "../ast/print.js";
 import { isWildcard, varsOf, varsOfTerms } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
 type Errs = { code: "rego_compile_error"; message: string; at: Term | Expr | With | Rule | { location: Term["location"] } }[];
 
@@ -142,6 +143,19 @@ export class Rewriter {
           return;
         }
         break;
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+      case "set":
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "call":
+      case "templatestring":
+        break;
+      default:
+        assertNever(t);
     }
     this.error(`cannot assign to ${t.type}`, t);
   }
@@ -332,8 +346,13 @@ export class Rewriter {
           else this.term(stack, p as Term);
         }
         return;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
         return;
+      default:
+        assertNever(t);
     }
   }
 }

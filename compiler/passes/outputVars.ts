@@ -6,6 +6,7 @@ import { isEquality, isGround, validEqAssignArgCount } from "../ast/terms.js";
 import { ScopedVars, type VarLookup, type VarSet } from "./scopedVars.js";
 import { NameList, NO_NAMES } from "./safetyVars.js";
 import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, varsOfTermsFrom, Walker, type VarParams, type VarSink } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
 export type Arity = (ref: Ref) => number;
 
@@ -118,9 +119,19 @@ class Unifier implements VarLookup {
           case "call":
             if (isCallSafe(b, safe)) this.markSafe(a.value);
             return;
-          default:
+          case "string":
+          case "number":
+          case "boolean":
+          case "null":
+          case "set":
+          case "arraycomprehension":
+          case "setcomprehension":
+          case "objectcomprehension":
+          case "templatestring":
             this.markSafe(a.value);
             return;
+          default:
+            assertNever(b);
         }
       case "ref":
         if (isRefSafe(a.value, safe)) {
@@ -162,8 +173,16 @@ class Unifier implements VarLookup {
           case "array":
             if (a.value.length === b.value.length) for (let i = 0; i < a.value.length; i++) this.rec(a.value[i]!, b.value[i]!);
             return;
-          default:
+          case "string":
+          case "number":
+          case "boolean":
+          case "object":
+          case "null":
+          case "set":
+          case "templatestring":
             return;
+          default:
+            assertNever(b);
         }
       case "object":
         switch (b.type) {
@@ -178,12 +197,30 @@ class Unifier implements VarLookup {
           case "object":
             if (a.value.length === b.value.length) this.recObjects(a.value, b.value);
             return;
-          default:
+          case "string":
+          case "number":
+          case "boolean":
+          case "null":
+          case "array":
+          case "set":
+          case "arraycomprehension":
+          case "setcomprehension":
+          case "objectcomprehension":
+          case "templatestring":
             return;
+          default:
+            assertNever(b);
         }
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+      case "set":
+      case "templatestring":
         if (b.type === "var") this.markSafe(b.value);
         return;
+      default:
+        assertNever(a);
     }
   }
 
@@ -236,8 +273,18 @@ class RefOutputs extends Walker {
       case "templatestring":
         // closures bind nothing outside
         return;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "object":
+      case "null":
+      case "var":
+      case "array":
+      case "set":
+      case "call":
         return this.children(t);
+      default:
+        assertNever(t);
     }
   }
 }
@@ -298,8 +345,23 @@ export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): readonly
     case "or":
     case "not":
       return NO_NAMES;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "object":
+    case "null":
+    case "var":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return refOutputs(e, safe).take();
+    default:
+      assertNever(ts);
   }
 }
 

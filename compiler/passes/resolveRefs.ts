@@ -7,6 +7,7 @@ import type { CompileContext } from "./context.js";
 import { copyTerm } from "../ast/copy.js";
 import { isAssignment, isGround, refTerm, stringTerm, validEqAssignArgCount } from "../ast/terms.js";
 import { opaRef } from "../ast/print.js";
+import { assertNever } from "../../runtime/errors.js";
 
 interface Global {
   ref: Ref;
@@ -226,8 +227,17 @@ function collectVars(t: Term, out: Set<string>): void {
       }
       return;
     }
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "templatestring":
       return;
+    default:
+      assertNever(t);
   }
 }
 
@@ -259,8 +269,19 @@ function argVarsOf(t: Term, argVars: Set<string>): string | undefined {
         if (err) return err;
       }
       return undefined;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return undefined;
+    default:
+      assertNever(t);
   }
 }
 
@@ -404,8 +425,13 @@ export function resolveTerm(globals: Globals, ignore: DeclaredStack, t: Term): T
         (p as { type: string }).type === "expr" ? resolveExpr(globals, ignore, p as Expr) : resolveTerm(globals, ignore, p as Term),
       );
       return t;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
       return t;
+    default:
+      assertNever(t);
   }
 }
 

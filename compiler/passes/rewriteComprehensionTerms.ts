@@ -6,6 +6,7 @@ import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
 import { eqExpr, isComprehension, varTerm } from "../ast/terms.js";
 import { Walker } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** Whether a term contains refs or comprehensions (OPA's requiresEval): anywhere below it, as
  * the walk of visit.ts goes (template-string expressions included). A recursion of its own, not
@@ -34,8 +35,14 @@ function termRequiresEval(t: Term): boolean {
         if ((p as { type: string }).type === "expr" ? exprRequiresEval(p as Expr) : termRequiresEval(p as Term)) return true;
       }
       return false;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "var":
       return false;
+    default:
+      assertNever(t);
   }
 }
 
@@ -93,8 +100,21 @@ class ComprehensionTerms extends Walker {
         if (requiresEval(t.value.key)) t.value.key = bind(this.gen, t.value.body, t.value.key);
         if (requiresEval(t.value.value)) t.value.value = bind(this.gen, t.value.body, t.value.value);
         return;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "object":
+      case "null":
+      case "var":
+      case "ref":
+      case "array":
+      case "set":
+      case "call":
+      case "templatestring":
         this.children(t);
+        break;
+      default:
+        assertNever(t);
     }
   }
 }

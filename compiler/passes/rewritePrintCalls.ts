@@ -8,6 +8,7 @@ import { addAll, KnownVars, outputVarsForExpr, type Arity } from "./outputVars.j
 import { ScopedVars, type VarSet } from "./scopedVars.js";
 import { boolTerm, eqExpr, nameRef, newExpr, operatorName, varTerm, isCallExpr } from "../ast/terms.js";
 import { SAFETY_PARAMS, varsOf, walkBodies, walkExprs } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
 const RESERVED = ["input", "data"];
 
@@ -149,8 +150,15 @@ export function forEachClosureIn(t0: Term, f: (b: Body, extra?: Iterable<string>
           visitTerm(v);
         }
         return;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+      case "var":
+      case "templatestring":
         return;
+      default:
+        assertNever(t);
     }
   };
   visitTerm(t0);

@@ -9,6 +9,7 @@ import { KnownVars, outputVarsForBody, type Arity } from "./outputVars.js";
 import { ScopedVars, type VarSet } from "./scopedVars.js";
 import { eqExpr, nameRef, varTerm } from "../ast/terms.js";
 import { SAFETY_PARAMS, someTerm, varsOf, walkTerms } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
 type Err = { message: string; at: Term["location"] };
 
@@ -63,8 +64,19 @@ class TemplateRewriter {
         case "templatestring":
           this.convert(t, safe);
           return true;
-        default:
+        case "string":
+        case "number":
+        case "boolean":
+        case "object":
+        case "null":
+        case "var":
+        case "ref":
+        case "array":
+        case "set":
+        case "call":
           return false;
+        default:
+          assertNever(t);
       }
     });
   }

@@ -11,6 +11,7 @@ import { addAll, outputVarsForBody, outputVarsForExpr, type Arity } from "./outp
 import { ScopedVars, type VarSet } from "./scopedVars.js";
 import { NameList } from "./safetyVars.js";
 import { ALL_VARS, isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** The vars each expression left unsafe, in the order the expressions were found unsafe. */
 export type Unsafe = ReadonlyMap<Expr, Set<string>>;
@@ -283,8 +284,14 @@ function closureTermsIn(t: Term, out: Term[]): void {
       }
       return;
     }
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "var":
       return;
+    default:
+      assertNever(t);
   }
 }
 

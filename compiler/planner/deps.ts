@@ -5,6 +5,7 @@
 import { keyOf } from "../ast/compare.js";
 import type { Ref, Rule, Term } from "../ast/nodes.js";
 import { walkTerms } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** The compiler's rule tree (passes/ruleTree.ts) as far as the planner reads it: the rules at a
  * node (the ground prefix of their refs) and the nodes below it by keyOf their key. */
@@ -36,8 +37,18 @@ function termKey(t: Term, head: boolean): string | undefined {
     case "boolean":
     case "null":
       return keyOf(t);
-    default:
+    case "object":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return undefined;
+    default:
+      assertNever(t);
   }
 }
 

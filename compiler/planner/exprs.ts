@@ -10,6 +10,7 @@ import { planNodeRules } from "./rules.js";
 import { isRoot, planWith } from "./with.js";
 import { planScan, planScanValues, planTerm, planTermInline, planUnify, planUnifyLocal } from "./terms.js";
 import { isFlatExpr, isFlatTerm, planSeqOf, type Seq } from "./flat.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** The leading args of a call of a built-in: none. */
 const NO_ARGS: readonly Operand[] = [];
@@ -80,7 +81,20 @@ export function planExpr(p: Planner, e: Expr, iter: Iter): void {
       return planNotGroup(p, ts, iter);
     case "some":
       return iter();
-    default: {
+    case "string":
+    case "number":
+    case "boolean":
+    case "object":
+    case "null":
+    case "var":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring": {
       const t = ts as Term;
       // `false` cannot hold; other constants always do; vars and refs are checked at run time
       if (t.type === "boolean") {
@@ -90,6 +104,8 @@ export function planExpr(p: Planner, e: Expr, iter: Iter): void {
       if (t.type !== "ref" && t.type !== "var") return iter();
       return planTermIsTrue(p, t, iter);
     }
+    default:
+      assertNever(ts);
   }
 }
 

@@ -9,6 +9,7 @@ import { type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { isFlatTerm, isFlatUnify, isFlatUnifyLocal, planFlatTerm, planSeq } from "./flat.js";
 import { planRef } from "./refs.js";
+import { assertNever } from "../../runtime/errors.js";
 
 export function planTerm(p: Planner, t: Term, iter: Iter): void {
   switch (t.type) {
@@ -50,8 +51,11 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
       return planArrayComprehension(p, t, iter);
     case "objectcomprehension":
       return planObjectComprehension(p, t, iter);
-    default:
+    case "call":
+    case "templatestring":
       throw p.error(`${t.type} term not implemented: ${opaTerm(t)}`);
+    default:
+      assertNever(t);
   }
 }
 
@@ -234,8 +238,14 @@ function isEvaluated(t: Term): boolean {
     case "arraycomprehension":
     case "objectcomprehension":
       return true;
-    default:
+    case "object":
+    case "var":
+    case "array":
+    case "call":
+    case "templatestring":
       return false;
+    default:
+      assertNever(t);
   }
 }
 
@@ -339,8 +349,20 @@ export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): voi
       return planUnifyLocalArray(p, a, b.value, iter);
     case "object":
       return planUnifyLocalObject(p, a, b.value, iter);
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "ref":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       throw p.error(`not implemented: unifyLocal(${opaTerm(b)})`);
+    default:
+      assertNever(b);
   }
 }
 

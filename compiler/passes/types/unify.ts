@@ -4,6 +4,7 @@ import type { Ref, Term } from "../../ast/nodes.js";
 import { opaTerm } from "../../ast/print.js";
 import { constantJson, NOT_JSON, type TypeEnv } from "./env.js";
 import { A, isNil, obj, or, select, set, unifies, type MaybeType, type Type } from "./types.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 // (composites are copied even when they hold no unknowns: a schema's object type is known by its
 // identity (requiredKeys, schema.ts), and a copy has no required keys — the types the code
@@ -135,8 +136,13 @@ export function unify1(env: TypeEnv, t: Term, tpe: Type, union: boolean): boolea
     case "call":
     case "templatestring":
       return true;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
       return unifies(env.get(t), tpe);
+    default:
+      assertNever(t);
   }
 }
 
