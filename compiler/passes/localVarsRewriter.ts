@@ -5,7 +5,7 @@
 import type { Body, Expr, Rule, Term, With } from "../ast/nodes.js";
 import type { LocalVarGen } from "./context.js";
 import { LocalDeclaredVars, Occurrence } from "./localVars.js";
-import { outputVarsForExprEq } from "./outputVars.js";
+import { outputVarsForExprEq } from "./safety/outputVars.js";
 import { declaredVars } from "./resolveRefs.js";
 import { boolTerm, isAssignment, isEvery, isScalar, isSome, nameRef, newExpr, refTerm, validEqAssignArgCount, varTerm, withTerms } from "../ast/terms.js";
 import { opaTerm } from "../ast/print.js";

@@ -5,8 +5,8 @@
 // must be declared before it. Later stages flatten the call like any other.
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
-import { KnownVars, outputVarsForBody, type Arity } from "./outputVars.js";
-import { ScopedVars, type VarSet } from "./scopedVars.js";
+import { KnownVars, outputVarsForBody, type Arity } from "./safety/outputVars.js";
+import { ScopedVars, type VarSet } from "./safety/scopedVars.js";
 import { eqExpr, nameRef, varTerm } from "../ast/terms.js";
 import { SAFETY_PARAMS, someTerm, varsOf, walkTerms } from "../ast/visit.js";
 import { assertNever } from "../../runtime/errors.js";

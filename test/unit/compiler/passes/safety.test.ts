@@ -1,4 +1,4 @@
-// The safety check's reordering (safetyReorder.ts) and CheckUndefinedFuncs' walk: bodies are
+// The safety check's reordering (passes/safety/reorder.ts) and CheckUndefinedFuncs' walk: bodies are
 // reordered as before (kept as they are when nothing must move), unsafe vars are reported in the
 // same order and at the same places (closures, groups, entries made late for closure vars), and
 // CheckUndefinedFuncs reports in the order of its walk. The expected results were recorded from
@@ -7,7 +7,7 @@ import { expect } from "chai";
 import type { Ref, Rule } from "../../../../compiler/ast/nodes.js";
 import { printModule } from "../../../../compiler/ast/print.js";
 import { compileModules, compileQuery, compileUpTo } from "../../../../compiler/passes/runner.js";
-import { reorderBodyForSafety } from "../../../../compiler/passes/safetyReorder.js";
+import { reorderBodyForSafety } from "../../../../compiler/passes/safety/reorder.js";
 import { SAFETY_PARAMS, varsOf, walkExprs } from "../../../../compiler/ast/visit.js";
 import { parseModule, parseQuery } from "../../../../compiler/syntax/index.js";
 

@@ -1,12 +1,12 @@
 // Which variables an expression binds ("output vars"), given the variables already bound: the
 // core of OPA's safety analysis (unify.go and outputVarsFor* in compile.go), shared by the safety
 // check, `some ... in` declarations, and print and template-string checks.
-import type { Body, Expr, Ref, Term } from "../ast/nodes.js";
-import { isEquality, isGround, validEqAssignArgCount } from "../ast/terms.js";
+import type { Body, Expr, Ref, Term } from "../../ast/nodes.js";
+import { isEquality, isGround, validEqAssignArgCount } from "../../ast/terms.js";
 import { ScopedVars, type VarLookup, type VarSet } from "./scopedVars.js";
-import { NameList, NO_NAMES } from "./safetyVars.js";
-import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, varsOfTermsFrom, Walker, type VarParams, type VarSink } from "../ast/visit.js";
-import { assertNever } from "../../runtime/errors.js";
+import { NameList, NO_NAMES } from "./nameList.js";
+import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, varsOfTermsFrom, Walker, type VarParams, type VarSink } from "../../ast/visit.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 export type Arity = (ref: Ref) => number;
 

@@ -4,18 +4,18 @@
 // ("count: invalid argument(s)"), unification of incompatible types ("match error"), membership,
 // references into values whose shape is known ("undefined ref: ..."), functions used as values,
 // and `with` replacements of functions by functions of another arity.
-import type { Body, Expr, NodeLocation, Ref, Rule, Term } from "../ast/nodes.js";
-import type { CompileContext } from "./context.js";
-import type { TreeNode } from "./ruleTree.js";
-import { termsEqual } from "../ast/compare.js";
-import { userNames } from "../ast/terms.js";
-import { opaRef, opaTerm } from "../ast/print.js";
-import { TypeEnv } from "./types/env.js";
-import { checkRefs, type Messages, type TypeError } from "./types/refs.js";
-import { A, fromDecl, isNil, keys, obj, or, set, unifies, values, type MaybeType, type Type } from "./types/types.js";
-import { SchemaScopes } from "./types/schemaScopes.js";
-import { fillNil, hasVars, isDataRef, nested, unify1, unify2 } from "./types/unify.js";
-import { assertNever } from "../../runtime/errors.js";
+import type { Body, Expr, NodeLocation, Ref, Rule, Term } from "../../ast/nodes.js";
+import type { CompileContext } from "../context.js";
+import type { TreeNode } from "../ruleTree.js";
+import { termsEqual } from "../../ast/compare.js";
+import { userNames } from "../../ast/terms.js";
+import { opaRef, opaTerm } from "../../ast/print.js";
+import { TypeEnv } from "./env.js";
+import { checkRefs, type Messages, type TypeError } from "./refs.js";
+import { A, fromDecl, isNil, keys, obj, or, set, unifies, values, type MaybeType, type Type } from "./types.js";
+import { SchemaScopes } from "./schemaScopes.js";
+import { fillNil, hasVars, isDataRef, nested, unify1, unify2 } from "./unify.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 
 class Checker {

@@ -1,6 +1,6 @@
 // The sink the safety analysis collects an expression's variables in (ast/visit.ts' varsOf with
 // SAFETY_PARAMS), once for every expression of every body it reorders.
-import type { VarSink } from "../ast/visit.js";
+import type { VarSink } from "../../ast/visit.js";
 
 /** What a NameList with nothing in it takes out (shared, never written). */
 export const NO_NAMES: readonly string[] = [];

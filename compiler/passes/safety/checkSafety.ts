@@ -2,14 +2,14 @@
 // in a position that cannot bind it (negation, built-in inputs, closures). Bodies are reordered
 // so that left-to-right evaluation binds variables first (stable: expressions keep their order
 // unless they must wait); what can never be bound is reported ("var x is unsafe").
-import type { Body, Expr, Module, NodeLocation, Rule, Term } from "../ast/nodes.js";
-import { isScalar } from "../ast/terms.js";
-import { opaRef } from "../ast/print.js";
-import type { CompileContext } from "./context.js";
+import type { Body, Expr, Module, NodeLocation, Rule, Term } from "../../ast/nodes.js";
+import { isScalar } from "../../ast/terms.js";
+import { opaRef } from "../../ast/print.js";
+import type { CompileContext } from "../context.js";
 import type { Arity } from "./outputVars.js";
-import { reorderBodyForSafety, type Unsafe } from "./safetyReorder.js";
-import { headMayHaveVars } from "./rewriteLocalVars.js";
-import { ALL_VARS, isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, walkTerms } from "../ast/visit.js";
+import { reorderBodyForSafety, type Unsafe } from "./reorder.js";
+import { headMayHaveVars } from "../rewriteLocalVars.js";
+import { ALL_VARS, isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, walkTerms } from "../../ast/visit.js";
 
 const RESERVED = ["input", "data"];
 const FUTURE_KEYWORDS = new Set(["in", "every", "contains", "if"]);

@@ -6,12 +6,12 @@
 // It runs for every body of every rule and query, so its state is kept in arrays indexed by the
 // expression's position (no map or set per expression), and the map of unsafe expressions is
 // made only when something is unsafe.
-import type { Body, Expr, NodeLocation, Term } from "../ast/nodes.js";
+import type { Body, Expr, NodeLocation, Term } from "../../ast/nodes.js";
 import { addAll, outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
 import { ScopedVars, type VarSet } from "./scopedVars.js";
-import { NameList } from "./safetyVars.js";
-import { ALL_VARS, isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms } from "../ast/visit.js";
-import { assertNever } from "../../runtime/errors.js";
+import { NameList } from "./nameList.js";
+import { ALL_VARS, isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms } from "../../ast/visit.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 /** The vars each expression left unsafe, in the order the expressions were found unsafe. */
 export type Unsafe = ReadonlyMap<Expr, Set<string>>;
