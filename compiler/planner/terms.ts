@@ -3,6 +3,7 @@
 import type { ArrayComprehensionTerm, Body, ObjectComprehensionTerm, SetComprehensionTerm, Term } from "../ast/nodes.js";
 import type { Local, Operand } from "../ir/types.js";
 import { isScalar } from "../ast/terms.js";
+import { keyOf } from "../ast/compare.js";
 import { opaTerm } from "../ast/print.js";
 import { planQuery } from "./exprs.js";
 import { type Iter, type Planner } from "./planner.js";
@@ -427,22 +428,17 @@ function planUnifyLocalObject(p: Planner, a: Operand, b: [Term, Term][], iter: I
   );
 }
 
-/** Object keys match when they print the same and have the same type. */
-function keyText(t: Term): string {
-  return `${t.type}:${opaTerm(t)}`;
-}
-
 function planUnifyObjects(p: Planner, a: [Term, Term][], b: [Term, Term][], iter: Iter): void {
   if (a.length !== b.length) return;
   const bValues = new Map<string, Term>();
   for (const [k, v] of b) {
-    const key = keyText(k);
+    const key = keyOf(k);
     if (!bValues.has(key)) bValues.set(key, v);
   }
   const common: [Term, Term][] = [];
   const only: [Term, Term][] = [];
   for (const [k, av] of a) {
-    const bv = bValues.get(keyText(k));
+    const bv = bValues.get(keyOf(k));
     if (bv === undefined) only.push([k, av]);
     else common.push([av, bv]);
   }

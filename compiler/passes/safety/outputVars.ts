@@ -2,6 +2,7 @@
 // core of OPA's safety analysis (unify.go and outputVarsFor* in compile.go), shared by the safety
 // check, `some ... in` declarations, and print and template-string checks.
 import type { Body, Expr, Ref, Term } from "../../ast/nodes.js";
+import { keyOf } from "../../ast/compare.js";
 import { isEquality, isGround, validEqAssignArgCount } from "../../ast/terms.js";
 import { ScopedVars, type VarLookup, type VarSet } from "./scopedVars.js";
 import { NameList, NO_NAMES } from "./nameList.js";
@@ -227,19 +228,14 @@ class Unifier implements VarLookup {
   private recObjects(a: [Term, Term][], b: [Term, Term][]): void {
     const values = new Map<string, Term>();
     for (const [k, v] of b) {
-      const key = keyText(k);
+      const key = keyOf(k);
       if (!values.has(key)) values.set(key, v);
     }
     for (const [k, v] of a) {
-      const other = values.get(keyText(k));
+      const other = values.get(keyOf(k));
       if (other) this.rec(v, other);
     }
   }
-}
-
-/** Object keys match when their types and values do (the first of equal keys counts). */
-function keyText(k: Term): string {
-  return `${k.type}:${JSON.stringify((k as { value: unknown }).value)}`;
 }
 
 /** Variables a term-level walk binds (non-ground refs whose head is safe bind their vars), in a
