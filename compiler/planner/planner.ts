@@ -6,7 +6,6 @@
 // terms.ts values and unification, refs.ts references into data.
 import type { Body, Module, NodeLocation, Ref, Rule } from "../ast/nodes.js";
 import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtOf } from "../ir/types.js";
-import type { BuiltinDecl } from "../builtins/decls.js";
 import { isStackOverflow, RegoError } from "../../runtime/errors.js";
 import { opaRef } from "../ast/print.js";
 import { isGenerated, isWildcard, SAFETY_PARAMS, varsOf } from "../ast/visit.js";
@@ -55,13 +54,24 @@ export interface QuerySet {
   captures?: ReadonlyMap<string, string>;
 }
 
+/** A built-in as the planner reads it (builtins/decls.ts' BuiltinDecl): its declaration goes
+ * into the plan as it is. */
+export interface PlanBuiltin {
+  name: string;
+  decl: unknown;
+  arity: number;
+  relation: boolean;
+  /** Undefined for void built-ins. */
+  result?: unknown;
+}
+
 export interface PlanInput {
   modules: readonly Module[];
   /** The rule → module map of the compilation (for rule refs). */
   ruleRef: (r: Rule) => Ref;
   /** The compilation's rule tree (which rules a `with` affects: deps.ts). */
   ruleTree: RuleTreeNode;
-  builtins: ReadonlyMap<string, BuiltinDecl>;
+  builtins: ReadonlyMap<string, PlanBuiltin>;
   queries: readonly QuerySet[];
   /** Characters of Rego source behind the modules and queries (sizes the statement budget). */
   sourceSize?: number;
@@ -93,7 +103,7 @@ export class Planner {
   private readonly stringIndex = new Map<string, number>();
   readonly files: { value: string }[] = [];
   private readonly fileIndex = new Map<string, number>();
-  readonly externs = new Map<string, BuiltinDecl>();
+  readonly externs = new Map<string, PlanBuiltin>();
   readonly rules = new RuleTrie();
   readonly funcs = new FuncStack();
   readonly mocks = new MocksStack();
