@@ -177,7 +177,7 @@ async function compileOnce(modules: Record<string, string>, entrypoints: string[
     return { name: e, query: ctx.query!.body, rewritten: ctx.query!.rewritten };
   });
   const t2 = performance.now();
-  const { plan } = planProgram({ modules: ctx.modules, ruleRef: (r) => ctx.ruleRef(r), builtins: ctx.builtins, queries });
+  const { plan } = planProgram({ modules: ctx.modules, ruleRef: (r) => ctx.ruleRef(r), ruleTree: ctx.ruleTree!, builtins: ctx.builtins, queries });
   const t3 = performance.now();
   const prepared = await compilePlan(plan, { entrypoint: entrypoints[0]! });
   const t4 = performance.now();

@@ -8,14 +8,14 @@ import type { Body, Module, Ref, Rule, Term } from "./ast/nodes.js";
 import { agreedTypes, type EntrypointSchemaTypes, type SchemaTypes, type TypeDescription } from "./codegen/schemaTypes.js";
 import type { Policy } from "./ir/types.js";
 import type { LocalNames } from "./codegen/emit/context.js";
-import { RegoError, RegoErrors, sortErrors } from "../runtime/errors.js";
+import { RegoError, RegoErrors, sortErrors, assertNever } from "../runtime/errors.js";
 import { numberFromText } from "../runtime/value/number.js";
 import { RegoObject, objectInsert } from "../runtime/value/object.js";
 import { RegoSet } from "../runtime/value/set.js";
 import { newPlainObject, type Value } from "../runtime/value/value.js";
 import type { Capabilities } from "./builtins/decls.js";
 import type { CompileContext } from "./passes/context.js";
-import { isStackOverflow } from "./passes/limits.js";
+import { isStackOverflow } from "../runtime/errors.js";
 import { requiredKeys } from "./passes/types/schema.js";
 import { SchemaScopes } from "./passes/types/schemaScopes.js";
 import type { MaybeType } from "./passes/types/types.js";
@@ -210,6 +210,7 @@ function planRegoUnguarded(options: CompileRegoOptions): PlannedRego {
   const { plan, localNames } = planProgram({
     modules: ctx.modules,
     ruleRef: (r) => ctx.ruleRef(r),
+    ruleTree: ctx.ruleTree!,
     builtins: ctx.builtins,
     queries,
     sourceSize,
@@ -379,7 +380,15 @@ export function termToValue(t: Term): Value {
       for (const [k, v] of t.value) o = objectInsert(o, termToValue(k), termToValue(v));
       return o instanceof RegoObject ? o : o;
     }
-    default:
+    case "var":
+    case "ref":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       throw new RegoError("rego_compile_error", `not a constant: ${t.type}`, t.location);
+    default:
+      assertNever(t);
   }
 }

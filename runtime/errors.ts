@@ -126,3 +126,14 @@ export function resourceError(e: unknown, prefix = "", location?: Location): Reg
   const message = resourceFailure(e);
   return message === undefined ? undefined : new RegoError("eval_internal_error", prefix + message, location, { cause: e });
 }
+
+/** Whether a JavaScript error is the call stack running out. */
+export function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message);
+}
+
+/** The end of a switch that handles every case of a union: a type error when a case is missing,
+ * an internal error should a value of no known case arrive anyway. */
+export function assertNever(x: never): never {
+  throw new Error(`unexpected node: ${JSON.stringify((x as { type?: unknown } | undefined)?.type ?? x)}`);
+}

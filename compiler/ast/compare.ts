@@ -2,6 +2,8 @@
 // first (null < boolean < number < string < var < ref < array < object < set < comprehensions <
 // call), then by value. Numbers compare by their exact decimal value, strings by code point.
 import type { Body, Expr, ExprTerms, Term } from "./nodes.js";
+import { opaTerm } from "./print.js";
+import { assertNever } from "../../runtime/errors.js";
 
 const KIND_ORDER: Record<Term["type"], number> = {
   null: 0,
@@ -30,7 +32,7 @@ export function compareTerms(a: Term, b: Term): number {
     case "boolean":
       return a.value === (b as typeof a).value ? 0 : a.value ? 1 : -1;
     case "number":
-      return compareDecimal(a.value, (b as typeof a).value);
+      return a.value === (b as typeof a).value ? 0 : compareDecimal(a.value, (b as typeof a).value);
     case "string":
     case "var":
       return compareStrings(a.value, (b as typeof a).value);
@@ -70,11 +72,36 @@ export function compareTerms(a: Term, b: Term): number {
       }
       return a.value.parts.length - o.parts.length;
     }
+    default:
+      assertNever(a);
   }
 }
 
 export function termsEqual(a: Term, b: Term): boolean {
   return compareTerms(a, b) === 0;
+}
+
+/** A string that equal keys (of the rule tree, the planner's trie, the type environment) share. */
+export function keyOf(t: Term): string {
+  if (t.type === "var") return cachedKey(varKeys, "var:", t.value);
+  if (t.type === "string") return cachedKey(stringKeys, "string:", t.value);
+  return `${t.type}:${opaTerm(t)}`;
+}
+
+// Every lookup in the rule tree and the type environment goes through keyOf, so the keys of vars
+// and strings (nearly all keys) are cached, made once per name; the cache is cleared when it grows
+// large, so that a long-lived process does not keep every name it saw.
+const varKeys = new Map<string, string>();
+const stringKeys = new Map<string, string>();
+const MAX_CACHED_KEYS = 100_000;
+
+function cachedKey(cache: Map<string, string>, prefix: string, value: string): string {
+  let k = cache.get(value);
+  if (k === undefined) {
+    if (cache.size >= MAX_CACHED_KEYS) cache.clear();
+    cache.set(value, (k = prefix + value));
+  }
+  return k;
 }
 
 export function compareTermLists(a: readonly Term[], b: readonly Term[]): number {
@@ -105,8 +132,23 @@ function exprOrder(t: ExprTerms): number {
     case "or":
     case "not":
       return 4;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "object":
+    case "null":
+    case "var":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return 1;
+    default:
+      assertNever(t);
   }
 }
 

@@ -2,6 +2,7 @@
 // `data.a.b` is ground; comprehensions and template strings never are). The parser needs it for
 // rule heads, the stages for unification and conflicts.
 import type { Term } from "./nodes.js";
+import { assertNever } from "../../runtime/errors.js";
 
 export function isGround(t: Term): boolean {
   switch (t.type) {
@@ -20,8 +21,13 @@ export function isGround(t: Term): boolean {
     case "objectcomprehension":
     case "templatestring":
       return false;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
       return true;
+    default:
+      assertNever(t);
   }
 }
 

@@ -36,6 +36,8 @@ export interface NodeLocation extends Location {
   readonly col: number;
   readonly offset: number;
   readonly text: string;
+  /** Row and col at once, where working them out costs (a parsed node's location). */
+  position?(): { readonly row: number; readonly col: number };
 }
 
 /** "v0" (original syntax), "v0v1" (v0 module that imports rego.v1 or rego.v2: both rule sets
@@ -147,6 +149,9 @@ export interface Expr {
   with: With[];
   /** Set by compiler rewrites, never by the parser. */
   generated: boolean;
+  /** Written with `:=`, which RewriteLocalVars turns into `=`: unification through it is one-way,
+   * right to left, for the safety check. Set by that stage only. */
+  assigned?: boolean;
   location: NodeLocation;
 }
 

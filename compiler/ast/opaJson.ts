@@ -5,6 +5,7 @@
 // order, as Go writes maps.
 import { sortedPairs, sortedUnique } from "./compare.js";
 import type { Annotations, Body, Comment, Expr, ExprTerms, Head, Import, Module, NodeLocation, Package, Rule, Term, With } from "./nodes.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** A number written exactly as its text. */
 export class RawNumber {
@@ -146,8 +147,23 @@ class Writer {
       }
       case "not":
         return this.located({ type: "not", body: this.body(t.body), explicit_body: t.explicitBody }, t.location);
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "object":
+      case "null":
+      case "var":
+      case "ref":
+      case "array":
+      case "set":
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "call":
+      case "templatestring":
         return this.term(t);
+      default:
+        assertNever(t);
     }
   }
 
@@ -187,6 +203,8 @@ class Writer {
           multi_line: t.value.multiLine,
           parts: t.value.parts.map((p) => (p.type === "expr" ? this.expr(p) : this.term(p))),
         };
+      default:
+        assertNever(t);
     }
   }
 

@@ -1,10 +1,13 @@
-// AST → canonical Rego text (v1 syntax), for round trips, golden output and error messages.
-// Printing and parsing again gives the same AST, locations aside: operators print infix with
-// the parentheses precedence needs, wildcards print as `_`, generated values and bodies are
-// left out, and `# METADATA` blocks print before the node they annotate.
+// The AST's printer, in two forms. Rego source (v1 syntax), for round trips and golden output:
+// printing and parsing again gives the same AST, locations aside; operators print infix with the
+// parentheses precedence needs, wildcards print as `_`, generated values and bodies are left out,
+// and `# METADATA` blocks print before the node they annotate. OPA's String() form (opaTerm,
+// opaRef, opaExpr), which error messages quote as OPA does: every operator as a call
+// (`eq(x, 1)`), a keyword after a dot in brackets, a template string as written.
 import { stringify } from "yaml";
 
-import type { Annotations, Body, Expr, ExprTerms, Module, Rule, Term } from "./nodes.js";
+import { assertNever } from "../../runtime/errors.js";
+import type { Annotations, Body, Expr, ExprTerms, Module, Ref, Rule, Term } from "./nodes.js";
 
 /** Infix operators: operator var → [symbol, precedence]. Precedence as in the parser's token
  * table; `in` is the loosest. */
@@ -27,6 +30,47 @@ const PREC_IN = 0;
 const PREC_ATOM = 9;
 
 const IDENT = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+const KEYWORDS = new Set([
+  "not", "package", "import", "as", "default", "else", "with", "null", "true", "false", "some", "every", "in",
+  "contains", "if",
+]);
+
+/** Rego source, or OPA's String() form. */
+type Form = "rego" | "opa";
+
+/** A term in OPA's String() form. */
+export function opaTerm(t: Term): string {
+  return printTerm(t, "opa");
+}
+
+/** A ref in OPA's String() form. */
+export function opaRef(ref: Ref): string {
+  return printRef(ref, false, "opa");
+}
+
+/** An expression in OPA's String() form. */
+export function opaExpr(e: Expr): string {
+  return printExpr(e, 0, false, "opa");
+}
+
+/** The dotted name of a ref that opaRef prints as its values joined by dots (a var head not a
+ * wildcard, then strings each an identifier and no keyword), else undefined. */
+export function plainDottedName(ref: Ref): string | undefined {
+  const head = ref[0];
+  if (head?.type !== "var" || head.value.startsWith("$")) return undefined;
+  let out = head.value;
+  for (let i = 1; i < ref.length; i++) {
+    const t = ref[i]!;
+    if (t.type !== "string" || !dotted(t.value, "opa")) return undefined;
+    out += `.${t.value}`;
+  }
+  return out;
+}
+
+/** A string key of a ref prints after a dot. */
+function dotted(s: string, form: Form): boolean {
+  return IDENT.test(s) && (form === "rego" || !KEYWORDS.has(s));
+}
 
 export function printModule(m: Module): string {
   const out: string[] = [];
@@ -98,19 +142,55 @@ export function printBlock(body: Body, depth: number): string {
   return `{\n${body.map((e) => pad + printExpr(e, depth + 1)).join("\n")}\n${"\t".repeat(depth)}}`;
 }
 
-export function printBody(body: Body): string {
-  return body.map((e) => printExpr(e, 0)).join("; ");
+export function printBody(body: Body, form: Form = "rego"): string {
+  return body.map((e) => printExpr(e, 0, false, form)).join("; ");
 }
 
 /** `operand`: the expression is an operand of `and`/`or`. There, and after `not`, a leading `{`
  * would open a body, so a term that prints with one is put in parentheses. */
-export function printExpr(e: Expr, depth = 0, operand = false): string {
+export function printExpr(e: Expr, depth = 0, operand = false, form: Form = "rego"): string {
   let s = e.negated ? "not " : "";
-  let body = printExprTerms(e.terms, depth);
-  if ((operand || e.negated) && body.startsWith("{")) body = unbrace(e.terms, depth);
-  s += body;
-  for (const w of e.with) s += ` with ${printTerm(w.target)} as ${printTerm(w.value)}`;
+  if (form === "opa") s += opaExprTerms(e.terms);
+  else {
+    let body = printExprTerms(e.terms, depth);
+    if ((operand || e.negated) && body.startsWith("{")) body = unbrace(e.terms, depth);
+    s += body;
+  }
+  for (const w of e.with) s += ` with ${printTerm(w.target, form)} as ${printTerm(w.value, form)}`;
   return s;
+}
+
+/** An expression's terms in OPA's String() form. */
+function opaExprTerms(t: ExprTerms): string {
+  if (Array.isArray(t)) return opaTerm({ type: "call", value: t, location: t[0]!.location });
+  switch (t.type) {
+    case "some":
+      return `some ${t.symbols.map(opaTerm).join(", ")}`;
+    case "every":
+      return `every ${t.key ? `${opaTerm(t.key)}, ` : ""}${opaTerm(t.value)} in ${opaTerm(t.domain)} { ${printBody(t.body, "opa")} }`;
+    case "and":
+    case "or":
+      return `{ ${printBody(t.lhs, "opa")} } ${t.type} { ${printBody(t.rhs, "opa")} }`;
+    case "not":
+      return `not { ${printBody(t.body, "opa")} }`;
+    case "string":
+    case "number":
+    case "boolean":
+    case "object":
+    case "null":
+    case "var":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
+      return opaTerm(t);
+    default:
+      assertNever(t);
+  }
 }
 
 function unbrace(t: ExprTerms, depth: number): string {
@@ -161,8 +241,23 @@ function printExprTerms(t: ExprTerms, depth: number): string {
       // (several expressions: a body the compiler made, e.g. with calls hoisted into it)
       return only ? `not (${printBody(t.body)})` : `not ${printBraceBody(t.body)}`;
     }
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "object":
+    case "null":
+    case "var":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return printTerm(t);
+    default:
+      assertNever(t);
   }
 }
 
@@ -220,12 +315,13 @@ function paren(t: Term, needed: boolean): string {
 }
 
 /** An element of a collection or a comprehension head: infix calls go in parentheses, so that
- * `|` and `,` keep their meaning. */
-function element(t: Term): string {
-  return paren(t, precedence(t) < PREC_ATOM);
+ * `|` and `,` keep their meaning (OPA's form has no infix calls). */
+function element(t: Term, form: Form = "rego"): string {
+  return form === "opa" ? printTerm(t, form) : paren(t, precedence(t) < PREC_ATOM);
 }
 
-export function printTerm(t: Term): string {
+export function printTerm(t: Term, form: Form = "rego"): string {
+  const el = (x: Term): string => element(x, form);
   switch (t.type) {
     case "null":
       return "null";
@@ -238,23 +334,27 @@ export function printTerm(t: Term): string {
     case "var":
       return t.value.startsWith("$") ? "_" : t.value;
     case "ref":
-      return printRef(t.value, false);
+      return printRef(t.value, false, form);
     case "array":
-      return `[${t.value.map(element).join(", ")}]`;
+      return `[${t.value.map(el).join(", ")}]`;
     case "set":
-      return t.value.length === 0 ? "set()" : `{${t.value.map(element).join(", ")}}`;
+      return t.value.length === 0 ? "set()" : `{${t.value.map(el).join(", ")}}`;
     case "object":
-      return `{${t.value.map(([k, v]) => `${element(k)}: ${element(v)}`).join(", ")}}`;
+      return `{${t.value.map(([k, v]) => `${el(k)}: ${el(v)}`).join(", ")}}`;
     case "arraycomprehension":
-      return `[${element(t.value.term)} | ${printBody(t.value.body)}]`;
+      return `[${el(t.value.term)} | ${printBody(t.value.body, form)}]`;
     case "setcomprehension":
-      return `{${element(t.value.term)} | ${printBody(t.value.body)}}`;
+      return `{${el(t.value.term)} | ${printBody(t.value.body, form)}}`;
     case "objectcomprehension":
-      return `{${element(t.value.key)}: ${element(t.value.value)} | ${printBody(t.value.body)}}`;
+      return `{${el(t.value.key)}: ${el(t.value.value)} | ${printBody(t.value.body, form)}}`;
     case "call":
+      if (form === "opa") return `${opaTerm(t.value[0]!)}(${t.value.slice(1).map(opaTerm).join(", ")})`;
       return printCall(t);
     case "templatestring":
+      if (form === "opa") return t.location.text || '$"..."';
       return printTemplate(t.value.multiLine, t.value.parts);
+    default:
+      return assertNever(t);
   }
 }
 
@@ -283,17 +383,18 @@ function isKeyValueIn(t: Term): boolean {
 
 /** A ref: `a.b[x]["c d"]`. With `bare` (package paths, rule heads) a leading string prints as
  * a name. */
-export function printRef(ref: Term[], bare: boolean): string {
+export function printRef(ref: Term[], bare: boolean, form: Form = "rego"): string {
   let s = "";
   ref.forEach((t, i) => {
     if (i === 0) {
-      if (t.type === "var" || (bare && t.type === "string")) s += t.value;
+      if (form === "opa") s += printTerm(t, form);
+      else if (t.type === "var" || (bare && t.type === "string")) s += t.value;
       else if (t.type === "call" || t.type === "ref") s += printTerm(t);
       else s += element(t);
       return;
     }
-    if (t.type === "string" && IDENT.test(t.value)) s += `.${t.value}`;
-    else s += `[${printTerm(t)}]`;
+    if (t.type === "string" && dotted(t.value, form)) s += `.${t.value}`;
+    else s += `[${printTerm(t, form)}]`;
   });
   return s;
 }

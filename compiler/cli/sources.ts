@@ -10,7 +10,8 @@ import { RegoError } from "../../runtime/errors.js";
 import { goGlob } from "../../runtime/goGlob.js";
 import { isDataFileName, mergeDataFile, parseDataFile, type DataFileError } from "../../runtime/dataFiles.js";
 import type { NodeLocation } from "../ast/nodes.js";
-import { refString, stringTerm, varTerm } from "../passes/terms.js";
+import { stringTerm, varTerm } from "../ast/terms.js";
+import { opaRef } from "../ast/print.js";
 import { newPlainObject, type PlainObject, type Value } from "../../runtime/value/value.js";
 
 export interface LoadedSources {
@@ -170,8 +171,8 @@ export function loadSchemas(path: string): Record<string, string> {
 }
 
 /** `schema` followed by the segments, printed as the type checker prints an annotation's schema
- * ref to look it up (refString: `schema.a["b-c"]`, and a keyword quoted too: `schema["in"]`). */
+ * ref to look it up (opaRef: `schema.a["b-c"]`, and a keyword quoted too: `schema["in"]`). */
 function schemaKey(file: string, segments: string[]): string {
   const location: NodeLocation = { file, row: 0, col: 0, offset: 0, text: "" };
-  return refString([varTerm("schema", location), ...segments.map((s) => stringTerm(s, location))]);
+  return opaRef([varTerm("schema", location), ...segments.map((s) => stringTerm(s, location))]);
 }

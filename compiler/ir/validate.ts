@@ -11,6 +11,7 @@ import { invalid } from "./decode.js";
 import { isDecodedShell, isDecodedStmtShell } from "./decoded.js";
 import type { Block, BuiltinFunc, CallStmt, Operand, Policy, Stmt, StringConst } from "./types.js";
 import { FuncPaths } from "./walk.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** Validates a decoded policy; throws RegoError("plan_invalid_error") on the first problem. */
 export function validatePolicy(policy: Policy): void {
@@ -191,8 +192,40 @@ class BodyChecker {
         case "ScanStmt":
           this.block(s.stmt.block, -1, depth + 1, levels + 2);
           break;
-        default:
+        case "ArrayAppendStmt":
+        case "AssignIntStmt":
+        case "AssignVarOnceStmt":
+        case "AssignVarStmt":
+        case "BreakStmt":
+        case "CallDynamicStmt":
+        case "CallStmt":
+        case "DotStmt":
+        case "EqualStmt":
+        case "IsArrayStmt":
+        case "IsDefinedStmt":
+        case "IsObjectStmt":
+        case "IsSetStmt":
+        case "IsUndefinedStmt":
+        case "LenStmt":
+        case "MakeArrayStmt":
+        case "MakeNullStmt":
+        case "MakeNumberIntStmt":
+        case "MakeNumberRefStmt":
+        case "MakeObjectStmt":
+        case "MakeSetStmt":
+        case "NopStmt":
+        case "NotEqualStmt":
+        case "ObjectInsertOnceStmt":
+        case "ObjectInsertStmt":
+        case "ObjectMergeStmt":
+        case "ResetLocalStmt":
+        case "ResultSetAddStmt":
+        case "ReturnLocalStmt":
+        case "SetAddStmt":
+        case "IndexStmt":
           break;
+        default:
+          assertNever(s);
       }
     }
   }
@@ -280,8 +313,28 @@ class BodyChecker {
       case "WithStmt":
         this.operand(stmt.stmt.value, depth, "value");
         break;
-      default:
+      case "AssignIntStmt":
+      case "BlockStmt":
+      case "BreakStmt":
+      case "IsDefinedStmt":
+      case "IsUndefinedStmt":
+      case "MakeArrayStmt":
+      case "MakeNullStmt":
+      case "MakeNumberIntStmt":
+      case "MakeNumberRefStmt":
+      case "MakeObjectStmt":
+      case "MakeSetStmt":
+      case "NopStmt":
+      case "NotStmt":
+      case "ObjectMergeStmt":
+      case "ResetLocalStmt":
+      case "ResultSetAddStmt":
+      case "ReturnLocalStmt":
+      case "ScanStmt":
+      case "IndexStmt":
         break;
+      default:
+        assertNever(stmt);
     }
     switch (stmt.type) {
       case "BreakStmt":
@@ -320,8 +373,35 @@ class BodyChecker {
       case "ReturnLocalStmt":
         if (this.kind !== "func") throw this.fail(depth, "", "ReturnLocalStmt outside a func");
         break;
-      default:
+      case "ArrayAppendStmt":
+      case "AssignVarOnceStmt":
+      case "AssignVarStmt":
+      case "BlockStmt":
+      case "DotStmt":
+      case "EqualStmt":
+      case "IsArrayStmt":
+      case "IsDefinedStmt":
+      case "IsObjectStmt":
+      case "IsSetStmt":
+      case "IsUndefinedStmt":
+      case "LenStmt":
+      case "MakeArrayStmt":
+      case "MakeNullStmt":
+      case "MakeObjectStmt":
+      case "MakeSetStmt":
+      case "NopStmt":
+      case "NotEqualStmt":
+      case "NotStmt":
+      case "ObjectInsertOnceStmt":
+      case "ObjectInsertStmt":
+      case "ObjectMergeStmt":
+      case "ResetLocalStmt":
+      case "ScanStmt":
+      case "SetAddStmt":
+      case "IndexStmt":
         break;
+      default:
+        assertNever(stmt);
     }
   }
 

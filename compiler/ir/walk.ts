@@ -2,6 +2,7 @@
 // run more than once); the locals a statement names, reads or writes; the rule funcs a
 // CallDynamicStmt may reach.
 import type { Block, CallDynamicStmt, Func, Operand, Policy, Stmt } from "./types.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** Calls `f` on every statement of the blocks, depth first, in order (no levels). */
 export function forEachStmt(blocks: readonly Block[], f: (s: Stmt, inScan: boolean) => void, inScan = false): void {
@@ -27,8 +28,39 @@ function forEachStmtIn(block: Block, f: (s: Stmt, inScan: boolean) => void, inSc
       case "IndexStmt":
         for (const c of s.stmt.cases) forEachStmt(c.blocks, f, inScan);
         break;
-      default:
+      case "ArrayAppendStmt":
+      case "AssignIntStmt":
+      case "AssignVarOnceStmt":
+      case "AssignVarStmt":
+      case "BreakStmt":
+      case "CallDynamicStmt":
+      case "CallStmt":
+      case "DotStmt":
+      case "EqualStmt":
+      case "IsArrayStmt":
+      case "IsDefinedStmt":
+      case "IsObjectStmt":
+      case "IsSetStmt":
+      case "IsUndefinedStmt":
+      case "LenStmt":
+      case "MakeArrayStmt":
+      case "MakeNullStmt":
+      case "MakeNumberIntStmt":
+      case "MakeNumberRefStmt":
+      case "MakeObjectStmt":
+      case "MakeSetStmt":
+      case "NopStmt":
+      case "NotEqualStmt":
+      case "ObjectInsertOnceStmt":
+      case "ObjectInsertStmt":
+      case "ObjectMergeStmt":
+      case "ResetLocalStmt":
+      case "ResultSetAddStmt":
+      case "ReturnLocalStmt":
+      case "SetAddStmt":
         break;
+      default:
+        assertNever(s);
     }
   }
 }
@@ -149,6 +181,8 @@ export function namesLocal(s: Stmt, local: number): boolean {
     case "NopStmt":
     case "NotStmt":
       return false;
+    default:
+      assertNever(s);
   }
 }
 
@@ -210,8 +244,21 @@ export function forEachRead(s: Stmt, f: (local: number) => void): void {
       return f(s.stmt.value);
     case "IndexStmt":
       return f(s.stmt.key);
-    default:
+    case "AssignIntStmt":
+    case "BlockStmt":
+    case "BreakStmt":
+    case "MakeArrayStmt":
+    case "MakeNullStmt":
+    case "MakeNumberIntStmt":
+    case "MakeNumberRefStmt":
+    case "MakeObjectStmt":
+    case "MakeSetStmt":
+    case "NopStmt":
+    case "NotStmt":
+    case "ResetLocalStmt":
       return;
+    default:
+      assertNever(s);
   }
 }
 
@@ -248,7 +295,22 @@ export function forEachWrite(s: Stmt, f: (local: number) => void): void {
       return f(s.stmt.value);
     case "WithStmt":
       return f(s.stmt.local);
-    default:
+    case "BlockStmt":
+    case "BreakStmt":
+    case "EqualStmt":
+    case "IsArrayStmt":
+    case "IsDefinedStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+    case "IsUndefinedStmt":
+    case "NopStmt":
+    case "NotEqualStmt":
+    case "NotStmt":
+    case "ResultSetAddStmt":
+    case "ReturnLocalStmt":
+    case "IndexStmt":
       return;
+    default:
+      assertNever(s);
   }
 }

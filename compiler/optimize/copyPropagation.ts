@@ -23,6 +23,7 @@ import type { Pass } from "./index.js";
 import { block, mapBodies, nestedBlocks, withBlocks } from "./stmts.js";
 import type { NameTable } from "./names.js";
 import { analyse } from "./uses.js";
+import { assertNever } from "../../runtime/errors.js";
 
 type Subst = Map<number, Operand>;
 
@@ -116,8 +117,22 @@ function substitute(s: Stmt, m: Subst): Stmt | null {
     case "ResultSetAddStmt":
       if (!bare("value")) return null;
       break;
-    default:
+    case "AssignIntStmt":
+    case "BlockStmt":
+    case "BreakStmt":
+    case "MakeArrayStmt":
+    case "MakeNullStmt":
+    case "MakeNumberIntStmt":
+    case "MakeNumberRefStmt":
+    case "MakeObjectStmt":
+    case "MakeSetStmt":
+    case "NopStmt":
+    case "NotStmt":
+    case "ResetLocalStmt":
+    case "IndexStmt":
       break;
+    default:
+      assertNever(s);
   }
   return out ? ({ type: s.type, stmt: out } as unknown as Stmt) : s;
 }

@@ -14,6 +14,7 @@
 import type { Block, Func, Plan, Policy, Stmt } from "../ir/types.js";
 import type { Pass } from "./index.js";
 import { at, block, mapBodies, mk, sameList, withBlocks } from "./stmts.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** How a statement (or list) can be left: by falling through to what follows, or by breaks,
  * given as BreakStmt indexes at its own position. */
@@ -86,11 +87,39 @@ function simplifyStmt(s: Stmt): { stmt: Stmt | null } & Exits {
       shifted(b.breaks, 2, breaks);
       return { stmt: withBlocks(s, [block(s.stmt.block, b.stmts)]), falls: true, breaks, pure: false };
     }
-    default: {
+    case "ArrayAppendStmt":
+    case "AssignIntStmt":
+    case "AssignVarOnceStmt":
+    case "AssignVarStmt":
+    case "CallStmt":
+    case "DotStmt":
+    case "EqualStmt":
+    case "IsArrayStmt":
+    case "IsDefinedStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+    case "IsUndefinedStmt":
+    case "LenStmt":
+    case "MakeArrayStmt":
+    case "MakeNullStmt":
+    case "MakeNumberIntStmt":
+    case "MakeNumberRefStmt":
+    case "MakeObjectStmt":
+    case "MakeSetStmt":
+    case "NotEqualStmt":
+    case "ObjectInsertOnceStmt":
+    case "ObjectInsertStmt":
+    case "ObjectMergeStmt":
+    case "ResetLocalStmt":
+    case "ResultSetAddStmt":
+    case "SetAddStmt":
+    case "IndexStmt": {
       if (CHECKS.has(s.type)) return { stmt: s, falls: true, breaks: new Set([0]), pure: true };
       const fails = s.type === "DotStmt" || s.type === "CallStmt";
       return { stmt: s, falls: true, breaks: new Set(fails ? [0] : []), pure: false };
     }
+    default:
+      assertNever(s);
   }
 }
 

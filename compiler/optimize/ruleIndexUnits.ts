@@ -3,6 +3,7 @@
 import { STMT_FIELDS, type FieldKind } from "../ir/fields.js";
 import type { Block, Func, IndexValue, Local, Operand, Policy, Stmt, StmtType } from "../ir/types.js";
 import { nestedBlocks } from "./stmts.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** A key of a ref: an integer, or a string with its index in `static.strings`. */
 export type Step = number | { index: number; value: string };
@@ -299,8 +300,22 @@ export function unitTests(policy: Policy, f: Func, roots: ReadonlyMap<Local, Ref
         set(s.stmt.result, x?.k === "ref" && xs?.k === "coll" && xs.vs ? { k: "member", ref: x.ref, vs: xs.vs } : undefined);
         continue;
       }
-      default:
+      case "AssignVarOnceStmt":
+      case "BlockStmt":
+      case "BreakStmt":
+      case "CallDynamicStmt":
+      case "NotStmt":
+      case "ObjectInsertOnceStmt":
+      case "ObjectInsertStmt":
+      case "ObjectMergeStmt":
+      case "ResultSetAddStmt":
+      case "ReturnLocalStmt":
+      case "ScanStmt":
+      case "WithStmt":
+      case "IndexStmt":
         break;
+      default:
+        assertNever(s);
     }
     break;
   }

@@ -22,6 +22,7 @@ import type { Pass } from "./index.js";
 import type { NameTable } from "./names.js";
 import { at, block, mapBodies, mapLocals, maxLocal, mk, nestedBlocks, withBlocks } from "./stmts.js";
 import { analyse } from "./uses.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** The most statements a fused copy may hold (the producer's bodies and each copy of the test). */
 const MAX_FUSED = 120;
@@ -69,8 +70,17 @@ function errorFree(s: Stmt): boolean {
       return true;
     case "CallStmt":
       return OPERATOR_BUILTINS.has(s.stmt.func) && s.stmt.args.length === 2;
-    default:
+    case "AssignVarOnceStmt":
+    case "CallDynamicStmt":
+    case "ObjectInsertOnceStmt":
+    case "ObjectMergeStmt":
+    case "ResultSetAddStmt":
+    case "ReturnLocalStmt":
+    case "WithStmt":
+    case "IndexStmt":
       return false;
+    default:
+      assertNever(s);
   }
 }
 

@@ -15,6 +15,7 @@ import type { Pass } from "./index.js";
 import type { NameTable } from "./names.js";
 import { block, mapBodies, mapLocals, maxLocal, nestedBlocks } from "./stmts.js";
 import { KILLS } from "./uses.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** The local a statement sets to a number or null constant. */
 function constantTarget(s: Stmt): Local | undefined {
@@ -24,8 +25,40 @@ function constantTarget(s: Stmt): Local | undefined {
     case "MakeNumberRefStmt":
     case "MakeNullStmt":
       return s.stmt.target;
-    default:
+    case "ArrayAppendStmt":
+    case "AssignVarOnceStmt":
+    case "AssignVarStmt":
+    case "BlockStmt":
+    case "BreakStmt":
+    case "CallDynamicStmt":
+    case "CallStmt":
+    case "DotStmt":
+    case "EqualStmt":
+    case "IsArrayStmt":
+    case "IsDefinedStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+    case "IsUndefinedStmt":
+    case "LenStmt":
+    case "MakeArrayStmt":
+    case "MakeObjectStmt":
+    case "MakeSetStmt":
+    case "NopStmt":
+    case "NotEqualStmt":
+    case "NotStmt":
+    case "ObjectInsertOnceStmt":
+    case "ObjectInsertStmt":
+    case "ObjectMergeStmt":
+    case "ResetLocalStmt":
+    case "ResultSetAddStmt":
+    case "ReturnLocalStmt":
+    case "ScanStmt":
+    case "SetAddStmt":
+    case "WithStmt":
+    case "IndexStmt":
       return undefined;
+    default:
+      assertNever(s);
   }
 }
 

@@ -3,6 +3,7 @@
 import { STMT_FIELDS } from "../ir/fields.js";
 import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtLocation, StmtMap, StmtType } from "../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** A statement of the given type (the envelope OPA's JSON uses). */
 export function mk<T extends StmtType>(type: T, stmt: StmtMap[T]): Stmt {
@@ -23,8 +24,40 @@ export function withBlocks(s: Stmt, blocks: Block[]): Stmt {
     case "WithStmt":
     case "ScanStmt":
       return s.stmt.block === blocks[0] ? s : ({ type: s.type, stmt: { ...s.stmt, block: blocks[0]! } } as Stmt);
-    default:
+    case "ArrayAppendStmt":
+    case "AssignIntStmt":
+    case "AssignVarOnceStmt":
+    case "AssignVarStmt":
+    case "BreakStmt":
+    case "CallDynamicStmt":
+    case "CallStmt":
+    case "DotStmt":
+    case "EqualStmt":
+    case "IsArrayStmt":
+    case "IsDefinedStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+    case "IsUndefinedStmt":
+    case "LenStmt":
+    case "MakeArrayStmt":
+    case "MakeNullStmt":
+    case "MakeNumberIntStmt":
+    case "MakeNumberRefStmt":
+    case "MakeObjectStmt":
+    case "MakeSetStmt":
+    case "NopStmt":
+    case "NotEqualStmt":
+    case "ObjectInsertOnceStmt":
+    case "ObjectInsertStmt":
+    case "ObjectMergeStmt":
+    case "ResetLocalStmt":
+    case "ResultSetAddStmt":
+    case "ReturnLocalStmt":
+    case "SetAddStmt":
+    case "IndexStmt":
       return s;
+    default:
+      assertNever(s);
   }
 }
 
@@ -37,8 +70,40 @@ export function nestedBlocks(s: Stmt): readonly Block[] {
     case "WithStmt":
     case "ScanStmt":
       return [s.stmt.block];
-    default:
+    case "ArrayAppendStmt":
+    case "AssignIntStmt":
+    case "AssignVarOnceStmt":
+    case "AssignVarStmt":
+    case "BreakStmt":
+    case "CallDynamicStmt":
+    case "CallStmt":
+    case "DotStmt":
+    case "EqualStmt":
+    case "IsArrayStmt":
+    case "IsDefinedStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+    case "IsUndefinedStmt":
+    case "LenStmt":
+    case "MakeArrayStmt":
+    case "MakeNullStmt":
+    case "MakeNumberIntStmt":
+    case "MakeNumberRefStmt":
+    case "MakeObjectStmt":
+    case "MakeSetStmt":
+    case "NopStmt":
+    case "NotEqualStmt":
+    case "ObjectInsertOnceStmt":
+    case "ObjectInsertStmt":
+    case "ObjectMergeStmt":
+    case "ResetLocalStmt":
+    case "ResultSetAddStmt":
+    case "ReturnLocalStmt":
+    case "SetAddStmt":
+    case "IndexStmt":
       return [];
+    default:
+      assertNever(s);
   }
 }
 

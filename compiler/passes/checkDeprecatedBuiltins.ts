@@ -2,8 +2,8 @@
 // (`any`, `all`, `re_match`, `set_diff`, `cast_*`, `net.cidr_overlap`) are errors.
 import type { Body } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { operatorName } from "./terms.js";
-import { walkExprs, walkTerms, type VarNode } from "./visit.js";
+import { operatorName } from "../ast/terms.js";
+import { walkExprs, walkTerms, type VarNode } from "../ast/visit.js";
 
 function check(ctx: CompileContext, node: VarNode | Body): void {
   const report = (name: string, at: Body[number]["location"]): void => {

@@ -2,8 +2,8 @@
 // named after the root documents `input` and `data`.
 import type { Body, Module, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { isAssignment } from "./terms.js";
-import { walkExprs } from "./visit.js";
+import { isAssignment } from "../ast/terms.js";
+import { walkExprs } from "../ast/visit.js";
 
 const ROOTS = new Set(["input", "data"]);
 

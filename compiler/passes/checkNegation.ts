@@ -7,10 +7,11 @@
 // Read from the compiled modules: what was moved out of a negated expression are the generated
 // vars in it that stand for a hoisted term (CompileContext.hoisted).
 import type { Expr, NodeLocation, Term } from "../ast/nodes.js";
-import { walkExprs } from "../ast/walk.js";
-import { RegoError } from "../../runtime/errors.js";
+import { walkExprs } from "../ast/visit.js";
+import { RegoError, assertNever } from "../../runtime/errors.js";
 import type { CompileContext } from "./context.js";
-import { isTermExpr, termString, userNames } from "./terms.js";
+import { isTermExpr, userNames } from "../ast/terms.js";
+import { opaTerm } from "../ast/print.js";
 
 /** The warnings of every legacy `not` of the compiled modules (none for a failed compile). */
 export function negationWarnings(ctx: CompileContext): RegoError[] {
@@ -22,7 +23,7 @@ export function negationWarnings(ctx: CompileContext): RegoError[] {
       if (!e.negated) return;
       const names: string[] = [];
       for (const t of hoistedTerms(ctx, e)) {
-        const name = termString(original(t));
+        const name = opaTerm(original(t));
         if (!names.includes(name)) names.push(name);
       }
       if (names.length > 0) out.push(warning(e.location, names));
@@ -74,8 +75,17 @@ function canFail(ctx: CompileContext, t: Term): boolean {
       return t.value.some((x) => canFail(ctx, x));
     case "object":
       return t.value.some(([k, v]) => canFail(ctx, k) || canFail(ctx, v));
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "templatestring":
       return false;
+    default:
+      assertNever(t);
   }
 }
 

@@ -3,7 +3,7 @@
 import type { Rule } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
 import { buildGraph } from "./graph.js";
-import { refString } from "./terms.js";
+import { opaRef } from "../ast/print.js";
 
 export function setGraph(ctx: CompileContext): void {
   ctx.graph = buildGraph(ctx);
@@ -11,7 +11,7 @@ export function setGraph(ctx: CompileContext): void {
 
 export function checkRecursion(ctx: CompileContext): void {
   const g = ctx.graph!;
-  const name = (r: Rule): string => refString(ctx.ruleRef(r));
+  const name = (r: Rule): string => opaRef(ctx.ruleRef(r));
   // a path is searched (and reported) only from the rules that are on a cycle: one search per
   // rule would make a long chain of rules quadratic
   const cyclic = g.onCycles();

@@ -5,7 +5,8 @@
 import type { Ref, Rule } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
 import type { TreeNode } from "./ruleTree.js";
-import { isGround, refHasPrefix, refString, termString } from "./terms.js";
+import { isGround, refHasPrefix } from "../ast/terms.js";
+import { opaRef, opaTerm } from "../ast/print.js";
 
 function isMultiValue(r: Rule): boolean {
   return r.head.key !== undefined && r.head.value === undefined;
@@ -17,7 +18,7 @@ function locString(r: { location: { file: string; row: number } }): string {
 
 export function checkRuleConflicts(ctx: CompileContext): void {
   const name = (r: Rule): string =>
-    refString(
+    opaRef(
       ctx.ruleRef(r).map((t) => (t.type === "var" && ctx.rewrittenVars.has(t.value) ? { ...t, value: ctx.rewrittenVars.get(t.value)! } : t)),
     );
   const rename = (ref: Ref): Ref => ref.map((t) => (t.type === "var" && ctx.rewrittenVars.has(t.value) ? { ...t, value: ctx.rewrittenVars.get(t.value)! } : t));
@@ -63,7 +64,7 @@ export function checkRuleConflicts(ctx: CompileContext): void {
     // (the name is printed only for an error: most nodes have none)
     const last = node.values[node.values.length - 1]!;
     if (conflicts && conflicts.length > 0) {
-      const lines = conflicts.map((c) => `  rule ${refString(rename(c.ref))} at ${locString(c.rule)}`);
+      const lines = conflicts.map((c) => `  rule ${opaRef(rename(c.ref))} at ${locString(c.rule)}`);
       ctx.err("rego_type_error", `rule ${name(last)} conflicts with:\n${lines.join("\n")}`, first.location);
     } else if (kindsDiffer || aritiesDiffer || (complete >= 1 && partial >= 1) || (multiValue && lengthsDiffer)) {
       ctx.err("rego_type_error", `conflicting rules ${name(last)} found`, first.location);
@@ -86,7 +87,7 @@ export function checkRuleConflicts(ctx: CompileContext): void {
       for (const child of node.modules) {
         if (child === m) continue;
         const pkg = child.package.path.slice(1).map((t) => (t as { value: string }).value).join(".");
-        ctx.err("rego_type_error", `package ${pkg} conflicts with rule ${refString(ref)} defined at ${locString(r)}`, m.package.location);
+        ctx.err("rego_type_error", `package ${pkg} conflicts with rule ${opaRef(ref)} defined at ${locString(r)}`, m.package.location);
       }
     }
   }
@@ -132,8 +133,8 @@ function flattenChildren(ctx: CompileContext, node: TreeNode, keep: (r: Rule) =>
     });
   }
   return out.sort((a, b) => {
-    const x = a.ref.map(termString).join("\u0000");
-    const y = b.ref.map(termString).join("\u0000");
+    const x = a.ref.map(opaTerm).join("\u0000");
+    const y = b.ref.map(opaTerm).join("\u0000");
     return x < y ? -1 : x > y ? 1 : 0;
   });
 }

@@ -2,12 +2,13 @@
 // arguments (one more when the result is captured).
 import type { Expr, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { isEquality, refString, userNames } from "./terms.js";
-import { ExprWalker } from "./visit.js";
+import { isEquality, userNames } from "../ast/terms.js";
+import { opaRef } from "../ast/print.js";
+import { ExprWalker } from "../ast/visit.js";
 
 /** Maps generated names back to the user's (for messages). */
 export function originalRef(ref: Ref, ...maps: ReadonlyMap<string, string>[]): string {
-  return refString(ref.map(userNames(maps)));
+  return opaRef(ref.map(userNames(maps)));
 }
 
 /** The check of one expression (true: do not look into its closures). */
@@ -42,7 +43,7 @@ function checker(ctx: CompileContext, rewritten: ReadonlyMap<string, string>[]):
 
 function arityError(ctx: CompileContext, ref: Ref, loc: Term["location"], exp: number, act: number, rewritten: ReadonlyMap<string, string>[]): void {
   const name = originalRef(ref, ...rewritten);
-  if (ctx.builtins.has(refString(ref))) {
+  if (ctx.builtins.has(opaRef(ref))) {
     ctx.err("rego_type_error", `${name}: arity mismatch`, loc);
     return;
   }

@@ -2,16 +2,16 @@
 // value (`x := print(1)`).
 import type { Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { refString, termString } from "./terms.js";
-import { walkTerms, type VarNode } from "./visit.js";
+import { opaRef, opaTerm } from "../ast/print.js";
+import { walkTerms, type VarNode } from "../ast/visit.js";
 
 function check(ctx: CompileContext, node: VarNode | Term[]): void {
   walkTerms(node, (t) => {
     if (t.type !== "call") return false;
     const op = t.value[0]!;
     if (op.type !== "ref") return false;
-    const bi = ctx.builtins.get(refString(op.value));
-    if (bi && bi.result === undefined) ctx.err("rego_type_error", `${termString(t)} used as value`, t.location);
+    const bi = ctx.builtins.get(opaRef(op.value));
+    if (bi && bi.result === undefined) ctx.err("rego_type_error", `${opaTerm(t)} used as value`, t.location);
     return false;
   });
 }

@@ -9,7 +9,8 @@ import type { DependencyRecord, Graph } from "./graph.js";
 import type { TypeEnv } from "./types/env.js";
 import { SchemaSet } from "./types/schema.js";
 import { collectFacts, FactCollector, ModuleFacts } from "./facts.js";
-import { refString, stringTerm } from "./terms.js";
+import { stringTerm } from "../ast/terms.js";
+import { opaRef } from "../ast/print.js";
 
 export interface CompileOptions {
   capabilities?: Capabilities;
@@ -199,7 +200,7 @@ export class CompileContext {
     // name (printed for every call of a user function) is not needed
     const head = ref[0];
     if (!(head?.type === "var" && head.value === "data") || this.builtinUnderData) {
-      const bi = this.builtins.get(refString(ref));
+      const bi = this.builtins.get(opaRef(ref));
       if (bi) return bi.arity;
     }
     const rules = this.ruleTree?.findRules(ref);

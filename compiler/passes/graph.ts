@@ -1,6 +1,7 @@
 // The rule dependency graph (an edge u → v when rule u refers to the document v defines), OPA's
 // topological sort over it, and the DFS path search the recursion check reports.
-import type { Body, Expr, Ref, Rule, Term } from "../ast/nodes.js";
+import type { Expr, Ref, Rule, Term } from "../ast/nodes.js";
+import { Walker } from "../ast/visit.js";
 import type { CompileContext } from "./context.js";
 import type { TreeNode } from "./ruleTree.js";
 
@@ -22,6 +23,11 @@ export class Graph {
     let s = this.adj.get(u);
     if (!s) this.adj.set(u, (s = new Set()));
     s.add(v);
+  }
+
+  /** A node's position in `nodes`, -1 for a rule not in the graph. */
+  position(r: Rule): number {
+    return this.ids.get(r) ?? -1;
   }
 
   dependencies(r: Rule): ReadonlySet<Rule> {
@@ -190,11 +196,9 @@ export function buildGraph(ctx: CompileContext): Graph {
   return g;
 }
 
-/** Adds an edge from the rule being walked to every rule each of its refs may refer to. The walk
- * is the Walker's of visit.ts (heads, bodies, `with`, declarations, closures, template parts),
- * written as plain functions over the walker rather than a Walker subclass: it sees every term of
- * every rule (hot, see bench/frontend.bench.ts). */
-export class DependencyWalker {
+/** Adds an edge from the rule being walked to every rule each of its refs may refer to (the refs
+ * of heads, bodies, `with`, declarations, closures and template parts). */
+export class DependencyWalker extends Walker {
   rule: Rule | undefined;
   /** The rules one ref finds (reused: the walk visits every ref of every rule). */
   readonly found: Rule[] = [];
@@ -202,95 +206,33 @@ export class DependencyWalker {
     /** Where the nodes and edges go (settable: one walker serves every module). */
     public sink: DependencySink,
     readonly tree: TreeNode,
-  ) {}
+  ) {
+    super();
+  }
 
   /** A rule and its else branches: each a node, with an edge to what its head and body use. */
   addRule(top: Rule): void {
     for (let a: Rule | undefined = top; a; a = a.else) {
       this.sink.addNode(a);
       this.rule = a;
-      const h = a.head;
-      depsOfTerms(this, h.reference);
-      if (h.args) depsOfTerms(this, h.args);
-      if (h.key && h.key !== h.reference[h.reference.length - 1]) depsOfTerm(this, h.key);
-      if (h.value) depsOfTerm(this, h.value);
-      depsOfBody(this, a.body);
+      this.any(a.head);
+      this.body(a.body);
     }
   }
-}
 
-function depsOfExpr(w: DependencyWalker, e: Expr): void {
-  const ts = e.terms;
-  if (Array.isArray(ts)) depsOfTerms(w, ts);
-  else if (ts.type === "some") depsOfTerms(w, ts.symbols);
-  else if (ts.type === "every") {
-    if (ts.key) depsOfTerm(w, ts.key);
-    depsOfTerm(w, ts.value);
-    depsOfTerm(w, ts.domain);
-    depsOfBody(w, ts.body);
-  } else if (ts.type === "and" || ts.type === "or") {
-    depsOfBody(w, ts.lhs);
-    depsOfBody(w, ts.rhs);
-  } else if (ts.type === "not") depsOfBody(w, ts.body);
-  else depsOfTerm(w, ts as Term);
-  const ws = e.with;
-  for (let i = 0; i < ws.length; i++) {
-    depsOfTerm(w, ws[i]!.target);
-    depsOfTerm(w, ws[i]!.value);
+  expr(e: Expr): void {
+    this.parts(e, true);
   }
-}
 
-function depsOfBody(w: DependencyWalker, body: Body): void {
-  for (let i = 0; i < body.length; i++) depsOfExpr(w, body[i]!);
-}
-
-function depsOfTerms(w: DependencyWalker, ts: Term[]): void {
-  for (let i = 0; i < ts.length; i++) depsOfTerm(w, ts[i]!);
-}
-
-function depsOfTerm(w: DependencyWalker, t: Term): void {
-  switch (t.type) {
-    case "ref":
-      depsOfRef(w, t.value);
-      depsOfTerms(w, t.value);
-      return;
-    case "array":
-    case "set":
-    case "call":
-      depsOfTerms(w, t.value);
-      return;
-    case "object": {
-      const kvs = t.value;
-      for (let i = 0; i < kvs.length; i++) {
-        depsOfTerm(w, kvs[i]![0]);
-        depsOfTerm(w, kvs[i]![1]);
-      }
-      return;
-    }
-    case "arraycomprehension":
-    case "setcomprehension":
-      depsOfTerm(w, t.value.term);
-      depsOfBody(w, t.value.body);
-      return;
-    case "objectcomprehension":
-      depsOfTerm(w, t.value.key);
-      depsOfTerm(w, t.value.value);
-      depsOfBody(w, t.value.body);
-      return;
-    case "templatestring":
-      for (const p of t.value.parts) {
-        if ((p as { type: string }).type === "expr") depsOfExpr(w, p as Expr);
-        else depsOfTerm(w, p as Term);
-      }
-      return;
-    default:
-      return;
+  term(t: Term): void {
+    if (t.type === "ref") this.ref(t.value);
+    this.children(t);
   }
-}
 
-function depsOfRef(w: DependencyWalker, ref: Ref): void {
-  const found = w.found;
-  found.length = 0;
-  w.tree.collectDynamic(ref, 0, true, found);
-  for (const b of found) for (let x: Rule | undefined = b; x; x = x.else) w.sink.addDependency(w.rule!, x);
+  private ref(ref: Ref): void {
+    const found = this.found;
+    found.length = 0;
+    this.tree.collectDynamic(ref, 0, true, found);
+    for (const b of found) for (let x: Rule | undefined = b; x; x = x.else) this.sink.addDependency(this.rule!, x);
+  }
 }

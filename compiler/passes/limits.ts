@@ -11,7 +11,7 @@
 // The check recurses only as deep as the limit, so it cannot overflow on what it is there to
 // find.
 import type { Body, Expr, Module, NodeLocation, Rule, Term } from "../ast/nodes.js";
-import { RegoError } from "../../runtime/errors.js";
+import { RegoError, assertNever } from "../../runtime/errors.js";
 import { plainLocation } from "../syntax/location.js";
 import { takeLongestStatement } from "../syntax/nesting.js";
 
@@ -121,8 +121,14 @@ function tooDeep(node: Node, depth: number): Node | undefined {
       return tooDeep(node.value.key, d) ?? tooDeep(node.value.value, d) ?? tooDeepIn(node.value.body, depth + 2);
     case "templatestring":
       return tooDeepIn(node.value.parts as Node[], d);
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "var":
       return undefined;
+    default:
+      assertNever(node);
   }
 }
 
@@ -140,10 +146,6 @@ function tooDeepOpt(node: Node | undefined, depth: number): Node | undefined {
 }
 
 /** Whether an exception is the JS engine's stack overflow. */
-export function isStackOverflow(e: unknown): boolean {
-  return e instanceof RangeError && /call stack/i.test(e.message);
-}
-
 /** The error for a stage that overflowed the stack anyway (a safety net under the limits above):
  * located at the most deeply nested node of the modules (or query), the likely cause. */
 export function stackOverflowError(what: string, modules: readonly Module[], query?: Body): RegoError {
@@ -244,7 +246,13 @@ function pushChildren(stack: [Node, number][], node: Node, depth: number): void 
     case "templatestring":
       for (const p of node.value.parts) push(stack, p as Node, d);
       return;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "var":
       return;
+    default:
+      assertNever(node);
   }
 }

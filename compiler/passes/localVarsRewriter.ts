@@ -5,11 +5,12 @@
 import type { Body, Expr, Rule, Term, With } from "../ast/nodes.js";
 import type { LocalVarGen } from "./context.js";
 import { LocalDeclaredVars, Occurrence } from "./localVars.js";
-import { assignments } from "./marks.js";
-import { outputVarsForExprEq } from "./outputVars.js";
+import { outputVarsForExprEq } from "./safety/outputVars.js";
 import { declaredVars } from "./resolveRefs.js";
-import { boolTerm, isAssignment, isEvery, isScalar, isSome, nameRef, newExpr, refTerm, termString, validEqAssignArgCount, varTerm, withTerms } from "./terms.js";
-import { isWildcard, varsOf, varsOfTerms } from "./visit.js";
+import { boolTerm, isAssignment, isEvery, isScalar, isSome, nameRef, newExpr, refTerm, validEqAssignArgCount, varTerm, withTerms } from "../ast/terms.js";
+import { opaTerm } from "../ast/print.js";
+import { isWildcard, varsOf, varsOfTerms } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
 type Errs = { code: "rego_compile_error"; message: string; at: Term | Expr | With | Rule | { location: Term["location"] } }[];
 
@@ -114,7 +115,7 @@ export class Rewriter {
     this.assignTo(stack, e.terms[1]!);
     if (this.errs.length === before) {
       e.terms[0] = nameRef("eq", e.terms[0]!.location);
-      assignments.add(e);
+      e.assigned = true;
     }
     return e;
   }
@@ -142,6 +143,19 @@ export class Rewriter {
           return;
         }
         break;
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+      case "set":
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "call":
+      case "templatestring":
+        break;
+      default:
+        assertNever(t);
     }
     this.error(`cannot assign to ${t.type}`, t);
   }
@@ -292,7 +306,7 @@ export class Rewriter {
       }
       case "call": {
         const op = t.value[0]!;
-        if (op.type === "ref" && callsShadowed(stack, op.value)) this.error(`called function ${termString(op)} shadowed`, t);
+        if (op.type === "ref" && callsShadowed(stack, op.value)) this.error(`called function ${opaTerm(op)} shadowed`, t);
         this.terms(stack, t.value);
         return;
       }
@@ -332,8 +346,13 @@ export class Rewriter {
           else this.term(stack, p as Term);
         }
         return;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
         return;
+      default:
+        assertNever(t);
     }
   }
 }

@@ -4,8 +4,10 @@
 // imports that are never used are errors.
 import type { Body, Expr, Import, Module, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { copyTerm } from "./copy.js";
-import { isAssignment, isGround, refString, refTerm, stringTerm, validEqAssignArgCount } from "./terms.js";
+import { copyTerm } from "../ast/copy.js";
+import { isAssignment, isGround, refTerm, stringTerm, validEqAssignArgCount } from "../ast/terms.js";
+import { opaRef } from "../ast/print.js";
+import { assertNever } from "../../runtime/errors.js";
 
 interface Global {
   ref: Ref;
@@ -140,7 +142,7 @@ export function importName(imp: Import): string {
 
 export function importString(imp: Import): string {
   const path = imp.path.type === "ref" ? imp.path.value : [imp.path];
-  return `import ${refString(path)}${imp.alias ? ` as ${imp.alias}` : ""}`;
+  return `import ${opaRef(path)}${imp.alias ? ` as ${imp.alias}` : ""}`;
 }
 
 function getGlobals(pkg: PackageRules | undefined, imports: readonly Import[]): Globals {
@@ -225,8 +227,17 @@ function collectVars(t: Term, out: Set<string>): void {
       }
       return;
     }
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "templatestring":
       return;
+    default:
+      assertNever(t);
   }
 }
 
@@ -258,8 +269,19 @@ function argVarsOf(t: Term, argVars: Set<string>): string | undefined {
         if (err) return err;
       }
       return undefined;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return undefined;
+    default:
+      assertNever(t);
   }
 }
 
@@ -403,8 +425,13 @@ export function resolveTerm(globals: Globals, ignore: DeclaredStack, t: Term): T
         (p as { type: string }).type === "expr" ? resolveExpr(globals, ignore, p as Expr) : resolveTerm(globals, ignore, p as Term),
       );
       return t;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
       return t;
+    default:
+      assertNever(t);
   }
 }
 

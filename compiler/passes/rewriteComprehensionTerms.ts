@@ -4,60 +4,18 @@
 // __local0__ = data.foo[i]}`).
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
-import { eqExpr, isComprehension, varTerm } from "./terms.js";
-import { Walker } from "./visit.js";
+import { eqExpr, isComprehension, varTerm } from "../ast/terms.js";
+import { someTerm, Walker } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
-/** Whether a term contains refs or comprehensions (OPA's requiresEval): anywhere below it, as
- * the walk of visit.ts goes (template-string expressions included). A recursion of its own, not
- * a walk with a callback: it runs for every head of every rule. */
+/** Whether a term contains refs or comprehensions (OPA's requiresEval): anywhere below it,
+ * template-string expressions included. */
 export function requiresEval(t: Term | undefined): boolean {
-  return t !== undefined && termRequiresEval(t);
+  return t !== undefined && someTerm(t, evaluated);
 }
 
-function termRequiresEval(t: Term): boolean {
-  switch (t.type) {
-    case "ref":
-    case "arraycomprehension":
-    case "setcomprehension":
-    case "objectcomprehension":
-      return true;
-    case "array":
-    case "set":
-    case "call":
-      for (const x of t.value) if (termRequiresEval(x)) return true;
-      return false;
-    case "object":
-      for (const [k, v] of t.value) if (termRequiresEval(k) || termRequiresEval(v)) return true;
-      return false;
-    case "templatestring":
-      for (const p of t.value.parts) {
-        if ((p as { type: string }).type === "expr" ? exprRequiresEval(p as Expr) : termRequiresEval(p as Term)) return true;
-      }
-      return false;
-    default:
-      return false;
-  }
-}
-
-/** An expression's terms, bodies and `with` targets and values (the Walker's `parts`). */
-function exprRequiresEval(e: Expr): boolean {
-  const ts = e.terms;
-  if (Array.isArray(ts)) {
-    for (const t of ts) if (termRequiresEval(t)) return true;
-  } else if (ts.type === "some") {
-    for (const t of ts.symbols) if (termRequiresEval(t)) return true;
-  } else if (ts.type === "every") {
-    if (ts.key && termRequiresEval(ts.key)) return true;
-    if (termRequiresEval(ts.value) || termRequiresEval(ts.domain)) return true;
-    for (const x of ts.body) if (exprRequiresEval(x)) return true;
-  } else if (ts.type === "and" || ts.type === "or") {
-    for (const x of ts.lhs) if (exprRequiresEval(x)) return true;
-    for (const x of ts.rhs) if (exprRequiresEval(x)) return true;
-  } else if (ts.type === "not") {
-    for (const x of ts.body) if (exprRequiresEval(x)) return true;
-  } else if (termRequiresEval(ts as Term)) return true;
-  for (const w of e.with) if (termRequiresEval(w.target) || termRequiresEval(w.value)) return true;
-  return false;
+function evaluated(t: Term): boolean {
+  return t.type === "ref" || isComprehension(t);
 }
 
 function bind(gen: LocalVarGen, body: Body, t: Term): Term {
@@ -93,8 +51,21 @@ class ComprehensionTerms extends Walker {
         if (requiresEval(t.value.key)) t.value.key = bind(this.gen, t.value.body, t.value.key);
         if (requiresEval(t.value.value)) t.value.value = bind(this.gen, t.value.body, t.value.value);
         return;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "object":
+      case "null":
+      case "var":
+      case "ref":
+      case "array":
+      case "set":
+      case "call":
+      case "templatestring":
         this.children(t);
+        break;
+      default:
+        assertNever(t);
     }
   }
 }

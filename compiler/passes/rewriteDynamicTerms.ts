@@ -4,7 +4,8 @@
 // constant. The generated expressions keep the original's `with` modifiers.
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, HoistedTerms, LocalVarGen } from "./context.js";
-import { eqExpr, isEquality, isEvery, isTermExpr, varTerm } from "./terms.js";
+import { eqExpr, isEquality, isEvery, isTermExpr, varTerm } from "../ast/terms.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** The rewrite of bodies; `hoisted` records what each generated var stands for. */
 class DynamicTerms {
@@ -80,8 +81,19 @@ class DynamicTerms {
       case "objectcomprehension":
         t.value.body = this.rewrite(t.value.body);
         return t;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "object":
+      case "null":
+      case "var":
+      case "array":
+      case "set":
+      case "call":
+      case "templatestring":
         return this.one(original, t);
+      default:
+        assertNever(t);
     }
   }
 
@@ -127,8 +139,16 @@ class DynamicTerms {
       case "objectcomprehension":
         t.value.body = this.rewrite(t.value.body);
         return this.generate(original, t);
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+      case "var":
+      case "call":
+      case "templatestring":
         return t;
+      default:
+        assertNever(t);
     }
   }
 }

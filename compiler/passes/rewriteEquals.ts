@@ -1,8 +1,8 @@
 // RewriteEquals: a comparison used as a condition is unification (`a == b` → `a = b`); a
 // comparison whose result is captured (`x := a == b`) is left alone.
 import type { CompileContext } from "./context.js";
-import { nameRef } from "./terms.js";
-import { walkExprs } from "./visit.js";
+import { nameRef } from "../ast/terms.js";
+import { walkExprs } from "../ast/visit.js";
 
 export function rewriteEquals(ctx: CompileContext): void {
   for (const m of ctx.modules) {

@@ -5,7 +5,8 @@
 import type { Body, Expr, Module, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, HoistedTerms, LocalVarGen } from "./context.js";
 import { DependencyRecord, DependencyWalker } from "./graph.js";
-import { eqExpr, newExpr, varTerm } from "./terms.js";
+import { eqExpr, newExpr, varTerm } from "../ast/terms.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** What the expansion works with: the generator of the new vars, and the record of the terms
  * they stand for. */
@@ -160,8 +161,15 @@ function expandTerm(ex: Expansion, t: Term, support: Expr[]): Term {
       t.value.value = expandTerm(ex, t.value.value, t.value.body);
       t.value.body = rewriteExprTermsInBody(ex, t.value.body);
       return t;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "var":
+    case "templatestring":
       return t;
+    default:
+      assertNever(t);
   }
 }
 

@@ -7,8 +7,9 @@ import type { Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
 import { LocalDeclaredVars, Occurrence } from "./localVars.js";
 import { Rewriter } from "./localVarsRewriter.js";
-import { isScalar } from "./terms.js";
-import { ALL_VARS, isWildcard, varsOf, varsOfTerms, varsOfTermsFrom, walkTerms } from "./visit.js";
+import { isScalar } from "../ast/terms.js";
+import { ALL_VARS, isWildcard, varsOf, varsOfTerms, varsOfTermsFrom, walkTerms } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
 export function headMayHaveVars(r: Rule): boolean {
   const h = r.head;
@@ -80,8 +81,18 @@ function rewriteArg(rw: Rewriter, stack: LocalDeclaredVars, t: Term): void {
     case "array":
       for (const x of t.value) rewriteArg(rw, stack, x);
       return;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "templatestring":
       return;
+    default:
+      assertNever(t);
   }
 }
 
@@ -158,8 +169,14 @@ function rewriteHeadClosures(ctx: CompileContext, rw: Rewriter, t: Term): void {
         for (const w of e.with) rewriteHeadClosures(ctx, rw, w.value);
       }
       return;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "var":
       return;
+    default:
+      assertNever(t);
   }
 }
 
@@ -192,8 +209,14 @@ function renameDeclared(t: Term, declared: LocalDeclaredVars): void {
     case "number":
     case "string":
       return;
-    default:
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "templatestring":
       renameDeclaredInClosure(t, declared);
+      break;
+    default:
+      assertNever(t);
   }
 }
 

@@ -4,10 +4,11 @@
 // be declared before the call. With print disabled (OPA's default) the calls are erased.
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
-import { addAll, KnownVars, outputVarsForExpr, type Arity } from "./outputVars.js";
-import { ScopedVars, type VarSet } from "./scopedVars.js";
-import { boolTerm, eqExpr, nameRef, newExpr, operatorName, varTerm, isCallExpr } from "./terms.js";
-import { SAFETY_PARAMS, varsOf, walkBodies, walkExprs } from "./visit.js";
+import { addAll, KnownVars, outputVarsForExpr, type Arity } from "./safety/outputVars.js";
+import { ScopedVars, type VarSet } from "./safety/scopedVars.js";
+import { boolTerm, eqExpr, nameRef, newExpr, operatorName, varTerm, isCallExpr } from "../ast/terms.js";
+import { SAFETY_PARAMS, varsOf, walkBodies, walkExprs } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
 const RESERVED = ["input", "data"];
 
@@ -149,8 +150,15 @@ export function forEachClosureIn(t0: Term, f: (b: Body, extra?: Iterable<string>
           visitTerm(v);
         }
         return;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+      case "var":
+      case "templatestring":
         return;
+      default:
+        assertNever(t);
     }
   };
   visitTerm(t0);

@@ -4,8 +4,8 @@
 // annotations: the closest rule-scope block, or {}), and each call becomes that variable.
 import type { Annotations, Body, Expr, Module, NodeLocation, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { eqExpr, groundPrefix, isCallExpr, operatorName, varTerm } from "./terms.js";
-import { walkBodies, walkExprs } from "./visit.js";
+import { eqExpr, groundPrefix, isCallExpr, operatorName, varTerm } from "../ast/terms.js";
+import { walkBodies, walkExprs } from "../ast/visit.js";
 
 const CHAIN = "rego.metadata.chain";
 const RULE = "rego.metadata.rule";

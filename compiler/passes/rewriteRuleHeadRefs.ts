@@ -3,7 +3,7 @@
 // and the planner can index.
 import type { Rule } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { eqExpr, isScalar, varTerm } from "./terms.js";
+import { eqExpr, isScalar, varTerm } from "../ast/terms.js";
 
 export function rewriteRuleHeadRefs(ctx: CompileContext): void {
   for (const m of ctx.modules) {

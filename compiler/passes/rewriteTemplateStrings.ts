@@ -5,10 +5,11 @@
 // must be declared before it. Later stages flatten the call like any other.
 import type { Body, Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
-import { KnownVars, outputVarsForBody, type Arity } from "./outputVars.js";
-import { ScopedVars, type VarSet } from "./scopedVars.js";
-import { eqExpr, nameRef, varTerm } from "./terms.js";
-import { SAFETY_PARAMS, someTerm, varsOf, walkTerms } from "./visit.js";
+import { KnownVars, outputVarsForBody, type Arity } from "./safety/outputVars.js";
+import { ScopedVars, type VarSet } from "./safety/scopedVars.js";
+import { eqExpr, nameRef, varTerm } from "../ast/terms.js";
+import { SAFETY_PARAMS, someTerm, varsOf, walkTerms } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
 type Err = { message: string; at: Term["location"] };
 
@@ -63,8 +64,19 @@ class TemplateRewriter {
         case "templatestring":
           this.convert(t, safe);
           return true;
-        default:
+        case "string":
+        case "number":
+        case "boolean":
+        case "object":
+        case "null":
+        case "var":
+        case "ref":
+        case "array":
+        case "set":
+        case "call":
           return false;
+        default:
+          assertNever(t);
       }
     });
   }

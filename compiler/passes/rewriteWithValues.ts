@@ -5,8 +5,9 @@ import type { Body, Rule, Term } from "../ast/nodes.js";
 import type { RegoErrorCode } from "../../runtime/errors.js";
 import type { CompileContext, LocalVarGen } from "./context.js";
 import { requiresEval } from "./rewriteComprehensionTerms.js";
-import { eqExpr, refString, varTerm } from "./terms.js";
-import { walkBodies } from "./visit.js";
+import { eqExpr, varTerm } from "../ast/terms.js";
+import { opaRef } from "../ast/print.js";
+import { walkBodies } from "../ast/visit.js";
 
 type WithError = { code: RegoErrorCode; message: string; at: Term };
 
@@ -67,7 +68,7 @@ function isRootRef(t: Term, root: string): boolean {
 
 /** Whether a term names a built-in (`count`, `time.now_ns`). */
 function builtinName(ctx: CompileContext, t: Term): string | undefined {
-  const name = t.type === "var" ? t.value : t.type === "ref" ? refString(t.value) : undefined;
+  const name = t.type === "var" ? t.value : t.type === "ref" ? opaRef(t.value) : undefined;
   return name !== undefined && ctx.builtins.has(name) ? name : undefined;
 }
 

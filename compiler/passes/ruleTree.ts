@@ -2,29 +2,8 @@
 // ref: `data.pkg.p` for `p[x]`, `data.pkg.a.b` for `a.b[x].c`), with the lookups the stages use.
 import type { Module, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { isConstant, isGround, stringTerm, termString } from "./terms.js";
-
-export function keyOf(t: Term): string {
-  if (t.type === "var") return cachedKey(varKeys, "var:", t.value);
-  if (t.type === "string") return cachedKey(stringKeys, "string:", t.value);
-  return `${t.type}:${termString(t)}`;
-}
-
-// Every lookup in the rule tree and the type environment goes through keyOf, so the keys of vars
-// and strings (nearly all keys) are cached, made once per name; the cache is cleared when it grows
-// large, so that a long-lived process does not keep every name it saw.
-const varKeys = new Map<string, string>();
-const stringKeys = new Map<string, string>();
-const MAX_CACHED_KEYS = 100_000;
-
-function cachedKey(cache: Map<string, string>, prefix: string, value: string): string {
-  let k = cache.get(value);
-  if (k === undefined) {
-    if (cache.size >= MAX_CACHED_KEYS) cache.clear();
-    cache.set(value, (k = prefix + value));
-  }
-  return k;
-}
+import { isConstant, isGround, stringTerm } from "../ast/terms.js";
+import { compareTerms, keyOf } from "../ast/compare.js";
 
 export class ModuleTreeNode {
   readonly modules: Module[] = [];
@@ -114,7 +93,7 @@ export class TreeNode {
 
   /** Children in OPA's value order (the order extents and trie walks use). */
   sortedChildren(): TreeNode[] {
-    return [...this.children.values()].sort((a, b) => compareKeys(a.key!, b.key!));
+    return [...this.children.values()].sort((a, b) => compareTerms(a.key!, b.key!));
   }
 
   find(ref: Ref): { node: TreeNode; tail: Ref } {
@@ -248,38 +227,3 @@ export function buildRuleTree(ctx: CompileContext): TreeNode {
   return root;
 }
 
-/** OPA's order of values, enough for rule-tree keys (scalars, then by printed form). */
-export function compareKeys(a: Term, b: Term): number {
-  const ra = TYPE_RANK[a.type] ?? 9;
-  const rb = TYPE_RANK[b.type] ?? 9;
-  if (ra !== rb) return ra - rb;
-  switch (a.type) {
-    case "boolean":
-      return Number(a.value) - Number(b.value as boolean);
-    case "number":
-      return Number(a.value) - Number(b.value as string);
-    case "string":
-    case "var": {
-      const x = a.value;
-      const y = b.value as string;
-      return x < y ? -1 : x > y ? 1 : 0;
-    }
-    default: {
-      const x = termString(a);
-      const y = termString(b);
-      return x < y ? -1 : x > y ? 1 : 0;
-    }
-  }
-}
-
-const TYPE_RANK: Record<string, number> = {
-  null: 0,
-  boolean: 1,
-  number: 2,
-  string: 3,
-  var: 4,
-  ref: 5,
-  array: 6,
-  object: 7,
-  set: 8,
-};

@@ -4,9 +4,10 @@
 import type { Body, Module } from "../ast/nodes.js";
 import { RegoError, RegoErrors } from "../../runtime/errors.js";
 import { CompileContext, ErrorLimitReached, LocalVarGen, type CompileOptions } from "./context.js";
-import { checkModuleLimits, checkQueryLimits, isStackOverflow, stackOverflowError } from "./limits.js";
+import { isStackOverflow } from "../../runtime/errors.js";
+import { checkModuleLimits, checkQueryLimits, stackOverflowError } from "./limits.js";
 import { queryStages, stages, type Stage } from "./stages.js";
-import { varsOf } from "./visit.js";
+import { varsOf } from "../ast/visit.js";
 
 function runStages(ctx: CompileContext, list: readonly Stage[], upTo?: string): void {
   if (upTo !== undefined && !list.some((s) => s.name === upTo)) throw new Error(`unknown compiler stage ${upTo}`);

@@ -7,8 +7,8 @@ import { checkDuplicateImports, removeImports } from "./checkDuplicateImports.js
 import { checkKeywordOverrides, checkKeywordOverridesInQuery } from "./checkKeywordOverrides.js";
 import { checkRecursion, setGraph } from "./checkRecursion.js";
 import { checkRuleConflicts } from "./checkRuleConflicts.js";
-import { checkSafetyQuery, checkSafetyRuleBodies, checkSafetyRuleHeads } from "./checkSafety.js";
-import { checkTypes, checkTypesInQuery } from "./checkTypes.js";
+import { checkSafetyQuery, checkSafetyRuleBodies, checkSafetyRuleHeads } from "./safety/checkSafety.js";
+import { checkTypes, checkTypesInQuery } from "./types/checkTypes.js";
 import { checkUndefinedFuncs, checkUndefinedFuncsInQuery } from "./checkUndefinedFuncs.js";
 import { checkVoidCalls, checkVoidCallsInQuery } from "./checkVoidCalls.js";
 import { resolveRefs, resolveRefsInQuery } from "./resolveRefs.js";

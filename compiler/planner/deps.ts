@@ -2,10 +2,20 @@
 // it shadows and the functions it mocks) when a ref it mentions, or a ref mentioned by a rule it
 // reaches through data, overlaps one of them. Rules not affected need no copy in the generation:
 // their func of generation 0 answers the same (data and input replacements arrive at run time).
+import { keyOf } from "../ast/compare.js";
 import type { Ref, Rule, Term } from "../ast/nodes.js";
-import { walkTerms } from "../passes/visit.js";
+import { walkTerms } from "../ast/visit.js";
+import { assertNever } from "../../runtime/errors.js";
 
-/** A ref as the keys of its ground prefix (its head var's name, then its scalar terms). */
+/** The compiler's rule tree (passes/ruleTree.ts) as far as the planner reads it: the rules at a
+ * node (the ground prefix of their refs) and the nodes below it by keyOf their key. */
+export interface RuleTreeNode {
+  readonly values: readonly Rule[];
+  readonly children: ReadonlyMap<string, RuleTreeNode>;
+}
+
+/** A ref as the keys of its ground prefix (its head var, then its scalar terms), as the rule tree
+ * keys them. */
 export type RefKeys = readonly string[];
 
 /** One replacement of a `with`: rules shadowed by data, or a function mocked. `id` tells equal
@@ -21,17 +31,28 @@ export interface Override {
 function termKey(t: Term, head: boolean): string | undefined {
   switch (t.type) {
     case "var":
-      return head ? t.value : undefined;
+      return head ? keyOf(t) : undefined;
     case "string":
-      return t.value;
     case "number":
     case "boolean":
     case "null":
-      return `\0${t.type}:${String((t as { value?: unknown }).value)}`;
-    default:
+      return keyOf(t);
+    case "object":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return undefined;
+    default:
+      assertNever(t);
   }
 }
+
+const DATA_KEY = keyOf({ type: "var", value: "data" } as Term);
 
 export function refKeys(ref: Ref): RefKeys {
   const out: string[] = [];
@@ -52,26 +73,10 @@ function overlaps(a: RefKeys, b: RefKeys): boolean {
 
 const ANONYMOUS: Ref = [{ type: "var", value: "f" } as Term];
 
-interface Node {
-  children: Map<string, Node>;
-  rules: Rule[];
-}
-
 export class RuleDeps {
-  private readonly root: Node = { children: new Map(), rules: [] };
   private readonly mentions = new Map<Rule, RefKeys[]>();
 
-  constructor(rules: Iterable<[Rule, Ref]>) {
-    for (const [r, ref] of rules) {
-      let node = this.root;
-      for (const k of refKeys(ref)) {
-        let child = node.children.get(k);
-        if (!child) node.children.set(k, (child = { children: new Map(), rules: [] }));
-        node = child;
-      }
-      node.rules.push(r);
-    }
-  }
+  constructor(private readonly root: RuleTreeNode) {}
 
   /** Per overridden target (its keys; replacements of one target affect the same rules): which
    * rules it affects, as far as asked. */
@@ -98,9 +103,9 @@ export class RuleDeps {
     if (keys.length !== ref.length) return undefined;
     const path = keys.join("\0");
     if (this.texts.has(path)) return this.texts.get(path);
-    let node: Node | undefined = this.root;
+    let node: RuleTreeNode | undefined = this.root;
     for (const k of keys) node = node?.children.get(k);
-    const rules = node?.rules ?? [];
+    const rules = node?.values ?? [];
     const fn = rules.length > 0 && rules.every((r) => r.head.args !== undefined);
     const text = fn ? renumberLocals(JSON.stringify(rules.map((r) => ({ ...r, head: { ...r.head, reference: ANONYMOUS } })), withoutLocations)) : undefined;
     this.texts.set(path, text);
@@ -118,7 +123,7 @@ export class RuleDeps {
     memo.set(r, false); // (rules do not recur; this ends a walk that would)
     let out = false;
     for (const keys of this.mentionsOf(r)) {
-      if (overlaps(keys, override) || (keys[0] === "data" && this.reached(keys).some((x) => this.ruleAffected(x, override, memo)))) {
+      if (overlaps(keys, override) || (keys[0] === DATA_KEY && this.reached(keys).some((x) => this.ruleAffected(x, override, memo)))) {
         out = true;
         break;
       }
@@ -133,7 +138,7 @@ export class RuleDeps {
     if (out) return out;
     const found: RefKeys[] = [];
     const visit = (t: Term): boolean => {
-      if (t.type === "var") found.push([t.value]);
+      if (t.type === "var") found.push([keyOf(t)]);
       if (t.type !== "ref") return false;
       // (a ref's head is in its keys, not a mention of its own: `data` alone reaches every rule)
       found.push(refKeys(t.value));
@@ -156,18 +161,19 @@ export class RuleDeps {
   /** The rules whose values a ref may read: those on its path and all below it. */
   private reached(keys: RefKeys): Rule[] {
     const out: Rule[] = [];
-    let node: Node | undefined = this.root;
+    let node: RuleTreeNode | undefined = this.root;
     for (let i = 0; i < keys.length && node; i++) {
       node = node.children.get(keys[i]!);
-      if (node) out.push(...node.rules);
+      if (node) out.push(...node.values);
     }
     if (node) collect(node, out, false);
     return out;
   }
 }
 
+/** The replacer that leaves out where a rule was written (locations, annotations, the `:=` mark). */
 function withoutLocations(key: string, value: unknown): unknown {
-  if (key === "location" || key === "annotations") return undefined;
+  if (key === "location" || key === "annotations" || key === "assigned") return undefined;
   if (typeof value === "bigint") return `${value}n`;
   return value;
 }
@@ -182,7 +188,7 @@ function renumberLocals(text: string): string {
   });
 }
 
-function collect(node: Node, out: Rule[], self: boolean): void {
-  if (self) out.push(...node.rules);
+function collect(node: RuleTreeNode, out: Rule[], self: boolean): void {
+  if (self) out.push(...node.values);
   for (const c of node.children.values()) collect(c, out, true);
 }

@@ -3,13 +3,14 @@
 // calls of built-ins, user functions and relations, and OPA's newer `and`/`or` groups.
 import type { Body, Every, Expr, LogicalExpr, NodeLocation, NotGroup, Ref, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand, Stmt, StmtOf } from "../ir/types.js";
-import { refString, termString } from "../passes/terms.js";
+import { opaRef, opaTerm } from "../ast/print.js";
 import { DATA, INPUT, sealed, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { planNodeRules } from "./rules.js";
 import { isRoot, planWith } from "./with.js";
 import { planScan, planScanValues, planTerm, planTermInline, planUnify, planUnifyLocal } from "./terms.js";
 import { isFlatExpr, isFlatTerm, planSeqOf, type Seq } from "./flat.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** The leading args of a call of a built-in: none. */
 const NO_ARGS: readonly Operand[] = [];
@@ -80,7 +81,20 @@ export function planExpr(p: Planner, e: Expr, iter: Iter): void {
       return planNotGroup(p, ts, iter);
     case "some":
       return iter();
-    default: {
+    case "string":
+    case "number":
+    case "boolean":
+    case "object":
+    case "null":
+    case "var":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring": {
       const t = ts as Term;
       // `false` cannot hold; other constants always do; vars and refs are checked at run time
       if (t.type === "boolean") {
@@ -90,6 +104,8 @@ export function planExpr(p: Planner, e: Expr, iter: Iter): void {
       if (t.type !== "ref" && t.type !== "var") return iter();
       return planTermIsTrue(p, t, iter);
     }
+    default:
+      assertNever(ts);
   }
 }
 
@@ -220,7 +236,7 @@ function planExprEvery(p: Planner, every: Every, iter: Iter): void {
 
 function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
   const opTerm = terms[0]!;
-  if (opTerm.type !== "ref") throw p.error(`illegal call: operator ${termString(opTerm)}`);
+  if (opTerm.type !== "ref") throw p.error(`illegal call: operator ${opaTerm(opTerm)}`);
   const operator = p.operatorName(opTerm.value);
   if (operator === "eq") {
     planUnify(p, terms[1]!, terms[2]!, iter);
@@ -232,7 +248,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
     if (replacement.type === "ref") {
       const r = replacement.value;
       if (!isRoot(r, DATA) && !isRoot(r, INPUT)) {
-        const name = refString(r);
+        const name = opaRef(r);
         const bi = p.input.builtins.get(name);
         if (!bi) throw p.error(`illegal replacement of operator "${operator}" by ${name}`);
         p.externs.set(name, bi);
@@ -250,7 +266,7 @@ function planExprCall(p: Planner, e: Expr, terms: Term[], iter: Iter): void {
     if (bi) return planExprCallValue(p, replacement, bi.arity, operands, iter);
     const node = p.rules.lookup(opTerm.value);
     if (node) return planExprCallValue(p, replacement, node.arity(), operands, iter);
-    throw p.error(`illegal replacement of operator "${operator}" by ${termString(replacement)}`);
+    throw p.error(`illegal replacement of operator "${operator}" by ${opaTerm(replacement)}`);
   }
 
   let name: string;

@@ -17,10 +17,11 @@
 // plan).
 import type { Expr, Ref, Term } from "../ast/nodes.js";
 import type { Block } from "../ir/types.js";
-import { isScalar } from "../passes/terms.js";
-import { varsOf } from "../passes/visit.js";
+import { isScalar } from "../ast/terms.js";
+import { varsOf } from "../ast/visit.js";
 import { DATA, type Iter, type Planner } from "./planner.js";
 import { planTerm } from "./terms.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** What the flat item being planned did with its continuation (see planSeqOf): one per planner,
  * its fields set for each flat item and put back for the sequence around it. */
@@ -172,8 +173,19 @@ export function isFlatTerm(p: Planner, t: Term): boolean {
     case "object":
       for (const [k, v] of t.value) if (!isFlatTerm(p, k) || !isFlatTerm(p, v)) return false;
       return true;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "var":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return true;
+    default:
+      assertNever(t);
   }
 }
 
@@ -211,8 +223,20 @@ export function isFlatUnifyLocal(p: Planner, b: Term): boolean {
     case "object":
       for (const [k, v] of b.value) if (!isFlatTerm(p, k) || !isFlatUnifyLocal(p, v)) return false;
       return true;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "ref":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return isFlatTerm(p, b);
+    default:
+      assertNever(b);
   }
 }
 
@@ -239,8 +263,20 @@ export function isFlatUnify(p: Planner, a: Term, b: Term): boolean {
         return isFlatTerm(p, a) && isFlatUnifyLocal(p, a) && isFlatTerm(p, b) && isFlatUnifyLocal(p, b);
       }
       return isFlatTerm(p, b) && isFlatUnifyLocal(p, a);
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "ref":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return isFlatTerm(p, a) && isFlatUnifyLocal(p, b);
+    default:
+      assertNever(a);
   }
 }
 

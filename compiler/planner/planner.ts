@@ -6,18 +6,15 @@
 // terms.ts values and unification, refs.ts references into data.
 import type { Body, Module, NodeLocation, Ref, Rule } from "../ast/nodes.js";
 import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtOf } from "../ir/types.js";
-import { RegoError } from "../../runtime/errors.js";
-import type { BuiltinDecl } from "../builtins/decls.js";
-import { isStackOverflow } from "../passes/limits.js";
-import { refString } from "../passes/terms.js";
-import { isGenerated, isWildcard, SAFETY_PARAMS, varsOf } from "../passes/visit.js";
-import { SourceLocation } from "../syntax/location.js";
+import { isStackOverflow, RegoError } from "../../runtime/errors.js";
+import { opaRef } from "../ast/print.js";
+import { isGenerated, isWildcard, SAFETY_PARAMS, varsOf } from "../ast/visit.js";
 import { planQuery } from "./exprs.js";
 import { FuncStack, MocksStack, RuleTrie, swapShadows, type PlanScope } from "./trie.js";
 import * as S from "./stmts.js";
 import { VarStack } from "./vars.js";
 import { SeqProbe } from "./flat.js";
-import { RuleDeps } from "./deps.js";
+import { RuleDeps, type RuleTreeNode } from "./deps.js";
 import { planFunc, type RuleSet } from "./rules.js";
 
 export type Iter = () => void;
@@ -57,11 +54,24 @@ export interface QuerySet {
   captures?: ReadonlyMap<string, string>;
 }
 
+/** A built-in as the planner reads it (builtins/decls.ts' BuiltinDecl): its declaration goes
+ * into the plan as it is. */
+export interface PlanBuiltin {
+  name: string;
+  decl: unknown;
+  arity: number;
+  relation: boolean;
+  /** Undefined for void built-ins. */
+  result?: unknown;
+}
+
 export interface PlanInput {
   modules: readonly Module[];
   /** The rule → module map of the compilation (for rule refs). */
   ruleRef: (r: Rule) => Ref;
-  builtins: ReadonlyMap<string, BuiltinDecl>;
+  /** The compilation's rule tree (which rules a `with` affects: deps.ts). */
+  ruleTree: RuleTreeNode;
+  builtins: ReadonlyMap<string, PlanBuiltin>;
   queries: readonly QuerySet[];
   /** Characters of Rego source behind the modules and queries (sizes the statement budget). */
   sourceSize?: number;
@@ -93,7 +103,7 @@ export class Planner {
   private readonly stringIndex = new Map<string, number>();
   readonly files: { value: string }[] = [];
   private readonly fileIndex = new Map<string, number>();
-  readonly externs = new Map<string, BuiltinDecl>();
+  readonly externs = new Map<string, PlanBuiltin>();
   readonly rules = new RuleTrie();
   readonly funcs = new FuncStack();
   readonly mocks = new MocksStack();
@@ -281,26 +291,26 @@ export class Planner {
   /** Operator names by the texts of their refs' terms (see operatorName). */
   private readonly operatorNames: OperatorNames = new Map();
 
-  /** The name of a call's operator (`count`, `data.pkg.f`), as refString makes it: asked for at
+  /** The name of a call's operator (`count`, `data.pkg.f`), as opaRef makes it: asked for at
    * each call planned (and when checking it is flat). Nearly every operator ref is a var and
    * strings (`internal.member_2`, `data.pkg.f`), each its own object, the same few names again
    * and again: those are made once per name, found by their terms' texts (a map per term: no
    * key string built); the others once per ask. */
   operatorName(ref: Ref): string {
     const head = ref[0];
-    if (head?.type !== "var" || head.value.startsWith("$")) return refString(ref);
+    if (head?.type !== "var" || head.value.startsWith("$")) return opaRef(ref);
     if (ref.length === 1) return head.value;
     let node = this.operatorNames.get(head.value);
     if (node === undefined) this.operatorNames.set(head.value, (node = { name: undefined, next: undefined }));
     for (let i = 1; i < ref.length; i++) {
       const t = ref[i]!;
-      if (t.type !== "string") return refString(ref);
+      if (t.type !== "string") return opaRef(ref);
       const next: Map<string, OperatorName> = (node.next ??= new Map());
       let child = next.get(t.value);
       if (child === undefined) next.set(t.value, (child = { name: undefined, next: undefined }));
       node = child;
     }
-    return (node.name ??= refString(ref));
+    return (node.name ??= opaRef(ref));
   }
 
   varOperand(v: string): Operand {
@@ -353,16 +363,11 @@ export class Planner {
       this.stampCol = this.beforeCol;
     } else if (!loc) {
       this.stampFile = this.stampRow = this.stampCol = 0;
-    } else if (loc instanceof SourceLocation) {
-      // row and col from one look-up of the offset (each getter makes its own), read at once
-      const at = loc.source.at(loc.offset);
+    } else {
+      const at = loc.position?.() ?? loc;
       this.stampRow = at.row ?? 0;
       this.stampCol = at.col ?? 0;
       this.stampFile = this.getFile(loc.file || "<query>");
-    } else {
-      this.stampFile = this.getFile(loc.file || "<query>");
-      this.stampRow = loc.row ?? 0;
-      this.stampCol = loc.col ?? 0;
     }
     this.beforeLoc = this.stampLoc;
     this.beforeFile = file;
@@ -501,10 +506,7 @@ export class Planner {
 
   /** What rules each rule reaches, for `with` (made when first asked). */
   deps(): RuleDeps {
-    if (this.ruleDeps) return this.ruleDeps;
-    const pairs: [Rule, Ref][] = [];
-    for (const m of this.input.modules) for (const r of m.rules) pairs.push([r, this.input.ruleRef(r)]);
-    return (this.ruleDeps = new RuleDeps(pairs));
+    return (this.ruleDeps ??= new RuleDeps(this.input.ruleTree));
   }
 
   /** Counter for capture names (see FuncStack.captures). */

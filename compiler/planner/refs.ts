@@ -4,7 +4,7 @@
 // a CallDynamic, and a whole subtree its "extent" (virtual documents merged over base data).
 import type { Ref, Term } from "../ast/nodes.js";
 import type { Block, Local, Operand } from "../ir/types.js";
-import { varsOf } from "../passes/visit.js";
+import { varsOf } from "../ast/visit.js";
 import { isFlatTerm, planSeqOf, type Seq } from "./flat.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
@@ -12,6 +12,7 @@ import { planNodeRules, planRules } from "./rules.js";
 import { planDot, planScan, planSet, planTerm, planUnifyLocal } from "./terms.js";
 import type { RuleTrie } from "./trie.js";
 import { hasVars } from "./vars.js";
+import { assertNever } from "../../runtime/errors.js";
 
 export function planRef(p: Planner, ref: Ref, iter: Iter): void {
   const head = ref[0]!;
@@ -71,9 +72,19 @@ function unseenVars(p: Planner, t: Term): boolean {
       return false;
     case "var":
       return p.vars.get(t.value) === undefined;
-    default:
+    case "object":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       for (const v of varsOf(t)) if (p.vars.get(v) === undefined) return true;
       return false;
+    default:
+      assertNever(t);
   }
 }
 

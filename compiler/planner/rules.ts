@@ -4,7 +4,7 @@
 // and functions (params unified with the head arguments).
 import type { Ref, Rule, Term } from "../ast/nodes.js";
 import type { Block, Func, Local, Operand } from "../ir/types.js";
-import { refString } from "../passes/terms.js";
+import { opaRef } from "../ast/print.js";
 import { planQuery } from "./exprs.js";
 import { firstNonString, sealed, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
@@ -134,7 +134,7 @@ function ruleSet(unsorted: Rule[], unsortedRefs: Ref[]): RuleSet {
   }
   const buildObject = refs.some((ref) => ref.length !== pieces);
   // (the ref itself when it is the path, as nearly always)
-  const path = refString(pieces === pathRef.length ? pathRef : pathRef.slice(0, pieces));
+  const path = opaRef(pieces === pathRef.length ? pathRef : pathRef.slice(0, pieces));
   return { rules, refs, pieces, buildObject, path, frame: undefined, name: undefined };
 }
 

@@ -2,12 +2,15 @@
 // directions, array and object patterns), dots and scans.
 import type { ArrayComprehensionTerm, Body, ObjectComprehensionTerm, SetComprehensionTerm, Term } from "../ast/nodes.js";
 import type { Local, Operand } from "../ir/types.js";
-import { isScalar, termString } from "../passes/terms.js";
+import { isScalar } from "../ast/terms.js";
+import { keyOf } from "../ast/compare.js";
+import { opaTerm } from "../ast/print.js";
 import { planQuery } from "./exprs.js";
 import { type Iter, type Planner } from "./planner.js";
 import * as S from "./stmts.js";
 import { isFlatTerm, isFlatUnify, isFlatUnifyLocal, planFlatTerm, planSeq } from "./flat.js";
 import { planRef } from "./refs.js";
+import { assertNever } from "../../runtime/errors.js";
 
 export function planTerm(p: Planner, t: Term, iter: Iter): void {
   switch (t.type) {
@@ -49,8 +52,11 @@ export function planTerm(p: Planner, t: Term, iter: Iter): void {
       return planArrayComprehension(p, t, iter);
     case "objectcomprehension":
       return planObjectComprehension(p, t, iter);
+    case "call":
+    case "templatestring":
+      throw p.error(`${t.type} term not implemented: ${opaTerm(t)}`);
     default:
-      throw p.error(`${t.type} term not implemented: ${termString(t)}`);
+      assertNever(t);
   }
 }
 
@@ -233,8 +239,14 @@ function isEvaluated(t: Term): boolean {
     case "arraycomprehension":
     case "objectcomprehension":
       return true;
-    default:
+    case "object":
+    case "var":
+    case "array":
+    case "call":
+    case "templatestring":
       return false;
+    default:
+      assertNever(t);
   }
 }
 
@@ -257,7 +269,7 @@ export function planUnify(p: Planner, a: Term, b: Term, iter: Iter): void {
     if (b.type === "ref") return planTermThenUnifyObject(p, b, a.value, iter);
     if (b.type === "object") return planUnifyObjects(p, a.value, b.value, iter);
   }
-  throw p.error(`not implemented: unify(${termString(a)}, ${termString(b)})`);
+  throw p.error(`not implemented: unify(${opaTerm(a)}, ${opaTerm(b)})`);
 }
 
 /** `a` planned into a local, then unified with `b`. */
@@ -338,8 +350,20 @@ export function planUnifyLocal(p: Planner, a: Operand, b: Term, iter: Iter): voi
       return planUnifyLocalArray(p, a, b.value, iter);
     case "object":
       return planUnifyLocalObject(p, a, b.value, iter);
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "ref":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
+      throw p.error(`not implemented: unifyLocal(${opaTerm(b)})`);
     default:
-      throw p.error(`not implemented: unifyLocal(${termString(b)})`);
+      assertNever(b);
   }
 }
 
@@ -404,22 +428,17 @@ function planUnifyLocalObject(p: Planner, a: Operand, b: [Term, Term][], iter: I
   );
 }
 
-/** Object keys match when they print the same and have the same type. */
-function keyText(t: Term): string {
-  return `${t.type}:${termString(t)}`;
-}
-
 function planUnifyObjects(p: Planner, a: [Term, Term][], b: [Term, Term][], iter: Iter): void {
   if (a.length !== b.length) return;
   const bValues = new Map<string, Term>();
   for (const [k, v] of b) {
-    const key = keyText(k);
+    const key = keyOf(k);
     if (!bValues.has(key)) bValues.set(key, v);
   }
   const common: [Term, Term][] = [];
   const only: [Term, Term][] = [];
   for (const [k, av] of a) {
-    const bv = bValues.get(keyText(k));
+    const bv = bValues.get(keyOf(k));
     if (bv === undefined) only.push([k, av]);
     else common.push([av, bv]);
   }

@@ -3,7 +3,7 @@
 // (a shadowed node reads as base data, and its rules are re-planned in a new generation); the
 // stack of planned funcs per generation; and the stack of function mocks (`with f as g`).
 import type { Ref, Rule, Term } from "../ast/nodes.js";
-import { keyOf, compareKeys } from "../passes/ruleTree.js";
+import { compareTerms, keyOf } from "../ast/compare.js";
 import type { Override } from "./deps.js";
 import type { RuleSet } from "./rules.js";
 
@@ -112,7 +112,7 @@ export class RuleTrie {
     return this.entries
       .filter((e) => e.nodes.length > 0 && e.nodes[e.nodes.length - 1])
       .map((e) => e.key)
-      .sort(compareKeys);
+      .sort(compareTerms);
   }
 
   childCount(): number {

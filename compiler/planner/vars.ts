@@ -3,8 +3,9 @@
 // with-blocks and rule-trie alternatives push and pop scopes of their own.
 import type { Term } from "../ast/nodes.js";
 import type { Local } from "../ir/types.js";
-import { varsOf } from "../passes/visit.js";
+import { varsOf } from "../ast/visit.js";
 import { DATA, INPUT } from "./planner.js";
+import { assertNever } from "../../runtime/errors.js";
 
 /** Whether `t` has a variable (`varsOf(t).size > 0`: a ref's head counts), answered without
  * collecting them into a set; closures (rare where the planner asks) are left to varsOf. */
@@ -26,8 +27,13 @@ export function hasVars(t: Term): boolean {
     case "object":
       for (const [k, v] of t.value) if (hasVars(k) || hasVars(v)) return true;
       return false;
-    default:
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "templatestring":
       return varsOf(t).size > 0;
+    default:
+      assertNever(t);
   }
 }
 

@@ -4,8 +4,9 @@
 // distinct set of the overrides that affect them: deps.ts).
 import type { Expr, Ref, Term } from "../ast/nodes.js";
 import type { Local, Operand } from "../ir/types.js";
-import { refString, termString, userNames } from "../passes/terms.js";
-import { varsOf } from "../passes/visit.js";
+import { userNames } from "../ast/terms.js";
+import { opaRef, opaTerm } from "../ast/print.js";
+import { varsOf } from "../ast/visit.js";
 import { refKeys, type Override } from "./deps.js";
 import { isFunction, planExpr } from "./exprs.js";
 import { DATA, INPUT, type Iter, type Planner } from "./planner.js";
@@ -23,18 +24,18 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
   const captures: string[] = [];
   const mocked: Override[] = [];
   for (const w of e.with) {
-    if (w.target.type !== "ref") throw p.error(`invalid with target ${termString(w.target)}`);
+    if (w.target.type !== "ref") throw p.error(`invalid with target ${opaTerm(w.target)}`);
     const v = w.target.value;
     if (!isFunction(p, v) && (isRoot(v, DATA) || isRoot(v, INPUT))) {
       values.push(w.value);
       targets.push(v);
       continue;
     }
-    const name = refString(v);
+    const name = opaRef(v);
     const term = captureLocals(p, w.value, captures);
     mocks.set(name, term);
     const fn = term.type === "ref" && isRoot(term.value, DATA) ? p.deps().functionText(term.value) : undefined;
-    mocked.push({ id: `m:${name}=${fn ?? termString(term)}`, keys: refKeys(v), mock: { name, term } });
+    mocked.push({ id: `m:${name}=${fn ?? opaTerm(term)}`, keys: refKeys(v), mock: { name, term } });
   }
   planTermSlice(p, values, (locals) => {
     p.mocks.pushFrame(mocks);
@@ -67,7 +68,7 @@ export function planWith(p: Planner, e: Expr, iter: Iter): void {
     if (shadowing) {
       for (const r of dataRefs) {
         const keys = refKeys(r);
-        if (p.deps().hasRules(keys)) overrides.push({ id: `d:${refString(r)}`, keys, shadow: r });
+        if (p.deps().hasRules(keys)) overrides.push({ id: `d:${opaRef(r)}`, keys, shadow: r });
       }
       overrides.push(...mocked);
     }

@@ -2,7 +2,7 @@
 // grammar (v1 by default, v0 by option) and OPA's parse errors. Nothing but RegoError ever
 // leaves these functions: deep nesting is stopped by a depth limit that reports an error.
 import type { Body, Module, Term } from "../ast/nodes.js";
-import { RegoError, RegoErrors, sortErrors } from "../../runtime/errors.js";
+import { isStackOverflow, RegoError, RegoErrors, sortErrors } from "../../runtime/errors.js";
 import { plainLocation } from "./location.js";
 import { DepthExceeded, MAX_DEPTH_MESSAGE, type ParseError } from "./parser/core.js";
 import { ModuleParser } from "./parser/module.js";
@@ -60,7 +60,7 @@ function guarded<T>(parser: Parser, fn: () => T): T | undefined {
     return fn();
   } catch (e) {
     if (e instanceof DepthExceeded) parser.error(e.location, MAX_DEPTH_MESSAGE);
-    else if (e instanceof RangeError && /call stack/i.test(e.message)) parser.error(parser.loc(), MAX_DEPTH_MESSAGE);
+    else if (isStackOverflow(e)) parser.error(parser.loc(), MAX_DEPTH_MESSAGE);
     else parser.error(parser.loc(), `${INTERNAL_ERROR}: ${(e as Error)?.message ?? String(e)}`);
     return undefined;
   }

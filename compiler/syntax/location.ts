@@ -35,6 +35,9 @@ export class SourceLocation implements NodeLocation {
   get col(): number {
     return this.source.at(this.offset).col;
   }
+  position(): { readonly row: number; readonly col: number } {
+    return this.source.at(this.offset);
+  }
   get text(): string {
     return this.source.text.slice(this.start, this.end);
   }

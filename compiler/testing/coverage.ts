@@ -4,8 +4,8 @@
 // runs; a rule head's row counts once a body of the rule succeeded, as OPA's exit event). Covered rows are every row reached, coverable or not, as OPA counts them; not-covered
 // rows the coverable ones never reached. Rows are grouped into runs of consecutive rows; the
 // percentages count rows in those runs.
-import type { Module } from "../ast/nodes.js";
-import { walk } from "../ast/walk.js";
+import type { Module, Rule } from "../ast/nodes.js";
+import { walkExprs } from "../ast/visit.js";
 import type { CoverageHits } from "../../runtime/eval/coverage.js";
 
 export interface RowRange {
@@ -36,14 +36,16 @@ function coverableRows(module: Module): { rows: Set<number>; headOnly: Set<numbe
   const heads = new Set<number>();
   const exprs = new Set<number>();
   // a generated body (`true`, on its head's row) is an expression evaluated on the rule's entry
-  walk(module, (n) => {
-    if (n.type === "rule") {
-      rows.add(n.head.location.row);
-      heads.add(n.head.location.row);
-    } else if (n.type === "expr" && !(!Array.isArray(n.terms) && n.terms.type === "some")) {
-      rows.add(n.location.row);
-      exprs.add(n.location.row);
+  for (const rule of module.rules) {
+    for (let r: Rule | undefined = rule; r; r = r.else) {
+      rows.add(r.head.location.row);
+      heads.add(r.head.location.row);
     }
+  }
+  walkExprs(module, (e) => {
+    if (!Array.isArray(e.terms) && e.terms.type === "some") return;
+    rows.add(e.location.row);
+    exprs.add(e.location.row);
   });
   return { rows, headOnly: new Set([...heads].filter((r) => !exprs.has(r))) };
 }

@@ -3,8 +3,8 @@
 // for a second body `{...}`, at that brace), every node's location text is the source at its
 // offset, and queries have as many expressions as they have statements.
 import { expect } from "chai";
-import type { Module, Node } from "../../compiler/ast/nodes.js";
-import { walk } from "../../compiler/ast/walk.js";
+import type { Module, Node, Rule } from "../../compiler/ast/nodes.js";
+import { walkExprs, walkTerms } from "../../compiler/ast/visit.js";
 import { parseModuleResult, parseQueryResult, parseTermResult } from "../../compiler/syntax/index.js";
 import { loadComplianceSources } from "../support/complianceModules.js";
 import { describeWithShared } from "../support/shared.js";
@@ -17,13 +17,28 @@ function checkLocations(m: Module, text: string, where: string): void {
     const ok = text.startsWith("default", at) || text.startsWith(name, at) || text[at] === "{";
     expect(ok, `${where}: rule ${name} located at ${rule.location.row}:${rule.location.col}`).to.equal(true);
   }
-  walk(m, (n: Node) => {
-    if (!("location" in n) || !n.location) return;
+  for (const n of nodesOf(m)) {
+    if (!("location" in n) || !n.location) continue;
     const loc = n.location;
     expect(loc.row, `${where}: ${n.type} row`).to.be.at.least(1);
     expect(loc.col, `${where}: ${n.type} col`).to.be.at.least(0);
     if (loc.text !== "") expect(text.includes(loc.text), `${where}: ${n.type} text ${JSON.stringify(loc.text)}`).to.equal(true);
+  }
+}
+
+/** Every node of a module that has a location. */
+function nodesOf(m: Module): Node[] {
+  const out: Node[] = [m.package, ...m.package.path];
+  for (const i of m.imports) out.push(i, i.path);
+  for (const rule of m.rules) for (let r: Rule | undefined = rule; r; r = r.else) out.push(r, r.head);
+  walkTerms(m, (t) => {
+    out.push(t);
   });
+  walkExprs(m, (e) => {
+    out.push(e, ...e.with);
+    if (!Array.isArray(e.terms)) out.push(e.terms);
+  });
+  return out;
 }
 
 describeWithShared("compliance modules, queries and input terms parse", function () {

@@ -8,6 +8,7 @@ import { isAsyncBuiltin } from "../../../runtime/builtins/catalog.js";
 import type { Block, Func, Plan, Policy, Stmt } from "../../ir/types.js";
 import { FuncPaths } from "../../ir/walk.js";
 import { calleesFirstByIndex } from "./order.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 /** The comparison builtins generated code calls as runtime operators (emit/calls.ts): they need
  * no call site and no EvalState. */
@@ -177,8 +178,36 @@ function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, b
       case "ScanStmt":
         walkStmts(s.stmt.block.stmts, true, false, body, look);
         break;
-      default:
+      case "ArrayAppendStmt":
+      case "AssignIntStmt":
+      case "AssignVarOnceStmt":
+      case "AssignVarStmt":
+      case "BreakStmt":
+      case "EqualStmt":
+      case "IsArrayStmt":
+      case "IsDefinedStmt":
+      case "IsObjectStmt":
+      case "IsSetStmt":
+      case "IsUndefinedStmt":
+      case "LenStmt":
+      case "MakeArrayStmt":
+      case "MakeNullStmt":
+      case "MakeNumberIntStmt":
+      case "MakeNumberRefStmt":
+      case "MakeObjectStmt":
+      case "MakeSetStmt":
+      case "NopStmt":
+      case "NotEqualStmt":
+      case "ObjectInsertOnceStmt":
+      case "ObjectInsertStmt":
+      case "ObjectMergeStmt":
+      case "ResetLocalStmt":
+      case "ResultSetAddStmt":
+      case "ReturnLocalStmt":
+      case "SetAddStmt":
         break;
+      default:
+        assertNever(s);
     }
   }
 }

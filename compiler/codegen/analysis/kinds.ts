@@ -10,6 +10,7 @@ import { allStmts, forEachStmt } from "../../ir/walk.js";
 import { LocalSet } from "./localSet.js";
 import type { CallGraph } from "./calls.js";
 import { calleesFirst, calleesFirstByIndex } from "./order.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 export const K = { null: 1, boolean: 2, number: 4, string: 8, array: 16, object: 32, set: 64 } as const;
 export const ANY = 127;
@@ -119,8 +120,26 @@ export function localKinds(
         return join(s.stmt.key, ANY) || join(s.stmt.value, ANY);
       case "WithStmt":
         return join(s.stmt.local, ANY);
-      default:
+      case "ArrayAppendStmt":
+      case "BlockStmt":
+      case "BreakStmt":
+      case "EqualStmt":
+      case "IsArrayStmt":
+      case "IsDefinedStmt":
+      case "IsObjectStmt":
+      case "IsSetStmt":
+      case "IsUndefinedStmt":
+      case "NopStmt":
+      case "NotEqualStmt":
+      case "NotStmt":
+      case "ResetLocalStmt":
+      case "ResultSetAddStmt":
+      case "ReturnLocalStmt":
+      case "SetAddStmt":
+      case "IndexStmt":
         return false;
+      default:
+        assertNever(s);
     }
   }
 }
@@ -169,8 +188,32 @@ function killAndLeaves(s: Stmt, defined: LocalSet, depth: number): boolean {
       return killAndLeavesAll(s.stmt.block.stmts, defined, depth + 1);
     case "ScanStmt":
       return killAndLeavesAll(s.stmt.block.stmts, defined, depth + 2);
-    default:
+    case "ArrayAppendStmt":
+    case "AssignIntStmt":
+    case "AssignVarOnceStmt":
+    case "EqualStmt":
+    case "IsArrayStmt":
+    case "IsDefinedStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+    case "IsUndefinedStmt":
+    case "LenStmt":
+    case "MakeArrayStmt":
+    case "MakeNullStmt":
+    case "MakeNumberIntStmt":
+    case "MakeNumberRefStmt":
+    case "MakeObjectStmt":
+    case "MakeSetStmt":
+    case "NopStmt":
+    case "NotEqualStmt":
+    case "ObjectInsertOnceStmt":
+    case "ObjectInsertStmt":
+    case "ResultSetAddStmt":
+    case "ReturnLocalStmt":
+    case "SetAddStmt":
       return false;
+    default:
+      assertNever(s);
   }
 }
 
@@ -318,6 +361,8 @@ export function blockFlow(block: Block, before: LocalSet, mayBeUndefinedCall: (s
         if (s.type === "NotStmt" || s.type === "WithStmt" || leaves) exits.fail(cur);
         continue;
       }
+      default:
+        assertNever(s);
     }
   }
   if (st !== null) exits.leaveLast(st);

@@ -11,6 +11,7 @@ import type { Block, BuiltinFunc, Operand, Stmt } from "../../ir/types.js";
 import { forEachStmt } from "../../ir/walk.js";
 import { declKinds, K, type FuncFacts } from "./kinds.js";
 import { numberFromText } from "../../../runtime/value/number.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 /** A constant a local may hold: a string, boolean, null or exact number. */
 export type Scalar = string | boolean | null | number;
@@ -137,8 +138,26 @@ export function analyseScalars(
         return set(s.stmt.value, S.Any);
       case "WithStmt":
         return set(s.stmt.local, S.Any);
-      default:
+      case "ArrayAppendStmt":
+      case "BlockStmt":
+      case "BreakStmt":
+      case "EqualStmt":
+      case "IsArrayStmt":
+      case "IsDefinedStmt":
+      case "IsObjectStmt":
+      case "IsSetStmt":
+      case "IsUndefinedStmt":
+      case "NopStmt":
+      case "NotEqualStmt":
+      case "NotStmt":
+      case "ResetLocalStmt":
+      case "ResultSetAddStmt":
+      case "ReturnLocalStmt":
+      case "SetAddStmt":
+      case "IndexStmt":
         return;
+      default:
+        assertNever(s);
     }
   });
   while (changed.length > 0) {

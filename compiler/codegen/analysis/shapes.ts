@@ -10,6 +10,7 @@ import type { Block, BuiltinFunc, DotStmt, Func, Operand, Plan, Policy, Stmt } f
 import { forEachStmt } from "../../ir/walk.js";
 import type { TypeDescription } from "../schemaTypes.js";
 import { ANY, builtinsByName, calleesFirstByCallStmts, declKinds, K, type FuncFacts, type Kinds } from "./kinds.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 export interface Shape {
   /** Constant keys read below this node (it is an object). */
@@ -98,10 +99,44 @@ export function trackRefs(
         else refs.delete(s.stmt.target);
         return;
       }
-      default:
+      case "ArrayAppendStmt":
+      case "AssignIntStmt":
+      case "AssignVarOnceStmt":
+      case "BlockStmt":
+      case "BreakStmt":
+      case "CallDynamicStmt":
+      case "CallStmt":
+      case "EqualStmt":
+      case "IsArrayStmt":
+      case "IsDefinedStmt":
+      case "IsObjectStmt":
+      case "IsSetStmt":
+      case "IsUndefinedStmt":
+      case "LenStmt":
+      case "MakeArrayStmt":
+      case "MakeNullStmt":
+      case "MakeNumberIntStmt":
+      case "MakeNumberRefStmt":
+      case "MakeObjectStmt":
+      case "MakeSetStmt":
+      case "NopStmt":
+      case "NotEqualStmt":
+      case "NotStmt":
+      case "ObjectInsertOnceStmt":
+      case "ObjectInsertStmt":
+      case "ObjectMergeStmt":
+      case "ResetLocalStmt":
+      case "ResultSetAddStmt":
+      case "ReturnLocalStmt":
+      case "SetAddStmt":
+      case "WithStmt":
+      case "IndexStmt":
         // Any other write ends what a local refers to (input/data locals keep their role: `with`
         // replaces them by documents of the same kind).
         for (const t of writes(s)) if (!roots.has(t)) refs.delete(t);
+        break;
+      default:
+        assertNever(s);
     }
   });
 }
@@ -357,8 +392,17 @@ export class ShapeAnalysis {
           return set(s.stmt.target, undefined, K.object);
         case "ResetLocalStmt":
           return set(s.stmt.target, undefined, 0);
-        default:
+        case "BlockStmt":
+        case "BreakStmt":
+        case "IsDefinedStmt":
+        case "IsSetStmt":
+        case "IsUndefinedStmt":
+        case "NopStmt":
+        case "NotStmt":
+        case "IndexStmt":
           return;
+        default:
+          assertNever(s);
       }
     });
     return summary;
@@ -496,7 +540,28 @@ function writes(s: Stmt): number[] {
     case "ObjectInsertStmt":
     case "ObjectInsertOnceStmt":
       return [s.stmt.object];
-    default:
+    case "ArrayAppendStmt":
+    case "AssignVarStmt":
+    case "BlockStmt":
+    case "BreakStmt":
+    case "DotStmt":
+    case "EqualStmt":
+    case "IsArrayStmt":
+    case "IsDefinedStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+    case "IsUndefinedStmt":
+    case "NopStmt":
+    case "NotEqualStmt":
+    case "NotStmt":
+    case "ResultSetAddStmt":
+    case "ReturnLocalStmt":
+    case "ScanStmt":
+    case "SetAddStmt":
+    case "WithStmt":
+    case "IndexStmt":
       return [];
+    default:
+      assertNever(s);
   }
 }

@@ -6,6 +6,7 @@ import { forEachWrite } from "../../ir/walk.js";
 import { exactDouble } from "../analysis/scalars.js";
 import { _, lit, type Code } from "../code.js";
 import type { Emit, FuncEmitter } from "./context.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 type E<T extends keyof StmtMap> = Emit<StmtMap[T]>;
 
@@ -93,8 +94,38 @@ function definesLocal(s: Stmt, local: number): boolean {
       return s.stmt.target === local;
     case "AssignVarStmt":
       return s.stmt.target === local && s.stmt.source.type !== "local";
-    default:
+    case "ArrayAppendStmt":
+    case "AssignVarOnceStmt":
+    case "BlockStmt":
+    case "BreakStmt":
+    case "CallDynamicStmt":
+    case "CallStmt":
+    case "DotStmt":
+    case "EqualStmt":
+    case "IsArrayStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+    case "IsUndefinedStmt":
+    case "LenStmt":
+    case "MakeArrayStmt":
+    case "MakeObjectStmt":
+    case "MakeSetStmt":
+    case "NopStmt":
+    case "NotEqualStmt":
+    case "NotStmt":
+    case "ObjectInsertOnceStmt":
+    case "ObjectInsertStmt":
+    case "ObjectMergeStmt":
+    case "ResetLocalStmt":
+    case "ResultSetAddStmt":
+    case "ReturnLocalStmt":
+    case "ScanStmt":
+    case "SetAddStmt":
+    case "WithStmt":
+    case "IndexStmt":
       return false;
+    default:
+      assertNever(s);
   }
 }
 
@@ -135,8 +166,40 @@ export function knownConstant(fe: FuncEmitter, s: Stmt): void {
     }
     case "MakeNullStmt":
       return void fe.constants.set(s.stmt.target, _`null`);
-    default:
+    case "ArrayAppendStmt":
+    case "AssignVarOnceStmt":
+    case "AssignVarStmt":
+    case "BlockStmt":
+    case "BreakStmt":
+    case "CallDynamicStmt":
+    case "CallStmt":
+    case "DotStmt":
+    case "EqualStmt":
+    case "IsArrayStmt":
+    case "IsDefinedStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+    case "IsUndefinedStmt":
+    case "LenStmt":
+    case "MakeArrayStmt":
+    case "MakeObjectStmt":
+    case "MakeSetStmt":
+    case "NopStmt":
+    case "NotEqualStmt":
+    case "NotStmt":
+    case "ObjectInsertOnceStmt":
+    case "ObjectInsertStmt":
+    case "ObjectMergeStmt":
+    case "ResetLocalStmt":
+    case "ResultSetAddStmt":
+    case "ReturnLocalStmt":
+    case "ScanStmt":
+    case "SetAddStmt":
+    case "WithStmt":
+    case "IndexStmt":
       return;
+    default:
+      assertNever(s);
   }
 }
 

@@ -1,9 +1,10 @@
 // The type environment (OPA's TypeEnv): a tree of types keyed by ref terms (`data.pkg.p`,
 // built-ins like `count`, local variables), chained to an enclosing environment.
 import type { NodeLocation, Ref, Term } from "../../ast/nodes.js";
-import { keyOf } from "../ruleTree.js";
-import { isConstant, stringTerm } from "../terms.js";
+import { keyOf } from "../../ast/compare.js";
+import { isConstant, stringTerm } from "../../ast/terms.js";
 import { A, arr, B, keys, N, NL, obj, or, S, select, set, values, type MaybeType, type Type } from "./types.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 export class TypeNode {
   value: MaybeType;
@@ -155,8 +156,11 @@ export class TypeEnv {
         }
         return undefined;
       }
-      default:
+      case "call":
+      case "templatestring":
         return undefined;
+      default:
+        assertNever(t);
     }
   }
 
@@ -234,7 +238,18 @@ export function constantJson(t: Term): unknown {
       return t.value;
     case "number":
       return Number(t.value);
-    default:
+    case "object":
+    case "var":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return NOT_JSON;
+    default:
+      assertNever(t);
   }
 }

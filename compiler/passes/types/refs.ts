@@ -4,6 +4,7 @@ import type { Expr, NodeLocation, Ref, Term } from "../../ast/nodes.js";
 import { constantJson, NOT_JSON, type TypeEnv, type TypeNode } from "./env.js";
 import { A, keys, select, unifies, values, type MaybeType } from "./types.js";
 import { isDataRef, unify1 } from "./unify.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 export interface TypeError {
   message: string;
@@ -57,8 +58,15 @@ function checkRefsIn(env: TypeEnv, t: Term, m: Messages, errs: TypeError[] | und
         errs = checkRefsIn(env, v, m, errs);
       }
       return errs;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "var":
+    case "templatestring":
       return errs;
+    default:
+      assertNever(t);
   }
 }
 

@@ -7,7 +7,7 @@
 // the set lacks, or a schema that cannot be read, is a type error at the rule.
 import type { Annotations, Module, NodeLocation, Ref, Rule, SchemaAnnotation, Term } from "../../ast/nodes.js";
 import type { CompileContext } from "../context.js";
-import { refString } from "../terms.js";
+import { opaRef } from "../../ast/print.js";
 import { constantJson, NOT_JSON, TypeEnv } from "./env.js";
 import { SchemaError, SchemaSet } from "./schema.js";
 import { A, obj, type Type } from "./types.js";
@@ -92,7 +92,7 @@ export class SchemaScopes {
     const data: Array<{ path: Ref; type: Type }> = [];
     for (const s of entries) {
       if (root(s) !== "data" || !this.entryTypeOrUndefined(s)) continue;
-      const i = data.findIndex((d) => refString(d.path) === refString(s.path));
+      const i = data.findIndex((d) => opaRef(d.path) === opaRef(s.path));
       if (i >= 0) data.splice(i, 1);
       data.push({ path: s.path, type: scoped.getRef(s.path) ?? A });
     }
@@ -140,7 +140,7 @@ export class SchemaScopes {
     }
     const keys = s.path.slice(prefix.ref.length).map(constantJson);
     if (keys.includes(NOT_JSON)) {
-      this.ctx.err("rego_type_error", `schema annotation path ${refString(s.path)} is not a path of constant keys`, at);
+      this.ctx.err("rego_type_error", `schema annotation path ${opaRef(s.path)} is not a path of constant keys`, at);
       return;
     }
     env.put(prefix.ref, override(keys, prefix.type, t));
@@ -148,9 +148,9 @@ export class SchemaScopes {
 
   /** The type an entry gives its path; undefined when it names a schema and there is no set. */
   private entryType(s: SchemaAnnotation): Type | undefined {
-    if (!s.schema) return this.setOrEmpty().typeOfDefinition(s.definition, `for ${refString(s.path)}`);
+    if (!s.schema) return this.setOrEmpty().typeOfDefinition(s.definition, `for ${opaRef(s.path)}`);
     if (!this.set) return undefined;
-    const key = refString(s.schema);
+    const key = opaRef(s.schema);
     const t = this.set.typeOf(key);
     if (!t) throw new UndefinedSchema(`undefined schema: ${key}`);
     return t;
@@ -163,7 +163,7 @@ export class SchemaScopes {
 }
 
 function packageKey(m: Module): string {
-  return refString(m.package.path);
+  return opaRef(m.package.path);
 }
 
 /** The shortest prefix of `ref` the environment has a type for (`input` and `data` always). */

@@ -1,9 +1,10 @@
 // The type checker's unification of terms with types (one side known) and of two terms whose
 // types may be partly unknown, plus small helpers on types shared by the checker's parts.
 import type { Ref, Term } from "../../ast/nodes.js";
-import { termString } from "../terms.js";
+import { keyOf } from "../../ast/compare.js";
 import { constantJson, NOT_JSON, type TypeEnv } from "./env.js";
 import { A, isNil, obj, or, select, set, unifies, type MaybeType, type Type } from "./types.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 // (composites are copied even when they hold no unknowns: a schema's object type is known by its
 // identity (requiredKeys, schema.ts), and a copy has no required keys — the types the code
@@ -135,8 +136,13 @@ export function unify1(env: TypeEnv, t: Term, tpe: Type, union: boolean): boolea
     case "call":
     case "templatestring":
       return true;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
       return unifies(env.get(t), tpe);
+    default:
+      assertNever(t);
   }
 }
 
@@ -176,7 +182,7 @@ function unify2Object(env: TypeEnv, a: Term & { type: "object" }, b: Term): bool
   if (b.type === "object") {
     if (a.value.length !== b.value.length) return false;
     for (const [k, v] of a.value) {
-      const other = b.value.find(([k2]) => termString(k2) === termString(k));
+      const other = b.value.find(([k2]) => keyOf(k2) === keyOf(k));
       if (!other) return false;
       if (!unify2(env, v, env.get(v), other[1], env.get(other[1]))) return false;
     }

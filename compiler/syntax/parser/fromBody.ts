@@ -7,6 +7,7 @@ import { builtinDecl } from "../../builtins/decls.js";
 import { keywordsV1 } from "../token.js";
 import { trueExpr } from "./rules.js";
 import { headKeywords, NO_ANNOTATIONS } from "./shared.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 export type FromBody = { rule: Rule } | { error: string };
 
@@ -38,8 +39,22 @@ function ruleFromExpr(expr: Expr): FromBody {
         return { error: "expression cannot be used for rule head" };
       case "ref":
         return t.value.length > 2 ? ruleWithDots(t) : partialSetRule(t);
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "object":
+      case "null":
+      case "var":
+      case "array":
+      case "set":
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "call":
+      case "templatestring":
         return { error: `${t.type} cannot be used for rule name` };
+      default:
+        assertNever(t);
     }
   }
   const op = t[0]!;

@@ -8,6 +8,7 @@ import type { ParseError } from "./core.js";
 import { checkRegoV1Rule, ruleFromBody } from "./fromBody.js";
 import { recordLongestStatement } from "../nesting.js";
 import { RuleParser } from "./rules.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 /** Keywords `import future.keywords.x` can name, and their tokens. */
 const allowedFutureKeywords: ReadonlyMap<string, TokenType> = new Map([...futureKeywordsV0, ...futureKeywordsLogical]);
@@ -287,6 +288,10 @@ export abstract class ModuleParser extends RuleParser {
         case "package":
           errors.push({ message: "unexpected package", location: stmt.location });
           break;
+        case "annotations":
+          break;
+        default:
+          assertNever(stmt);
       }
     }
     if (regoVersion !== "v0") {

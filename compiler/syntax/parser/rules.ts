@@ -8,6 +8,7 @@ import type { State } from "./core.js";
 import { newExpr } from "./exprs.js";
 import { headKeywords, NO_ANNOTATIONS } from "./shared.js";
 import { isGround, refIsGround } from "../../ast/ground.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 export abstract class RuleParser extends BodyParser {
   /** One rule statement; several rules for `p if {...} {...}`. Undefined when the statement is
@@ -266,8 +267,20 @@ export abstract class RuleParser extends BodyParser {
         head.args = term.value.slice(1);
         break;
       }
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "object":
+      case "null":
+      case "array":
+      case "set":
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "templatestring":
         return undefined;
+      default:
+        assertNever(term);
     }
     switch (this.tok) {
       case tt.contains: {
@@ -398,6 +411,13 @@ export abstract class RuleParser extends BodyParser {
         case "templatestring":
           for (const p of t.value.parts) if (p.type !== "expr") visit(p);
           return;
+        case "string":
+        case "number":
+        case "boolean":
+        case "null":
+          break;
+        default:
+          assertNever(t);
       }
     };
     visit(value);
@@ -442,8 +462,18 @@ function relocateTerm(t: Term, loc: NodeLocation): Term {
       return { type: t.type, value: t.value.map((x) => relocateTerm(x, loc)), location: loc } as Term;
     case "object":
       return { type: "object", value: t.value.map(([k, v]) => [relocateTerm(k, loc), relocateTerm(v, loc)] as [Term, Term]), location: loc };
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "var":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "templatestring":
       return { ...t, location: loc };
+    default:
+      assertNever(t);
   }
 }
 

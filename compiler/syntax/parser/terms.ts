@@ -3,6 +3,7 @@
 import type { Body, Expr, NodeLocation, Term } from "../../ast/nodes.js";
 import { PREC_FACTOR, PREC_RELATION, tt, type TokenType } from "../token.js";
 import { ParserCore } from "./core.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 /** OPA's operator refs for `x in xs` and `k, v in xs`. */
 export const MEMBER_2 = ["internal", "member_2"] as const;
@@ -383,8 +384,16 @@ export abstract class TermParser extends ParserCore {
         case "setcomprehension":
         case "call":
           break;
-        default:
+        case "string":
+        case "number":
+        case "boolean":
+        case "null":
+        case "ref":
+        case "templatestring":
           this.error(at, `illegal ref (head cannot be ${head.type})`);
+          break;
+        default:
+          assertNever(head);
       }
       this.lists.push(head);
       for (;;) {
@@ -471,8 +480,18 @@ function isCompound(t: Term): boolean {
     case "string":
     case "var":
       return false;
-    default:
+    case "object":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return true;
+    default:
+      assertNever(t);
   }
 }
 

@@ -7,8 +7,9 @@ import type { Expr, Module, Rule, Term } from "../../../../compiler/ast/nodes.js
 import { LocalVarGen, type CompileContext } from "../../../../compiler/passes/context.js";
 import { collectFacts } from "../../../../compiler/passes/facts.js";
 import { compileUpTo } from "../../../../compiler/passes/runner.js";
-import { operatorName, refString } from "../../../../compiler/passes/terms.js";
-import { isGenerated, Walker } from "../../../../compiler/passes/visit.js";
+import { operatorName } from "../../../../compiler/ast/terms.js";
+import { opaRef } from "../../../../compiler/ast/print.js";
+import { isGenerated, Walker } from "../../../../compiler/ast/visit.js";
 import { parseModuleResult } from "../../../../compiler/syntax/index.js";
 import { complianceModules, loadComplianceSources } from "../../../support/complianceModules.js";
 import { describeWithShared } from "../../../support/shared.js";
@@ -54,7 +55,7 @@ class ReferenceCollector extends Walker {
       case "call": {
         const op = t.value[0]!;
         if (op.type === "ref") {
-          this.calls.add(refString(op.value));
+          this.calls.add(opaRef(op.value));
           this.calls.add(op.value.map((x) => (x as { value: string }).value).join("."));
         }
         return this.children(t);

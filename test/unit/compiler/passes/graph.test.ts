@@ -1,15 +1,14 @@
 // The rule graph: its cycle search (Tarjan's algorithm over arrays by node position) finds the
 // same rules, in the same order, as the search it replaced (maps and sets by rule), on random
 // graphs with self-loops, long chains and many components; and the graph SetGraph makes from the
-// dependency walks RewriteExprTerms recorded is the one a walk of every rule makes, and that walk
-// (hand-written in graph.ts) finds what the generic Walker of visit.ts finds.
+// dependency walks RewriteExprTerms recorded is the one a walk of every rule makes.
 import { expect } from "chai";
 import type { Expr, Module, Rule, Term } from "../../../../compiler/ast/nodes.js";
 import type { CompileContext } from "../../../../compiler/passes/context.js";
 import { buildGraph, Graph } from "../../../../compiler/passes/graph.js";
 import type { TreeNode } from "../../../../compiler/passes/ruleTree.js";
 import { compileUpTo } from "../../../../compiler/passes/runner.js";
-import { Walker } from "../../../../compiler/passes/visit.js";
+import { Walker } from "../../../../compiler/ast/visit.js";
 import { parseModuleResult } from "../../../../compiler/syntax/index.js";
 import { loadComplianceSources } from "../../../support/complianceModules.js";
 import { describeWithShared } from "../../../support/shared.js";

@@ -4,8 +4,8 @@
 import { expect } from "chai";
 import type { Term } from "../../../../compiler/ast/nodes.js";
 import { requiresEval } from "../../../../compiler/passes/rewriteComprehensionTerms.js";
-import { isComprehension } from "../../../../compiler/passes/terms.js";
-import { walkTerms } from "../../../../compiler/passes/visit.js";
+import { isComprehension } from "../../../../compiler/ast/terms.js";
+import { walkTerms } from "../../../../compiler/ast/visit.js";
 import { parseModuleResult } from "../../../../compiler/syntax/index.js";
 import { complianceModules } from "../../../support/complianceModules.js";
 import { describeWithShared } from "../../../support/shared.js";

@@ -6,7 +6,7 @@ import type { Module, Rule } from "../../../../compiler/ast/nodes.js";
 import type { CompileContext } from "../../../../compiler/passes/context.js";
 import { buildModuleTree, TreeNode, type ModuleTreeNode } from "../../../../compiler/passes/ruleTree.js";
 import { compileUpTo } from "../../../../compiler/passes/runner.js";
-import { groundPrefix } from "../../../../compiler/passes/terms.js";
+import { groundPrefix } from "../../../../compiler/ast/terms.js";
 import { parseModuleResult } from "../../../../compiler/syntax/index.js";
 import { loadComplianceSources } from "../../../support/complianceModules.js";
 import { describeWithShared } from "../../../support/shared.js";

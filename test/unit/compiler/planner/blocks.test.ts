@@ -5,7 +5,7 @@ import { INTERNAL_PLANNER_ERROR, Planner } from "../../../../compiler/planner/pl
 import * as S from "../../../../compiler/planner/stmts.js";
 
 function planner(): Planner {
-  return new Planner({ modules: [], ruleRef: () => [], builtins: new Map(), queries: [] });
+  return new Planner({ modules: [], ruleRef: () => [], ruleTree: { values: [], children: new Map() }, builtins: new Map(), queries: [] });
 }
 
 describe("planner: blocks", () => {

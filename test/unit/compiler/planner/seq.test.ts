@@ -7,7 +7,7 @@ import { Planner } from "../../../../compiler/planner/planner.js";
 import * as S from "../../../../compiler/planner/stmts.js";
 
 function planner(): Planner {
-  return new Planner({ modules: [], ruleRef: () => [], builtins: new Map(), queries: [] });
+  return new Planner({ modules: [], ruleRef: () => [], ruleTree: { values: [], children: new Map() }, builtins: new Map(), queries: [] });
 }
 
 /** A flat item: appends a statement (`name`), then continues. */

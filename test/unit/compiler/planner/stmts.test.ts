@@ -8,7 +8,7 @@ import * as S from "../../../../compiler/planner/stmts.js";
 import { STMT_TYPES, type StmtMap, type StmtOf, type StmtType } from "../../../../compiler/ir/types.js";
 
 function planner(): Planner {
-  return new Planner({ modules: [], ruleRef: () => [], builtins: new Map(), queries: [] });
+  return new Planner({ modules: [], ruleRef: () => [], ruleTree: { values: [], children: new Map() }, builtins: new Map(), queries: [] });
 }
 
 /** Stmt fields without the location (the builder adds it). */

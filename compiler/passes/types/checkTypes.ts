@@ -4,20 +4,19 @@
 // ("count: invalid argument(s)"), unification of incompatible types ("match error"), membership,
 // references into values whose shape is known ("undefined ref: ..."), functions used as values,
 // and `with` replacements of functions by functions of another arity.
-import type { Body, Expr, NodeLocation, Ref, Rule, Term } from "../ast/nodes.js";
-import type { CompileContext } from "./context.js";
-import { refString, termString, userNames } from "./terms.js";
-import { TypeEnv } from "./types/env.js";
-import { checkRefs, type Messages, type TypeError } from "./types/refs.js";
-import { A, fromDecl, isNil, keys, obj, or, set, unifies, values, type MaybeType, type Type } from "./types/types.js";
-import { SchemaScopes } from "./types/schemaScopes.js";
-import { fillNil, hasVars, isDataRef, nested, unify1, unify2 } from "./types/unify.js";
+import type { Body, Expr, NodeLocation, Ref, Rule, Term } from "../../ast/nodes.js";
+import type { CompileContext } from "../context.js";
+import type { TreeNode } from "../ruleTree.js";
+import { termsEqual } from "../../ast/compare.js";
+import { userNames } from "../../ast/terms.js";
+import { opaRef, opaTerm } from "../../ast/print.js";
+import { TypeEnv } from "./env.js";
+import { checkRefs, type Messages, type TypeError } from "./refs.js";
+import { A, fromDecl, isNil, keys, obj, or, set, unifies, values, type MaybeType, type Type } from "./types.js";
+import { SchemaScopes } from "./schemaScopes.js";
+import { fillNil, hasVars, isDataRef, nested, unify1, unify2 } from "./unify.js";
+import { assertNever } from "../../../runtime/errors.js";
 
-
-interface KeyTrie {
-  children: Map<string, KeyTrie>;
-  rules: Rule[];
-}
 
 class Checker {
   constructor(
@@ -42,7 +41,7 @@ class Checker {
    * `data`, else a built-in. */
   funcType(env: TypeEnv, ref: Ref): MaybeType {
     if (isDataRef(ref)) return env.getRef(ref);
-    const name = refString(ref);
+    const name = opaRef(ref);
     const cache = (this.builtinTypes ??= new Map());
     let t = cache.get(name);
     if (!t) {
@@ -142,8 +141,15 @@ class Checker {
           if (errs) return errs;
         }
         return undefined;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+      case "var":
+      case "templatestring":
         return undefined;
+      default:
+        assertNever(t);
     }
   }
 
@@ -211,46 +217,34 @@ class Checker {
       const rr = this.ctx.ruleRef(r);
       const cut = rr.findIndex((t, i) => i > 0 && hasVars(t));
       const path = cut < 0 ? rr : rr.slice(0, cut);
-      this.rulePaths.set(r, (p = { path, text: termString({ type: "ref", value: path, location: rr[0]!.location }) }));
+      this.rulePaths.set(r, (p = { path, text: opaTerm({ type: "ref", value: path, location: rr[0]!.location }) }));
     }
     return p;
   }
 
-  /** The graph's rules by the terms of their refs as text (made once). */
-  private ruleIndex: { trie: KeyTrie; order: Map<Rule, number> } | undefined;
-
-  /** The rules whose ref, as text term by term, is a prefix of `keys` or has it as a prefix (in
+  /** The rules whose ref is a prefix of `ref` or has it as a prefix (found in the rule tree, in
    * the graph's order). */
-  private rulesAlong(keys: string[]): Rule[] {
-    if (!this.ruleIndex) {
-      const trie: KeyTrie = { children: new Map(), rules: [] };
-      const order = new Map<Rule, number>();
-      for (const r of this.ctx.graph?.nodes ?? []) {
-        order.set(r, order.size);
-        let node = trie;
-        for (const t of this.ctx.ruleRef(r)) {
-          const k = termString(t);
-          let child = node.children.get(k);
-          if (!child) node.children.set(k, (child = { children: new Map(), rules: [] }));
-          node = child;
-        }
-        node.rules.push(r);
-      }
-      this.ruleIndex = { trie, order };
-    }
+  private rulesAlong(ref: Ref): Rule[] {
+    const graph = this.ctx.graph;
     const out: Rule[] = [];
-    let node: KeyTrie | undefined = this.ruleIndex.trie;
-    for (let i = 0; i < keys.length && node; i++) {
-      node = node.children.get(keys[i]!);
-      if (node && i < keys.length - 1) out.push(...node.rules);
+    if (!graph) return out;
+    const along = (r: Rule): void => {
+      const rr = this.ctx.ruleRef(r);
+      const n = Math.min(rr.length, ref.length);
+      for (let i = 0; i < n; i++) if (!termsEqual(rr[i]!, ref[i]!)) return;
+      if (graph.position(r) >= 0) out.push(r);
+    };
+    let node: TreeNode | undefined = this.ctx.ruleTree;
+    for (let i = 0; i < ref.length && node; i++) {
+      node = node.child(ref[i]!);
+      if (node && i < ref.length - 1) node.values.forEach(along);
     }
-    const below = (n: KeyTrie): void => {
-      out.push(...n.rules);
+    const below = (n: TreeNode): void => {
+      n.values.forEach(along);
       for (const c of n.children.values()) below(c);
     };
     if (node) below(node);
-    const order = this.ruleIndex.order;
-    return out.sort((a, b) => order.get(a)! - order.get(b)!);
+    return out.sort((a, b) => graph.position(a) - graph.position(b));
   }
 
   /** The rules that depend on each rule directly (the dependency graph reversed, made once). */
@@ -274,7 +268,7 @@ class Checker {
   }
 
   private name(ref: Ref): string {
-    return refString(ref.map(this.rename));
+    return opaRef(ref.map(this.rename));
   }
 
   checkExpr(env: TypeEnv, e: Expr): TypeError | undefined {
@@ -296,7 +290,7 @@ class Checker {
       const orig = env.next?.getRef(ref);
       const vt = env.get(w.value);
       const replaced = orig?.kind === "function" ? A : or(orig, vt ?? A);
-      for (const r of this.rulesAlong(ref.map(termString))) affected.add(r);
+      for (const r of this.rulesAlong(ref)) affected.add(r);
       env.put(ref, replaced);
     }
     // rules that depend on replaced ones, transitively (in the graph's order after those)
@@ -310,7 +304,7 @@ class Checker {
       }
     }
     for (const r of nodes) if (closure.has(r)) affected.add(r);
-    const replacedPaths = new Set(targets.map((w) => termString(w.target)));
+    const replacedPaths = new Set(targets.map((w) => opaTerm(w.target)));
     for (const r of affected) {
       const { path, text } = this.rulePath(r);
       if (!replacedPaths.has(text)) env.put(path, A);

@@ -2,14 +2,14 @@
 // in a position that cannot bind it (negation, built-in inputs, closures). Bodies are reordered
 // so that left-to-right evaluation binds variables first (stable: expressions keep their order
 // unless they must wait); what can never be bound is reported ("var x is unsafe").
-import type { Body, Expr, Module, NodeLocation, Rule, Term } from "../ast/nodes.js";
-import { isScalar, refString } from "./terms.js";
-import type { CompileContext } from "./context.js";
+import type { Body, Expr, Module, NodeLocation, Rule, Term } from "../../ast/nodes.js";
+import { isScalar } from "../../ast/terms.js";
+import { opaRef } from "../../ast/print.js";
+import type { CompileContext } from "../context.js";
 import type { Arity } from "./outputVars.js";
-import { reorderBodyForSafety, type Unsafe } from "./safetyReorder.js";
-import { headMayHaveVars } from "./rewriteLocalVars.js";
-import { safetyVarsOfExpr } from "./safetyVars.js";
-import { ALL_VARS, isGenerated, varsOf, varsOfTerms, walkTerms } from "./visit.js";
+import { reorderBodyForSafety, type Unsafe } from "./reorder.js";
+import { headMayHaveVars } from "../rewriteLocalVars.js";
+import { ALL_VARS, isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, walkTerms } from "../../ast/visit.js";
 
 const RESERVED = ["input", "data"];
 const FUTURE_KEYWORDS = new Set(["in", "every", "contains", "if"]);
@@ -54,8 +54,8 @@ export function reportUnsafe(ctx: CompileContext, unsafe: Unsafe, rewritten: Rea
 /** " in rule p" when another rule starts on the same line (so the message says which). */
 function ruleSuffix(m: Module, rule: Rule): string {
   const row = rule.location.row;
-  const name = refString(rule.head.reference);
-  if (!m.rules.some((r) => r !== rule && r.location.row === row && refString(r.head.reference) !== name)) return "";
+  const name = opaRef(rule.head.reference);
+  if (!m.rules.some((r) => r !== rule && r.location.row === row && opaRef(r.head.reference) !== name)) return "";
   return ` in rule ${name}`;
 }
 
@@ -86,7 +86,7 @@ function unboundHeadVars(h: Rule["head"], body: Body): Set<string> | undefined {
     // walked. The full walk drops a superset of these, so what is left is the same.
     left = dropTopVars(body[i]!, unbound, left);
     if (left === 0) break;
-    safetyVarsOfExpr(body[i]!, scratch);
+    varsOf(body[i]!, SAFETY_PARAMS, scratch);
     left = dropBound(unbound, left, scratch);
   }
   if (left === 0) return undefined;

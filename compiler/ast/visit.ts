@@ -1,7 +1,12 @@
 // Walking the AST: OPA's VarVisitor (the variables of a node, with the same skip parameters the
 // safety checks use) and generic walkers over terms, expressions, bodies and closures.
-import type { Body, Every, Expr, Head, Module, Rule, SomeDecl, Term, With } from "../ast/nodes.js";
-import type { VarSink } from "./safetyVars.js";
+import type { Body, Every, Expr, Head, Module, Rule, SomeDecl, Term, With } from "./nodes.js";
+import { assertNever } from "../../runtime/errors.js";
+
+/** Where a walk adds the vars it finds: a set, or a list that keeps them distinct itself. */
+export interface VarSink {
+  add(v: string): unknown;
+}
 
 export interface VarParams {
   /** Skip the head (first term) of refs. */
@@ -23,10 +28,11 @@ export const SAFETY_PARAMS: VarParams = { skipRefCallHead: true, skipClosures: t
 
 export type VarNode = Term | Expr | Body | Rule | Head | With | SomeDecl | Every | Module;
 
-/** The variables of a node. */
-export function varsOf(node: VarNode | Term[], params: VarParams = ALL_VARS, into: Set<string> = new Set()): Set<string> {
-  const v = new VarCollector(params, into);
-  v.node(node);
+/** The variables of a node, added to a set or another sink (in the order found). */
+export function varsOf(node: VarNode | Term[], params?: VarParams): Set<string>;
+export function varsOf<S extends VarSink>(node: VarNode | Term[], params: VarParams, into: S): S;
+export function varsOf(node: VarNode | Term[], params: VarParams = ALL_VARS, into: VarSink = new Set<string>()): VarSink {
+  new VarCollector(params, into).node(node);
   return into;
 }
 
@@ -75,8 +81,23 @@ class VarCollector {
       case "module":
         for (const r of n.rules) this.rule(r);
         return;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "object":
+      case "null":
+      case "var":
+      case "ref":
+      case "array":
+      case "set":
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "call":
+      case "templatestring":
         return this.term(n);
+      default:
+        assertNever(n);
     }
   }
 
@@ -209,8 +230,13 @@ class VarCollector {
           else this.term(part as Term);
         }
         return;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
         return;
+      default:
+        assertNever(t);
     }
   }
 }
@@ -278,8 +304,23 @@ export abstract class Walker {
         this.term(node.domain);
         this.body(node.body);
         return;
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "object":
+      case "null":
+      case "var":
+      case "ref":
+      case "array":
+      case "set":
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "call":
+      case "templatestring":
         return this.term(node);
+      default:
+        assertNever(node);
     }
   }
 
@@ -322,8 +363,14 @@ export abstract class Walker {
         }
         return;
       }
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+      case "var":
         return;
+      default:
+        assertNever(t);
     }
   }
 

@@ -1,7 +1,8 @@
 // Deep copies of AST terms (locations are shared: they are never mutated). Stages rewrite in
 // place, so a term that stands in more than one place is copied for each: the terms an import's
 // ref expands to at every use (resolveRefs.ts' globalRef).
-import type { Body, Expr, Term, With } from "../ast/nodes.js";
+import type { Body, Expr, Term, With } from "./nodes.js";
+import { assertNever } from "../../runtime/errors.js";
 
 export function copyTerm<T extends Term>(t: T): T {
   switch (t.type) {
@@ -28,8 +29,14 @@ export function copyTerm<T extends Term>(t: T): T {
           parts: t.value.parts.map((p) => ((p as { type: string }).type === "expr" ? copyExpr(p as Expr) : copyTerm(p as Term))),
         },
       };
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "var":
       return { ...t };
+    default:
+      assertNever(t);
   }
 }
 

@@ -1,8 +1,6 @@
-// Small helpers over the AST that every stage uses: constructors for generated terms and
-// expressions, OPA's predicates on terms (ground, scalar, constant), the kinds of expression, and
-// OPA's printed form of terms (error messages quote refs and terms the way OPA prints them).
+// Small helpers over the AST that the stages and the planner use: constructors for generated terms
+// and expressions, OPA's predicates on terms (ground, scalar, constant) and the kinds of expression.
 import type {
-  Body,
   Every,
   Expr,
   NodeLocation,
@@ -13,8 +11,11 @@ import type {
   RefTerm,
   StringTerm,
   BooleanTerm,
-} from "../ast/nodes.js";
-import { isGround } from "../ast/ground.js";
+} from "./nodes.js";
+import { termsEqual } from "./compare.js";
+import { isGround } from "./ground.js";
+import { opaRef, opaTerm } from "./print.js";
+import { assertNever } from "../../runtime/errors.js";
 
 // ---------------------------------------------------------------------------------------------
 // Constructors (a generated node takes the location of what it stands for)
@@ -62,9 +63,9 @@ export function operatorName(e: Expr & { terms: Term[] }): string {
   if (op.type === "ref") {
     const head = op.value[0]!;
     if (op.value.length === 1 && head.type === "var") return head.value;
-    return refString(op.value);
+    return opaRef(op.value);
   }
-  return termString(op);
+  return opaTerm(op);
 }
 export function isEquality(e: Expr): e is Expr & { terms: Term[] } {
   return isCallExpr(e) && isOperator(e.terms[0]!, "eq");
@@ -116,8 +117,16 @@ export function isConstant(t: Term): boolean {
       return t.value.every(isConstant);
     case "object":
       return t.value.every(([k, v]) => isConstant(k) && isConstant(v));
-    default:
+    case "var":
+    case "ref":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return false;
+    default:
+      assertNever(t);
   }
 }
 
@@ -136,138 +145,6 @@ export function refHasPrefix(ref: Ref, prefix: Ref): boolean {
 export function groundPrefix(ref: Ref): Ref {
   const i = ref.findIndex((t, j) => j > 0 && !isGround(t));
   return i < 0 ? ref : ref.slice(0, i);
-}
-
-/** Structural equality of terms (locations ignored; sets and objects compared in order). */
-export function termsEqual(a: Term, b: Term): boolean {
-  if (a.type !== b.type) return false;
-  switch (a.type) {
-    case "null":
-      return true;
-    case "boolean":
-    case "string":
-    case "var":
-      return a.value === b.value;
-    case "number":
-      return a.value === b.value || Number(a.value) === Number(b.value as string);
-    case "ref":
-    case "array":
-    case "call": {
-      const bv = b.value as Term[];
-      return a.value.length === bv.length && a.value.every((t, i) => termsEqual(t, bv[i]!));
-    }
-    case "set": {
-      const bv = b.value as Term[];
-      return a.value.length === bv.length && a.value.every((t) => bv.some((u) => termsEqual(t, u)));
-    }
-    case "object": {
-      const bv = b.value as [Term, Term][];
-      return (
-        a.value.length === bv.length &&
-        a.value.every(([k, v]) => bv.some(([k2, v2]) => termsEqual(k, k2) && termsEqual(v, v2)))
-      );
-    }
-    default:
-      return termString(a) === termString(b);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// OPA's printed form
-
-const KEYWORDS = new Set([
-  "not", "package", "import", "as", "default", "else", "with", "null", "true", "false", "some", "every", "in",
-  "contains", "if",
-]);
-const IDENT = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
-
-export function quoteString(s: string): string {
-  return JSON.stringify(s);
-}
-
-/** The dotted name of a ref that refString prints as its values joined by dots (a var head not
- * a wildcard, then strings each an identifier and no keyword), else undefined. */
-export function plainDottedName(ref: Ref): string | undefined {
-  const head = ref[0];
-  if (head?.type !== "var" || head.value.startsWith("$")) return undefined;
-  let out = head.value;
-  for (let i = 1; i < ref.length; i++) {
-    const t = ref[i]!;
-    if (t.type !== "string" || !IDENT.test(t.value) || KEYWORDS.has(t.value)) return undefined;
-    out += `.${t.value}`;
-  }
-  return out;
-}
-
-export function refString(ref: Ref): string {
-  let out = ref.length > 0 ? termString(ref[0]!) : "";
-  for (let i = 1; i < ref.length; i++) {
-    const t = ref[i]!;
-    if (t.type === "string" && IDENT.test(t.value) && !KEYWORDS.has(t.value)) out += `.${t.value}`;
-    else out += `[${termString(t)}]`;
-  }
-  return out;
-}
-
-export function termString(t: Term): string {
-  switch (t.type) {
-    case "null":
-      return "null";
-    case "boolean":
-      return t.value ? "true" : "false";
-    case "number":
-      return t.value;
-    case "string":
-      return quoteString(t.value);
-    case "var":
-      return t.value.startsWith("$") ? "_" : t.value;
-    case "ref":
-      return refString(t.value);
-    case "array":
-      return `[${t.value.map(termString).join(", ")}]`;
-    case "set":
-      return t.value.length === 0 ? "set()" : `{${t.value.map(termString).join(", ")}}`;
-    case "object":
-      return `{${t.value.map(([k, v]) => `${termString(k)}: ${termString(v)}`).join(", ")}}`;
-    case "arraycomprehension":
-      return `[${termString(t.value.term)} | ${bodyString(t.value.body)}]`;
-    case "setcomprehension":
-      return `{${termString(t.value.term)} | ${bodyString(t.value.body)}}`;
-    case "objectcomprehension":
-      return `{${termString(t.value.key)}: ${termString(t.value.value)} | ${bodyString(t.value.body)}}`;
-    case "call": {
-      const [op, ...args] = t.value;
-      return `${termString(op!)}(${args.map(termString).join(", ")})`;
-    }
-    case "templatestring":
-      return t.location.text || '$"..."';
-  }
-}
-
-export function exprString(e: Expr): string {
-  let s: string;
-  if (Array.isArray(e.terms)) {
-    const [op, ...args] = e.terms;
-    s = `${termString(op!)}(${args.map(termString).join(", ")})`;
-  } else if (e.terms.type === "some") {
-    s = `some ${e.terms.symbols.map(termString).join(", ")}`;
-  } else if (e.terms.type === "every") {
-    const ev = e.terms;
-    s = `every ${ev.key ? `${termString(ev.key)}, ` : ""}${termString(ev.value)} in ${termString(ev.domain)} { ${bodyString(ev.body)} }`;
-  } else if (e.terms.type === "and" || e.terms.type === "or") {
-    s = `{ ${bodyString(e.terms.lhs)} } ${e.terms.type} { ${bodyString(e.terms.rhs)} }`;
-  } else if (e.terms.type === "not") {
-    s = `not { ${bodyString(e.terms.body)} }`;
-  } else {
-    s = termString(e.terms as Term);
-  }
-  if (e.negated) s = `not ${s}`;
-  for (const w of e.with) s += ` with ${termString(w.target)} as ${termString(w.value)}`;
-  return s;
-}
-
-export function bodyString(b: Body): string {
-  return b.map(exprString).join("; ");
 }
 
 /** A function renaming the vars of a term (outside closures, which are kept as they are) by
@@ -293,8 +170,17 @@ export function userNames(maps: readonly ReadonlyMap<string, string>[], alias?: 
         return { ...t, value: t.value.map(rename) };
       case "object":
         return { ...t, value: t.value.map(([k, v]) => [rename(k), rename(v)] as [Term, Term]) };
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "templatestring":
         return t;
+      default:
+        assertNever(t);
     }
   };
   return rename;

@@ -1,12 +1,13 @@
 // Which variables an expression binds ("output vars"), given the variables already bound: the
 // core of OPA's safety analysis (unify.go and outputVarsFor* in compile.go), shared by the safety
 // check, `some ... in` declarations, and print and template-string checks.
-import type { Body, Expr, Ref, Term } from "../ast/nodes.js";
-import { isEquality, isGround, validEqAssignArgCount } from "./terms.js";
-import { assignments } from "./marks.js";
+import type { Body, Expr, Ref, Term } from "../../ast/nodes.js";
+import { keyOf } from "../../ast/compare.js";
+import { isEquality, isGround, validEqAssignArgCount } from "../../ast/terms.js";
 import { ScopedVars, type VarLookup, type VarSet } from "./scopedVars.js";
-import { NameList, NO_NAMES, type VarSink } from "./safetyVars.js";
-import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, varsOfTermsFrom, type VarParams } from "./visit.js";
+import { NameList, NO_NAMES } from "./nameList.js";
+import { isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms, varsOfTermsFrom, Walker, type VarParams, type VarSink } from "../../ast/visit.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 export type Arity = (ref: Ref) => number;
 
@@ -119,9 +120,19 @@ class Unifier implements VarLookup {
           case "call":
             if (isCallSafe(b, safe)) this.markSafe(a.value);
             return;
-          default:
+          case "string":
+          case "number":
+          case "boolean":
+          case "null":
+          case "set":
+          case "arraycomprehension":
+          case "setcomprehension":
+          case "objectcomprehension":
+          case "templatestring":
             this.markSafe(a.value);
             return;
+          default:
+            assertNever(b);
         }
       case "ref":
         if (isRefSafe(a.value, safe)) {
@@ -163,8 +174,16 @@ class Unifier implements VarLookup {
           case "array":
             if (a.value.length === b.value.length) for (let i = 0; i < a.value.length; i++) this.rec(a.value[i]!, b.value[i]!);
             return;
-          default:
+          case "string":
+          case "number":
+          case "boolean":
+          case "object":
+          case "null":
+          case "set":
+          case "templatestring":
             return;
+          default:
+            assertNever(b);
         }
       case "object":
         switch (b.type) {
@@ -179,99 +198,90 @@ class Unifier implements VarLookup {
           case "object":
             if (a.value.length === b.value.length) this.recObjects(a.value, b.value);
             return;
-          default:
+          case "string":
+          case "number":
+          case "boolean":
+          case "null":
+          case "array":
+          case "set":
+          case "arraycomprehension":
+          case "setcomprehension":
+          case "objectcomprehension":
+          case "templatestring":
             return;
+          default:
+            assertNever(b);
         }
-      default:
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+      case "set":
+      case "templatestring":
         if (b.type === "var") this.markSafe(b.value);
         return;
+      default:
+        assertNever(a);
     }
   }
 
   private recObjects(a: [Term, Term][], b: [Term, Term][]): void {
     const values = new Map<string, Term>();
     for (const [k, v] of b) {
-      const key = keyText(k);
+      const key = keyOf(k);
       if (!values.has(key)) values.set(key, v);
     }
     for (const [k, v] of a) {
-      const other = values.get(keyText(k));
+      const other = values.get(keyOf(k));
       if (other) this.rec(v, other);
     }
   }
 }
 
-/** Object keys match when their types and values do (the first of equal keys counts). */
-function keyText(k: Term): string {
-  return `${k.type}:${JSON.stringify((k as { value: unknown }).value)}`;
-}
-
 /** Variables a term-level walk binds (non-ground refs whose head is safe bind their vars), in a
  * new list. (every: the walk descends into the body; OPA's does too, but those vars are local.) */
 function refOutputs(node: Expr | Term, safe: VarLookup): NameList {
-  const walked = new NameList();
-  if (node.type === "expr") exprRefOutputs(node, safe, walked);
-  else termRefOutputs(node, safe, walked);
-  return walked;
+  const w = new RefOutputs(safe);
+  if (node.type === "expr") w.expr(node);
+  else w.term(node);
+  return w.out;
 }
 
 const SKIP_REF_HEAD: VarParams = { skipRefHead: true };
 
-// The walk is visit.ts' Walker order (its `parts` with `with` targets, its `children`), as plain
-// functions with indexed loops: it runs for every expression the safety analysis orders, on
-// every pass (hot, see bench/frontend.bench.ts).
-function bodyRefOutputs(body: Body, safe: VarLookup, out: NameList): void {
-  for (let i = 0; i < body.length; i++) exprRefOutputs(body[i]!, safe, out);
-}
-
-function exprRefOutputs(e: Expr, safe: VarLookup, out: NameList): void {
-  const ts = e.terms;
-  if (Array.isArray(ts)) for (let i = 0; i < ts.length; i++) termRefOutputs(ts[i]!, safe, out);
-  else if (ts.type === "some") for (let i = 0; i < ts.symbols.length; i++) termRefOutputs(ts.symbols[i]!, safe, out);
-  else if (ts.type === "every") {
-    if (ts.key) termRefOutputs(ts.key, safe, out);
-    termRefOutputs(ts.value, safe, out);
-    termRefOutputs(ts.domain, safe, out);
-    bodyRefOutputs(ts.body, safe, out);
-  } else if (ts.type === "and" || ts.type === "or") {
-    bodyRefOutputs(ts.lhs, safe, out);
-    bodyRefOutputs(ts.rhs, safe, out);
-  } else if (ts.type === "not") bodyRefOutputs(ts.body, safe, out);
-  else termRefOutputs(ts as Term, safe, out);
-  const ws = e.with;
-  for (let i = 0; i < ws.length; i++) {
-    termRefOutputs(ws[i]!.target, safe, out);
-    termRefOutputs(ws[i]!.value, safe, out);
+class RefOutputs extends Walker {
+  readonly out = new NameList();
+  constructor(private readonly safe: VarLookup) {
+    super();
   }
-}
-
-function termRefOutputs(t: Term, safe: VarLookup, out: NameList): void {
-  switch (t.type) {
-    case "ref": {
-      if (!isRefSafe(t.value, safe)) return;
-      if (!isGround(t)) varsOfTermsFrom(t.value, 1, SKIP_REF_HEAD, out);
-      const xs = t.value;
-      for (let i = 0; i < xs.length; i++) termRefOutputs(xs[i]!, safe, out);
-      return;
+  expr(e: Expr): void {
+    this.parts(e, true);
+  }
+  term(t: Term): void {
+    switch (t.type) {
+      case "ref":
+        if (!isRefSafe(t.value, this.safe)) return;
+        if (!isGround(t)) varsOfTermsFrom(t.value, 1, SKIP_REF_HEAD, this.out);
+        return this.children(t);
+      case "arraycomprehension":
+      case "setcomprehension":
+      case "objectcomprehension":
+      case "templatestring":
+        // closures bind nothing outside
+        return;
+      case "string":
+      case "number":
+      case "boolean":
+      case "object":
+      case "null":
+      case "var":
+      case "array":
+      case "set":
+      case "call":
+        return this.children(t);
+      default:
+        assertNever(t);
     }
-    case "array":
-    case "set":
-    case "call": {
-      const xs = t.value;
-      for (let i = 0; i < xs.length; i++) termRefOutputs(xs[i]!, safe, out);
-      return;
-    }
-    case "object": {
-      const kvs = t.value;
-      for (let i = 0; i < kvs.length; i++) {
-        termRefOutputs(kvs[i]![0], safe, out);
-        termRefOutputs(kvs[i]![1], safe, out);
-      }
-      return;
-    }
-    default:
-      // scalars, vars; closures (comprehensions, template strings) bind nothing outside
-      return;
   }
 }
 
@@ -286,7 +296,7 @@ export function outputVarsForExprEq(e: Expr & { terms: Term[] }, safe: VarSet): 
   const unified = unifier.unified;
   // `:=` binds its left side from its right side, never the other way
   let rhs: Set<string> | undefined;
-  if (unified.n > 0 && assignments.has(e)) rhs = varsOf(e.terms[2]!);
+  if (unified.n > 0 && e.assigned === true) rhs = varsOf(e.terms[2]!);
   if (walked.n === 0) {
     // (the unifier's names are the output: the same names in the same order)
     if (rhs) unified.remove(rhs);
@@ -331,8 +341,23 @@ export function outputVarsForExpr(e: Expr, arity: Arity, safe: VarSet): readonly
     case "or":
     case "not":
       return NO_NAMES;
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "object":
+    case "null":
+    case "var":
+    case "ref":
+    case "array":
+    case "set":
+    case "arraycomprehension":
+    case "setcomprehension":
+    case "objectcomprehension":
+    case "call":
+    case "templatestring":
       return refOutputs(e, safe).take();
+    default:
+      assertNever(ts);
   }
 }
 

@@ -6,11 +6,12 @@
 // It runs for every body of every rule and query, so its state is kept in arrays indexed by the
 // expression's position (no map or set per expression), and the map of unsafe expressions is
 // made only when something is unsafe.
-import type { Body, Expr, NodeLocation, Term } from "../ast/nodes.js";
+import type { Body, Expr, NodeLocation, Term } from "../../ast/nodes.js";
 import { addAll, outputVarsForBody, outputVarsForExpr, type Arity } from "./outputVars.js";
 import { ScopedVars, type VarSet } from "./scopedVars.js";
-import { NameList, safetyVarsOfBody, safetyVarsOfExpr } from "./safetyVars.js";
-import { ALL_VARS, isGenerated, varsOf, varsOfTerms } from "./visit.js";
+import { NameList } from "./nameList.js";
+import { ALL_VARS, isGenerated, SAFETY_PARAMS, varsOf, varsOfTerms } from "../../ast/visit.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 /** The vars each expression left unsafe, in the order the expressions were found unsafe. */
 export type Unsafe = ReadonlyMap<Expr, Set<string>>;
@@ -26,7 +27,7 @@ type State = Set<string> | typeof PENDING | typeof PLACED | undefined;
 
 /** The safety vars of `e`, collected in `sink` (empty, and left empty). */
 function varList(e: Expr, sink: NameList): string[] {
-  safetyVarsOfExpr(e, sink);
+  varsOf(e, SAFETY_PARAMS, sink);
   return sink.take() as string[];
 }
 
@@ -283,8 +284,14 @@ function closureTermsIn(t: Term, out: Term[]): void {
       }
       return;
     }
-    default:
+    case "string":
+    case "number":
+    case "boolean":
+    case "null":
+    case "var":
       return;
+    default:
+      assertNever(t);
   }
 }
 
@@ -324,7 +331,7 @@ function reorderClosures(arity: Arity, g: ScopedVars, unsafe: UnsafeSink, curren
 function reorderNested(arity: Arity, g: ScopedVars, unsafe: UnsafeSink, current: Expr, termVars: ReadonlySet<string>, body: Body): Body {
   if (termVars.size > 0) {
     const bv = new Set<string>();
-    safetyVarsOfBody(body, bv);
+    varsOf(body, SAFETY_PARAMS, bv);
     for (const v of termVars) if (!bv.has(v) && !g.has(v)) unsafe.add(current, v);
   }
   const r = reorderBodyForSafety(arity, g, body);
@@ -343,7 +350,7 @@ function reorderOperand(arity: Arity, g: ScopedVars, unsafe: UnsafeSink, group: 
     const at = groupExpr(group);
     globals = new ScopedVars(g);
     const vs = new Set<string>();
-    safetyVarsOfBody(body, vs);
+    varsOf(body, SAFETY_PARAMS, vs);
     for (const v of vs) {
       if (g.has(v) || isGenerated(v)) continue;
       unsafe.add(at, v);
