@@ -200,7 +200,7 @@ function readExpr(e: Expr, support: readonly Module[], cs: readonly Constraint[]
 /** A call as OPA's messages print it: `equal(a, "b")`, not `a == "b"`. */
 function printCall(t: Term & { type: "call" }): string {
   const [op, ...args] = t.value;
-  return `${(op && opName(op)) ?? (op ? printTerm(op) : "")}(${args.map(printTerm).join(", ")})`;
+  return `${(op && opName(op)) ?? (op ? printTerm(op) : "")}(${args.map((a) => printTerm(a)).join(", ")})`;
 }
 
 /** `input.<table>.<column>` → [table, column]; `input.<short>` → [short] when mapped to a table. */

@@ -23,8 +23,9 @@ import { RegoObject, makeObject, objectEntries } from "../../runtime/value/objec
 import { RegoSet } from "../../runtime/value/set.js";
 import { isPlainObject, type Value } from "../../runtime/value/value.js";
 import type { PartialResult } from "./index.js";
-import { transformExpr, walkTerms } from "../ast/walk.js";
-import { isConstant } from "../passes/terms.js";
+import { mapExprTerms } from "../ast/copy.js";
+import { isConstant } from "../ast/terms.js";
+import { walkTerms } from "../ast/visit.js";
 import { builtinDecl } from "../builtins/decls.js";
 
 /** A residual: a term over unknown refs and generated vars, already plugged. */
@@ -1082,8 +1083,8 @@ function nameSharedWildcards(body: Body): Body {
   const counts = new Map<string, number>();
   for (const e of body) walkTerms(e, (t) => void (t.type === "var" && t.value.startsWith("$pe") && counts.set(t.value, (counts.get(t.value) ?? 0) + 1)));
   const shared = [...counts].filter(([, n]) => n > 1).map(([name]) => name);
-  const tr = { term: (t: Term): Term => (t.type === "var" && shared.includes(t.value) ? { ...t, value: `__pe${t.value.slice(3)}__` } : t) };
-  return body.map((e, i) => ({ ...(shared.length > 0 ? transformExpr(e, tr) : e), index: i }));
+  const rename = (t: Term): Term => (t.type === "var" && shared.includes(t.value) ? { ...t, value: `__pe${t.value.slice(3)}__` } : t);
+  return body.map((e, i) => ({ ...(shared.length > 0 ? mapExprTerms(e, rename) : e), index: i }));
 }
 
 /** Two object terms' values paired by their constant keys: undefined if a key is not constant,
@@ -1137,8 +1138,8 @@ function propagateCopies(body: Body, locals: ReadonlySet<string>): Body {
       g = (ts[ts.length - 1] as { value: string }).value;
       t = { type: "call", value: ts.slice(0, -1), location: out[i]!.location };
     }
-    const tr = { term: (x: Term): Term => (x.type === "var" && x.value === g ? t : x) };
-    out = out.filter((_, j) => j !== i).map((e) => transformExpr(e, tr));
+    const substitute = (x: Term): Term => (x.type === "var" && x.value === g ? t : x);
+    out = out.filter((_, j) => j !== i).map((e) => mapExprTerms(e, substitute));
   }
 }
 
