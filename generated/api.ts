@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/api.rego (entrypoint data.api.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, builtinSites, call1, dot, dotData, dotKey, equal, gt, gte, internalError, len, lte, ownField, scanValue, scanView } from "regoc";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, OBJECT_PROTOTYPE, builtinSites, call1, dot, dotData, dotKey, equal, gt, gte, hasPlainPrototype, internalError, isObjectLike, len, lte, scanValue, scanView } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -32,18 +32,18 @@ export type ApiData = {
 const C = builtinSites("{\"names\":[\"to_number\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,72,10]}"),
   toNumber = C[0]!;
 /* field readers, one per key read: each load keeps an inline cache of its own */
-const dotMethod = (o: V): V => (ownField(o, "method") ? o["method"] : dotKey(o, "method")),
-  dotPath = (o: V): V => (ownField(o, "path") ? o["path"] : dotKey(o, "path")),
-  dotUser = (o: V): V => (ownField(o, "user") ? o["user"] : dotKey(o, "user")),
-  dotAuthenticated = (o: V): V => (ownField(o, "authenticated") ? o["authenticated"] : dotKey(o, "authenticated")),
-  dotId = (o: V): V => (ownField(o, "id") ? o["id"] : dotKey(o, "id")),
-  dotRole = (o: V): V => (ownField(o, "role") ? o["role"] : dotKey(o, "role")),
-  dotTime = (o: V): V => (ownField(o, "time") ? o["time"] : dotKey(o, "time")),
-  dotPermissions = (o: V): V => (ownField(o, "permissions") ? o["permissions"] : dotKey(o, "permissions")),
-  dotResource = (o: V): V => (ownField(o, "resource") ? o["resource"] : dotKey(o, "resource")),
-  dotAction = (o: V): V => (ownField(o, "action") ? o["action"] : dotKey(o, "action")),
-  dotRateLimits = (o: V): V => (ownField(o, "rate_limits") ? o["rate_limits"] : dotKey(o, "rate_limits")),
-  dotCount = (o: V): V => (ownField(o, "count") ? o["count"] : dotKey(o, "count"));
+const dotMethod = (o: V): V => (isObjectLike(o) && o["method"] !== undefined && hasPlainPrototype(o) && !("method" in OBJECT_PROTOTYPE) ? o["method"] : dotKey(o, "method")),
+  dotPath = (o: V): V => (isObjectLike(o) && o["path"] !== undefined && hasPlainPrototype(o) && !("path" in OBJECT_PROTOTYPE) ? o["path"] : dotKey(o, "path")),
+  dotUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && hasPlainPrototype(o) && !("user" in OBJECT_PROTOTYPE) ? o["user"] : dotKey(o, "user")),
+  dotAuthenticated = (o: V): V => (isObjectLike(o) && o["authenticated"] !== undefined && hasPlainPrototype(o) && !("authenticated" in OBJECT_PROTOTYPE) ? o["authenticated"] : dotKey(o, "authenticated")),
+  dotId = (o: V): V => (isObjectLike(o) && o["id"] !== undefined && hasPlainPrototype(o) && !("id" in OBJECT_PROTOTYPE) ? o["id"] : dotKey(o, "id")),
+  dotRole = (o: V): V => (isObjectLike(o) && o["role"] !== undefined && hasPlainPrototype(o) && !("role" in OBJECT_PROTOTYPE) ? o["role"] : dotKey(o, "role")),
+  dotTime = (o: V): V => (isObjectLike(o) && o["time"] !== undefined && hasPlainPrototype(o) && !("time" in OBJECT_PROTOTYPE) ? o["time"] : dotKey(o, "time")),
+  dotPermissions = (o: V): V => (isObjectLike(o) && o["permissions"] !== undefined && hasPlainPrototype(o) && !("permissions" in OBJECT_PROTOTYPE) ? o["permissions"] : dotKey(o, "permissions")),
+  dotResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && hasPlainPrototype(o) && !("resource" in OBJECT_PROTOTYPE) ? o["resource"] : dotKey(o, "resource")),
+  dotAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && hasPlainPrototype(o) && !("action" in OBJECT_PROTOTYPE) ? o["action"] : dotKey(o, "action")),
+  dotRateLimits = (o: V): V => (isObjectLike(o) && o["rate_limits"] !== undefined && hasPlainPrototype(o) && !("rate_limits" in OBJECT_PROTOTYPE) ? o["rate_limits"] : dotKey(o, "rate_limits")),
+  dotCount = (o: V): V => (isObjectLike(o) && o["count"] !== undefined && hasPlainPrototype(o) && !("count" in OBJECT_PROTOTYPE) ? o["count"] : dotKey(o, "count"));
 
 /* Entrypoint api/allow */
 export function apiAllow(input: ApiInput | undefined, data: ApiData, options?: EvalOptions): boolean {

@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/authz.rego (entrypoint data.authz.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, type MaybeValue, NO_STATE, dotData, dotKey, equal, internalError, ownField, scanValue, scanView } from "regoc";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, type MaybeValue, NO_STATE, OBJECT_PROTOTYPE, dotData, dotKey, equal, hasPlainPrototype, internalError, isObjectLike, scanValue, scanView } from "regoc";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -25,14 +25,14 @@ export type AuthzData = {
   }>>;
 };
 /* field readers, one per key read: each load keeps an inline cache of its own */
-const dotUser = (o: V): V => (ownField(o, "user") ? o["user"] : dotKey(o, "user")),
-  dotRole = (o: V): V => (ownField(o, "role") ? o["role"] : dotKey(o, "role")),
-  dotId = (o: V): V => (ownField(o, "id") ? o["id"] : dotKey(o, "id")),
-  dotResource = (o: V): V => (ownField(o, "resource") ? o["resource"] : dotKey(o, "resource")),
-  dotOwnerId = (o: V): V => (ownField(o, "owner_id") ? o["owner_id"] : dotKey(o, "owner_id")),
-  dotPermissions = (o: V): V => (ownField(o, "permissions") ? o["permissions"] : dotKey(o, "permissions")),
-  dotAction = (o: V): V => (ownField(o, "action") ? o["action"] : dotKey(o, "action")),
-  dotType = (o: V): V => (ownField(o, "type") ? o["type"] : dotKey(o, "type"));
+const dotUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && hasPlainPrototype(o) && !("user" in OBJECT_PROTOTYPE) ? o["user"] : dotKey(o, "user")),
+  dotRole = (o: V): V => (isObjectLike(o) && o["role"] !== undefined && hasPlainPrototype(o) && !("role" in OBJECT_PROTOTYPE) ? o["role"] : dotKey(o, "role")),
+  dotId = (o: V): V => (isObjectLike(o) && o["id"] !== undefined && hasPlainPrototype(o) && !("id" in OBJECT_PROTOTYPE) ? o["id"] : dotKey(o, "id")),
+  dotResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && hasPlainPrototype(o) && !("resource" in OBJECT_PROTOTYPE) ? o["resource"] : dotKey(o, "resource")),
+  dotOwnerId = (o: V): V => (isObjectLike(o) && o["owner_id"] !== undefined && hasPlainPrototype(o) && !("owner_id" in OBJECT_PROTOTYPE) ? o["owner_id"] : dotKey(o, "owner_id")),
+  dotPermissions = (o: V): V => (isObjectLike(o) && o["permissions"] !== undefined && hasPlainPrototype(o) && !("permissions" in OBJECT_PROTOTYPE) ? o["permissions"] : dotKey(o, "permissions")),
+  dotAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && hasPlainPrototype(o) && !("action" in OBJECT_PROTOTYPE) ? o["action"] : dotKey(o, "action")),
+  dotType = (o: V): V => (isObjectLike(o) && o["type"] !== undefined && hasPlainPrototype(o) && !("type" in OBJECT_PROTOTYPE) ? o["type"] : dotKey(o, "type"));
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, _options?: EvalOptions): boolean {

@@ -42,15 +42,27 @@ export function dotKey(source: V, key: string): V {
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /**
- * Whether `key` is an own property of `source` and a field dotKey reads: `source` is an object that
- * is neither an array nor a Rego value. Generated code reads each constant key with a reader of its
- * own, `const dotOwner = (o) => (ownField(o, "owner") ? o["owner"] : dotKey(o, "owner"))`, so that
- * each load keeps an inline cache for its one key (a shared dotKey's load sees every shape and key
- * in the process). Testing the own key reads no prototype (a polluted one is never read through)
- * and costs less than reading the prototype; anything else is dotKey's.
+ * Generated code reads each constant key with a reader of its own, so that each load keeps an
+ * inline cache for its one key (a shared dotKey's load sees every shape and key in the process):
+ *   const dotOwner = (o) => (isObjectLike(o) && o["owner"] !== undefined && hasPlainPrototype(o) &&
+ *     !("owner" in OBJECT_PROTOTYPE) ? o["owner"] : dotKey(o, "owner"))
+ * The value loaded is an own property when the object's prototype is Object.prototype (or null)
+ * and Object.prototype has no such key: a polluted prototype is never read through, an array or a
+ * Rego value goes to dotKey. The load comes first: after it the object's shape is known, and the
+ * prototype test and the `in` fold to constants in optimised code (no lookup of the key is left).
  */
-export function ownField(source: V, key: string): source is PlainObject {
-  return typeof source === "object" && source !== null && hasOwnProperty.call(source, key) && !Array.isArray(source) && !(source instanceof Special);
+export function isObjectLike(source: V): source is PlainObject {
+  return typeof source === "object" && source !== null;
+}
+
+/** Object.prototype, for the field readers' test that it has no such key (see isObjectLike). */
+export const OBJECT_PROTOTYPE: object = Object.prototype;
+
+/** Whether an object's prototype is Object.prototype or null (JSON.parse's objects and the
+ * runtime's own); see isObjectLike. */
+export function hasPlainPrototype(source: object): boolean {
+  const p = Object.getPrototypeOf(source) as unknown;
+  return p === OBJECT_PROTOTYPE || p === null;
 }
 
 /**

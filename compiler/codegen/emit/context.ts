@@ -172,8 +172,9 @@ export class ModuleEmitter {
   }
 
   /** The module's reader of the field named by string `index` (DotStmt with a constant key):
-   * `const dotOwner = (o) => (ownField(o, "owner") ? o["owner"] :
-   * dotKey(o, "owner"))` (runtime/eval/ops.ts says why), one per key, declared with the numbers. */
+   * `const dotOwner = (o) => (isObjectLike(o) && o["owner"] !== undefined && hasPlainPrototype(o) &&
+   * !("owner" in OBJECT_PROTOTYPE) ? o["owner"] : dotKey(o, "owner"))` (runtime/eval/ops.ts says
+   * why), one per key, declared with the numbers. */
   fieldReader(index: number): Name {
     let name = this.readers.get(index);
     if (name === undefined) {
@@ -184,7 +185,8 @@ export class ModuleEmitter {
       const o = _`o`;
       const V = this.fixed.V;
       const returns = this.typed ? _`: ${V}` : _``;
-      const init = _`(${this.annotated(o, V)})${returns} => (${this.rt("ownField")}(${o}, ${k}) ? ${o}[${k}] : ${this.rt("dotKey")}(${o}, ${k}))`;
+      const own = _`${this.rt("isObjectLike")}(${o}) && ${o}[${k}] !== undefined && ${this.rt("hasPlainPrototype")}(${o}) && !(${k} in ${this.rt("OBJECT_PROTOTYPE")})`;
+      const init = _`(${this.annotated(o, V)})${returns} => (${own} ? ${o}[${k}] : ${this.rt("dotKey")}(${o}, ${k}))`;
       if (this.readerConst === undefined) {
         this.readerConst = { name, init, more: [], doc: comment("field readers, one per key read: each load keeps an inline cache of its own") };
         this.consts.push(this.readerConst);
