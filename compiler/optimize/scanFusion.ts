@@ -68,7 +68,7 @@ function errorFree(s: Stmt): boolean {
     case "BreakStmt":
       return true;
     case "CallStmt":
-      return OPERATOR_BUILTINS.has(s.stmt.func) && s.stmt.args.length === 2;
+      return OPERATOR_BUILTINS.get(s.stmt.func)?.[1] === s.stmt.args.length;
     default:
       return false;
   }

@@ -9,7 +9,7 @@ import { BigNum, numberFromText, numberText, type Num } from "../value/number.js
 import { RegoObject, isObject, objectGet, objectHas, objectInsert, sortedPlainKeys, type ObjectValue } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
 import type { ConflictSites } from "./sites.js";
-import { Special, copyPlainObject, newPlainObject, setOwn, type MaybeValue, type PlainObject, type Value } from "../value/value.js";
+import { Special, copyPlainObject, isPlainObject, newPlainObject, rank, setOwn, type MaybeValue, type PlainObject, type Value } from "../value/value.js";
 
 type V = MaybeValue;
 
@@ -138,6 +138,33 @@ export function neq(a: V, b: V): boolean | undefined {
   if (a === undefined || b === undefined) return undefined;
   return !equal(a, b);
 }
+
+/** `x in coll` (builtin internal.member_2): an element of an array or set, a value of an object. */
+export function member(x: V, coll: V): boolean | undefined {
+  if (x === undefined || coll === undefined) return undefined;
+  if (coll instanceof RegoSet) return coll.has(x);
+  if (Array.isArray(coll)) {
+    for (let i = 0; i < coll.length; i++) if (equal(x, coll[i])) return true;
+    return false;
+  }
+  if (coll instanceof RegoObject) {
+    for (const [, v] of coll.unordered()) if (equal(x, v)) return true;
+    return false;
+  }
+  if (isPlainObject(coll)) {
+    for (const k of Object.keys(coll)) if (equal(x, coll[k])) return true;
+  }
+  return false;
+}
+
+// The type tests (builtins is_<type>), true or false for any value.
+export const isNullType = (v: V): boolean | undefined => (v === undefined ? undefined : v === null);
+export const isBooleanType = (v: V): boolean | undefined => (v === undefined ? undefined : typeof v === "boolean");
+export const isNumberType = (v: V): boolean | undefined => (v === undefined ? undefined : rank(v) === 2);
+export const isStringType = (v: V): boolean | undefined => (v === undefined ? undefined : typeof v === "string");
+export const isArrayType = (v: V): boolean | undefined => (v === undefined ? undefined : Array.isArray(v));
+export const isObjectType = (v: V): boolean | undefined => (v === undefined ? undefined : rank(v) === 5);
+export const isSetType = (v: V): boolean | undefined => (v === undefined ? undefined : v instanceof RegoSet);
 
 /** IsSetStmt. */
 export function isSetValue(v: V): boolean {
