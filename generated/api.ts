@@ -20,13 +20,8 @@ export type ApiInput = {
 };
 /* data read by api, typed from how the policy uses it; a JSON schema would type what it leaves unknown: permissions[_][_].action, permissions[_][_].resource */
 export type ApiData = {
-  "permissions"?: Collection<Collection<{
-    "action"?: unknown;
-    "resource"?: unknown;
-  }>>;
-  "rate_limits"?: Collection<{
-    "count"?: number;
-  }>;
+  "permissions"?: Collection<Collection<{ "action"?: unknown; "resource"?: unknown }>>;
+  "rate_limits"?: Collection<{ "count"?: number }>;
 };
 /* builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"to_number\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,72,10]}"),

@@ -8,21 +8,12 @@ export type Collection<T> = T[] | { [key: string]: T };
 /* input read by authz, typed from how the policy uses it; a JSON schema would type what it leaves unknown: action, resource.owner_id, resource.type */
 export type AuthzInput = {
   "action"?: unknown;
-  "resource"?: {
-    "owner_id"?: unknown;
-    "type"?: unknown;
-  };
-  "user"?: {
-    "id"?: number | string;
-    "role"?: string;
-  };
+  "resource"?: { "owner_id"?: unknown; "type"?: unknown };
+  "user"?: { "id"?: number | string; "role"?: string };
 };
 /* data read by authz, typed from how the policy uses it; a JSON schema would type what it leaves unknown: permissions[_][_].action, permissions[_][_].resource */
 export type AuthzData = {
-  "permissions"?: Collection<Collection<{
-    "action"?: unknown;
-    "resource"?: unknown;
-  }>>;
+  "permissions"?: Collection<Collection<{ "action"?: unknown; "resource"?: unknown }>>;
 };
 /* field readers, one per key read: each load keeps an inline cache of its own */
 const dotUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && hasPlainPrototype(o) && !("user" in OBJECT_PROTOTYPE) ? o["user"] : dotKey(o, "user")),

@@ -6,9 +6,7 @@ type V = MaybeValue;
 export type AuthzInput = {
   "method"?: string;
   "path"?: unknown;
-  "user"?: {
-    "role"?: string;
-  };
+  "user"?: { "role"?: string };
 };
 /* data of authz: the policy's uses do not type it */
 export type AuthzData = unknown;

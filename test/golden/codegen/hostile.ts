@@ -4,9 +4,7 @@ import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, t
 type V = MaybeValue;
 /* input read by x/`${evil}`*, typed from how the policy uses it; a JSON schema would type what it leaves unknown: ["a\"b\\c`${x}*\/\u2028\u2029\ud800</script>"].__proto__ */
 export type XEvilInput = {
-  "a\"b\\c`${x}*/\u2028\u2029\ud800</script>"?: {
-    "__proto__"?: unknown;
-  };
+  "a\"b\\c`${x}*/\u2028\u2029\ud800</script>"?: { "__proto__"?: unknown };
 };
 /* data of x/`${evil}`*: the policy's uses do not type it */
 export type XEvilData = unknown;

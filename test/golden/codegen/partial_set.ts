@@ -6,16 +6,11 @@ type V = MaybeValue;
 export type Collection<T> = T[] | { [key: string]: T };
 /* input read by shop, typed from how the policy uses it; a JSON schema would type what it leaves unknown: items[_].id, items[_].price */
 export type ShopInput = {
-  "items"?: Collection<{
-    "id"?: unknown;
-    "price"?: unknown;
-  }>;
+  "items"?: Collection<{ "id"?: unknown; "price"?: unknown }>;
 };
 /* data read by shop, typed from how the policy uses it; a JSON schema would type what it leaves unknown: limits.max */
 export type ShopData = {
-  "limits"?: {
-    "max"?: unknown;
-  };
+  "limits"?: { "max"?: unknown };
 };
 /* field readers, one per key read: each load keeps an inline cache of its own */
 const dotItems = (o: V): V => (isObjectLike(o) && o["items"] !== undefined && hasPlainPrototype(o) && !("items" in OBJECT_PROTOTYPE) ? o["items"] : dotKey(o, "items")),

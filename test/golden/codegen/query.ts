@@ -6,9 +6,7 @@ type V = MaybeValue;
 export type Collection<T> = T[] | { [key: string]: T };
 /* input read by query, typed from how the policy uses it; a JSON schema would type what it leaves unknown: users[_].name */
 export type QueryInput = {
-  "users"?: Collection<{
-    "name"?: unknown;
-  }>;
+  "users"?: Collection<{ "name"?: unknown }>;
 };
 /* data of query: the policy's uses do not type it */
 export type QueryData = unknown;

@@ -4,28 +4,19 @@ import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, t
 type V = MaybeValue;
 /* input of shop, typed by its JSON schema */
 export type ShopInput = {
-  "labels"?: {
-    [key: string]: string;
-  };
+  "labels"?: { [key: string]: string };
   "limit"?: number | string;
   "pair"?: [string, boolean];
-  "tree"?: {
-    "children"?: unknown[];
-    "value"?: number;
-  };
+  "tree"?: { "children"?: unknown[]; "value"?: number };
   "user": {
-    "address"?: {
-      "city"?: string;
-    };
+    "address"?: { "city"?: string };
     "groups"?: string[];
     "name": string;
   };
 };
 /* data of shop, typed by its JSON schema */
 export type ShopData = {
-  "roles"?: {
-    [key: string]: string;
-  };
+  "roles"?: { [key: string]: string };
 };
 /* field readers, one per key read: each load keeps an inline cache of its own */
 const dotUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && hasPlainPrototype(o) && !("user" in OBJECT_PROTOTYPE) ? o["user"] : dotKey(o, "user")),
