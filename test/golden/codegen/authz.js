@@ -2,8 +2,8 @@
 import { EMPTY_OBJECT, EvalState, OBJECT_PROTOTYPE, builtinSites, call2, dotKey, eq, hasPlainPrototype, internalError, isObjectLike } from "regoc";
 /* builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"startswith\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,13,1]}"), startswith = C[0];
-/* field readers, one per key read: each load keeps an inline cache of its own */
-const dotUser = (o) => (isObjectLike(o) && o["user"] !== undefined && hasPlainPrototype(o) && !("user" in OBJECT_PROTOTYPE) ? o["user"] : dotKey(o, "user")), dotRole = (o) => (isObjectLike(o) && o["role"] !== undefined && hasPlainPrototype(o) && !("role" in OBJECT_PROTOTYPE) ? o["role"] : dotKey(o, "role")), dotMethod = (o) => (isObjectLike(o) && o["method"] !== undefined && hasPlainPrototype(o) && !("method" in OBJECT_PROTOTYPE) ? o["method"] : dotKey(o, "method")), dotPath = (o) => (isObjectLike(o) && o["path"] !== undefined && hasPlainPrototype(o) && !("path" in OBJECT_PROTOTYPE) ? o["path"] : dotKey(o, "path"));
+/* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
+const inputUser = (o) => (isObjectLike(o) && o["user"] !== undefined && hasPlainPrototype(o) && !("user" in OBJECT_PROTOTYPE) ? o["user"] : dotKey(o, "user")), dotRole = (o) => (isObjectLike(o) && o["role"] !== undefined && hasPlainPrototype(o) && !("role" in OBJECT_PROTOTYPE) ? o["role"] : dotKey(o, "role")), inputMethod = (o) => (isObjectLike(o) && o["method"] !== undefined && hasPlainPrototype(o) && !("method" in OBJECT_PROTOTYPE) ? o["method"] : dotKey(o, "method")), inputPath = (o) => (isObjectLike(o) && o["path"] !== undefined && hasPlainPrototype(o) && !("path" in OBJECT_PROTOTYPE) ? o["path"] : dotKey(o, "path"));
 export function authzAllow(input, data, options) {
 const $ = EvalState.take(options);
 let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);
@@ -14,16 +14,16 @@ return $.done(l2);
 function g0DataAuthzAllow($, input, _data) {
 let l2, l4, l5, l6, l7, l8, l9;
 b0: {
-l4 = dotUser(input); if (l4 === undefined) break b0;
+l4 = inputUser(input); if (l4 === undefined) break b0;
 l5 = dotRole(l4); if (l5 === undefined) break b0;
 l6 = eq(l5, "admin"); if (l6 === undefined) break b0;
 if ((l6) === false) break b0;
 l2 = true;
 }
 b1: if (l2 === undefined) {
-l7 = dotMethod(input); if (l7 === undefined) break b1;
+l7 = inputMethod(input); if (l7 === undefined) break b1;
 if ((l7) !== "GET") break b1;
-l8 = dotPath(input); if (l8 === undefined) break b1;
+l8 = inputPath(input); if (l8 === undefined) break b1;
 l9 = call2($, startswith, l8, "/public"); if (l9 === undefined) break b1;
 if ((l9) === false) break b1;
 l2 = true;

@@ -13,11 +13,11 @@ export type AuthzData = unknown;
 /* builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"startswith\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,13,1]}"),
   startswith = C[0]!;
-/* field readers, one per key read: each load keeps an inline cache of its own */
-const dotUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && hasPlainPrototype(o) && !("user" in OBJECT_PROTOTYPE) ? o["user"] : dotKey(o, "user")),
+/* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
+const inputUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && hasPlainPrototype(o) && !("user" in OBJECT_PROTOTYPE) ? o["user"] : dotKey(o, "user")),
   dotRole = (o: V): V => (isObjectLike(o) && o["role"] !== undefined && hasPlainPrototype(o) && !("role" in OBJECT_PROTOTYPE) ? o["role"] : dotKey(o, "role")),
-  dotMethod = (o: V): V => (isObjectLike(o) && o["method"] !== undefined && hasPlainPrototype(o) && !("method" in OBJECT_PROTOTYPE) ? o["method"] : dotKey(o, "method")),
-  dotPath = (o: V): V => (isObjectLike(o) && o["path"] !== undefined && hasPlainPrototype(o) && !("path" in OBJECT_PROTOTYPE) ? o["path"] : dotKey(o, "path"));
+  inputMethod = (o: V): V => (isObjectLike(o) && o["method"] !== undefined && hasPlainPrototype(o) && !("method" in OBJECT_PROTOTYPE) ? o["method"] : dotKey(o, "method")),
+  inputPath = (o: V): V => (isObjectLike(o) && o["path"] !== undefined && hasPlainPrototype(o) && !("path" in OBJECT_PROTOTYPE) ? o["path"] : dotKey(o, "path"));
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
@@ -34,7 +34,7 @@ function g0DataAuthzAllow($: EvalState, input: V, _data: V): V {
   let l2: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V;
   // policy.rego:2
   b0: {
-    l4 = dotUser(input); if (l4 === undefined) break b0;
+    l4 = inputUser(input); if (l4 === undefined) break b0;
     l5 = dotRole(l4); if (l5 === undefined) break b0;
     l6 = eq(l5, "admin"); if (l6 === undefined) break b0;
     if ((l6 as V) === false) break b0;
@@ -42,9 +42,9 @@ function g0DataAuthzAllow($: EvalState, input: V, _data: V): V {
   }
   // policy.rego:9
   b1: if (l2 === undefined) {
-    l7 = dotMethod(input); if (l7 === undefined) break b1;
+    l7 = inputMethod(input); if (l7 === undefined) break b1;
     if ((l7 as V) !== "GET") break b1;
-    l8 = dotPath(input); if (l8 === undefined) break b1;
+    l8 = inputPath(input); if (l8 === undefined) break b1;
     l9 = call2($, startswith, l8, "/public"); if (l9 === undefined) break b1;
     if ((l9 as V) === false) break b1;
     l2 = true;

@@ -10,8 +10,8 @@ export type XEvilInput = {
 export type XEvilData = unknown;
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"evil */ file\u2028.rego\"],\"sites\":[0,0,5,1,0,0,8,1]}");
-/* field readers, one per key read: each load keeps an inline cache of its own */
-const dotABCXScript = (o: V): V => (isObjectLike(o) && o["a\"b\\c`${x}*/\u2028\u2029\ud800</script>"] !== undefined && hasPlainPrototype(o) && !("a\"b\\c`${x}*/\u2028\u2029\ud800</script>" in OBJECT_PROTOTYPE) ? o["a\"b\\c`${x}*/\u2028\u2029\ud800</script>"] : dotKey(o, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>")),
+/* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
+const inputABCXScript = (o: V): V => (isObjectLike(o) && o["a\"b\\c`${x}*/\u2028\u2029\ud800</script>"] !== undefined && hasPlainPrototype(o) && !("a\"b\\c`${x}*/\u2028\u2029\ud800</script>" in OBJECT_PROTOTYPE) ? o["a\"b\\c`${x}*/\u2028\u2029\ud800</script>"] : dotKey(o, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>")),
   dotProto = (o: V): V => (isObjectLike(o) && o["__proto__"] !== undefined && hasPlainPrototype(o) && !("__proto__" in OBJECT_PROTOTYPE) ? o["__proto__"] : dotKey(o, "__proto__"));
 
 /* Entrypoint x/`${evil}`*\/\u000a */
@@ -27,7 +27,7 @@ function g0DataXEvil(_$: EvalState, input: V, _data: V): V {
   // evil *\/ file\u2028.rego:1
   b0: {
     l3 = undefined;
-    l4 = dotABCXScript(input); if (l4 === undefined) break b0;
+    l4 = inputABCXScript(input); if (l4 === undefined) break b0;
     l5 = dotProto(l4); if (l5 === undefined) break b0;
     l6 = newObject();
     l6 = insert(l6, "a\"b\\c`${x}*/\u2028\u2029\ud800</script>", l5);

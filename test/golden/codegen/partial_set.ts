@@ -12,8 +12,8 @@ export type ShopInput = {
 export type ShopData = {
   "limits"?: { "max"?: unknown };
 };
-/* field readers, one per key read: each load keeps an inline cache of its own */
-const dotItems = (o: V): V => (isObjectLike(o) && o["items"] !== undefined && hasPlainPrototype(o) && !("items" in OBJECT_PROTOTYPE) ? o["items"] : dotKey(o, "items")),
+/* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
+const inputItems = (o: V): V => (isObjectLike(o) && o["items"] !== undefined && hasPlainPrototype(o) && !("items" in OBJECT_PROTOTYPE) ? o["items"] : dotKey(o, "items")),
   dotLimits = (o: V): V => (isObjectLike(o) && o["limits"] !== undefined && hasPlainPrototype(o) && !("limits" in OBJECT_PROTOTYPE) ? o["limits"] : dotKey(o, "limits")),
   dotMax = (o: V): V => (isObjectLike(o) && o["max"] !== undefined && hasPlainPrototype(o) && !("max" in OBJECT_PROTOTYPE) ? o["max"] : dotKey(o, "max")),
   dotPrice = (o: V): V => (isObjectLike(o) && o["price"] !== undefined && hasPlainPrototype(o) && !("price" in OBJECT_PROTOTYPE) ? o["price"] : dotKey(o, "price")),
@@ -35,7 +35,7 @@ function g0DataShopDeny(_$: EvalState, input: V, data: V): V {
   l2 = new RegoSet();
   // policy.rego:2
   b1: {
-    l3 = dotItems(input); if (l3 === undefined) break b1;
+    l3 = inputItems(input); if (l3 === undefined) break b1;
     l7 = dotLimits(data); if (l7 === undefined) break b1;
     l8 = dotMax(l7); if (l8 === undefined) break b1;
     s0: for (let x0 = l3, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {

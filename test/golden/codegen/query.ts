@@ -10,8 +10,8 @@ export type QueryInput = {
 };
 /* data of query: the policy's uses do not type it */
 export type QueryData = unknown;
-/* field readers, one per key read: each load keeps an inline cache of its own */
-const dotUsers = (o: V): V => (isObjectLike(o) && o["users"] !== undefined && hasPlainPrototype(o) && !("users" in OBJECT_PROTOTYPE) ? o["users"] : dotKey(o, "users")),
+/* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
+const inputUsers = (o: V): V => (isObjectLike(o) && o["users"] !== undefined && hasPlainPrototype(o) && !("users" in OBJECT_PROTOTYPE) ? o["users"] : dotKey(o, "users")),
   dotName = (o: V): V => (isObjectLike(o) && o["name"] !== undefined && hasPlainPrototype(o) && !("name" in OBJECT_PROTOTYPE) ? o["name"] : dotKey(o, "name"));
 
 /* Entrypoint query */
@@ -21,7 +21,7 @@ export function query(input: QueryInput | undefined, _data: QueryData, _options?
   const r0 = new ResultSetBuilder();
   // policy.rego:1
   b0: {
-    l2 = dotUsers(inputValue); if (l2 === undefined) break b0;
+    l2 = inputUsers(inputValue); if (l2 === undefined) break b0;
     s0: for (let x0 = l2, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
       l3 = scanKey(x0, v0, i0);
       l4 = scanValue(x0, v0, i0);

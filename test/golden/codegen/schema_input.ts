@@ -18,15 +18,15 @@ export type ShopInput = {
 export type ShopData = {
   "roles"?: { [key: string]: string };
 };
-/* field readers, one per key read: each load keeps an inline cache of its own */
-const dotUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && hasPlainPrototype(o) && !("user" in OBJECT_PROTOTYPE) ? o["user"] : dotKey(o, "user")),
+/* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
+const inputUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && hasPlainPrototype(o) && !("user" in OBJECT_PROTOTYPE) ? o["user"] : dotKey(o, "user")),
   dotName = (o: V): V => (isObjectLike(o) && o["name"] !== undefined && hasPlainPrototype(o) && !("name" in OBJECT_PROTOTYPE) ? o["name"] : dotKey(o, "name")),
   dotGroups = (o: V): V => (isObjectLike(o) && o["groups"] !== undefined && hasPlainPrototype(o) && !("groups" in OBJECT_PROTOTYPE) ? o["groups"] : dotKey(o, "groups")),
   dotRoles = (o: V): V => (isObjectLike(o) && o["roles"] !== undefined && hasPlainPrototype(o) && !("roles" in OBJECT_PROTOTYPE) ? o["roles"] : dotKey(o, "roles")),
-  dotTree = (o: V): V => (isObjectLike(o) && o["tree"] !== undefined && hasPlainPrototype(o) && !("tree" in OBJECT_PROTOTYPE) ? o["tree"] : dotKey(o, "tree")),
+  inputTree = (o: V): V => (isObjectLike(o) && o["tree"] !== undefined && hasPlainPrototype(o) && !("tree" in OBJECT_PROTOTYPE) ? o["tree"] : dotKey(o, "tree")),
   dotChildren = (o: V): V => (isObjectLike(o) && o["children"] !== undefined && hasPlainPrototype(o) && !("children" in OBJECT_PROTOTYPE) ? o["children"] : dotKey(o, "children")),
   dotValue = (o: V): V => (isObjectLike(o) && o["value"] !== undefined && hasPlainPrototype(o) && !("value" in OBJECT_PROTOTYPE) ? o["value"] : dotKey(o, "value")),
-  dotLimit = (o: V): V => (isObjectLike(o) && o["limit"] !== undefined && hasPlainPrototype(o) && !("limit" in OBJECT_PROTOTYPE) ? o["limit"] : dotKey(o, "limit"));
+  inputLimit = (o: V): V => (isObjectLike(o) && o["limit"] !== undefined && hasPlainPrototype(o) && !("limit" in OBJECT_PROTOTYPE) ? o["limit"] : dotKey(o, "limit"));
 
 /* Entrypoint shop/allow */
 export function shopAllow(input: ShopInput | undefined, data: ShopData, _options?: EvalOptions): boolean | undefined {
@@ -39,10 +39,10 @@ function g0DataShopAllow(_$: EvalState, input: V, data: V): V {
   let l2: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l12: V;
   // shop.rego:7
   b0: {
-    l4 = dotUser(input); if (l4 === undefined) break b0;
+    l4 = inputUser(input); if (l4 === undefined) break b0;
     l5 = dotName(l4); if (l5 === undefined) break b0;
     if ((l5 as V) !== "alice") break b0;
-    l6 = dotUser(input); if (l6 === undefined) break b0;
+    l6 = inputUser(input); if (l6 === undefined) break b0;
     l7 = dotGroups(l6); if (l7 === undefined) break b0;
     l9 = member("admin", l7); if (l9 === undefined) break b0;
     if ((l9 as V) === false) break b0;
@@ -50,7 +50,7 @@ function g0DataShopAllow(_$: EvalState, input: V, data: V): V {
   }
   // shop.rego:12
   b1: if (l2 === undefined) {
-    l4 = dotUser(input); if (l4 === undefined) break b1;
+    l4 = inputUser(input); if (l4 === undefined) break b1;
     l5 = dotName(l4); if (l5 === undefined) break b1;
     l7 = dotRoles(data); if (l7 === undefined) break b1;
     l8 = dotData(l7, l5); if (l8 === undefined) break b1;
@@ -59,11 +59,11 @@ function g0DataShopAllow(_$: EvalState, input: V, data: V): V {
   }
   // shop.rego:14
   b2: if (l2 === undefined) {
-    l4 = dotTree(input); if (l4 === undefined) break b2;
+    l4 = inputTree(input); if (l4 === undefined) break b2;
     l5 = dotChildren(l4); if (l5 === undefined) break b2;
     l7 = dot(l5, 0); if (l7 === undefined) break b2;
     l8 = dotValue(l7); if (l8 === undefined) break b2;
-    l10 = dotLimit(input); if (l10 === undefined) break b2;
+    l10 = inputLimit(input); if (l10 === undefined) break b2;
     l12 = gt(l8, l10); if (l12 === undefined) break b2;
     if ((l12 as V) === false) break b2;
     l2 = true;

@@ -2,8 +2,8 @@
 import { EMPTY_OBJECT, EvalState, NOT_FOUND, OBJECT_PROTOTYPE, assignOnce, conflictSites, dotData, dotKey, hasPlainPrototype, isObjectLike, num, pathKey, push, upsert } from "regoc";
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,34,1,0,0,37,1,0,0,2,1,0,0,5,1]}");
-/* field readers, one per key read: each load keeps an inline cache of its own */
-const dotRule = (o) => (isObjectLike(o) && o["rule"] !== undefined && hasPlainPrototype(o) && !("rule" in OBJECT_PROTOTYPE) ? o["rule"] : dotKey(o, "rule")), dotLib = (o) => (isObjectLike(o) && o["lib"] !== undefined && hasPlainPrototype(o) && !("lib" in OBJECT_PROTOTYPE) ? o["lib"] : dotKey(o, "lib")), dotLevel = (o) => (isObjectLike(o) && o["level"] !== undefined && hasPlainPrototype(o) && !("level" in OBJECT_PROTOTYPE) ? o["level"] : dotKey(o, "level"));
+/* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
+const inputRule = (o) => (isObjectLike(o) && o["rule"] !== undefined && hasPlainPrototype(o) && !("rule" in OBJECT_PROTOTYPE) ? o["rule"] : dotKey(o, "rule")), dotLib = (o) => (isObjectLike(o) && o["lib"] !== undefined && hasPlainPrototype(o) && !("lib" in OBJECT_PROTOTYPE) ? o["lib"] : dotKey(o, "lib")), inputLevel = (o) => (isObjectLike(o) && o["level"] !== undefined && hasPlainPrototype(o) && !("level" in OBJECT_PROTOTYPE) ? o["level"] : dotKey(o, "level"));
 const n0 = num("123456789012345678901234");
 export function appReport(input, data, options) {
 const $ = EvalState.take(options);
@@ -14,7 +14,7 @@ function g0DataAppReport($, input, data) {
 let l2, l3, l5, l6, l7, l8, l9, l10, l11, l12, l13, t0;
 b0: {
 l3 = undefined;
-l5 = dotRule(input); if (l5 === undefined) break b0;
+l5 = inputRule(input); if (l5 === undefined) break b0;
 b1: {
 b2: {
 b3: {
@@ -63,7 +63,7 @@ if (m0 !== NOT_FOUND) return m0;
 let l2, l3, l4;
 b0: {
 l3 = undefined;
-l4 = dotLevel(input); if (l4 === undefined) break b0;
+l4 = inputLevel(input); if (l4 === undefined) break b0;
 l3 = assignOnce(l3, l4, K, 2);
 }
 if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 3); }

@@ -16,10 +16,10 @@ export type AppData = {
 };
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
 const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,34,1,0,0,37,1,0,0,2,1,0,0,5,1]}");
-/* field readers, one per key read: each load keeps an inline cache of its own */
-const dotRule = (o: V): V => (isObjectLike(o) && o["rule"] !== undefined && hasPlainPrototype(o) && !("rule" in OBJECT_PROTOTYPE) ? o["rule"] : dotKey(o, "rule")),
+/* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
+const inputRule = (o: V): V => (isObjectLike(o) && o["rule"] !== undefined && hasPlainPrototype(o) && !("rule" in OBJECT_PROTOTYPE) ? o["rule"] : dotKey(o, "rule")),
   dotLib = (o: V): V => (isObjectLike(o) && o["lib"] !== undefined && hasPlainPrototype(o) && !("lib" in OBJECT_PROTOTYPE) ? o["lib"] : dotKey(o, "lib")),
-  dotLevel = (o: V): V => (isObjectLike(o) && o["level"] !== undefined && hasPlainPrototype(o) && !("level" in OBJECT_PROTOTYPE) ? o["level"] : dotKey(o, "level"));
+  inputLevel = (o: V): V => (isObjectLike(o) && o["level"] !== undefined && hasPlainPrototype(o) && !("level" in OBJECT_PROTOTYPE) ? o["level"] : dotKey(o, "level"));
 const n0 = num("123456789012345678901234");
 
 /* Entrypoint app/report */
@@ -36,7 +36,7 @@ function g0DataAppReport($: EvalState, input: V, data: V): V {
   // policy.rego:11
   b0: {
     l3 = undefined;
-    l5 = dotRule(input); if (l5 === undefined) break b0;
+    l5 = inputRule(input); if (l5 === undefined) break b0;
     b1: {
       b2: {
         b3: {
@@ -89,7 +89,7 @@ function g0DataLibLevel($: EvalState, input: V, _data: V): V {
   // policy.rego:1
   b0: {
     l3 = undefined;
-    l4 = dotLevel(input); if (l4 === undefined) break b0;
+    l4 = inputLevel(input); if (l4 === undefined) break b0;
     l3 = assignOnce(l3, l4, K, 2);
   }
   // policy.rego:4

@@ -33,6 +33,17 @@ describe("codegen: specialisations", () => {
     assert.equal(result(ne, {}), undefined); // undefined, not true: the ref is undefined
   });
 
+  it("input's own fields have readers of their own, apart from the same key's reads of other objects", async () => {
+    const q = await compile(`p if {\n  some g in data.grants\n  g.action == input.action\n}`);
+    assert.match(q.source, /= inputAction\(input\)/);
+    assert.match(q.source, /= dotAction\(\w+\)/);
+    assert.doesNotMatch(q.source, /dotAction\(input\)/);
+    const data = { grants: [{ action: "read" }, { action: "write" }] };
+    assert.equal(result(q, { action: "write" }, data), true);
+    assert.equal(result(q, { action: "delete" }, data), undefined);
+    assert.equal(result(q, { user: "x" }, data), undefined);
+  });
+
   it("membership and the type tests are operators (no call site, no state) and answer as the builtins, strict mode too", async () => {
     const q = await compile(`p := ["a" in input.c, is_string(input.v), is_object(input.v), is_number(input.v), is_array(input.v), is_set(input.v), is_boolean(input.v), is_null(input.v)]`);
     assert.match(q.source, /= member\("a", \w+\)/);
