@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/api.rego (entrypoint data.api.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, builtinSites, call1, dot, dotData, dotKey, equal, gt, gte, internalError, len, lte, ownField, scanValue, scanView } from "regoc/eval";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, OBJECT_PROTOTYPE, builtinSites, call1, dot, dotData, dotKey, equal, gt, gte, hasPlainPrototype, internalError, isObjectLike, len, lte, scanValue, scanView } from "regoc/eval";
 import { castsBuiltins } from "regoc/builtins/casts";
 /* a value, or undefined */
 type V = MaybeValue;
@@ -21,30 +21,27 @@ export type ApiInput = {
 };
 /* data read by api, typed from how the policy uses it; a JSON schema would type what it leaves unknown: permissions[_][_].action, permissions[_][_].resource */
 export type ApiData = {
-  "permissions"?: Collection<Collection<{
-    "action"?: unknown;
-    "resource"?: unknown;
-  }>>;
-  "rate_limits"?: Collection<{
-    "count"?: number;
-  }>;
+  "permissions"?: Collection<Collection<{ "action"?: unknown; "resource"?: unknown }>>;
+  "rate_limits"?: Collection<{ "count"?: number }>;
 };
 /* builtin call sites, named after their builtins (site i: sites[4i..] = name, file, row, col), resolved at load */
 const C = builtinSites("{\"names\":[\"to_number\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,72,10]}", castsBuiltins),
   toNumber = C[0]!;
-/* field readers, one per key read: each load keeps an inline cache of its own */
-const dotMethod = (o: V): V => (ownField(o, "method") ? o["method"] : dotKey(o, "method")),
-  dotPath = (o: V): V => (ownField(o, "path") ? o["path"] : dotKey(o, "path")),
-  dotUser = (o: V): V => (ownField(o, "user") ? o["user"] : dotKey(o, "user")),
-  dotAuthenticated = (o: V): V => (ownField(o, "authenticated") ? o["authenticated"] : dotKey(o, "authenticated")),
-  dotId = (o: V): V => (ownField(o, "id") ? o["id"] : dotKey(o, "id")),
-  dotRole = (o: V): V => (ownField(o, "role") ? o["role"] : dotKey(o, "role")),
-  dotTime = (o: V): V => (ownField(o, "time") ? o["time"] : dotKey(o, "time")),
-  dotPermissions = (o: V): V => (ownField(o, "permissions") ? o["permissions"] : dotKey(o, "permissions")),
-  dotResource = (o: V): V => (ownField(o, "resource") ? o["resource"] : dotKey(o, "resource")),
-  dotAction = (o: V): V => (ownField(o, "action") ? o["action"] : dotKey(o, "action")),
-  dotRateLimits = (o: V): V => (ownField(o, "rate_limits") ? o["rate_limits"] : dotKey(o, "rate_limits")),
-  dotCount = (o: V): V => (ownField(o, "count") ? o["count"] : dotKey(o, "count"));
+/* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
+const inputMethod = (o: V): V => (isObjectLike(o) && o["method"] !== undefined && hasPlainPrototype(o) && !("method" in OBJECT_PROTOTYPE) ? o["method"] : dotKey(o, "method")),
+  inputPath = (o: V): V => (isObjectLike(o) && o["path"] !== undefined && hasPlainPrototype(o) && !("path" in OBJECT_PROTOTYPE) ? o["path"] : dotKey(o, "path")),
+  inputUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && hasPlainPrototype(o) && !("user" in OBJECT_PROTOTYPE) ? o["user"] : dotKey(o, "user")),
+  dotAuthenticated = (o: V): V => (isObjectLike(o) && o["authenticated"] !== undefined && hasPlainPrototype(o) && !("authenticated" in OBJECT_PROTOTYPE) ? o["authenticated"] : dotKey(o, "authenticated")),
+  dotId = (o: V): V => (isObjectLike(o) && o["id"] !== undefined && hasPlainPrototype(o) && !("id" in OBJECT_PROTOTYPE) ? o["id"] : dotKey(o, "id")),
+  dotRole = (o: V): V => (isObjectLike(o) && o["role"] !== undefined && hasPlainPrototype(o) && !("role" in OBJECT_PROTOTYPE) ? o["role"] : dotKey(o, "role")),
+  inputTime = (o: V): V => (isObjectLike(o) && o["time"] !== undefined && hasPlainPrototype(o) && !("time" in OBJECT_PROTOTYPE) ? o["time"] : dotKey(o, "time")),
+  dotPermissions = (o: V): V => (isObjectLike(o) && o["permissions"] !== undefined && hasPlainPrototype(o) && !("permissions" in OBJECT_PROTOTYPE) ? o["permissions"] : dotKey(o, "permissions")),
+  inputResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && hasPlainPrototype(o) && !("resource" in OBJECT_PROTOTYPE) ? o["resource"] : dotKey(o, "resource")),
+  inputAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && hasPlainPrototype(o) && !("action" in OBJECT_PROTOTYPE) ? o["action"] : dotKey(o, "action")),
+  dotResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && hasPlainPrototype(o) && !("resource" in OBJECT_PROTOTYPE) ? o["resource"] : dotKey(o, "resource")),
+  dotAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && hasPlainPrototype(o) && !("action" in OBJECT_PROTOTYPE) ? o["action"] : dotKey(o, "action")),
+  dotRateLimits = (o: V): V => (isObjectLike(o) && o["rate_limits"] !== undefined && hasPlainPrototype(o) && !("rate_limits" in OBJECT_PROTOTYPE) ? o["rate_limits"] : dotKey(o, "rate_limits")),
+  dotCount = (o: V): V => (isObjectLike(o) && o["count"] !== undefined && hasPlainPrototype(o) && !("count" in OBJECT_PROTOTYPE) ? o["count"] : dotKey(o, "count"));
 
 /* Entrypoint api/allow */
 export function apiAllow(input: ApiInput | undefined, data: ApiData, options?: EvalOptions): boolean {
@@ -60,62 +57,62 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
   let allow: V, l4: V, l5: V, l6: V, l7: V, l9: V, l10: V, l11: V, l12: V;
   // policies/api.rego:17
   b0: {
-    l4 = dotMethod(input); if (l4 === undefined) break b0;
+    l4 = inputMethod(input); if (l4 === undefined) break b0;
     if ((l4 as V) !== "GET") break b0;
-    l5 = dotPath(input); if (l5 === undefined) break b0;
+    l5 = inputPath(input); if (l5 === undefined) break b0;
     if (!Array.isArray(l5)) break b0;
     l7 = len(l5);
     if ((l7 as V) !== 1) break b0;
     l9 = dot(l5, 0); if (l9 === undefined) break b0;
     if ((l9 as V) !== "users") break b0;
-    l10 = dotUser(input); if (l10 === undefined) break b0;
+    l10 = inputUser(input); if (l10 === undefined) break b0;
     l11 = dotAuthenticated(l10); if (l11 === undefined) break b0;
     if ((l11 as V) !== true) break b0;
     allow = true;
   }
   // policies/api.rego:24
   b1: if (allow === undefined) {
-    l4 = dotMethod(input); if (l4 === undefined) break b1;
+    l4 = inputMethod(input); if (l4 === undefined) break b1;
     if ((l4 as V) !== "GET") break b1;
-    l5 = dotPath(input); if (l5 === undefined) break b1;
+    l5 = inputPath(input); if (l5 === undefined) break b1;
     if (!Array.isArray(l5)) break b1;
     l7 = len(l5);
     if ((l7 as V) !== 2) break b1;
     l9 = dot(l5, 0); if (l9 === undefined) break b1;
     if ((l9 as V) !== "users") break b1;
     l9 = dot(l5, 1); if (l9 === undefined) break b1;
-    l11 = dotUser(input); if (l11 === undefined) break b1;
+    l11 = inputUser(input); if (l11 === undefined) break b1;
     l12 = dotId(l11); if (l12 === undefined) break b1;
     if (!equal(l12, l9)) break b1;
     allow = true;
   }
   // policies/api.rego:32
   b2: if (allow === undefined) {
-    l4 = dotMethod(input); if (l4 === undefined) break b2;
+    l4 = inputMethod(input); if (l4 === undefined) break b2;
     if ((l4 as V) !== "GET") break b2;
-    l5 = dotPath(input); if (l5 === undefined) break b2;
+    l5 = inputPath(input); if (l5 === undefined) break b2;
     if (!Array.isArray(l5)) break b2;
     l7 = len(l5);
     if ((l7 as V) !== 2) break b2;
     l9 = dot(l5, 0); if (l9 === undefined) break b2;
     if ((l9 as V) !== "users") break b2;
     l9 = dot(l5, 1); if (l9 === undefined) break b2;
-    l11 = dotUser(input); if (l11 === undefined) break b2;
+    l11 = inputUser(input); if (l11 === undefined) break b2;
     l12 = dotRole(l11); if (l12 === undefined) break b2;
     if ((l12 as V) !== "admin") break b2;
     allow = true;
   }
   // policies/api.rego:39
   b3: if (allow === undefined) {
-    l4 = dotMethod(input); if (l4 === undefined) break b3;
+    l4 = inputMethod(input); if (l4 === undefined) break b3;
     if ((l4 as V) !== "POST") break b3;
-    l5 = dotPath(input); if (l5 === undefined) break b3;
+    l5 = inputPath(input); if (l5 === undefined) break b3;
     if (!Array.isArray(l5)) break b3;
     l7 = len(l5);
     if ((l7 as V) !== 1) break b3;
     l9 = dot(l5, 0); if (l9 === undefined) break b3;
     if ((l9 as V) !== "orders") break b3;
-    l10 = dotUser(input); if (l10 === undefined) break b3;
+    l10 = inputUser(input); if (l10 === undefined) break b3;
     l11 = dotAuthenticated(l10); if (l11 === undefined) break b3;
     if ((l11 as V) !== true) break b3;
     l12 = g0DataApiBusinessHours($, input, data); if (l12 === undefined) break b3;
@@ -144,7 +141,7 @@ function g0DataApiBusinessHours($: EvalState, input: V, _data: V): V {
   let business_hours: V, l4: V, hour: V, l10: V, l12: V;
   // policies/api.rego:71
   b0: {
-    l4 = dotTime(input); if (l4 === undefined) break b0;
+    l4 = inputTime(input); if (l4 === undefined) break b0;
     hour = call1($, toNumber, l4); if (hour === undefined) break b0;
     l10 = gte(hour, 9); if (l10 === undefined) break b0;
     if ((l10 as V) === false) break b0;
@@ -160,12 +157,12 @@ function g0DataApiCheckPermission(_$: EvalState, input: V, data: V): V {
   let check_permission: V, l4: V, l5: V, l7: V, l8: V, grant: V, l15: V, l16: V, l17: V, l18: V;
   // policies/api.rego:54
   b0: {
-    l4 = dotUser(input); if (l4 === undefined) break b0;
+    l4 = inputUser(input); if (l4 === undefined) break b0;
     l5 = dotRole(l4); if (l5 === undefined) break b0;
     l7 = dotPermissions(data); if (l7 === undefined) break b0;
     l8 = dotData(l7, l5); if (l8 === undefined) break b0;
-    l16 = dotResource(input); if (l16 === undefined) break b0;
-    l18 = dotAction(input); if (l18 === undefined) break b0;
+    l16 = inputResource(input); if (l16 === undefined) break b0;
+    l18 = inputAction(input); if (l18 === undefined) break b0;
     s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
       grant = scanValue(x0, v0, i0);
       l15 = dotResource(grant); if (l15 === undefined) continue s0;
@@ -199,7 +196,7 @@ function g0DataApiOverRateLimit(_$: EvalState, input: V, data: V): V {
   let over_rate_limit: V, l4: V, l5: V, l7: V, l8: V, l11: V, l14: V;
   // policies/api.rego:67
   b0: {
-    l4 = dotUser(input); if (l4 === undefined) break b0;
+    l4 = inputUser(input); if (l4 === undefined) break b0;
     l5 = dotId(l4); if (l5 === undefined) break b0;
     l7 = dotRateLimits(data); if (l7 === undefined) break b0;
     l8 = dotData(l7, l5); if (l8 === undefined) break b0;

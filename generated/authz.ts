@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/authz.rego (entrypoint data.authz.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, type MaybeValue, NO_STATE, dotData, dotKey, equal, internalError, ownField, scanValue, scanView } from "regoc/eval";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, type MaybeValue, NO_STATE, OBJECT_PROTOTYPE, dotData, dotKey, equal, hasPlainPrototype, internalError, isObjectLike, scanValue, scanView } from "regoc/eval";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -8,31 +8,24 @@ export type Collection<T> = T[] | { [key: string]: T };
 /* input read by authz, typed from how the policy uses it; a JSON schema would type what it leaves unknown: action, resource.owner_id, resource.type */
 export type AuthzInput = {
   "action"?: unknown;
-  "resource"?: {
-    "owner_id"?: unknown;
-    "type"?: unknown;
-  };
-  "user"?: {
-    "id"?: number | string;
-    "role"?: string;
-  };
+  "resource"?: { "owner_id"?: unknown; "type"?: unknown };
+  "user"?: { "id"?: number | string; "role"?: string };
 };
 /* data read by authz, typed from how the policy uses it; a JSON schema would type what it leaves unknown: permissions[_][_].action, permissions[_][_].resource */
 export type AuthzData = {
-  "permissions"?: Collection<Collection<{
-    "action"?: unknown;
-    "resource"?: unknown;
-  }>>;
+  "permissions"?: Collection<Collection<{ "action"?: unknown; "resource"?: unknown }>>;
 };
-/* field readers, one per key read: each load keeps an inline cache of its own */
-const dotUser = (o: V): V => (ownField(o, "user") ? o["user"] : dotKey(o, "user")),
-  dotRole = (o: V): V => (ownField(o, "role") ? o["role"] : dotKey(o, "role")),
-  dotId = (o: V): V => (ownField(o, "id") ? o["id"] : dotKey(o, "id")),
-  dotResource = (o: V): V => (ownField(o, "resource") ? o["resource"] : dotKey(o, "resource")),
-  dotOwnerId = (o: V): V => (ownField(o, "owner_id") ? o["owner_id"] : dotKey(o, "owner_id")),
-  dotPermissions = (o: V): V => (ownField(o, "permissions") ? o["permissions"] : dotKey(o, "permissions")),
-  dotAction = (o: V): V => (ownField(o, "action") ? o["action"] : dotKey(o, "action")),
-  dotType = (o: V): V => (ownField(o, "type") ? o["type"] : dotKey(o, "type"));
+/* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
+const inputUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && hasPlainPrototype(o) && !("user" in OBJECT_PROTOTYPE) ? o["user"] : dotKey(o, "user")),
+  dotRole = (o: V): V => (isObjectLike(o) && o["role"] !== undefined && hasPlainPrototype(o) && !("role" in OBJECT_PROTOTYPE) ? o["role"] : dotKey(o, "role")),
+  dotId = (o: V): V => (isObjectLike(o) && o["id"] !== undefined && hasPlainPrototype(o) && !("id" in OBJECT_PROTOTYPE) ? o["id"] : dotKey(o, "id")),
+  inputResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && hasPlainPrototype(o) && !("resource" in OBJECT_PROTOTYPE) ? o["resource"] : dotKey(o, "resource")),
+  dotOwnerId = (o: V): V => (isObjectLike(o) && o["owner_id"] !== undefined && hasPlainPrototype(o) && !("owner_id" in OBJECT_PROTOTYPE) ? o["owner_id"] : dotKey(o, "owner_id")),
+  dotPermissions = (o: V): V => (isObjectLike(o) && o["permissions"] !== undefined && hasPlainPrototype(o) && !("permissions" in OBJECT_PROTOTYPE) ? o["permissions"] : dotKey(o, "permissions")),
+  inputAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && hasPlainPrototype(o) && !("action" in OBJECT_PROTOTYPE) ? o["action"] : dotKey(o, "action")),
+  dotType = (o: V): V => (isObjectLike(o) && o["type"] !== undefined && hasPlainPrototype(o) && !("type" in OBJECT_PROTOTYPE) ? o["type"] : dotKey(o, "type")),
+  dotAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && hasPlainPrototype(o) && !("action" in OBJECT_PROTOTYPE) ? o["action"] : dotKey(o, "action")),
+  dotResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && hasPlainPrototype(o) && !("resource" in OBJECT_PROTOTYPE) ? o["resource"] : dotKey(o, "resource"));
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, _options?: EvalOptions): boolean {
@@ -47,28 +40,28 @@ function g0DataAuthzAllow(_$: EvalState, input: V, data: V): V {
   let allow: V, l4: V, l5: V, l6: V, l7: V, l8: V, grant: V, l15: V, l16: V, l17: V, l18: V, l19: V, l22: V, l23: V;
   // policies/authz.rego:14
   b0: {
-    l22 = dotUser(input); if (l22 === undefined) break b0;
+    l22 = inputUser(input); if (l22 === undefined) break b0;
     l23 = dotRole(l22); if (l23 === undefined) break b0;
     if ((l23 as V) !== "admin") break b0;
     allow = true;
   }
   // policies/authz.rego:17
   b1: if (allow === undefined) {
-    l4 = dotUser(input); if (l4 === undefined) break b1;
+    l4 = inputUser(input); if (l4 === undefined) break b1;
     l5 = dotId(l4); if (l5 === undefined) break b1;
-    l6 = dotResource(input); if (l6 === undefined) break b1;
+    l6 = inputResource(input); if (l6 === undefined) break b1;
     l7 = dotOwnerId(l6); if (l7 === undefined) break b1;
     if (!equal(l5, l7)) break b1;
     allow = true;
   }
   // policies/authz.rego:21
   b2: if (allow === undefined) {
-    l4 = dotUser(input); if (l4 === undefined) break b2;
+    l4 = inputUser(input); if (l4 === undefined) break b2;
     l5 = dotId(l4); if (l5 === undefined) break b2;
     l7 = dotPermissions(data); if (l7 === undefined) break b2;
     l8 = dotData(l7, l5); if (l8 === undefined) break b2;
-    l16 = dotAction(input); if (l16 === undefined) break b2;
-    l18 = dotResource(input); if (l18 === undefined) break b2;
+    l16 = inputAction(input); if (l16 === undefined) break b2;
+    l18 = inputResource(input); if (l18 === undefined) break b2;
     l19 = dotType(l18); if (l19 === undefined) break b2;
     s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
       grant = scanValue(x0, v0, i0);

@@ -12,6 +12,7 @@ import { inline } from "./inline.js";
 import { NameTable } from "./names.js";
 import { ruleIndex } from "./ruleIndex.js";
 import { scanFusion } from "./scanFusion.js";
+import { scanMerge } from "./scanMerge.js";
 import { splitConstants } from "./splitConstants.js";
 
 export interface Pass {
@@ -35,6 +36,8 @@ export const PASSES: readonly Pass[] = [
   inline,
   copyPropagation,
   splitConstants,
+  // Scans merged before hoisting, which then hoists out of the one loop what it can.
+  scanMerge,
   hoist,
   ruleIndex,
   earlyExit,

@@ -39,7 +39,7 @@ interface Producer {
 }
 
 /** Whether a statement can neither fail with an error nor have an effect (a conflict, a print). */
-function errorFree(s: Stmt): boolean {
+export function errorFree(s: Stmt): boolean {
   switch (s.type) {
     case "AssignVarStmt":
     case "AssignIntStmt":
@@ -69,7 +69,7 @@ function errorFree(s: Stmt): boolean {
     case "BreakStmt":
       return true;
     case "CallStmt":
-      return OPERATOR_BUILTINS.has(s.stmt.func) && s.stmt.args.length === 2;
+      return OPERATOR_BUILTINS.get(s.stmt.func)?.[1] === s.stmt.args.length;
     case "AssignVarOnceStmt":
     case "CallDynamicStmt":
     case "ObjectInsertOnceStmt":
@@ -96,7 +96,7 @@ function every(stmts: readonly Stmt[], ok: (s: Stmt) => boolean): boolean {
 
 /** Checks statements `depth` levels below the block they are checked for: each error-free,
  * accepted by `visit`, no break leaving that block. Returns how many there are (-1: refused). */
-function check(stmts: readonly Stmt[], depth: number, visit: (s: Stmt, depth: number) => boolean): number {
+export function check(stmts: readonly Stmt[], depth: number, visit: (s: Stmt, depth: number) => boolean): number {
   let n = 0;
   for (const s of stmts) {
     n++;

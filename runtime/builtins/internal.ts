@@ -9,24 +9,13 @@ import { isInteger, isNumber, toDouble } from "../value/number.js";
 import { RegoObject, isObject, objectGet } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
 import { isPlainObject, typeName, type Value } from "../value/value.js";
+import { member } from "../eval/ops.js";
 import { arr, str } from "./args.js";
 import { printString } from "./termString.js";
 
 /** `x in xs`: an element of a set or array, or a value of an object; false for anything else. */
 function member2(_ctx: EvalContext, x: Value, coll: Value): Value {
-  if (coll instanceof RegoSet) return coll.has(x);
-  if (Array.isArray(coll)) {
-    for (const v of coll) if (equal(x, v)) return true;
-    return false;
-  }
-  if (coll instanceof RegoObject) {
-    for (const [, v] of coll.unordered()) if (equal(x, v)) return true;
-    return false;
-  }
-  if (isPlainObject(coll)) {
-    for (const k of Object.keys(coll)) if (equal(x, coll[k])) return true;
-  }
-  return false;
+  return member(x, coll)!;
 }
 
 /** `k, v in xs`: xs[k] is v (for a set: k is an element and equals v). */

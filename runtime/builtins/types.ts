@@ -1,10 +1,12 @@
 // Builtins of OPA's "types" category: is_<type> (true or false for any value) and type_name.
 import type { EvalContext } from "./context.js";
 import type { BuiltinTable } from "./registry.js";
-import { typeName, type TypeName, type Value } from "../value/value.js";
+import { isArrayType, isBooleanType, isNullType, isNumberType, isObjectType, isSetType, isStringType } from "../eval/ops.js";
+import { typeName, type Value } from "../value/value.js";
 
-function isType(name: TypeName) {
-  return (_ctx: EvalContext, v: Value): Value => typeName(v) === name;
+/** The builtin of a type test operator (defined for any value: `!`). */
+function isType(test: (v: Value) => boolean | undefined) {
+  return (_ctx: EvalContext, v: Value): Value => test(v)!;
 }
 
 function typeNameOf(_ctx: EvalContext, v: Value): Value {
@@ -12,12 +14,12 @@ function typeNameOf(_ctx: EvalContext, v: Value): Value {
 }
 
 export const typesBuiltins: BuiltinTable = {
-  is_array: { fn: isType("array") },
-  is_boolean: { fn: isType("boolean") },
-  is_null: { fn: isType("null") },
-  is_number: { fn: isType("number") },
-  is_object: { fn: isType("object") },
-  is_set: { fn: isType("set") },
-  is_string: { fn: isType("string") },
+  is_array: { fn: isType(isArrayType) },
+  is_boolean: { fn: isType(isBooleanType) },
+  is_null: { fn: isType(isNullType) },
+  is_number: { fn: isType(isNumberType) },
+  is_object: { fn: isType(isObjectType) },
+  is_set: { fn: isType(isSetType) },
+  is_string: { fn: isType(isStringType) },
   type_name: { fn: typeNameOf },
 };

@@ -9,7 +9,7 @@ import { BigNum, numberFromText, numberText, type Num } from "../value/number.js
 import { RegoObject, isObject, objectGet, objectHas, objectInsert, sortedPlainKeys, type ObjectValue } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
 import type { ConflictSites } from "./sites.js";
-import { Special, copyPlainObject, newPlainObject, setOwn, type MaybeValue, type PlainObject, type Value } from "../value/value.js";
+import { Special, copyPlainObject, isPlainObject, newPlainObject, rank, setOwn, type MaybeValue, type PlainObject, type Value } from "../value/value.js";
 
 type V = MaybeValue;
 
@@ -42,15 +42,27 @@ export function dotKey(source: V, key: string): V {
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /**
- * Whether `key` is an own property of `source` and a field dotKey reads: `source` is an object that
- * is neither an array nor a Rego value. Generated code reads each constant key with a reader of its
- * own, `const dotOwner = (o) => (ownField(o, "owner") ? o["owner"] : dotKey(o, "owner"))`, so that
- * each load keeps an inline cache for its one key (a shared dotKey's load sees every shape and key
- * in the process). Testing the own key reads no prototype (a polluted one is never read through)
- * and costs less than reading the prototype; anything else is dotKey's.
+ * Generated code reads each constant key with a reader of its own, so that each load keeps an
+ * inline cache for its one key (a shared dotKey's load sees every shape and key in the process):
+ *   const dotOwner = (o) => (isObjectLike(o) && o["owner"] !== undefined && hasPlainPrototype(o) &&
+ *     !("owner" in OBJECT_PROTOTYPE) ? o["owner"] : dotKey(o, "owner"))
+ * The value loaded is an own property when the object's prototype is Object.prototype (or null)
+ * and Object.prototype has no such key: a polluted prototype is never read through, an array or a
+ * Rego value goes to dotKey. The load comes first: after it the object's shape is known, and the
+ * prototype test and the `in` fold to constants in optimised code (no lookup of the key is left).
  */
-export function ownField(source: V, key: string): source is PlainObject {
-  return typeof source === "object" && source !== null && hasOwnProperty.call(source, key) && !Array.isArray(source) && !(source instanceof Special);
+export function isObjectLike(source: V): source is PlainObject {
+  return typeof source === "object" && source !== null;
+}
+
+/** Object.prototype, for the field readers' test that it has no such key (see isObjectLike). */
+export const OBJECT_PROTOTYPE: object = Object.prototype;
+
+/** Whether an object's prototype is Object.prototype or null (JSON.parse's objects and the
+ * runtime's own); see isObjectLike. */
+export function hasPlainPrototype(source: object): boolean {
+  const p = Object.getPrototypeOf(source) as unknown;
+  return p === OBJECT_PROTOTYPE || p === null;
 }
 
 /**
@@ -126,6 +138,33 @@ export function neq(a: V, b: V): boolean | undefined {
   if (a === undefined || b === undefined) return undefined;
   return !equal(a, b);
 }
+
+/** `x in coll` (builtin internal.member_2): an element of an array or set, a value of an object. */
+export function member(x: V, coll: V): boolean | undefined {
+  if (x === undefined || coll === undefined) return undefined;
+  if (coll instanceof RegoSet) return coll.has(x);
+  if (Array.isArray(coll)) {
+    for (let i = 0; i < coll.length; i++) if (equal(x, coll[i])) return true;
+    return false;
+  }
+  if (coll instanceof RegoObject) {
+    for (const [, v] of coll.unordered()) if (equal(x, v)) return true;
+    return false;
+  }
+  if (isPlainObject(coll)) {
+    for (const k of Object.keys(coll)) if (equal(x, coll[k])) return true;
+  }
+  return false;
+}
+
+// The type tests (builtins is_<type>), true or false for any value.
+export const isNullType = (v: V): boolean | undefined => (v === undefined ? undefined : v === null);
+export const isBooleanType = (v: V): boolean | undefined => (v === undefined ? undefined : typeof v === "boolean");
+export const isNumberType = (v: V): boolean | undefined => (v === undefined ? undefined : rank(v) === 2);
+export const isStringType = (v: V): boolean | undefined => (v === undefined ? undefined : typeof v === "string");
+export const isArrayType = (v: V): boolean | undefined => (v === undefined ? undefined : Array.isArray(v));
+export const isObjectType = (v: V): boolean | undefined => (v === undefined ? undefined : rank(v) === 5);
+export const isSetType = (v: V): boolean | undefined => (v === undefined ? undefined : v instanceof RegoSet);
 
 /** IsSetStmt. */
 export function isSetValue(v: V): boolean {

@@ -10,16 +10,27 @@ import { FuncPaths } from "../../ir/walk.js";
 import { calleesFirstByIndex } from "./order.js";
 import { assertNever } from "../../../runtime/errors.js";
 
-/** The comparison builtins generated code calls as runtime operators (emit/calls.ts): they need
- * no call site and no EvalState. */
-export const OPERATOR_BUILTINS: ReadonlyMap<string, "eq" | "lt" | "lte" | "gt" | "gte" | "neq"> = new Map([
-  ["equal", "eq"],
-  ["lt", "lt"],
-  ["lte", "lte"],
-  ["gt", "gt"],
-  ["gte", "gte"],
-  ["neq", "neq"],
+/** The builtins that never fail, whatever their arguments and mode, which generated code calls as
+ * runtime operators (emit/calls.ts): the comparisons, membership and the type tests. They need no
+ * call site and no EvalState. Each maps to the operator's name and its number of arguments. */
+export const OPERATOR_BUILTINS: ReadonlyMap<string, readonly [OperatorName, number]> = new Map([
+  ["equal", ["eq", 2]],
+  ["lt", ["lt", 2]],
+  ["lte", ["lte", 2]],
+  ["gt", ["gt", 2]],
+  ["gte", ["gte", 2]],
+  ["neq", ["neq", 2]],
+  ["internal.member_2", ["member", 2]],
+  ["is_array", ["isArrayType", 1]],
+  ["is_boolean", ["isBooleanType", 1]],
+  ["is_null", ["isNullType", 1]],
+  ["is_number", ["isNumberType", 1]],
+  ["is_object", ["isObjectType", 1]],
+  ["is_set", ["isSetType", 1]],
+  ["is_string", ["isStringType", 1]],
 ]);
+
+type OperatorName = "eq" | "lt" | "lte" | "gt" | "gte" | "neq" | "member" | `is${"Array" | "Boolean" | "Null" | "Number" | "Object" | "Set" | "String"}Type`;
 
 export interface CallGraph {
   /** Funcs to generate, in plan order (callees first in planner output). */

@@ -1,7 +1,8 @@
 // CallStmt and CallDynamicStmt, and the module's dynamic dispatcher.
 //   - a func: `r = f($, args...); if (r === undefined) <undefined>` — args may be undefined (the
 //     callee decides); memoisation happens inside memoised funcs;
-//   - a comparison builtin (lt, lte, gt, gte, neq): the runtime's operator, `r = gte(a, b)`;
+//   - a builtin that never fails (comparisons, membership, type tests): the runtime's operator,
+//     `r = gte(a, b)`, `r = isStringType(x)`;
 //   - another builtin: through the registry's invoke policy with a module-level call site constant,
 //     declared with the module's table of sites (`call2($, c3, a, b)`: undefined when an argument is undefined or the builtin fails in
 //     non-strict mode); void builtins are called for their effect and never fail; async builtins
@@ -30,10 +31,10 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
   const index = mod.funcIndex.get(s.func);
   if (index !== undefined) return fe.out.line`${r} = ${funcCall(fe, index, s)}; if (${r} === undefined) ${fe.jump(0)}`;
   const op = OPERATOR_BUILTINS.get(s.func);
-  if (op !== undefined && s.args.length === 2) {
-    // A comparison never fails: the runtime's operator, without a call site or the state.
-    const operator = mod.rt(op);
-    return fe.out.line`${r} = ${operator}(${fe.operand(s.args[0]!)}, ${fe.operand(s.args[1]!)}); if (${r} === undefined) ${fe.jump(0)}`;
+  if (op !== undefined && s.args.length === op[1]) {
+    // A builtin that never fails: the runtime's operator, without a call site or the state.
+    const operator = mod.rt(op[0]);
+    return fe.out.line`${r} = ${operator}(${join(s.args.map((a) => fe.operand(a)))}); if (${r} === undefined) ${fe.jump(0)}`;
   }
   const decl = mod.builtinDecls.get(s.func)!.decl;
   const site = mod.builtinSite(s.func, s);

@@ -30,7 +30,7 @@ export class ModuleEmitter {
   private readonly builtinNames: Name[] = [];
   private readonly conflictTable: SiteTable;
   private readonly numbers = new Map<string, Code>();
-  /** Field readers by string index, and their one declaration (fieldReader). */
+  /** Field readers by string index (input's own: -1 - index), and their one declaration (fieldReader). */
   private readonly readers = new Map<number, Name>();
   private readerConst: (ModuleConst & { more: Array<{ name: Name; init: Code }> }) | undefined;
   private readonly breaks = new Map<Name, Code>();
@@ -183,21 +183,26 @@ export class ModuleEmitter {
   }
 
   /** The module's reader of the field named by string `index` (DotStmt with a constant key):
-   * `const dotOwner = (o) => (ownField(o, "owner") ? o["owner"] :
-   * dotKey(o, "owner"))` (runtime/eval/ops.ts says why), one per key, declared with the numbers. */
-  fieldReader(index: number): Name {
-    let name = this.readers.get(index);
+   * `const dotOwner = (o) => (isObjectLike(o) && o["owner"] !== undefined && hasPlainPrototype(o) &&
+   * !("owner" in OBJECT_PROTOTYPE) ? o["owner"] : dotKey(o, "owner"))` (runtime/eval/ops.ts says
+   * why), one per key, declared with the numbers. The fields of `input` itself have readers of
+   * their own (`inputAction(input)`): the input's one shape then never shares a load with the
+   * data's objects (`dotAction(grant)`), and each load stays monomorphic. */
+  fieldReader(index: number, ofInput = false): Name {
+    const id = ofInput ? -1 - index : index;
+    let name = this.readers.get(id);
     if (name === undefined) {
       const key = this.string(index);
-      name = this.scope.ident(`dot ${key}`);
-      this.readers.set(index, name);
+      name = this.scope.ident(`${ofInput ? "input" : "dot"} ${key}`);
+      this.readers.set(id, name);
       const k = this.stringLiteral(index);
       const o = _`o`;
       const V = this.fixed.V;
       const returns = this.typed ? _`: ${V}` : _``;
-      const init = _`(${this.annotated(o, V)})${returns} => (${this.rt("ownField")}(${o}, ${k}) ? ${o}[${k}] : ${this.rt("dotKey")}(${o}, ${k}))`;
+      const own = _`${this.rt("isObjectLike")}(${o}) && ${o}[${k}] !== undefined && ${this.rt("hasPlainPrototype")}(${o}) && !(${k} in ${this.rt("OBJECT_PROTOTYPE")})`;
+      const init = _`(${this.annotated(o, V)})${returns} => (${own} ? ${o}[${k}] : ${this.rt("dotKey")}(${o}, ${k}))`;
       if (this.readerConst === undefined) {
-        this.readerConst = { name, init, more: [], doc: comment("field readers, one per key read: each load keeps an inline cache of its own") };
+        this.readerConst = { name, init, more: [], doc: comment("field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own") };
         this.consts.push(this.readerConst);
       } else this.readerConst.more.push({ name, init });
     }

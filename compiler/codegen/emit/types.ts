@@ -58,14 +58,13 @@ function shapeParts(shape: Shape, collection: () => Code, depth: number): Code[]
   if (k & K.array && isObject && shape.keys.size === 0) parts.push(_`${collection()}<${elemType}>`);
   else if (k & K.array) parts.push(elem.length > 1 ? _`(${elemType})[]` : _`${elemType}[]`);
   if (isObject && !(k & K.array && shape.keys.size === 0)) {
-    const pad = indent(depth + 1);
     const members: Code[] = [];
     for (const [key, child] of [...shape.keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      members.push(_`${pad}${lit(key)}?: ${shapeType(child, collection, depth + 1)};`);
+      members.push(_`${lit(key)}?: ${shapeType(child, collection, depth + 1)}`);
     }
-    if (shape.keys.size === 0) members.push(_`${pad}[key: string]: ${shape.elem ? shapeType(shape.elem, collection, depth + 1) : _`unknown`};`);
-    else if (shape.elem || shape.whole) members.push(_`${pad}[key: string]: unknown;`);
-    parts.push(_`{\n${join(members, _`\n`)}\n${indent(depth)}}`);
+    if (shape.keys.size === 0) members.push(_`[key: string]: ${shape.elem ? shapeType(shape.elem, collection, depth + 1) : _`unknown`}`);
+    else if (shape.elem || shape.whole) members.push(_`[key: string]: unknown`);
+    parts.push(objectBody(members, depth));
   }
   return parts;
 }
@@ -129,13 +128,26 @@ function elementType(d: TypeDescription, depth: number): Code {
 function objectType(d: TypeDescription & { kind: "object" }, depth: number): Code {
   // A closed object without properties: only `{}` fits, which TS's `{}` does not mean.
   if (d.properties.length === 0 && !d.rest) return _`Record<string, never>`;
-  const pad = indent(depth + 1);
   const members: Code[] = d.properties.map((p) => {
     if (typeof p.key !== "string") throw new Error("codegen: a property key of a type description is not a string");
-    return _`${pad}${lit(p.key)}${p.optional ? _`?` : _``}: ${describedType(p.type, depth + 1)};`;
+    return _`${lit(p.key)}${p.optional ? _`?` : _``}: ${describedType(p.type, depth + 1)}`;
   });
-  if (d.rest) members.push(_`${pad}[key: string]: ${indexType(d, depth + 1)};`);
-  return _`{\n${join(members, _`\n`)}\n${indent(depth)}}`;
+  if (d.rest) members.push(_`[key: string]: ${indexType(d, depth + 1)}`);
+  return objectBody(members, depth);
+}
+
+/** The longest object type written on one line, and its most members. */
+const INLINE_WIDTH = 60;
+const INLINE_MEMBERS = 3;
+
+/** An object type from its members (`"k"?: T`): a nested one on one line when its members are
+ * few, short and single-line themselves (`"user"?: { "id"?: string; "role"?: string }`), else
+ * one member a line. */
+function objectBody(members: Code[], depth: number): Code {
+  const inline = join(members, _`; `);
+  if (depth > 0 && members.length <= INLINE_MEMBERS && !inline.text.includes("\n") && inline.text.length <= INLINE_WIDTH) return _`{ ${inline} }`;
+  const pad = indent(depth + 1);
+  return _`{\n${join(members.map((m) => _`${pad}${m};`), _`\n`)}\n${indent(depth)}}`;
 }
 
 /** An index signature's type: TypeScript wants every property's type to fit it too. */

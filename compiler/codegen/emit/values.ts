@@ -32,7 +32,8 @@ export const dotStmt: E<"DotStmt"> = (fe, s) => {
   }
   const src = fe.local(s.source.value);
   if (s.key.type === "string_index") {
-    return fe.out.line`${t} = ${fe.mod.fieldReader(s.key.value)}(${src}); if (${t} === undefined) ${fe.jump(0)}`;
+    // (local 0 is input, in plans and funcs alike)
+    return fe.out.line`${t} = ${fe.mod.fieldReader(s.key.value, s.source.value === 0)}(${src}); if (${t} === undefined) ${fe.jump(0)}`;
   }
   return fe.out.line`${t} = ${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)}); if (${t} === undefined) ${fe.jump(0)}`;
 };

@@ -19,7 +19,7 @@ describe("codegen: entrypoints", () => {
     const g = generateTypeScript(authz().json());
     // (no evaluation state needed: the options are named so that noUnusedParameters lets them be)
     assert.match(g.code, /export function authzAllow\(input: AuthzInput \| undefined, data: AuthzData, _options\?: EvalOptions\): boolean \{/);
-    assert.match(g.code, /export type AuthzInput = \{\n\s+"user"\?: \{\n\s+"role"\?: string;\n\s+\};\n\};/);
+    assert.match(g.code, /export type AuthzInput = \{\n\s+"user"\?: \{ "role"\?: string \};\n\};/);
     assert.deepEqual(g.entrypoints, [{ name: "authz/allow", exportName: "authzAllow", kind: "value", binding: "result", async: false }]);
     const mod = await loadModule(g.code);
     const allow = mod.authzAllow as (input: unknown, data: unknown) => unknown;

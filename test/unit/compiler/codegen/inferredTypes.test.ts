@@ -29,7 +29,7 @@ describe("codegen: types inferred from use", function () {
 
   it("a string, number or boolean comparison types the leaf; objects read at constant keys are closed", () => {
     const code = generate('allow if { input.user.role == "admin"; input.count > 100; input.user.active == true }');
-    assert.equal(type(code), ['{', '  "count"?: number;', '  "user"?: {', '    "active"?: boolean;', '    "role"?: string;', "  };", "};"].join("\n"));
+    assert.equal(type(code), ['{', '  "count"?: number;', '  "user"?: { "active"?: boolean; "role"?: string };', "};"].join("\n"));
   });
 
   it("arithmetic and builtins with typed arguments type their operands", () => {
@@ -39,7 +39,7 @@ describe("codegen: types inferred from use", function () {
 
   it("uses that disagree give a union", () => {
     const code = generate('allow if input.x == "a"\nallow if input.x == 1\nallow if input.x.y == 2');
-    assert.equal(type(code), ['{', '  "x"?: number | string | {', '    "y"?: number;', "  };", "};"].join("\n"));
+    assert.equal(type(code), ['{', '  "x"?: number | string | { "y"?: number };', "};"].join("\n"));
   });
 
   it("a constant index reads an array; `some x in` and `every` read a collection of the element shape", () => {
@@ -48,30 +48,30 @@ describe("codegen: types inferred from use", function () {
     );
     assert.equal(
       type(code),
-      ['{', '  "items"?: Collection<{', '    "price"?: number;', "  }>;", '  "path"?: string[];', '  "users"?: Collection<{', '    "age"?: number;', "  }>;", "};"].join("\n"),
+      ['{', '  "items"?: Collection<{ "price"?: number }>;', '  "path"?: string[];', '  "users"?: Collection<{ "age"?: number }>;', "};"].join("\n"),
     );
     assert.match(code, /export type Collection<T> = T\[\] \| \{ \[key: string\]: T \};/);
   });
 
   it("`in` and `some x in` a built collection type a value by its elements; `x in` a document collection types its elements", () => {
     const code = generate(['allow if input.method in {"GET", "HEAD"}', 'allow if "admin" in input.user.roles', "allow if input.n in [1, 2]"].join("\n"));
-    assert.equal(type(code), ['{', '  "method"?: string;', '  "n"?: number;', '  "user"?: {', '    "roles"?: Collection<string>;', "  };", "};"].join("\n"));
+    assert.equal(type(code), ['{', '  "method"?: string;', '  "n"?: number;', '  "user"?: { "roles"?: Collection<string> };', "};"].join("\n"));
     assert.equal(type(generate('allow if { some m in ["GET", "HEAD"]; input.verb == m }')), ['{', '  "verb"?: string;', "};"].join("\n"));
   });
 
   it("a function's reads of its argument belong to the ref it is called with", () => {
     const code = generate('allow if is_admin(input.user)\n\nis_admin(u) if u.role == "admin"');
-    assert.equal(type(code), ['{', '  "user"?: {', '    "role"?: string;', "  };", "};"].join("\n"));
+    assert.equal(type(code), ['{', '  "user"?: { "role"?: string };', "};"].join("\n"));
   });
 
   it("a function called with a constant types what its parameter is compared with", () => {
     const code = generate('allow if check_role("admin")\n\ncheck_role(r) if input.user.role == r');
-    assert.equal(type(code), ['{', '  "user"?: {', '    "role"?: string;', "  };", "};"].join("\n"));
+    assert.equal(type(code), ['{', '  "user"?: { "role"?: string };', "};"].join("\n"));
   });
 
   it("data is typed as input is, a dynamic key reading a collection", () => {
     const code = generate("allow if data.limits[input.user].max > 3");
-    assert.equal(type(code, "PData"), ['{', '  "limits"?: Collection<{', '    "max"?: number;', "  }>;", "};"].join("\n"));
+    assert.equal(type(code, "PData"), ['{', '  "limits"?: Collection<{ "max"?: number }>;', "};"].join("\n"));
     // The key is an object's key or an array's index, unless another use says more.
     assert.equal(type(code), ['{', '  "user"?: number | string;', "};"].join("\n"));
     assert.equal(type(generate('allow if { input.role != "guest"; data.roles[input.role] }')), ['{', '  "role"?: string;', "};"].join("\n"));
@@ -79,7 +79,7 @@ describe("codegen: types inferred from use", function () {
 
   it("an object used as a whole value keeps an index signature", () => {
     const code = generate('allow if { input.user.id == "a"; input.user == data.admin }');
-    assert.equal(type(code), ['{', '  "user"?: {', '    "id"?: string;', "    [key: string]: unknown;", "  };", "};"].join("\n"));
+    assert.equal(type(code), ['{', '  "user"?: { "id"?: string; [key: string]: unknown };', "};"].join("\n"));
   });
 
   it("the doc comment names what a schema would type", () => {

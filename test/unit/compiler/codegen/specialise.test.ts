@@ -33,6 +33,37 @@ describe("codegen: specialisations", () => {
     assert.equal(result(ne, {}), undefined); // undefined, not true: the ref is undefined
   });
 
+  it("input's own fields have readers of their own, apart from the same key's reads of other objects", async () => {
+    const q = await compile(`p if {\n  some g in data.grants\n  g.action == input.action\n}`);
+    assert.match(q.source, /= inputAction\(input\)/);
+    assert.match(q.source, /= dotAction\(\w+\)/);
+    assert.doesNotMatch(q.source, /dotAction\(input\)/);
+    const data = { grants: [{ action: "read" }, { action: "write" }] };
+    assert.equal(result(q, { action: "write" }, data), true);
+    assert.equal(result(q, { action: "delete" }, data), undefined);
+    assert.equal(result(q, { user: "x" }, data), undefined);
+  });
+
+  it("membership and the type tests are operators (no call site, no state) and answer as the builtins, strict mode too", async () => {
+    const q = await compile(`p := ["a" in input.c, is_string(input.v), is_object(input.v), is_number(input.v), is_array(input.v), is_set(input.v), is_boolean(input.v), is_null(input.v)]`);
+    assert.match(q.source, /= member\("a", \w+\)/);
+    assert.match(q.source, /= isStringType\(/);
+    assert.doesNotMatch(q.source, /builtinSites|EvalState\.take/);
+    const x = (c: unknown, v: unknown) => result(q, { c, v }) as boolean[];
+    const types = (v: unknown) => x([], v).slice(1);
+    assert.deepEqual(types("s"), [true, false, false, false, false, false, false]);
+    assert.deepEqual(types({ a: 1 }), [false, true, false, false, false, false, false]);
+    assert.deepEqual(types(2.5), [false, false, true, false, false, false, false]);
+    assert.deepEqual(types([1]), [false, false, false, true, false, false, false]);
+    assert.deepEqual(types(false), [false, false, false, false, false, true, false]);
+    assert.deepEqual(types(null), [false, false, false, false, false, false, true]);
+    const sets = await compile(`p := [is_set({1}), is_object({1: 2}), is_number(1e400), 1 in {1}, 1 in {"a": 1.0}, 2 in {1: 1}, "a" in "abc"]`);
+    assert.deepEqual(result(sets, {}), [true, true, true, true, true, false, false]);
+    assert.equal(result(q, { v: 1 }), undefined, "a missing collection: \"a\" in input.c is undefined");
+    const strict = q.evaluate({ input: { c: "abc", v: 1 } as unknown as Value, strictBuiltinErrors: true });
+    assert.deepEqual(JSON.parse(JSON.stringify(toJSON(strict[0]!.result as Value))), [false, false, false, true, false, false, false, false]);
+  });
+
   it("boolean and null constants are ===: the string \"true\" and 0 are not true, a missing value is not null", async () => {
     const t = await compile(`p if input.flag == true`);
     assert.match(t.source, /\) !== true\)/);
