@@ -4,11 +4,11 @@
 // An expression whose operands are all known is evaluated (builtins through the runtime's
 // registry); one with a residual operand is saved, its operands plugged. Rules and functions are
 // inlined (one branch per body), unifications of a local with a residual bind the local instead
-// of being saved (OPA's copy propagation, done as the residual is made). A rule with a default
-// value or named in disableInlining that depends on an unknown becomes a support rule, as does a
-// negation over more than one residual expression. Everything else that would need a residual
-// this evaluator cannot write (comprehensions, `with`, `every` over unknowns, else chains) is a
-// `pe_unsupported` error at the construct's location.
+// of being saved (OPA's copy propagation, done as the residual is made; finished bodies get the
+// rest of it). A rule with a default value or named in disableInlining that depends on an unknown
+// becomes a support rule, as does a negation OPA would not inline (evalNot). Everything else that
+// would need a residual this evaluator cannot write (comprehensions, `with`, `every` over
+// unknowns, else chains, general ref heads) is a `pe_unsupported` error at the construct's location.
 import type { Body, Every, Expr, Module, NodeLocation, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "../passes/context.js";
 import type { TreeNode } from "../passes/ruleTree.js";
