@@ -617,24 +617,26 @@ export class PartialEvaluator {
       // an element that several bodies give is one element (when nothing residual stands before it)
       const seen: Value[] = [];
       const n = this.saved.length;
-      for (const r of rules) {
-        if (r.else) throw unsupported("a partial rule with else", r.location);
-        const f = this.newFrame();
-        const keyTerm = isSet ? r.head.key! : r.head.reference[r.head.reference.length - 1]!;
-        this.evalBody(f, r.body, 0, () =>
-          this.evalTerm(f, keyTerm, (kv) => {
-            if (isSet && !(kv instanceof Res) && this.saved.length === n) {
-              if (seen.some((x) => equal(x, kv))) return;
-              seen.push(kv);
-            }
-            const cont = (): void => (isSet ? rest(kv, i + 1) : this.evalTerm(f, r.head.value!, (vv) => rest(vv, i + 1)));
-            this.unifyTermPV(frame, operand, kv, false, cont);
-          }),
-        );
-      }
-      return;
+      return this.eachElement(rules, isSet, (f, r, kv) => {
+        if (isSet && !(kv instanceof Res) && this.saved.length === n) {
+          if (seen.some((x) => equal(x, kv))) return;
+          seen.push(kv);
+        }
+        const cont = (): void => (isSet ? rest(kv, i + 1) : this.evalTerm(f, r.head.value!, (vv) => rest(vv, i + 1)));
+        this.unifyTermPV(frame, operand, kv, false, cont);
+      });
     }
     throw unsupported(`the rule ${path.join(".")} (a general ref head)`, loc);
+  }
+
+  /** Each element key of a partial set or object (each body in a frame of its own). */
+  private eachElement(rules: readonly Rule[], isSet: boolean, k: (frame: Frame, rule: Rule, key: PV) => void): void {
+    for (const r of rules) {
+      if (r.else) throw unsupported("a partial rule with else", r.location);
+      const f = this.newFrame();
+      const keyTerm = isSet ? r.head.key! : r.head.reference[r.head.reference.length - 1]!;
+      this.evalBody(f, r.body, 0, () => this.evalTerm(f, keyTerm, (kv) => k(f, r, kv)));
+    }
   }
 
   /** A partial set or object as a whole: its value when every element is known. */
@@ -643,23 +645,16 @@ export class PartialEvaluator {
     const items: Value[] = [];
     const entries: [Value, Value][] = [];
     const whole = unsupported(`the partial ${isSet ? "set" : "object"} ${path.join(".")} over unknowns as a whole`, loc);
-    for (const r of rules) {
-      if (r.else) throw unsupported("a partial rule with else", r.location);
-      const f = this.newFrame();
-      const keyTerm = isSet ? r.head.key! : r.head.reference[r.head.reference.length - 1]!;
-      this.evalBody(f, r.body, 0, () =>
-        this.evalTerm(f, keyTerm, (kv) => {
-          if (kv instanceof Res || this.saved.length > n) throw whole;
-          if (isSet) return void items.push(kv);
-          this.evalTerm(f, r.head.value!, (vv) => {
-            if (vv instanceof Res) throw whole;
-            const same = entries.find(([x]) => equal(x, kv));
-            if (same && !equal(same[1], vv)) throw new RegoError("eval_conflict_error", "object keys must be unique", r.location);
-            if (!same) entries.push([kv, vv]);
-          });
-        }),
-      );
-    }
+    this.eachElement(rules, isSet, (f, r, kv) => {
+      if (kv instanceof Res || this.saved.length > n) throw whole;
+      if (isSet) return void items.push(kv);
+      this.evalTerm(f, r.head.value!, (vv) => {
+        if (vv instanceof Res) throw whole;
+        const same = entries.find(([x]) => equal(x, kv));
+        if (same && !equal(same[1], vv)) throw new RegoError("eval_conflict_error", "object keys must be unique", r.location);
+        if (!same) entries.push([kv, vv]);
+      });
+    });
     return isSet ? new RegoSet(items) : makeObject(entries);
   }
 
