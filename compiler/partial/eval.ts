@@ -78,6 +78,10 @@ export class PartialEvaluator {
   private readonly supportRefs = new Map<readonly Rule[], Res>();
   /** Residual var name → the order it was made in. */
   private readonly made = new Map<string, number>();
+  /** The iteration that made each residual key var (`i1` → `input.x[i1]`), for ensureGenerators. */
+  private readonly generators = new Map<string, Term>();
+  /** Wildcards (`$pe<n>`) that must print with a name wherever they occur. */
+  private readonly named = new Set<string>();
   /** Residual vars of rule bodies and wildcards (not the query's own vars). */
   private readonly locals = new Set<string>();
   /** The values each saved expression was made from. */
@@ -106,9 +110,33 @@ export class PartialEvaluator {
         const t = this.toTerm(v, loc);
         if (!(t.type === "var" && t.value === name)) q.push(callExpr("eq", [{ type: "var", value: name, location: loc }, t], loc));
       }
-      queries.push(nameSharedWildcards(propagateCopies(q, this.locals)));
+      queries.push(nameSharedWildcards(propagateCopies(this.ensureGenerators(q), this.locals), this.named));
     });
     return { queries, support: this.supportModules() };
+  }
+
+  /**
+   * A key var of an iteration over an unknown that the body uses only under `not` (its copy was
+   * propagated into the negation) gets its iteration back, `_ = input.x[i1]`, as OPA keeps
+   * `x1 = input.x[i1]`: without it the var would be unsafe.
+   */
+  private ensureGenerators(body: Body): Body {
+    const positive = new Set<string>();
+    const negated = new Set<string>();
+    for (const e of body) walkTerms(e, (t) => void (t.type === "var" && (e.negated ? negated : positive).add(t.value)));
+    const extra: Expr[] = [];
+    const add = (v: string): void => {
+      const gen = this.generators.get(v);
+      if (!gen || positive.has(v)) return;
+      positive.add(v);
+      // the iteration's own keys come first
+      walkTerms(gen, (t) => void (t.type === "var" && t.value !== v && negated.has(t.value) && add(t.value)));
+      const name = `$gen${++this.generated}`;
+      this.made.set(name, this.generated);
+      extra.push(callExpr("eq", [{ type: "var", value: name, location: gen.location }, gen], gen.location as NodeLocation));
+    };
+    for (const v of negated) add(v);
+    return extra.length > 0 ? [...body, ...extra] : body;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -479,6 +507,7 @@ export class PartialEvaluator {
       if (t.type === "var" && !frame.vars.has(t.value)) {
         const mark = this.trail.length;
         const r = this.residualVar(frame, t.value, t.location);
+        this.generators.set((r.term as { value: string }).value, { type: "ref", value: [...acc, r.term], location: loc });
         go(j + 1, [...acc, r.term]);
         this.undo(mark);
         return;
@@ -788,13 +817,13 @@ export class PartialEvaluator {
         name,
         reference: [{ type: "var", value: name, location: loc }],
         value,
-        ...(headArgs && headArgs.length > 0 ? { args: headArgs } : {}),
+        ...(headArgs && headArgs.length > 0 ? { args: headArgs.map((a) => (a.type === "var" && this.named.has(a.value) ? wildcardName(a) : a)) } : {}),
         assign: false,
         generatedValue: !isDefault && value.type === "boolean" && value.value,
         keywords: isDefault ? [] : ["if"],
         location: loc,
       },
-      body: body.length > 0 ? nameSharedWildcards(propagateCopies(body, withoutVars(this.locals, [...(headArgs ?? []), value]))) : [termExpr(boolTrue(loc), loc)],
+      body: body.length > 0 ? nameSharedWildcards(propagateCopies(this.ensureGenerators(body), withoutVars(this.locals, [...(headArgs ?? []), value])), this.named) : [termExpr(boolTrue(loc), loc)],
       generatedBody: false,
       annotations: [],
       location: loc,
@@ -914,7 +943,9 @@ export class PartialEvaluator {
     const id = ++this.frames;
     const before = this.generated;
     const start = resCount;
-    const branches = this.collect((emit) => this.evalExpr(frame, positive, () => emit(true)));
+    // each branch with the iterations its negated expressions need (they are positive expressions
+    // over vars made inside: the branches are then not inlined)
+    const branches = this.collect((emit) => this.evalExpr(frame, positive, () => emit(true))).map((b) => ({ ...b, saved: this.ensureGenerators(b.saved) }));
     if (branches.length === 0) return k();
     if (branches.some((b) => b.saved.length === 0)) return;
     let size = 1;
@@ -924,6 +955,8 @@ export class PartialEvaluator {
     const outside = [...new Set(branches.flatMap((b) => b.saved.flatMap((s) => residualVarNames(s))))].filter((v) => !this.madeAfter(v, before)).sort();
     const name = `__not${frame.suffix || 0}_${e.index}_${id}__`;
     const loc = e.location;
+    // a wildcard passed to the support rule is written with a name: it is one var in both places
+    for (const v of outside) if (v.startsWith("$pe")) this.named.add(v);
     const args: Term[] = outside.map((v) => ({ type: "var", value: v, location: loc }));
     const res = this.support([], branches.map((b) => ({ saved: b.saved, value: true })), undefined, ["data", name], loc, args);
     const call: Expr = args.length > 0 ? callExpr("", args, loc, res.term) : termExpr(res.term, loc);
@@ -1073,12 +1106,16 @@ function opName(ref: Ref): string | undefined {
  * The body re-indexed, its wildcards (`$pe<n>`, printed `_`) that occur more than once renamed
  * `__pe<n>__`: printed as `_` each would be a fresh var, and the residual would mean something else.
  */
-function nameSharedWildcards(body: Body): Body {
+function nameSharedWildcards(body: Body, named: ReadonlySet<string>): Body {
   const counts = new Map<string, number>();
   for (const e of body) walkTerms(e, (t) => void (t.type === "var" && t.value.startsWith("$pe") && counts.set(t.value, (counts.get(t.value) ?? 0) + 1)));
-  const shared = [...counts].filter(([, n]) => n > 1).map(([name]) => name);
-  const tr = { term: (t: Term): Term => (t.type === "var" && shared.includes(t.value) ? { ...t, value: `__pe${t.value.slice(3)}__` } : t) };
+  const shared = [...counts].filter(([name, n]) => n > 1 || named.has(name)).map(([name]) => name);
+  const tr = { term: (t: Term): Term => (t.type === "var" && shared.includes(t.value) ? wildcardName(t) : t) };
   return body.map((e, i) => ({ ...(shared.length > 0 ? transformExpr(e, tr) : e), index: i }));
+}
+
+function wildcardName(t: Term & { type: "var" }): Term {
+  return { ...t, value: `__pe${t.value.slice(3)}__` };
 }
 
 /** Two object terms' values paired by their constant keys: undefined if a key is not constant,
