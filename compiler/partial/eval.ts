@@ -4,11 +4,11 @@
 // An expression whose operands are all known is evaluated (builtins through the runtime's
 // registry); one with a residual operand is saved, its operands plugged. Rules and functions are
 // inlined (one branch per body), unifications of a local with a residual bind the local instead
-// of being saved (OPA's copy propagation, done as the residual is made). A rule with a default
-// value or named in disableInlining that depends on an unknown becomes a support rule, as does a
-// negation over more than one residual expression. Everything else that would need a residual
-// this evaluator cannot write (comprehensions, `with`, `every` over unknowns, else chains) is a
-// `pe_unsupported` error at the construct's location.
+// of being saved (OPA's copy propagation, done as the residual is made; finished bodies get the
+// rest of it). A rule with a default value or named in disableInlining that depends on an unknown
+// becomes a support rule, as does a negation OPA would not inline (evalNot). Everything else that
+// would need a residual this evaluator cannot write (comprehensions, `with`, `every` over
+// unknowns, else chains, general ref heads) is a `pe_unsupported` error at the construct's location.
 import type { Body, Every, Expr, Module, NodeLocation, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "../passes/context.js";
 import type { TreeNode } from "../passes/ruleTree.js";
@@ -79,6 +79,10 @@ export class PartialEvaluator {
   private readonly supportRefs = new Map<readonly Rule[], Res>();
   /** Residual var name → the order it was made in. */
   private readonly made = new Map<string, number>();
+  /** The iteration that made each residual key var (`i1` → `input.x[i1]`), for ensureGenerators. */
+  private readonly generators = new Map<string, Term>();
+  /** Wildcards (`$pe<n>`) that must print with a name wherever they occur. */
+  private readonly named = new Set<string>();
   /** Residual vars of rule bodies and wildcards (not the query's own vars). */
   private readonly locals = new Set<string>();
   /** The values each saved expression was made from. */
@@ -107,9 +111,33 @@ export class PartialEvaluator {
         const t = this.toTerm(v, loc);
         if (!(t.type === "var" && t.value === name)) q.push(callExpr("eq", [{ type: "var", value: name, location: loc }, t], loc));
       }
-      queries.push(nameSharedWildcards(propagateCopies(q, this.locals)));
+      queries.push(nameSharedWildcards(propagateCopies(this.ensureGenerators(q), this.locals), this.named));
     });
     return { queries, support: this.supportModules() };
+  }
+
+  /**
+   * A key var of an iteration over an unknown that the body uses only under `not` (its copy was
+   * propagated into the negation) gets its iteration back, `_ = input.x[i1]`, as OPA keeps
+   * `x1 = input.x[i1]`: without it the var would be unsafe.
+   */
+  private ensureGenerators(body: Body): Body {
+    const positive = new Set<string>();
+    const negated = new Set<string>();
+    for (const e of body) walkTerms(e, (t) => void (t.type === "var" && (e.negated ? negated : positive).add(t.value)));
+    const extra: Expr[] = [];
+    const add = (v: string): void => {
+      const gen = this.generators.get(v);
+      if (!gen || positive.has(v)) return;
+      positive.add(v);
+      // the iteration's own keys come first
+      walkTerms(gen, (t) => void (t.type === "var" && t.value !== v && negated.has(t.value) && add(t.value)));
+      const name = `$gen${++this.generated}`;
+      this.made.set(name, this.generated);
+      extra.push(callExpr("eq", [{ type: "var", value: name, location: gen.location }, gen], gen.location as NodeLocation));
+    };
+    for (const v of negated) add(v);
+    return extra.length > 0 ? [...body, ...extra] : body;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -480,6 +508,7 @@ export class PartialEvaluator {
       if (t.type === "var" && !frame.vars.has(t.value)) {
         const mark = this.trail.length;
         const r = this.residualVar(frame, t.value, t.location);
+        this.generators.set((r.term as { value: string }).value, { type: "ref", value: [...acc, r.term], location: loc });
         go(j + 1, [...acc, r.term]);
         this.undo(mark);
         return;
@@ -618,24 +647,26 @@ export class PartialEvaluator {
       // an element that several bodies give is one element (when nothing residual stands before it)
       const seen: Value[] = [];
       const n = this.saved.length;
-      for (const r of rules) {
-        if (r.else) throw unsupported("a partial rule with else", r.location);
-        const f = this.newFrame();
-        const keyTerm = isSet ? r.head.key! : r.head.reference[r.head.reference.length - 1]!;
-        this.evalBody(f, r.body, 0, () =>
-          this.evalTerm(f, keyTerm, (kv) => {
-            if (isSet && !(kv instanceof Res) && this.saved.length === n) {
-              if (seen.some((x) => equal(x, kv))) return;
-              seen.push(kv);
-            }
-            const cont = (): void => (isSet ? rest(kv, i + 1) : this.evalTerm(f, r.head.value!, (vv) => rest(vv, i + 1)));
-            this.unifyTermPV(frame, operand, kv, false, cont);
-          }),
-        );
-      }
-      return;
+      return this.eachElement(rules, isSet, (f, r, kv) => {
+        if (isSet && !(kv instanceof Res) && this.saved.length === n) {
+          if (seen.some((x) => equal(x, kv))) return;
+          seen.push(kv);
+        }
+        const cont = (): void => (isSet ? rest(kv, i + 1) : this.evalTerm(f, r.head.value!, (vv) => rest(vv, i + 1)));
+        this.unifyTermPV(frame, operand, kv, false, cont);
+      });
     }
     throw unsupported(`the rule ${path.join(".")} (a general ref head)`, loc);
+  }
+
+  /** Each element key of a partial set or object (each body in a frame of its own). */
+  private eachElement(rules: readonly Rule[], isSet: boolean, k: (frame: Frame, rule: Rule, key: PV) => void): void {
+    for (const r of rules) {
+      if (r.else) throw unsupported("a partial rule with else", r.location);
+      const f = this.newFrame();
+      const keyTerm = isSet ? r.head.key! : r.head.reference[r.head.reference.length - 1]!;
+      this.evalBody(f, r.body, 0, () => this.evalTerm(f, keyTerm, (kv) => k(f, r, kv)));
+    }
   }
 
   /** A partial set or object as a whole: its value when every element is known. */
@@ -644,23 +675,16 @@ export class PartialEvaluator {
     const items: Value[] = [];
     const entries: [Value, Value][] = [];
     const whole = unsupported(`the partial ${isSet ? "set" : "object"} ${path.join(".")} over unknowns as a whole`, loc);
-    for (const r of rules) {
-      if (r.else) throw unsupported("a partial rule with else", r.location);
-      const f = this.newFrame();
-      const keyTerm = isSet ? r.head.key! : r.head.reference[r.head.reference.length - 1]!;
-      this.evalBody(f, r.body, 0, () =>
-        this.evalTerm(f, keyTerm, (kv) => {
-          if (kv instanceof Res || this.saved.length > n) throw whole;
-          if (isSet) return void items.push(kv);
-          this.evalTerm(f, r.head.value!, (vv) => {
-            if (vv instanceof Res) throw whole;
-            const same = entries.find(([x]) => equal(x, kv));
-            if (same && !equal(same[1], vv)) throw new RegoError("eval_conflict_error", "object keys must be unique", r.location);
-            if (!same) entries.push([kv, vv]);
-          });
-        }),
-      );
-    }
+    this.eachElement(rules, isSet, (f, r, kv) => {
+      if (kv instanceof Res || this.saved.length > n) throw whole;
+      if (isSet) return void items.push(kv);
+      this.evalTerm(f, r.head.value!, (vv) => {
+        if (vv instanceof Res) throw whole;
+        const same = entries.find(([x]) => equal(x, kv));
+        if (same && !equal(same[1], vv)) throw new RegoError("eval_conflict_error", "object keys must be unique", r.location);
+        if (!same) entries.push([kv, vv]);
+      });
+    });
     return isSet ? new RegoSet(items) : makeObject(entries);
   }
 
@@ -794,13 +818,13 @@ export class PartialEvaluator {
         name,
         reference: [{ type: "var", value: name, location: loc }],
         value,
-        ...(headArgs && headArgs.length > 0 ? { args: headArgs } : {}),
+        ...(headArgs && headArgs.length > 0 ? { args: headArgs.map((a) => (a.type === "var" && this.named.has(a.value) ? wildcardName(a) : a)) } : {}),
         assign: false,
         generatedValue: !isDefault && value.type === "boolean" && value.value,
         keywords: isDefault ? [] : ["if"],
         location: loc,
       },
-      body: body.length > 0 ? nameSharedWildcards(propagateCopies(body, withoutVars(this.locals, [...(headArgs ?? []), value]))) : [termExpr(boolTrue(loc), loc)],
+      body: body.length > 0 ? nameSharedWildcards(propagateCopies(this.ensureGenerators(body), withoutVars(this.locals, [...(headArgs ?? []), value])), this.named) : [termExpr(boolTrue(loc), loc)],
       generatedBody: false,
       annotations: [],
       location: loc,
@@ -920,7 +944,9 @@ export class PartialEvaluator {
     const id = ++this.frames;
     const before = this.generated;
     const start = resCount;
-    const branches = this.collect((emit) => this.evalExpr(frame, positive, () => emit(true)));
+    // each branch with the iterations its negated expressions need (they are positive expressions
+    // over vars made inside: the branches are then not inlined)
+    const branches = this.collect((emit) => this.evalExpr(frame, positive, () => emit(true))).map((b) => ({ ...b, saved: this.ensureGenerators(b.saved) }));
     if (branches.length === 0) return k();
     if (branches.some((b) => b.saved.length === 0)) return;
     let size = 1;
@@ -930,6 +956,8 @@ export class PartialEvaluator {
     const outside = [...new Set(branches.flatMap((b) => b.saved.flatMap((s) => residualVarNames(s))))].filter((v) => !this.madeAfter(v, before)).sort();
     const name = `__not${frame.suffix || 0}_${e.index}_${id}__`;
     const loc = e.location;
+    // a wildcard passed to the support rule is written with a name: it is one var in both places
+    for (const v of outside) if (v.startsWith("$pe")) this.named.add(v);
     const args: Term[] = outside.map((v) => ({ type: "var", value: v, location: loc }));
     const res = this.support([], branches.map((b) => ({ saved: b.saved, value: true })), undefined, ["data", name], loc, args);
     const call: Expr = args.length > 0 ? callExpr("", args, loc, res.term) : termExpr(res.term, loc);
@@ -1079,12 +1107,16 @@ function opName(ref: Ref): string | undefined {
  * The body re-indexed, its wildcards (`$pe<n>`, printed `_`) that occur more than once renamed
  * `__pe<n>__`: printed as `_` each would be a fresh var, and the residual would mean something else.
  */
-function nameSharedWildcards(body: Body): Body {
+function nameSharedWildcards(body: Body, named: ReadonlySet<string>): Body {
   const counts = new Map<string, number>();
   for (const e of body) walkTerms(e, (t) => void (t.type === "var" && t.value.startsWith("$pe") && counts.set(t.value, (counts.get(t.value) ?? 0) + 1)));
-  const shared = [...counts].filter(([, n]) => n > 1).map(([name]) => name);
-  const rename = (t: Term): Term => (t.type === "var" && shared.includes(t.value) ? { ...t, value: `__pe${t.value.slice(3)}__` } : t);
+  const shared = [...counts].filter(([name, n]) => n > 1 || named.has(name)).map(([name]) => name);
+  const rename = (t: Term): Term => (t.type === "var" && shared.includes(t.value) ? wildcardName(t) : t);
   return body.map((e, i) => ({ ...(shared.length > 0 ? mapExprTerms(e, rename) : e), index: i }));
+}
+
+function wildcardName(t: Term & { type: "var" }): Term {
+  return { ...t, value: `__pe${t.value.slice(3)}__` };
 }
 
 /** Two object terms' values paired by their constant keys: undefined if a key is not constant,

@@ -17,9 +17,13 @@ export interface Program {
 const MAX_PROGRAMS = 16;
 const MAX_QUERIES = 256;
 const programs = new Map<string, Program>();
+/** The same sources object (an Engine's frozen modules) is looked up without reading its text. */
+const bySources = new WeakMap<object, { v0: boolean; program: Program }>();
 
 /** The modules compiled (errors thrown as RegoErrors); the last few programs are kept. */
 export function compiledProgram(modules: Readonly<Record<string, string>>, v0: boolean): Program {
+  const same = Object.isFrozen(modules) ? bySources.get(modules) : undefined;
+  if (same && same.v0 === v0) return same.program;
   const key = JSON.stringify([v0, Object.keys(modules).sort().map((f) => [f, modules[f]])]);
   let p = programs.get(key);
   if (p) {
@@ -33,6 +37,7 @@ export function compiledProgram(modules: Readonly<Record<string, string>>, v0: b
   p = { ctx, queries: new Map() };
   if (programs.size >= MAX_PROGRAMS) programs.delete(programs.keys().next().value!);
   programs.set(key, p);
+  if (Object.isFrozen(modules)) bySources.set(modules, { v0, program: p });
   return p;
 }
 
@@ -51,9 +56,14 @@ export function compiledQuery(p: Program, text: string, v0: boolean): Body {
   return body;
 }
 
+const parsedRefs = new Map<string, Term[]>();
+const MAX_REFS = 1024;
+
 /** Each text as a ground ref rooted at input or data (`input.fruits`, `data.x["a b"]`). */
 export function parseUnknowns(texts: readonly unknown[], what: string): Term[][] {
   return texts.map((text) => {
+    const known = typeof text === "string" ? parsedRefs.get(text) : undefined;
+    if (known) return known;
     const bad = (why: string): RegoError => new RegoError("pe_invalid_unknown", `partial evaluation: ${what} ${JSON.stringify(text)} ${why}`);
     if (typeof text !== "string") throw bad("is not a string");
     const r = parseQueryResult(text, { file: "", regoVersion: "v1" });
@@ -63,6 +73,8 @@ export function parseUnknowns(texts: readonly unknown[], what: string): Term[][]
     const [head, ...rest] = t.value;
     if (head?.type !== "var" || (head.value !== "input" && head.value !== "data")) throw bad("is not a ref of input or data");
     if (rest.some((k) => k.type !== "string")) throw bad("must have constant string keys");
+    if (parsedRefs.size >= MAX_REFS) parsedRefs.clear();
+    parsedRefs.set(text, t.value);
     return t.value;
   });
 }

@@ -275,6 +275,14 @@ export const cases: PartialCase[] = [
     unknowns: ["input.fruits"],
     want: [],
   },
+  {
+    note: "an iteration used only under not keeps its generator (OPA's negation safety)",
+    modules: filters(`import rego.v1\ninclude if {\n  t := input.fruits.tags[_]\n  not q(t)\n}\nq(v) if { v.a > 1; v.b > 2 }`),
+    query: "data.filters.include",
+    unknowns: ["input.fruits"],
+    want: ["not data.partial.__not1_1_2__(__pe1__); _ = input.fruits.tags[__pe1__]"],
+    support: ["package partial\n\n__not1_1_2__(__pe1__) if {\n\tinput.fruits.tags[__pe1__].a > 1\n\tinput.fruits.tags[__pe1__].b > 2\n}\n"],
+  },
   // ---- data filtering (OPA's data-filter docs' fruits and tickets examples)
   {
     note: "filter: comparisons and string builtins",

@@ -49,6 +49,12 @@ describe("partial evaluation: Engine.partial", () => {
     expect(inlined.support).to.have.length(1);
   });
 
+  it("reads v0 modules when the engine does", async () => {
+    const engine = await Engine.create({ modules: { "v0.rego": "package v0\n\nallow { input.fruits.x == 1 }\n" }, v0Compatible: true });
+    const r = await engine.partial("data.v0.allow", { unknowns: ["input.fruits"] });
+    expect(formatOpaJson(r.queries as never)).to.contain(`{"type":"string","value":"x"}`);
+  });
+
   it("bad unknowns are a RegoError from the engine too", async () => {
     const engine = await Engine.create({ modules: { "filters.rego": policy } });
     const e = await engine.partial("data.filters.include", { unknowns: ["input.fruits + 1"] }).catch((x: unknown) => x);

@@ -26,6 +26,12 @@ describe("partial evaluation: bad input", () => {
     });
   }
 
+  it("a disableInlining entry that is not a ref is refused", () => {
+    const e = failure({ modules: filters("include if input.fruits.a == 1"), disableInlining: ["data.filters.include + 1"] });
+    expect(e.code).to.equal("pe_invalid_unknown");
+    expect(e.message).to.contain("disableInlining entry");
+  });
+
   it("unknowns that are not strings are refused", () => {
     expect(failure({ unknowns: [42 as unknown as string] }).code).to.equal("pe_invalid_unknown");
     expect(failure({ unknowns: "input.x" as unknown as string[] }).code).to.equal("pe_invalid_unknown");
