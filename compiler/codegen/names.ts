@@ -45,6 +45,7 @@ export const RT = {
   scanView: "scanView",
   scanKey: "scanKey",
   scanValue: "scanValue",
+  tick: "tick",
   equal: "equal",
   eq: "eq",
   lt: "lt",

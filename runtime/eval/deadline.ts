@@ -1,0 +1,58 @@
+// Deadlines of evaluations: `timeoutMs` and `signal` in the evaluation options. A synchronous loop
+// cannot be interrupted from outside, so generated loops and the builtins that iterate or allocate
+// call `tick` once per iteration: a countdown shared by every evaluation, which looks at the
+// clock (and the signal) once every TICKS calls. Past the deadline, or once the signal is aborted,
+// the evaluation fails with OPA's eval_cancel_error.
+import { cancelError } from "../errors.js";
+
+/** What an evaluation's options say of its deadline. */
+export interface DeadlineOptions {
+  /** Milliseconds the evaluation may run; past them it fails with eval_cancel_error. */
+  timeoutMs?: number;
+  /** Aborting it cancels the evaluation (eval_cancel_error) at its next check. */
+  signal?: AbortSignal;
+}
+
+/** Calls of `tick` between two looks at the clock. */
+const TICKS = 1024;
+let ticks = TICKS;
+
+/** An evaluation's deadline (performance.now() time, Infinity: none) and abort signal. */
+export class Deadline {
+  at = Infinity;
+  signal: AbortSignal | undefined = undefined;
+
+  /** Starts the deadline of an evaluation with these options; an aborted signal fails now. */
+  start(options: DeadlineOptions | undefined): void {
+    if (options === undefined) {
+      this.at = Infinity;
+      this.signal = undefined;
+      return;
+    }
+    const ms = options.timeoutMs;
+    this.at = ms === undefined ? Infinity : performance.now() + ms;
+    this.signal = options.signal;
+    if (this.signal !== undefined && this.signal.aborted) throw cancelError();
+  }
+
+  /** Throws eval_cancel_error when the deadline has passed or the signal is aborted. */
+  check(): void {
+    if ((this.signal !== undefined && this.signal.aborted) || (this.at !== Infinity && performance.now() >= this.at)) throw cancelError();
+  }
+}
+
+/** A deadline that never passes (frozen: nothing evaluates against it but checks). */
+export const NO_DEADLINE: Deadline = Object.freeze(new Deadline());
+
+/** One iteration of a loop: every TICKS calls, checks the deadline. */
+export function tick(d: Deadline): void {
+  if (--ticks === 0) {
+    ticks = TICKS;
+    d.check();
+  }
+}
+
+/** Whether these options set a deadline. */
+export function hasDeadline(options: DeadlineOptions | undefined): boolean {
+  return options !== undefined && (options.timeoutMs !== undefined || options.signal !== undefined);
+}
