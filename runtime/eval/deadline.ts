@@ -56,3 +56,17 @@ export function tick(d: Deadline): void {
 export function hasDeadline(options: DeadlineOptions | undefined): boolean {
   return options !== undefined && (options.timeoutMs !== undefined || options.signal !== undefined);
 }
+
+/** Fails now when the options' signal is already aborted: a plan without loops never looks at it. */
+export function checkSignal(options: DeadlineOptions | undefined): void {
+  if (options !== undefined && options.signal !== undefined && options.signal.aborted) throw cancelError();
+}
+
+/** An API's evaluation options with a call's deadline over them: `base` itself when the call
+ * sets none (nothing allocated for a decision without one). An aborted signal fails now. */
+export function optionsWithDeadline<T extends DeadlineOptions>(base: T | undefined, deadline: DeadlineOptions | undefined): T | DeadlineOptions | undefined {
+  if (!hasDeadline(deadline)) return base;
+  checkSignal(deadline);
+  const { timeoutMs, signal } = deadline!;
+  return { ...base, ...(timeoutMs !== undefined && { timeoutMs }), ...(signal !== undefined && { signal }) };
+}
