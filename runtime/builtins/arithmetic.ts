@@ -167,7 +167,7 @@ function range(ctx: EvalContext, name: string, lo: bigint, hi: bigint, step: big
   const by = Number(lo <= hi ? step : -step);
   for (let i = 0; i < n; i++) {
     if (i === limit) throw rangeTooLong(name, count, limit);
-    tick(d);
+    tick(d, i);
     out.push(exact ? first + i * by : fromBigInt(lo + BigInt(i) * (lo <= hi ? step : -step)));
   }
   return out;

@@ -26,7 +26,7 @@ function walk(ctx: EvalContext, v: Value): Value {
   const stack: { of: Value; kids: readonly (readonly [Value, Value])[]; next: number }[] = [{ of: v, kids: children(v), next: 0 }];
   let open: Set<unknown> | undefined; // the collections on the stack, once it is deep (cycles.ts)
   while (stack.length > 0) {
-    tick(ctx.deadline);
+    tick(ctx.deadline, out.length);
     const top = stack[stack.length - 1]!;
     if (top.next === top.kids.length) {
       stack.pop();

@@ -1,8 +1,10 @@
 // Deadlines of evaluations: `timeoutMs` and `signal` in the evaluation options. A synchronous loop
 // cannot be interrupted from outside, so generated loops and the builtins that iterate or allocate
-// call `tick` once per iteration: a countdown shared by every evaluation, which looks at the
-// clock (and the signal) once every TICKS calls. Past the deadline, or once the signal is aborted,
-// the evaluation fails with OPA's eval_cancel_error.
+// call `tick` once per iteration with the iteration's index: every TICKS iterations of a loop, and
+// every ENTRIES loops started (shared by all evaluations, so that nested short loops are counted
+// too), it looks at the clock and the signal. An iteration costs a test of its index in a
+// register: nothing is written. Past the deadline, or once the signal is aborted, the evaluation
+// fails with OPA's eval_cancel_error.
 import { cancelError } from "../errors.js";
 
 /** What an evaluation's options say of its deadline. */
@@ -13,9 +15,11 @@ export interface DeadlineOptions {
   signal?: AbortSignal;
 }
 
-/** Calls of `tick` between two looks at the clock. */
+/** Iterations of one loop between two looks at the clock (a power of two). */
 const TICKS = 1024;
-let ticks = TICKS;
+/** Loops started between two looks at the clock. */
+const ENTRIES = 256;
+let entries = ENTRIES;
 
 /** An evaluation's deadline (performance.now() time, Infinity: none) and abort signal. */
 export class Deadline {
@@ -44,11 +48,14 @@ export class Deadline {
 /** A deadline that never passes (frozen: nothing evaluates against it but checks). */
 export const NO_DEADLINE: Deadline = Object.freeze(new Deadline());
 
-/** One iteration of a loop: every TICKS calls, checks the deadline. */
-export function tick(d: Deadline): void {
-  if (--ticks === 0) {
-    ticks = TICKS;
-    d.check();
+/** Iteration `i` of a loop: checks the deadline every TICKS iterations and every ENTRIES loops. */
+export function tick(d: Deadline, i: number): void {
+  if ((i & (TICKS - 1)) === 0) {
+    if (i !== 0) d.check();
+    else if (--entries === 0) {
+      entries = ENTRIES;
+      d.check();
+    }
   }
 }
 
