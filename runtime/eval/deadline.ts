@@ -36,7 +36,7 @@ export class Deadline {
     const ms = options.timeoutMs;
     this.at = ms === undefined ? Infinity : performance.now() + ms;
     this.signal = options.signal;
-    if (this.signal !== undefined && this.signal.aborted) throw cancelError();
+    checkSignal(options);
   }
 
   /** Throws eval_cancel_error when the deadline has passed or the signal is aborted. */
