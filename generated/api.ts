@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/api.rego (entrypoint data.api.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, OBJECT_PROTOTYPE, builtinSites, call1, dot, dotData, dotKey, equal, gt, gte, hasPlainPrototype, internalError, isObjectLike, len, lte, scanValue, scanView } from "regoc/eval";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, OBJECT_PROTOTYPE, builtinSites, call1, dot, dotData, dotKey, equal, gt, gte, hasPlainPrototype, internalError, isObjectLike, len, lte, scanValue, scanView, tick } from "regoc/eval";
 import { castsBuiltins } from "regoc/builtins/casts";
 /* a value, or undefined */
 type V = MaybeValue;
@@ -153,7 +153,7 @@ function g0DataApiBusinessHours($: EvalState, input: V, _data: V): V {
 }
 
 /* g0.data.api.check_permission */
-function g0DataApiCheckPermission(_$: EvalState, input: V, data: V): V {
+function g0DataApiCheckPermission($: EvalState, input: V, data: V): V {
   let check_permission: V, l4: V, l5: V, l7: V, l8: V, grant: V, l15: V, l16: V, l17: V, l18: V;
   // policies/api.rego:54
   b0: {
@@ -164,6 +164,7 @@ function g0DataApiCheckPermission(_$: EvalState, input: V, data: V): V {
     l16 = inputResource(input); if (l16 === undefined) break b0;
     l18 = inputAction(input); if (l18 === undefined) break b0;
     s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
+      tick($, i0);
       grant = scanValue(x0, v0, i0);
       l15 = dotResource(grant); if (l15 === undefined) continue s0;
       if (!equal(l15, l16)) continue s0;

@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/authz.rego (entrypoint data.authz.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, type EvalState, type MaybeValue, NO_STATE, OBJECT_PROTOTYPE, dotData, dotKey, equal, hasPlainPrototype, internalError, isObjectLike, scanValue, scanView } from "regoc/eval";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, OBJECT_PROTOTYPE, dotData, dotKey, equal, hasPlainPrototype, internalError, isObjectLike, scanValue, scanView, tick } from "regoc/eval";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -28,15 +28,16 @@ const inputUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && ha
   dotResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && hasPlainPrototype(o) && !("resource" in OBJECT_PROTOTYPE) ? o["resource"] : dotKey(o, "resource"));
 
 /* Entrypoint authz/allow */
-export function authzAllow(input: AuthzInput | undefined, data: AuthzData, _options?: EvalOptions): boolean {
+export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
+  const $ = EvalState.timed(options);
   let inputValue: V = input as unknown as V, dataValue: V = (data ?? EMPTY_OBJECT) as unknown as V;
-  const result = g0DataAuthzAllow(NO_STATE, inputValue, dataValue);
+  const result = g0DataAuthzAllow($, inputValue, dataValue);
   if (result === undefined) throw internalError("entrypoint authz/allow produced no value");
-  return result as boolean;
+  return $.done(result) as boolean;
 }
 
 /* g0.data.authz.allow */
-function g0DataAuthzAllow(_$: EvalState, input: V, data: V): V {
+function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
   let allow: V, l4: V, l5: V, l6: V, l7: V, l8: V, grant: V, l15: V, l16: V, l17: V, l18: V, l19: V, l22: V, l23: V;
   // policies/authz.rego:14
   b0: {
@@ -64,6 +65,7 @@ function g0DataAuthzAllow(_$: EvalState, input: V, data: V): V {
     l18 = inputResource(input); if (l18 === undefined) break b2;
     l19 = dotType(l18); if (l19 === undefined) break b2;
     s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
+      tick($, i0);
       grant = scanValue(x0, v0, i0);
       l15 = dotAction(grant); if (l15 === undefined) continue s0;
       if (!equal(l15, l16)) continue s0;

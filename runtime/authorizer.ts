@@ -11,6 +11,7 @@
 import type { EvalOptions } from "./builtins/context.js";
 import { asRegoError, compileDecision, decisionValue, wrapCompileError, type CompiledDecision } from "./decision.js";
 import { RegoError } from "./errors.js";
+import { optionsWithDeadline, type DeadlineOptions } from "./eval/deadline.js";
 import { Store } from "./store/index.js";
 
 export interface AuthorizerOptions {
@@ -24,7 +25,8 @@ export interface AuthorizerOptions {
   data?: unknown;
   /** Parse the modules as Rego v0. */
   v0Compatible?: boolean;
-  /** Evaluation options (strict builtin errors, clock, print hook). */
+  /** Evaluation options (strict builtin errors, clock, print hook; `timeoutMs` here bounds every
+   * decision, a decision's own deadline wins). */
   evalOptions?: EvalOptions;
 }
 
@@ -77,10 +79,11 @@ export class Authorizer {
     return this.compiled.source;
   }
 
-  async authorize(input: unknown): Promise<boolean> {
+  /** The decision; past `deadline` (`timeoutMs`, `signal`) it fails with eval_cancel_error. */
+  async authorize(input: unknown, deadline?: DeadlineOptions): Promise<boolean> {
     let out: unknown;
     try {
-      out = await this.compiled.run(input, this.store.read(), this.evalOptions);
+      out = await this.compiled.run(input, this.store.read(), optionsWithDeadline(this.evalOptions, deadline));
     } catch (e) {
       throw asRegoError(e);
     }
@@ -88,13 +91,13 @@ export class Authorizer {
   }
 
   /** Synchronous decision; refused (eval_internal_error) when the policy calls async builtins. */
-  authorizeSync(input: unknown): boolean {
+  authorizeSync(input: unknown, deadline?: DeadlineOptions): boolean {
     if (this.compiled.async) {
       throw new RegoError("eval_internal_error", "Authorizer: this policy calls async builtins (e.g. http.send): use authorize()");
     }
     let out: unknown;
     try {
-      out = this.compiled.run(input, this.store.read(), this.evalOptions);
+      out = this.compiled.run(input, this.store.read(), optionsWithDeadline(this.evalOptions, deadline));
     } catch (e) {
       throw asRegoError(e);
     }

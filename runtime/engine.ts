@@ -13,6 +13,7 @@ import { Authorizer } from "./authorizer.js";
 import { loadAllBuiltins } from "./builtins/catalog.js";
 import { asRegoError, compileDecision, wrapCompileError, type CompiledDecision } from "./decision.js";
 import { RegoError } from "./errors.js";
+import { optionsWithDeadline, type DeadlineOptions } from "./eval/deadline.js";
 import type { Bindings } from "./eval/prepared.js";
 import { Store, parsePath, type StoragePath } from "./store/index.js";
 import type { JSONValue } from "./value/json.js";
@@ -92,11 +93,12 @@ export class Engine {
     });
   }
 
-  /** Evaluates any query against the current data and the given input. */
-  async evaluate(query: string, input?: unknown): Promise<QueryResult[]> {
+  /** Evaluates any query against the current data and the given input; past `deadline`
+   * (`timeoutMs`, `signal`) it fails with eval_cancel_error. */
+  async evaluate(query: string, input?: unknown, deadline?: DeadlineOptions): Promise<QueryResult[]> {
     const compiled = await this.compiled(query);
     try {
-      const rows = (await compiled.run(input, this.store.read(), this.evalOptions)) as Bindings[];
+      const rows = (await compiled.run(input, this.store.read(), optionsWithDeadline(this.evalOptions, deadline))) as Bindings[];
       const toJSON = compiled.toJSON;
       return rows.map((row) => {
         const bindings: Record<string, JSONValue> = {};

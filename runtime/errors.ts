@@ -121,6 +121,11 @@ export function resourceFailure(e: unknown): string | undefined {
   return undefined;
 }
 
+/** OPA's error for an evaluation past its deadline or cancelled by its caller. */
+export function cancelError(): RegoError {
+  return new RegoError("eval_cancel_error", "caller cancelled query execution");
+}
+
 /** A resource failure (see resourceFailure) as an eval_internal_error; undefined for other errors. */
 export function resourceError(e: unknown, prefix = "", location?: Location): RegoError | undefined {
   const message = resourceFailure(e);

@@ -1,7 +1,8 @@
 // Express middleware (exported as `regoc/express`): builds the decision input from the request and
 // answers for the policy.
 //   no user object (or not an object) → 401 Unauthorized
-//   the decision throws               → 500 Internal Server Error (logged without secrets)
+//   the decision throws               → 500 Internal Server Error (logged without secrets),
+//                                        past its deadline (`timeoutMs`) included
 //   false                             → 403 Forbidden
 //   true                              → next()
 // Bodies are plain text equal to the status text. Types are structural, so using this module does
@@ -40,14 +41,19 @@ export interface ResponseLike {
 
 export type NextLike = (err?: unknown) => void;
 
+/** A decision's deadline, as the runtime's decision APIs take it. */
+export interface DecisionDeadline {
+  timeoutMs?: number;
+}
+
 export interface Decider {
-  authorize(input: unknown): Promise<boolean> | boolean;
+  authorize(input: unknown, deadline?: DecisionDeadline): Promise<boolean> | boolean;
   /** When present and `async` is false, used instead of `authorize` (an Authorizer has both). */
-  authorizeSync?(input: unknown): boolean;
+  authorizeSync?(input: unknown, deadline?: DecisionDeadline): boolean;
   readonly async?: boolean;
 }
 
-function isSyncAuthorizer(a: Decider | undefined): a is Decider & { authorizeSync(input: unknown): boolean } {
+function isSyncAuthorizer(a: Decider | undefined): a is Decider & { authorizeSync(input: unknown, deadline?: DecisionDeadline): boolean } {
   return a !== undefined && typeof a.authorizeSync === "function" && a.async === false;
 }
 
@@ -64,6 +70,9 @@ export interface AuthorizeOptions {
   now?: () => Date;
   /** Hour of a date, default the local hour (`date.getHours()`); pass `d => d.getUTCHours()` for UTC. */
   hourOf?: (date: Date) => number;
+  /** Milliseconds an `authorizer`'s decision may run: past them it fails (eval_cancel_error), the
+   * request gets a 500 and the server goes on serving. Default: no deadline. */
+  timeoutMs?: number;
   /** Where errors are reported; default console.error. Receives the error's code and location only, never
    * its message (it may quote a token), the input or headers. */
   log?: (message: string) => void;
@@ -78,6 +87,7 @@ export function authorize(options: AuthorizeOptions) {
   const log = options.log ?? ((m: string) => console.error(m));
   // An Authorizer whose policy needs no async builtin decides synchronously (no promise per request).
   const syncAuthorizer = !decide && isSyncAuthorizer(authorizer) ? authorizer : undefined;
+  const deadline = options.timeoutMs === undefined ? undefined : { timeoutMs: options.timeoutMs };
 
   /** The input for a request, or undefined when it has no user (401 sent). Throws on a failing hook. */
   function inputOf(req: RequestLike, res: ResponseLike): RequestInput | undefined {
@@ -119,7 +129,7 @@ export function authorize(options: AuthorizeOptions) {
     try {
       const input = inputOf(req, res);
       if (input === undefined) return;
-      pending = decide ? decide(input, req) : syncAuthorizer ? syncAuthorizer.authorizeSync(input) : authorizer!.authorize(input);
+      pending = decide ? decide(input, req) : syncAuthorizer ? syncAuthorizer.authorizeSync(input, deadline) : authorizer!.authorize(input, deadline);
     } catch (e) {
       fail(e, req, res);
       return;

@@ -2,7 +2,7 @@
 // `regoc/builtins/<category>` instead.) Builtins load by need (builtins/catalog.ts).
 export * from "./errors.js";
 export * from "./value/index.js";
-export { EvalContext, type EvalOptions } from "./builtins/context.js";
+export { EvalContext, DEFAULT_MAX_RANGE_LENGTH, type EvalOptions } from "./builtins/context.js";
 export { builtinNames, registerBuiltins } from "./builtins/catalog.js";
 export {
   getBuiltin,
@@ -17,6 +17,7 @@ export {
 // Evaluation support for generated code (compiler/codegen) and prepared queries.
 export * from "./eval/ops.js";
 export * from "./eval/state.js";
+export * from "./eval/deadline.js";
 export * from "./eval/sites.js";
 export * from "./eval/results.js";
 export * from "./eval/prepared.js";

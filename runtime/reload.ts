@@ -20,6 +20,7 @@ import type { Authorizer } from "./authorizer.js";
 import { asRegoError, isRegoErrorLike, wrapCompileError } from "./decision.js";
 import { Engine, type QueryResult } from "./engine.js";
 import { RegoError } from "./errors.js";
+import type { DeadlineOptions } from "./eval/deadline.js";
 import { formatPath } from "./store/path.js";
 import { isPolicyFile, readPolicyTree, type PolicyTree } from "./reloadFiles.js";
 import { ReloadWatch, isConfigMapSnapshot } from "./reloadWatch.js";
@@ -100,18 +101,18 @@ export class HotReloader {
   }
 
   /** The decision, by the Authorizer's rules (no result → false, non-boolean → eval_invalid_result). */
-  authorize(input: unknown): Promise<boolean> {
-    return this.loaded().authorizer.authorize(input);
+  authorize(input: unknown, deadline?: DeadlineOptions): Promise<boolean> {
+    return this.loaded().authorizer.authorize(input, deadline);
   }
 
   /** The query's results in OPA's shape (`[{expressions, bindings}]`), from the current policy. */
-  evaluate(input: unknown): Promise<QueryResult[]> {
-    return this.loaded().engine.evaluate(this.settings.query, input);
+  evaluate(input: unknown, deadline?: DeadlineOptions): Promise<QueryResult[]> {
+    return this.loaded().engine.evaluate(this.settings.query, input, deadline);
   }
 
   /** The query's value (JSON; sets as sorted arrays), or undefined when it has no result. */
-  async decide(input: unknown): Promise<unknown> {
-    const results = await this.evaluate(input);
+  async decide(input: unknown, deadline?: DeadlineOptions): Promise<unknown> {
+    const results = await this.evaluate(input, deadline);
     return results[0]?.expressions[0]?.value;
   }
 

@@ -50,7 +50,7 @@ const command: CliCommand = {
       const { compileRego } = await import("../compile.js");
       const prepared = await compileRego({ modules, query, v0Compatible: v0, strict: values.strict === true, captureExpressions: true, print: true, ...(schemas && { schemas }), ...(capabilities && { capabilities }) });
       const timeoutMs = values.timeout === undefined ? 0 : parseTimeout(values.timeout);
-      const rows = await withDeadline(() => prepared.evaluateAsync({ input, data, strictBuiltinErrors: values.strict === true }), timeoutMs);
+      const rows = await withDeadline((deadline) => prepared.evaluateAsync({ input, data, strictBuiltinErrors: values.strict === true, ...deadline }), timeoutMs);
       const exprs = parseQuery(query, { regoVersion: v0 ? "v0" : "v1" });
       const result = rows.map((row) => {
         const expressions = exprs.map((e, i) => {

@@ -47,6 +47,7 @@ export const RT = {
   scanView: "scanView",
   scanKey: "scanKey",
   scanValue: "scanValue",
+  tick: "tick",
   equal: "equal",
   eq: "eq",
   lt: "lt",

@@ -153,7 +153,7 @@ function skipped(t: TestCase): TestResult {
 async function explainFailures(tests: TestCase[], results: TestResult[], modules: Record<string, string>, data: Record<string, unknown>, options: CompileOptions, timeoutMs: number): Promise<void> {
   const { termString } = await import("../../runtime/builtins/termString.js");
   const evaluate = async (info: EntrypointInfo) => {
-    const out = await withDeadline(() => (info.fn as (i: unknown, d: unknown) => unknown)(undefined, data), timeoutMs);
+    const out = await withDeadline((deadline) => (info.fn as (i: unknown, d: unknown, o: unknown) => unknown)(undefined, data, deadline), timeoutMs);
     return info.kind === "resultset" ? firstValue(out) : out;
   };
   const compile = (mods: Record<string, string>, entrypoints: string[]) => compileEntrypoints(mods, entrypoints, options);
@@ -176,7 +176,7 @@ async function runOne(t: TestCase, info: EntrypointInfo, data: Record<string, un
   const t0 = process.hrtime.bigint();
   let out: unknown;
   try {
-    out = await withDeadline(() => fn(undefined, data, options), timeoutMs);
+    out = await withDeadline((deadline) => fn(undefined, data, { ...options, ...deadline }), timeoutMs);
   } catch (e) {
     r.error = asRegoError(e);
   }

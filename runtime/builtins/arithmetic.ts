@@ -7,6 +7,8 @@ import type { EvalContext } from "./context.js";
 import type { BuiltinTable } from "./registry.js";
 import { RegoSet } from "../value/set.js";
 import type { Value } from "../value/value.js";
+import { RegoError } from "../errors.js";
+import { tick } from "../eval/deadline.js";
 import {
   BigNum,
   add as addNum,
@@ -149,24 +151,44 @@ function ceilOrFloor(a: Value, up: boolean): Value {
 const ceil = (_ctx: EvalContext, a: Value): Value => ceilOrFloor(a, true);
 const floor = (_ctx: EvalContext, a: Value): Value => ceilOrFloor(a, false);
 
-function range(lo: bigint, hi: bigint, step: bigint): Value[] {
+/** The range lo..hi by step (either way); its length is bounded by the evaluation's rangeLimit
+ * (see EvalOptions.maxRangeLength), and building it ticks the evaluation's deadline. */
+function range(ctx: EvalContext, name: string, lo: bigint, hi: bigint, step: bigint): Value[] {
+  const count = (lo <= hi ? hi - lo : lo - hi) / step + 1n;
+  const limit = ctx.rangeLimit;
+  if (ctx.rangeUpfront && count > BigInt(limit)) throw rangeTooLong(name, count, limit);
   const out: Value[] = [];
-  if (lo <= hi) for (let i = lo; i <= hi; i += step) out.push(fromBigInt(i));
-  else for (let i = lo; i >= hi; i -= step) out.push(fromBigInt(i));
+  const d = ctx.deadline;
+  const n = count > BigInt(limit) ? limit + 1 : Number(count);
+  const safe = BigInt(Number.MAX_SAFE_INTEGER);
+  const exact = lo <= safe && lo >= -safe && hi <= safe && hi >= -safe;
+  // Within doubles' exact integers the numbers are counted as doubles; beyond, as bigints.
+  const first = Number(lo);
+  const by = Number(lo <= hi ? step : -step);
+  for (let i = 0; i < n; i++) {
+    if (i === limit) throw rangeTooLong(name, count, limit);
+    tick(d, i);
+    out.push(exact ? first + i * by : fromBigInt(lo + BigInt(i) * (lo <= hi ? step : -step)));
+  }
   return out;
 }
 
-function numbersRange(_ctx: EvalContext, a: Value, b: Value): Value {
-  return range(bigIntOperand(a, 1), bigIntOperand(b, 2), 1n);
+/** A range over the bound: an error in every mode, so that it never leaves a rule undefined. */
+function rangeTooLong(name: string, count: bigint, limit: number): RegoError {
+  return new RegoError("eval_internal_error", `${name}: a range of ${count} numbers is over the limit of ${limit} (the maxRangeLength evaluation option)`);
 }
 
-function numbersRangeStep(_ctx: EvalContext, a: Value, b: Value, step: Value): Value {
+function numbersRange(ctx: EvalContext, a: Value, b: Value): Value {
+  return range(ctx, "numbers.range", bigIntOperand(a, 1), bigIntOperand(b, 2), 1n);
+}
+
+function numbersRangeStep(ctx: EvalContext, a: Value, b: Value, step: Value): Value {
   const lo = bigIntOperand(a, 1);
   const hi = bigIntOperand(b, 2);
   const s = bigIntOperand(step, 3);
   // OPA's own message carries the name; the registry adds it once more, as OPA does.
   if (s <= 0n) throw builtinError("numbers.range_step: step must be a positive integer");
-  return range(lo, hi, s);
+  return range(ctx, "numbers.range_step", lo, hi, s);
 }
 
 export const arithmeticBuiltins: BuiltinTable = {

@@ -3,11 +3,15 @@
 // per evaluation for nondeterministic builtins and http.send, errors included, as OPA keeps them),
 // and the print hook.
 import type { Value } from "../value/value.js";
+import { NO_DEADLINE, hasDeadline, type Deadline, type DeadlineOptions } from "../eval/deadline.js";
 
 /** What an evaluation remembers of a builtin call: its value (undefined: no value) or its error. */
 export type Remembered = { value: Value | undefined } | { error: unknown };
 
-export interface EvalOptions {
+/** numbers.range's default bound on its result's length (see `maxRangeLength`). */
+export const DEFAULT_MAX_RANGE_LENGTH = 10_000_000;
+
+export interface EvalOptions extends DeadlineOptions {
   /** Raise builtin errors instead of making the call undefined (OPA's strict-builtin-errors). */
   strictBuiltinErrors?: boolean;
   /** Clock for time.now_ns and friends: nanoseconds since the epoch. Read once per evaluation. */
@@ -22,6 +26,13 @@ export interface EvalOptions {
    * unless the application passes it here.
    */
   runtime?: Value;
+  /**
+   * The longest array numbers.range and numbers.range_step may build (default 10 000 000); a
+   * longer one is an eval_internal_error, before anything is built. With a deadline (`timeoutMs`,
+   * `signal`) the bound is ten times higher and checked as the range is built: the deadline ends
+   * a runaway range first.
+   */
+  maxRangeLength?: number;
 }
 
 const NO_OPTIONS: EvalOptions = Object.freeze({});
@@ -32,6 +43,11 @@ export class EvalContext {
   print: ((message: string) => void) | undefined;
   random!: () => number;
   runtime: Value | undefined;
+  /** The longest range numbers.range may build, and whether it is checked before building. */
+  rangeLimit!: number;
+  rangeUpfront!: boolean;
+  /** The evaluation's deadline: builtins that iterate or allocate `tick` it. */
+  readonly deadline: Deadline;
   private clock!: () => bigint;
   private nowNs: bigint | undefined;
   /**
@@ -44,7 +60,8 @@ export class EvalContext {
   /** Allocated on first use: most decisions call no builtin that needs it. */
   private cache: Map<string, Remembered> | undefined;
 
-  constructor(options: EvalOptions = NO_OPTIONS) {
+  constructor(options: EvalOptions = NO_OPTIONS, deadline: Deadline = NO_DEADLINE) {
+    this.deadline = deadline;
     this.begin(options);
   }
 
@@ -55,6 +72,9 @@ export class EvalContext {
     this.random = options.random ?? Math.random;
     this.clock = options.now ?? defaultClock;
     this.runtime = options.runtime;
+    const timed = hasDeadline(options);
+    this.rangeUpfront = !timed;
+    this.rangeLimit = (options.maxRangeLength ?? DEFAULT_MAX_RANGE_LENGTH) * (timed ? 10 : 1);
     this.nowNs = undefined;
     this.cache = undefined;
   }

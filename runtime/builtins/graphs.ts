@@ -6,6 +6,8 @@ import type { BuiltinTable } from "./registry.js";
 import { objectEntries, objectGet, isObject, type ObjectValue } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
 import type { Value } from "../value/value.js";
+import { CYCLE_CHECK_DEPTH, openCollection } from "../value/cycles.js";
+import { tick } from "../eval/deadline.js";
 import { obj, operandTypeError } from "./args.js";
 
 /** The children of a value as [key, child] pairs, in OPA's order; none for a scalar. */
@@ -18,21 +20,26 @@ function children(v: Value): readonly (readonly [Value, Value])[] {
 
 // Depth first with an explicit stack (the input's depth must not bound the JS call stack): each
 // frame is a value's children and the next one to visit; `path` holds the keys down to it.
-function walk(_ctx: EvalContext, v: Value): Value {
+function walk(ctx: EvalContext, v: Value): Value {
   const out: Value[] = [[[], v]];
   const path: Value[] = [];
-  const stack: { kids: readonly (readonly [Value, Value])[]; next: number }[] = [{ kids: children(v), next: 0 }];
+  const stack: { of: Value; kids: readonly (readonly [Value, Value])[]; next: number }[] = [{ of: v, kids: children(v), next: 0 }];
+  let open: Set<unknown> | undefined; // the collections on the stack, once it is deep (cycles.ts)
   while (stack.length > 0) {
+    tick(ctx.deadline, out.length);
     const top = stack[stack.length - 1]!;
     if (top.next === top.kids.length) {
       stack.pop();
       path.pop();
+      if (open !== undefined) open.delete(top.of);
       continue;
     }
     const [k, x] = top.kids[top.next++]!;
     path.push(k);
     out.push([path.slice(), x]);
-    stack.push({ kids: children(x), next: 0 });
+    const kids = children(x);
+    if (kids.length > 0 && (open !== undefined || stack.length >= CYCLE_CHECK_DEPTH)) open = openCollection(open, x, () => stack.map((f) => f.of));
+    stack.push({ of: x, kids, next: 0 });
   }
   return out;
 }

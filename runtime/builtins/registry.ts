@@ -76,7 +76,8 @@ export const HALT = Symbol("halt");
 
 function asBuiltinError(site: CallSite, e: unknown): RegoError {
   if (e instanceof RegoError) {
-    if (e.location) return e;
+    // (a cancelled evaluation has no location, as in OPA: the deadline is not the call's)
+    if (e.location || e.code === "eval_cancel_error") return e;
     const prefixed = e.code === "eval_type_error" || e.code === "eval_builtin_error" ? `${site.name}: ${e.message}` : e.message;
     return new RegoError(e.code, prefixed, site.location, { details: e.details, cause: e.cause });
   }

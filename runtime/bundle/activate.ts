@@ -5,6 +5,7 @@
 import { LruCache } from "../builtins/lruCache.js";
 import { asRegoError, compileDecision, decisionValue, wrapCompileError } from "../decision.js";
 import { RegoError } from "../errors.js";
+import type { DeadlineOptions } from "../eval/deadline.js";
 import type { Bindings } from "../eval/prepared.js";
 import { Store } from "../store/index.js";
 import type { JSONValue } from "../value/json.js";
@@ -12,7 +13,7 @@ import type { Manifest, ParsedBundle } from "./archive.js";
 import { formatRoots, underRoots } from "./roots.js";
 
 /** Evaluates one decision path against the bundle's data: the client's answer ({} when undefined). */
-type Evaluator = (input: unknown, data: unknown) => Promise<{ result?: JSONValue }>;
+type Evaluator = (input: unknown, data: unknown, deadline: DeadlineOptions | undefined) => Promise<{ result?: JSONValue }>;
 
 /** Compiled decision paths kept per bundle: callers choose the paths, so the cache is bounded. */
 export const MAX_DECISION_PATHS = 100;
@@ -47,9 +48,9 @@ export class ActiveBundle {
     });
   }
 
-  async decide(path: string, input: unknown): Promise<{ result?: JSONValue }> {
+  async decide(path: string, input: unknown, deadline?: DeadlineOptions): Promise<{ result?: JSONValue }> {
     const evaluate = await this.evaluator(path);
-    return evaluate(input, this.store.read());
+    return evaluate(input, this.store.read(), deadline);
   }
 }
 
@@ -80,7 +81,7 @@ async function regoEvaluators(bundle: ParsedBundle): Promise<(path: string) => P
       throw wrapCompileError(`bundle: decision ${JSON.stringify(path)} does not compile`, e);
     });
     const what = `bundle: the decision ${JSON.stringify(path)}`;
-    return async (input, data) => answer(decisionValue(compiled, await compiled.run(input, data), what), compiled.toJSON);
+    return async (input, data, deadline) => answer(decisionValue(compiled, await compiled.run(input, data, deadline), what), compiled.toJSON);
   };
 }
 
@@ -94,10 +95,10 @@ async function planEvaluators(plan: unknown): Promise<(path: string) => Promise<
     if (!prepared.entrypoints.includes(path)) {
       throw new RegoError("bundle_error", `bundle: /plan.json has no entrypoint ${JSON.stringify(path)} (it has: ${prepared.entrypoints.join(", ")})`);
     }
-    return async (input, data) => {
+    return async (input, data, deadline) => {
       let rows: Bindings[];
       try {
-        rows = await prepared.evaluateAsync({ entrypoint: path, input, data });
+        rows = await prepared.evaluateAsync({ entrypoint: path, input, data, ...deadline });
       } catch (e) {
         throw asRegoError(e);
       }

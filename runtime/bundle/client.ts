@@ -14,6 +14,7 @@
 // "failed". Events (client.on(name, fn)): "activated" (status), "unchanged" (status, on a 304 once
 // the bundle is active), "failed" (RegoError, status); the status names the bundle.
 import { asRegoError } from "../decision.js";
+import { optionsWithDeadline } from "../eval/deadline.js";
 import { RegoError } from "../errors.js";
 import type { JSONValue } from "../value/json.js";
 import { activate, checkPackages, type ActiveBundle } from "./activate.js";
@@ -49,6 +50,10 @@ export interface DecisionRequest {
   /** "authz/allow", "/authz/allow" or "data.authz.allow". */
   path: string;
   input?: unknown;
+  /** Milliseconds the evaluation may run; past them the decision fails with eval_cancel_error. */
+  timeoutMs?: number;
+  /** Aborting it cancels the decision (eval_cancel_error). */
+  signal?: AbortSignal;
 }
 
 export function startBundle(config: unknown, options: BundleOptions = {}): BundleClient {
@@ -129,7 +134,7 @@ export class BundleClient extends Listeners {
       throw new RegoError("bundle_error", `bundle ${this.sources.map((s) => s.config.name).join(", ")} is not active yet${why}`);
     }
     try {
-      return await active.decide(path, request.input);
+      return await active.decide(path, request.input, optionsWithDeadline(undefined, request));
     } catch (e) {
       throw asRegoError(e);
     }

@@ -3,6 +3,7 @@
 // returning its value directly (kind "value": a plan whose single binding is added once, outside
 // any loop) or a result set (kind "resultset"); this class gives both the same shape.
 import { RegoError, resourceError } from "../errors.js";
+import { checkSignal } from "./deadline.js";
 import type { EvalOptions } from "../builtins/context.js";
 import { newPlainObject, setOwn, type PlainObject, type Value } from "../value/value.js";
 
@@ -66,6 +67,7 @@ export class PreparedQuery {
     if (info.async) {
       throw new RegoError("eval_internal_error", `entrypoint ${JSON.stringify(name)} calls async builtins: use evaluateAsync`);
     }
+    checkSignal(options);
     try {
       return rows(info, info.fn(options.input as never, (options.data ?? undefined) as never, options));
     } catch (e) {
@@ -75,6 +77,7 @@ export class PreparedQuery {
 
   async evaluateAsync(options: EvaluateOptions = {}): Promise<ResultSet> {
     const info = this.info(options.entrypoint ?? this.entrypoint);
+    checkSignal(options);
     try {
       return rows(info, await info.fn(options.input as never, (options.data ?? undefined) as never, options));
     } catch (e) {

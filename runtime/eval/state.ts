@@ -9,7 +9,9 @@
 // and, made on the first builtin call, the EvalContext builtins receive (reused, restarted per
 // evaluation). Builtins are called through the registry's single invoke policy (`builtinFailed`):
 // an error is undefined unless strict mode is on; nondeterministic builtins go through
-// `invokeBuiltin`, which caches their result for the evaluation.
+// `invokeBuiltin`, which caches their result for the evaluation. The state is also the
+// evaluation's Deadline (deadline.ts): a plan with loops but no other use of a state takes one
+// (`EvalState.timed`) only when its options set a deadline, and passes NO_STATE otherwise.
 import { RegoError, type Location } from "../errors.js";
 import { EvalContext, type EvalOptions } from "../builtins/context.js";
 import {
@@ -22,6 +24,7 @@ import {
 } from "../builtins/registry.js";
 import type { MaybeValue } from "../value/value.js";
 import { NOT_FOUND } from "./ops.js";
+import { Deadline, hasDeadline } from "./deadline.js";
 
 type V = MaybeValue;
 
@@ -35,7 +38,7 @@ const MAX_STAMP = 0x3fffffff;
 /** The spare state (see the top of this file). */
 let spare: EvalState | undefined;
 
-export class EvalState {
+export class EvalState extends Deadline {
   private ctx: EvalContext | undefined = undefined;
   options: EvalOptions | undefined;
   /** The current evaluation's stamp: a memo slot holds one of its results when stamped with it. */
@@ -46,7 +49,9 @@ export class EvalState {
   private frame: MemoFrame = null;
 
   constructor(options?: EvalOptions) {
+    super();
     this.options = options;
+    this.start(options);
   }
 
   /** A state for a new evaluation: the spare one, restarted, or a new one. */
@@ -54,6 +59,7 @@ export class EvalState {
     const s = spare;
     if (s === undefined) return new EvalState(options);
     spare = undefined;
+    s.start(options);
     s.options = options;
     s.frame = null;
     if (++s.stamp > MAX_STAMP) {
@@ -63,6 +69,11 @@ export class EvalState {
     }
     if (s.ctx !== undefined) s.ctx.begin(options);
     return s;
+  }
+
+  /** A state for a plan that needs one only for a deadline: NO_STATE when the options set none. */
+  static timed(options?: EvalOptions): EvalState {
+    return hasDeadline(options) ? EvalState.take(options) : NO_STATE;
   }
 
   /** A state nothing can be written to (NO_STATE): its memo slots frozen with it. */
@@ -75,15 +86,17 @@ export class EvalState {
 
   /** Ends the evaluation, keeping the state as the spare; returns `result`. */
   done<T>(result: T): T {
+    if (this === NO_STATE) return result;
     // (the caller's options may hold the input and data: the spare keeps nothing of them)
     this.options = undefined;
+    this.signal = undefined;
     spare = this;
     return result;
   }
 
   /** The builtins' context, made on first use. */
   context(): EvalContext {
-    return (this.ctx ??= new EvalContext(this.options));
+    return (this.ctx ??= new EvalContext(this.options, this));
   }
 
   /** A memoised func's result in the current frame (undefined included), or NOT_FOUND. */
@@ -204,5 +217,9 @@ export function callVoid($: EvalState, s: BuiltinSite, args: V[]): void {
 /** An async builtin (plans calling one get async entrypoints). */
 export function callAsync($: EvalState, s: BuiltinSite, args: V[]): Promise<V> {
   for (const a of args) if (a === undefined) return Promise.resolve(undefined);
-  return invokeBuiltinAsync($.context(), s.def, s, args as never);
+  // The deadline is checked again once the builtin's I/O is over.
+  return invokeBuiltinAsync($.context(), s.def, s, args as never).then((v) => {
+    $.check();
+    return v;
+  });
 }

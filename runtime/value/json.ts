@@ -10,6 +10,7 @@ import { parse as parseLossless } from "lossless-json";
 import { RegoError } from "../errors.js";
 import { compareStrings } from "./compare.js";
 import { BigNum, numberFromText, numberText } from "./number.js";
+import { CYCLE_CHECK_DEPTH, openCollection } from "./cycles.js";
 import { RegoObject, sortedPlainKeys } from "./object.js";
 import { RegoSet } from "./set.js";
 import { Special, newPlainObject, setOwn, type PlainObject, type Value } from "./value.js";
@@ -135,12 +136,15 @@ class Frame {
   /** Object keys in order; undefined for an array. */
   keys: readonly string[] | undefined = undefined;
   obj: PlainObject | undefined = undefined;
+  /** The collection itself (for the cycle check). */
+  value: Value | undefined = undefined;
   n = 0;
   i = 0;
 
   /** Takes up a collection (v is not a scalar); returns its member count. */
   open(v: Value, quote: (s: string) => string): number {
     this.i = 0;
+    this.value = v;
     this.obj = undefined;
     if (Array.isArray(v)) {
       this.vals = v;
@@ -173,7 +177,7 @@ class Frame {
 /**
  * The one JSON writer: keys sorted by code point (UTF-8 byte order, as Go sorts map keys), sets
  * as sorted arrays, numbers as their exact text. It keeps its own stack, so values nested deeper
- * than the JS call stack allows are written too.
+ * than the JS call stack allows are written too; a value that contains itself is an error.
  */
 export function writeJSON(root: Value, options: JSONWriteOptions = {}): string {
   const quote = options.quote ?? JSON.stringify;
@@ -183,6 +187,7 @@ export function writeJSON(root: Value, options: JSONWriteOptions = {}): string {
   const pads: string[] = indent !== undefined ? [`\n${options.prefix ?? ""}`] : [];
   const frames: Frame[] = [];
   let depth = 0; // open collections: frames[0 .. depth-1]
+  let open: Set<unknown> | undefined; // the open collections, once the writer is deep (cycles.ts)
   let out = "";
   let v: Value = root;
   for (;;) {
@@ -199,6 +204,7 @@ export function writeJSON(root: Value, options: JSONWriteOptions = {}): string {
       const array = f.keys === undefined;
       if (n === 0) out += array ? "[]" : "{}";
       else {
+        if (open !== undefined || depth >= CYCLE_CHECK_DEPTH) open = openCollection(open, v, () => frames.slice(0, depth).map((fr) => fr.value));
         depth++;
         out += array ? "[" : "{";
         if (indent !== undefined) {
@@ -224,7 +230,8 @@ export function writeJSON(root: Value, options: JSONWriteOptions = {}): string {
       depth--;
       if (indent !== undefined) out += pads[depth]!;
       out += top.keys === undefined ? "]" : "}";
-      top.vals = top.keys = top.obj = undefined; // let go of the value
+      if (open !== undefined) open.delete(top.value);
+      top.vals = top.keys = top.obj = top.value = undefined; // let go of the value
     }
   }
 }

@@ -58,6 +58,10 @@ export interface CallGraph {
    * it reaches) is memoised, has a WithStmt or a CallDynamicStmt, or calls a builtin other than
    * the comparison operators. */
   usesState(body: Plan | Func): boolean;
+  /** Whether a selected plan's or generated func's evaluation runs a loop (a ScanStmt in it or in a
+   * func it reaches): its loops tick the evaluation's deadline, so a plan that needs no state
+   * otherwise takes one when given a deadline. */
+  loops(body: Plan | Func): boolean;
   /** The funcs (indexes) the func at an index calls by a CallStmt at the top level of its blocks,
    * in order (told by the same walk, for kinds.ts's analyseDefinedness). */
   topLevelCalleesAt(index: number): readonly number[];
@@ -82,6 +86,8 @@ interface Body {
   localKeyDot: boolean;
   /** Whether it has a WithStmt. */
   withStmt: boolean;
+  /** Whether it has a ScanStmt. */
+  scan: boolean;
 }
 
 /** A Body as it is found: one per analysis, its lists reused body after body. */
@@ -93,6 +99,7 @@ interface BodyWalk {
   dynamicCallees: List<number>;
   localKeyDot: boolean;
   withStmt: boolean;
+  scan: boolean;
 }
 
 /** A list written from the start again for each body: its first `n` items. (Not `length = 0`,
@@ -134,6 +141,7 @@ function bodyOf(blocks: readonly Block[], look: Lookup): Body {
   w.dynamic = false;
   w.localKeyDot = false;
   w.withStmt = false;
+  w.scan = false;
   for (let i = 0; i < blocks.length; i++) walkStmts(blocks[i]!.stmts, false, true, w, look);
   return {
     sites: take(w.sites),
@@ -143,6 +151,7 @@ function bodyOf(blocks: readonly Block[], look: Lookup): Body {
     dynamicCallees: take(w.dynamicCallees),
     localKeyDot: w.localKeyDot,
     withStmt: w.withStmt,
+    scan: w.scan,
   };
 }
 
@@ -187,6 +196,7 @@ function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, b
         walkStmts(s.stmt.block.stmts, inScan, false, body, look);
         break;
       case "ScanStmt":
+        body.scan = true;
         walkStmts(s.stmt.block.stmts, true, false, body, look);
         break;
       case "ArrayAppendStmt":
@@ -231,7 +241,7 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
   for (let i = 0; i < count; i++) funcIndex.set(all[i]!.name, i);
   // The funcs by data path: only a CallDynamicStmt asks (most plans have none).
   let funcPaths: FuncPaths | undefined;
-  const walk: BodyWalk = { sites: list(), builtinCalls: list(), topLevelCalls: list(), dynamic: false, dynamicCallees: list(), localKeyDot: false, withStmt: false };
+  const walk: BodyWalk = { sites: list(), builtinCalls: list(), topLevelCalls: list(), dynamic: false, dynamicCallees: list(), localKeyDot: false, withStmt: false, scan: false };
   const look: Lookup = { policy, funcIndex, paths: () => (funcPaths ??= new FuncPaths(all)), walk };
   // Funcs' bodies by index; plans' by the plan itself.
   const funcBodies: Array<Body | undefined> = new Array(count);
@@ -323,6 +333,17 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     for (const site of body.sites) if (funcUsesState(site >> 1)) return true;
     return false;
   };
+  // Loops: by func index, as stateOf.
+  const loopsOf = new Uint8Array(count);
+  const bodyLoops = (body: Body): boolean => {
+    if (body.scan) return true;
+    for (const site of body.sites) if (funcLoops(site >> 1)) return true;
+    return false;
+  };
+  const funcLoops = (f: number): boolean => {
+    if (loopsOf[f] === 0) loopsOf[f] = bodyLoops(funcBody(f)) ? 2 : 1;
+    return loopsOf[f] === 2;
+  };
   const funcUsesState = (f: number): boolean => {
     if (stateOf[f] === 0) stateOf[f] = isMemoised[f] || bodyUsesState(funcBody(f)) ? 2 : 1;
     return stateOf[f] === 2;
@@ -347,6 +368,10 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     usesState: (b) => {
       const i = funcIndex.get(b.name);
       return i !== undefined && all[i] === b ? funcUsesState(i) : bodyUsesState(planBody(b as Plan));
+    },
+    loops: (b) => {
+      const i = funcIndex.get(b.name);
+      return i !== undefined && all[i] === b ? funcLoops(i) : bodyLoops(planBody(b as Plan));
     },
     topLevelCalleesAt: (i) => funcBody(i).topLevelCalls,
   };

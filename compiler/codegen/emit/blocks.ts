@@ -120,6 +120,8 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   // The source is held by the loop (its local may be reassigned in the body); the view and the
   // index are all the state a scan has.
   fe.out.open(_`for (let ${x} = ${fe.local(s.source)}, ${v} = ${mod.rt("scanView")}(${x}), ${i} = 0; ${i} < ${v}.length; ${i}++)`, loop);
+  // Each iteration counts towards the evaluation's deadline (runtime/eval/deadline.ts).
+  fe.out.line`${mod.rt("tick")}(${fe.state}, ${i});`;
   fe.write(s.key, values.NO_LOCALS, (key) => _`${key} = ${mod.rt("scanKey")}(${x}, ${v}, ${i});`);
   fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
   fe.enter(new Level(loop, "break"), new Level(loop, "continue"));

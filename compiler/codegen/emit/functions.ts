@@ -157,7 +157,9 @@ function emitEntryCall(fe: FuncEmitter, plan: Plan, direct: DirectEntry, maybeUn
 
 export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: EntryTypes, direct: DirectEntry | undefined): EntryParts {
   const isAsync = mod.calls.asyncPlans.has(plan.name);
-  const stateless = !mod.calls.usesState(plan);
+  // A plan that needs a state only for its loops' deadline takes one when its options set one.
+  const timed = !mod.calls.usesState(plan) && mod.calls.loops(plan);
+  const stateless = !timed && !mod.calls.usesState(plan);
   const $ = mod.fixed.state;
   /** `return v` through the state's `done`, or as it is when there is no state. */
   const done = (v: Code): Code => (stateless ? v : _`${fe.state}.done(${v})`);
@@ -203,7 +205,7 @@ export function emitPlan(mod: ModuleEmitter, plan: Plan, name: Name, types: Entr
     }
     if (maybeUndefined) returnType = _`${returnType} | undefined`;
   } else if (!terminal) nodes.line`return ${done(_`${rs!}.rows`)};`;
-  if (fe.stateUsed) nodes.fill(stateAt, _`const ${$} = ${mod.rt("EvalState")}.take(${mod.fixed.options});`);
+  if (fe.stateUsed) nodes.fill(stateAt, (timed ? _`const ${$} = ${mod.rt("EvalState")}.timed(${mod.fixed.options});` : _`const ${$} = ${mod.rt("EvalState")}.take(${mod.fixed.options});`));
   const used = (name: Name, isUsed: boolean) => (isUsed ? name : Name.unused(name));
   const params: Param[] = [
     { name: used(mod.fixed.input, fe.uses(0)), type: _`${types.input} | undefined` },
