@@ -21,6 +21,9 @@ export interface Nginx {
   put(path: string, content: string | Buffer): void;
   /** The access log so far (one line per request: `$request $status $http_authorization`). */
   accessLog(): string;
+  /** The access log once a line matches: nginx writes a request's line after its response, so a
+   * client can see the response before the line is there. */
+  logged(line: RegExp): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -89,6 +92,14 @@ ${locations}
       renameSync(`${file}.tmp`, file);
     },
     accessLog: () => readLog(join(dir, "access.log")),
+    async logged(line) {
+      const until = Date.now() + 5000;
+      for (;;) {
+        const log = readLog(join(dir, "access.log"));
+        if (line.test(log) || Date.now() > until) return log;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     async stop() {
       if (child.exitCode === null) {
         child.kill("SIGTERM");
