@@ -25,6 +25,8 @@ export type RegoErrorCode =
   | "storage_invalid_value_error"
   | "storage_transaction_error"
   | "bundle_error"
+  | "decision_log_error"
+  | "status_error"
   | "cli_usage_error";
 
 /** A position in Rego source, 1-based as in OPA. */
