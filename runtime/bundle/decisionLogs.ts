@@ -250,7 +250,7 @@ export class DecisionLogger {
         size += json.length + 1;
         lastSeq = seq;
       }
-      const body = gzipJSONArray(parts);
+      const body = await gzipJSONArray(parts);
       if (body.length <= limit) {
         // Scale up while a chunk compresses to under 90 % of the limit.
         if (body.length < 0.9 * limit && parts.length > 1) this.softLimit = Math.min(this.softLimit * 2, limit * 1024);

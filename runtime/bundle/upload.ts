@@ -3,13 +3,16 @@
 // response_header_timeout_seconds) a RegoError. One connection per request (`agent: false`).
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import { RegoError, type RegoErrorCode } from "../errors.js";
 import type { ServiceConfig } from "./config.js";
 
-/** A gzip JSON array of already-encoded events. */
-export function gzipJSONArray(events: readonly string[]): Buffer {
-  return gzipSync(`[${events.join(",")}]`);
+const gzipAsync = promisify(gzip);
+
+/** A gzip JSON array of already-encoded events (compressed on libuv's thread pool, off the event loop). */
+export function gzipJSONArray(events: readonly string[]): Promise<Buffer> {
+  return gzipAsync(`[${events.join(",")}]`);
 }
 
 /** A decision log batch (failures are decision_log_error). */
