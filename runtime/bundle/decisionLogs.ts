@@ -153,7 +153,16 @@ export class DecisionLogger {
       this.lastError = asError(e, "decision log: the drop or mask rule failed");
       return;
     }
-    if (this.config.console) (this.options.write ?? console.log)(JSON.stringify(event));
+    let json: string;
+    try {
+      json = JSON.stringify(event);
+    } catch (e) {
+      // An input JSON cannot encode (a BigInt, a cycle): the event is lost, the decision stands.
+      this.metrics.counter_decision_logs_encoding_failure++;
+      this.lastError = asError(e, "decision log: the event is not JSON");
+      return;
+    }
+    if (this.config.console) (this.options.write ?? console.log)(json);
     if (this.options.onDecision) {
       try {
         this.options.onDecision(event);
@@ -161,7 +170,7 @@ export class DecisionLogger {
         console.error("regoc decision log: the onDecision callback threw:", e);
       }
     }
-    if (this.config.service) this.enqueue(JSON.stringify(event));
+    if (this.config.service) this.enqueue(json);
   }
 
   private enqueue(json: string): void {
