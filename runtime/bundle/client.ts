@@ -74,6 +74,8 @@ export interface DecisionRequest {
   /** "authz/allow", "/authz/allow" or "data.authz.allow". */
   path: string;
   input?: unknown;
+  /** The decision id to use (OPA SDK's DecisionID), e.g. one the caller already logged; default a random UUID. */
+  decisionId?: string;
 }
 
 export function startBundle(config: unknown, options: BundleOptions = {}): BundleClient {
@@ -176,7 +178,7 @@ export class BundleClient extends Listeners {
       const why = error ? `: ${error.message}` : this.stopped ? " (stopped)" : " (waiting for the first download)";
       throw new RegoError("bundle_error", `bundle ${this.sources.map((s) => s.config.name).join(", ")} is not active yet${why}`);
     }
-    const id = globalThis.crypto.randomUUID();
+    const id = typeof request.decisionId === "string" && request.decisionId !== "" ? request.decisionId : globalThis.crypto.randomUUID();
     const logger = this.logger;
     // Read before the first await: the caller's span is the active one only synchronously.
     const span = logger ? activeSpanIds() : undefined;

@@ -150,7 +150,10 @@ export class DecisionLogger {
       if (rules !== undefined) applyMasks(event, rules);
     } catch (e) {
       this.metrics.counter_decision_logs_encoding_failure++;
-      this.lastError = asError(e, "decision log: the drop or mask rule failed");
+      // An evaluation error's message may quote the input (a token): status carries its code only.
+      const own = e instanceof RegoError && e.code === "decision_log_error";
+      const code = (e as { code?: unknown })?.code;
+      this.lastError = own ? e : new RegoError("decision_log_error", `decision log: the drop or mask rule failed (${typeof code === "string" ? code : "error"})`, undefined, { cause: e });
       return;
     }
     let json: string;
@@ -177,7 +180,7 @@ export class DecisionLogger {
     const { bufferType, bufferSizeLimitEvents, bufferSizeLimitBytes } = this.config.reporting;
     const b = this.buffer;
     b.push(++this.seq, json);
-    const over = bufferType === "event" ? () => b.length > bufferSizeLimitEvents : () => bufferSizeLimitBytes > 0 && b.bytes > bufferSizeLimitBytes && b.length > 1;
+    const over = bufferType === "event" ? () => b.length > bufferSizeLimitEvents : () => bufferSizeLimitBytes > 0 && b.bytes > bufferSizeLimitBytes;
     while (over()) {
       b.shift();
       this.metrics.counter_decision_logs_dropped_buffer_size_limit_exceeded++;
@@ -196,10 +199,10 @@ export class DecisionLogger {
 
   /** Stops the loop after one last upload attempt of what is buffered. */
   async stop(): Promise<void> {
+    this.stopped = true; // before the flush: a periodic upload ending meanwhile schedules nothing
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.flush().catch(() => {});
-    this.stopped = true;
     this.abort.abort();
   }
 
