@@ -156,16 +156,18 @@ export class DecisionLogger {
       this.lastError = own ? e : new RegoError("decision_log_error", `decision log: the drop or mask rule failed (${typeof code === "string" ? code : "error"})`, undefined, { cause: e });
       return;
     }
-    let json: string;
-    try {
-      json = JSON.stringify(event);
-    } catch (e) {
-      // An input JSON cannot encode (a BigInt, a cycle): the event is lost, the decision stands.
-      this.metrics.counter_decision_logs_encoding_failure++;
-      this.lastError = asError(e, "decision log: the event is not JSON");
-      return;
+    let json: string | undefined;
+    if (this.config.console || this.config.service) {
+      try {
+        json = JSON.stringify(event);
+      } catch (e) {
+        // An input JSON cannot encode (a BigInt, a cycle): the event is lost, the decision stands.
+        this.metrics.counter_decision_logs_encoding_failure++;
+        this.lastError = asError(e, "decision log: the event is not JSON");
+        return;
+      }
+      if (this.config.console) (this.options.write ?? console.log)(json);
     }
-    if (this.config.console) (this.options.write ?? console.log)(json);
     if (this.options.onDecision) {
       try {
         this.options.onDecision(event);
@@ -173,7 +175,7 @@ export class DecisionLogger {
         console.error("regoc decision log: the onDecision callback threw:", e);
       }
     }
-    if (this.config.service) this.enqueue(json);
+    if (json !== undefined && this.config.service) this.enqueue(json);
   }
 
   private enqueue(json: string): void {

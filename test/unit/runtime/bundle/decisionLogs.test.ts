@@ -62,13 +62,15 @@ describe("decision logs: retries and encoding", () => {
     }
   });
 
-  it("counts an event JSON cannot encode and keeps going", async () => {
+  it("counts an event JSON cannot encode (console or upload sink) and keeps going", async () => {
     const seen: DecisionEvent[] = [];
-    const config = { resource: "/logs", console: false, maskDecision: "m", dropDecision: "d", reporting: { bufferType: "size" as const, bufferSizeLimitBytes: 0, bufferSizeLimitEvents: 1, uploadSizeLimitBytes: 1, minDelaySeconds: 1, maxDelaySeconds: 1, trigger: "manual" as const } };
-    const logger = new DecisionLogger(config, { onDecision: (e) => seen.push(e) });
+    const config = { resource: "/logs", console: true, maskDecision: "m", dropDecision: "d", reporting: { bufferType: "size" as const, bufferSizeLimitBytes: 0, bufferSizeLimitEvents: 1, uploadSizeLimitBytes: 1, minDelaySeconds: 1, maxDelaySeconds: 1, trigger: "manual" as const } };
+    const lines: string[] = [];
+    const logger = new DecisionLogger(config, { onDecision: (e) => seen.push(e), write: (l) => lines.push(l) });
     await logger.log(event({ n: 1n }), {}, async () => undefined);
     await logger.log(event({ n: 1 }), {}, async () => undefined);
     expect(logger.metrics.counter_decision_logs_encoding_failure).to.equal(1);
     expect(seen).to.have.length(1);
+    expect(lines).to.have.length(1);
   });
 });
