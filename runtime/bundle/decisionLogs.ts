@@ -257,17 +257,22 @@ export class DecisionLogger {
       const parts: string[] = [];
       let size = 2;
       let lastSeq = 0;
+      let cut = false;
       for (let i = 0; i < this.buffer.length; i++) {
         const { seq, json } = this.buffer.at(i);
-        if (seq > last || (parts.length > 0 && size + json.length + 1 > this.softLimit)) break;
+        if (seq > last) break;
+        if (parts.length > 0 && size + json.length + 1 > this.softLimit) {
+          cut = true;
+          break;
+        }
         parts.push(json);
         size += json.length + 1;
         lastSeq = seq;
       }
       const body = await gzipJSONArray(parts);
       if (body.length <= limit) {
-        // Scale up while a chunk compresses to under 90 % of the limit.
-        if (body.length < 0.9 * limit && parts.length > 1) this.softLimit = Math.min(this.softLimit * 2, limit * 1024);
+        // Scale up while a chunk the soft limit cut compresses to under 90 % of the limit.
+        if (cut && body.length < 0.9 * limit) this.softLimit = Math.min(this.softLimit * 2, limit * 1024);
         return { body, lastSeq };
       }
       if (parts.length === 1) {
@@ -275,7 +280,8 @@ export class DecisionLogger {
         this.metrics.counter_decision_logs_encoding_failure++;
         return undefined;
       }
-      this.softLimit = Math.max(1, Math.floor(size / 2));
+      // Scale down to what this chunk's compression ratio fits under the limit, with a margin.
+      this.softLimit = Math.max(1, Math.floor((size * limit * 0.9) / body.length));
     }
   }
 }
