@@ -355,6 +355,21 @@ describe("bundle client: decision logs, decision ids, status", () => {
     expect(logs.statuses[0]!.bundles["authz"]!.code).to.equal("bundle_error");
   });
 
+  it("uploads only on flushLogs() with reporting.trigger: manual; prints status updates with status.console", async () => {
+    const lines: string[] = [];
+    client = startBundle(config(bundles, logs, { reporting: { ...FAST, trigger: "manual" } }, { status: { console: true } }), { consoleWrite: (l) => lines.push(l) });
+    await client.ready();
+    const { id } = await client.decision({ path: "authz/allow", input: { user: "alice" } });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(logs.posts).to.have.length(0);
+    expect(client.logBuffer!.events).to.equal(1);
+    await client.flushLogs();
+    expect(logs.events.map((e) => e.decision_id)).to.deep.equal([id]);
+    const status = lines.map((l) => JSON.parse(l) as StatusReport);
+    expect(status.at(-1)!.bundles["authz"]!.active_revision).to.equal("r1");
+    expect(logs.posts.some((p) => p.path.startsWith("/status"))).to.equal(false);
+  });
+
   it("refuses bad decision_logs and status config with the field named", () => {
     const base = { services: { s: { url: "http://127.0.0.1:1" } }, bundles: { a: { service: "s" } } };
     const bad = (extra: Record<string, unknown>, field: string) => {
