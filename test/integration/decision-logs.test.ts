@@ -7,6 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { context, ROOT_CONTEXT, trace, type Context, type ContextManager } from "@opentelemetry/api";
+import { planRegoDetailed } from "regoc/compiler";
 import { REGOC_VERSION, startBundle, type BundleClient, type DecisionEvent, type RegoError, type StatusReport } from "regoc";
 import { activated, failed, startBundleServer, tarGz, type BundleServer } from "../support/bundleServer.js";
 import { rejected } from "../support/errors.js";
@@ -169,6 +170,19 @@ describe("bundle client: decision logs, decision ids, status", () => {
     expect(seen[0]!.erased).to.deep.equal(["/result/secret"]);
     // The default path's rule is not asked when another path is configured.
     expect(seen[0]!.input).to.deep.equal({ password: "p" });
+  });
+
+  it("asks a plan.json bundle's mask entrypoint, and logs unmasked when the plan has none", async () => {
+    for (const entrypoints of [["authz/allow", "system/log/mask"], ["authz/allow"]]) {
+      const plan = planRegoDetailed({ modules: { "p.rego": POLICY, "m.rego": MASK }, entrypoints }).plan;
+      bundles.serve({ body: tarGz({ ".manifest": JSON.stringify({ revision: "p", roots: ["authz", "system"] }), "plan.json": JSON.stringify(plan), "authz/data.json": JSON.stringify({ admins: ["alice"] }) }) });
+      const seen: DecisionEvent[] = [];
+      const c = startBundle(config(bundles, undefined, { console: false }), { onDecision: (e) => seen.push(e) });
+      await c.ready();
+      expect((await c.decision({ path: "authz/allow", input: { user: "alice", password: "pw" } })).result).to.equal(true);
+      await c.stop();
+      expect(seen[0]!.input).to.deep.equal(entrypoints.length === 2 ? { user: "alice" } : { user: "alice", password: "pw" });
+    }
   });
 
   it("does not log an event whose mask rule fails (a pointer outside /input and /result), and counts it", async () => {
