@@ -129,7 +129,8 @@ export class BundleClient extends Listeners {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.sources = config.bundles.map((c) => ({ config: c, parsed: undefined, etag: undefined, lastError: undefined, lastActivation: undefined, lastRequest: undefined, lastAttempt: undefined, lastDownload: undefined, type: undefined, timer: undefined, running: undefined }));
     this.id = options.id ?? globalThis.crypto.randomUUID();
-    this.labels = { id: this.id, version: REGOC_VERSION, ...config.labels };
+    // Frozen: every event and status document shares this one object.
+    this.labels = Object.freeze({ id: this.id, version: REGOC_VERSION, ...config.labels });
     const logs = config.decisionLogs ?? (options.onDecision ? callbackOnly : undefined);
     if (logs) {
       this.logger = new DecisionLogger(logs, { onDecision: options.onDecision, write: options.consoleWrite });
@@ -387,7 +388,8 @@ export class BundleClient extends Listeners {
       if (!next) return true;
       const first = this.active === undefined;
       this.active = next;
-      this.revisions = Object.fromEntries(this.sources.map((o) => [o.config.name, { revision: o.parsed!.manifest.revision }]));
+      // Frozen: shared by the decisions' provenance and their log events.
+      this.revisions = Object.freeze(Object.fromEntries(this.sources.map((o) => [o.config.name, Object.freeze({ revision: o.parsed!.manifest.revision })])));
       this.settleFirst?.(undefined);
       this.settleFirst = undefined;
       // The first activation also activates the bundles that waited for this one.
