@@ -353,7 +353,8 @@ describe("bundle client: decision logs, decision ids, status", () => {
     const next = activated(client, "r9");
     await client.ready().catch(() => undefined);
     await next.catch(() => undefined);
-    await (client as unknown as { reporter: { settled(): Promise<void> } }).reporter.settled();
+    const deadline = Date.now() + 10_000;
+    while (logs.statuses.at(-1)?.bundles["authz"]?.active_revision !== "r9" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     report = client.statusReport();
     expect(report.bundles["authz"]).to.include({ name: "authz", active_revision: "r9", type: "snapshot" });
     expect(report.bundles["authz"]).to.not.have.property("code");
