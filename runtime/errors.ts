@@ -30,6 +30,8 @@ export type RegoErrorCode =
   | "storage_invalid_value_error"
   | "storage_transaction_error"
   | "bundle_error"
+  | "decision_log_error"
+  | "status_error"
   | "cli_usage_error"
   // partial evaluation (compiler/partial): a construct it cannot keep as a residual, a bad unknown
   | "pe_unsupported"

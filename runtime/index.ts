@@ -31,6 +31,9 @@ export type { CompileFilterResponse, FilterResult, MultiTargetResult, UcastNode 
 export { compileDecision, rulePath, type CompiledDecision, type CompileDecisionOptions, type QueryExpression } from "./decision.js";
 export { HotReloader, type HotReloaderOptions, type ReloadEvent, type ReloadStatus } from "./reload.js";
 // Remote bundles (OPA's bundle plugin): download, check limits, compile, swap.
-export { startBundle, BundleClient, DEFAULT_LIMITS, type BundleOptions, type BundleStatus, type DecisionRequest } from "./bundle/client.js";
-export { parseBundleConfig, type BundlesConfig, type BundleSourceConfig, type ServiceConfig, type PollingConfig, type BearerCredentials } from "./bundle/config.js";
+export { startBundle, BundleClient, DEFAULT_LIMITS, type BundleOptions, type BundleStatus, type DecisionRequest, type DecisionResult, type Provenance } from "./bundle/client.js";
+export type { DecisionEvent, DecisionLogMetrics } from "./bundle/decisionLogs.js";
+export type { StatusReport, BundleStatusReport, PluginState } from "./bundle/status.js";
+export { REGOC_VERSION } from "./version.js";
+export { parseBundleConfig, type BundlesConfig, type BundleSourceConfig, type ServiceConfig, type PollingConfig, type BearerCredentials, type DecisionLogsConfig, type StatusConfig } from "./bundle/config.js";
 export type { ArchiveLimits, ParsedBundle, Manifest } from "./bundle/archive.js";

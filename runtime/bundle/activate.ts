@@ -28,6 +28,8 @@ export class ActiveBundle {
     manifest: Manifest,
     data: Record<string, unknown>,
     private readonly compile: (path: string) => Promise<Evaluator>,
+    /** Whether the bundle can answer a path at all (a plan.json only its entrypoints). */
+    private readonly has: (path: string) => boolean = () => true,
   ) {
     this.revision = manifest.revision;
     this.roots = manifest.roots;
@@ -52,6 +54,11 @@ export class ActiveBundle {
     const evaluate = await this.evaluator(path);
     return evaluate(input, this.store.read(), deadline);
   }
+
+  /** A rule the bundle may lack (the decision log's drop and mask rules): undefined then. */
+  async optional(path: string, input: unknown): Promise<JSONValue | undefined> {
+    return this.has(path) ? (await this.decide(path, input)).result : undefined;
+  }
 }
 
 /**
@@ -60,8 +67,8 @@ export class ActiveBundle {
  * on it fails with that path's own error.
  */
 export async function activate(bundle: ParsedBundle, warmPaths: readonly string[]): Promise<ActiveBundle> {
-  const compile = bundle.plan !== undefined ? await planEvaluators(bundle.plan) : await regoEvaluators(bundle);
-  const active = new ActiveBundle(bundle.manifest, bundle.data, compile);
+  const { compile, has } = bundle.plan !== undefined ? await planEvaluators(bundle.plan) : { compile: await regoEvaluators(bundle), has: undefined };
+  const active = new ActiveBundle(bundle.manifest, bundle.data, compile, has);
   for (const path of warmPaths) await active.evaluator(path).catch(() => undefined);
   return active;
 }
@@ -85,13 +92,14 @@ async function regoEvaluators(bundle: ParsedBundle): Promise<(path: string) => P
   };
 }
 
-async function planEvaluators(plan: unknown): Promise<(path: string) => Promise<Evaluator>> {
+async function planEvaluators(plan: unknown): Promise<{ compile: (path: string) => Promise<Evaluator>; has: (path: string) => boolean }> {
   const compiler = await import("../../compiler/index.js");
   const prepared = await compiler.compilePlan(plan).catch((e: unknown) => {
     throw wrapCompileError("bundle: /plan.json does not compile", e);
   });
   const { toJSON } = await import("../value/json.js");
-  return async (path) => {
+  const has = (path: string): boolean => prepared.entrypoints.includes(path);
+  const compile = async (path: string): Promise<Evaluator> => {
     if (!prepared.entrypoints.includes(path)) {
       throw new RegoError("bundle_error", `bundle: /plan.json has no entrypoint ${JSON.stringify(path)} (it has: ${prepared.entrypoints.join(", ")})`);
     }
@@ -106,6 +114,7 @@ async function planEvaluators(plan: unknown): Promise<(path: string) => Promise<
       return answer(row === undefined ? undefined : row["result"], toJSON as (v: unknown) => JSONValue);
     };
   };
+  return { compile, has };
 }
 
 function answer(value: unknown, toJSON: (v: unknown) => JSONValue): { result?: JSONValue } {

@@ -2,7 +2,7 @@
 //
 //   const client = startBundle(config);        // OPA's services/bundles config (object or YAML text)
 //   await client.ready();                      // every bundle activated once (or the first error)
-//   await client.decision({ path: "authz/allow", input })  → { result: true }
+//   await client.decision({ path: "authz/allow", input })  → { result: true, id, provenance }
 //   await client.stop();                       // no timer or socket left behind
 //
 // Each configured bundle has its own poll loop: download (If-None-Match with its ETag) → read and
@@ -13,15 +13,20 @@
 // Any failure keeps the last good bundles serving; it is recorded in status() and emitted as
 // "failed". Events (client.on(name, fn)): "activated" (status), "unchanged" (status, on a 304 once
 // the bundle is active), "failed" (RegoError, status); the status names the bundle.
+// Each decision has an id (OPA's decision_id) and is logged when `decision_logs` is configured or
+// `onDecision` given (decisionLogs.ts); statusReport() is OPA's status document (status.ts).
 import { asRegoError } from "../decision.js";
 import { optionsWithDeadline } from "../eval/deadline.js";
 import { RegoError } from "../errors.js";
 import type { JSONValue } from "../value/json.js";
+import { REGOC_VERSION } from "../version.js";
 import { activate, checkPackages, type ActiveBundle } from "./activate.js";
 import type { ArchiveLimits, ParsedBundle } from "./archive.js";
-import { parseBundleConfig, type BundlesConfig, type BundleSourceConfig } from "./config.js";
+import { parseBundleConfig, type BundlesConfig, type BundleSourceConfig, type DecisionLogsConfig } from "./config.js";
+import { activeSpanIds, DecisionLogger, type DecisionEvent, type DecisionLogMetrics } from "./decisionLogs.js";
 import { Listeners } from "./listeners.js";
 import { formatRoots, underRoots } from "./roots.js";
+import { errorFields, StatusReporter, type PluginState, type StatusReport } from "./status.js";
 
 export const DEFAULT_LIMITS: ArchiveLimits = {
   maxArchiveBytes: 64 * 1024 * 1024,
@@ -34,6 +39,26 @@ export interface BundleOptions {
   limits?: Partial<ArchiveLimits>;
   /** Where `${VAR}` placeholders are looked up (default: process.env). */
   env?: Record<string, string | undefined>;
+  /** The instance id (OPA SDK's ID): the `id` label of decision logs and status (default: a random UUID). */
+  id?: string;
+  /** Called with every decision's log event (after the drop and mask rules), with or without `decision_logs` configured. */
+  onDecision?: (event: DecisionEvent) => void;
+  /** Where the console sinks of decision logs and status write their JSON lines (default: console.log). */
+  consoleWrite?: (line: string) => void;
+}
+
+/** A decision's answer, as OPA's SDK returns it: the result (absent when undefined), its id and provenance. */
+export interface DecisionResult {
+  result?: JSONValue;
+  /** The decision id, also the `decision_id` of its log event. */
+  id: string;
+  provenance: Provenance;
+}
+
+export interface Provenance {
+  version: string;
+  /** The revisions of the bundles that decided. */
+  bundles: Record<string, { revision: string }>;
 }
 
 export interface BundleStatus {
@@ -54,6 +79,8 @@ export interface DecisionRequest {
   timeoutMs?: number;
   /** Aborting it cancels the decision (eval_cancel_error). */
   signal?: AbortSignal;
+  /** The decision id to use (OPA SDK's DecisionID), e.g. one the caller already logged; default a random UUID. */
+  decisionId?: string;
 }
 
 export function startBundle(config: unknown, options: BundleOptions = {}): BundleClient {
@@ -69,6 +96,10 @@ interface Source {
   lastError: RegoError | undefined;
   lastActivation: Date | undefined;
   lastRequest: Date | undefined;
+  /** The last download attempt, the last 200, what kind of bundle it held. */
+  lastAttempt: Date | undefined;
+  lastDownload: Date | undefined;
+  type: "snapshot" | "delta" | undefined;
   timer: NodeJS.Timeout | undefined;
   running: Promise<unknown> | undefined;
 }
@@ -79,9 +110,17 @@ export class BundleClient extends Listeners {
   private readonly sources: Source[];
   /** The serving bundles, compiled together: replaced in one assignment, never mutated. */
   private active: ActiveBundle | undefined;
+  /** The serving bundles' revisions, assigned with `active`. */
+  private revisions: Record<string, { revision: string }> = {};
+  /** The instance's labels: `id`, `version` and the config's `labels`. */
+  readonly labels: Record<string, string>;
+  readonly id: string;
+  private readonly logger: DecisionLogger | undefined;
+  private readonly reporter: StatusReporter | undefined;
   /** Activations run one at a time, each over the sources' latest good bundles. */
   private activation: Promise<unknown> = Promise.resolve();
   private stopped = false;
+  private stopping: Promise<void> | undefined;
   private readonly abort = new AbortController();
   private readonly first: Promise<BundleStatus>;
   private settleFirst: ((error: RegoError | undefined) => void) | undefined;
@@ -93,7 +132,18 @@ export class BundleClient extends Listeners {
     super();
     this.config = config;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.sources = config.bundles.map((c) => ({ config: c, parsed: undefined, etag: undefined, lastError: undefined, lastActivation: undefined, lastRequest: undefined, timer: undefined, running: undefined }));
+    this.sources = config.bundles.map((c) => ({ config: c, parsed: undefined, etag: undefined, lastError: undefined, lastActivation: undefined, lastRequest: undefined, lastAttempt: undefined, lastDownload: undefined, type: undefined, timer: undefined, running: undefined }));
+    this.id = options.id ?? globalThis.crypto.randomUUID();
+    // Frozen: every event and status document shares this one object.
+    this.labels = Object.freeze({ id: this.id, version: REGOC_VERSION, ...config.labels });
+    const logs = config.decisionLogs ?? (options.onDecision ? callbackOnly : undefined);
+    if (logs) {
+      this.logger = new DecisionLogger(logs, { onDecision: options.onDecision, write: options.consoleWrite });
+    }
+    if (config.status) {
+      this.reporter = new StatusReporter(config.status, options.consoleWrite);
+      for (const event of ["activated", "failed", "unchanged"]) this.on(event, () => this.reporter!.update(this.statusReport()));
+    }
     this.first = new Promise((resolve, reject) => {
       this.settleFirst = (error) => (error ? reject(error) : resolve(this.status()));
     });
@@ -125,19 +175,82 @@ export class BundleClient extends Listeners {
     return Object.fromEntries(this.sources.map((s) => [s.config.name, this.status(s.config.name)]));
   }
 
-  async decision(request: DecisionRequest): Promise<{ result?: JSONValue }> {
+  async decision(request: DecisionRequest): Promise<DecisionResult> {
     const path = decisionPath(request?.path);
     const active = this.active; // one read: the whole decision runs against these bundles
+    const bundles = this.revisions;
     if (!active) {
       const error = this.sources.find((s) => s.lastError)?.lastError;
       const why = error ? `: ${error.message}` : this.stopped ? " (stopped)" : " (waiting for the first download)";
       throw new RegoError("bundle_error", `bundle ${this.sources.map((s) => s.config.name).join(", ")} is not active yet${why}`);
     }
+    const id = typeof request.decisionId === "string" && request.decisionId !== "" ? request.decisionId : globalThis.crypto.randomUUID();
+    const logger = this.logger;
+    // Read before the first await: the caller's span is the active one only synchronously.
+    const span = logger ? activeSpanIds() : undefined;
+    const timestamp = logger ? new Date().toISOString() : "";
+    const start = logger ? performance.now() : 0;
+    let answer: { result?: JSONValue } | undefined;
+    let error: RegoError | undefined;
     try {
-      return await active.decide(path, request.input, optionsWithDeadline(undefined, request));
+      answer = await active.decide(path, request.input, optionsWithDeadline(undefined, request));
     } catch (e) {
-      throw asRegoError(e);
+      error = asRegoError(e);
     }
+    if (logger) {
+      const metrics = { timer_rego_query_eval_ns: Math.round((performance.now() - start) * 1e6) };
+      const event: DecisionEvent = { labels: this.labels, decision_id: id, ...span, bundles, path, timestamp };
+      if (request.input !== undefined) event.input = request.input;
+      if (answer?.result !== undefined) event.result = answer.result;
+      if (error) event.error = { code: error.code, message: error.message };
+      await logger.log(event, metrics, (rule, e) => active.optional(rule, e));
+    }
+    if (error) throw error;
+    return { ...answer, id, provenance: { version: REGOC_VERSION, bundles } };
+  }
+
+  /** Uploads the buffered decision log events now (rejects when the upload fails; they stay buffered). */
+  async flushLogs(): Promise<void> {
+    await this.logger?.flush();
+  }
+
+  /** The decision logger's buffer: events and bytes waiting, and the most it has held. */
+  get logBuffer(): DecisionLogger["buffered"] | undefined {
+    return this.logger?.buffered;
+  }
+
+  /** The decision logger's counters (dropped, failed, uploaded events). */
+  get logMetrics(): DecisionLogMetrics | undefined {
+    return this.logger && { ...this.logger.metrics };
+  }
+
+  /** OPA's status document: labels, bundles, decision logs, plugin states. */
+  statusReport(): StatusReport {
+    const bundles: StatusReport["bundles"] = {};
+    for (const s of this.sources) {
+      const b: StatusReport["bundles"][string] = { name: s.config.name };
+      if (this.active && s.parsed) b.active_revision = s.parsed.manifest.revision;
+      const times = [["last_successful_activation", s.lastActivation], ["last_successful_download", s.lastDownload], ["last_successful_request", s.lastRequest], ["last_request", s.lastAttempt]] as const;
+      for (const [key, d] of times) if (d !== undefined) b[key] = d.toISOString();
+      if (s.type) b.type = s.type;
+      Object.assign(b, errorFields(s.lastError));
+      if (s.lastError) b.errors = [s.lastError.message];
+      bundles[s.config.name] = b;
+    }
+    const running: PluginState = this.stopped ? "NOT_READY" : "OK";
+    const report: StatusReport = { labels: this.labels, bundles, plugins: { bundle: { state: this.active && !this.stopped ? "OK" : "NOT_READY" } } };
+    if (this.logger) {
+      report.decision_logs = { ...errorFields(this.logger.lastError), metrics: { ...this.logger.metrics } };
+      report.plugins["decision_logs"] = { state: running };
+    }
+    if (this.reporter) report.plugins["status"] = { state: running };
+    return report;
+  }
+
+  /** OPA's health check: healthy once every bundle is active and every plugin is OK. */
+  health(): { healthy: boolean; error?: string } {
+    const bad = Object.entries(this.statusReport().plugins).filter(([, p]) => p.state !== "OK").map(([name, p]) => `${name}: ${p.state}`);
+    return bad.length === 0 ? { healthy: true } : { healthy: false, error: `not ready: ${bad.join(", ")}` };
   }
 
   /** Polls every `trigger: manual` bundle now; resolves when done, rejects with the first failure. */
@@ -150,8 +263,13 @@ export class BundleClient extends Listeners {
     if (error) throw error;
   }
 
-  /** Stops polling, aborts running downloads and waits for the running polls to end. */
-  async stop(): Promise<void> {
+  /** Stops polling, aborts running downloads and waits for the running polls to end; makes one
+   * last upload attempt of the buffered decision logs and sends the last status. */
+  stop(): Promise<void> {
+    return (this.stopping ??= this.halt());
+  }
+
+  private async halt(): Promise<void> {
     this.stopped = true;
     for (const s of this.sources) {
       clearTimeout(s.timer);
@@ -162,6 +280,9 @@ export class BundleClient extends Listeners {
     await Promise.all(this.sources.map((s) => s.running));
     await this.activation.catch(() => {});
     this.settleFirst?.(new RegoError("bundle_error", `bundle ${this.sources[0]!.config.name}: stopped before the first activation`));
+    await this.logger?.stop();
+    this.reporter?.update(this.statusReport());
+    await this.reporter?.stop();
   }
 
   /** Persisted bundles first (when configured), then the periodic poll loops. */
@@ -204,8 +325,10 @@ export class BundleClient extends Listeners {
     // Node-only parts (node:http, node:zlib, node-tar) load here, so the runtime's index stays
     // importable in browsers.
     const { download } = await import("./download.js");
+    s.lastAttempt = new Date();
     const got = await download(s.config, { etag: s.etag, maxBytes: this.limits.maxArchiveBytes, signal: this.abort.signal });
     s.lastRequest = new Date();
+    if (got.modified) s.lastDownload = s.lastRequest;
     // A 304 carries no Content-Type (RFC 7232): it keeps the mode the last 200 showed.
     if (got.modified && got.longPoll) this.longPoll.add(s);
     else if (got.modified) this.longPoll.delete(s);
@@ -219,6 +342,7 @@ export class BundleClient extends Listeners {
       return undefined;
     }
     const parsed = await this.read(s, got.body);
+    s.type = parsed.patch === undefined ? "snapshot" : "delta";
     if (parsed.patch !== undefined && s.config.persist) {
       throw new RegoError("bundle_error", `bundle ${s.config.name}: 'persist' is true in the config: persisting a delta bundle to disk is not supported`);
     }
@@ -269,6 +393,8 @@ export class BundleClient extends Listeners {
       if (!next) return true;
       const first = this.active === undefined;
       this.active = next;
+      // Frozen: shared by the decisions' provenance and their log events.
+      this.revisions = Object.freeze(Object.fromEntries(this.sources.map((o) => [o.config.name, Object.freeze({ revision: o.parsed!.manifest.revision })])));
       this.settleFirst?.(undefined);
       this.settleFirst = undefined;
       // The first activation also activates the bundles that waited for this one.
@@ -289,6 +415,15 @@ export class BundleClient extends Listeners {
     }, delay);
   }
 }
+
+/** The logger of a client with an `onDecision` callback but no `decision_logs` config: no sink but the callback. */
+const callbackOnly: DecisionLogsConfig = {
+  resource: "/logs",
+  console: false,
+  maskDecision: "system/log/mask",
+  dropDecision: "system/log/drop",
+  reporting: { bufferType: "size", bufferSizeLimitBytes: 0, bufferSizeLimitEvents: 10_000, uploadSizeLimitBytes: 32_768, minDelaySeconds: 300, maxDelaySeconds: 600, trigger: "manual" },
+};
 
 /** OPA's rule for several bundles: no root of one may contain or lie inside a root of another. */
 function checkDisjoint(name: string, a: ParsedBundle, otherName: string, b: ParsedBundle): void {

@@ -56,6 +56,44 @@ export interface BundlesConfig {
   bundles: BundleSourceConfig[];
   /** `persistence_directory`: where persisted bundles go (`<dir>/bundles/<name>/bundle.tar.gz`). */
   persistenceDirectory: string;
+  /** `labels`: added to the instance's `id` and `version` labels in decision logs and status. */
+  labels: Record<string, string>;
+  /** `decision_logs`: absent when neither a service nor the console is configured. */
+  decisionLogs?: DecisionLogsConfig;
+  /** `status`: absent when neither a service nor the console is configured. */
+  status?: StatusConfig;
+}
+
+export interface DecisionLogsConfig {
+  /** Where the gzip JSON batches are POSTed (absent: no upload). */
+  service?: ServiceConfig;
+  /** `resource` (default "/logs", "/logs/<partition_name>" with a partition). */
+  resource: string;
+  /** `console`: each event is also printed as one JSON line. */
+  console: boolean;
+  /** `mask_decision` / `drop_decision` as "system/log/mask" (rule paths in the bundles). */
+  maskDecision: string;
+  dropDecision: string;
+  reporting: {
+    /** "size": bounded by bufferSizeLimitBytes (0: unbounded, OPA's default); "event": by bufferSizeLimitEvents. */
+    bufferType: "size" | "event";
+    bufferSizeLimitBytes: number;
+    bufferSizeLimitEvents: number;
+    /** Largest gzip body of one upload. */
+    uploadSizeLimitBytes: number;
+    minDelaySeconds: number;
+    maxDelaySeconds: number;
+    /** "manual": uploads only when `client.flushLogs()` is called. */
+    trigger: "periodic" | "manual";
+  };
+}
+
+export interface StatusConfig {
+  /** Where each status update is POSTed as JSON (absent: no upload). */
+  service?: ServiceConfig;
+  /** "/status", or "/status/<partition_name>". */
+  resource: string;
+  console: boolean;
 }
 
 // OPA's defaults (plugins/bundle and plugins/rest).
@@ -74,7 +112,102 @@ export function parseBundleConfig(raw: unknown, env: Record<string, string | und
   const names = Object.keys(bundles);
   if (names.length === 0) fail("bundles", "must name at least one bundle");
   const dir = root["persistence_directory"] === undefined ? ".opa" : string(root["persistence_directory"], "persistence_directory");
-  return { bundles: names.map((name) => parseBundle(name, bundles[name], services, keys)), persistenceDirectory: dir };
+  const out: BundlesConfig = { bundles: names.map((name) => parseBundle(name, bundles[name], services, keys)), persistenceDirectory: dir, labels: parseLabels(root["labels"]) };
+  const logs = root["decision_logs"] === undefined || root["decision_logs"] === null ? undefined : parseDecisionLogs(object(root["decision_logs"], "decision_logs"), services);
+  if (logs) out.decisionLogs = logs;
+  const status = root["status"] === undefined || root["status"] === null ? undefined : parseStatus(object(root["status"], "status"), services);
+  if (status) out.status = status;
+  return out;
+}
+
+function parseLabels(raw: unknown): Record<string, string> {
+  if (raw === undefined || raw === null) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(object(raw, "labels"))) {
+    if (k === "id" || k === "version") fail(`labels.${k}`, "is set by the client (the `id` option and regoc's version)");
+    out[k] = string(v, `labels.${k}`);
+  }
+  return out;
+}
+
+function knownKeys(o: Record<string, unknown>, field: string, keys: readonly string[]): void {
+  for (const k of Object.keys(o)) if (!keys.includes(k)) fail(`${field}.${k}`, `is not supported (one of ${keys.join(", ")})`);
+}
+
+/** The plugin's service: named, or (as OPA) the first service when neither a service nor the console is named. */
+function pluginService(o: Record<string, unknown>, field: string, services: Map<string, ServiceConfig>, console: boolean): ServiceConfig | undefined {
+  if (o["service"] === undefined) return console ? undefined : services.values().next().value;
+  const name = string(o["service"], `${field}.service`);
+  const service = services.get(name);
+  if (!service) fail(`${field}.service`, `names an unknown service ${JSON.stringify(name)}`);
+  return service;
+}
+
+function boolean(v: unknown, field: string, fallback: boolean): boolean {
+  if (v === undefined) return fallback;
+  if (typeof v !== "boolean") fail(field, `must be true or false, got ${describe(v)}`);
+  return v;
+}
+
+/** "/system/log/mask" or "system/log/mask" → "system/log/mask" (identifier segments: it becomes a rule ref). */
+function rulePathOf(v: unknown, field: string, fallback: string): string {
+  if (v === undefined) return fallback;
+  const segs = string(v, field).replace(/^\/+|\/+$/g, "").split("/");
+  if (!segs.every((x) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(x))) fail(field, `must be a rule path such as "/system/log/mask", got ${describe(v)}`);
+  return segs.join("/");
+}
+
+function parseDecisionLogs(o: Record<string, unknown>, services: Map<string, ServiceConfig>): DecisionLogsConfig | undefined {
+  const field = "decision_logs";
+  knownKeys(o, field, ["service", "resource", "partition_name", "console", "mask_decision", "drop_decision", "reporting"]);
+  const console = boolean(o["console"], `${field}.console`, false);
+  const service = pluginService(o, field, services, console);
+  if (!service && !console) return undefined;
+  const r = o["reporting"] === undefined ? {} : object(o["reporting"], `${field}.reporting`);
+  const rf = `${field}.reporting`;
+  knownKeys(r, rf, ["buffer_type", "buffer_size_limit_bytes", "buffer_size_limit_events", "upload_size_limit_bytes", "min_delay_seconds", "max_delay_seconds", "trigger"]);
+  const bufferType = r["buffer_type"] === undefined ? "size" : r["buffer_type"];
+  if (bufferType !== "size" && bufferType !== "event") fail(`${rf}.buffer_type`, `must be "size" or "event", got ${describe(bufferType)}`);
+  if (bufferType === "event" && r["buffer_size_limit_bytes"] !== undefined) fail(`${rf}.buffer_size_limit_bytes`, "is not supported for the event buffer type");
+  if (bufferType === "size" && r["buffer_size_limit_events"] !== undefined) fail(`${rf}.buffer_size_limit_events`, "is not supported for the size buffer type");
+  if ((r["min_delay_seconds"] === undefined) !== (r["max_delay_seconds"] === undefined)) {
+    fail(rf, "min_delay_seconds and max_delay_seconds are given together");
+  }
+  const min = r["min_delay_seconds"] === undefined ? 300 : positive(r["min_delay_seconds"], `${rf}.min_delay_seconds`);
+  const max = r["max_delay_seconds"] === undefined ? 600 : positive(r["max_delay_seconds"], `${rf}.max_delay_seconds`);
+  if (max < min) fail(`${rf}.max_delay_seconds`, `must be at least min_delay_seconds (${min}), got ${max}`);
+  const trigger = r["trigger"] === undefined ? "periodic" : r["trigger"];
+  if (trigger !== "periodic" && trigger !== "manual") fail(`${rf}.trigger`, `must be "periodic" or "manual", got ${describe(trigger)}`);
+  const partition = o["partition_name"] === undefined ? undefined : string(o["partition_name"], `${field}.partition_name`);
+  const resource = partition !== undefined ? `/logs/${partition}` : o["resource"] === undefined ? "/logs" : string(o["resource"], `${field}.resource`);
+  const out: DecisionLogsConfig = {
+    resource,
+    console,
+    maskDecision: rulePathOf(o["mask_decision"], `${field}.mask_decision`, "system/log/mask"),
+    dropDecision: rulePathOf(o["drop_decision"], `${field}.drop_decision`, "system/log/drop"),
+    reporting: {
+      bufferType,
+      bufferSizeLimitBytes: r["buffer_size_limit_bytes"] === undefined ? 0 : Math.floor(positive(r["buffer_size_limit_bytes"], `${rf}.buffer_size_limit_bytes`)),
+      bufferSizeLimitEvents: r["buffer_size_limit_events"] === undefined ? 10_000 : Math.floor(positive(r["buffer_size_limit_events"], `${rf}.buffer_size_limit_events`)),
+      uploadSizeLimitBytes: r["upload_size_limit_bytes"] === undefined ? 32_768 : Math.floor(positive(r["upload_size_limit_bytes"], `${rf}.upload_size_limit_bytes`)),
+      minDelaySeconds: min,
+      maxDelaySeconds: max,
+      trigger,
+    },
+  };
+  if (service) out.service = service;
+  return out;
+}
+
+function parseStatus(o: Record<string, unknown>, services: Map<string, ServiceConfig>): StatusConfig | undefined {
+  knownKeys(o, "status", ["service", "partition_name", "console"]);
+  const console = boolean(o["console"], "status.console", false);
+  const service = pluginService(o, "status", services, console);
+  if (!service && !console) return undefined;
+  const partition = o["partition_name"] === undefined ? undefined : string(o["partition_name"], "status.partition_name");
+  const out: StatusConfig = { resource: partition === undefined ? "/status" : `/status/${partition}`, console };
+  if (service) out.service = service;
+  return out;
 }
 
 function parseText(text: string): unknown {

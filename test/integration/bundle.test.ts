@@ -87,8 +87,8 @@ describe("bundle client (HTTP bundle server)", () => {
     expect(status.lastError).to.equal(undefined);
     expect(await allow(client, "alice")).to.equal(true);
     expect(await allow(client, "bob")).to.equal(false);
-    expect(await client.decision({ path: "data.authz.admins" })).to.deep.equal({ result: ["alice"] });
-    expect(await client.decision({ path: "/authz/nothing" })).to.deep.equal({});
+    expect((await client.decision({ path: "data.authz.admins" })).result).to.deep.equal(["alice"]);
+    expect(await client.decision({ path: "/authz/nothing" })).to.not.have.property("result");
   });
 
   it("sends If-None-Match; a 304 keeps the bundle; a new revision is picked up on a later poll", async () => {
@@ -226,7 +226,7 @@ describe("bundle client (HTTP bundle server)", () => {
     server.serve({ body: bundle("1", ["alice"], { "authz/policy.rego": v1 }), etag: '"v1"' });
     client = startBundle(config(server.url));
     await client.ready();
-    expect(await client.decision({ path: "authz/other" })).to.deep.equal({ result: 1 });
+    expect((await client.decision({ path: "authz/other" })).result).to.equal(1);
     expect(await allow(client, "alice")).to.equal(true);
 
     const planned = planRegoDetailed({ modules: { "p.rego": POLICY }, entrypoints: ["authz/allow"] });
@@ -245,7 +245,7 @@ describe("bundle client (HTTP bundle server)", () => {
     server.serve({ body: bundle("1", ["alice"]), etag: '"v1"' });
     client = startBundle(config(server.url));
     await client.ready();
-    for (let i = 0; i < MAX_DECISION_PATHS + 20; i++) expect(await client.decision({ path: `authz/p${i}` })).to.deep.equal({});
+    for (let i = 0; i < MAX_DECISION_PATHS + 20; i++) expect(await client.decision({ path: `authz/p${i}` })).to.not.have.property("result");
     const active = (client as unknown as { active: { paths: string[] } }).active;
     expect(active.paths).to.have.length(MAX_DECISION_PATHS);
     expect(await allow(client, "alice")).to.equal(true);
