@@ -28,7 +28,7 @@ type Node = Term | Expr | Rule;
 
 /** Levels a rule may nest beyond one per character of its statement (see syntax/nesting.ts):
  * its own (rule → body → expression), an operator's ref and name, generated values. The densest
- * shapes in test/unit/compiler/limitsBound.test.ts stay within one per character (`f(1)`: 4
+ * shapes in test/unit/compiler/passes/limitsBound.test.ts stay within one per character (`f(1)`: 4
  * levels, 4 characters); the rest is margin. */
 export const OWN_LEVELS = 16;
 

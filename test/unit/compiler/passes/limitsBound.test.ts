@@ -3,11 +3,11 @@
 // characters plus OWN_LEVELS. Here: that bound on the densest shapes there are, and the same
 // errors whether or not the short cut is taken.
 import { expect } from "chai";
-import type { Module } from "../../../compiler/ast/nodes.js";
-import { MAX_NESTING, OWN_LEVELS, ruleNesting } from "../../../compiler/passes/limits.js";
-import { compileModules } from "../../../compiler/passes/runner.js";
-import { parseModule } from "../../../compiler/syntax/index.js";
-import { takeLongestStatement } from "../../../compiler/syntax/nesting.js";
+import type { Module } from "../../../../compiler/ast/nodes.js";
+import { MAX_NESTING, OWN_LEVELS, ruleNesting } from "../../../../compiler/passes/limits.js";
+import { compileModules } from "../../../../compiler/passes/runner.js";
+import { parseModule } from "../../../../compiler/syntax/index.js";
+import { takeLongestStatement } from "../../../../compiler/syntax/nesting.js";
 
 const rep = (n: number, s: string): string => s.repeat(n);
 const nest = (n: number, open: string, mid: string, close: string): string => open.repeat(n) + mid + close.repeat(n);

@@ -2,8 +2,8 @@
 // numbers, locations and comments.
 import { expect } from "chai";
 
-import { bodyToOpaJson, formatOpaJson, moduleToOpaJson, RawNumber, termToOpaJson, toJsonValue } from "../../../compiler/ast/opaJson.js";
-import { parseModule, parseQuery, parseTerm } from "../../../compiler/syntax/index.js";
+import { bodyToOpaJson, formatOpaJson, moduleToOpaJson, RawNumber, termToOpaJson, toJsonValue } from "../../../../compiler/ast/opaJson.js";
+import { parseModule, parseQuery, parseTerm } from "../../../../compiler/syntax/index.js";
 
 const json = (q: string, opts = {}) => formatOpaJson(bodyToOpaJson(parseQuery(q, opts)));
 const term = (t: string) => formatOpaJson(termToOpaJson(parseTerm(t)));

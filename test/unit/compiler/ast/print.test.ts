@@ -1,8 +1,8 @@
 // The printer: canonical v1 Rego from ASTs, with the parentheses precedence needs.
 import { expect } from "chai";
 
-import { printBody, printModule } from "../../../compiler/ast/print.js";
-import { parseModule, parseQuery } from "../../../compiler/syntax/index.js";
+import { printBody, printModule } from "../../../../compiler/ast/print.js";
+import { parseModule, parseQuery } from "../../../../compiler/syntax/index.js";
 
 describe("printer", () => {
   const terms: [string, string][] = [

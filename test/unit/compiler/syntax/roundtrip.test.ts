@@ -3,11 +3,11 @@
 import { expect } from "chai";
 import fc from "fast-check";
 
-import { bodyToOpaJson, formatOpaJson, moduleToOpaJson } from "../../../compiler/ast/opaJson.js";
-import { printBody, printModule } from "../../../compiler/ast/print.js";
-import { parseModule, parseModuleResult, parseQueryResult, type ParseOptions } from "../../../compiler/syntax/index.js";
-import { complianceModules, loadComplianceSources } from "../../support/complianceModules.js";
-import { describeWithShared } from "../../support/shared.js";
+import { bodyToOpaJson, formatOpaJson, moduleToOpaJson } from "../../../../compiler/ast/opaJson.js";
+import { printBody, printModule } from "../../../../compiler/ast/print.js";
+import { parseModule, parseModuleResult, parseQueryResult, type ParseOptions } from "../../../../compiler/syntax/index.js";
+import { complianceModules, loadComplianceSources } from "../../../support/complianceModules.js";
+import { describeWithShared } from "../../../support/shared.js";
 
 function moduleRoundTrip(text: string, opts: ParseOptions = {}): void {
   const m = parseModule(text, opts);

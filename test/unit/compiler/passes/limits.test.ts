@@ -5,10 +5,10 @@
 // message naming the limit (compiler/passes/limits.ts, compiler/planner/planner.ts) — never a
 // RangeError, never a hang.
 import { expect } from "chai";
-import { compileRego, type CompileRegoOptions } from "../../../compiler/compile.js";
-import { MAX_NESTING, MAX_RULE_PATH } from "../../../compiler/passes/limits.js";
-import { MAX_LOCALS, MAX_PLAN_NESTING } from "../../../compiler/planner/planner.js";
-import { RegoError } from "../../../runtime/errors.js";
+import { compileRego, type CompileRegoOptions } from "../../../../compiler/compile.js";
+import { MAX_NESTING, MAX_RULE_PATH } from "../../../../compiler/passes/limits.js";
+import { MAX_LOCALS, MAX_PLAN_NESTING } from "../../../../compiler/planner/planner.js";
+import { RegoError } from "../../../../runtime/errors.js";
 
 const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 const lines = (n: number, f: (i: number) => string, sep = "\n"): string => range(n).map(f).join(sep);

@@ -1,8 +1,8 @@
 // `regoc run`: its usage errors (exit 2, cli_usage_error naming the flag) before anything is loaded
 // or served. Serving itself is tested end to end in test/integration/opa-server.test.ts.
 import { expect } from "chai";
-import { main } from "../../../compiler/cli.js";
-import { captureOutput } from "../../support/cli.js";
+import { main } from "../../../../compiler/cli.js";
+import { captureOutput } from "../../../support/cli.js";
 
 const run = (argv: string[]) => captureOutput(() => main(["run", ...argv]));
 

@@ -4,14 +4,14 @@
 // backtracks and goes on (`{x | y, z}` is tried as a comprehension first); at the end of a parse
 // the outermost list's own drop would hide it, so the lists here are checked by their contents.
 import { expect } from "chai";
-import type { Term } from "../../../compiler/ast/nodes.js";
-import { printRule } from "../../../compiler/ast/print.js";
-import { parseModule } from "../../../compiler/syntax/index.js";
-import { DepthExceeded } from "../../../compiler/syntax/parser/core.js";
-import { ListStack } from "../../../compiler/syntax/parser/lists.js";
-import { ModuleParser } from "../../../compiler/syntax/parser/module.js";
-import { Source } from "../../../compiler/syntax/source.js";
-import { futureKeywordsLogical, futureKeywordsV0, baseKeywords } from "../../../compiler/syntax/token.js";
+import type { Term } from "../../../../compiler/ast/nodes.js";
+import { printRule } from "../../../../compiler/ast/print.js";
+import { parseModule } from "../../../../compiler/syntax/index.js";
+import { DepthExceeded } from "../../../../compiler/syntax/parser/core.js";
+import { ListStack } from "../../../../compiler/syntax/parser/lists.js";
+import { ModuleParser } from "../../../../compiler/syntax/parser/module.js";
+import { Source } from "../../../../compiler/syntax/source.js";
+import { futureKeywordsLogical, futureKeywordsV0, baseKeywords } from "../../../../compiler/syntax/token.js";
 
 class TestParser extends ModuleParser {
   parseRefText(): Term | undefined {

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-import command from "../../../compiler/cli/parse.js";
-import { captureOutput } from "../../support/cli.js";
+import command from "../../../../compiler/cli/parse.js";
+import { captureOutput } from "../../../support/cli.js";
 
 const run = (argv: string[]) => captureOutput(() => command.run(argv));
 
@@ -76,7 +76,7 @@ describe("regoc parse", () => {
 
   it("is in regoc's command table (exit 1 on failure, 2 on usage)", function () {
     this.timeout(30_000);
-    const cli = fileURLToPath(new URL("../../../compiler/cli.ts", import.meta.url));
+    const cli = fileURLToPath(new URL("../../../../compiler/cli.ts", import.meta.url));
     const regoc = (...args: string[]) => spawnSync(process.execPath, ["--conditions=regoc-source", "--import", "tsx", cli, ...args], { encoding: "utf8" });
     const bad = regoc("parse", join(dir, "sub", "bad.rego"));
     expect(bad.status).to.equal(1);

@@ -3,7 +3,7 @@
 // several errors for one file, so do we (the last cases).
 import { expect } from "chai";
 
-import { parseModuleResult, parseQueryResult } from "../../../compiler/syntax/index.js";
+import { parseModuleResult, parseQueryResult } from "../../../../compiler/syntax/index.js";
 
 const P = "package test\n\n";
 

@@ -1,8 +1,8 @@
 // The AST visitor: terms and expressions in source order, closures included, and OPA's VarVisitor.
 import { expect } from "chai";
 
-import { SAFETY_PARAMS, varsOf, walkExprs, walkTerms } from "../../../compiler/ast/visit.js";
-import { parseModule } from "../../../compiler/syntax/index.js";
+import { SAFETY_PARAMS, varsOf, walkExprs, walkTerms } from "../../../../compiler/ast/visit.js";
+import { parseModule } from "../../../../compiler/syntax/index.js";
 
 const src = "package a\n\np if {\n\tx := [y | y := input.z[_]]\n\tevery k, v in x { k < v }\n\tnot q with input as 1\n}\n";
 

@@ -1,9 +1,9 @@
 // The lexer, token by token: types (by OPA's labels), literals, spans, and lexical errors.
 import { expect } from "chai";
 
-import { Lexer } from "../../../compiler/syntax/lexer.js";
-import { runFixture } from "../../support/child.js";
-import { baseKeywords, futureKeywordsV0, tt } from "../../../compiler/syntax/token.js";
+import { Lexer } from "../../../../compiler/syntax/lexer.js";
+import { runFixture } from "../../../support/child.js";
+import { baseKeywords, futureKeywordsV0, tt } from "../../../../compiler/syntax/token.js";
 
 const v1Keywords = new Map([...baseKeywords, ...futureKeywordsV0]);
 

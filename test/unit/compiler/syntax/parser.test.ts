@@ -3,10 +3,10 @@
 // nodes are located.
 import { expect } from "chai";
 
-import type { Expr, Head, Module, Rule, Term } from "../../../compiler/ast/nodes.js";
-import { bodyToOpaJson, formatOpaJson, termToOpaJson } from "../../../compiler/ast/opaJson.js";
-import { printBody, printRule, printTerm } from "../../../compiler/ast/print.js";
-import { parseModule, parseModuleResult, parseQuery, parseTerm } from "../../../compiler/syntax/index.js";
+import type { Expr, Head, Module, Rule, Term } from "../../../../compiler/ast/nodes.js";
+import { bodyToOpaJson, formatOpaJson, termToOpaJson } from "../../../../compiler/ast/opaJson.js";
+import { printBody, printRule, printTerm } from "../../../../compiler/ast/print.js";
+import { parseModule, parseModuleResult, parseQuery, parseTerm } from "../../../../compiler/syntax/index.js";
 
 const P = "package test\n\n";
 

@@ -1,8 +1,8 @@
 // OPA's order on terms.
 import { expect } from "chai";
 
-import { compareDecimal, compareTerms, termsEqual } from "../../../compiler/ast/compare.js";
-import { parseTerm } from "../../../compiler/syntax/index.js";
+import { compareDecimal, compareTerms, termsEqual } from "../../../../compiler/ast/compare.js";
+import { parseTerm } from "../../../../compiler/syntax/index.js";
 
 describe("term order", () => {
   it("kinds in OPA's order", () => {

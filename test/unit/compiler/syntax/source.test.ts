@@ -2,8 +2,8 @@
 // per look-up; it must agree with counting everywhere — line breaks (column 0 of the next row),
 // surrogate pairs (one column each), the end of the input — and a location's row and col with it.
 import assert from "node:assert/strict";
-import { Source } from "../../../compiler/syntax/source.js";
-import { SourceLocation } from "../../../compiler/syntax/location.js";
+import { Source } from "../../../../compiler/syntax/source.js";
+import { SourceLocation } from "../../../../compiler/syntax/location.js";
 
 /** Row and col counted the slow way, as OPA numbers them. */
 function expected(text: string, offset: number): { row: number; col: number } {
