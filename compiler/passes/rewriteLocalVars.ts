@@ -5,8 +5,8 @@
 // unused arguments and assigned variables are errors too.
 import type { Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { LocalDeclaredVars, Occurrence } from "./localVars.js";
-import { Rewriter } from "./localVarsRewriter.js";
+import { LocalDeclaredVars, Occurrence } from "./locals/scopes.js";
+import { Rewriter } from "./locals/rewriter.js";
 import { isScalar } from "../ast/terms.js";
 import { ALL_VARS, isWildcard, varsOf, varsOfTerms, varsOfTermsFrom, walkTerms } from "../ast/visit.js";
 import { assertNever } from "../../runtime/errors.js";

@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import type { Expr, Module, Rule, Term } from "../../../../compiler/ast/nodes.js";
 import { LocalVarGen, type CompileContext } from "../../../../compiler/passes/context.js";
-import { collectFacts } from "../../../../compiler/passes/facts.js";
+import { collectFacts } from "../../../../compiler/passes/analysis/facts.js";
 import { compileUpTo } from "../../../../compiler/passes/runner.js";
 import { operatorName } from "../../../../compiler/ast/terms.js";
 import { opaRef } from "../../../../compiler/ast/print.js";

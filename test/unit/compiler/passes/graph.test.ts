@@ -5,8 +5,8 @@
 import { expect } from "chai";
 import type { Expr, Module, Rule, Term } from "../../../../compiler/ast/nodes.js";
 import type { CompileContext } from "../../../../compiler/passes/context.js";
-import { buildGraph, Graph } from "../../../../compiler/passes/graph.js";
-import type { TreeNode } from "../../../../compiler/passes/ruleTree.js";
+import { buildGraph, Graph } from "../../../../compiler/passes/analysis/graph.js";
+import type { TreeNode } from "../../../../compiler/passes/analysis/ruleTree.js";
 import { compileUpTo } from "../../../../compiler/passes/runner.js";
 import { Walker } from "../../../../compiler/ast/visit.js";
 import { parseModuleResult } from "../../../../compiler/syntax/index.js";

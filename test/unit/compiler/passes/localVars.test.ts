@@ -2,7 +2,7 @@
 // print errors with: arguments, body declarations, else branches and head closures all land in
 // the compilation's map, and a scope stack that shares that map never forgets what it holds.
 import { expect } from "chai";
-import { LocalDeclaredVars, Occurrence } from "../../../../compiler/passes/localVars.js";
+import { LocalDeclaredVars, Occurrence } from "../../../../compiler/passes/locals/scopes.js";
 import { compileUpTo } from "../../../../compiler/passes/runner.js";
 import { parseModule } from "../../../../compiler/syntax/index.js";
 

@@ -4,7 +4,7 @@
 import { expect } from "chai";
 import type { Module, Rule } from "../../../../compiler/ast/nodes.js";
 import type { CompileContext } from "../../../../compiler/passes/context.js";
-import { buildModuleTree, TreeNode, type ModuleTreeNode } from "../../../../compiler/passes/ruleTree.js";
+import { buildModuleTree, TreeNode, type ModuleTreeNode } from "../../../../compiler/passes/analysis/ruleTree.js";
 import { compileUpTo } from "../../../../compiler/passes/runner.js";
 import { groundPrefix } from "../../../../compiler/ast/terms.js";
 import { parseModuleResult } from "../../../../compiler/syntax/index.js";

@@ -1,8 +1,8 @@
 // The rule dependency graph (an edge u → v when rule u refers to the document v defines), OPA's
 // topological sort over it, and the DFS path search the recursion check reports.
-import type { Expr, Ref, Rule, Term } from "../ast/nodes.js";
-import { Walker } from "../ast/visit.js";
-import type { CompileContext } from "./context.js";
+import type { Expr, Ref, Rule, Term } from "../../ast/nodes.js";
+import { Walker } from "../../ast/visit.js";
+import type { CompileContext } from "../context.js";
 import type { TreeNode } from "./ruleTree.js";
 
 export class Graph {

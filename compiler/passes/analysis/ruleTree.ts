@@ -1,9 +1,9 @@
 // OPA's module tree (modules by package path) and rule tree (rules by the ground prefix of their
 // ref: `data.pkg.p` for `p[x]`, `data.pkg.a.b` for `a.b[x].c`), with the lookups the stages use.
-import type { Module, Ref, Rule, Term } from "../ast/nodes.js";
-import type { CompileContext } from "./context.js";
-import { isConstant, isGround, stringTerm } from "../ast/terms.js";
-import { compareTerms, keyOf } from "../ast/compare.js";
+import type { Module, Ref, Rule, Term } from "../../ast/nodes.js";
+import type { CompileContext } from "../context.js";
+import { isConstant, isGround, stringTerm } from "../../ast/terms.js";
+import { compareTerms, keyOf } from "../../ast/compare.js";
 
 export class ModuleTreeNode {
   readonly modules: Module[] = [];

@@ -2,15 +2,15 @@
 // declared variable (`:=`, `some`, `every`, comprehension scopes) its generated name, and records
 // the errors OPA reports (redeclaration, assignment to non-variables, use before declaration,
 // `some` and `every` misuse; unused variables in strict mode).
-import type { Body, Expr, Rule, Term, With } from "../ast/nodes.js";
-import type { LocalVarGen } from "./context.js";
-import { LocalDeclaredVars, Occurrence } from "./localVars.js";
-import { outputVarsForExprEq } from "./safety/outputVars.js";
-import { declaredVars } from "./resolveRefs.js";
-import { boolTerm, isAssignment, isEvery, isScalar, isSome, nameRef, newExpr, refTerm, validEqAssignArgCount, varTerm, withTerms } from "../ast/terms.js";
-import { opaTerm } from "../ast/print.js";
-import { isWildcard, varsOf, varsOfTerms } from "../ast/visit.js";
-import { assertNever } from "../../runtime/errors.js";
+import type { Body, Expr, Rule, Term, With } from "../../ast/nodes.js";
+import type { LocalVarGen } from "../context.js";
+import { LocalDeclaredVars, Occurrence } from "./scopes.js";
+import { outputVarsForExprEq } from "../safety/outputVars.js";
+import { declaredVars } from "../resolveRefs.js";
+import { boolTerm, isAssignment, isEvery, isScalar, isSome, nameRef, newExpr, refTerm, validEqAssignArgCount, varTerm, withTerms } from "../../ast/terms.js";
+import { opaTerm } from "../../ast/print.js";
+import { isWildcard, varsOf, varsOfTerms } from "../../ast/visit.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 type Errs = { code: "rego_compile_error"; message: string; at: Term | Expr | With | Rule | { location: Term["location"] } }[];
 
@@ -199,7 +199,7 @@ export class Rewriter {
   }
 
   every(stack: LocalDeclaredVars, e: Expr): Expr | undefined {
-    const ev = e.terms as import("../ast/nodes.js").Every;
+    const ev = e.terms as import("../../ast/nodes.js").Every;
     this.term(stack, ev.domain);
     stack.push();
     try {

@@ -9,11 +9,11 @@
 // accounted for: `eq` is assumed everywhere, and RewritePrintCalls and RewriteTemplateStrings
 // record the calls they introduce (and RewritePrintCalls the comprehensions). Terms move only
 // within a rule (head and body), never from one rule or else branch to another.
-import type { Expr, Module, Rule, Term } from "../ast/nodes.js";
-import { operatorName } from "../ast/terms.js";
-import { opaRef, plainDottedName } from "../ast/print.js";
-import { isGenerated, Walker } from "../ast/visit.js";
-import { assertNever } from "../../runtime/errors.js";
+import type { Expr, Module, Rule, Term } from "../../ast/nodes.js";
+import { operatorName } from "../../ast/terms.js";
+import { opaRef, plainDottedName } from "../../ast/print.js";
+import { isGenerated, Walker } from "../../ast/visit.js";
+import { assertNever } from "../../../runtime/errors.js";
 
 export class ModuleFacts {
   /** The names of the operators called in the module: of call expressions (`operatorName`) and
