@@ -2,14 +2,14 @@
 // without making that ref) is the tree of add(groundPrefix(ctx.ruleRef(rule))): same nodes, keys,
 // child order and rules, on hand-written modules and every compliance module set.
 import { expect } from "chai";
-import type { Module, Rule } from "../../../../compiler/ast/nodes.js";
-import type { CompileContext } from "../../../../compiler/passes/context.js";
-import { buildModuleTree, TreeNode, type ModuleTreeNode } from "../../../../compiler/passes/analysis/ruleTree.js";
-import { compileUpTo } from "../../../../compiler/passes/runner.js";
-import { groundPrefix } from "../../../../compiler/ast/terms.js";
-import { parseModuleResult } from "../../../../compiler/syntax/index.js";
-import { loadComplianceSources } from "../../../support/complianceModules.js";
-import { describeWithShared } from "../../../support/shared.js";
+import type { Module, Rule } from "../../../../../compiler/ast/nodes.js";
+import type { CompileContext } from "../../../../../compiler/passes/context.js";
+import { buildModuleTree, TreeNode, type ModuleTreeNode } from "../../../../../compiler/passes/analysis/ruleTree.js";
+import { compileUpTo } from "../../../../../compiler/passes/runner.js";
+import { groundPrefix } from "../../../../../compiler/ast/terms.js";
+import { parseModuleResult } from "../../../../../compiler/syntax/index.js";
+import { loadComplianceSources } from "../../../../support/complianceModules.js";
+import { describeWithShared } from "../../../../support/shared.js";
 
 /** The rule tree as buildRuleTree made it with add(groundPrefix(ruleRef)). */
 function referenceTree(ctx: CompileContext): TreeNode {

@@ -2,9 +2,9 @@
 // print errors with: arguments, body declarations, else branches and head closures all land in
 // the compilation's map, and a scope stack that shares that map never forgets what it holds.
 import { expect } from "chai";
-import { LocalDeclaredVars, Occurrence } from "../../../../compiler/passes/locals/scopes.js";
-import { compileUpTo } from "../../../../compiler/passes/runner.js";
-import { parseModule } from "../../../../compiler/syntax/index.js";
+import { LocalDeclaredVars, Occurrence } from "../../../../../compiler/passes/locals/scopes.js";
+import { compileUpTo } from "../../../../../compiler/passes/runner.js";
+import { parseModule } from "../../../../../compiler/syntax/index.js";
 
 describe("passes: RewriteLocalVars' renamed vars", () => {
   it("records every renaming of arguments, bodies, else branches and head closures", () => {

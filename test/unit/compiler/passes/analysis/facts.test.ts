@@ -3,16 +3,16 @@
 // noting the same facts, is the reference here. Checked on hand-written modules and on every
 // module set of the compliance cases.
 import { expect } from "chai";
-import type { Expr, Module, Rule, Term } from "../../../../compiler/ast/nodes.js";
-import { LocalVarGen, type CompileContext } from "../../../../compiler/passes/context.js";
-import { collectFacts } from "../../../../compiler/passes/analysis/facts.js";
-import { compileUpTo } from "../../../../compiler/passes/runner.js";
-import { operatorName } from "../../../../compiler/ast/terms.js";
-import { opaRef } from "../../../../compiler/ast/print.js";
-import { isGenerated, Walker } from "../../../../compiler/ast/visit.js";
-import { parseModuleResult } from "../../../../compiler/syntax/index.js";
-import { complianceModules, loadComplianceSources } from "../../../support/complianceModules.js";
-import { describeWithShared } from "../../../support/shared.js";
+import type { Expr, Module, Rule, Term } from "../../../../../compiler/ast/nodes.js";
+import { LocalVarGen, type CompileContext } from "../../../../../compiler/passes/context.js";
+import { collectFacts } from "../../../../../compiler/passes/analysis/facts.js";
+import { compileUpTo } from "../../../../../compiler/passes/runner.js";
+import { operatorName } from "../../../../../compiler/ast/terms.js";
+import { opaRef } from "../../../../../compiler/ast/print.js";
+import { isGenerated, Walker } from "../../../../../compiler/ast/visit.js";
+import { parseModuleResult } from "../../../../../compiler/syntax/index.js";
+import { complianceModules, loadComplianceSources } from "../../../../support/complianceModules.js";
+import { describeWithShared } from "../../../../support/shared.js";
 
 interface ReferenceFacts {
   calls: string[];

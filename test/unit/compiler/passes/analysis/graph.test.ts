@@ -3,15 +3,15 @@
 // graphs with self-loops, long chains and many components; and the graph SetGraph makes from the
 // dependency walks RewriteExprTerms recorded is the one a walk of every rule makes.
 import { expect } from "chai";
-import type { Expr, Module, Rule, Term } from "../../../../compiler/ast/nodes.js";
-import type { CompileContext } from "../../../../compiler/passes/context.js";
-import { buildGraph, Graph } from "../../../../compiler/passes/analysis/graph.js";
-import type { TreeNode } from "../../../../compiler/passes/analysis/ruleTree.js";
-import { compileUpTo } from "../../../../compiler/passes/runner.js";
-import { Walker } from "../../../../compiler/ast/visit.js";
-import { parseModuleResult } from "../../../../compiler/syntax/index.js";
-import { loadComplianceSources } from "../../../support/complianceModules.js";
-import { describeWithShared } from "../../../support/shared.js";
+import type { Expr, Module, Rule, Term } from "../../../../../compiler/ast/nodes.js";
+import type { CompileContext } from "../../../../../compiler/passes/context.js";
+import { buildGraph, Graph } from "../../../../../compiler/passes/analysis/graph.js";
+import type { TreeNode } from "../../../../../compiler/passes/analysis/ruleTree.js";
+import { compileUpTo } from "../../../../../compiler/passes/runner.js";
+import { Walker } from "../../../../../compiler/ast/visit.js";
+import { parseModuleResult } from "../../../../../compiler/syntax/index.js";
+import { loadComplianceSources } from "../../../../support/complianceModules.js";
+import { describeWithShared } from "../../../../support/shared.js";
 
 /** Tarjan's algorithm with maps and sets, as the graph had it before. */
 function referenceOnCycles(g: Graph): Rule[] {
