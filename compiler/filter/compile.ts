@@ -112,7 +112,8 @@ function checkRequestUnknowns(unknowns: unknown): void {
   }
 }
 
-/** The compile: annotations of a path, read once per compiled program. */
+/** A cache, keyed by the compiled program's modules: the compile: annotations of a path, read
+ * once per program. */
 const annotationCache = new WeakMap<readonly Module[], Map<string, CompileAnnotations>>();
 function annotationsOf(modules: readonly Module[], segments: readonly string[]): CompileAnnotations {
   let byPath = annotationCache.get(modules);

@@ -72,6 +72,7 @@ function one(name: string, given: string, fromDialects: boolean): FilterTarget {
   );
 }
 
+/** A cache (module state on purpose): one constraint object per target. */
 const constraints = new Map<string, Constraint>();
 
 /** What a target can express (one object per target, made when first asked for). */

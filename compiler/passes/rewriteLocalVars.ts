@@ -20,9 +20,6 @@ export function headMayHaveVars(r: Rule): boolean {
   return false;
 }
 
-/** The `used` vars of a head without any (never added to). */
-const NO_VARS: Set<string> = new Set();
-
 export function rewriteLocalVars(ctx: CompileContext): void {
   const rw = new Rewriter(ctx.gen, ctx.strict);
   // the stacks record their renamings straight into the compilation's map
@@ -99,8 +96,7 @@ function rewriteArg(rw: Rewriter, stack: LocalDeclaredVars, t: Term): void {
 /** Rewrites a rule's head and body in `stack` (started from `argsStack`), and returns it. */
 function rewriteRule(ctx: CompileContext, rw: Rewriter, rule: Rule, unusedArgs: Set<string>, argsStack: LocalDeclaredVars, stack: LocalDeclaredVars): LocalDeclaredVars {
   const onlyScalars = !headMayHaveVars(rule);
-  // (a head of scalars uses no var: the rewriter only reads `used`, so one empty set serves)
-  const used = onlyScalars ? NO_VARS : new Set<string>();
+  const used = new Set<string>();
   const h = rule.head;
   if (!onlyScalars) {
     if (ctx.mayHoldClosureTerms(rule)) {
