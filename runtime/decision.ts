@@ -86,11 +86,9 @@ export async function compileDecision(options: CompileDecisionOptions): Promise<
   }
   const entrypoint = planned.names[0]!;
   const generated = compiler.generateTypeScript(planned.plan, { entrypoint, language: "function" });
-  const { isBuiltin } = await import("./builtins/catalog.js");
+  const { isBuiltin, missingBuiltinsError } = await import("./builtins/catalog.js");
   const missing = generated.builtins.filter((b) => !isBuiltin(b));
-  if (missing.length > 0) {
-    throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
-  }
+  if (missing.length > 0) throw missingBuiltinsError(missing);
   // The runtime by reference (an import bundlers follow), never by a path relative to the compiler.
   const mod = await compiler.loadModule(generated.code, { ...generated, runtime: await import("./eval/index.js") });
   const info = Object.hasOwn(mod.entrypoints, entrypoint) ? (mod.entrypoints[entrypoint] as EntrypointInfo) : undefined;

@@ -29,6 +29,8 @@ import { generateTypeScript } from "../index.js";
 import { DATA_FILES } from "../../runtime/reloadFiles.js";
 import { bundleArchive, SIGNING_OPTIONS, signFiles, type SigningFlags } from "./sign.js";
 import { formatDiagnostics, loadSchemas, loadSources, readBundleDir } from "./sources.js";
+import { fileError, usageError } from "./errors.js";
+import { buildFailedError, entrypointWithoutPackageError, unnamablePackageError } from "../errors.js";
 
 export type BuildTarget = "ts" | "js" | "plan";
 
@@ -135,9 +137,9 @@ function groupByPackage(sources: Record<string, string>, entrypoints: readonly s
     const ref = entrypointRef(e);
     let pkg: { path: string[]; files: string[] } | undefined;
     for (let n = ref.length; n > 0 && !pkg; n--) pkg = packages.get(ref.slice(0, n).join("\0"));
-    if (!pkg) throw new RegoError("rego_compile_error", `entrypoint "${ref.join("/")}" is in no package of the given modules`);
+    if (!pkg) throw entrypointWithoutPackageError(ref.join("/"));
     const bad = pkg.path.find((s) => s === "" || s === "." || s === ".." || /[/\\\0]/.test(s));
-    if (bad !== undefined) throw new RegoError("rego_compile_error", `package ${JSON.stringify(pkg.path)}: the segment ${JSON.stringify(bad)} cannot name an output file`);
+    if (bad !== undefined) throw unnamablePackageError(pkg.path, bad);
     const key = pkg.path.join("\0");
     const group = groups.get(key) ?? { path: pkg.path, entrypoints: [], files: [...pkg.files].sort() };
     const name = ref.join("/");
@@ -232,7 +234,7 @@ export async function watchBuild(options: BuildOptions, { io = processIO, deboun
       io.err(`${e.toString()}\n`);
       code = 1;
     }
-    return code === 0 ? undefined : new RegoError("rego_compile_error", "build failed: the last good output stays");
+    return code === 0 ? undefined : buildFailedError();
   };
   const watch = await ReloadWatch.start({
     paths: [...options.paths.map((p) => resolve(cwd, p)), ...(schemaPath ? [schemaPath] : [])],
@@ -289,7 +291,7 @@ async function buildBundle(options: BuildOptions, flags: SigningFlags & { revisi
     for (const [path, content] of entries) {
       const name = path.slice(path.lastIndexOf("/") + 1);
       if (!name.endsWith(".rego") && !DATA_FILES.includes(name)) continue;
-      if (files.has(path)) throw new RegoError("cli_usage_error", `${arg}: ${path} is already in the bundle from another path`);
+      if (files.has(path)) throw fileError(arg, `${path} is already in the bundle from another path`);
       files.set(path, content);
     }
   }
@@ -324,16 +326,16 @@ const command: CliCommand = {
     });
     const entrypoints = values.entrypoint ?? [];
     if (positionals.length === 0 || entrypoints.length === 0 || values.output === undefined) {
-      throw new RegoError("cli_usage_error", USAGE.split("\n")[0]!);
+      throw usageError(USAGE.split("\n")[0]!);
     }
     const target = values.target;
     if (target === "bundle") {
-      if (values.check || values.watch) throw new RegoError("cli_usage_error", "--check and --watch are not available with --target bundle");
+      if (values.check || values.watch) throw usageError("--check and --watch are not available with --target bundle");
       return buildBundle({ paths: positionals, entrypoints, outDir: values.output, v0Compatible: values["v0-compatible"] === true, strict: values.strict === true, command: "", ...(values.schema !== undefined ? { schema: values.schema } : {}) }, values);
     }
-    if (values["signing-key"] !== undefined || values.revision !== undefined) throw new RegoError("cli_usage_error", "--signing-key and --revision go with --target bundle");
-    if (target !== "ts" && target !== "js" && target !== "plan") throw new RegoError("cli_usage_error", `--target must be ts, js, plan or bundle, not ${JSON.stringify(target)}`);
-    if (values.check && values.watch) throw new RegoError("cli_usage_error", "--check and --watch do not go together");
+    if (values["signing-key"] !== undefined || values.revision !== undefined) throw usageError("--signing-key and --revision go with --target bundle");
+    if (target !== "ts" && target !== "js" && target !== "plan") throw usageError(`--target must be ts, js, plan or bundle, not ${JSON.stringify(target)}`);
+    if (values.check && values.watch) throw usageError("--check and --watch do not go together");
     const v0 = values["v0-compatible"] === true;
     const options: BuildOptions = {
       paths: positionals,

@@ -51,10 +51,7 @@ function defaultRuntime(code: string): Promise<RuntimeModule> {
     (m) => m as RuntimeModule,
     (e: unknown) => {
       ownRuntime = undefined;
-      throw new RegoError("eval_internal_error", `generated module: cannot import the runtime ("regoc/eval"): ${(e as Error).message}`, undefined, {
-        details: { source: code },
-        cause: e,
-      });
+      throw runtimeImportError(code, e);
     },
   );
   return ownRuntime;
@@ -64,6 +61,14 @@ function defaultRuntime(code: string): Promise<RuntimeModule> {
 export interface LoadedModule {
   entrypoints: EntrypointTable;
   [name: string]: unknown;
+}
+
+/** This package's runtime did not import: not the policy's fault. */
+function runtimeImportError(source: string, e: unknown): RegoError {
+  return new RegoError("eval_internal_error", `generated module: cannot import the runtime ("regoc/eval"): ${(e as Error).message}`, undefined, {
+    details: { source },
+    cause: e,
+  });
 }
 
 function loadError(message: string, source: string, cause?: unknown): RegoError {

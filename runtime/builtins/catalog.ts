@@ -120,3 +120,10 @@ export function loadedCategories(): string[] {
 export function registerBuiltins(table: BuiltinTable): () => void {
   return addBuiltins(table, true, (name) => categoryOf.has(name));
 }
+
+/** The error for builtins a policy calls that this runtime does not implement. */
+export function missingBuiltinsError(missing: readonly string[]): RegoError {
+  return new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`, undefined, {
+    details: { missingBuiltins: missing },
+  });
+}
