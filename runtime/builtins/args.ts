@@ -37,6 +37,16 @@ export function builtinError(message: string): RegoError {
   return new RegoError("eval_builtin_error", message);
 }
 
+/** A builtin's call that stops the evaluation (`eval_cancel_error`, which always propagates). */
+export function cancelError(message: string): RegoError {
+  return new RegoError("eval_cancel_error", message);
+}
+
+/** Not the policy's fault: an operand the compiler never passes, a category that does not exist. */
+export function internalError(message: string): RegoError {
+  return new RegoError("eval_internal_error", message);
+}
+
 /** An error class a helper module throws with Go's text (DerError, UrlError, LayoutError, ...). */
 export type ErrorClass = abstract new (...args: never[]) => Error;
 

@@ -9,7 +9,7 @@ import { isInteger, isNumber, toDouble } from "../value/number.js";
 import { RegoObject, isObject, objectGet } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
 import { isPlainObject, typeName, type Value } from "../value/value.js";
-import { arr, str } from "./args.js";
+import { arr, internalError, str } from "./args.js";
 import { printString } from "./termString.js";
 
 /** `x in xs`: an element of a set or array, or a value of an object; false for anything else. */
@@ -58,7 +58,7 @@ function crossProduct(operands: readonly Value[], out: string[][], buf: string[]
     return;
   }
   if (!(x instanceof RegoSet)) {
-    throw new RegoError("eval_internal_error", `illegal argument type: ${typeName(x)}`);
+    throw internalError(`illegal argument type: ${typeName(x)}`);
   }
   if (x.size === 0) {
     buf[i] = "<undefined>";
@@ -90,7 +90,7 @@ function print(ctx: EvalContext, ...args: Value[]): undefined {
 function templateString(_ctx: EvalContext, parts: Value): Value {
   const outputs: string[][] = [];
   crossProduct(arr(parts, 1), outputs);
-  if (outputs.length > 1) throw new RegoError("eval_conflict_error", "template-strings must not produce multiple outputs");
+  if (outputs.length > 1) throw multipleTemplateOutputsError();
   return (outputs[0] ?? []).join("");
 }
 
@@ -115,3 +115,7 @@ export const internalBuiltins: BuiltinTable = {
   trace: { fn: trace },
 };
 
+/** OPA's conflict for a template string whose parts have more than one value. */
+function multipleTemplateOutputsError(): RegoError {
+  return new RegoError("eval_conflict_error", "template-strings must not produce multiple outputs");
+}
