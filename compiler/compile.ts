@@ -113,12 +113,34 @@ export interface CheckRegoResult {
 
 /** Rego source → its compile errors and regoc's warnings (what `regoc check` reports). */
 export function checkRego(options: CheckRegoOptions): CheckRegoResult {
+  const { errors, warnings } = checkRegoProgram(options);
+  return { errors, warnings };
+}
+
+/** A checked program: its errors and warnings and, when there are no errors, its compiled
+ * modules, against which `plan` plans any number of entrypoint sets (`regoc build`: one per
+ * package) without compiling again. */
+export interface CheckedRego extends CheckRegoResult {
+  /** The compiled modules, sorted by file (none when there are errors). */
+  modules: readonly Module[];
+  plan(entrypoints: readonly string[]): PlannedRego;
+}
+
+export function checkRegoProgram(options: CheckRegoOptions): CheckedRego {
   return asRegoError("the compiler", () => {
+    const failed = (errors: RegoError[], warnings: RegoError[] = []): CheckedRego => ({
+      errors,
+      warnings,
+      modules: [],
+      plan: () => {
+        throw new RegoErrors(errors);
+      },
+    });
     let modules: Module[];
     try {
       modules = parseModules(options.modules, options.v0Compatible === true);
     } catch (e) {
-      if (e instanceof RegoErrors) return { errors: [...e.errors], warnings: [] };
+      if (e instanceof RegoErrors) return failed([...e.errors]);
       throw e;
     }
     const compileOptions: Parameters<typeof compileModules>[1] = { strict: options.strict === true, maxErrors: options.maxErrors ?? 10 };
@@ -126,8 +148,15 @@ export function checkRego(options: CheckRegoOptions): CheckRegoResult {
     if (options.schemas) compileOptions.schemas = options.schemas;
     const ctx = compileModules(modules, compileOptions);
     const warnings = negationWarnings(ctx);
-    const errors = options.strict ? [...ctx.errors, ...warnings] : ctx.errors;
-    return { errors: sortErrors(errors), warnings: options.strict ? [] : sortErrors(warnings) };
+    const errors = sortErrors(options.strict ? [...ctx.errors, ...warnings] : ctx.errors);
+    const shown = options.strict ? [] : sortErrors(warnings);
+    if (errors.length > 0) return failed(errors, shown);
+    return {
+      errors,
+      warnings: shown,
+      modules: ctx.modules,
+      plan: (entrypoints) => asRegoError("the compiler", () => planCompiled(ctx, { modules: options.modules, entrypoints: [...entrypoints] })),
+    };
   });
 }
 
@@ -190,7 +219,12 @@ function planRegoUnguarded(options: CompileRegoOptions): PlannedRego {
   if (options.schemas) compileOptions.schemas = options.schemas;
   const ctx = compileModules(modules, compileOptions);
   throwIfFailed(ctx);
+  return planCompiled(ctx, options);
+}
 
+/** The plan of the options' entrypoints and query against compiled modules. */
+function planCompiled(ctx: CompileContext, options: CompileRegoOptions): PlannedRego {
+  const v0 = options.v0Compatible === true;
   const queries: QuerySet[] = [];
   const scopes = SchemaScopes.of(ctx);
   const schemaTypes = new Map<string, EntrypointSchemaTypes>();

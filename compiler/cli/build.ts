@@ -23,7 +23,8 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } 
 import { parseArgs } from "node:util";
 import { RegoError, RegoErrors } from "../../runtime/errors.js";
 import type { CliCommand } from "../cli.js";
-import { checkRego, entrypointRef, parseModules, planRegoDetailed } from "../compile.js";
+import type { Module } from "../ast/nodes.js";
+import { checkRegoProgram, entrypointRef } from "../compile.js";
 import { writeModuleSync } from "../codegen/loader.js";
 import { generateTypeScript } from "../index.js";
 import { DATA_FILES } from "../../runtime/reloadFiles.js";
@@ -79,13 +80,14 @@ export function buildOutputs(options: BuildOptions): BuildResult {
   const sources: Record<string, string> = {};
   for (const [file, text] of Object.entries(loaded)) sources[named(cwd, file)] = text;
   const schemas = options.schema === undefined ? undefined : loadSchemas(resolve(cwd, options.schema));
-  const checked = checkRego({ modules: sources, v0Compatible, strict, ...(schemas ? { schemas } : {}) });
+  // one compilation: checked, then planned once per package
+  const checked = checkRegoProgram({ modules: sources, v0Compatible, strict, ...(schemas ? { schemas } : {}) });
   const result: BuildResult = { errors: checked.errors, warnings: checked.warnings, files: {}, sources };
   if (checked.errors.length > 0) return result;
   const files: Record<string, string> = {};
   try {
-    for (const group of groupByPackage(sources, options.entrypoints, v0Compatible)) {
-      const planned = planRegoDetailed({ modules: sources, entrypoints: group.entrypoints, v0Compatible, strict, ...(schemas ? { schemas } : {}) });
+    for (const group of groupByPackage(checked.modules, options.entrypoints)) {
+      const planned = checked.plan(group.entrypoints);
       const file = group.path.join("/") + EXTENSION[target];
       if (target === "plan") {
         files[file] = `${JSON.stringify(planned.plan, null, 2)}\n`;
@@ -123,9 +125,9 @@ interface PackageGroup {
 }
 
 /** Entrypoints by the package that holds them (see the top of this file), packages sorted. */
-function groupByPackage(sources: Record<string, string>, entrypoints: readonly string[], v0: boolean): PackageGroup[] {
+function groupByPackage(modules: readonly Module[], entrypoints: readonly string[]): PackageGroup[] {
   const packages = new Map<string, { path: string[]; files: string[] }>();
-  for (const m of parseModules(sources, v0)) {
+  for (const m of modules) {
     const path = m.package.path.slice(1).map((t) => String(t.value));
     const key = path.join("\0");
     const entry = packages.get(key) ?? { path, files: [] };
