@@ -5,7 +5,7 @@
 //   { result: { ucast?, postgresql?, ... } } a multi-target request
 // Allow-all is "" (SQL) or {} (UCAST).
 import type { Body, Module, Ref, Rule, Term } from "../ast/nodes.js";
-import { RegoError, RegoErrors, type Location } from "../../runtime/errors.js";
+import { RegoErrors, type Location } from "../../runtime/errors.js";
 import { invalidUnknownError } from "./errors.js";
 import type { JSONValue } from "../../runtime/value/json.js";
 import { readResiduals } from "./fragment.js";
