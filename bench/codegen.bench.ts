@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { compilePlan, generateTypeScript, loadModule } from "../compiler/index.js";
-import { F, L, PolicyBuilder, T, block, st } from "../test/unit/compiler/codegen/plans.js";
+import { F, L, PolicyBuilder, T, block, st } from "../test/support/plans.js";
 import { median, nsPerCall, type Bench } from "./util.js";
 
 const shared = process.env.REGOC_SHARED ?? new URL("../../shared", import.meta.url).pathname;

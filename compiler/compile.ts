@@ -16,6 +16,17 @@ import { newPlainObject, type Value } from "../runtime/value/value.js";
 import type { Capabilities } from "./builtins/decls.js";
 import type { CompileContext } from "./passes/context.js";
 import { isStackOverflow } from "../runtime/errors.js";
+import {
+  emptyQueryError,
+  entrypointNotRuleError,
+  functionEntrypointError,
+  internalCompilerError,
+  invalidEntrypointError,
+  invalidNumberError,
+  notConstantError,
+  nothingToPlanError,
+  tooComplexError,
+} from "./errors.js";
 import { requiredKeys } from "./passes/types/schema.js";
 import { SchemaScopes } from "./passes/types/schemaScopes.js";
 import type { MaybeType } from "./passes/types/types.js";
@@ -102,12 +113,34 @@ export interface CheckRegoResult {
 
 /** Rego source → its compile errors and regoc's warnings (what `regoc check` reports). */
 export function checkRego(options: CheckRegoOptions): CheckRegoResult {
+  const { errors, warnings } = checkRegoProgram(options);
+  return { errors, warnings };
+}
+
+/** A checked program: its errors and warnings and, when there are no errors, its compiled
+ * modules, against which `plan` plans any number of entrypoint sets (`regoc build`: one per
+ * package) without compiling again. */
+export interface CheckedRego extends CheckRegoResult {
+  /** The compiled modules, sorted by file (none when there are errors). */
+  modules: readonly Module[];
+  plan(entrypoints: readonly string[]): PlannedRego;
+}
+
+export function checkRegoProgram(options: CheckRegoOptions): CheckedRego {
   return asRegoError("the compiler", () => {
+    const failed = (errors: RegoError[], warnings: RegoError[] = []): CheckedRego => ({
+      errors,
+      warnings,
+      modules: [],
+      plan: () => {
+        throw new RegoErrors(errors);
+      },
+    });
     let modules: Module[];
     try {
       modules = parseModules(options.modules, options.v0Compatible === true);
     } catch (e) {
-      if (e instanceof RegoErrors) return { errors: [...e.errors], warnings: [] };
+      if (e instanceof RegoErrors) return failed([...e.errors]);
       throw e;
     }
     const compileOptions: Parameters<typeof compileModules>[1] = { strict: options.strict === true, maxErrors: options.maxErrors ?? 10 };
@@ -115,15 +148,22 @@ export function checkRego(options: CheckRegoOptions): CheckRegoResult {
     if (options.schemas) compileOptions.schemas = options.schemas;
     const ctx = compileModules(modules, compileOptions);
     const warnings = negationWarnings(ctx);
-    const errors = options.strict ? [...ctx.errors, ...warnings] : ctx.errors;
-    return { errors: sortErrors(errors), warnings: options.strict ? [] : sortErrors(warnings) };
+    const errors = sortErrors(options.strict ? [...ctx.errors, ...warnings] : ctx.errors);
+    const shown = options.strict ? [] : sortErrors(warnings);
+    if (errors.length > 0) return failed(errors, shown);
+    return {
+      errors,
+      warnings: shown,
+      modules: ctx.modules,
+      plan: (entrypoints) => asRegoError("the compiler", () => planCompiled(ctx, { modules: options.modules, entrypoints: [...entrypoints] })),
+    };
   });
 }
 
 /** An entrypoint (`authz/allow` or `data.authz.allow`) as its keys below data. */
 export function entrypointRef(e: string): string[] {
   const path = e.startsWith("data.") ? e.slice(5).split(".") : e.replace(/^\/+/, "").split("/");
-  if (path.some((s) => s === "")) throw new RegoError("rego_compile_error", `invalid entrypoint "${e}"`);
+  if (path.some((s) => s === "")) throw invalidEntrypointError(e);
   return path;
 }
 
@@ -134,7 +174,7 @@ function quoteSegment(s: string): string {
 function parseQueryText(text: string, v0: boolean, file = ""): Body {
   const r = parseQueryResult(text, { file, regoVersion: v0 ? "v0" : "v1" });
   if (!r.body) throw new RegoErrors(r.errors);
-  if (r.body.length === 0) throw new RegoError("rego_compile_error", "empty query cannot be compiled");
+  if (r.body.length === 0) throw emptyQueryError();
   return r.body;
 }
 
@@ -148,9 +188,7 @@ function compileQuerySet(ctx: CompileContext, name: string, body: Body, captures
   return qs;
 }
 
-/** The prefix of the message of a RegoError that stands for a bug of the compiler (an exception
- * other than a RegoError): bad input gets a RegoError of its own, never this. */
-export const INTERNAL_COMPILER_ERROR = "internal error in the compiler";
+export { INTERNAL_COMPILER_ERROR } from "./errors.js";
 
 /** Rego source → IR plan (OPA's plan JSON). Throws RegoErrors on parse and compile errors. */
 export function planRegoDetailed(options: CompileRegoOptions): PlannedRego {
@@ -169,9 +207,8 @@ function asRegoError<T>(what: string, f: () => T): T {
 
 function toRegoError(what: string, e: unknown): RegoError {
   if (e instanceof RegoError) return e;
-  if (isStackOverflow(e)) return new RegoError("rego_compile_error", `policy too complex to compile: ${what} ran out of stack`, undefined, { cause: e });
-  const message = e instanceof Error ? e.message : String(e);
-  return new RegoError("rego_compile_error", `${INTERNAL_COMPILER_ERROR}: ${what}: ${message}`, undefined, { cause: e });
+  if (isStackOverflow(e)) return tooComplexError(what, undefined, e);
+  return internalCompilerError(what, e);
 }
 
 function planRegoUnguarded(options: CompileRegoOptions): PlannedRego {
@@ -182,7 +219,12 @@ function planRegoUnguarded(options: CompileRegoOptions): PlannedRego {
   if (options.schemas) compileOptions.schemas = options.schemas;
   const ctx = compileModules(modules, compileOptions);
   throwIfFailed(ctx);
+  return planCompiled(ctx, options);
+}
 
+/** The plan of the options' entrypoints and query against compiled modules. */
+function planCompiled(ctx: CompileContext, options: CompileRegoOptions): PlannedRego {
+  const v0 = options.v0Compatible === true;
   const queries: QuerySet[] = [];
   const scopes = SchemaScopes.of(ctx);
   const schemaTypes = new Map<string, EntrypointSchemaTypes>();
@@ -190,9 +232,9 @@ function planRegoUnguarded(options: CompileRegoOptions): PlannedRego {
     const path = entrypointRef(e);
     const name = path.join("/");
     const node = ctx.ruleTree!.lookup([{ type: "var", value: "data" } as Term, ...path.map((s) => ({ type: "string", value: s }) as Term)]);
-    if (!node) throw new RegoError("rego_compile_error", `entrypoint "${name}" does not refer to a rule or policy decision`);
+    if (!node) throw entrypointNotRuleError(name);
     if (node.values.some((r) => (r.head.args?.length ?? 0) > 0)) {
-      throw new RegoError("rego_type_error", `function data.${path.join(".")} used as entrypoint (functions are not documents)`);
+      throw functionEntrypointError(path);
     }
     const types = scopes && rulesSchemaTypes(ctx, scopes, node.values);
     if (types && (types.input || types.data)) schemaTypes.set(name, types);
@@ -205,7 +247,7 @@ function planRegoUnguarded(options: CompileRegoOptions): PlannedRego {
     const captures = options.captureExpressions ? captureExpressions(ctx, body, expressionKeys) : undefined;
     queries.push(compileQuerySet(ctx, options.queryName ?? "query", body, captures));
   }
-  if (queries.length === 0) throw new RegoError("rego_compile_error", "nothing to plan: give entrypoints or a query");
+  if (queries.length === 0) throw nothingToPlanError();
   const sourceSize = Object.values(options.modules).reduce((n, text) => n + text.length, 0) + (options.query?.length ?? 0);
   const { plan, localNames } = planProgram({
     modules: ctx.modules,
@@ -368,7 +410,7 @@ export function termToValue(t: Term): Value {
       return t.value;
     case "number": {
       const n = numberFromText(t.value);
-      if (n === undefined) throw new RegoError("rego_parse_error", `invalid number ${t.value}`, t.location);
+      if (n === undefined) throw invalidNumberError(t.value, t.location);
       return n;
     }
     case "array":
@@ -387,7 +429,7 @@ export function termToValue(t: Term): Value {
     case "objectcomprehension":
     case "call":
     case "templatestring":
-      throw new RegoError("rego_compile_error", `not a constant: ${t.type}`, t.location);
+      throw notConstantError(t.type, t.location);
     default:
       assertNever(t);
   }

@@ -5,8 +5,7 @@
 //   loadModule(code, generated?)       generated module → live module (its `entrypoints` table, ...)
 //   writeModule(file, code)             saves generated TS for ahead-of-time use
 //   translateFilter(residuals, options) residual queries → OPA's compile-API answer (SQL / UCAST)
-import { isBuiltin } from "../runtime/builtins/catalog.js";
-import { RegoError } from "../runtime/errors.js";
+import { isBuiltin, missingBuiltinsError } from "../runtime/builtins/catalog.js";
 import { PreparedQuery } from "../runtime/eval/prepared.js";
 import { generateModule, preparePolicy, selectPlans, type GeneratedModule, type GenerateOptions } from "./codegen/generate.js";
 import { loadModule } from "./codegen/loader.js";
@@ -37,9 +36,7 @@ export async function compilePlan(plan: unknown, options: CompilePlanOptions = {
   const generated = generateModule(policy, { language: "function" });
   const missing = generated.builtins.filter((b) => !isBuiltin(b));
   if (missing.length > 0) {
-    throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`, undefined, {
-      details: { missingBuiltins: missing },
-    });
+    throw missingBuiltinsError(missing);
   }
   const mod = await loadModule(generated.code, generated);
   return new PreparedQuery(mod.entrypoints, entrypoint, generated.code);

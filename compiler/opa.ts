@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as tar from "tar";
-import { RegoError } from "../runtime/errors.js";
+import { opaBuildError, opaNoPlanError } from "./errors.js";
 import type { Policy } from "./ir/types.js";
 
 export interface OpaPlanOptions {
@@ -48,7 +48,7 @@ export async function planWithOpa(options: OpaPlanOptions): Promise<Policy> {
     } catch (e) {
       const err = e as Error & { stderr?: string; code?: unknown };
       const detail = (err.stderr ?? "").trim() || err.message;
-      throw new RegoError("rego_compile_error", `opa build failed: ${detail}`, undefined, { cause: e });
+      throw opaBuildError(detail, e);
     }
     const out = join(dir, "out");
     await import("node:fs/promises").then((fs) => fs.mkdir(out));
@@ -57,7 +57,7 @@ export async function planWithOpa(options: OpaPlanOptions): Promise<Policy> {
     try {
       text = await readFile(join(out, "plan.json"), "utf8");
     } catch {
-      throw new RegoError("rego_compile_error", "opa build produced no plan.json");
+      throw opaNoPlanError();
     }
     return JSON.parse(text) as Policy;
   } finally {

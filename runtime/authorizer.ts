@@ -9,7 +9,7 @@
 //   evaluation fails              → the error is thrown (never turned into an answer)
 // Creation fails with a RegoError that wraps the compile error (its code, location and cause).
 import type { EvalOptions } from "./builtins/context.js";
-import { asRegoError, compileDecision, decisionValue, wrapCompileError, type CompiledDecision } from "./decision.js";
+import { asRegoError, asyncPolicyError, compileDecision, decisionValue, emptyQueryError, notBooleanError, wrapCompileError, type CompiledDecision } from "./decision.js";
 import { RegoError } from "./errors.js";
 import { optionsWithDeadline, type DeadlineOptions } from "./eval/deadline.js";
 import { Store } from "./store/index.js";
@@ -50,7 +50,7 @@ export class Authorizer {
   static async create(options: AuthorizerOptions): Promise<Authorizer> {
     if (typeof options !== "object" || options === null) throw new TypeError("Authorizer.create: options are required");
     if (typeof options.query !== "string" || options.query.trim() === "") {
-      throw new RegoError("rego_compile_error", "Authorizer: `query` must be a non-empty string, e.g. \"data.authz.allow\"");
+      throw emptyQueryError("Authorizer", 'e.g. "data.authz.allow"');
     }
     const modules = modulesOf(options);
     const store = options.data instanceof Store ? options.data : new Store(options.data ?? {});
@@ -61,10 +61,7 @@ export class Authorizer {
       throw wrapCompileError("Authorizer: the policy does not compile", e);
     }
     if (compiled.mode === "rows" && compiled.expressions.length !== 1) {
-      throw new RegoError(
-        "rego_compile_error",
-        `Authorizer: the query must be one expression whose value is the decision, got ${compiled.expressions.length}: ${JSON.stringify(options.query)}`,
-      );
+      throw notOneExpressionError(compiled.expressions.length, options.query);
     }
     return new Authorizer(compiled, store, options.query, options.evalOptions);
   }
@@ -93,7 +90,7 @@ export class Authorizer {
   /** Synchronous decision; refused (eval_internal_error) when the policy calls async builtins. */
   authorizeSync(input: unknown, deadline?: DeadlineOptions): boolean {
     if (this.compiled.async) {
-      throw new RegoError("eval_internal_error", "Authorizer: this policy calls async builtins (e.g. http.send): use authorize()");
+      throw asyncPolicyError("Authorizer", "authorize()");
     }
     let out: unknown;
     try {
@@ -108,7 +105,7 @@ export class Authorizer {
     const value = decisionValue(this.compiled, out, this.label);
     if (value === undefined) return false;
     if (typeof value !== "boolean") {
-      throw new RegoError("eval_invalid_result", `Authorizer: the decision ${this.query} is ${describe(value)}, not a boolean`);
+      throw notBooleanError("Authorizer", this.query, describe(value));
     }
     return value;
   }
@@ -135,4 +132,8 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return "an array";
   if (typeof v === "object") return (v as object).constructor?.name === "RegoSet" ? "a set" : "an object";
   return `a ${typeof v}`;
+}
+
+function notOneExpressionError(count: number, query: string): RegoError {
+  return new RegoError("rego_compile_error", `Authorizer: the query must be one expression whose value is the decision, got ${count}: ${JSON.stringify(query)}`);
 }

@@ -54,7 +54,7 @@ export function decisionValue(compiled: CompiledDecision, out: unknown, what: st
   if (compiled.mode === "value") return out;
   const rows = out as Bindings[];
   if (rows.length === 0) return undefined;
-  if (rows.length > 1) throw new RegoError("eval_invalid_result", `${what} produced ${rows.length} results, expected one`);
+  if (rows.length > 1) throw multipleResultsError(what, rows.length);
   const key = compiled.expressions[0]?.key;
   return key === undefined ? true : rows[0]![key];
 }
@@ -70,7 +70,7 @@ export function rulePath(query: string): string | undefined {
 /** Compiles a query against Rego modules. Compile errors are RegoErrors with OPA's codes. */
 export async function compileDecision(options: CompileDecisionOptions): Promise<CompiledDecision> {
   const compiler = await import("../compiler/index.js").catch((e: unknown) => {
-    throw new RegoError("eval_internal_error", `cannot import the compiler (regoc/compiler): ${(e as Error).message}`, undefined, { cause: e });
+    throw compilerImportError(e);
   });
   let path = options.asQuery ? undefined : rulePath(options.query);
   const base = { modules: options.modules, v0Compatible: options.v0Compatible === true };
@@ -86,15 +86,13 @@ export async function compileDecision(options: CompileDecisionOptions): Promise<
   }
   const entrypoint = planned.names[0]!;
   const generated = compiler.generateTypeScript(planned.plan, { entrypoint, language: "function" });
-  const { isBuiltin } = await import("./builtins/catalog.js");
+  const { isBuiltin, missingBuiltinsError } = await import("./builtins/catalog.js");
   const missing = generated.builtins.filter((b) => !isBuiltin(b));
-  if (missing.length > 0) {
-    throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
-  }
+  if (missing.length > 0) throw missingBuiltinsError(missing);
   // The runtime by reference (an import bundlers follow), never by a path relative to the compiler.
   const mod = await compiler.loadModule(generated.code, { ...generated, runtime: await import("./eval/index.js") });
   const info = Object.hasOwn(mod.entrypoints, entrypoint) ? (mod.entrypoints[entrypoint] as EntrypointInfo) : undefined;
-  if (!info) throw new RegoError("eval_internal_error", `generated module has no entrypoint ${JSON.stringify(entrypoint)}`);
+  if (!info) throw missingEntrypointError(entrypoint);
   const expressions = path ? [] : await queryExpressions(options.query, base.v0Compatible, planned.expressionKeys);
   const fn = info.fn as (input: unknown, data: unknown, options?: EvalOptions) => unknown;
   let run = fn;
@@ -173,4 +171,45 @@ export function wrapCompileError(what: string, e: unknown): RegoError {
   }
   const message = e instanceof Error ? e.message : String(e);
   return new RegoError("rego_compile_error", `${what}: ${message}`, undefined, { cause: e });
+}
+
+// The errors of the decision APIs (Authorizer, Engine, HotReloader), by situation. `who` names the
+// API in the message.
+
+/** A query that is not a non-empty string; `hint` follows the message when given. */
+export function emptyQueryError(who: string, hint = ""): RegoError {
+  return new RegoError("rego_compile_error", `${who}: ${hint === "" ? "the query must be a non-empty string" : `\`query\` must be a non-empty string, ${hint}`}`);
+}
+
+/** A policy directory without any .rego file; `where` names it as the message shows it. */
+export function noPolicyFilesError(who: string, where: string): RegoError {
+  return new RegoError("rego_compile_error", `${who}: no .rego files in ${where}`);
+}
+
+/** A policy file or directory that cannot be read; `what` names it as the message shows it. */
+export function unreadablePolicyError(who: string, what: string, e: unknown): RegoError {
+  return new RegoError("rego_compile_error", `${who}: cannot read ${what}: ${e instanceof Error ? e.message : String(e)}`, undefined, { cause: e });
+}
+
+/** A decision with more than one result row. */
+export function multipleResultsError(what: string, count: number): RegoError {
+  return new RegoError("eval_invalid_result", `${what} produced ${count} results, expected one`);
+}
+
+/** A decision whose value is not a boolean where one is required; `value` is its description. */
+export function notBooleanError(who: string, query: string, value: string): RegoError {
+  return new RegoError("eval_invalid_result", `${who}: the decision ${query} is ${value}, not a boolean`);
+}
+
+/** A synchronous call of a decision whose policy calls async builtins. */
+export function asyncPolicyError(who: string, instead: string): RegoError {
+  return new RegoError("eval_internal_error", `${who}: this policy calls async builtins (e.g. http.send): use ${instead}`);
+}
+
+function compilerImportError(e: unknown): RegoError {
+  return new RegoError("eval_internal_error", `cannot import the compiler (regoc/compiler): ${(e as Error).message}`, undefined, { cause: e });
+}
+
+function missingEntrypointError(entrypoint: string): RegoError {
+  return new RegoError("eval_internal_error", `generated module has no entrypoint ${JSON.stringify(entrypoint)}`);
 }

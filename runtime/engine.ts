@@ -11,7 +11,7 @@
 import type { EvalOptions } from "./builtins/context.js";
 import { Authorizer } from "./authorizer.js";
 import { loadAllBuiltins } from "./builtins/catalog.js";
-import { asRegoError, compileDecision, wrapCompileError, type CompiledDecision } from "./decision.js";
+import { asRegoError, compileDecision, emptyQueryError, noPolicyFilesError, unreadablePolicyError, wrapCompileError, type CompiledDecision } from "./decision.js";
 import { RegoError } from "./errors.js";
 import { optionsWithDeadline, type DeadlineOptions } from "./eval/deadline.js";
 import type { Bindings } from "./eval/prepared.js";
@@ -157,7 +157,7 @@ export class Engine {
 
   private compiled(query: string): Promise<CompiledDecision> {
     if (typeof query !== "string" || query.trim() === "") {
-      return Promise.reject(new RegoError("rego_compile_error", "Engine: the query must be a non-empty string"));
+      return Promise.reject(emptyQueryError("Engine"));
     }
     let p = this.cache.get(query);
     if (p) {
@@ -184,8 +184,7 @@ async function readPolicyDir(dir: string): Promise<Record<string, string>> {
   const { readFile } = await import("node:fs/promises");
   const { join, relative } = await import("node:path");
   const { listPolicyFiles } = await import("./reloadFiles.js");
-  const fail = (_path: string, e: unknown): RegoError =>
-    new RegoError("rego_compile_error", `Engine: cannot read policyDir ${JSON.stringify(dir)}: ${(e as Error).message}`, undefined, { cause: e });
+  const fail = (_path: string, e: unknown): RegoError => unreadablePolicyError("Engine", `policyDir ${JSON.stringify(dir)}`, e);
   const out: Record<string, string> = {};
   for (const rel of await listPolicyFiles(dir, (name) => name.endsWith(".rego"), fail)) {
     const full = join(dir, ...rel);
@@ -193,6 +192,6 @@ async function readPolicyDir(dir: string): Promise<Record<string, string>> {
       throw fail(full, e);
     });
   }
-  if (Object.keys(out).length === 0) throw new RegoError("rego_compile_error", `Engine: no .rego files in policyDir ${JSON.stringify(dir)}`);
+  if (Object.keys(out).length === 0) throw noPolicyFilesError("Engine", `policyDir ${JSON.stringify(dir)}`);
   return out;
 }

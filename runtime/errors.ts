@@ -123,9 +123,10 @@ export function resourceFailure(e: unknown): string | undefined {
   return undefined;
 }
 
-/** OPA's error for an evaluation past its deadline or cancelled by its caller. */
-export function cancelError(): RegoError {
-  return new RegoError("eval_cancel_error", "caller cancelled query execution");
+/** OPA's error for an evaluation past its deadline or cancelled by its caller (a builtin that
+ * gives up waiting, such as a DNS lookup past its timeout, says why); it always propagates. */
+export function cancelError(message = "caller cancelled query execution"): RegoError {
+  return new RegoError("eval_cancel_error", message);
 }
 
 /** A resource failure (see resourceFailure) as an eval_internal_error; undefined for other errors. */

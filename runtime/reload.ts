@@ -141,7 +141,7 @@ export class HotReloader {
   }
 
   private loaded(): Loaded {
-    if (!this.current) throw new RegoError("eval_internal_error", "HotReloader: no policy loaded");
+    if (!this.current) throw notLoadedError();
     return this.current;
   }
 
@@ -263,4 +263,8 @@ function settingsOf(options: HotReloaderOptions): Settings {
     onReload: options.onReload,
     onError: options.onError ?? ((e) => console.error(`HotReloader: reload failed, the previous policy stays: ${e.toString()}`)),
   };
+}
+
+function notLoadedError(): RegoError {
+  return new RegoError("eval_internal_error", "HotReloader: no policy loaded");
 }

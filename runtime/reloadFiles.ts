@@ -8,6 +8,7 @@
 // snapshots in `..data`; symlinks are followed (listPolicyFiles). node:fs, node:path, node:crypto and
 // yaml are imported lazily: the runtime index must stay loadable in browsers.
 import { mergeDataFile, parseDataFile, type DataFileError } from "./dataFiles.js";
+import { noPolicyFilesError, unreadablePolicyError } from "./decision.js";
 import { RegoError } from "./errors.js";
 import { toJSON, type JSONValue } from "./value/json.js";
 import { newPlainObject } from "./value/value.js";
@@ -64,7 +65,7 @@ export async function readPolicyTree(dir: string): Promise<PolicyTree> {
     }
   }
   if (Object.keys(modules).length === 0) {
-    throw new RegoError("rego_compile_error", `HotReloader: no .rego files in ${JSON.stringify(dir)}`);
+    throw noPolicyFilesError("HotReloader", JSON.stringify(dir));
   }
   data.sort((a, b) => a.path.length - b.path.length);
   return { modules, data, revision: hash.digest("hex").slice(0, 16) };
@@ -123,6 +124,5 @@ const dataError: DataFileError = (_problem, file, message, cause) =>
   new RegoError("storage_invalid_value_error", `HotReloader: ${file}: ${message}`, undefined, { cause });
 
 function readError(path: string, e: unknown): RegoError {
-  const message = e instanceof Error ? e.message : String(e);
-  return new RegoError("rego_compile_error", `HotReloader: cannot read ${JSON.stringify(path)}: ${message}`, undefined, { cause: e });
+  return unreadablePolicyError("HotReloader", JSON.stringify(path), e);
 }

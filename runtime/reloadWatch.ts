@@ -110,8 +110,7 @@ export class ReloadWatch {
     watcher.on("error", (e) => {
       if (this.closed) return;
       const label = this.options.label ?? `watching ${roots.map((r) => JSON.stringify(r)).join(", ")}`;
-      const message = e instanceof Error ? e.message : String(e);
-      this.options.report(new RegoError("rego_compile_error", `${label} failed: ${message}`, undefined, { cause: e }));
+      this.options.report(watchError(label, e));
     });
     await new Promise<void>((resolve) => watcher.once("ready", resolve));
   }
@@ -144,4 +143,9 @@ export class ReloadWatch {
       if (error && !this.closed) this.options.report(error);
     } while (this.dirty && !this.closed);
   }
+}
+
+/** The watcher itself failed; `label` names what it watches. */
+function watchError(label: string, e: unknown): RegoError {
+  return new RegoError("rego_compile_error", `${label} failed: ${e instanceof Error ? e.message : String(e)}`, undefined, { cause: e });
 }

@@ -88,9 +88,10 @@ export function keyOf(t: Term): string {
   return `${t.type}:${opaTerm(t)}`;
 }
 
-// Every lookup in the rule tree and the type environment goes through keyOf, so the keys of vars
-// and strings (nearly all keys) are cached, made once per name; the cache is cleared when it grows
-// large, so that a long-lived process does not keep every name it saw.
+// A cache (module state on purpose; a key depends only on the name): every lookup in the rule tree
+// and the type environment goes through keyOf, so the keys of vars and strings (nearly all keys)
+// are made once per name. Cleared when it grows large, so that a long-lived process does not keep
+// every name it saw.
 const varKeys = new Map<string, string>();
 const stringKeys = new Map<string, string>();
 const MAX_CACHED_KEYS = 100_000;

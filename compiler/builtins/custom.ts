@@ -112,7 +112,7 @@ async function importBuiltinsModule(path: string): Promise<BuiltinsModule> {
         : e instanceof SyntaxError && ext === ".js"
           ? ' (a .js file is an ES module only in a package with "type": "module": or name it .mjs)'
           : "";
-    throw new RegoError("rego_compile_error", `${path}: cannot load builtins module: ${(e as Error).message}${hint}`, undefined, { cause: e });
+    throw moduleLoadError(path, e, hint);
   }
   const declarations = checkEntries(mod.declarations, `${path}: declarations`);
   const implementations = mod.implementations ?? {};
@@ -136,7 +136,7 @@ function extendCapabilities(base: Capabilities, entries: readonly CapabilityEntr
  * at the call, raised in strict and non-strict mode alike (it is not a builtin's own error). */
 const unsupported: BuiltinDef = {
   fn: () => {
-    throw new RegoError("eval_internal_error", "unsupported built-in");
+    throw unsupportedBuiltinError();
   },
 };
 
@@ -162,4 +162,13 @@ export async function prepareBuiltins(options: { module?: string | undefined; ca
   const known = defaultCapabilities().builtins;
   for (const name of capabilities.builtins.keys()) if (!Object.hasOwn(table, name) && !known.has(name) && !isBuiltin(name)) table[name] = unsupported;
   return { capabilities, unregister: registerBuiltins(table) };
+}
+
+/** A builtins module (`--builtins`) that does not load; `hint` names the likely cause. */
+function moduleLoadError(path: string, e: unknown, hint: string): RegoError {
+  return new RegoError("rego_compile_error", `${path}: cannot load builtins module: ${(e as Error).message}${hint}`, undefined, { cause: e });
+}
+
+function unsupportedBuiltinError(): RegoError {
+  return new RegoError("eval_internal_error", "unsupported built-in");
 }

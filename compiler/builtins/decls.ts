@@ -77,6 +77,7 @@ export function parseCapabilities(json: CapabilitiesFile): Capabilities {
   return { builtins, futureKeywords: json.future_keywords ?? [], features: json.features ?? [] };
 }
 
+/** A cache (module state on purpose): the default capabilities, parsed on first use. */
 let cached: Capabilities | undefined;
 
 /** The default capabilities (loaded once). */

@@ -23,12 +23,15 @@ import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } 
 import { parseArgs } from "node:util";
 import { RegoError, RegoErrors } from "../../runtime/errors.js";
 import type { CliCommand } from "../cli.js";
-import { checkRego, entrypointRef, parseModules, planRegoDetailed } from "../compile.js";
+import type { Module } from "../ast/nodes.js";
+import { checkRegoProgram, entrypointRef } from "../compile.js";
 import { writeModuleSync } from "../codegen/loader.js";
 import { generateTypeScript } from "../index.js";
 import { DATA_FILES } from "../../runtime/reloadFiles.js";
 import { bundleArchive, SIGNING_OPTIONS, signFiles, type SigningFlags } from "./sign.js";
 import { formatDiagnostics, loadSchemas, loadSources, readBundleDir } from "./sources.js";
+import { fileError, usageError } from "./errors.js";
+import { buildFailedError, entrypointWithoutPackageError, unnamablePackageError } from "../errors.js";
 
 export type BuildTarget = "ts" | "js" | "plan";
 
@@ -77,13 +80,14 @@ export function buildOutputs(options: BuildOptions): BuildResult {
   const sources: Record<string, string> = {};
   for (const [file, text] of Object.entries(loaded)) sources[named(cwd, file)] = text;
   const schemas = options.schema === undefined ? undefined : loadSchemas(resolve(cwd, options.schema));
-  const checked = checkRego({ modules: sources, v0Compatible, strict, ...(schemas ? { schemas } : {}) });
+  // one compilation: checked, then planned once per package
+  const checked = checkRegoProgram({ modules: sources, v0Compatible, strict, ...(schemas ? { schemas } : {}) });
   const result: BuildResult = { errors: checked.errors, warnings: checked.warnings, files: {}, sources };
   if (checked.errors.length > 0) return result;
   const files: Record<string, string> = {};
   try {
-    for (const group of groupByPackage(sources, options.entrypoints, v0Compatible)) {
-      const planned = planRegoDetailed({ modules: sources, entrypoints: group.entrypoints, v0Compatible, strict, ...(schemas ? { schemas } : {}) });
+    for (const group of groupByPackage(checked.modules, options.entrypoints)) {
+      const planned = checked.plan(group.entrypoints);
       const file = group.path.join("/") + EXTENSION[target];
       if (target === "plan") {
         files[file] = `${JSON.stringify(planned.plan, null, 2)}\n`;
@@ -121,9 +125,9 @@ interface PackageGroup {
 }
 
 /** Entrypoints by the package that holds them (see the top of this file), packages sorted. */
-function groupByPackage(sources: Record<string, string>, entrypoints: readonly string[], v0: boolean): PackageGroup[] {
+function groupByPackage(modules: readonly Module[], entrypoints: readonly string[]): PackageGroup[] {
   const packages = new Map<string, { path: string[]; files: string[] }>();
-  for (const m of parseModules(sources, v0)) {
+  for (const m of modules) {
     const path = m.package.path.slice(1).map((t) => String(t.value));
     const key = path.join("\0");
     const entry = packages.get(key) ?? { path, files: [] };
@@ -135,9 +139,9 @@ function groupByPackage(sources: Record<string, string>, entrypoints: readonly s
     const ref = entrypointRef(e);
     let pkg: { path: string[]; files: string[] } | undefined;
     for (let n = ref.length; n > 0 && !pkg; n--) pkg = packages.get(ref.slice(0, n).join("\0"));
-    if (!pkg) throw new RegoError("rego_compile_error", `entrypoint "${ref.join("/")}" is in no package of the given modules`);
+    if (!pkg) throw entrypointWithoutPackageError(ref.join("/"));
     const bad = pkg.path.find((s) => s === "" || s === "." || s === ".." || /[/\\\0]/.test(s));
-    if (bad !== undefined) throw new RegoError("rego_compile_error", `package ${JSON.stringify(pkg.path)}: the segment ${JSON.stringify(bad)} cannot name an output file`);
+    if (bad !== undefined) throw unnamablePackageError(pkg.path, bad);
     const key = pkg.path.join("\0");
     const group = groups.get(key) ?? { path: pkg.path, entrypoints: [], files: [...pkg.files].sort() };
     const name = ref.join("/");
@@ -232,7 +236,7 @@ export async function watchBuild(options: BuildOptions, { io = processIO, deboun
       io.err(`${e.toString()}\n`);
       code = 1;
     }
-    return code === 0 ? undefined : new RegoError("rego_compile_error", "build failed: the last good output stays");
+    return code === 0 ? undefined : buildFailedError();
   };
   const watch = await ReloadWatch.start({
     paths: [...options.paths.map((p) => resolve(cwd, p)), ...(schemaPath ? [schemaPath] : [])],
@@ -289,7 +293,7 @@ async function buildBundle(options: BuildOptions, flags: SigningFlags & { revisi
     for (const [path, content] of entries) {
       const name = path.slice(path.lastIndexOf("/") + 1);
       if (!name.endsWith(".rego") && !DATA_FILES.includes(name)) continue;
-      if (files.has(path)) throw new RegoError("cli_usage_error", `${arg}: ${path} is already in the bundle from another path`);
+      if (files.has(path)) throw fileError(arg, `${path} is already in the bundle from another path`);
       files.set(path, content);
     }
   }
@@ -324,16 +328,16 @@ const command: CliCommand = {
     });
     const entrypoints = values.entrypoint ?? [];
     if (positionals.length === 0 || entrypoints.length === 0 || values.output === undefined) {
-      throw new RegoError("cli_usage_error", USAGE.split("\n")[0]!);
+      throw usageError(USAGE.split("\n")[0]!);
     }
     const target = values.target;
     if (target === "bundle") {
-      if (values.check || values.watch) throw new RegoError("cli_usage_error", "--check and --watch are not available with --target bundle");
+      if (values.check || values.watch) throw usageError("--check and --watch are not available with --target bundle");
       return buildBundle({ paths: positionals, entrypoints, outDir: values.output, v0Compatible: values["v0-compatible"] === true, strict: values.strict === true, command: "", ...(values.schema !== undefined ? { schema: values.schema } : {}) }, values);
     }
-    if (values["signing-key"] !== undefined || values.revision !== undefined) throw new RegoError("cli_usage_error", "--signing-key and --revision go with --target bundle");
-    if (target !== "ts" && target !== "js" && target !== "plan") throw new RegoError("cli_usage_error", `--target must be ts, js, plan or bundle, not ${JSON.stringify(target)}`);
-    if (values.check && values.watch) throw new RegoError("cli_usage_error", "--check and --watch do not go together");
+    if (values["signing-key"] !== undefined || values.revision !== undefined) throw usageError("--signing-key and --revision go with --target bundle");
+    if (target !== "ts" && target !== "js" && target !== "plan") throw usageError(`--target must be ts, js, plan or bundle, not ${JSON.stringify(target)}`);
+    if (values.check && values.watch) throw usageError("--check and --watch do not go together");
     const v0 = values["v0-compatible"] === true;
     const options: BuildOptions = {
       paths: positionals,

@@ -7,9 +7,9 @@
 // runtime/builtins/ file of an implemented builtin).
 import { parseArgs } from "node:util";
 import { builtinCategory, isBuiltin } from "../../runtime/builtins/catalog.js";
-import { RegoError } from "../../runtime/errors.js";
 import { defaultCapabilities } from "../builtins/decls.js";
 import type { CliCommand } from "../cli.js";
+import { usageError } from "./errors.js";
 
 export type BuiltinStatus = "implemented" | "compile-time" | "not implemented";
 
@@ -65,7 +65,7 @@ const command: CliCommand = {
     try {
       json = parseArgs({ args: argv, options: { json: { type: "boolean", default: false } }, strict: true }).values.json === true;
     } catch (e) {
-      throw new RegoError("cli_usage_error", `builtins: ${(e as Error).message}`);
+      throw usageError(`builtins: ${(e as Error).message}`);
     }
     const reports = builtinReports();
     process.stdout.write(json ? `${JSON.stringify(reports, null, 2)}\n` : `${table(reports)}\n`);

@@ -3,11 +3,11 @@
 // offending line, then regoc's warnings (rego_negation_warning) the same way; exits 1 when there
 // are errors. `--strict` makes the warnings errors.
 import { parseArgs } from "node:util";
-import { RegoError } from "../../runtime/errors.js";
 import type { CliCommand } from "../cli.js";
 import { checkRego, type CheckRegoOptions } from "../compile.js";
 import { BUILTINS_OPTIONS, BUILTINS_USAGE, withRunBuiltins } from "./runBuiltins.js";
 import { formatDiagnostics, loadSchemas, loadSources } from "./sources.js";
+import { usageError } from "./errors.js";
 
 const command: CliCommand = {
   summary: "report every compile error and negation warning of the Rego files under the given paths",
@@ -30,9 +30,9 @@ const command: CliCommand = {
       allowPositionals: true,
       strict: true,
     });
-    if (positionals.length === 0) throw new RegoError("cli_usage_error", "usage: regoc check <paths...> [--v0-compatible] [--strict]");
+    if (positionals.length === 0) throw usageError("usage: regoc check <paths...> [--v0-compatible] [--strict]");
     const maxErrors = Number(values["max-errors"]);
-    if (!Number.isInteger(maxErrors) || maxErrors < 0) throw new RegoError("cli_usage_error", "--max-errors must be a number (0: no limit)");
+    if (!Number.isInteger(maxErrors) || maxErrors < 0) throw usageError("--max-errors must be a number (0: no limit)");
     const { modules } = loadSources(positionals, { data: false });
     const options: CheckRegoOptions = { modules, v0Compatible: values["v0-compatible"] === true, strict: values.strict === true, maxErrors };
     if (values.schema !== undefined) options.schemas = loadSchemas(values.schema);

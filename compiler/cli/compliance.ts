@@ -4,22 +4,22 @@
 // `--show` (with --filter) prints each selected case's Rego, its generated TypeScript and its outcome.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { RegoError } from "../../runtime/errors.js";
 import { defaultCasesDir, loadCases, type ComplianceCase } from "../compliance/cases.js";
 import { planFrontend } from "../compliance/frontends.js";
 import { updateKnownFailures } from "../compliance/knownFailures.js";
 import { formatReport } from "../compliance/report.js";
 import { runCase, type Frontend, type Outcome } from "../compliance/run.js";
 import type { CliCommand } from "../cli.js";
+import { flagError, usageError } from "./errors.js";
 
 async function frontendFor(name: string): Promise<Frontend> {
   if (name === "plan") return planFrontend;
   if (name === "rego") {
     const mod = (await import("../compliance/frontends.js")) as { regoFrontend?: Frontend };
     if (mod.regoFrontend) return mod.regoFrontend;
-    throw new RegoError("cli_usage_error", "--from rego: the Rego frontend is not available in this build");
+    throw usageError("--from rego: the Rego frontend is not available in this build");
   }
-  throw new RegoError("cli_usage_error", `--from must be plan or rego, not '${name}'`);
+  throw usageError(`--from must be plan or rego, not '${name}'`);
 }
 
 async function showCase(frontend: Frontend, c: ComplianceCase, outcome: Outcome): Promise<string> {
@@ -56,7 +56,7 @@ const command: CliCommand = {
     try {
       filter = values.filter ? new RegExp(values.filter) : undefined;
     } catch (e) {
-      throw new RegoError("cli_usage_error", `--filter: ${(e as Error).message}`);
+      throw flagError("--filter", (e as Error).message);
     }
     const cases = loadCases(values.cases ?? defaultCasesDir(), filter);
     const outcomes: Outcome[] = [];
@@ -68,7 +68,7 @@ const command: CliCommand = {
     process.stdout.write(`${formatReport(outcomes, { failures: values.failures })}\n`);
     if (values.json) writeFileSync(values.json, `${JSON.stringify(outcomes, null, 2)}\n`);
     if (values["update-known"]) {
-      if (filter) throw new RegoError("cli_usage_error", "--update-known needs a full run (no --filter)");
+      if (filter) throw usageError("--update-known needs a full run (no --filter)");
       updateKnownFailures(values["update-known"], outcomes, (o) => (o.status === "fail" ? `${o.kind}: ${o.reason}` : ""));
     }
     return outcomes.every((o) => o.status === "pass") ? 0 : 1;

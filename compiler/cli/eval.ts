@@ -3,7 +3,6 @@
 // {"result": [{"expressions": [{"value", "text", "location"}], "bindings": {...}}]}
 // (`{}` when the query is undefined).
 import { parseArgs } from "node:util";
-import { RegoError } from "../../runtime/errors.js";
 import { toJSONText } from "../../runtime/value/json.js";
 import { newPlainObject, setOwn, type PlainObject, type Value } from "../../runtime/value/value.js";
 import type { CliCommand } from "../cli.js";
@@ -14,6 +13,7 @@ import { BUILTINS_OPTIONS, BUILTINS_USAGE, withRunBuiltins } from "./runBuiltins
 import { termString } from "../../runtime/builtins/termString.js";
 import { explainBody, type PartsEvaluator } from "../testing/explain.js";
 import { explanationLines } from "../testing/report.js";
+import { unsupportedFlagValueError, usageError } from "./errors.js";
 
 const command: CliCommand = {
   summary: "evaluate a query against Rego policies and data, printing OPA's result format",
@@ -38,9 +38,9 @@ const command: CliCommand = {
       allowPositionals: true,
       strict: true,
     });
-    if (positionals.length !== 1) throw new RegoError("cli_usage_error", "usage: regoc eval [-d path]... [-i input.json] '<query>'");
+    if (positionals.length !== 1) throw usageError("usage: regoc eval [-d path]... [-i input.json] '<query>'");
     const query = positionals[0]!;
-    if (values.explain !== undefined && values.explain !== "fails") throw new RegoError("cli_usage_error", `--explain: '${values.explain}' is not supported (only 'fails')`);
+    if (values.explain !== undefined && values.explain !== "fails") throw unsupportedFlagValueError("--explain", values.explain, "'fails'");
     const explain = values.explain !== undefined;
     const v0 = values["v0-compatible"] === true;
     const { modules, data } = loadSources(values.data ?? [], { ignore: values.ignore ?? [] });

@@ -11,11 +11,12 @@ import { formatOpaJson, moduleToOpaJson } from "../ast/opaJson.js";
 import { parseModuleResult } from "../syntax/index.js";
 import { RegoError } from "../../runtime/errors.js";
 import type { CliCommand } from "../cli.js";
+import { usageError } from "./errors.js";
 
 const usage = "usage: regoc parse <files|dirs...> [--json] [--locations] [--v0-compatible]";
 
-function usageError(message: string): RegoError {
-  return new RegoError("cli_usage_error", `${message}\n${usage}`);
+function parseUsageError(message: string): RegoError {
+  return usageError(message, usage);
 }
 
 /** The .rego files under the given paths (files as given, directories recursively, sorted). */
@@ -26,7 +27,7 @@ export function regoFiles(paths: string[]): string[] {
     try {
       st = statSync(p);
     } catch {
-      throw usageError(`no such file or directory: ${p}`);
+      throw parseUsageError(`no such file or directory: ${p}`);
     }
     if (st.isDirectory()) {
       for (const name of readdirSync(p).sort()) visit(join(p, name), false);
@@ -54,10 +55,10 @@ const command: CliCommand = {
         },
       });
     } catch (e) {
-      throw usageError((e as Error).message);
+      throw parseUsageError((e as Error).message);
     }
     const { values, positionals } = parsed;
-    if (positionals.length === 0) throw usageError("no files given");
+    if (positionals.length === 0) throw parseUsageError("no files given");
     const files = regoFiles(positionals);
     const regoVersion = values["v0-compatible"] ? "v0" : "v1";
     const out: string[] = [];

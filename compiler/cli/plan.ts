@@ -2,11 +2,11 @@
 // files under the paths and prints the IR plan (OPA's plan.json format) of the entrypoints.
 // With --opa (or OPA_BIN) a real `opa` binary builds the plan instead.
 import { parseArgs } from "node:util";
-import { RegoError } from "../../runtime/errors.js";
 import type { CliCommand } from "../cli.js";
 import { planRego } from "../compile.js";
 import { opaFromEnv, planWithOpa } from "../opa.js";
 import { loadSources } from "./sources.js";
+import { usageError } from "./errors.js";
 
 const command: CliCommand = {
   summary: "compile Rego to an IR plan (OPA's plan.json) for the given entrypoints",
@@ -25,7 +25,7 @@ const command: CliCommand = {
     });
     const entrypoints = values.entrypoint ?? [];
     if (positionals.length === 0 || entrypoints.length === 0) {
-      throw new RegoError("cli_usage_error", "usage: regoc plan <paths...> -e <entrypoint> [-e ...] [--v0-compatible]");
+      throw usageError("usage: regoc plan <paths...> -e <entrypoint> [-e ...] [--v0-compatible]");
     }
     const v0 = values["v0-compatible"] === true;
     const opa = values.opa ?? opaFromEnv();

@@ -8,6 +8,7 @@ import { RegoError, RegoErrors } from "../../runtime/errors.js";
 import type { LogLevel } from "../../runtime/server.js";
 import type { CliCommand } from "../cli.js";
 import { formatDiagnostics, loadBundles, loadSources } from "./sources.js";
+import { flagError, unsupportedFlagValueError, usageError } from "./errors.js";
 
 const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
 
@@ -40,12 +41,12 @@ const command: CliCommand = {
       allowPositionals: true,
       strict: true,
     });
-    if (!values.server) throw new RegoError("cli_usage_error", "regoc run: only the server mode is supported: pass --server");
+    if (!values.server) throw usageError("regoc run: only the server mode is supported: pass --server");
     const level = values["log-level"] as LogLevel;
-    if (!LEVELS.includes(level)) throw new RegoError("cli_usage_error", `--log-level: '${level}' is not one of ${LEVELS.join(", ")}`);
-    if (values["log-format"] !== "json") throw new RegoError("cli_usage_error", "--log-format: only 'json' is supported");
+    if (!LEVELS.includes(level)) throw flagError("--log-level", `'${level}' is not one of ${LEVELS.join(", ")}`);
+    if (values["log-format"] !== "json") throw flagError("--log-format", "only 'json' is supported");
     const addrs = values.addr ?? ["localhost:8181"];
-    if (addrs.length !== 1) throw new RegoError("cli_usage_error", "--addr: one address only");
+    if (addrs.length !== 1) throw flagError("--addr", "one address only");
     const { host, port } = parseAddr(addrs[0]!);
     const settings = parseSettings(values.set ?? []);
     const v0 = values["v0-compatible"] === true;
@@ -109,9 +110,9 @@ const command: CliCommand = {
 /** "host:port", ":port" (every interface) or "[v6]:port". */
 function parseAddr(addr: string): { host: string | undefined; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(addr);
-  if (!m) throw new RegoError("cli_usage_error", `--addr: '${addr}' is not host:port`);
+  if (!m) throw flagError("--addr", `'${addr}' is not host:port`);
   const port = Number(m[3]);
-  if (port > 65535) throw new RegoError("cli_usage_error", `--addr: port ${port} is out of range`);
+  if (port > 65535) throw flagError("--addr", `port ${port} is out of range`);
   const host = m[1] ?? m[2];
   return { host: host === "" ? undefined : host, port };
 }
@@ -122,13 +123,13 @@ function parseSettings(sets: readonly string[]): { "server.decoding.max_length"?
     const i = s.indexOf("=");
     const key = i === -1 ? s : s.slice(0, i);
     const value = i === -1 ? "" : s.slice(i + 1);
-    if (!(SETTINGS as readonly string[]).includes(key)) throw new RegoError("cli_usage_error", `--set: '${key}' is not supported (only ${SETTINGS.join(", ")})`);
+    if (!(SETTINGS as readonly string[]).includes(key)) throw unsupportedFlagValueError("--set", key, SETTINGS.join(", "));
     if (key === "default_decision") {
-      if (value.replace(/^\/+|\/+$/g, "") === "") throw new RegoError("cli_usage_error", "--set default_decision: a path such as /system/main");
+      if (value.replace(/^\/+|\/+$/g, "") === "") throw flagError("--set default_decision", "a path such as /system/main");
       out[key] = value;
     } else {
       const n = Number(value);
-      if (!Number.isSafeInteger(n) || n <= 0) throw new RegoError("cli_usage_error", `--set ${key}: should be a positive number of bytes`);
+      if (!Number.isSafeInteger(n) || n <= 0) throw flagError(`--set ${key}`, "should be a positive number of bytes");
       out[key] = n;
     }
   }
@@ -145,7 +146,7 @@ function logger(min: LogLevel) {
 
 function listen(server: Server, host: string | undefined, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const onError = (e: NodeJS.ErrnoException) => reject(new RegoError("cli_usage_error", `--addr: cannot listen on ${host ?? ""}:${port}: ${e.code ?? e.message}`));
+    const onError = (e: NodeJS.ErrnoException) => reject(flagError("--addr", `cannot listen on ${host ?? ""}:${port}: ${e.code ?? e.message}`));
     server.once("error", onError);
     server.listen(port, host, () => {
       server.off("error", onError);

@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { Header } from "tar";
-import { RegoError } from "../../runtime/errors.js";
 import { writeModuleSync } from "../codegen/loader.js";
 import type { CliCommand } from "../cli.js";
 import { readBundleDir } from "./sources.js";
+import { fileError, flagError, usageError } from "./errors.js";
 
 export interface SigningFlags {
   "signing-key"?: string | undefined;
@@ -31,16 +31,16 @@ export const SIGNING_OPTIONS = {
 export async function signFiles(files: ReadonlyMap<string, Buffer>, flags: SigningFlags): Promise<string> {
   const { signBundle } = await import("../../runtime/bundle/signatures.js");
   const raw = flags["signing-key"];
-  if (raw === undefined) throw new RegoError("cli_usage_error", "--signing-key is required");
+  if (raw === undefined) throw usageError("--signing-key is required");
   const key = raw.startsWith("-----BEGIN") || !existsSync(raw) ? raw : readFileSync(raw, "utf8");
   let claims: Record<string, unknown> | undefined;
   if (flags["claims-file"] !== undefined) {
     try {
       claims = JSON.parse(readFileSync(flags["claims-file"], "utf8")) as Record<string, unknown>;
     } catch (e) {
-      throw new RegoError("cli_usage_error", `--claims-file ${flags["claims-file"]}: ${(e as Error).message}`);
+      throw flagError(`--claims-file ${flags["claims-file"]}`, (e as Error).message);
     }
-    if (typeof claims !== "object" || claims === null || Array.isArray(claims)) throw new RegoError("cli_usage_error", `--claims-file ${flags["claims-file"]}: must hold a JSON object`);
+    if (typeof claims !== "object" || claims === null || Array.isArray(claims)) throw flagError(`--claims-file ${flags["claims-file"]}`, "must hold a JSON object");
   }
   return signBundle(files, { key, algorithm: flags["signing-alg"] ?? "RS256", ...(claims ? { claims } : {}) });
 }
@@ -63,9 +63,9 @@ const command: CliCommand = {
       allowPositionals: true,
       strict: true,
     });
-    if (positionals.length !== 1) throw new RegoError("cli_usage_error", USAGE.split("\n")[0]!);
+    if (positionals.length !== 1) throw usageError(USAGE.split("\n")[0]!);
     const dir = positionals[0]!;
-    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new RegoError("cli_usage_error", `${dir}: not a bundle directory`);
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw fileError(dir, "not a bundle directory");
     const text = await signFiles(readBundleDir(dir), values);
     const out = join(values["output-file-path"], ".signatures.json");
     writeModuleSync(out, text);

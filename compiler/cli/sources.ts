@@ -13,6 +13,7 @@ import type { NodeLocation } from "../ast/nodes.js";
 import { stringTerm, varTerm } from "../ast/terms.js";
 import { opaRef } from "../ast/print.js";
 import { newPlainObject, type PlainObject, type Value } from "../../runtime/value/value.js";
+import { fileError, noSuchPathError } from "./errors.js";
 
 export interface LoadedSources {
   /** Rego modules by path (the argument joined with the path below it). */
@@ -36,7 +37,7 @@ function walk(path: string, ignore: readonly RegExp[] = []): string[] {
   try {
     st = statSync(path);
   } catch {
-    throw new RegoError("cli_usage_error", `${path}: no such file or directory`);
+    throw noSuchPathError(path);
   }
   if (!st.isDirectory()) return [path];
   const out: string[] = [];
@@ -95,7 +96,7 @@ export async function loadBundles(paths: readonly string[], options: LoadOptions
   for (const arg of paths) {
     const root = normalize(arg);
     const st = statSync(root, { throwIfNoEntry: false });
-    if (!st) throw new RegoError("cli_usage_error", `${arg}: no such file or directory`);
+    if (!st) throw noSuchPathError(arg);
     let bundle;
     if (st.isDirectory()) bundle = assemble(readBundleDir(root, ignore)); else bundle = await readArchive(readFileSync(root), DEFAULT_LIMITS);
     const named = Object.fromEntries(Object.entries(bundle.modules).map(([path, text]) => [join(root, path), text]));
@@ -115,14 +116,14 @@ export function readBundleDir(root: string, ignore: readonly RegExp[] = []): Map
 
 /** One JSON or YAML file's value (`regoc eval -i`). */
 export function readDataFile(file: string): Value {
-  return parseDataFile(file, read(file), (_problem, f, message) => new RegoError("cli_usage_error", `${f}: ${message}`));
+  return parseDataFile(file, read(file), (_problem, f, message) => fileError(f, message));
 }
 
 function read(file: string): string {
   try {
     return readFileSync(file, "utf8");
   } catch (e) {
-    throw new RegoError("cli_usage_error", `${file}: ${(e as Error).message}`);
+    throw fileError(file, (e as Error).message);
   }
 }
 
@@ -159,7 +160,7 @@ export function loadSchemas(path: string): Record<string, string> {
   try {
     st = statSync(path);
   } catch {
-    throw new RegoError("cli_usage_error", `${path}: no such file or directory`);
+    throw noSuchPathError(path);
   }
   if (!st.isDirectory()) return { schema: readFileSync(path, "utf8") };
   const out: Record<string, string> = {};

@@ -12,11 +12,12 @@ import type { CliCommand } from "../cli.js";
 import type { Capabilities } from "../builtins/decls.js";
 import { BUILTINS_OPTIONS, BUILTINS_USAGE, withRunBuiltins } from "./runBuiltins.js";
 import { parseTimeout } from "../testing/timeout.js";
+import { usageError } from "./errors.js";
 
 const USAGE = "usage: regoc test <path> [path ...] [-v] [--run REGEX] [--ignore GLOB]... [--timeout DURATION] [--explain fails] [-b] [--count N] [-c [--threshold PCT]] [--builtins MODULE] [--capabilities FILE] [--v0-compatible] [--format pretty|json]";
 
 function usage(message: string): RegoError {
-  return new RegoError("cli_usage_error", `${message}\n${USAGE}`);
+  return usageError(message, USAGE);
 }
 
 /** OPA's error list text: `1 error occurred: file:row: code: message`, or `N errors occurred:` + lines. */

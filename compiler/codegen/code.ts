@@ -27,7 +27,8 @@ export class Code {
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const PREFIX = /^[a-z]{1,2}$/;
-/** Prefixes `numbered` has checked (a handful; names are made by the hundred thousand). */
+/** A cache (module state on purpose): the prefixes `numbered` has checked (a handful; names are
+ * made by the hundred thousand). */
 const checkedPrefixes = new Set<string>();
 /** Only this file holds it: a Name built with it skips the identifier test (`numbered`). */
 const BUILT_HERE = Symbol("numbered");

@@ -5,6 +5,7 @@
 import { RegoError } from "../../runtime/errors.js";
 import type { Plan, Policy } from "../ir/types.js";
 import { decodeValidPolicy } from "../ir/prepare.js";
+import { invalid } from "../ir/decode.js";
 import { optimize } from "../optimize/index.js";
 import { analyseCalls } from "./analysis/calls.js";
 import { detectDirect, type DirectEntry } from "./analysis/entry.js";
@@ -76,14 +77,11 @@ export function preparePolicy(plan: unknown): Policy {
 
 export function selectPlans(policy: Policy, entrypoint: string | undefined): Plan[] {
   const plans = policy.plans.plans;
-  if (plans.length === 0) throw new RegoError("plan_invalid_error", "plans.plans: the plan has no entrypoints");
+  if (plans.length === 0) throw invalid("plans.plans", "the plan has no entrypoints");
   if (entrypoint === undefined) return plans;
   const p = plans.find((x) => x.name === entrypoint);
   if (!p) {
-    throw new RegoError(
-      "plan_invalid_error",
-      `no entrypoint ${JSON.stringify(entrypoint)} in the plan (entrypoints: ${plans.map((x) => JSON.stringify(x.name)).join(", ")})`,
-    );
+    throw invalid("", `no entrypoint ${JSON.stringify(entrypoint)} in the plan (entrypoints: ${plans.map((x) => JSON.stringify(x.name)).join(", ")})`);
   }
   return [p];
 }
@@ -138,7 +136,7 @@ export function generateModule(decoded: Policy, options: GenerateOptions = {}): 
   const calls = analyseCalls(policy, plans);
   const language = options.language ?? "typescript";
   if (!Object.hasOwn(LAYOUTS, language)) {
-    throw new RegoError("rego_compile_error", `codegen: language must be "typescript", "javascript" or "function", not ${JSON.stringify(language)}`);
+    throw unknownLanguageError(language);
   }
   const typed = language === "typescript";
   const directs = plans.map((p) => detectDirect(policy, p));
@@ -244,4 +242,8 @@ export function generateModule(decoded: Policy, options: GenerateOptions = {}): 
     })),
     builtins: [...calls.builtins].sort(),
   };
+}
+
+function unknownLanguageError(language: unknown): RegoError {
+  return new RegoError("rego_compile_error", `codegen: language must be "typescript", "javascript" or "function", not ${JSON.stringify(language)}`);
 }

@@ -41,6 +41,7 @@ import { BUILTINS_MODULE, RUNTIME_MODULE } from "./module.js";
 /** The runtime module generated code imports as "regoc/eval": its exports by name (a module namespace). */
 export type RuntimeModule = Readonly<Record<string, unknown>>;
 
+/** A cache (module state on purpose): this package's runtime, imported once. */
 let ownRuntime: Promise<RuntimeModule> | undefined;
 
 /** This package's runtime, imported by a literal specifier (a bundler includes it). A failure is
@@ -50,10 +51,7 @@ function defaultRuntime(code: string): Promise<RuntimeModule> {
     (m) => m as RuntimeModule,
     (e: unknown) => {
       ownRuntime = undefined;
-      throw new RegoError("eval_internal_error", `generated module: cannot import the runtime ("regoc/eval"): ${(e as Error).message}`, undefined, {
-        details: { source: code },
-        cause: e,
-      });
+      throw runtimeImportError(code, e);
     },
   );
   return ownRuntime;
@@ -63,6 +61,14 @@ function defaultRuntime(code: string): Promise<RuntimeModule> {
 export interface LoadedModule {
   entrypoints: EntrypointTable;
   [name: string]: unknown;
+}
+
+/** This package's runtime did not import: not the policy's fault. */
+function runtimeImportError(source: string, e: unknown): RegoError {
+  return new RegoError("eval_internal_error", `generated module: cannot import the runtime ("regoc/eval"): ${(e as Error).message}`, undefined, {
+    details: { source },
+    cause: e,
+  });
 }
 
 function loadError(message: string, source: string, cause?: unknown): RegoError {
@@ -80,7 +86,7 @@ export interface ToJavaScriptOptions {
 
 const TRANSFORM = { loader: "ts", format: "esm", target: "es2022", sourcemap: false } as const;
 
-/** esbuild's transform, loaded on first use (a module generated as JavaScript never needs it),
+/** A cache (module state on purpose): esbuild's transform, loaded on first use (a module generated as JavaScript never needs it),
  * then kept: a dynamic import per call costs more than a small module's transform. */
 let esbuildTransform: typeof import("esbuild").transform | undefined;
 

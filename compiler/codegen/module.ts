@@ -91,15 +91,16 @@ class TypeScriptLayout implements ModuleLayout {
   }
 }
 
-/** ts-morph, loaded on first use: it brings the TypeScript compiler (~0.5 s to load), which a
- * module generated as JavaScript never needs. */
+/** A cache (module state on purpose): ts-morph, loaded on first use. It brings the TypeScript
+ * compiler, slow to load, which a module generated as JavaScript never needs. */
 let tsMorph: typeof TsMorph | undefined;
 
 function morph(): typeof TsMorph {
   return (tsMorph ??= createRequire(import.meta.url)("ts-morph") as typeof TsMorph);
 }
 
-/** One in-memory project for every module (creating a Project costs more than a module). */
+/** A cache (module state on purpose): one in-memory project for every module (creating a Project
+ * costs more than a module). */
 let project: Project | undefined;
 
 function getProject(): Project {

@@ -8,6 +8,7 @@ import { compiledProgram } from "../partial/program.js";
 import { partialEval } from "../partial/index.js";
 import { parseTermResult } from "../syntax/index.js";
 import { RegoError } from "../../runtime/errors.js";
+import { fragmentError, invalidMaskRuleError, invalidParameterError, invalidUnknownError, unknownsParseError } from "./errors.js";
 import type { JSONValue } from "../../runtime/value/json.js";
 import { checkUnknown, compileAnnotations, resolveMaskRule, translate, type CompileAnnotations, type CompileFilterResponse, type TranslateOptions } from "./index.js";
 
@@ -35,12 +36,12 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** `filters/include` (OPA's URL form) or `data.filters.include` → the rule's path segments. */
 export function filterPath(path: string): string[] {
-  if (typeof path !== "string" || path.trim() === "") throw new RegoError("invalid_parameter", "compileFilter: missing required 'path' parameter");
+  if (typeof path !== "string" || path.trim() === "") throw invalidParameterError("compileFilter: missing required 'path' parameter");
   if (path === "data" || path.startsWith("data.") || path.startsWith("data[")) {
     const r = parseTermResult(path);
     const t = r.term;
     if (t?.type !== "ref" || !t.value.slice(1).every((p) => p.type === "string")) {
-      throw new RegoError("invalid_parameter", `compileFilter: invalid path ${JSON.stringify(path)}: expected a rule path such as filters/include`);
+      throw invalidParameterError(`compileFilter: invalid path ${JSON.stringify(path)}: expected a rule path such as filters/include`);
     }
     return t.value.slice(1).map((p) => String(p.value));
   }
@@ -64,8 +65,7 @@ export async function compileFilter(src: FilterSources, path: string, options: C
   }
   // without unknowns, partial evaluation is a full one: the filter would be all or nothing
   if (!unknowns?.length) {
-    throw new RegoError(
-      "invalid_unknown",
+    throw invalidUnknownError(
       `compileFilter: no unknowns for ${query}: pass unknowns (such as ["input.fruits"]) or declare them in the rule's METADATA (compile: unknowns: [input.fruits])`,
     );
   }
@@ -98,21 +98,22 @@ function partialEvaluation(options: Parameters<typeof partialEval>[0]): ReturnTy
     return partialEval(options);
   } catch (e) {
     if (!(e instanceof RegoError) || e.code !== "pe_unsupported") throw e;
-    throw new RegoError("pe_fragment_error", e.message, e.location, { details: { hint: "a filter compares one row's fields with known values" }, cause: e });
+    throw fragmentError(e.location, e.message, "a filter compares one row's fields with known values", e);
   }
 }
 
 /** The request's unknowns: strings that parse as refs rooted at input or data. */
 function checkRequestUnknowns(unknowns: unknown): void {
-  if (!Array.isArray(unknowns)) throw new RegoError("invalid_parameter", "error(s) occurred while parsing unknowns: expected an array of refs such as input.fruits");
+  if (!Array.isArray(unknowns)) throw unknownsParseError("expected an array of refs such as input.fruits");
   for (const u of unknowns) {
     const t = typeof u === "string" ? parseTermResult(u).term : undefined;
-    if (t?.type !== "ref") throw new RegoError("invalid_parameter", `error(s) occurred while parsing unknowns: ${JSON.stringify(u)} is not a ref such as input.fruits`);
+    if (t?.type !== "ref") throw unknownsParseError(`${JSON.stringify(u)} is not a ref such as input.fruits`);
     checkUnknown(t.value);
   }
 }
 
-/** The compile: annotations of a path, read once per compiled program. */
+/** A cache, keyed by the compiled program's modules: the compile: annotations of a path, read
+ * once per program. */
 const annotationCache = new WeakMap<readonly Module[], Map<string, CompileAnnotations>>();
 function annotationsOf(modules: readonly Module[], segments: readonly string[]): CompileAnnotations {
   let byPath = annotationCache.get(modules);
@@ -128,6 +129,6 @@ function maskRuleRef(text: string, segments: readonly string[]): Ref {
   const r = parseTermResult(text);
   const t = r.term;
   const ref: Ref | undefined = t?.type === "ref" ? t.value : t?.type === "var" ? [t] : undefined;
-  if (!ref) throw new RegoError("invalid_mask_rule", `compileFilter: mask rule ${JSON.stringify(text)} is not a rule ref such as data.filters.masks`);
+  if (!ref) throw invalidMaskRuleError(`compileFilter: mask rule ${JSON.stringify(text)} is not a rule ref such as data.filters.masks`);
   return resolveMaskRule(ref, segments.slice(0, -1));
 }

@@ -7,6 +7,7 @@ import type { Body, Expr, Module, Term } from "../ast/nodes.js";
 import { compareTerms } from "../ast/compare.js";
 import { printExpr, printTerm } from "../ast/print.js";
 import { RegoError, type Location } from "../../runtime/errors.js";
+import { fragmentError } from "./errors.js";
 import type { Constraint, Feature } from "./targets.js";
 
 export type AtomOp = "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "in" | "startswith" | "endswith" | "contains";
@@ -74,9 +75,6 @@ export function readResiduals(
   return { disjunction, errors };
 }
 
-function fragmentError(location: Location | undefined, message: string, hint: string): RegoError {
-  return new RegoError("pe_fragment_error", message, location, { details: { hint } });
-}
 
 function assertFeature(constraints: readonly Constraint[], f: Feature): string | undefined {
   const missing = constraints.filter((c) => !c.features.has(f));

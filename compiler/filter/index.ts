@@ -5,7 +5,8 @@
 //   { result: { ucast?, postgresql?, ... } } a multi-target request
 // Allow-all is "" (SQL) or {} (UCAST).
 import type { Body, Module, Ref, Rule, Term } from "../ast/nodes.js";
-import { RegoError, RegoErrors, type Location } from "../../runtime/errors.js";
+import { RegoErrors, type Location } from "../../runtime/errors.js";
+import { invalidUnknownError } from "./errors.js";
 import type { JSONValue } from "../../runtime/value/json.js";
 import { readResiduals } from "./fragment.js";
 import { mappingFor, shortNames, type Mappings } from "./mappings.js";
@@ -136,6 +137,6 @@ export function resolveMaskRule(ref: Ref, pkg: readonly string[]): Ref {
 export function checkUnknown(ref: Ref, location?: Location): void {
   const head = ref[0];
   if (head?.type !== "var" || (head.value !== "input" && head.value !== "data")) {
-    throw new RegoError("invalid_unknown", `unknowns must be prefixed with \`input\` or \`data\`: ${ref.map((t) => String(t.value)).join(".")}`, location);
+    throw invalidUnknownError(`unknowns must be prefixed with \`input\` or \`data\`: ${ref.map((t) => String(t.value)).join(".")}`, location);
   }
 }

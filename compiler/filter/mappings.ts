@@ -2,7 +2,7 @@
 // map for all; `{fruits: {$self: "fruit_table", name: "name_col"}}` renames a table and its
 // columns, `{name: {$table: "fruits"}}` makes the short unknown `input.name` the column `name`
 // of table `fruits`.
-import { RegoError } from "../../runtime/errors.js";
+import { invalidParameterError } from "./errors.js";
 import type { FilterTarget } from "./targets.js";
 
 export type Mappings = Readonly<Record<string, unknown>>;
@@ -20,7 +20,7 @@ export function mappingFor(mappings: Mappings | undefined, target: FilterTarget)
   for (const k of keys) {
     const m = mappings[k];
     if (m === undefined || m === null) continue;
-    if (!isMap(m)) throw new RegoError("invalid_parameter", `invalid targetSQLTableMappings for ${k}: expected an object`);
+    if (!isMap(m)) throw invalidParameterError(`invalid targetSQLTableMappings for ${k}: expected an object`);
     return m;
   }
   return mappings;

@@ -2,7 +2,7 @@
 // types, the `targetDialects` entries of a multi-target request) or by a short name, and what
 // each target can express (OPA's constraints: which builtins, and the features "not",
 // "field-ref" and "existence-ref").
-import { RegoError } from "../../runtime/errors.js";
+import { invalidParameterError } from "./errors.js";
 
 export type UcastVariant = "all" | "minimal" | "prisma" | "linq";
 export type SqlDialect = "postgresql" | "mysql" | "sqlserver" | "sqlite";
@@ -65,13 +65,13 @@ function one(name: string, given: string, fromDialects: boolean): FilterTarget {
     MULTITARGET_MEDIA_TYPE,
   ];
   const what = fromDialects ? `targetDialects entry ${JSON.stringify(given)}` : `target ${JSON.stringify(given)}`;
-  throw new RegoError(
-    "invalid_parameter",
+  throw invalidParameterError(
     `unsupported ${what}: use one of ${known.join(", ")}, or a short name such as postgresql or ucast.prisma` +
       (fromDialects ? " (entries are written sql+postgresql, ucast+prisma)" : ""),
   );
 }
 
+/** A cache (module state on purpose): one constraint object per target. */
 const constraints = new Map<string, Constraint>();
 
 /** What a target can express (one object per target, made when first asked for). */

@@ -11,7 +11,7 @@
 // unknowns, else chains, general ref heads) is a `pe_unsupported` error at the construct's location.
 import type { Body, Every, Expr, Module, NodeLocation, Ref, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "../passes/context.js";
-import type { TreeNode } from "../passes/ruleTree.js";
+import type { TreeNode } from "../passes/analysis/ruleTree.js";
 import { termToValue } from "../compile.js";
 import { RegoError } from "../../runtime/errors.js";
 import { EvalContext } from "../../runtime/builtins/context.js";

@@ -2,7 +2,7 @@
 // of SetGraph). Each rule on a cycle is reported with the cycle.
 import type { Rule } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { buildGraph } from "./graph.js";
+import { buildGraph } from "./analysis/graph.js";
 import { opaRef } from "../ast/print.js";
 
 export function setGraph(ctx: CompileContext): void {

@@ -4,7 +4,7 @@
 // with variables in its ref may not have functions below it.
 import type { Ref, Rule } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import type { TreeNode } from "./ruleTree.js";
+import type { TreeNode } from "./analysis/ruleTree.js";
 import { isGround, refHasPrefix } from "../ast/terms.js";
 import { opaRef, opaTerm } from "../ast/print.js";
 

@@ -4,11 +4,11 @@
 import type { Body, Import, Module, NodeLocation, Ref, Rule, Term } from "../ast/nodes.js";
 import { RegoError, type RegoErrorCode } from "../../runtime/errors.js";
 import { defaultCapabilities, type BuiltinDecl, type Capabilities } from "../builtins/decls.js";
-import type { ModuleTreeNode, TreeNode } from "./ruleTree.js";
-import type { DependencyRecord, Graph } from "./graph.js";
+import type { ModuleTreeNode, TreeNode } from "./analysis/ruleTree.js";
+import type { DependencyRecord, Graph } from "./analysis/graph.js";
 import type { TypeEnv } from "./types/env.js";
 import { SchemaSet } from "./types/schema.js";
-import { collectFacts, FactCollector, ModuleFacts } from "./facts.js";
+import { collectFacts, FactCollector, ModuleFacts } from "./analysis/facts.js";
 import { stringTerm } from "../ast/terms.js";
 import { opaRef } from "../ast/print.js";
 

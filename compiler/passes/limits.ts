@@ -12,6 +12,7 @@
 // find.
 import type { Body, Expr, Module, NodeLocation, Rule, Term } from "../ast/nodes.js";
 import { RegoError, assertNever } from "../../runtime/errors.js";
+import { tooComplexError } from "../errors.js";
 import { plainLocation } from "../syntax/location.js";
 import { takeLongestStatement } from "../syntax/nesting.js";
 
@@ -28,7 +29,7 @@ type Node = Term | Expr | Rule;
 
 /** Levels a rule may nest beyond one per character of its statement (see syntax/nesting.ts):
  * its own (rule → body → expression), an operator's ref and name, generated values. The densest
- * shapes in test/unit/compiler/limitsBound.test.ts stay within one per character (`f(1)`: 4
+ * shapes in test/unit/compiler/passes/limitsBound.test.ts stay within one per character (`f(1)`: 4
  * levels, 4 characters); the rest is margin. */
 export const OWN_LEVELS = 16;
 
@@ -145,17 +146,12 @@ function tooDeepOpt(node: Node | undefined, depth: number): Node | undefined {
   return node ? tooDeep(node, depth) : undefined;
 }
 
-/** Whether an exception is the JS engine's stack overflow. */
 /** The error for a stage that overflowed the stack anyway (a safety net under the limits above):
  * located at the most deeply nested node of the modules (or query), the likely cause. */
 export function stackOverflowError(what: string, modules: readonly Module[], query?: Body): RegoError {
   const roots: Node[] = query ? [...query] : modules.flatMap((m) => m.rules);
   const deepest = deepestNode(roots, Infinity);
-  return new RegoError(
-    "rego_compile_error",
-    `policy too complex to compile: ${what} ran out of stack${deepest ? ` (the most deeply nested part is here, ${deepest.depth} levels)` : ""}`,
-    deepest?.location ? plainLocation(deepest.location) : undefined,
-  );
+  return tooComplexError(what, deepest && { depth: deepest.depth, location: deepest.location ? plainLocation(deepest.location) : undefined });
 }
 
 /** How deeply a rule nests, in the limit's measure (for tests of the bound in nesting.ts). */

@@ -4,7 +4,7 @@
 // `__local0__ = [1, 2]; __local0__[i]`). Heads, comprehension terms and `every` domains too.
 import type { Body, Expr, Module, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext, HoistedTerms, LocalVarGen } from "./context.js";
-import { DependencyRecord, DependencyWalker } from "./graph.js";
+import { DependencyRecord, DependencyWalker } from "./analysis/graph.js";
 import { eqExpr, newExpr, varTerm } from "../ast/terms.js";
 import { assertNever } from "../../runtime/errors.js";
 

@@ -5,8 +5,8 @@
 // unused arguments and assigned variables are errors too.
 import type { Expr, Rule, Term } from "../ast/nodes.js";
 import type { CompileContext } from "./context.js";
-import { LocalDeclaredVars, Occurrence } from "./localVars.js";
-import { Rewriter } from "./localVarsRewriter.js";
+import { LocalDeclaredVars, Occurrence } from "./locals/scopes.js";
+import { Rewriter } from "./locals/rewriter.js";
 import { isScalar } from "../ast/terms.js";
 import { ALL_VARS, isWildcard, varsOf, varsOfTerms, varsOfTermsFrom, walkTerms } from "../ast/visit.js";
 import { assertNever } from "../../runtime/errors.js";
@@ -19,9 +19,6 @@ export function headMayHaveVars(r: Rule): boolean {
   for (let i = 1; i < h.reference.length; i++) if (!isScalar(h.reference[i]!)) return true;
   return false;
 }
-
-/** The `used` vars of a head without any (never added to). */
-const NO_VARS: Set<string> = new Set();
 
 export function rewriteLocalVars(ctx: CompileContext): void {
   const rw = new Rewriter(ctx.gen, ctx.strict);
@@ -99,8 +96,7 @@ function rewriteArg(rw: Rewriter, stack: LocalDeclaredVars, t: Term): void {
 /** Rewrites a rule's head and body in `stack` (started from `argsStack`), and returns it. */
 function rewriteRule(ctx: CompileContext, rw: Rewriter, rule: Rule, unusedArgs: Set<string>, argsStack: LocalDeclaredVars, stack: LocalDeclaredVars): LocalDeclaredVars {
   const onlyScalars = !headMayHaveVars(rule);
-  // (a head of scalars uses no var: the rewriter only reads `used`, so one empty set serves)
-  const used = onlyScalars ? NO_VARS : new Set<string>();
+  const used = new Set<string>();
   const h = rule.head;
   if (!onlyScalars) {
     if (ctx.mayHoldClosureTerms(rule)) {

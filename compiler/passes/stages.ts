@@ -22,7 +22,7 @@ import { rewriteRegoMetadataCalls } from "./rewriteRegoMetadataCalls.js";
 import { rewriteRuleHeadRefs } from "./rewriteRuleHeadRefs.js";
 import { rewriteTemplateStrings, rewriteTemplateStringsInQuery } from "./rewriteTemplateStrings.js";
 import { rewriteWithValues, rewriteWithValuesInQuery } from "./rewriteWithValues.js";
-import { buildModuleTree, buildRuleTree } from "./ruleTree.js";
+import { buildModuleTree, buildRuleTree } from "./analysis/ruleTree.js";
 
 export interface Stage {
   readonly name: string;
@@ -32,7 +32,7 @@ export interface Stage {
 /** The module stages. */
 export const stages: readonly Stage[] = [
   // first: every later stage sees fully qualified refs (it also collects each module's facts,
-  // facts.ts, as it goes)
+  // analysis/facts.ts, as it goes)
   { name: "ResolveRefs", run: resolveRefs },
   // after ResolveRefs (generated names must not clash with any var of the modules); takes the
   // modules' facts, by which the later stages skip the modules that cannot hold what they look for
@@ -52,7 +52,7 @@ export const stages: readonly Stage[] = [
   // after RewriteLocalVars, before RewriteExprTerms (which flattens the calls it produces)
   { name: "RewriteTemplateStrings", run: rewriteTemplateStrings },
   // records the rule dependencies of the modules RewriteRegoMetadataCalls cannot change, for
-  // SetGraph to replay (graph.ts)
+  // SetGraph to replay (analysis/graph.ts)
   { name: "RewriteExprTerms", run: rewriteExprTerms },
   { name: "RewriteRegoMetadataCalls", run: rewriteRegoMetadataCalls },
   { name: "SetGraph", run: setGraph },

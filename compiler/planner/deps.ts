@@ -7,7 +7,7 @@ import type { Ref, Rule, Term } from "../ast/nodes.js";
 import { walkTerms } from "../ast/visit.js";
 import { assertNever } from "../../runtime/errors.js";
 
-/** The compiler's rule tree (passes/ruleTree.ts) as far as the planner reads it: the rules at a
+/** The compiler's rule tree (passes/analysis/ruleTree.ts) as far as the planner reads it: the rules at a
  * node (the ground prefix of their refs) and the nodes below it by keyOf their key. */
 export interface RuleTreeNode {
   readonly values: readonly Rule[];

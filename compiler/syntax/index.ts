@@ -2,7 +2,7 @@
 // grammar (v1 by default, v0 by option) and OPA's parse errors. Nothing but RegoError ever
 // leaves these functions: deep nesting is stopped by a depth limit that reports an error.
 import type { Body, Module, Term } from "../ast/nodes.js";
-import { isStackOverflow, RegoError, RegoErrors, sortErrors } from "../../runtime/errors.js";
+import { isStackOverflow, RegoError, RegoErrors, sortErrors, type Location } from "../../runtime/errors.js";
 import { plainLocation } from "./location.js";
 import { DepthExceeded, MAX_DEPTH_MESSAGE, type ParseError } from "./parser/core.js";
 import { ModuleParser } from "./parser/module.js";
@@ -69,8 +69,13 @@ function guarded<T>(parser: Parser, fn: () => T): T | undefined {
 /** The start of the message reported when the parser itself fails (a bug, never a user's). */
 export const INTERNAL_ERROR = "internal error in the Rego parser";
 
+/** A rego_parse_error: the parser's errors and the term parse's. */
+function parseError(message: string, location: Location): RegoError {
+  return new RegoError("rego_parse_error", message, location);
+}
+
 function toRegoErrors(errors: ParseError[]): RegoError[] {
-  return sortErrors(errors.map((e) => new RegoError("rego_parse_error", e.message, plainLocation(e.location))));
+  return sortErrors(errors.map((e) => parseError(e.message, plainLocation(e.location))));
 }
 
 export function parseModuleResult(text: string, options: ParseOptions = {}): { module?: Module; errors: RegoError[] } {
@@ -121,10 +126,10 @@ export function parseTermResult(text: string, options: ParseOptions = {}): { ter
   if (!body) return { errors };
   const at = { file: options.file ?? "", row: 1, col: 1 };
   const only = body.length === 1 ? body[0]! : undefined;
-  if (!only) return { errors: [new RegoError("rego_parse_error", `expected exactly one term but got ${body.length} expressions`, at)] };
+  if (!only) return { errors: [parseError(`expected exactly one term but got ${body.length} expressions`, at)] };
   const t = only.terms;
   if (Array.isArray(t) || !("value" in t) || only.negated || only.with.length > 0) {
-    return { errors: [new RegoError("rego_parse_error", "expected term but got an expression", only.location ? plainLocation(only.location) : at)] };
+    return { errors: [parseError("expected term but got an expression", only.location ? plainLocation(only.location) : at)] };
   }
   return { term: t as Term, errors: [] };
 }

@@ -54,7 +54,7 @@ function isDecimal(c: number): boolean {
 }
 const unicodeDigit = /^\p{Nd}$/u;
 
-/** A cache of one string per identifier name: the AST keeps a var's or ref's name, and policies
+/** A cache (module state on purpose) of one string per identifier name: the AST keeps a var's or ref's name, and policies
  * name the same few things over and over. Shared by all lexers, and bounded so that a
  * long-running compiler does not keep every name it ever saw: full, it starts afresh. */
 const MAX_SHARED_NAMES = 16384;

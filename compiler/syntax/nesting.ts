@@ -7,7 +7,7 @@
 // (`not`, `and`, `or`, `some`, `every`, `with`); a body's two levels take at least two: a
 // comprehension's `|` and its closing bracket (with its `[`/`{` and head term, 4 characters for 3
 // levels, the densest shape there is), or a keyword of two letters or more (`not`, `and`, `or`,
-// `every`). test/unit/compiler/limitsBound.test.ts holds the densest shapes against it. So a
+// `every`). test/unit/compiler/passes/limitsBound.test.ts holds the densest shapes against it. So a
 // module whose statements are all short enough is within the limit without a walk over its rules.
 //
 // Kept on the module under a symbol, not enumerable (JSON, Object.keys, spreads and deep

@@ -133,13 +133,13 @@ function withName(ref: Term[], index: number, name: string): Term[] {
 
 function segment(t: Term): string {
   if (t.type === "var" || t.type === "string") return t.value;
-  throw new RegoError("rego_compile_error", `unsupported test ref term ${t.type}`, t.location);
+  throw unsupportedTestRefError(t);
 }
 
 function renameEdit(term: Term, name: string, newName: string): Edit {
   const text = term.location.text;
   const at = text.indexOf(name);
-  if (at < 0) throw new RegoError("rego_compile_error", `cannot rename duplicate test ${name}`, term.location);
+  if (at < 0) throw duplicateTestRenameError(term, name);
   return { offset: term.location.offset + at, length: name.length, text: newName };
 }
 
@@ -149,4 +149,12 @@ function applyEdits(source: string, edits: Edit[]): string {
     out = out.slice(0, e.offset) + e.text + out.slice(e.offset + e.length);
   }
   return out;
+}
+
+function unsupportedTestRefError(t: Term): RegoError {
+  return new RegoError("rego_compile_error", `unsupported test ref term ${t.type}`, t.location);
+}
+
+function duplicateTestRenameError(term: Term, name: string): RegoError {
+  return new RegoError("rego_compile_error", `cannot rename duplicate test ${name}`, term.location);
 }

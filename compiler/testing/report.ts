@@ -1,7 +1,7 @@
 // Test reports in `opa test`'s two formats (v1/tester/reporter.go).
 //
 // Pretty: the tests to show (failures and errors by default, every test with -v), under a
-// `file:` header per file, each as `data.pkg.test_x: PASS (12.3µs)`; print() output indented
+// `file:` header per file, each as `data.pkg.test_x: PASS (<duration>)`; print() output indented
 // under its test; an error indented under its test; then a line of 80 `-` (when anything was
 // shown) and the summary `PASS: p/t`, `FAIL: f/t`, `SKIPPED: s/t`, `ERROR: e/t` (each only when
 // non-zero). A partial-object test counts each leaf sub-result. Evaluation traces are not
@@ -48,7 +48,7 @@ export function outcome(r: TestResult): "PASS" | "FAIL" | "SKIPPED" | "ERROR" {
   return r.fail ? "FAIL" : "PASS";
 }
 
-/** `data.pkg.test_x: PASS (12.3µs)`; skipped tests have no duration. */
+/** `data.pkg.test_x: PASS (<duration>)`; skipped tests have no duration. */
 export function resultLine(r: TestResult): string {
   const head = `${r.package}.${r.name}: ${outcome(r)}`;
   return r.skip ? head : `${head} (${formatDuration(r.duration)})`;
@@ -142,7 +142,8 @@ function subJSON(subs: readonly SubResult[]): Record<string, unknown> {
   return out;
 }
 
-/** Go's time.Duration.String(): "0s", "850ns", "12.345µs", "1.5ms", "2.25s", "1m30s". */
+/** Go's time.Duration.String(): zero is "0s"; under a second one unit (ns, µs or ms) with up to
+ * three decimals; from a second on hours, minutes and seconds ("1m30s"). */
 export function formatDuration(ns: number): string {
   const d = Math.max(0, Math.round(ns));
   if (d === 0) return "0s";

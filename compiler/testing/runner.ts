@@ -129,7 +129,7 @@ async function compileModule(modules: Record<string, string>, entrypoints: strin
 /** The code of the tests' entrypoints (one plan, one module), or undefined when there is none. */
 export async function generateTests(modules: Record<string, string>, entrypoints: string[], options: CompileOptions): Promise<(GeneratedModule & { files: string[] }) | undefined> {
   const { planRego, generateTypeScript } = await import("../index.js");
-  const { isBuiltin } = await import("../../runtime/builtins/catalog.js");
+  const { isBuiltin, missingBuiltinsError } = await import("../../runtime/builtins/catalog.js");
   if (Object.keys(modules).length === 0) return undefined;
   // With no test to run, still compile the modules (a query of `true`), as opa test does.
   const { coverage, ...planOptions } = options;
@@ -137,7 +137,7 @@ export async function generateTests(modules: Record<string, string>, entrypoints
   if (entrypoints.length === 0) return undefined;
   const generated = generateTypeScript(plan, { language: "function", ...(coverage === true && { coverage, optimize: false }) });
   const missing = generated.builtins.filter((b) => !isBuiltin(b));
-  if (missing.length > 0) throw new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
+  if (missing.length > 0) throw missingBuiltinsError(missing);
   return { ...generated, files: plan.static.files.map((f) => f.value) };
 }
 

@@ -5,13 +5,14 @@
 import { parseDuration } from "../../runtime/builtins/time/duration.js";
 import { RegoError, cancelError } from "../../runtime/errors.js";
 import type { DeadlineOptions } from "../../runtime/eval/deadline.js";
+import { flagError } from "../cli/errors.js";
 
 /** A Go duration ("5s", "1m30s", "0") in milliseconds; anything else is a usage error. */
 export function parseTimeout(text: string): number {
   try {
     return Number(parseDuration(text)) / 1e6;
   } catch (e) {
-    throw new RegoError("cli_usage_error", `--timeout: ${(e as Error).message}`);
+    throw flagError("--timeout", (e as Error).message);
   }
 }
 

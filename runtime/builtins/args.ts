@@ -37,6 +37,7 @@ export function builtinError(message: string): RegoError {
   return new RegoError("eval_builtin_error", message);
 }
 
+
 /** An error class a helper module throws with Go's text (DerError, UrlError, LayoutError, ...). */
 export type ErrorClass = abstract new (...args: never[]) => Error;
 

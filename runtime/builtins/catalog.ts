@@ -6,6 +6,7 @@
 // before the module runs (loadBuiltins), so a server compiling policies loads only the builtins
 // they call. A generated module imports its categories itself (`regoc/builtins/<category>`).
 import { RegoError } from "../errors.js";
+import { internalError } from "../eval/ops.js";
 import { ASYNC_BUILTINS, BUILTINS_BY_CATEGORY } from "./catalogIndex.js";
 import { addBuiltins, getBuiltin, registeredNames, type BuiltinTable } from "./registry.js";
 
@@ -78,7 +79,7 @@ const loading = new Map<string, Promise<BuiltinTable>>();
 
 /** A category's table, loaded (and registered) on first use. */
 export function loadCategory(category: string): Promise<BuiltinTable> {
-  if (!Object.hasOwn(LOADERS, category)) return Promise.reject(new RegoError("eval_internal_error", `no builtin category ${JSON.stringify(category)}`));
+  if (!Object.hasOwn(LOADERS, category)) return Promise.reject(internalError(`no builtin category ${JSON.stringify(category)}`));
   let table = loading.get(category);
   if (table === undefined) {
     table = LOADERS[category]!().then((t) => {
@@ -119,4 +120,11 @@ export function loadedCategories(): string[] {
  */
 export function registerBuiltins(table: BuiltinTable): () => void {
   return addBuiltins(table, true, (name) => categoryOf.has(name));
+}
+
+/** The error for builtins a policy calls that this runtime does not implement. */
+export function missingBuiltinsError(missing: readonly string[]): RegoError {
+  return new RegoError("rego_compile_error", `missing builtin implementation${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`, undefined, {
+    details: { missingBuiltins: missing },
+  });
 }

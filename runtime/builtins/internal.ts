@@ -9,7 +9,7 @@ import { isInteger, isNumber, toDouble } from "../value/number.js";
 import { RegoObject, isObject, objectGet } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
 import { isPlainObject, typeName, type Value } from "../value/value.js";
-import { member } from "../eval/ops.js";
+import { internalError, member } from "../eval/ops.js";
 import { arr, str } from "./args.js";
 import { printString } from "./termString.js";
 
@@ -47,7 +47,7 @@ function crossProduct(operands: readonly Value[], out: string[][], buf: string[]
     return;
   }
   if (!(x instanceof RegoSet)) {
-    throw new RegoError("eval_internal_error", `illegal argument type: ${typeName(x)}`);
+    throw internalError(`illegal argument type: ${typeName(x)}`);
   }
   if (x.size === 0) {
     buf[i] = "<undefined>";
@@ -79,7 +79,7 @@ function print(ctx: EvalContext, ...args: Value[]): undefined {
 function templateString(_ctx: EvalContext, parts: Value): Value {
   const outputs: string[][] = [];
   crossProduct(arr(parts, 1), outputs);
-  if (outputs.length > 1) throw new RegoError("eval_conflict_error", "template-strings must not produce multiple outputs");
+  if (outputs.length > 1) throw multipleTemplateOutputsError();
   return (outputs[0] ?? []).join("");
 }
 
@@ -104,3 +104,7 @@ export const internalBuiltins: BuiltinTable = {
   trace: { fn: trace },
 };
 
+/** OPA's conflict for a template string whose parts have more than one value. */
+function multipleTemplateOutputsError(): RegoError {
+  return new RegoError("eval_conflict_error", "template-strings must not produce multiple outputs");
+}

@@ -5,9 +5,9 @@
 // second of net.cidr_contains) are reported as "operand 1", as OPA reports them.
 // One deliberate limit: net.cidr_expand refuses networks of more than 2^20 addresses (OPA would
 // try to build the set until the evaluation is cancelled).
-import { RegoError } from "../errors.js";
 import { RegoSet, isObject, objectEntries } from "../value/index.js";
 import type { Value } from "../value/value.js";
+import { cancelError } from "../errors.js";
 import { builtinError, goErrors, str, succeeds } from "./args.js";
 import { nodeModule } from "./node.js";
 import type { BuiltinTable } from "./registry.js";
@@ -203,7 +203,7 @@ async function lookupIPAddr(v: Value): Promise<RegoSet> {
     const code = (e as NodeJS.ErrnoException).code;
     // A timed-out lookup stops the evaluation, as OPA halts it (eval_cancel_error always propagates).
     if (code === "ETIMEOUT" || code === "ECANCELLED") {
-      throw new RegoError("eval_cancel_error", `net.lookup_ip_addr: lookup ${name}: i/o timeout`);
+      throw cancelError(`net.lookup_ip_addr: lookup ${name}: i/o timeout`);
     }
     if (code === "ENOTFOUND" || code === "ENODATA") throw builtinError(`lookup ${name}: no such host`);
     throw builtinError(`lookup ${name}: ${(e as Error).message}`);

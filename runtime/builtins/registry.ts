@@ -40,7 +40,7 @@ const registry = new Map<string, BuiltinDef>();
 export function addBuiltins(table: BuiltinTable, custom: boolean, taken?: (name: string) => boolean): () => void {
   for (const name of Object.keys(table)) {
     if (registry.has(name) || taken?.(name) === true) {
-      throw new RegoError("rego_compile_error", custom ? `custom builtin ${name} conflicts with an existing builtin` : `builtin ${name} is registered twice`);
+      throw duplicateBuiltinError(name, custom);
     }
   }
   for (const name of Object.keys(table)) registry.set(name, table[name]!);
@@ -127,4 +127,9 @@ export async function invokeBuiltinAsync(ctx: EvalContext, def: BuiltinDef, site
     if (key !== undefined) ctx.builtinCache.set(key, { error: e });
     return builtinFailed(ctx, site, e);
   }
+}
+
+/** A builtin registered over another (`custom`: a user's custom builtin). */
+function duplicateBuiltinError(name: string, custom: boolean): RegoError {
+  return new RegoError("rego_compile_error", custom ? `custom builtin ${name} conflicts with an existing builtin` : `builtin ${name} is registered twice`);
 }

@@ -5,6 +5,7 @@
 // storage_invalid_value_error; so is a value that throws while it is read (a getter, a proxy) or
 // that is nested deeper than the copy can follow.
 import { RegoError, resourceFailure } from "../errors.js";
+import { invalidValueError, readingThrew } from "./errors.js";
 import { newPlainObject, type PlainObject, type Value } from "../value/value.js";
 
 export function copyJSON(value: unknown, where = "value"): Value {
@@ -12,8 +13,7 @@ export function copyJSON(value: unknown, where = "value"): Value {
     return copy(value, where, new Set());
   } catch (e) {
     if (e instanceof RegoError) throw e;
-    const why = resourceFailure(e) ?? `reading it threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
-    throw new RegoError("storage_invalid_value_error", `${where}: ${why}`, undefined, { cause: e });
+    throw invalidValueError(where, resourceFailure(e) ?? readingThrew(e), e);
   }
 }
 
@@ -22,12 +22,12 @@ function read(o: object, k: string | number, where: string): unknown {
   try {
     return (o as Record<string | number, unknown>)[k];
   } catch (e) {
-    throw new RegoError("storage_invalid_value_error", `${where}: reading it threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, undefined, { cause: e });
+    throw invalidValueError(where, readingThrew(e), e);
   }
 }
 
 function fail(where: string, what: string): never {
-  throw new RegoError("storage_invalid_value_error", `${where}: ${what} is not JSON`);
+  throw invalidValueError(where, `${what} is not JSON`);
 }
 
 function copy(v: unknown, where: string, seen: Set<object>): Value {

@@ -1,28 +1,28 @@
 // Storage paths: slash-separated, as OPA's storage API writes them ("/a/b/0"). "/" is the root.
 // Segments are percent-decoded (so a key holding "/" is written "%2F"); an empty segment or a
 // malformed escape is a storage_invalid_path_error.
-import { RegoError } from "../errors.js";
+import { invalidPathError } from "./errors.js";
 
 export type StoragePath = readonly string[];
 
 export function parsePath(path: string | readonly string[]): StoragePath {
   if (typeof path !== "string") {
     if (!Array.isArray(path) || path.some((s) => typeof s !== "string")) {
-      throw new RegoError("storage_invalid_path_error", `storage path must be a string or an array of strings`);
+      throw invalidPathError("must be a string or an array of strings");
     }
     return path.slice();
   }
   if (!path.startsWith("/")) {
-    throw new RegoError("storage_invalid_path_error", `storage path must start with "/": ${JSON.stringify(path)}`);
+    throw invalidPathError(`must start with "/": ${JSON.stringify(path)}`);
   }
   if (path === "/") return [];
   const raw = path.replace(/\/$/, "").slice(1).split("/");
   return raw.map((seg) => {
-    if (seg === "") throw new RegoError("storage_invalid_path_error", `storage path has an empty segment: ${JSON.stringify(path)}`);
+    if (seg === "") throw invalidPathError(`has an empty segment: ${JSON.stringify(path)}`);
     try {
       return decodeURIComponent(seg);
     } catch {
-      throw new RegoError("storage_invalid_path_error", `storage path has a malformed escape: ${JSON.stringify(path)}`);
+      throw invalidPathError(`has a malformed escape: ${JSON.stringify(path)}`);
     }
   });
 }

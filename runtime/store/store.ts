@@ -2,7 +2,8 @@
 // (add / replace / remove at slash paths) that is committed or aborted. A commit publishes a new
 // immutable root that shares every untouched subtree with the previous one, so an evaluation that
 // holds a snapshot sees one consistent document, and a failed write changes nothing.
-import { RegoError } from "../errors.js";
+import type { RegoError } from "../errors.js";
+import { badIndexError, notFoundError, rootNotObjectError, transactionError } from "./errors.js";
 import { newPlainObject, type PlainObject, type Value } from "../value/value.js";
 import { copyJSON } from "./json.js";
 import { arrayIndex, formatPath, parsePath, type StoragePath } from "./path.js";
@@ -16,7 +17,7 @@ export class Store {
 
   constructor(data: unknown = {}) {
     const root = copyJSON(data, "data");
-    if (!isObject(root)) throw new RegoError("storage_invalid_value_error", "the root document must be an object");
+    if (!isObject(root)) throw rootNotObjectError();
     this.root = root;
   }
 
@@ -27,7 +28,7 @@ export class Store {
 
   /** Starts the one write transaction; a second one while it is open is refused. */
   begin(): Transaction {
-    if (this.open) throw new RegoError("storage_transaction_error", "a write transaction is already open");
+    if (this.open) throw transactionError("a write transaction is already open");
     this.open = new Transaction(this.root, (t, root) => {
       if (this.open !== t) return;
       this.open = undefined;
@@ -83,7 +84,7 @@ export class Transaction {
     const p = parsePath(path);
     const v = copyJSON(value, formatPath(p));
     if (p.length === 0) {
-      if (!isObject(v)) throw new RegoError("storage_invalid_value_error", "the root document must be an object");
+      if (!isObject(v)) throw rootNotObjectError();
       this.root = v as PlainObject;
       return;
     }
@@ -144,7 +145,7 @@ export class Transaction {
   }
 
   private check(): void {
-    if (this.state !== "open") throw new RegoError("storage_transaction_error", `transaction already ${this.state}`);
+    if (this.state !== "open") throw transactionError(`transaction already ${this.state}`);
   }
 
   /** Copies the nodes along the path (once per transaction) and returns the writable parent. */
@@ -207,9 +208,9 @@ function lookup(root: PlainObject, p: StoragePath): Value | undefined {
 }
 
 function notFound(p: StoragePath): RegoError {
-  return new RegoError("storage_not_found_error", `${formatPath(p)}: document does not exist`);
+  return notFoundError(formatPath(p));
 }
 
 function badIndex(p: StoragePath): RegoError {
-  return new RegoError("storage_invalid_path_error", `${formatPath(p)}: array index out of range or not an integer`);
+  return badIndexError(formatPath(p));
 }

@@ -241,6 +241,11 @@ export function fromJSONText(text: string, what = "JSON"): Value {
   try {
     return parseLossless(text, null, (s: string) => numberFromText(s) ?? Number(s)) as Value;
   } catch (e) {
-    throw new RegoError("eval_builtin_error", `${what}: ${(e as Error).message}`);
+    throw jsonTextError(what, e);
   }
+}
+
+/** JSON text that does not parse (a builtin's operand or a data file); `what` names it. */
+function jsonTextError(what: string, e: unknown): RegoError {
+  return new RegoError("eval_builtin_error", `${what}: ${(e as Error).message}`);
 }

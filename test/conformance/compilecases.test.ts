@@ -1,6 +1,6 @@
 // OPA's compiler cases (../shared/opa/compilecases, YAML: modules or a query in, diagnostics out),
 // run through our passes (matching rules in compilecases.support.ts). Failing cases are listed
-// with a reason in compilecases-known-failures.json; a listed case that passes fails the run (the
+// with a reason in known-failures/compilecases.json; a listed case that passes fails the run (the
 // list only shrinks). The compiled form (`want`, `want_stages`) is not compared: generated
 // variable names are OPA's, and the corpus calls those assertions optional.
 import { expect } from "chai";
@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describeWithShared, haveShared, repoRoot } from "../support/shared.js";
 import { judge, loadCompileCases, runCompileCase } from "./compilecases.support.js";
 
-const knownPath = join(repoRoot, "test", "conformance", "compilecases-known-failures.json");
+const knownPath = join(repoRoot, "test", "conformance", "known-failures", "compilecases.json");
 
 function readKnown(): Map<string, string> {
   try {

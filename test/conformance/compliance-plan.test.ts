@@ -1,5 +1,5 @@
 // The compliance ratchet, from OPA's plans: every case of ../shared/compliance is compiled by our
-// code generator and evaluated. A failing case must be listed in test/compliance/known-failures.json
+// code generator and evaluated. A failing case must be listed in test/conformance/known-failures/compliance-plan.json
 // with its reason; a listed case that passes fails the test too, so the list only shrinks.
 // Skipped (saying so) when ../shared is absent.
 import { expect } from "chai";
@@ -10,7 +10,7 @@ import { readKnownFailures } from "../../compiler/compliance/knownFailures.js";
 import { runCase } from "../../compiler/compliance/run.js";
 import { describeWithShared, haveShared, repoRoot, sharedDir } from "../support/shared.js";
 
-const knownPath = join(repoRoot, "test", "compliance", "known-failures.json");
+const knownPath = join(repoRoot, "test", "conformance", "known-failures", "compliance-plan.json");
 const known = readKnownFailures(knownPath);
 const cases: ComplianceCase[] = haveShared ? loadCases(join(sharedDir, "compliance")) : [];
 

@@ -1,6 +1,6 @@
 // The compliance ratchet, from Rego source: every case of ../shared/compliance is compiled by our
 // frontend (parser, compiler passes, planner) and then by the code generator, and evaluated. A
-// failing case must be listed in test/compliance/known-failures-rego.json with its reason; a
+// failing case must be listed in test/conformance/known-failures/compliance-rego.json with its reason; a
 // listed case that passes fails the test too, so the list only shrinks. Skipped (saying so) when
 // ../shared is absent.
 import { expect } from "chai";
@@ -11,7 +11,7 @@ import { readKnownFailures } from "../../compiler/compliance/knownFailures.js";
 import { runCase } from "../../compiler/compliance/run.js";
 import { describeWithShared, haveShared, repoRoot, sharedDir } from "../support/shared.js";
 
-const knownPath = join(repoRoot, "test", "compliance", "known-failures-rego.json");
+const knownPath = join(repoRoot, "test", "conformance", "known-failures", "compliance-rego.json");
 const known = readKnownFailures(knownPath);
 const cases: ComplianceCase[] = haveShared ? loadCases(join(sharedDir, "compliance")) : [];
 

@@ -1,6 +1,6 @@
 // OPA's parser cases (../shared/opa/parsercases), one test each: a case expecting an AST must
 // give exactly OPA's AST JSON; a case expecting errors must give each with OPA's code, row, col
-// and message. Failures we accept are listed in parsercases-known-failures.json as
+// and message. Failures we accept are listed in known-failures/parsercases.json as
 // `{note: "<file>#<note>", reason}`; an unlisted failure fails, and so does a listed case that
 // passes (the list only shrinks). The closing test checks the corpus-wide rates.
 import { expect } from "chai";
@@ -15,7 +15,7 @@ interface KnownFailure {
   reason: string;
 }
 
-const known: KnownFailure[] = JSON.parse(readFileSync(new URL("./parsercases-known-failures.json", import.meta.url), "utf8"));
+const known: KnownFailure[] = JSON.parse(readFileSync(new URL("./known-failures/parsercases.json", import.meta.url), "utf8"));
 const knownById = new Map(known.map((k) => [k.note, k]));
 
 describeWithShared("OPA parser cases", function () {
@@ -42,7 +42,7 @@ describeWithShared("OPA parser cases", function () {
         if (r.messagesMatch) tally.messages++;
       }
       const listed = knownById.get(tc.id);
-      if (listed) expect(ok, `${tc.id} passes now: remove it from parsercases-known-failures.json`).to.equal(false);
+      if (listed) expect(ok, `${tc.id} passes now: remove it from known-failures/parsercases.json`).to.equal(false);
       else expect(ok, `${tc.id}\n${r.detail}`).to.equal(true);
     });
   }

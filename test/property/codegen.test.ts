@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { ts } from "ts-morph";
 import { RegoError, registerBuiltins, toJSON, type Value } from "regoc";
 import { compilePlan, generateTypeScript, loadModule } from "regoc/compiler";
-import { L, PolicyBuilder, block, st } from "../unit/compiler/codegen/plans.js";
+import { L, PolicyBuilder, block, st } from "../support/plans.js";
 import "../unit/compiler/codegen/support.js";
 
 const FRAGMENTS = ['"', "'", "\\", "`", "${", "}", "*/", "/*", "//", "\u2028", "\u2029", "\ud800", "\udfff", "\ud83d", "\n", "\r", "\0", "__proto__", "constructor", "prototype", "</script>", "eval", "import(", "$", "\u00e9", "😀"];

@@ -363,8 +363,8 @@ function reorderOperand(arity: Arity, g: ScopedVars, unsafe: UnsafeSink, group: 
   return body;
 }
 
-/** A stand-in for the expression holding an `and`/`or`/`not` group, so that the group's unsafe
- * vars are reported at that expression. */
+/** A cache, keyed by the group's identity: a stand-in for the expression holding an
+ * `and`/`or`/`not` group, so that the group's unsafe vars are reported at that expression. */
 const groupExprs = new WeakMap<object, Expr>();
 function groupExpr(group: { location: NodeLocation }): Expr {
   let e = groupExprs.get(group);

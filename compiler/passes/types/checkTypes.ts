@@ -6,7 +6,7 @@
 // and `with` replacements of functions by functions of another arity.
 import type { Body, Expr, NodeLocation, Ref, Rule, Term } from "../../ast/nodes.js";
 import type { CompileContext } from "../context.js";
-import type { TreeNode } from "../ruleTree.js";
+import type { TreeNode } from "../analysis/ruleTree.js";
 import { termsEqual } from "../../ast/compare.js";
 import { userNames } from "../../ast/terms.js";
 import { opaRef, opaTerm } from "../../ast/print.js";

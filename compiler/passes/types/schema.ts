@@ -20,7 +20,8 @@ import { A, arr, B, N, obj, or, S, type MaybeType, type Type } from "./types.js"
 
 export class SchemaError extends Error {}
 
-/** The properties each object type read from a schema requires (by the type's identity). */
+/** A side table, keyed by the type's identity (types never change): the properties each object
+ * type read from a schema requires. */
 const required = new WeakMap<Type, ReadonlySet<string>>();
 
 /** The property names the schema of an object type lists in `required` (none for a type not

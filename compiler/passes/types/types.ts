@@ -328,7 +328,7 @@ function selectIndex(t: Type & { kind: "array" }, i: number): MaybeType {
   return i < t.static.length ? t.static[i] : t.dynamic;
 }
 
-/** A cache of sprint's answers, by type. */
+/** A cache: sprint's answers, by type (types never change). */
 const printed = new WeakMap<Type, string>();
 
 /** OPA's printed form of a type (types are never changed once built: worked out once each). */

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { generateTypeScript } from "regoc/compiler";
-import { authz, hostile, partialSet, query, withAndDynamic } from "../../unit/compiler/codegen/samplePlans.js";
-import { planSchemaPolicy } from "../../unit/compiler/codegen/schemaPolicy.js";
+import { authz, hostile, partialSet, query, withAndDynamic } from "../../support/samplePlans.js";
+import { planSchemaPolicy } from "../../support/schemaPolicy.js";
 
 const dir = new URL(".", import.meta.url);
 

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { RegoError } from "regoc";
 import { compilePlan, generateTypeScript } from "regoc/compiler";
-import { L, PolicyBuilder, block, st } from "./plans.js";
+import { L, PolicyBuilder, block, st } from "../../../support/plans.js";
 import { calls, prepare, run, useTestBuiltins, value } from "./support.js";
 
 function callPlan(name: string, arity: number, args: ReturnType<typeof L>[], opts: { void?: boolean } = {}): PolicyBuilder {

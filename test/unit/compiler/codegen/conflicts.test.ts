@@ -2,7 +2,7 @@
 // the statement's file/row/col — only when the values differ.
 import assert from "node:assert/strict";
 import { RegoError } from "regoc";
-import { L, PolicyBuilder, block, st } from "./plans.js";
+import { L, PolicyBuilder, block, st } from "../../../support/plans.js";
 import { value } from "./support.js";
 
 async function conflict(b: PolicyBuilder, input?: unknown): Promise<RegoError> {

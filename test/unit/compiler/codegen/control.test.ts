@@ -1,7 +1,7 @@
 // Control flow of generated code: break levels (blocks, scans, not, with), scans that never
 // fail, CallDynamic's break 3, `every` over an empty domain.
 import assert from "node:assert/strict";
-import { F, L, PolicyBuilder, T, block, st } from "./plans.js";
+import { F, L, PolicyBuilder, T, block, st } from "../../../support/plans.js";
 import { prepare, value } from "./support.js";
 
 const append = (b: PolicyBuilder, v: string | ReturnType<typeof L>) =>

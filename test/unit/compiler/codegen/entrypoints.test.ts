@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { RegoError } from "regoc";
 import { compilePlan, generateTypeScript, loadModule } from "regoc/compiler";
-import { F, L, PolicyBuilder, T, block, ruleFunc, st } from "./plans.js";
+import { F, L, PolicyBuilder, T, block, ruleFunc, st } from "../../../support/plans.js";
 import { run } from "./support.js";
 
 /** authz/allow: default false; true when input.user.role == "admin". */

@@ -9,9 +9,9 @@ import { transform } from "esbuild";
 import { RegoError } from "regoc";
 import { generateTypeScript, loadModule } from "regoc/compiler";
 import { loadCases } from "../../../../compiler/compliance/cases.js";
-import { L, PolicyBuilder, ruleFunc, st } from "./plans.js";
+import { L, PolicyBuilder, ruleFunc, st } from "../../../support/plans.js";
 import { haveShared, sharedDir } from "../../../support/shared.js";
-import { authz, hostile, partialSet, query, withAndDynamic } from "./samplePlans.js";
+import { authz, hostile, partialSet, query, withAndDynamic } from "../../../support/samplePlans.js";
 
 /** The program both texts print as: comments and layout dropped, one statement per line. */
 async function printed(code: string, loader: "ts" | "js"): Promise<string> {

@@ -12,8 +12,8 @@ import { baseDataDots } from "../../../../compiler/codegen/analysis/shapes.js";
 import { forEachStmt } from "../../../../compiler/ir/walk.js";
 import { Code, Label, Lines, Name, PieceBuffer, _ } from "../../../../compiler/codegen/code.js";
 import { preparePolicy } from "../../../../compiler/codegen/generate.js";
-import { F, L, PolicyBuilder, T, block, ruleFunc, st } from "./plans.js";
-import { authz, hostile, partialSet, query, withAndDynamic } from "./samplePlans.js";
+import { F, L, PolicyBuilder, T, block, ruleFunc, st } from "../../../support/plans.js";
+import { authz, hostile, partialSet, query, withAndDynamic } from "../../../support/samplePlans.js";
 
 /** A statement, a group of statements, or a (possibly labelled) braced construct. */
 type Node = Code | Node[] | Braced;

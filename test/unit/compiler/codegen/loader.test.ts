@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RegoError, RegoSet, type Value } from "regoc";
 import { PreparedQuery, compilePlan, generateTypeScript, loadModule, planRego, toJavaScript, writeModule } from "regoc/compiler";
-import { L, PolicyBuilder, block, ruleFunc, st } from "./plans.js";
+import { L, PolicyBuilder, block, ruleFunc, st } from "../../../support/plans.js";
 import { useTestBuiltins } from "./support.js";
 import { runFixture } from "../../../support/child.js";
 import { wrapCompileError } from "../../../../runtime/decision.js";

@@ -4,7 +4,7 @@
 // their first caller, and no write to a local nothing reads nor function nothing calls.
 import assert from "node:assert/strict";
 import { generateTypeScript, planRegoDetailed } from "regoc/compiler";
-import { L, PolicyBuilder, T, ruleFunc, st } from "./plans.js";
+import { L, PolicyBuilder, T, ruleFunc, st } from "../../../support/plans.js";
 
 const POLICY = `package shop
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { compileRego, generateTypeScript, planRegoDetailed } from "regoc/compiler";
 import { ts } from "ts-morph";
-import { planSchemaPolicy } from "./schemaPolicy.js";
+import { planSchemaPolicy } from "../../../support/schemaPolicy.js";
 import { typecheckFiles } from "./support.js";
 
 const HOSTILE_KEYS = ['q"uote', "back\\slash", "*/ end", "${x}", "line\u2028sep\u2029", "__proto__", "`tick`", "a'b", "</script>"];

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { compileRego } from "regoc/compiler";
 import { BigNum, NO_STATE, RegoObject, RegoSet, num, toJSON, type Value } from "regoc";
-import { L, PolicyBuilder, block, st } from "./plans.js";
+import { L, PolicyBuilder, block, st } from "../../../support/plans.js";
 import { prepare, useTestBuiltins } from "./support.js";
 
 async function compile(rego: string, entrypoint = "t/p") {

@@ -1,7 +1,7 @@
 // One test (or more) per IR statement type, on hand-written plans.
 import assert from "node:assert/strict";
 import { BigNum, RegoObject, RegoSet, toJSONText } from "regoc";
-import { F, L, PolicyBuilder, T, block, st } from "./plans.js";
+import { F, L, PolicyBuilder, T, block, st } from "../../../support/plans.js";
 import { prepare, run, value } from "./support.js";
 
 /** A plan returning local `out` after `body` as the `result` binding. */

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { compilePlan, type EvaluateOptions, type PreparedQuery } from "regoc/compiler";
 import { RegoError, registerBuiltins, toJSON, type BuiltinTable, type Value } from "regoc";
 import { repoRoot } from "../../../support/shared.js";
-import type { PolicyBuilder } from "./plans.js";
+import type { PolicyBuilder } from "../../../support/plans.js";
 
 export const calls = { counter: 0, log: [] as unknown[] };
 

@@ -1,7 +1,7 @@
 // WithStmt (copy-on-write upsert, restore on every exit, undefined with-blocks) and the memo frames
 // of input/data-only rule funcs (fresh inside every WithStmt).
 import assert from "node:assert/strict";
-import { L, PolicyBuilder, block, st } from "./plans.js";
+import { L, PolicyBuilder, block, st } from "../../../support/plans.js";
 import { prepare, value } from "./support.js";
 
 const append = (v: ReturnType<typeof L>) => st("ArrayAppendStmt", { array: 10, value: v });

@@ -8,7 +8,7 @@ import { STMT_FIELDS } from "../../../../compiler/ir/fields.js";
 import type { Operand, Stmt, StmtType } from "../../../../compiler/ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite, namesLocal } from "../../../../compiler/ir/walk.js";
 import { preparePolicy } from "../../../../compiler/codegen/generate.js";
-import { authz, hostile, partialSet, query, withAndDynamic } from "../codegen/samplePlans.js";
+import { authz, hostile, partialSet, query, withAndDynamic } from "../../../support/samplePlans.js";
 
 /** The locals a statement names, read off the IR's field table (what each field of each
  * statement type holds, ir/fields.ts): its local fields, its local operands, and the locals in its

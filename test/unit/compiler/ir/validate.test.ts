@@ -1,16 +1,25 @@
 // Malformed plans are refused with plan_invalid_error naming the JSON path — never a crash in
 // generated code. Each case mutates a valid plan.
 import assert from "node:assert/strict";
-import { RegoError } from "regoc";
-import { generateTypeScript } from "regoc/compiler";
+import { RegoError, toJSON, type Value } from "regoc";
+import { compilePlan, generateTypeScript } from "regoc/compiler";
 import { decodePolicy, isDecoded } from "../../../../compiler/ir/decode.js";
 import { validatePolicy } from "../../../../compiler/ir/validate.js";
 import { cases, valid, withLowerIndex, type J } from "./invalidPlans.js";
 
 describe("compiler/ir: decode and validate", () => {
-  it("the base plan is valid and compiles", () => {
-    validatePolicy(decodePolicy(valid()));
+  it("the base plan is valid and compiles to a query that answers as the plan says", async () => {
+    const decoded = decodePolicy(valid());
+    assert.ok(isDecoded(decoded));
+    validatePolicy(decoded);
     assert.match(generateTypeScript(valid()).code, /export function eval_/);
+    // data.test.p is 1.5 when the input has an element (the `equal` call's result is not tested),
+    // else undefined.
+    const pq = await compilePlan(valid());
+    const rows = (input: unknown) => pq.evaluate({ input }).map((r) => JSON.parse(JSON.stringify(toJSON(r as Value))) as unknown);
+    assert.deepEqual(rows(["a", "x"]), [{ result: 1.5 }]);
+    assert.deepEqual(rows([]), []);
+    assert.deepEqual(rows("x"), []);
   });
 
   for (const tc of cases) {

@@ -2,7 +2,7 @@
 // without it.
 import assert from "node:assert/strict";
 import { copyPropagation } from "../../../../compiler/optimize/copyPropagation.js";
-import { L, PolicyBuilder, block, st, type StmtJSON } from "../codegen/plans.js";
+import { L, PolicyBuilder, block, st, type StmtJSON } from "../../../support/plans.js";
 import { after, bodyText, decoded, outcomes } from "./support.js";
 
 /** A plan: `body`, then the result binding `result` to local 20. */

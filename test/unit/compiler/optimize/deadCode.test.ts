@@ -1,7 +1,7 @@
 // The dead-code pass: before/after IR on small plans, and the same results with and without it.
 import assert from "node:assert/strict";
 import { deadCode } from "../../../../compiler/optimize/deadCode.js";
-import { L, PolicyBuilder, block, st } from "../codegen/plans.js";
+import { L, PolicyBuilder, block, st } from "../../../support/plans.js";
 import { after, bodyText, decoded, outcomes } from "./support.js";
 
 const append = (b: PolicyBuilder, v: string) => st("ArrayAppendStmt", { array: 10, value: b.s(v) });

@@ -2,7 +2,7 @@
 // values with and without it (a builtin that records its calls shows where evaluation stops).
 import assert from "node:assert/strict";
 import { earlyExit } from "../../../../compiler/optimize/earlyExit.js";
-import { F, L, PolicyBuilder, T, block, st, type Operand, type StmtJSON } from "../codegen/plans.js";
+import { F, L, PolicyBuilder, T, block, st, type Operand, type StmtJSON } from "../../../support/plans.js";
 import { calls, useTestBuiltins } from "../codegen/support.js";
 import { after, bodyText, decoded, outcomes } from "./support.js";
 

@@ -2,7 +2,7 @@
 // the same results with and without it.
 import assert from "node:assert/strict";
 import { hoist } from "../../../../compiler/optimize/hoist.js";
-import { L, PolicyBuilder, T, block, st, type StmtJSON } from "../codegen/plans.js";
+import { L, PolicyBuilder, T, block, st, type StmtJSON } from "../../../support/plans.js";
 import { useTestBuiltins } from "../codegen/support.js";
 import { after, bodyText, decoded, outcomes } from "./support.js";
 

@@ -15,7 +15,7 @@ import { ruleIndex, ruleIndexPass } from "../../../../compiler/optimize/ruleInde
 import { optimize } from "../../../../compiler/optimize/index.js";
 import { unitFlow } from "../../../../compiler/optimize/ruleIndexUnits.js";
 import { repoRoot } from "../../../support/shared.js";
-import { L, PolicyBuilder, T, block, st } from "../codegen/plans.js";
+import { L, PolicyBuilder, T, block, st } from "../../../support/plans.js";
 
 function plan(source: string, entrypoint: string): Policy {
   return preparePolicy(planRego({ modules: { "t.rego": source }, entrypoints: [entrypoint] }));

@@ -9,7 +9,7 @@ import { generateModule, preparePolicy } from "../../../../compiler/codegen/gene
 import type { Policy } from "../../../../compiler/ir/types.js";
 import { optimize } from "../../../../compiler/optimize/index.js";
 import { scanFusion } from "../../../../compiler/optimize/scanFusion.js";
-import { F, L, PolicyBuilder, T, block, st, type StmtJSON } from "../codegen/plans.js";
+import { F, L, PolicyBuilder, T, block, st, type StmtJSON } from "../../../support/plans.js";
 import { bodyText, decoded } from "./support.js";
 
 const RBAC = `package rbac

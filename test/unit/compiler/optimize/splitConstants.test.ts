@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { generateTypeScript, planRego } from "regoc/compiler";
 import { splitConstants } from "../../../../compiler/optimize/splitConstants.js";
-import { L, PolicyBuilder, T, block, st, type StmtJSON } from "../codegen/plans.js";
+import { L, PolicyBuilder, T, block, st, type StmtJSON } from "../../../support/plans.js";
 import { after, bodyText, decoded, outcomes } from "./support.js";
 
 /** A rule func g0.data.test.p (result local 2) of the given blocks, and its entrypoint. */

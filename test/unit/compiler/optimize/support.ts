@@ -8,7 +8,7 @@ import { optimize, type Pass } from "../../../../compiler/optimize/index.js";
 import { PreparedQuery, type EvaluateOptions } from "../../../../runtime/eval/prepared.js";
 import { toJSON, type Value } from "regoc";
 import type { Block, Func, Operand, Policy, Stmt } from "../../../../compiler/ir/types.js";
-import type { PolicyBuilder } from "../codegen/plans.js";
+import type { PolicyBuilder } from "../../../support/plans.js";
 
 function op(o: Operand, policy: Policy): string {
   switch (o.type) {

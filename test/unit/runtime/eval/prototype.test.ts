@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { toJSON, type Value } from "regoc";
 import { compilePlan } from "regoc/compiler";
-import { L, PolicyBuilder, block, st } from "../../compiler/codegen/plans.js";
+import { L, PolicyBuilder, block, st } from "../../../support/plans.js";
 
 const KEYS = ["__proto__", "constructor", "hasOwnProperty", "toString", "prototype", "valueOf"];
 
