@@ -1,6 +1,6 @@
 // Hot reloader: a decision whose policy follows a directory of Rego files.
 //
-//   const policy = await HotReloader.start({ dir: "policies", query: "data.authz.allow", onError: log });
+//   const policy = await HotReloader.create({ dir: "policies", query: "data.authz.allow", onError: log });
 //   await policy.authorize(input);   // the Authorizer rules: no result → false, non-boolean → error
 //   await policy.close();
 //
@@ -93,7 +93,7 @@ export class HotReloader {
 
   /** Watches `dir` and loads it; resolves after the first successful load. If that load fails,
    * rejects with its error (file:row:col for Rego errors) and leaves no watcher behind. */
-  static async start(options: HotReloaderOptions): Promise<HotReloader> {
+  static async create(options: HotReloaderOptions): Promise<HotReloader> {
     const reloader = new HotReloader(settingsOf(options));
     await reloader.open();
     return reloader;

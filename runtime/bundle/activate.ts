@@ -97,7 +97,7 @@ async function planEvaluators(plan: unknown): Promise<(path: string) => Promise<
     return async (input, data) => {
       let rows: Bindings[];
       try {
-        rows = await prepared.evaluateAsync({ entrypoint: path, input, data });
+        rows = await prepared.evaluate({ entrypoint: path, input, data });
       } catch (e) {
         throw asRegoError(e);
       }

@@ -1,9 +1,9 @@
 // The remote bundle client, as OPA's bundle plugin behaves:
 //
-//   const client = startBundle(config);        // OPA's services/bundles config (object or YAML text)
+//   const client = await BundleClient.create(config); // OPA's services/bundles config (object or YAML text)
 //   await client.ready();                      // every bundle activated once (or the first error)
-//   await client.decision({ path: "authz/allow", input })  → { result: true }
-//   await client.stop();                       // no timer or socket left behind
+//   await client.decide({ path: "authz/allow", input })  → { result: true }
+//   await client.close();                      // no timer or socket left behind
 //
 // Each configured bundle has its own poll loop: download (If-None-Match with its ETag) → read and
 // verify the archive → combine with the other bundles' last good ones → compile → swap. The
@@ -17,10 +17,18 @@ import { asRegoError } from "../decision.js";
 import { RegoError } from "../errors.js";
 import type { JSONValue } from "../value/json.js";
 import { activate, checkPackages, type ActiveBundle } from "./activate.js";
-import type { ArchiveLimits, ParsedBundle } from "./archive.js";
+import type { ParsedBundle } from "./archive.js";
 import { parseBundleConfig, type BundlesConfig, type BundleSourceConfig } from "./config.js";
 import { Listeners } from "./listeners.js";
 import { formatRoots, underRoots } from "./roots.js";
+
+export interface ArchiveLimits {
+  /** Compressed archive size (checked while downloading). */
+  maxArchiveBytes: number;
+  /** Sum of the uncompressed tar stream. */
+  maxUncompressedBytes: number;
+  maxEntries: number;
+}
 
 export const DEFAULT_LIMITS: ArchiveLimits = {
   maxArchiveBytes: 64 * 1024 * 1024,
@@ -51,10 +59,6 @@ export interface DecisionRequest {
   input?: unknown;
 }
 
-export function startBundle(config: unknown, options: BundleOptions = {}): BundleClient {
-  return new BundleClient(parseBundleConfig(config, options.env), options);
-}
-
 /** One configured bundle: its poll loop's state and its last good parsed bundle. */
 interface Source {
   config: BundleSourceConfig;
@@ -68,7 +72,16 @@ interface Source {
   running: Promise<unknown> | undefined;
 }
 
-export class BundleClient extends Listeners {
+/** The client's events and their listeners' arguments. */
+export interface BundleEvents extends Record<string, unknown[]> {
+  activated: [status: BundleStatus];
+  /** A 304 once the bundle is active. */
+  unchanged: [status: BundleStatus];
+  /** The last good bundles keep serving. */
+  failed: [error: RegoError, status: BundleStatus];
+}
+
+export class BundleClient extends Listeners<BundleEvents> {
   readonly config: BundlesConfig;
   private readonly limits: ArchiveLimits;
   private readonly sources: Source[];
@@ -76,7 +89,7 @@ export class BundleClient extends Listeners {
   private active: ActiveBundle | undefined;
   /** Activations run one at a time, each over the sources' latest good bundles. */
   private activation: Promise<unknown> = Promise.resolve();
-  private stopped = false;
+  private closed = false;
   private readonly abort = new AbortController();
   private readonly first: Promise<BundleStatus>;
   private settleFirst: ((error: RegoError | undefined) => void) | undefined;
@@ -84,7 +97,13 @@ export class BundleClient extends Listeners {
   /** Sources whose server answered as a long-polling server: polled again at once. */
   private readonly longPoll = new WeakSet<Source>();
 
-  constructor(config: BundlesConfig, options: BundleOptions = {}) {
+  /** A client for OPA's services/bundles config (an object, or its YAML/JSON text), polling at
+   * once; `ready()` waits for the first activation. A bad config rejects (bundle_error). */
+  static async create(config: unknown, options: BundleOptions = {}): Promise<BundleClient> {
+    return new BundleClient(parseBundleConfig(config, options.env), options);
+  }
+
+  private constructor(config: BundlesConfig, options: BundleOptions) {
     super();
     this.config = config;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -120,12 +139,13 @@ export class BundleClient extends Listeners {
     return Object.fromEntries(this.sources.map((s) => [s.config.name, this.status(s.config.name)]));
   }
 
-  async decision(request: DecisionRequest): Promise<{ result?: JSONValue }> {
+  /** The decision at `request.path` for `request.input`: `{ result }`, `{}` when undefined. */
+  async decide(request: DecisionRequest): Promise<{ result?: JSONValue }> {
     const path = decisionPath(request?.path);
     const active = this.active; // one read: the whole decision runs against these bundles
     if (!active) {
       const error = this.sources.find((s) => s.lastError)?.lastError;
-      const why = error ? `: ${error.message}` : this.stopped ? " (stopped)" : " (waiting for the first download)";
+      const why = error ? `: ${error.message}` : this.closed ? " (closed)" : " (waiting for the first download)";
       throw new RegoError("bundle_error", `bundle ${this.sources.map((s) => s.config.name).join(", ")} is not active yet${why}`);
     }
     try {
@@ -146,8 +166,8 @@ export class BundleClient extends Listeners {
   }
 
   /** Stops polling, aborts running downloads and waits for the running polls to end. */
-  async stop(): Promise<void> {
-    this.stopped = true;
+  async close(): Promise<void> {
+    this.closed = true;
     for (const s of this.sources) {
       clearTimeout(s.timer);
       s.timer = undefined;
@@ -156,13 +176,13 @@ export class BundleClient extends Listeners {
     await this.started;
     await Promise.all(this.sources.map((s) => s.running));
     await this.activation.catch(() => {});
-    this.settleFirst?.(new RegoError("bundle_error", `bundle ${this.sources[0]!.config.name}: stopped before the first activation`));
+    this.settleFirst?.(new RegoError("bundle_error", `bundle ${this.sources[0]!.config.name}: closed before the first activation`));
   }
 
   /** Persisted bundles first (when configured), then the periodic poll loops. */
   private async start(): Promise<void> {
     for (const s of this.sources) {
-      if (!s.config.persist || this.stopped) continue;
+      if (!s.config.persist || this.closed) continue;
       try {
         const { readPersisted } = await import("./persist.js");
         const archive = await readPersisted(this.config.persistenceDirectory, s.config.name);
@@ -172,7 +192,7 @@ export class BundleClient extends Listeners {
         this.report(s, e, false);
       }
     }
-    for (const s of this.sources) if (s.config.trigger === "periodic" && !this.stopped) s.running = this.poll(s).then(() => this.schedule(s));
+    for (const s of this.sources) if (s.config.trigger === "periodic" && !this.closed) s.running = this.poll(s).then(() => this.schedule(s));
   }
 
   /** One download and activation; a failure is recorded, emitted and returned. */
@@ -180,7 +200,7 @@ export class BundleClient extends Listeners {
     try {
       return await this.fetchAndActivate(s);
     } catch (e) {
-      if (this.stopped) return undefined;
+      if (this.closed) return undefined;
       return this.report(s, e);
     }
   }
@@ -243,10 +263,10 @@ export class BundleClient extends Listeners {
   }
 
   /** Makes `parsed` the source's bundle: compiled with the others' (when all have one) and swapped
-   * in. False when the client stopped meanwhile. */
+   * in. False when the client was closed meanwhile. */
   private accept(s: Source, parsed: ParsedBundle, etag: string | undefined): Promise<boolean> {
     const run = this.activation.then(async () => {
-      if (this.stopped) return false;
+      if (this.closed) return false;
       const others = this.sources.filter((o) => o !== s);
       for (const o of others) if (o.parsed) checkDisjoint(s.config.name, parsed, o.config.name, o.parsed);
       // Each bundle's packages under its own roots (activation checks only the union).
@@ -256,7 +276,7 @@ export class BundleClient extends Listeners {
         const all = this.sources.map((o) => [o.config.name, o === s ? parsed : o.parsed!] as const);
         next = await activate(all.length === 1 ? parsed : combine(all), this.active?.paths ?? []);
       }
-      if (this.stopped) return false;
+      if (this.closed) return false;
       s.parsed = parsed;
       s.etag = etag;
       s.lastActivation = new Date();
@@ -275,7 +295,7 @@ export class BundleClient extends Listeners {
   }
 
   private schedule(s: Source): void {
-    if (this.stopped) return;
+    if (this.closed) return;
     const { minDelaySeconds: min, maxDelaySeconds: max } = s.config.polling;
     const delay = this.longPoll.has(s) ? 0 : (min + Math.random() * (max - min)) * 1000;
     s.timer = setTimeout(() => {

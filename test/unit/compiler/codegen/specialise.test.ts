@@ -3,7 +3,9 @@
 // generated code shows it — and keeps Rego's meaning at its edges.
 import assert from "node:assert/strict";
 import { compileRego } from "regoc/compiler";
-import { BigNum, NO_STATE, RegoObject, RegoSet, num, toJSON, type Value } from "regoc";
+import { BigNum, RegoObject, RegoSet, toJSON, type Value } from "regoc";
+import { NO_STATE } from "../../../../runtime/eval/state.js";
+import { num } from "../../../../runtime/eval/ops.js";
 import { L, PolicyBuilder, block, st } from "./plans.js";
 import { prepare, useTestBuiltins } from "./support.js";
 
@@ -15,7 +17,7 @@ type Query = Awaited<ReturnType<typeof compile>>;
 
 /** The entrypoint's value for an input (undefined: no row), as JSON. */
 function result(q: Query, input: unknown, data: unknown = {}): unknown {
-  const rows = q.evaluate({ input: input as Value, data: data as Value });
+  const rows = q.evaluateSync({ input: input as Value, data: data as Value });
   return rows.length === 0 ? undefined : JSON.parse(JSON.stringify(toJSON(rows[0]!.result as Value)));
 }
 
@@ -194,7 +196,7 @@ describe("codegen: evaluation state", () => {
       entrypoints: ["t/p"],
       print: () => onPrint(),
     });
-    assert.throws(() => q.evaluate({ input: { time: "x" } as Value, strictBuiltinErrors: true }));
+    assert.throws(() => q.evaluateSync({ input: { time: "x" } as Value, strictBuiltinErrors: true }));
     assert.deepEqual(result(q, { time: 5 }), [5, 5]);
     // A decision made from the print hook, in the middle of another one.
     let inner: unknown;
@@ -227,7 +229,7 @@ describe("codegen: evaluation state", () => {
       const pq = await prepare(b);
       assert.match(pq.source, /\$\.recall\(/);
       const inputs = ["a", "b", "c", "d"];
-      const rows = await Promise.all(inputs.map((v) => pq.evaluateAsync({ input: { v } })));
+      const rows = await Promise.all(inputs.map((v) => pq.evaluate({ input: { v } })));
       assert.deepEqual(
         rows.map((r) => r[0]!.result),
         inputs.map((v) => [v, v, v]),
