@@ -96,20 +96,20 @@ const bench: Bench = {
     lines.push(`| authzAllow(input) direct (admin → true) | 2 Dot, 1 Equal | ${nsPerCall(() => allow(admin, undefined)).toFixed(0)} |`);
     lines.push(`| authzAllow(input) direct (public GET → true) | second rule body | ${nsPerCall(() => allow(guest, undefined)).toFixed(0)} |`);
     lines.push(`| authzAllow(input) direct (→ default false) | | ${nsPerCall(() => allow(denied, undefined)).toFixed(0)} |`);
-    lines.push(`| PreparedQuery.evaluate (admin) | result set of one row | ${nsPerCall(() => authz.evaluate({ input: admin })).toFixed(0)} |`);
+    lines.push(`| PreparedQuery.evaluate (admin) | result set of one row | ${nsPerCall(() => authz.evaluateSync({ input: admin })).toFixed(0)} |`);
     const adminMod = await loadModule(generateTypeScript(equalPlan().json()).code);
     const isAdmin = adminMod.authzAdmin as (input: unknown, data: unknown) => boolean;
     lines.push(`| authzAdmin(input) direct, \`==\` as the equal builtin (→ true) | 2 Dot, 1 builtin call | ${nsPerCall(() => isAdmin(admin, undefined)).toFixed(0)} |`);
     const flagged = await compilePlan(scanPlan().json());
     const items = Array.from({ length: 100 }, (_, i) => ({ id: `i${i}`, tags: i % 3 === 0 ? ["a", "x"] : ["a", "b"] }));
-    lines.push(`| shop/flagged (partial set, scan in scan) | 100 items × 2 tags | ${nsPerCall(() => flagged.evaluate({ input: { items } })).toFixed(0)} |`);
+    lines.push(`| shop/flagged (partial set, scan in scan) | 100 items × 2 tags | ${nsPerCall(() => flagged.evaluateSync({ input: { items } })).toFixed(0)} |`);
     for (const note of ["every/empty domain (array)", "comprehensions/array nested", "partialsetdoc/iteration", "withkeyword/with virtual doc exact value"]) {
       const c = cases.find((x) => x.note === note);
       if (!c) continue;
       try {
         const pq = await compilePlan(c.plan);
         const opts = { input: c.input, data: c.data ?? {} };
-        lines.push(`| compliance: ${note} | | ${nsPerCall(() => pq.evaluate(opts)).toFixed(0)} |`);
+        lines.push(`| compliance: ${note} | | ${nsPerCall(() => pq.evaluateSync(opts)).toFixed(0)} |`);
       } catch {
         // a builtin it needs is not there yet
       }

@@ -3,7 +3,7 @@
 // decisions run in concurrent batches with the event loop free between batches, as in a server.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { startBundle, type BundleOptions } from "regoc";
+import { BundleClient, type BundleOptions } from "regoc";
 import { startBundleServer, tarGz } from "../test/support/bundleServer.js";
 import { median, type Bench } from "./util.js";
 
@@ -16,7 +16,7 @@ const BATCH = 500;
 /** Decisions per second (wall clock, the uploads flushed) and the process's CPU µs per decision
  * (all threads: gzip runs on the thread pool), medians of 3 rounds after a warm-up. */
 async function measure(config: unknown, options: BundleOptions): Promise<[number, number]> {
-  const client = startBundle(config, options);
+  const client = await BundleClient.create(config, options);
   await client.ready();
   const rates: number[] = [];
   const cpus: number[] = [];
@@ -28,7 +28,7 @@ async function measure(config: unknown, options: BundleOptions): Promise<[number
     const start = performance.now();
     const c0 = cpu();
     for (let i = 0; i < N; i += BATCH) {
-      await Promise.all(Array.from({ length: BATCH }, (_, j) => client.decision({ path: "authz/allow", input: { user: j % 2 ? "alice" : `u${i + j}`, password: "pw" } })));
+      await Promise.all(Array.from({ length: BATCH }, (_, j) => client.decide({ path: "authz/allow", input: { user: j % 2 ? "alice" : `u${i + j}`, password: "pw" } })));
       await new Promise((r) => setImmediate(r));
     }
     await client.flushLogs();
@@ -37,7 +37,7 @@ async function measure(config: unknown, options: BundleOptions): Promise<[number
       cpus.push((cpu() - c0) / N);
     }
   }
-  await client.stop();
+  await client.close();
   return [median(rates), median(cpus)];
 }
 

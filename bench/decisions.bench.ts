@@ -41,7 +41,7 @@ async function runtimeRoute(w: Workload): Promise<[string, (input: unknown) => u
     return ["authorizeSync", (input) => authorizer.authorizeSync(input)];
   }
   const q = await compileRego({ modules: w.modules, entrypoints: [w.entrypoint] });
-  return ["PreparedQuery", (input) => q.evaluate({ input, data: w.data as Value })[0]?.result];
+  return ["PreparedQuery", (input) => q.evaluateSync({ input, data: w.data as Value })[0]?.result];
 }
 
 /** The three answers agree (as JSON, in the workload's canonical order). */

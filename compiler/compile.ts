@@ -344,9 +344,9 @@ export async function compileRego(options: CompileRegoOptions): Promise<Prepared
   if (options.print === undefined || options.print === false) return prepared;
   const hook = typeof options.print === "function" ? options.print : (m: string): void => void process.stderr.write(`${m}\n`);
   const evaluate = prepared.evaluate.bind(prepared);
-  const evaluateAsync = prepared.evaluateAsync.bind(prepared);
+  const evaluateSync = prepared.evaluateSync.bind(prepared);
   prepared.evaluate = (o = {}) => evaluate({ print: hook, ...o });
-  prepared.evaluateAsync = (o = {}) => evaluateAsync({ print: hook, ...o });
+  prepared.evaluateSync = (o = {}) => evaluateSync({ print: hook, ...o });
   return prepared;
 }
 

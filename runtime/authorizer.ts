@@ -9,6 +9,7 @@
 //   evaluation fails              → the error is thrown (never turned into an answer)
 // Creation fails with a RegoError that wraps the compile error (its code, location and cause).
 import type { EvalOptions } from "./builtins/context.js";
+import type { BuiltinTable } from "./builtins/registry.js";
 import { asRegoError, asyncPolicyError, compileDecision, decisionValue, emptyQueryError, notBooleanError, wrapCompileError, type CompiledDecision } from "./decision.js";
 import { RegoError } from "./errors.js";
 import { optionsWithDeadline, type DeadlineOptions } from "./eval/deadline.js";
@@ -28,6 +29,10 @@ export interface AuthorizerOptions {
   /** Evaluation options (strict builtin errors, clock, print hook; `timeoutMs` here bounds every
    * decision, a decision's own deadline wins). */
   evalOptions?: EvalOptions;
+  /** Custom builtins this policy may call, by name: `{ "app.greet": { decl: { type: "function",
+   * args: [{ type: "string" }], result: { type: "string" } }, fn: (ctx, name) => ... } }` (`async:
+   * true` for a Promise). They add to, and override, the registered ones (registerBuiltins). */
+  builtins?: BuiltinTable;
 }
 
 export class Authorizer {
@@ -56,7 +61,7 @@ export class Authorizer {
     const store = options.data instanceof Store ? options.data : new Store(options.data ?? {});
     let compiled: CompiledDecision;
     try {
-      compiled = await compileDecision({ modules, query: options.query, v0Compatible: options.v0Compatible === true });
+      compiled = await compileDecision({ modules, query: options.query, v0Compatible: options.v0Compatible === true, ...(options.builtins && { builtins: options.builtins }) });
     } catch (e) {
       throw wrapCompileError("Authorizer: the policy does not compile", e);
     }

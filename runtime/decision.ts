@@ -8,6 +8,7 @@
 //   any other query ("x := data.a[_]") → planned as a query whose rows carry the bindings and the
 //                                       value of each expression (`$expr<i>`), as OPA reports them
 import type { EvalOptions } from "./builtins/context.js";
+import { declaredBuiltins, type BuiltinTable } from "./builtins/registry.js";
 import { RegoError, resourceError, type Location } from "./errors.js";
 import type { Bindings, EntrypointInfo } from "./eval/prepared.js";
 import type { JSONValue } from "./value/json.js";
@@ -21,6 +22,9 @@ export interface CompileDecisionOptions {
   /** Force query mode even for a rule path (the Engine wants OPA's result shape). */
   asQuery?: boolean;
   v0Compatible?: boolean;
+  /** Custom builtins of this compile (an Authorizer's or Engine's own, each with its `decl`):
+   * besides the registered ones, which they override. */
+  builtins?: BuiltinTable;
 }
 
 /** One expression of a compiled query, as OPA reports it. */
@@ -73,7 +77,11 @@ export async function compileDecision(options: CompileDecisionOptions): Promise<
     throw compilerImportError(e);
   });
   let path = options.asQuery ? undefined : rulePath(options.query);
-  const base = { modules: options.modules, v0Compatible: options.v0Compatible === true };
+  // Custom builtins Rego may call: the registered ones that declare a type, then the compile's own.
+  const custom: BuiltinTable = { ...declaredBuiltins(), ...options.builtins };
+  const customNames = Object.keys(custom);
+  const capabilities = customNames.length > 0 ? (await import("../compiler/builtins/custom.js")).capabilitiesWith(custom, "builtins") : undefined;
+  const base = { modules: options.modules, v0Compatible: options.v0Compatible === true, ...(capabilities && { capabilities }) };
   const asQuery = () => compiler.planRegoDetailed({ ...base, query: options.query, captureExpressions: true });
   let planned;
   try {
@@ -85,12 +93,17 @@ export async function compileDecision(options: CompileDecisionOptions): Promise<
     planned = asQuery();
   }
   const entrypoint = planned.names[0]!;
-  const generated = compiler.generateTypeScript(planned.plan, { entrypoint, language: "function" });
+  const asyncBuiltins = customNames.filter((n) => custom[n]!.async === true);
+  const generated = compiler.generateTypeScript(planned.plan, { entrypoint, language: "function", asyncBuiltins });
   const { isBuiltin, missingBuiltinsError } = await import("./builtins/catalog.js");
-  const missing = generated.builtins.filter((b) => !isBuiltin(b));
+  const missing = generated.builtins.filter((b) => !isBuiltin(b) && !Object.hasOwn(custom, b));
   if (missing.length > 0) throw missingBuiltinsError(missing);
-  // The runtime by reference (an import bundlers follow), never by a path relative to the compiler.
-  const mod = await compiler.loadModule(generated.code, { ...generated, runtime: await import("./eval/index.js") });
+  // The runtime by reference (an import bundlers follow), never by a path relative to the compiler;
+  // the compile's own builtins are found after the categories' and before the registry's.
+  const rt = await import("./eval/index.js");
+  const own = options.builtins;
+  const runtime = own === undefined || Object.keys(own).length === 0 ? rt : { ...rt, builtinSites: (table: string, ...categories: BuiltinTable[]) => rt.builtinSites(table, ...categories, own) };
+  const mod = await compiler.loadModule(generated.code, { ...generated, runtime });
   const info = Object.hasOwn(mod.entrypoints, entrypoint) ? (mod.entrypoints[entrypoint] as EntrypointInfo) : undefined;
   if (!info) throw missingEntrypointError(entrypoint);
   const expressions = path ? [] : await queryExpressions(options.query, base.v0Compatible, planned.expressionKeys);

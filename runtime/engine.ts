@@ -9,6 +9,7 @@
 // used (the compiling promise is cached, so concurrent first uses compile once; a failed
 // compilation is not cached).
 import type { EvalOptions } from "./builtins/context.js";
+import type { BuiltinTable } from "./builtins/registry.js";
 import { Authorizer } from "./authorizer.js";
 import { loadAllBuiltins } from "./builtins/catalog.js";
 import { asRegoError, compileDecision, emptyQueryError, noPolicyFilesError, unreadablePolicyError, wrapCompileError, type CompiledDecision } from "./decision.js";
@@ -31,6 +32,10 @@ export interface EngineOptions {
   v0Compatible?: boolean;
   /** Evaluation options (strict builtin errors, clock, print hook). */
   evalOptions?: EvalOptions;
+  /** Custom builtins the modules may call (not in `partial` and `compileFilter`, which use the registered ones), by name: `{ "app.greet": { decl: { type: "function",
+   * args: [{ type: "string" }], result: { type: "string" } }, fn: (ctx, name) => ... } }` (`async:
+   * true` for a Promise). They add to, and override, the registered ones (registerBuiltins). */
+  builtins?: BuiltinTable;
 }
 
 /** One result of a query, as OPA's REST API and `rego.Eval` return it. */
@@ -56,12 +61,14 @@ export class Engine {
   readonly modules: Readonly<Record<string, string>>;
   private readonly v0: boolean;
   private readonly evalOptions: EvalOptions | undefined;
+  private readonly builtins: BuiltinTable | undefined;
   private readonly cache = new Map<string, Promise<CompiledDecision>>();
 
   private constructor(modules: Record<string, string>, options: EngineOptions) {
     this.modules = Object.freeze(modules);
     this.v0 = options.v0Compatible === true;
     this.evalOptions = options.evalOptions;
+    this.builtins = options.builtins;
   }
 
   /** Loads the modules; with at least one module, checks that they compile (errors wrapped). */
@@ -152,7 +159,14 @@ export class Engine {
   /** An Authorizer for a decision of these modules that reads this engine's store (loadData
    * reaches it at once). */
   authorizer(query: string): Promise<Authorizer> {
-    return Authorizer.create({ modules: this.modules, query, data: this.store, v0Compatible: this.v0, ...(this.evalOptions ? { evalOptions: this.evalOptions } : {}) });
+    return Authorizer.create({
+      modules: this.modules,
+      query,
+      data: this.store,
+      v0Compatible: this.v0,
+      ...(this.evalOptions && { evalOptions: this.evalOptions }),
+      ...(this.builtins && { builtins: this.builtins }),
+    });
   }
 
   private compiled(query: string): Promise<CompiledDecision> {
@@ -165,7 +179,7 @@ export class Engine {
       this.cache.delete(query);
       this.cache.set(query, p);
     } else {
-      const compiling: Promise<CompiledDecision> = compileDecision({ modules: this.modules, query, asQuery: true, v0Compatible: this.v0 }).catch((e: unknown) => {
+      const compiling: Promise<CompiledDecision> = compileDecision({ modules: this.modules, query, asQuery: true, v0Compatible: this.v0, ...(this.builtins && { builtins: this.builtins }) }).catch((e: unknown) => {
         if (this.cache.get(query) === compiling) this.cache.delete(query);
         throw wrapCompileError(`Engine: query ${JSON.stringify(query)} does not compile`, e);
       });

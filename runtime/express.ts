@@ -30,6 +30,8 @@ export interface RequestLike {
   headersDistinct?: Record<string, string[] | undefined>;
   /** Node's list of header names and values as received (name, value, name, value, ...). */
   rawHeaders?: string[];
+  /** The authenticated user an authentication middleware set (read unless `getUser` says). */
+  user?: unknown;
 }
 
 export interface ResponseLike {
@@ -57,11 +59,13 @@ function isSyncAuthorizer(a: Decider | undefined): a is Decider & { authorizeSyn
   return a !== undefined && typeof a.authorizeSync === "function" && a.async === false;
 }
 
-export interface AuthorizeOptions {
+/** `I`: the input type `decide` takes, e.g. a generated `ApiInput` (the middleware gives it the
+ * RequestInput it builds, as `extendInput` left it: that it fits is the application's claim). */
+export interface AuthorizeOptions<I = RequestInput> {
   /** An Authorizer (or anything with `authorize(input)`). One of authorizer/decide is required. */
   authorizer?: Decider;
   /** A decision function, e.g. a generated `apiAllow` bound to data. */
-  decide?: (input: RequestInput, req: RequestLike) => Promise<boolean> | boolean;
+  decide?: (input: I, req: RequestLike) => Promise<boolean> | boolean;
   /** Where the user comes from; default `req.user` (set by an authentication middleware). */
   getUser?: (req: RequestLike) => unknown;
   /** Adds fields (e.g. `action`, `resource`) to the input; may return a new object or mutate it. */
@@ -78,10 +82,10 @@ export interface AuthorizeOptions {
   log?: (message: string) => void;
 }
 
-export function authorize(options: AuthorizeOptions) {
+export function authorize<I = RequestInput>(options: AuthorizeOptions<I>) {
   const { authorizer, decide } = options;
   if (!authorizer && !decide) throw new TypeError("authorize(): pass `authorizer` or `decide`");
-  const getUser = options.getUser ?? ((req: RequestLike) => (req as RequestLike & { user?: unknown }).user);
+  const getUser = options.getUser ?? ((req: RequestLike) => req.user);
   const now = options.now ?? (() => new Date());
   const hourOf = options.hourOf ?? ((d: Date) => d.getHours());
   const log = options.log ?? ((m: string) => console.error(m));
@@ -129,7 +133,7 @@ export function authorize(options: AuthorizeOptions) {
     try {
       const input = inputOf(req, res);
       if (input === undefined) return;
-      pending = decide ? decide(input, req) : syncAuthorizer ? syncAuthorizer.authorizeSync(input, deadline) : authorizer!.authorize(input, deadline);
+      pending = decide ? decide(input as I, req) : syncAuthorizer ? syncAuthorizer.authorizeSync(input, deadline) : authorizer!.authorize(input, deadline);
     } catch (e) {
       fail(e, req, res);
       return;

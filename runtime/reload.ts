@@ -1,6 +1,6 @@
 // Hot reloader: a decision whose policy follows a directory of Rego files.
 //
-//   const policy = await HotReloader.start({ dir: "policies", query: "data.authz.allow", onError: log });
+//   const policy = await HotReloader.create({ dir: "policies", query: "data.authz.allow", onError: log });
 //   await policy.authorize(input);   // the Authorizer rules: no result → false, non-boolean → error
 //   await policy.close();
 //
@@ -16,6 +16,7 @@
 //
 // chokidar and node:fs are imported lazily: the runtime index must stay loadable in browsers.
 import type { EvalOptions } from "./builtins/context.js";
+import type { BuiltinTable } from "./builtins/registry.js";
 import type { Authorizer } from "./authorizer.js";
 import { asRegoError, isRegoErrorLike, wrapCompileError } from "./decision.js";
 import { Engine, type QueryResult } from "./engine.js";
@@ -35,6 +36,8 @@ export interface HotReloaderOptions {
   data?: Record<string, unknown>;
   v0Compatible?: boolean;
   evalOptions?: EvalOptions;
+  /** Custom builtins the policies may call (AuthorizerOptions.builtins). */
+  builtins?: BuiltinTable;
   /** Quiet time after the last file event before recompiling, in milliseconds; default 100, at least 60 (reloadWatch.ts). */
   debounceMs?: number;
   /** Called after each successful reload (not after the first load). */
@@ -74,6 +77,7 @@ interface Settings {
   data: Record<string, unknown>;
   v0Compatible: boolean;
   evalOptions: EvalOptions | undefined;
+  builtins: BuiltinTable | undefined;
   debounceMs: number;
   onReload: ((event: ReloadEvent) => void) | undefined;
   onError: (error: RegoError) => void;
@@ -94,7 +98,7 @@ export class HotReloader {
 
   /** Watches `dir` and loads it; resolves after the first successful load. If that load fails,
    * rejects with its error (file:row:col for Rego errors) and leaves no watcher behind. */
-  static async start(options: HotReloaderOptions): Promise<HotReloader> {
+  static async create(options: HotReloaderOptions): Promise<HotReloader> {
     const reloader = new HotReloader(settingsOf(options));
     await reloader.open();
     return reloader;
@@ -185,9 +189,9 @@ export class HotReloader {
   }
 
   private async load(): Promise<Loaded> {
-    const { dir, query, v0Compatible, evalOptions } = this.settings;
+    const { dir, query, v0Compatible, evalOptions, builtins } = this.settings;
     const tree = await readPolicyTree(dir);
-    const options = { v0Compatible, ...(evalOptions ? { evalOptions } : {}) };
+    const options = { v0Compatible, ...(evalOptions && { evalOptions }), ...(builtins && { builtins }) };
     const engine = await compiling(dir, () => Engine.create({ modules: tree.modules, ...options }));
     loadData(engine, this.settings.data, tree);
     const authorizer = await compiling(dir, () => engine.authorizer(query));
@@ -242,23 +246,24 @@ function innermost(e: unknown): unknown {
 }
 
 function settingsOf(options: HotReloaderOptions): Settings {
-  if (typeof options !== "object" || options === null) throw new TypeError("HotReloader.start: options are required");
-  if (typeof options.dir !== "string" || options.dir === "") throw new TypeError("HotReloader.start: `dir` must be a directory path");
+  if (typeof options !== "object" || options === null) throw new TypeError("HotReloader.create: options are required");
+  if (typeof options.dir !== "string" || options.dir === "") throw new TypeError("HotReloader.create: `dir` must be a directory path");
   if (options.query !== undefined && options.entrypoint !== undefined) {
-    throw new TypeError("HotReloader.start: pass `query` or `entrypoint`, not both");
+    throw new TypeError("HotReloader.create: pass `query` or `entrypoint`, not both");
   }
   const query = options.query ?? options.entrypoint;
   if (typeof query !== "string" || query.trim() === "") {
-    throw new TypeError("HotReloader.start: `query` must be a non-empty string, e.g. \"data.authz.allow\"");
+    throw new TypeError("HotReloader.create: `query` must be a non-empty string, e.g. \"data.authz.allow\"");
   }
   const debounceMs = options.debounceMs ?? 100;
-  if (!Number.isFinite(debounceMs) || debounceMs < 0) throw new TypeError("HotReloader.start: `debounceMs` must be a number >= 0");
+  if (!Number.isFinite(debounceMs) || debounceMs < 0) throw new TypeError("HotReloader.create: `debounceMs` must be a number >= 0");
   return {
     dir: options.dir,
     query,
     data: options.data ?? {},
     v0Compatible: options.v0Compatible === true,
     evalOptions: options.evalOptions,
+    builtins: options.builtins,
     debounceMs,
     onReload: options.onReload,
     onError: options.onError ?? ((e) => console.error(`HotReloader: reload failed, the previous policy stays: ${e.toString()}`)),

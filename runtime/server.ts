@@ -28,7 +28,7 @@ export interface QueryEngine {
 
 /** What answers decisions by path: a BundleClient. */
 export interface DecisionClient {
-  decision(request: { path: string; input?: unknown }): Promise<{ result?: unknown }>;
+  decide(request: { path: string; input?: unknown }): Promise<{ result?: unknown }>;
   status(): { revision?: string | undefined; lastSuccessfulActivation?: unknown };
 }
 
@@ -112,7 +112,7 @@ export function opaRouter(options: OpaRouterOptions) {
       return rows.length === 0 ? undefined : rows[0]!.expressions[0]!.value;
     }
     if (segments.length === 0 || !segments.every((s) => IDENT.test(s))) throw new ApiError(400, INVALID_PARAMETER, `invalid path: a bundle decision path is "pkg/rule" with identifier segments`);
-    return (await bundle!.decision({ path: segments.join("/"), input })).result;
+    return (await bundle!.decide({ path: segments.join("/"), input })).result;
   }
 
   async function dataGet(res: ServerResponse, segments: string[], params: URLSearchParams): Promise<void> {

@@ -132,6 +132,23 @@ function extendCapabilities(base: Capabilities, entries: readonly CapabilityEntr
   return { ...base, builtins: new Map([...base.builtins, ...added]) };
 }
 
+/**
+ * The capabilities a compile with custom builtins uses: OPA's, plus each builtin's `decl` (an
+ * Authorizer's or Engine's `builtins`, and the registered ones that declare a type), checked as a
+ * `--builtins` module's declarations; a name OPA declares is refused. `source` names the table in
+ * errors.
+ */
+export function capabilitiesWith(table: BuiltinTable, source: string): Capabilities {
+  if (!isObject(table)) throw invalid(source, "must be an object of { decl, fn } by builtin name");
+  const entries: unknown[] = [];
+  for (const [name, def] of Object.entries(table)) {
+    if (!isObject(def) || typeof def.fn !== "function") throw invalid(source, `${name} must be { decl, fn: (ctx, ...args) => value }`);
+    if (def.decl === undefined) throw invalid(source, `${name} has no decl (its type, as OPA's capabilities declare one: { type: "function", args: [...], result: {...} })`);
+    entries.push({ name, decl: def.decl });
+  }
+  return extendCapabilities(defaultCapabilities(), checkEntries(entries, source), source);
+}
+
 /** OPA's answer for a builtin its capabilities declare but its evaluator lacks: an internal error
  * at the call, raised in strict and non-strict mode alike (it is not a builtin's own error). */
 const unsupported: BuiltinDef = {

@@ -50,7 +50,7 @@ const command: CliCommand = {
       const { compileRego } = await import("../compile.js");
       const prepared = await compileRego({ modules, query, v0Compatible: v0, strict: values.strict === true, captureExpressions: true, print: true, ...(schemas && { schemas }), ...(capabilities && { capabilities }) });
       const timeoutMs = values.timeout === undefined ? 0 : parseTimeout(values.timeout);
-      const rows = await withDeadline((deadline) => prepared.evaluateAsync({ input, data, strictBuiltinErrors: values.strict === true, ...deadline }), timeoutMs);
+      const rows = await withDeadline((deadline) => prepared.evaluate({ input, data, strictBuiltinErrors: values.strict === true, ...deadline }), timeoutMs);
       const exprs = parseQuery(query, { regoVersion: v0 ? "v0" : "v1" });
       const result = rows.map((row) => {
         const expressions = exprs.map((e, i) => {
@@ -67,7 +67,7 @@ const command: CliCommand = {
       process.stdout.write(`${render(result.length === 0 ? {} : { result }, "")}\n`);
       if (explain && rows.length === 0) {
         // the query's parts, compiled and evaluated as queries against the same modules and data
-        const run = async (q: string) => (await compileRego({ modules, query: q, v0Compatible: v0, ...(capabilities && { capabilities }) })).evaluateAsync({ input, data });
+        const run = async (q: string) => (await compileRego({ modules, query: q, v0Compatible: v0, ...(capabilities && { capabilities }) })).evaluate({ input, data });
         const parts: PartsEvaluator = {
           defined: (bodies) => Promise.all(bodies.map(async (b) => (await run(b.join("\n"))).length > 0)),
           values: (before, terms) => Promise.all(terms.map(async (t) => (await run([...before, `__regoc_v := ${t}`].join("\n")))[0]?.["__regoc_v"])),

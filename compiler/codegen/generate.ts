@@ -43,6 +43,9 @@ export interface GenerateOptions {
   coverage?: boolean;
   /** The module's header comment, a line each (default: one saying regoc generated it). */
   header?: readonly string[];
+  /** Custom builtins that return a Promise, besides the registered ones (an Engine's own
+   * `builtins`): plans that call them get async entrypoints. */
+  asyncBuiltins?: readonly string[];
 }
 
 export interface GeneratedEntrypoint {
@@ -133,7 +136,7 @@ export function generateModule(decoded: Policy, options: GenerateOptions = {}): 
   const { policy, localNames } =
     options.optimize === false ? { policy: decoded, localNames: options.localNames } : optimize(decoded, options.localNames ? { localNames: options.localNames } : {});
   const plans = selectPlans(policy, options.entrypoint);
-  const calls = analyseCalls(policy, plans);
+  const calls = analyseCalls(policy, plans, options.asyncBuiltins);
   const language = options.language ?? "typescript";
   if (!Object.hasOwn(LAYOUTS, language)) {
     throw unknownLanguageError(language);

@@ -6,7 +6,7 @@ import { compareResults } from "./compare.js";
 
 /** What a frontend hands back: something that evaluates the case's query. */
 export interface Evaluable {
-  evaluateAsync(options: { input?: Value; data?: Value; strictBuiltinErrors?: boolean }): Promise<readonly Value[]>;
+  evaluate(options: { input?: Value; data?: Value; strictBuiltinErrors?: boolean }): Promise<readonly Value[]>;
 }
 
 export interface Frontend {
@@ -49,7 +49,7 @@ export async function runCase(frontend: Frontend, c: ComplianceCase): Promise<Ou
 
   let rows: readonly Value[];
   try {
-    rows = await prepared.evaluateAsync({ input, data: c.data ?? {}, strictBuiltinErrors: c.strict_error === true });
+    rows = await prepared.evaluate({ input, data: c.data ?? {}, strictBuiltinErrors: c.strict_error === true });
   } catch (e) {
     if (!(e instanceof RegoError)) return done({ status: "fail", kind: "crash", reason: oneLine(e) });
     if (!wantsError) return done({ status: "fail", kind: "unexpected_error", reason: oneLine(e) });

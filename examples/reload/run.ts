@@ -32,7 +32,7 @@ async function scripted(): Promise<void> {
   const file = join(dir, "example.rego");
   writeFileSync(file, policy("admin"));
   const next = callbacks();
-  const authz = await HotReloader.start({ dir, query: "data.example.allow", ...next.options });
+  const authz = await HotReloader.create({ dir, query: "data.example.allow", ...next.options });
   const show = async (step: string) =>
     console.log(`${step.padEnd(34)} generation ${authz.status().generation}  admin: ${await authz.authorize({ role: "admin" })}  editor: ${await authz.authorize({ role: "editor" })}`);
   try {
@@ -60,7 +60,7 @@ async function scripted(): Promise<void> {
 }
 
 async function watchDir(dir: string): Promise<void> {
-  const authz = await HotReloader.start({
+  const authz = await HotReloader.create({
     dir,
     query: "data.example.allow",
     onReload: (e) => console.log(`reloaded: generation ${e.generation}, revision ${e.revision}, ${e.files.length} file(s)`),

@@ -9,6 +9,7 @@ import { RegoError, resourceError, type Location } from "../errors.js";
 import { canonicalKey } from "../value/key.js";
 import type { Value } from "../value/value.js";
 import type { EvalContext } from "./context.js";
+import type { TypeDecl } from "../../compiler/builtins/decls.js";
 
 /** A builtin implementation: the context first, then the Rego arguments. Returns undefined for "no value". */
 export type BuiltinFn = (ctx: EvalContext, ...args: Value[]) => Value | undefined;
@@ -20,6 +21,10 @@ export interface BuiltinDef {
   async?: boolean;
   /** One value per evaluation for the same arguments (time.now_ns, rand.intn, uuid.rfc4122, ...). */
   nondeterministic?: boolean;
+  /** A custom builtin's type as OPA's capabilities declare it (`{ type: "function", args: [{ type:
+   * "string" }], result: { type: "string" } }`): what lets Rego that calls it compile (Authorizer,
+   * Engine, HotReloader). A plan from `opa build` needs none. */
+  decl?: TypeDecl;
 }
 
 export type BuiltinTable = Record<string, BuiltinDef>;
@@ -52,6 +57,14 @@ export function addBuiltins(table: BuiltinTable, custom: boolean, taken?: (name:
 /** A registered builtin: one of a loaded category (catalog.ts), or a custom one. */
 export function getBuiltin(name: string): BuiltinDef | undefined {
   return registry.get(name);
+}
+
+/** The registered builtins that declare their type (custom ones, registerBuiltins): every
+ * Authorizer's and Engine's default custom builtins. */
+export function declaredBuiltins(): BuiltinTable {
+  const out: BuiltinTable = {};
+  for (const [name, def] of registry) if (def.decl !== undefined) out[name] = def;
+  return out;
 }
 
 /** The names registered so far. */

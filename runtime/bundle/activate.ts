@@ -106,7 +106,7 @@ async function planEvaluators(plan: unknown): Promise<{ compile: (path: string) 
     return async (input, data, deadline) => {
       let rows: Bindings[];
       try {
-        rows = await prepared.evaluateAsync({ entrypoint: path, input, data, ...deadline });
+        rows = await prepared.evaluate({ entrypoint: path, input, data, ...deadline });
       } catch (e) {
         throw asRegoError(e);
       }

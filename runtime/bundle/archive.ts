@@ -17,16 +17,10 @@ import { DATA_FILES } from "../reloadFiles.js";
 import { toJSON } from "../value/json.js";
 import { newPlainObject, type Value } from "../value/value.js";
 import { checkDataRoots, checkRootsOverlap } from "./roots.js";
-import { verifyBundle, type VerificationConfig } from "./signatures.js";
+import type { ArchiveLimits } from "./client.js";
+import type { VerificationConfig } from "./config.js";
+import { verifyBundle } from "./signatures.js";
 import { parsePatch, PATCH_FILE, type PatchOperation } from "./patch.js";
-
-export interface ArchiveLimits {
-  /** Compressed archive size (checked while downloading). */
-  maxArchiveBytes: number;
-  /** Sum of the uncompressed tar stream. */
-  maxUncompressedBytes: number;
-  maxEntries: number;
-}
 
 export interface Manifest {
   revision: string;

@@ -1,9 +1,9 @@
 // The remote bundle client, as OPA's bundle plugin behaves:
 //
-//   const client = startBundle(config);        // OPA's services/bundles config (object or YAML text)
+//   const client = await BundleClient.create(config); // OPA's services/bundles config (object or YAML text)
 //   await client.ready();                      // every bundle activated once (or the first error)
-//   await client.decision({ path: "authz/allow", input })  → { result: true, id, provenance }
-//   await client.stop();                       // no timer or socket left behind
+//   await client.decide({ path: "authz/allow", input })  → { result: true, id, provenance }
+//   await client.close();                      // no timer or socket left behind
 //
 // Each configured bundle has its own poll loop: download (If-None-Match with its ETag) → read and
 // verify the archive → combine with the other bundles' last good ones → compile → swap. The
@@ -21,12 +21,20 @@ import { RegoError } from "../errors.js";
 import type { JSONValue } from "../value/json.js";
 import { REGOC_VERSION } from "../version.js";
 import { activate, checkPackages, type ActiveBundle } from "./activate.js";
-import type { ArchiveLimits, ParsedBundle } from "./archive.js";
+import type { ParsedBundle } from "./archive.js";
 import { parseBundleConfig, type BundlesConfig, type BundleSourceConfig, type DecisionLogsConfig } from "./config.js";
 import { activeSpanIds, DecisionLogger, type DecisionEvent, type DecisionLogMetrics } from "./decisionLogs.js";
 import { Listeners } from "./listeners.js";
 import { formatRoots, underRoots } from "./roots.js";
 import { errorFields, StatusReporter, type PluginState, type StatusReport } from "./status.js";
+
+export interface ArchiveLimits {
+  /** Compressed archive size (checked while downloading). */
+  maxArchiveBytes: number;
+  /** Sum of the uncompressed tar stream. */
+  maxUncompressedBytes: number;
+  maxEntries: number;
+}
 
 export const DEFAULT_LIMITS: ArchiveLimits = {
   maxArchiveBytes: 64 * 1024 * 1024,
@@ -83,10 +91,6 @@ export interface DecisionRequest {
   decisionId?: string;
 }
 
-export function startBundle(config: unknown, options: BundleOptions = {}): BundleClient {
-  return new BundleClient(parseBundleConfig(config, options.env), options);
-}
-
 /** One configured bundle: its poll loop's state and its last good parsed bundle. */
 interface Source {
   config: BundleSourceConfig;
@@ -104,7 +108,16 @@ interface Source {
   running: Promise<unknown> | undefined;
 }
 
-export class BundleClient extends Listeners {
+/** The client's events and their listeners' arguments. */
+export interface BundleEvents extends Record<string, unknown[]> {
+  activated: [status: BundleStatus];
+  /** A 304 once the bundle is active. */
+  unchanged: [status: BundleStatus];
+  /** The last good bundles keep serving. */
+  failed: [error: RegoError, status: BundleStatus];
+}
+
+export class BundleClient extends Listeners<BundleEvents> {
   readonly config: BundlesConfig;
   private readonly limits: ArchiveLimits;
   private readonly sources: Source[];
@@ -119,8 +132,8 @@ export class BundleClient extends Listeners {
   private readonly reporter: StatusReporter | undefined;
   /** Activations run one at a time, each over the sources' latest good bundles. */
   private activation: Promise<unknown> = Promise.resolve();
-  private stopped = false;
-  private stopping: Promise<void> | undefined;
+  private closed = false;
+  private closing: Promise<void> | undefined;
   private readonly abort = new AbortController();
   private readonly first: Promise<BundleStatus>;
   private settleFirst: ((error: RegoError | undefined) => void) | undefined;
@@ -128,7 +141,13 @@ export class BundleClient extends Listeners {
   /** Sources whose server answered as a long-polling server: polled again at once. */
   private readonly longPoll = new WeakSet<Source>();
 
-  constructor(config: BundlesConfig, options: BundleOptions = {}) {
+  /** A client for OPA's services/bundles config (an object, or its YAML/JSON text), polling at
+   * once; `ready()` waits for the first activation. A bad config rejects (bundle_error). */
+  static async create(config: unknown, options: BundleOptions = {}): Promise<BundleClient> {
+    return new BundleClient(parseBundleConfig(config, options.env), options);
+  }
+
+  private constructor(config: BundlesConfig, options: BundleOptions) {
     super();
     this.config = config;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -175,13 +194,14 @@ export class BundleClient extends Listeners {
     return Object.fromEntries(this.sources.map((s) => [s.config.name, this.status(s.config.name)]));
   }
 
-  async decision(request: DecisionRequest): Promise<DecisionResult> {
+  /** The decision at `request.path` for `request.input`: `{ result, id, provenance }`, no `result` when undefined. */
+  async decide(request: DecisionRequest): Promise<DecisionResult> {
     const path = decisionPath(request?.path);
     const active = this.active; // one read: the whole decision runs against these bundles
     const bundles = this.revisions;
     if (!active) {
       const error = this.sources.find((s) => s.lastError)?.lastError;
-      const why = error ? `: ${error.message}` : this.stopped ? " (stopped)" : " (waiting for the first download)";
+      const why = error ? `: ${error.message}` : this.closed ? " (closed)" : " (waiting for the first download)";
       throw new RegoError("bundle_error", `bundle ${this.sources.map((s) => s.config.name).join(", ")} is not active yet${why}`);
     }
     const id = typeof request.decisionId === "string" && request.decisionId !== "" ? request.decisionId : globalThis.crypto.randomUUID();
@@ -237,8 +257,8 @@ export class BundleClient extends Listeners {
       if (s.lastError) b.errors = [s.lastError.message];
       bundles[s.config.name] = b;
     }
-    const running: PluginState = this.stopped ? "NOT_READY" : "OK";
-    const report: StatusReport = { labels: this.labels, bundles, plugins: { bundle: { state: this.active && !this.stopped ? "OK" : "NOT_READY" } } };
+    const running: PluginState = this.closed ? "NOT_READY" : "OK";
+    const report: StatusReport = { labels: this.labels, bundles, plugins: { bundle: { state: this.active && !this.closed ? "OK" : "NOT_READY" } } };
     if (this.logger) {
       report.decision_logs = { ...errorFields(this.logger.lastError), metrics: { ...this.logger.metrics } };
       report.plugins["decision_logs"] = { state: running };
@@ -265,12 +285,12 @@ export class BundleClient extends Listeners {
 
   /** Stops polling, aborts running downloads and waits for the running polls to end; makes one
    * last upload attempt of the buffered decision logs and sends the last status. */
-  stop(): Promise<void> {
-    return (this.stopping ??= this.halt());
+  close(): Promise<void> {
+    return (this.closing ??= this.halt());
   }
 
   private async halt(): Promise<void> {
-    this.stopped = true;
+    this.closed = true;
     for (const s of this.sources) {
       clearTimeout(s.timer);
       s.timer = undefined;
@@ -279,7 +299,7 @@ export class BundleClient extends Listeners {
     await this.started;
     await Promise.all(this.sources.map((s) => s.running));
     await this.activation.catch(() => {});
-    this.settleFirst?.(new RegoError("bundle_error", `bundle ${this.sources[0]!.config.name}: stopped before the first activation`));
+    this.settleFirst?.(new RegoError("bundle_error", `bundle ${this.sources[0]!.config.name}: closed before the first activation`));
     await this.logger?.stop();
     this.reporter?.update(this.statusReport());
     await this.reporter?.stop();
@@ -288,7 +308,7 @@ export class BundleClient extends Listeners {
   /** Persisted bundles first (when configured), then the periodic poll loops. */
   private async start(): Promise<void> {
     for (const s of this.sources) {
-      if (!s.config.persist || this.stopped) continue;
+      if (!s.config.persist || this.closed) continue;
       try {
         const { readPersisted } = await import("./persist.js");
         const archive = await readPersisted(this.config.persistenceDirectory, s.config.name);
@@ -298,7 +318,7 @@ export class BundleClient extends Listeners {
         this.report(s, e, false);
       }
     }
-    for (const s of this.sources) if (s.config.trigger === "periodic" && !this.stopped) s.running = this.poll(s).then(() => this.schedule(s));
+    for (const s of this.sources) if (s.config.trigger === "periodic" && !this.closed) s.running = this.poll(s).then(() => this.schedule(s));
   }
 
   /** One download and activation; a failure is recorded, emitted and returned. */
@@ -306,7 +326,7 @@ export class BundleClient extends Listeners {
     try {
       return await this.fetchAndActivate(s);
     } catch (e) {
-      if (this.stopped) return undefined;
+      if (this.closed) return undefined;
       return this.report(s, e);
     }
   }
@@ -372,10 +392,10 @@ export class BundleClient extends Listeners {
   }
 
   /** Makes `parsed` the source's bundle: compiled with the others' (when all have one) and swapped
-   * in. False when the client stopped meanwhile. */
+   * in. False when the client was closed meanwhile. */
   private accept(s: Source, parsed: ParsedBundle, etag: string | undefined): Promise<boolean> {
     const run = this.activation.then(async () => {
-      if (this.stopped) return false;
+      if (this.closed) return false;
       const others = this.sources.filter((o) => o !== s);
       for (const o of others) if (o.parsed) checkDisjoint(s.config.name, parsed, o.config.name, o.parsed);
       // Each bundle's packages under its own roots (activation checks only the union).
@@ -385,7 +405,7 @@ export class BundleClient extends Listeners {
         const all = this.sources.map((o) => [o.config.name, o === s ? parsed : o.parsed!] as const);
         next = await activate(all.length === 1 ? parsed : combine(all), this.active?.paths ?? []);
       }
-      if (this.stopped) return false;
+      if (this.closed) return false;
       s.parsed = parsed;
       s.etag = etag;
       s.lastActivation = new Date();
@@ -406,7 +426,7 @@ export class BundleClient extends Listeners {
   }
 
   private schedule(s: Source): void {
-    if (this.stopped) return;
+    if (this.closed) return;
     const { minDelaySeconds: min, maxDelaySeconds: max } = s.config.polling;
     const delay = this.longPoll.has(s) ? 0 : (min + Math.random() * (max - min)) * 1000;
     s.timer = setTimeout(() => {

@@ -13,7 +13,23 @@
 // token, which only shows up later as a 401). Every validation error names the field.
 import { parse as parseYaml } from "yaml";
 import { RegoError } from "../errors.js";
-import type { KeyConfig, VerificationConfig } from "./signatures.js";
+
+export interface KeyConfig {
+  /** A PEM public key or certificate (RS*, PS*, ES*, EdDSA) or the shared secret (HS*). */
+  key: string;
+  algorithm: string;
+  scope: string;
+}
+
+export interface VerificationConfig {
+  /** The configured keys by id (the config's top-level `keys`). */
+  keys: Record<string, KeyConfig>;
+  /** The bundle's `signing.keyid`: when set, a bundle without signatures is refused. */
+  keyId: string;
+  scope: string;
+  /** `signing.exclude_files`: globs (Go's filepath.Match) of files not checked. */
+  excludeFiles: string[];
+}
 
 export interface BearerCredentials {
   token: string;

@@ -5,7 +5,7 @@
 // kept only for the same host or a subdomain of it. With long polling configured the request
 // carries `Prefer: modes=snapshot;wait=N` and may take N seconds more; a server that answers with
 // OPA's bundle content type supports it, and the client polls again at once.
-// `agent: false`: one connection per request, closed after it, so stop() leaves no socket behind.
+// `agent: false`: one connection per request, closed after it, so close() leaves no socket behind.
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { RegoError } from "../errors.js";
@@ -24,7 +24,7 @@ export interface DownloadOptions {
   etag?: string | undefined;
   /** Largest accepted body in bytes (the compressed archive). */
   maxBytes: number;
-  /** Aborts the request (stop()). */
+  /** Aborts the request (close()). */
   signal: AbortSignal;
 }
 

@@ -13,24 +13,7 @@ import { isLosslessNumber, parse as parseLossless } from "lossless-json";
 import { parse as parseYaml } from "yaml";
 import { RegoError } from "../errors.js";
 import { goGlob } from "../goGlob.js";
-import { SIGNING_ALGORITHMS } from "./config.js";
-
-export interface KeyConfig {
-  /** A PEM public key or certificate (RS*, PS*, ES*, EdDSA) or the shared secret (HS*). */
-  key: string;
-  algorithm: string;
-  scope: string;
-}
-
-export interface VerificationConfig {
-  /** The configured keys by id (the config's top-level `keys`). */
-  keys: Record<string, KeyConfig>;
-  /** The bundle's `signing.keyid`: when set, a bundle without signatures is refused. */
-  keyId: string;
-  scope: string;
-  /** `signing.exclude_files`: globs (Go's filepath.Match) of files not checked. */
-  excludeFiles: string[];
-}
+import { SIGNING_ALGORITHMS, type KeyConfig, type VerificationConfig } from "./config.js";
 
 /** OPA's hashing algorithm names → node:crypto's. */
 const HASHES: Record<string, string> = {

@@ -56,16 +56,17 @@ export class PreparedQuery {
     return Object.keys(this.table);
   }
 
-  /** True when the entrypoint must be evaluated with `evaluateAsync`. */
+  /** True when the entrypoint calls async builtins (http.send): `evaluateSync` refuses it. */
   get async(): boolean {
     return this.info(this.entrypoint).async;
   }
 
-  evaluate(options: EvaluateOptions = {}): ResultSet {
+  /** The result set, synchronously; refused (eval_internal_error) when the entrypoint is async. */
+  evaluateSync(options: EvaluateOptions = {}): ResultSet {
     const name = options.entrypoint ?? this.entrypoint;
     const info = this.info(name);
     if (info.async) {
-      throw new RegoError("eval_internal_error", `entrypoint ${JSON.stringify(name)} calls async builtins: use evaluateAsync`);
+      throw new RegoError("eval_internal_error", `entrypoint ${JSON.stringify(name)} calls async builtins: use evaluate`);
     }
     checkSignal(options);
     try {
@@ -75,7 +76,8 @@ export class PreparedQuery {
     }
   }
 
-  async evaluateAsync(options: EvaluateOptions = {}): Promise<ResultSet> {
+  /** The result set: any entrypoint, async builtins (http.send) included. */
+  async evaluate(options: EvaluateOptions = {}): Promise<ResultSet> {
     const info = this.info(options.entrypoint ?? this.entrypoint);
     checkSignal(options);
     try {

@@ -144,7 +144,7 @@ export interface BuiltinSite extends CallSite {
 
 function invokeSpecial($: EvalState, s: BuiltinSite, args: V[]): V {
   if (s.def.async) {
-    throw new RegoError("eval_internal_error", `${s.name} is async: this plan must be evaluated with evaluateAsync`, s.location);
+    throw new RegoError("eval_internal_error", `${s.name} is async: this plan must be evaluated asynchronously (evaluate, not evaluateSync)`, s.location);
   }
   return invokeBuiltin($.context(), s.def, s, args as never);
 }

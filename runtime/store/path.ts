@@ -1,4 +1,5 @@
-// Storage paths: slash-separated, as OPA's storage API writes them ("/a/b/0"). "/" is the root.
+// Storage paths: slash-separated, as OPA's storage API writes them ("/a/b/0"), the leading "/" optional
+// ("a/b/0", as OPA's service descriptions write them). "/" is the root.
 // Segments are percent-decoded (so a key holding "/" is written "%2F"); an empty segment or a
 // malformed escape is a storage_invalid_path_error.
 import { invalidPathError } from "./errors.js";
@@ -12,11 +13,10 @@ export function parsePath(path: string | readonly string[]): StoragePath {
     }
     return path.slice();
   }
-  if (!path.startsWith("/")) {
-    throw invalidPathError(`must start with "/": ${JSON.stringify(path)}`);
-  }
+  // OPA's storage paths start with "/", its services' descriptions do not: both are accepted
+  if (path === "") throw invalidPathError(`is empty (the whole document is "/")`);
   if (path === "/") return [];
-  const raw = path.replace(/\/$/, "").slice(1).split("/");
+  const raw = path.replace(/\/$/, "").replace(/^\//, "").split("/");
   return raw.map((seg) => {
     if (seg === "") throw invalidPathError(`has an empty segment: ${JSON.stringify(path)}`);
     try {

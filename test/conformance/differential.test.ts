@@ -26,7 +26,7 @@ async function evaluate(frontend: Frontend, c: ComplianceCase): Promise<Result> 
   }
   const input = c.input_term !== undefined ? frontend.parseInputTerm(c.input_term) : c.input;
   try {
-    return { rows: await prepared.evaluateAsync({ input, data: c.data ?? {}, strictBuiltinErrors: c.strict_error === true }) };
+    return { rows: await prepared.evaluate({ input, data: c.data ?? {}, strictBuiltinErrors: c.strict_error === true }) };
   } catch (e) {
     return { error: e instanceof RegoError ? e.code : "crash" };
   }

@@ -84,7 +84,7 @@ async function evaluateAll(prepared: PreparedQuery, input: Input, extra: unknown
   if (prepared.async) return; // network builtins: not here
   for (const value of [...EVAL_INPUTS, extra]) {
     try {
-      prepared.evaluate({ input: value as never });
+      prepared.evaluateSync({ input: value as never });
       stats.evaluated++;
     } catch (e) {
       checkEvalError(e, input);

@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type 
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startBundle, type BundleClient, type BundleStatus, type RegoError } from "regoc";
+import { BundleClient, type BundleStatus, type RegoError } from "regoc";
 import { activated, allow, nextEvent, tarGz } from "../support/bundleServer.js";
 import { rejected } from "../support/errors.js";
 
@@ -60,7 +60,7 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     dir = mkdtempSync(join(tmpdir(), "regoc-bundle-"));
   });
   afterEach(async () => {
-    await client?.stop();
+    await client?.close();
     client = undefined;
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -76,7 +76,7 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
   async function startTwo(): Promise<BundleClient> {
     server.routes.set("/authz.tar.gz", { body: authz("a1"), headers: { ETag: '"a1"' } });
     server.routes.set("/users.tar.gz", { body: users("u1", { alice: { role: "admin" } }), headers: { ETag: '"u1"' } });
-    const c = startBundle(two());
+    const c = await BundleClient.create(two());
     await c.ready();
     return c;
   }
@@ -114,22 +114,22 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
 
   it("decisions wait for every bundle: one missing bundle keeps the client not ready", async () => {
     server.routes.set("/authz.tar.gz", { body: authz("a1") });
-    client = startBundle(two());
+    client = await BundleClient.create(two());
     const e = await rejected(client.ready());
     expect(e.message).to.contain("HTTP 404");
-    const d = await rejected(client.decision({ path: "authz/allow", input: { user: "alice" } }));
+    const d = await rejected(client.decide({ path: "authz/allow", input: { user: "alice" } }));
     expect(d.code).to.equal("bundle_error");
   });
 
   it("persist: the last good bundle is written to disk and serves after a restart while the server is down", async () => {
     const config = { services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST, persist: true } }, persistence_directory: dir };
     server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1") });
-    client = startBundle(config);
+    client = await BundleClient.create(config);
     await client.ready();
     expect(await allow(client, "alice")).to.equal(true);
-    await client.stop();
+    await client.close();
     server.routes.set("/authz.tar.gz", { status: 503 });
-    client = startBundle(config);
+    client = await BundleClient.create(config);
     const status = await client.ready();
     expect(status.revision).to.equal("a1");
     expect(await allow(client, "alice")).to.equal(true);
@@ -142,7 +142,7 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     mkdirSync(join(dir, "bundles", "authz"), { recursive: true });
     writeFileSync(join(dir, "bundles", "authz", "bundle.tar.gz"), "not a gzip stream");
     server.routes.set("/authz.tar.gz", { body: authzWithUsers("a2") });
-    client = startBundle({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST, persist: true } }, persistence_directory: dir });
+    client = await BundleClient.create({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST, persist: true } }, persistence_directory: dir });
     const failure = nextEvent<RegoError>(client, "failed");
     expect((await client.ready()).revision).to.equal("a2");
     expect((await failure).message).to.contain("not a valid gzip stream");
@@ -150,7 +150,7 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
 
   it("trigger: manual downloads only when trigger() is called", async () => {
     server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1") });
-    client = startBundle({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", trigger: "manual", polling: FAST } } });
+    client = await BundleClient.create({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", trigger: "manual", polling: FAST } } });
     await new Promise((r) => setTimeout(r, 100));
     expect(server.requests).to.have.length(0);
     await client.trigger();
@@ -166,7 +166,7 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
 
   it("a delta bundle patches the data of the last snapshot; a delta with a policy file is refused", async () => {
     server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1"), headers: { ETag: '"a1"' } });
-    client = startBundle({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST } } });
+    client = await BundleClient.create({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST } } });
     await client.ready();
     const next = activated(client, "a2", "authz");
     const patch = { data: [{ op: "add", path: "/users/bob", value: { role: "admin" } }, { op: "replace", path: "users/alice/role", value: "guest" }] };
@@ -192,7 +192,7 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
   it("long polling: sends Prefer with the wait; a server answering OPA's bundle content type is polled again at once", async () => {
     server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1"), headers: { ETag: '"a1"', "Content-Type": "application/vnd.openpolicyagent.bundles" } });
     const slow = { min_delay_seconds: 30, max_delay_seconds: 30, long_polling_timeout_seconds: 5 };
-    client = startBundle({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: slow } } });
+    client = await BundleClient.create({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: slow } } });
     await client.ready();
     // The next poll comes at once, not after the 30 s delay (10 s is a bound, not a measurement).
     const bound = new Promise<"late">((resolve) => setTimeout(() => resolve("late"), 10_000).unref());
@@ -207,12 +207,12 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
       server.routes.set("/authz.tar.gz", { status: 302, headers: { Location: "/moved/authz.tar.gz" } });
       server.routes.set("/moved/authz.tar.gz", { status: 307, headers: { Location: `http://localhost:${other.port}/final.tar.gz` } });
       other.routes.set("/final.tar.gz", { body: authzWithUsers("a1") });
-      client = startBundle({ services: { acme: { url: server.url, credentials: { bearer: { token: "s3cret" } } } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST } } });
+      client = await BundleClient.create({ services: { acme: { url: server.url, credentials: { bearer: { token: "s3cret" } } } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST } } });
       expect((await client.ready()).revision).to.equal("a1");
       expect(server.requests.map((r) => [r.path, r.headers.authorization])).to.deep.include.members([["/authz.tar.gz", "Bearer s3cret"], ["/moved/authz.tar.gz", "Bearer s3cret"]]);
       expect(other.requests[0]!.headers.authorization).to.equal(undefined);
     } finally {
-      await client?.stop();
+      await client?.close();
       client = undefined;
       await other.close();
     }

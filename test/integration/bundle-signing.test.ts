@@ -2,7 +2,7 @@
 // wrong key, unsigned while a key id is required) is refused and the last good bundle keeps serving.
 import { expect } from "chai";
 import { generateKeyPairSync } from "node:crypto";
-import { startBundle, type BundleClient } from "regoc";
+import { BundleClient } from "regoc";
 import { signBundle } from "../../runtime/bundle/signatures.js";
 import { activated, allow, failed, startBundleServer, tarGz, type BundleServer, type TarEntry } from "../support/bundleServer.js";
 import { rejected } from "../support/errors.js";
@@ -46,13 +46,13 @@ describe("bundle client: signed bundles", () => {
   });
   after(() => server.close());
   afterEach(async () => {
-    await client?.stop();
+    await client?.close();
     client = undefined;
   });
 
   it("activates a signed bundle whose tar entries come in any order, then a newer signed revision", async () => {
     server.serve({ body: await signed(files("1", ["alice"]), { order: "reversed" }), etag: '"1"' });
-    client = startBundle(config(server.url));
+    client = await BundleClient.create(config(server.url));
     expect((await client.ready()).revision).to.equal("1");
     expect(await allow(client, "alice")).to.equal(true);
     const next = activated(client, "2");
@@ -88,7 +88,7 @@ describe("bundle client: signed bundles", () => {
   for (const tc of refused) {
     it(`${tc.note}: refused, the last good bundle keeps serving`, async () => {
       server.serve({ body: await signed(files("1", ["alice"])), etag: '"1"' });
-      client = startBundle(config(server.url));
+      client = await BundleClient.create(config(server.url));
       await client.ready();
       const failure = failed(client);
       server.serve({ body: await tc.body(), etag: '"2"' });
@@ -103,9 +103,9 @@ describe("bundle client: signed bundles", () => {
 
   it("a signed bundle without signing config fails the first activation", async () => {
     server.serve({ body: await signed(files("1", ["alice"])) });
-    client = startBundle(config(server.url, null));
+    client = await BundleClient.create(config(server.url, null));
     const e = await rejected(client.ready());
     expect(e.message).to.contain("verification key not provided");
-    await rejected(client.decision({ path: "authz/allow", input: { user: "alice" } }));
+    await rejected(client.decide({ path: "authz/allow", input: { user: "alice" } }));
   });
 });

@@ -7,7 +7,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { fileURLToPath } from "node:url";
 import { MAX_DECISION_PATHS } from "../../runtime/bundle/activate.js";
-import { startBundle, type BundleClient, type BundleStatus, type RegoError } from "regoc";
+import { BundleClient, type BundleStatus, type RegoError } from "regoc";
 import { planRegoDetailed } from "regoc/compiler";
 import { activated, allow, failed, startBundleServer, tarGz, type BundleServer } from "../support/bundleServer.js";
 import { rejected } from "../support/errors.js";
@@ -74,26 +74,26 @@ describe("bundle client (HTTP bundle server)", () => {
     server = await startBundleServer();
   });
   afterEach(async () => {
-    await client?.stop();
+    await client?.close();
     client = undefined;
     await server.close();
   });
 
   it("activates the first bundle and answers decisions from its policy and data", async () => {
     server.serve({ body: bundle("1", ["alice"]) });
-    client = startBundle(config(server.url));
+    client = await BundleClient.create(config(server.url));
     const status = await client.ready();
     expect(status.revision).to.equal("1");
     expect(status.lastError).to.equal(undefined);
     expect(await allow(client, "alice")).to.equal(true);
     expect(await allow(client, "bob")).to.equal(false);
-    expect((await client.decision({ path: "data.authz.admins" })).result).to.deep.equal(["alice"]);
-    expect(await client.decision({ path: "/authz/nothing" })).to.not.have.property("result");
+    expect((await client.decide({ path: "data.authz.admins" })).result).to.deep.equal(["alice"]);
+    expect(await client.decide({ path: "/authz/nothing" })).to.not.have.property("result");
   });
 
   it("sends If-None-Match; a 304 keeps the bundle; a new revision is picked up on a later poll", async () => {
     server.serve({ body: bundle("1", ["alice"]), etag: '"v1"' });
-    client = startBundle(config(server.url));
+    client = await BundleClient.create(config(server.url));
     await client.ready();
     const unchanged = new Promise<BundleStatus>((resolve) => client!.on("unchanged", resolve));
     expect((await unchanged).revision).to.equal("1");
@@ -110,7 +110,7 @@ describe("bundle client (HTTP bundle server)", () => {
   it("sends the bearer token (a ${ENV} placeholder resolved); a 401 is reported and the old bundle keeps serving", async () => {
     server.serve({ body: bundle("1", ["alice"]) });
     const credentials = { bearer: { token: "${BUNDLE_TEST_TOKEN}" } };
-    client = startBundle(config(server.url, { credentials }), { env: { BUNDLE_TEST_TOKEN: "s3cret" } });
+    client = await BundleClient.create(config(server.url, { credentials }), { env: { BUNDLE_TEST_TOKEN: "s3cret" } });
     await client.ready();
     expect(server.requests[0]!.authorization).to.equal("Bearer s3cret");
 
@@ -172,7 +172,7 @@ describe("bundle client (HTTP bundle server)", () => {
   for (const tc of badBundles) {
     it(`${tc.note}: ${tc.code}, the old bundle keeps serving`, async () => {
       server.serve({ body: bundle("1", ["alice"]), etag: '"v1"' });
-      client = startBundle(config(server.url), { limits: { maxUncompressedBytes: 100_000 } });
+      client = await BundleClient.create(config(server.url), { limits: { maxUncompressedBytes: 100_000 } });
       await client.ready();
       const failure = failed(client);
       server.serve({ body: tc.body(), etag: '"v2"' });
@@ -188,7 +188,7 @@ describe("bundle client (HTTP bundle server)", () => {
 
   it("refuses an archive over the compressed size limit while downloading", async () => {
     server.serve({ body: bundle("1", ["alice"]) });
-    client = startBundle(config(server.url), { limits: { maxArchiveBytes: 100 } });
+    client = await BundleClient.create(config(server.url), { limits: { maxArchiveBytes: 100 } });
     const e = await rejected(client.ready());
     expect(e.code).to.equal("bundle_error");
     expect(e.message).to.contain("archive larger than the limit of 100 bytes", e.message);
@@ -196,10 +196,10 @@ describe("bundle client (HTTP bundle server)", () => {
 
   it("fails decisions clearly before any bundle is active (never false, never allow)", async () => {
     server.serve({ status: 500 });
-    client = startBundle(config(server.url));
+    client = await BundleClient.create(config(server.url));
     const first = await rejected(client.ready());
     expect(first.message).to.contain("HTTP 500");
-    const e = await rejected(client.decision({ path: "authz/allow", input: { user: "alice" } }));
+    const e = await rejected(client.decide({ path: "authz/allow", input: { user: "alice" } }));
     expect(e.code).to.equal("bundle_error");
     expect(e.message).to.contain("is not active yet");
   });
@@ -213,20 +213,20 @@ describe("bundle client (HTTP bundle server)", () => {
         "authz/data.json": JSON.stringify({ admins: ["carol"] }),
       }),
     });
-    client = startBundle(config(server.url));
+    client = await BundleClient.create(config(server.url));
     expect((await client.ready()).revision).to.equal("plan-1");
     expect(await allow(client, "carol")).to.equal(true);
     expect(await allow(client, "alice")).to.equal(false);
-    const e = await rejected(client.decision({ path: "authz/other" }));
+    const e = await rejected(client.decide({ path: "authz/other" }));
     expect(e.message).to.contain("has no entrypoint");
   });
 
   it("a decision path the next bundle lacks does not block it; it then fails clearly", async () => {
     const v1 = POLICY + "\nother := 1\n";
     server.serve({ body: bundle("1", ["alice"], { "authz/policy.rego": v1 }), etag: '"v1"' });
-    client = startBundle(config(server.url));
+    client = await BundleClient.create(config(server.url));
     await client.ready();
-    expect((await client.decision({ path: "authz/other" })).result).to.equal(1);
+    expect((await client.decide({ path: "authz/other" })).result).to.equal(1);
     expect(await allow(client, "alice")).to.equal(true);
 
     const planned = planRegoDetailed({ modules: { "p.rego": POLICY }, entrypoints: ["authz/allow"] });
@@ -237,15 +237,15 @@ describe("bundle client (HTTP bundle server)", () => {
     });
     await next;
     expect(await allow(client, "bob")).to.equal(true);
-    const e = await rejected(client.decision({ path: "authz/other" }));
+    const e = await rejected(client.decide({ path: "authz/other" }));
     expect(e.message).to.contain('has no entrypoint "authz/other"');
   });
 
   it("keeps a bounded number of compiled decision paths, whatever paths callers choose", async () => {
     server.serve({ body: bundle("1", ["alice"]), etag: '"v1"' });
-    client = startBundle(config(server.url));
+    client = await BundleClient.create(config(server.url));
     await client.ready();
-    for (let i = 0; i < MAX_DECISION_PATHS + 20; i++) expect(await client.decision({ path: `authz/p${i}` })).to.not.have.property("result");
+    for (let i = 0; i < MAX_DECISION_PATHS + 20; i++) expect(await client.decide({ path: `authz/p${i}` })).to.not.have.property("result");
     const active = (client as unknown as { active: { paths: string[] } }).active;
     expect(active.paths).to.have.length(MAX_DECISION_PATHS);
     expect(await allow(client, "alice")).to.equal(true);
@@ -253,7 +253,7 @@ describe("bundle client (HTTP bundle server)", () => {
 
   it("a 304 on the first poll (no bundle yet) is a failure: ready() rejects, not 'unchanged'", async () => {
     server.serve({ status: 304 });
-    client = startBundle(config(server.url));
+    client = await BundleClient.create(config(server.url));
     const e = await rejected(client.ready());
     expect(e.code).to.equal("bundle_error");
     expect(e.message).to.contain("304");
@@ -264,7 +264,7 @@ describe("bundle client (HTTP bundle server)", () => {
     it(`a server that ${mode === "silent" ? "never sends headers" : "trickles its body"} times out (after a GC too) and polling goes on`, async () => {
       const stalling = await stallingServer(mode);
       try {
-        client = startBundle(config(stalling.url, { response_header_timeout_seconds: 0.3 }));
+        client = await BundleClient.create(config(stalling.url, { response_header_timeout_seconds: 0.3 }));
         const failures: RegoError[] = [];
         client.on("failed", (e: RegoError) => failures.push(e));
         // The timeout must survive garbage collection while the request hangs.
@@ -277,14 +277,14 @@ describe("bundle client (HTTP bundle server)", () => {
         while (failures.length < 2) await failed(client);
         expect(failures[1]!.message).to.contain("timed out");
       } finally {
-        await client?.stop();
+        await client?.close();
         client = undefined;
         await stalling.close();
       }
     });
   }
 
-  it("stop(): the process exits on its own afterwards (no timer or socket left)", async () => {
+  it("close(): the process exits on its own afterwards (no timer or socket left)", async () => {
     server.serve({ body: bundle("1", ["alice"]) });
     const script = fileURLToPath(new URL("./fixtures/bundleStop.ts", import.meta.url));
     const args = ["--no-experimental-require-module", "--conditions=regoc-source", "--import", "tsx", script, server.url];

@@ -8,7 +8,10 @@ import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { context, ROOT_CONTEXT, trace, type Context, type ContextManager } from "@opentelemetry/api";
 import { planRegoDetailed } from "regoc/compiler";
-import { REGOC_VERSION, startBundle, type BundleClient, type DecisionEvent, type RegoError, type StatusReport } from "regoc";
+import { BundleClient, type RegoError } from "regoc";
+import type { DecisionEvent } from "../../runtime/bundle/decisionLogs.js";
+import type { StatusReport } from "../../runtime/bundle/status.js";
+import { REGOC_VERSION } from "../../runtime/version.js";
 import { activated, failed, startBundleServer, tarGz, type BundleServer } from "../support/bundleServer.js";
 import { rejected } from "../support/errors.js";
 
@@ -107,7 +110,7 @@ describe("bundle client: decision logs, decision ids, status", () => {
     logs = await logServer();
   });
   afterEach(async () => {
-    await client?.stop();
+    await client?.close();
     client = undefined;
     await bundles.close();
     await logs.close();
@@ -116,10 +119,10 @@ describe("bundle client: decision logs, decision ids, status", () => {
   it("gives each decision an id and provenance, and logs it in OPA's event format (console and onDecision)", async () => {
     const seen: DecisionEvent[] = [];
     const lines: string[] = [];
-    client = startBundle({ ...config(bundles, undefined, { console: true }), labels: { app: "billing" } }, { id: "instance-7", onDecision: (e) => seen.push(e), consoleWrite: (l) => lines.push(l) });
+    client = await BundleClient.create({ ...config(bundles, undefined, { console: true }), labels: { app: "billing" } }, { id: "instance-7", onDecision: (e) => seen.push(e), consoleWrite: (l) => lines.push(l) });
     await client.ready();
     const input = { user: "alice", password: "hunter2", token: "Bearer abc" };
-    const answer = await client.decision({ path: "authz/allow", input });
+    const answer = await client.decide({ path: "authz/allow", input });
     expect(answer.result).to.equal(true);
     expect(answer.id).to.match(/^[0-9a-f-]{36}$/);
     expect(answer.provenance).to.deep.equal({ version: REGOC_VERSION, bundles: { authz: { revision: "r1" } } });
@@ -140,18 +143,18 @@ describe("bundle client: decision logs, decision ids, status", () => {
     expect(JSON.parse(lines[0]!)).to.deep.equal(e);
     expect(lines.join("\n")).to.not.contain("hunter2");
     // A caller's own decision id is kept.
-    expect((await client.decision({ path: "authz/allow", input, decisionId: "req-42" })).id).to.equal("req-42");
+    expect((await client.decide({ path: "authz/allow", input, decisionId: "req-42" })).id).to.equal("req-42");
     expect(seen[1]!.decision_id).to.equal("req-42");
   });
 
   it("drops the events the drop rule selects; an undefined decision and an error are logged too", async () => {
     bundles.serve({ body: bundle("r1", { "system/log.rego": MASK, "authz/conflict.rego": "package authz\n\nc := 1 if input.x\n\nc := 2 if input.x\n" }) });
     const seen: DecisionEvent[] = [];
-    client = startBundle(config(bundles, undefined, { console: false }), { onDecision: (e) => seen.push(e) });
+    client = await BundleClient.create(config(bundles, undefined, { console: false }), { onDecision: (e) => seen.push(e) });
     await client.ready();
-    await client.decision({ path: "authz/allow", input: { user: "healthcheck" } });
-    await client.decision({ path: "authz/nothing", input: { user: "bob" } });
-    const err = await rejected(client.decision({ path: "authz/c", input: { x: true } }));
+    await client.decide({ path: "authz/allow", input: { user: "healthcheck" } });
+    await client.decide({ path: "authz/nothing", input: { user: "bob" } });
+    const err = await rejected(client.decide({ path: "authz/c", input: { x: true } }));
     expect(seen.map((e) => e.path)).to.deep.equal(["authz/nothing", "authz/c"]);
     expect(seen[0]).to.not.have.property("result");
     expect(seen[1]!.error).to.deep.equal({ code: err.code, message: err.message });
@@ -162,9 +165,9 @@ describe("bundle client: decision logs, decision ids, status", () => {
     const policy = `package authz\n\nanswer := {"ok": true, "secret": "s3"}\n`;
     bundles.serve({ body: bundle("r2", { "custom/mask.rego": custom, "authz/answer.rego": policy }) });
     const seen: DecisionEvent[] = [];
-    client = startBundle(config(bundles, undefined, { console: false, mask_decision: "/custom/mask" }), { onDecision: (e) => seen.push(e) });
+    client = await BundleClient.create(config(bundles, undefined, { console: false, mask_decision: "/custom/mask" }), { onDecision: (e) => seen.push(e) });
     await client.ready();
-    const answer = await client.decision({ path: "authz/answer", input: { password: "p" } });
+    const answer = await client.decide({ path: "authz/answer", input: { password: "p" } });
     expect(answer.result).to.deep.equal({ ok: true, secret: "s3" });
     expect(seen[0]!.result).to.deep.equal({ ok: true });
     expect(seen[0]!.erased).to.deep.equal(["/result/secret"]);
@@ -177,10 +180,10 @@ describe("bundle client: decision logs, decision ids, status", () => {
       const plan = planRegoDetailed({ modules: { "p.rego": POLICY, "m.rego": MASK }, entrypoints }).plan;
       bundles.serve({ body: tarGz({ ".manifest": JSON.stringify({ revision: "p", roots: ["authz", "system"] }), "plan.json": JSON.stringify(plan), "authz/data.json": JSON.stringify({ admins: ["alice"] }) }) });
       const seen: DecisionEvent[] = [];
-      const c = startBundle(config(bundles, undefined, { console: false }), { onDecision: (e) => seen.push(e) });
+      const c = await BundleClient.create(config(bundles, undefined, { console: false }), { onDecision: (e) => seen.push(e) });
       await c.ready();
-      expect((await c.decision({ path: "authz/allow", input: { user: "alice", password: "pw" } })).result).to.equal(true);
-      await c.stop();
+      expect((await c.decide({ path: "authz/allow", input: { user: "alice", password: "pw" } })).result).to.equal(true);
+      await c.close();
       expect(seen[0]!.input).to.deep.equal(entrypoints.length === 2 ? { user: "alice" } : { user: "alice", password: "pw" });
     }
   });
@@ -188,19 +191,19 @@ describe("bundle client: decision logs, decision ids, status", () => {
   it("does not log an event whose mask rule fails (a pointer outside /input and /result), and counts it", async () => {
     bundles.serve({ body: bundle("r3", { "system/log.rego": `package system.log\n\nmask contains "/labels/id"\n` }) });
     const seen: DecisionEvent[] = [];
-    client = startBundle(config(bundles, undefined, { console: false }), { onDecision: (e) => seen.push(e) });
+    client = await BundleClient.create(config(bundles, undefined, { console: false }), { onDecision: (e) => seen.push(e) });
     await client.ready();
-    expect((await client.decision({ path: "authz/allow", input: { user: "alice" } })).result).to.equal(true);
+    expect((await client.decide({ path: "authz/allow", input: { user: "alice" } })).result).to.equal(true);
     expect(seen).to.have.length(0);
     expect(client.logMetrics!.counter_decision_logs_encoding_failure).to.equal(1);
     expect(client.statusReport().decision_logs?.code).to.equal("decision_log_error");
   });
 
   it("uploads gzip JSON batches to <service>/logs with the service's token, each at most upload_size_limit_bytes", async () => {
-    client = startBundle(config(bundles, logs, { reporting: { ...FAST, upload_size_limit_bytes: 2048 } }));
+    client = await BundleClient.create(config(bundles, logs, { reporting: { ...FAST, upload_size_limit_bytes: 2048 } }));
     await client.ready();
     const ids = new Set<string>();
-    for (let i = 0; i < 300; i++) ids.add((await client.decision({ path: "authz/allow", input: { user: `u${i}`, pad: "x".repeat(i % 50) } })).id);
+    for (let i = 0; i < 300; i++) ids.add((await client.decide({ path: "authz/allow", input: { user: `u${i}`, pad: "x".repeat(i % 50) } })).id);
     await client.flushLogs();
     expect(new Set(logs.events.map((e) => e.decision_id))).to.deep.equal(ids);
     expect(logs.posts.length).to.be.above(1);
@@ -216,10 +219,10 @@ describe("bundle client: decision logs, decision ids, status", () => {
 
   it("keeps at most buffer_size_limit_events while the service is down, dropping the oldest", async () => {
     await logs.close();
-    client = startBundle(config(bundles, logs, { partition_name: "p1", reporting: { buffer_type: "event", buffer_size_limit_events: 100, ...FAST } }));
+    client = await BundleClient.create(config(bundles, logs, { partition_name: "p1", reporting: { buffer_type: "event", buffer_size_limit_events: 100, ...FAST } }));
     await client.ready();
     const ids: string[] = [];
-    for (let i = 0; i < 1000; i++) ids.push((await client.decision({ path: "authz/allow", input: { user: `u${i}` } })).id);
+    for (let i = 0; i < 1000; i++) ids.push((await client.decide({ path: "authz/allow", input: { user: `u${i}` } })).id);
     expect(client.logBuffer!.peakEvents).to.equal(100);
     expect(client.logMetrics!.counter_decision_logs_dropped_buffer_size_limit_exceeded).to.equal(900);
     await rejected(client.flushLogs());
@@ -231,9 +234,9 @@ describe("bundle client: decision logs, decision ids, status", () => {
 
   it("keeps at most buffer_size_limit_bytes of events with the size buffer", async () => {
     await logs.close();
-    client = startBundle(config(bundles, logs, { reporting: { buffer_size_limit_bytes: 20_000, ...FAST } }));
+    client = await BundleClient.create(config(bundles, logs, { reporting: { buffer_size_limit_bytes: 20_000, ...FAST } }));
     await client.ready();
-    for (let i = 0; i < 500; i++) await client.decision({ path: "authz/allow", input: { user: `u${i}` } });
+    for (let i = 0; i < 500; i++) await client.decide({ path: "authz/allow", input: { user: `u${i}` } });
     expect(client.logBuffer!.peakBytes).to.be.at.most(20_000);
     expect(client.logBuffer!.bytes).to.be.above(15_000);
     expect(client.logMetrics!.counter_decision_logs_dropped_buffer_size_limit_exceeded).to.be.above(0);
@@ -241,10 +244,10 @@ describe("bundle client: decision logs, decision ids, status", () => {
 
   it("retries a failed upload with backoff until the service accepts it", async () => {
     logs.failNext = 3;
-    client = startBundle(config(bundles, logs, { reporting: { ...FAST } }));
+    client = await BundleClient.create(config(bundles, logs, { reporting: { ...FAST } }));
     await client.ready();
     const ids: string[] = [];
-    for (let i = 0; i < 20; i++) ids.push((await client.decision({ path: "authz/allow", input: { user: `u${i}` } })).id);
+    for (let i = 0; i < 20; i++) ids.push((await client.decide({ path: "authz/allow", input: { user: `u${i}` } })).id);
     const deadline = Date.now() + 10_000;
     while (logs.events.length < 20 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(logs.events.map((e) => e.decision_id)).to.deep.equal(ids);
@@ -257,7 +260,7 @@ describe("bundle client: decision logs, decision ids, status", () => {
     // The receiver shares this process's event loop, so how far uploads lag behind depends on the
     // machine's load: the buffer may hold every event. Drops at a full buffer are tested above.
     const LIMIT = 100_000;
-    client = startBundle(config(bundles, logs, { reporting: { buffer_type: "event", buffer_size_limit_events: LIMIT, upload_size_limit_bytes: 262_144, ...FAST } }));
+    client = await BundleClient.create(config(bundles, logs, { reporting: { buffer_type: "event", buffer_size_limit_events: LIMIT, upload_size_limit_bytes: 262_144, ...FAST } }));
     await client.ready();
     const ids = new Set<string>();
     const N = 100_000;
@@ -273,7 +276,7 @@ describe("bundle client: decision logs, decision ids, status", () => {
           await logs.restart();
         })();
       }
-      const batch = await Promise.all(Array.from({ length: BATCH }, (_, j) => client!.decision({ path: "authz/allow", input: { user: j % 2 ? "alice" : `u${i + j}`, password: "pw" } })));
+      const batch = await Promise.all(Array.from({ length: BATCH }, (_, j) => client!.decide({ path: "authz/allow", input: { user: j % 2 ? "alice" : `u${i + j}`, password: "pw" } })));
       for (const d of batch) ids.add(d.id);
       // Between batches the event loop runs timers and sockets, as a server's does between requests.
       await new Promise((r) => setImmediate(r));
@@ -324,13 +327,13 @@ describe("bundle client: decision logs, decision ids, status", () => {
     context.setGlobalContextManager(manager);
     try {
       const seen: DecisionEvent[] = [];
-      client = startBundle(config(bundles, undefined, { console: false }), { onDecision: (e) => seen.push(e) });
+      client = await BundleClient.create(config(bundles, undefined, { console: false }), { onDecision: (e) => seen.push(e) });
       await client.ready();
       const traceId = "0af7651916cd43dd8448eb211c80319c";
       const spanId = "b7ad6b7169203331";
       const ctx = trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext({ traceId, spanId, traceFlags: 1 }));
-      await context.with(ctx, () => client!.decision({ path: "authz/allow", input: { user: "alice" } }));
-      await client.decision({ path: "authz/allow", input: { user: "alice" } });
+      await context.with(ctx, () => client!.decide({ path: "authz/allow", input: { user: "alice" } }));
+      await client.decide({ path: "authz/allow", input: { user: "alice" } });
       expect(seen[0]).to.include({ trace_id: traceId, span_id: spanId });
       expect(seen[1]).to.not.have.property("trace_id");
     } finally {
@@ -341,7 +344,7 @@ describe("bundle client: decision logs, decision ids, status", () => {
   it("reports OPA's status document, uploads each update to <service>/status and answers health", async () => {
     bundles.serve({ status: 503 });
     const polled = { authz: { service: "bundles", resource: "b.tar.gz", polling: FAST } };
-    client = startBundle(config(bundles, logs, { reporting: FAST }, { status: { service: "logs" }, bundles: polled }), { id: "i-1" });
+    client = await BundleClient.create(config(bundles, logs, { reporting: FAST }, { status: { service: "logs" }, bundles: polled }), { id: "i-1" });
     const err = await failed(client);
     expect(err.code).to.equal("bundle_error");
     expect(client.health()).to.deep.include({ healthy: false });
@@ -372,9 +375,9 @@ describe("bundle client: decision logs, decision ids, status", () => {
 
   it("uploads only on flushLogs() with reporting.trigger: manual; prints status updates with status.console", async () => {
     const lines: string[] = [];
-    client = startBundle(config(bundles, logs, { reporting: { ...FAST, trigger: "manual" } }, { status: { console: true } }), { consoleWrite: (l) => lines.push(l) });
+    client = await BundleClient.create(config(bundles, logs, { reporting: { ...FAST, trigger: "manual" } }, { status: { console: true } }), { consoleWrite: (l) => lines.push(l) });
     await client.ready();
-    const { id } = await client.decision({ path: "authz/allow", input: { user: "alice" } });
+    const { id } = await client.decide({ path: "authz/allow", input: { user: "alice" } });
     await new Promise((r) => setTimeout(r, 200));
     expect(logs.posts).to.have.length(0);
     expect(client.logBuffer!.events).to.equal(1);
@@ -385,11 +388,11 @@ describe("bundle client: decision logs, decision ids, status", () => {
     expect(logs.posts.some((p) => p.path.startsWith("/status"))).to.equal(false);
   });
 
-  it("refuses bad decision_logs and status config with the field named", () => {
+  it("refuses bad decision_logs and status config with the field named", async () => {
     const base = { services: { s: { url: "http://127.0.0.1:1" } }, bundles: { a: { service: "s" } } };
-    const bad = (extra: Record<string, unknown>, field: string) => {
+    const bad = async (extra: Record<string, unknown>, field: string) => {
       try {
-        startBundle({ ...base, ...extra });
+        await BundleClient.create({ ...base, ...extra });
       } catch (e) {
         expect((e as RegoError).code).to.equal("bundle_error");
         expect((e as RegoError).message).to.contain(field);
@@ -397,13 +400,13 @@ describe("bundle client: decision logs, decision ids, status", () => {
       }
       throw new Error(`accepted ${JSON.stringify(extra)}`);
     };
-    bad({ decision_logs: { service: "nope" } }, "decision_logs.service");
-    bad({ decision_logs: { reporting: { buffer_size_limit_events: 10 } } }, "decision_logs.reporting.buffer_size_limit_events");
-    bad({ decision_logs: { reporting: { buffer_type: "event", buffer_size_limit_bytes: 10 } } }, "decision_logs.reporting.buffer_size_limit_bytes");
-    bad({ decision_logs: { reporting: { min_delay_seconds: 1 } } }, "decision_logs.reporting");
-    bad({ decision_logs: { mask_decision: "/system/log mask" } }, "decision_logs.mask_decision");
-    bad({ status: { service: "nope" } }, "status.service");
-    bad({ labels: { id: "x" } }, "labels.id");
+    await bad({ decision_logs: { service: "nope" } }, "decision_logs.service");
+    await bad({ decision_logs: { reporting: { buffer_size_limit_events: 10 } } }, "decision_logs.reporting.buffer_size_limit_events");
+    await bad({ decision_logs: { reporting: { buffer_type: "event", buffer_size_limit_bytes: 10 } } }, "decision_logs.reporting.buffer_size_limit_bytes");
+    await bad({ decision_logs: { reporting: { min_delay_seconds: 1 } } }, "decision_logs.reporting");
+    await bad({ decision_logs: { mask_decision: "/system/log mask" } }, "decision_logs.mask_decision");
+    await bad({ status: { service: "nope" } }, "status.service");
+    await bad({ labels: { id: "x" } }, "labels.id");
   });
 
   it("names regoc's version as package.json does", () => {

@@ -3,7 +3,9 @@
 import { expect } from "chai";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createTcpServer, type AddressInfo } from "node:net";
-import { EvalContext, RegoError, toJSON, toJSONText, type PlainObject, type Value } from "regoc";
+import { RegoError, toJSON, toJSONText, type Value } from "regoc";
+import { EvalContext } from "../../runtime/builtins/context.js";
+import { type PlainObject } from "../../runtime/value/value.js";
 import { clearHttpSendCache } from "../../runtime/builtins/http/cache.js";
 import { builtinErrorAsync, callBuiltinAsync } from "../support/builtins.js";
 

@@ -6,7 +6,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startBundle, type BundleClient, type BundleStatus, type RegoError } from "regoc";
+import { BundleClient, type BundleStatus, type RegoError } from "regoc";
 import { signBundle } from "../../runtime/bundle/signatures.js";
 import { allow, nextEvent, tarGz } from "../support/bundleServer.js";
 import { rejected } from "../support/errors.js";
@@ -54,7 +54,7 @@ describe("bundle client against nginx", function () {
     nginx = await startNginx(NGINX!, LOCATIONS);
   });
   afterEach(async () => {
-    await client?.stop();
+    await client?.close();
     client = undefined;
     await nginx?.stop();
     nginx = undefined;
@@ -62,7 +62,7 @@ describe("bundle client against nginx", function () {
 
   it("nginx's ETag: If-None-Match gets a 304 and keeps the bundle; a new file is a new revision", async () => {
     nginx!.put("bundles/authz.tar.gz", tarGz(files("1", ["alice"])));
-    client = startBundle(config(nginx!.url, { authz: { service: "nginx", resource: "bundles/authz.tar.gz", polling: FAST } }));
+    client = await BundleClient.create(config(nginx!.url, { authz: { service: "nginx", resource: "bundles/authz.tar.gz", polling: FAST } }));
     const status = await client.ready();
     expect(status.etag).to.match(/^"[0-9a-f]+-[0-9a-f]+"$/);
     await nextEvent<BundleStatus>(client, "unchanged");
@@ -76,11 +76,11 @@ describe("bundle client against nginx", function () {
 
   it("a bearer check in nginx: the configured token passes, a wrong one is a 401 and changes nothing", async () => {
     nginx!.put("secure/authz.tar.gz", tarGz(files("1", ["alice"])));
-    client = startBundle(config(nginx!.url, { authz: { service: "nginx", resource: "secure/authz.tar.gz", polling: FAST } }, { services: { nginx: { url: nginx!.url, credentials: { bearer: { token: "s3cret" } } } } }));
+    client = await BundleClient.create(config(nginx!.url, { authz: { service: "nginx", resource: "secure/authz.tar.gz", polling: FAST } }, { services: { nginx: { url: nginx!.url, credentials: { bearer: { token: "s3cret" } } } } }));
     await client.ready();
     expect(await allow(client, "alice")).to.equal(true);
-    await client.stop();
-    client = startBundle(config(nginx!.url, { authz: { service: "nginx", resource: "secure/authz.tar.gz", polling: FAST } }, { services: { nginx: { url: nginx!.url, credentials: { bearer: { token: "wrong" } } } } }));
+    await client.close();
+    client = await BundleClient.create(config(nginx!.url, { authz: { service: "nginx", resource: "secure/authz.tar.gz", polling: FAST } }, { services: { nginx: { url: nginx!.url, credentials: { bearer: { token: "wrong" } } } } }));
     const e = await rejected(client.ready());
     expect(e.message).to.contain("HTTP 401");
     expect(await nginx!.logged(/ 401 "Bearer wrong"/)).to.contain('GET /secure/authz.tar.gz HTTP/1.1 401 "Bearer wrong"');
@@ -91,7 +91,7 @@ describe("bundle client against nginx", function () {
     const sign = async (f: Record<string, string>): Promise<Record<string, string>> => ({ ...f, ".signatures.json": await signBundle(new Map(Object.entries(f).map(([p, c]) => [`/${p}`, Buffer.from(c)])), { key: rsa.privateKey.export({ type: "pkcs8", format: "pem" }).toString(), claims: { keyid: "k" } }) });
     nginx!.put("bundles/authz.tar.gz", tarGz(await sign(files("1", ["alice"]))));
     const keys = { k: { algorithm: "RS256", key: rsa.publicKey.export({ type: "spki", format: "pem" }).toString() } };
-    client = startBundle(config(nginx!.url, { authz: { service: "nginx", resource: "bundles/authz.tar.gz", polling: FAST, signing: { keyid: "k" } } }, { keys }));
+    client = await BundleClient.create(config(nginx!.url, { authz: { service: "nginx", resource: "bundles/authz.tar.gz", polling: FAST, signing: { keyid: "k" } } }, { keys }));
     await client.ready();
     const failure = nextEvent<RegoError>(client, "failed");
     const tampered = await sign(files("2", ["alice"]));
@@ -105,7 +105,7 @@ describe("bundle client against nginx", function () {
   it("several bundles from one nginx, served together", async () => {
     nginx!.put("bundles/authz.tar.gz", tarGz(files("a1", [], ["authz"])));
     nginx!.put("bundles/users.tar.gz", tarGz({ ".manifest": JSON.stringify({ revision: "u1", roots: ["users"] }), "users/data.json": JSON.stringify({ dana: { role: "admin" } }) }));
-    client = startBundle(
+    client = await BundleClient.create(
       config(nginx!.url, {
         authz: { service: "nginx", resource: "bundles/authz.tar.gz", polling: FAST },
         users: { service: "nginx", resource: "bundles/users.tar.gz", polling: FAST },
@@ -121,12 +121,12 @@ describe("bundle client against nginx", function () {
     try {
       nginx!.put("bundles/authz.tar.gz", tarGz(files("1", ["alice"])));
       const c = config(nginx!.url, { authz: { service: "nginx", resource: "bundles/authz.tar.gz", polling: FAST, persist: true } }, { persistence_directory: dir });
-      client = startBundle(c);
+      client = await BundleClient.create(c);
       await client.ready();
-      await client.stop();
+      await client.close();
       await nginx!.stop();
       nginx = undefined;
-      client = startBundle(c);
+      client = await BundleClient.create(c);
       expect((await client.ready()).revision).to.equal("1");
       expect(await allow(client, "alice")).to.equal(true);
       expect((await nextEvent<RegoError>(client, "failed")).message).to.contain("ECONNREFUSED");
@@ -139,7 +139,7 @@ describe("bundle client against nginx", function () {
   it("a trickling upstream (limit_rate) ends in a timeout and polling goes on; the last good bundle serves", async () => {
     nginx!.put("bundles/authz.tar.gz", tarGz(files("1", ["alice"])));
     const timeout = { services: { nginx: { url: nginx!.url, response_header_timeout_seconds: 1 } } };
-    client = startBundle(config(nginx!.url, { authz: { service: "nginx", resource: "bundles/authz.tar.gz", polling: FAST } }, timeout));
+    client = await BundleClient.create(config(nginx!.url, { authz: { service: "nginx", resource: "bundles/authz.tar.gz", polling: FAST } }, timeout));
     await client.ready();
     const failure = nextEvent<RegoError>(client, "failed");
     nginx!.put("slow", "");

@@ -43,7 +43,7 @@ describe("package surface (built)", function () {
       import { authorize } from "regoc/express";
       const modules = { "p.rego": "package p\\nimport rego.v1\\ndefault allow := false\\nallow if input.user == \\"alice\\"\\nnames contains n if some n in input.names\\n" };
       const q = await compileRego({ modules, query: "data.p.names = x" });
-      const rows = q.evaluate({ input: { names: ["b", "a"] } });
+      const rows = await q.evaluate({ input: { names: ["b", "a"] } });
       const a = await Authorizer.create({ modules, query: "data.p.allow" });
       console.log(JSON.stringify({
         names: toJSON(rows[0].x), isSet: rows[0].x instanceof RegoSet,
@@ -54,7 +54,89 @@ describe("package surface (built)", function () {
     const out = execFileSync(process.execPath, ["main.mjs"], { cwd: dir, encoding: "utf8" });
     expect(JSON.parse(out)).to.deep.equal({ names: ["a", "b"], isSet: true, alice: true, bob: false, middleware: "function" });
   });
+
+  it("README's TypeScript snippets type-check under strict against the built declarations", () => {
+    const snippets = readmeSnippets();
+    expect(snippets.length).to.be.greaterThan(5);
+    const check = join(dir, "readme");
+    mkdirSync(check);
+    symlinkSync(join(repoRoot, "generated"), join(check, "generated"), "dir");
+    symlinkSync(join(repoRoot, "node_modules", "@types"), join(dir, "node_modules", "@types"), "dir");
+    writeFileSync(join(check, "package.json"), JSON.stringify({ type: "module" }));
+    // What the snippets take from their surroundings: a request's input, the policy's data, an Express app.
+    writeFileSync(
+      join(check, "context.d.ts"),
+      `declare const input: import("./generated/authz.js").AuthzInput;
+declare const data: import("./generated/authz.js").AuthzData;
+declare const apiData: import("./generated/api.js").ApiData;
+declare const source: string;
+declare const modules: Record<string, string>;
+declare const planJson: unknown;
+declare const app: import("express").Express;
+declare const authenticate: import("express").RequestHandler;
+declare const engine: import("regoc").Engine;
+declare const api: import("regoc").Authorizer;
+declare const client: import("regoc").BundleClient;
+declare const config: { services: Record<string, unknown>; bundles: Record<string, unknown> };
+declare const prepared: import("regoc/compiler").PreparedQuery;
+declare function log(message: string): void;
+declare function audit(event: unknown): void;
+`,
+    );
+    for (const s of snippets) writeFileSync(join(check, `readme-${s.line}.ts`), `${s.code}\nexport {};\n`);
+    writeFileSync(
+      join(check, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "nodenext", moduleResolution: "nodenext", lib: ["ES2023"], types: ["node"], skipLibCheck: true }, include: ["*.ts"] }),
+    );
+    const out = tsc(check);
+    expect(out.status, `README snippets (readme-<line of the block>.ts) do not type-check:\n${out.output}`).to.equal(0);
+  });
+
+  it("the runtime's declarations type-check without @types/node (a browser project)", () => {
+    const check = join(dir, "browser");
+    mkdirSync(check);
+    writeFileSync(join(check, "package.json"), JSON.stringify({ type: "module" }));
+    writeFileSync(
+      join(check, "main.ts"),
+      `import { Authorizer, RegoSet, toJSON, type Value } from "regoc";
+import { EvalState } from "regoc/eval";
+const a = await Authorizer.create({ policy: "package p\\nallow := true", query: "data.p.allow" });
+const v: Value = new RegoSet([1]);
+console.log(await a.authorize({}), toJSON(v), EvalState);
+`,
+    );
+    writeFileSync(
+      join(check, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "nodenext", moduleResolution: "nodenext", lib: ["ES2023", "DOM"], types: [], skipLibCheck: false }, include: ["*.ts"] }),
+    );
+    const out = tsc(check);
+    expect(out.status, out.output).to.equal(0);
+  });
 });
+
+/** The ```ts blocks of README.md, with the line each starts at. */
+function readmeSnippets(): { line: number; code: string }[] {
+  const lines = readFileSync(join(repoRoot, "README.md"), "utf8").split("\n");
+  const out: { line: number; code: string }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i] !== "```ts") continue;
+    const end = lines.indexOf("```", i + 1);
+    out.push({ line: i + 1, code: lines.slice(i + 1, end).join("\n") });
+    i = end;
+  }
+  return out;
+}
+
+/** The project's TypeScript on a directory's tsconfig.json: its exit status and diagnostics. */
+function tsc(dir: string): { status: number; output: string } {
+  try {
+    execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", dir], { stdio: "pipe", encoding: "utf8" });
+    return { status: 0, output: "" };
+  } catch (e) {
+    const err = e as { status?: number; stdout?: string; stderr?: string };
+    return { status: err.status ?? 1, output: `${err.stdout ?? ""}${err.stderr ?? ""}` };
+  }
+}
 
 /** The environment without npm's lifecycle variables (`npm test` sets them; a nested npm would read them as its config). */
 function cleanEnv(): NodeJS.ProcessEnv {

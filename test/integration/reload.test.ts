@@ -104,7 +104,7 @@ describe("HotReloader (real files, real chokidar)", function () {
   const open: HotReloader[] = [];
 
   const start = async (options: Partial<HotReloaderOptions> = {}) => {
-    const r = await HotReloader.start({ dir, query: "data.t.v", ...rec.callbacks, ...options });
+    const r = await HotReloader.create({ dir, query: "data.t.v", ...rec.callbacks, ...options });
     open.push(r);
     return r;
   };

@@ -118,7 +118,7 @@ describe("property: codegen safety", function () {
         const pq = await compilePlan(p);
         assert.deepEqual(pq.entrypoints, [planName]);
         const input = JSON.parse(`{${JSON.stringify(key)}: ${JSON.stringify(value + key)}}`);
-        const out = toJSON(pq.evaluate({ input })[0]!.result as Value) as Record<string, unknown>;
+        const out = toJSON(pq.evaluateSync({ input })[0]!.result as Value) as Record<string, unknown>;
         assert.ok(Object.hasOwn(out, key));
         assert.equal(out[key], value);
         assert.equal(out.input, value + key);
@@ -144,7 +144,7 @@ describe("property: codegen safety", function () {
         );
         const pq = await compilePlan(b.json());
         assert.throws(
-          () => pq.evaluate(),
+          () => pq.evaluateSync(),
           (e: unknown) =>
             e instanceof RegoError && e.code === "eval_conflict_error" && e.location?.file === file && e.location.row === 3 && e.location.col === 4,
         );
@@ -191,10 +191,10 @@ describe("property: codegen safety", function () {
         });
         try {
           const pq = await compilePlan(b.json());
-          assert.equal(JSON.stringify(toJSON(pq.evaluate({ input: "b" })[0]!.result as Value)), '{"k":"b"}');
-          assert.throws(() => pq.evaluate({ input: "a" }), (e: unknown) => at(e, fileB, 3, 4) && (e as RegoError).code === "eval_conflict_error");
+          assert.equal(JSON.stringify(toJSON(pq.evaluateSync({ input: "b" })[0]!.result as Value)), '{"k":"b"}');
+          assert.throws(() => pq.evaluateSync({ input: "a" }), (e: unknown) => at(e, fileB, 3, 4) && (e as RegoError).code === "eval_conflict_error");
           assert.throws(
-            () => pq.evaluate({ input: "fail", strictBuiltinErrors: true }),
+            () => pq.evaluateSync({ input: "fail", strictBuiltinErrors: true }),
             (e: unknown) => at(e, fileB, 4, 7) && (e as RegoError).message === `${name}: bad`,
           );
         } finally {

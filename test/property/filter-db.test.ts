@@ -9,7 +9,8 @@ import fc from "fast-check";
 import { PGlite } from "@electric-sql/pglite";
 import initSqlJs, { type Database } from "sql.js";
 import { compileRego } from "regoc/compiler";
-import { Engine, type PreparedQuery } from "regoc";
+import { Engine } from "regoc";
+import { type PreparedQuery } from "../../runtime/eval/prepared.js";
 import type { SqlDialect } from "../../compiler/filter/targets.js";
 
 interface Row {
@@ -178,7 +179,7 @@ async function sqlite(): Promise<Db> {
 
 /** The ids of the rows a full evaluation of the policy allows. */
 function allowed(prepared: PreparedQuery, input: Input, rows: readonly Row[]): number[] {
-  return rows.filter((r) => prepared.evaluate({ input: { ...input, docs: r }, data: DATA }).length > 0).map((r) => r.id);
+  return rows.filter((r) => prepared.evaluateSync({ input: { ...input, docs: r }, data: DATA }).length > 0).map((r) => r.id);
 }
 
 /** The WHERE clause of the full route (partial evaluation, then translation); undefined: deny. */

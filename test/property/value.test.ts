@@ -5,20 +5,11 @@
 //   round-trips exactly.
 import { expect } from "chai";
 import fc from "fast-check";
-import {
-  BigNum,
-  RegoObject,
-  RegoSet,
-  compare,
-  equal,
-  fromJSONText,
-  newPlainObject,
-  numberFromText,
-  setOwn,
-  toJSONText,
-  type PlainObject,
-  type Value,
-} from "regoc";
+import { BigNum, RegoObject, RegoSet, toJSONText, type Value } from "regoc";
+import { compare, equal } from "../../runtime/value/compare.js";
+import { fromJSONText } from "../../runtime/value/json.js";
+import { newPlainObject, setOwn, type PlainObject } from "../../runtime/value/value.js";
+import { numberFromText } from "../../runtime/value/number.js";
 
 const RUNS = { numRuns: Number(process.env.PROPERTY_RUNS ?? 300) };
 

@@ -6,7 +6,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { EvalContext, equal, getBuiltin, invokeBuiltin, invokeBuiltinAsync, newPlainObject, setOwn, toJSONText, type EvalOptions, type PlainObject, type RegoError, type Value } from "regoc";
+import { toJSONText, type EvalOptions, type RegoError, type Value } from "regoc";
+import { EvalContext } from "../../runtime/builtins/context.js";
+import { equal } from "../../runtime/value/compare.js";
+import { getBuiltin, invokeBuiltin, invokeBuiltinAsync } from "../../runtime/builtins/registry.js";
+import { newPlainObject, setOwn, type PlainObject } from "../../runtime/value/value.js";
 import { loadAllBuiltins } from "../../runtime/builtins/catalog.js";
 import { rejected, thrown } from "./errors.js";
 import { describeWithShared, sharedDir } from "./shared.js";

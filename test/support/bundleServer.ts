@@ -70,7 +70,8 @@ export async function startBundleServer(): Promise<BundleServer> {
 /** The client's next `name` event for which `test` holds. */
 export function nextEvent<T>(client: BundleClient, name: "activated" | "failed" | "unchanged", test: (x: T) => boolean = () => true): Promise<T> {
   return new Promise((resolve) => {
-    const on = (x: T) => test(x) && (client.off(name, on), resolve(x));
+    // (the listener takes the event's first argument: its status, or its error for "failed")
+    const on = ((x: T) => test(x) && (client.off(name, on), resolve(x))) as never;
     client.on(name, on);
   });
 }
@@ -83,4 +84,4 @@ export const activated = (client: BundleClient, revision: string, bundle?: strin
 export const failed = (client: BundleClient): Promise<RegoError> => nextEvent<RegoError>(client, "failed");
 
 /** The decision authz/allow for the user, as the bundle tests' policies define it. */
-export const allow = async (client: BundleClient, user: string): Promise<unknown> => (await client.decision({ path: "authz/allow", input: { user } })).result;
+export const allow = async (client: BundleClient, user: string): Promise<unknown> => (await client.decide({ path: "authz/allow", input: { user } })).result;

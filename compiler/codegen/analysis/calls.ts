@@ -43,6 +43,9 @@ export interface CallGraph {
   asyncPlans: Set<string>;
   /** Builtins the generated code calls. */
   builtins: Set<string>;
+  /** Whether calls of a builtin return a Promise (OPA's async ones, a registered or the
+   * compile's own async custom builtin: GenerateOptions.asyncBuiltins). */
+  isAsyncBuiltin(name: string): boolean;
   /** The funcs some of the selected plans reach, in policy order. */
   reach(plans: readonly Plan[]): Func[];
   /** Whether a selected plan's or generated func's body has a DotStmt with a local key (told by
@@ -233,7 +236,8 @@ function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, b
   }
 }
 
-export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph {
+export function analyseCalls(policy: Policy, plans: readonly Plan[], asyncCustom: readonly string[] = []): CallGraph {
+  const isAsyncCall = (name: string): boolean => isAsyncBuiltin(name) || asyncCustom.includes(name);
   const all = policy.funcs.funcs;
   const count = all.length;
   // By name, the last func of a name wins (as a Map built in order keeps it).
@@ -289,7 +293,7 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
   let dispatchAsync = false;
   const isAsyncBody = (body: Body): boolean => {
     for (const site of body.sites) if (isAsync[site >> 1]) return true;
-    for (const b of body.builtinCalls) if (isAsyncBuiltin(b)) return true;
+    for (const b of body.builtinCalls) if (isAsyncCall(b)) return true;
     return dispatchAsync && body.dynamic;
   };
   for (let changed = true; changed; ) {
@@ -360,6 +364,7 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[]): CallGraph 
     asyncFuncs: names(isAsync),
     asyncPlans,
     builtins,
+    isAsyncBuiltin: isAsyncCall,
     reach: (from) => reachFrom(from).map((i) => all[i]!),
     readsWithLocalKey: (b) => bodyFor(b).localKeyDot,
     funcIndex,

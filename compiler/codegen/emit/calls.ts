@@ -9,7 +9,6 @@
 //     are awaited (their plan gets an async entrypoint);
 //   - CallDynamic: the dispatcher maps the path (JSON text) to a func; no such func → undefined
 //     (break 0, the planner's fallback block follows); the func's result undefined → break 3.
-import { isAsyncBuiltin } from "../../../runtime/builtins/catalog.js";
 import type { CallStmt, Func, StmtMap } from "../../ir/types.js";
 import { OPERATOR_BUILTINS } from "../analysis/calls.js";
 import { _, join, lit, Lines, type Code } from "../code.js";
@@ -43,7 +42,7 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
   if (decl.result === undefined || decl.result === null) {
     return fe.out.line`${mod.rt("callVoid")}(${fe.state}, ${site}, [${args}]);`;
   }
-  if (isAsyncBuiltin(s.func)) return fe.out.line`${r} = await ${mod.rt("callAsync")}(${fe.state}, ${site}, [${args}]); if (${r} === undefined) ${fe.jump(0)}`;
+  if (mod.calls.isAsyncBuiltin(s.func)) return fe.out.line`${r} = await ${mod.rt("callAsync")}(${fe.state}, ${site}, [${args}]); if (${r} === undefined) ${fe.jump(0)}`;
   if (args.length > 3) return fe.out.line`${r} = ${mod.rt("callN")}(${fe.state}, ${site}, [${args}]); if (${r} === undefined) ${fe.jump(0)}`;
   const helper = mod.rt((["call0", "call1", "call2", "call3"] as const)[args.length]!);
   if (args.length === 0) return fe.out.line`${r} = ${helper}(${fe.state}, ${site}); if (${r} === undefined) ${fe.jump(0)}`;

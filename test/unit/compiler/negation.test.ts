@@ -193,7 +193,7 @@ describe("negation: every route answers as opa eval", function () {
       got.aot = answer(mod.entrypoints["t/p"]!.fn(c.input as never, data as never));
 
       const pq = await compileRego({ modules, entrypoints: ["t/p"] });
-      const rows = pq.evaluate({ input: c.input, data });
+      const rows = pq.evaluateSync({ input: c.input, data });
       got.compileRego = answer(rows.length === 0 ? undefined : toJSON((rows[0] as { result: Value }).result));
 
       const authz = await Authorizer.create({ modules, query: "data.t.p", data });

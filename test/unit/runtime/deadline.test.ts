@@ -7,7 +7,8 @@ import { expect } from "chai";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import { Authorizer, DEFAULT_MAX_RANGE_LENGTH, Engine, startBundle, toJSON } from "regoc";
+import { Authorizer, BundleClient, Engine, toJSON } from "regoc";
+import { DEFAULT_MAX_RANGE_LENGTH } from "../../../runtime/builtins/context.js";
 import { compileRego } from "regoc/compiler";
 import { authorize } from "regoc/express";
 import { startBundleServer, tarGz } from "../../support/bundleServer.js";
@@ -50,10 +51,10 @@ describe("runtime: deadlines", function () {
     for (const [rule, input] of cases) {
       it(`${rule}: past timeoutMs it fails with eval_cancel_error, and the next decision is answered`, async () => {
         const q = await compileRego({ modules: { "p.rego": RUNAWAY }, entrypoints: [`p/${rule}`, "p/allow"] });
-        const r = timed(() => q.evaluate({ input, timeoutMs: DEADLINE_MS }));
+        const r = timed(() => q.evaluateSync({ input, timeoutMs: DEADLINE_MS }));
         expect(r.code).to.equal("eval_cancel_error");
         expect(r.ms).to.be.below(GENEROUS_MS);
-        expect(q.evaluate({ entrypoint: "p/allow", input: { ok: true } })).to.deep.equal([{ result: true }]);
+        expect(q.evaluateSync({ entrypoint: "p/allow", input: { ok: true } })).to.deep.equal([{ result: true }]);
       });
     }
 
@@ -61,7 +62,7 @@ describe("runtime: deadlines", function () {
       const q = await compileRego({ modules: { "p.rego": RUNAWAY }, entrypoints: ["p/pairs"] });
       const ac = new AbortController();
       ac.abort();
-      const r = timed(() => q.evaluate({ input: { a: big, b: big }, signal: ac.signal }));
+      const r = timed(() => q.evaluateSync({ input: { a: big, b: big }, signal: ac.signal }));
       expect(r.code).to.equal("eval_cancel_error");
       expect(r.ms).to.be.below(GENEROUS_MS);
     });
@@ -77,7 +78,7 @@ describe("runtime: deadlines", function () {
         const ac = new AbortController();
         setTimeout(() => ac.abort(), 50);
         const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`;
-        const e = await rejected(q.evaluateAsync({ input: { url, a: big }, signal: ac.signal }));
+        const e = await rejected(q.evaluate({ input: { url, a: big }, signal: ac.signal }));
         expect(e.code).to.equal("eval_cancel_error");
       } finally {
         slow.closeAllConnections();
@@ -91,11 +92,11 @@ describe("runtime: deadlines", function () {
       it(`numbers.range longer than maxRangeLength is an eval_internal_error, never undefined (strict: ${strictBuiltinErrors})`, async () => {
         const src = `package p\ndeny contains "range" if { some i in numbers.range(0, input.n); i == 3 }\n`;
         const q = await compileRego({ modules: { "p.rego": src }, entrypoints: ["p/deny"] });
-        const e = thrown(() => q.evaluate({ input: { n: 1e9 }, strictBuiltinErrors }));
+        const e = thrown(() => q.evaluateSync({ input: { n: 1e9 }, strictBuiltinErrors }));
         expect(e.code).to.equal("eval_internal_error");
         expect(e.message).to.match(new RegExp(`numbers.range: a range of 1000000001 numbers is over the limit of ${DEFAULT_MAX_RANGE_LENGTH}`));
-        expect(toJSON(q.evaluate({ input: { n: 10 }, strictBuiltinErrors })[0]!.result)).to.deep.equal(["range"]);
-        expect(thrown(() => q.evaluate({ input: { n: 10 }, maxRangeLength: 5 })).code).to.equal("eval_internal_error");
+        expect(toJSON(q.evaluateSync({ input: { n: 10 }, strictBuiltinErrors })[0]!.result)).to.deep.equal(["range"]);
+        expect(thrown(() => q.evaluateSync({ input: { n: 10 }, maxRangeLength: 5 })).code).to.equal("eval_internal_error");
       });
     }
 
@@ -105,15 +106,15 @@ describe("runtime: deadlines", function () {
       const cyclic: Record<string, unknown> = { a: [1] };
       (cyclic["a"] as unknown[]).push(cyclic);
       for (const entrypoint of ["p/m", "p/w"]) {
-        const e = thrown(() => q.evaluate({ entrypoint, input: cyclic }));
+        const e = thrown(() => q.evaluateSync({ entrypoint, input: cyclic }));
         expect(e.code).to.equal("eval_internal_error");
         expect(e.message).to.match(/value contains itself/);
       }
       // a deep acyclic input is no cycle
       let deep: unknown = 1;
       for (let i = 0; i < 2000; i++) deep = [deep, { x: deep === 1 ? 0 : 1 }];
-      expect(q.evaluate({ entrypoint: "p/m", input: [1, 2] })).to.deep.equal([{ result: "[1,2]" }]);
-      expect(q.evaluate({ entrypoint: "p/w", input: { a: [[[]]] } })).to.deep.equal([{ result: 4 }]);
+      expect(q.evaluateSync({ entrypoint: "p/m", input: [1, 2] })).to.deep.equal([{ result: "[1,2]" }]);
+      expect(q.evaluateSync({ entrypoint: "p/w", input: { a: [[[]]] } })).to.deep.equal([{ result: 4 }]);
     });
   });
 
@@ -140,18 +141,18 @@ describe("runtime: deadlines", function () {
 
     it("the bundle client's decision takes a deadline", async () => {
       const server = await startBundleServer();
-      const client = startBundle({
+      const client = await BundleClient.create({
         services: { s: { url: server.url } },
         bundles: { p: { service: "s", resource: "b.tar.gz", polling: { min_delay_seconds: 60, max_delay_seconds: 60 } } },
       });
       try {
         server.serve({ body: tarGz({ ".manifest": JSON.stringify({ revision: "1", roots: ["p"] }), "p/p.rego": RUNAWAY }) });
         await client.ready();
-        const e = await rejected(client.decision({ path: "p/pairs", input: { a: big, b: big }, timeoutMs: DEADLINE_MS }));
+        const e = await rejected(client.decide({ path: "p/pairs", input: { a: big, b: big }, timeoutMs: DEADLINE_MS }));
         expect(e.code).to.equal("eval_cancel_error");
-        expect((await client.decision({ path: "p/allow", input: { ok: true } })).result).to.equal(true);
+        expect((await client.decide({ path: "p/allow", input: { ok: true } })).result).to.equal(true);
       } finally {
-        await client.stop();
+        await client.close();
         await server.close();
       }
     });

@@ -128,6 +128,14 @@ describe("Engine", () => {
       expect(engine.store.read("/deep")).to.deep.equal({ er: { path: 1 } });
     });
 
+    it("takes the path with or without the leading / (OPA's storage paths and its services' descriptions)", async () => {
+      engine.loadData("permissions", { alice: ["read"] });
+      engine.loadData("/permissions/bob", ["write"]);
+      engine.loadData("permissions/carol", []);
+      expect(engine.store.read("/permissions")).to.deep.equal({ alice: ["read"], bob: ["write"], carol: [] });
+      expect((await engine.evaluate("data.permissions.alice[0]"))[0]!.expressions[0]!.value).to.equal("read");
+    });
+
     it("copies the value: later changes to the caller's object do not reach the store", () => {
       const v = { list: [1] };
       engine.loadData("/copied", v);
@@ -168,7 +176,7 @@ describe("Engine", () => {
     it("refuses a non-object root and bad paths, leaving the store unchanged", () => {
       const before = engine.store.read();
       expect(thrown(() => engine.loadData("/", [1])).code).to.equal("storage_invalid_value_error");
-      expect(thrown(() => engine.loadData("admins", 1)).code).to.equal("storage_invalid_path_error");
+      expect(thrown(() => engine.loadData("", 1)).code).to.equal("storage_invalid_path_error");
       expect(thrown(() => engine.loadData("/a//b", 1)).code).to.equal("storage_invalid_path_error");
       expect(thrown(() => engine.loadData("/admins/0/x", 1)).code).to.equal("storage_not_found_error");
       expect(engine.store.read()).to.equal(before);

@@ -150,7 +150,7 @@ describe("regoc/server", () => {
   it("over a bundle client: decisions by pkg/rule path; /health?bundles before activation is a 500", async () => {
     let active = false;
     const bundle = {
-      decision: async ({ path, input }: { path: string; input?: unknown }) => (path === "authz/allow" ? { result: (input as { subject?: string })?.subject === "alice" } : {}),
+      decide: async ({ path, input }: { path: string; input?: unknown }) => (path === "authz/allow" ? { result: (input as { subject?: string })?.subject === "alice" } : {}),
       status: () => ({ lastSuccessfulActivation: active ? "now" : undefined }),
     };
     const s = await listen((req: IncomingMessage, res: ServerResponse) => void opaRouter({ bundle })(req, res));

@@ -10,7 +10,8 @@ import signCommand from "../../../../compiler/cli/sign.js";
 import { readBundleDir } from "../../../../compiler/cli/sources.js";
 import { readArchive } from "../../../../runtime/bundle/archive.js";
 import { DEFAULT_LIMITS } from "../../../../runtime/bundle/client.js";
-import { verifyBundle, type VerificationConfig } from "../../../../runtime/bundle/signatures.js";
+import type { VerificationConfig } from "../../../../runtime/bundle/config.js";
+import { verifyBundle } from "../../../../runtime/bundle/signatures.js";
 import { captureOutput } from "../../../support/cli.js";
 import { rejected } from "../../../support/errors.js";
 

@@ -58,8 +58,8 @@ describe("codegen: builtin calls", () => {
       ),
     );
     const pq = await prepare(b);
-    const first = pq.evaluate()[0]!.result as number[];
-    const second = pq.evaluate()[0]!.result as number[];
+    const first = pq.evaluateSync()[0]!.result as number[];
+    const second = pq.evaluateSync()[0]!.result as number[];
     assert.equal(first[0], first[1]);
     assert.equal(second[0], second[1]);
     assert.notEqual(first[0], second[0]);
@@ -83,8 +83,8 @@ describe("codegen: builtin calls", () => {
     assert.match(g.code, /export function testSync\(/);
     const pq = await prepare(b, "test/r");
     assert.equal(pq.async, true);
-    assert.throws(() => pq.evaluate({ input: 1 }), (e: unknown) => e instanceof RegoError && e.code === "eval_internal_error" && /evaluateAsync/.test(e.message));
-    assert.deepEqual(await pq.evaluateAsync({ input: 42 }), [{ result: 42 }].map((r) => Object.assign(Object.create(null), r)));
+    assert.throws(() => pq.evaluateSync({ input: 1 }), (e: unknown) => e instanceof RegoError && e.code === "eval_internal_error" && /evaluate/.test(e.message));
+    assert.deepEqual(await pq.evaluate({ input: 42 }), [{ result: 42 }].map((r) => Object.assign(Object.create(null), r)));
     assert.equal(await value(b, { input: "x" }), "x");
   });
 

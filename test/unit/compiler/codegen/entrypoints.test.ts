@@ -37,7 +37,7 @@ describe("codegen: entrypoints", () => {
     assert.deepEqual(pq.entrypoints, ["authz/allow"]);
     assert.equal(pq.entrypoint, "authz/allow");
     assert.deepEqual(
-      pq.evaluate({ input: { user: { role: "admin" } } }).map((r) => ({ ...r })),
+      pq.evaluateSync({ input: { user: { role: "admin" } } }).map((r) => ({ ...r })),
       [{ result: true }],
     );
     // (The source is the function body compilePlan loaded: its exports are returned, not exported.)
@@ -107,8 +107,8 @@ describe("codegen: entrypoints", () => {
     );
     assert.match(g.code, /export type AuthzInput = \{\n\s+"banned"\?: unknown;\n\s+"user"\?:/);
     const deny = await compilePlan(b.json(), { entrypoint: "authz/deny" });
-    assert.equal(deny.evaluate({ input: { banned: 1 } })[0]!.result, true);
-    assert.equal(deny.evaluate({ input: { user: { role: "admin" } }, entrypoint: "authz/allow" })[0]!.result, true);
+    assert.equal(deny.evaluateSync({ input: { banned: 1 } })[0]!.result, true);
+    assert.equal(deny.evaluateSync({ input: { user: { role: "admin" } }, entrypoint: "authz/allow" })[0]!.result, true);
     const first = await compilePlan(b.json());
     assert.equal(first.entrypoint, "authz/allow");
     assert.doesNotMatch(generateTypeScript(b.json(), { entrypoint: "authz/deny" }).code, /authzAllow|g0DataAuthzAllow/);

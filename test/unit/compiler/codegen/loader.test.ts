@@ -184,7 +184,7 @@ describe("codegen: loader", () => {
     const check = async (functionStarts: readonly number[] | undefined) => {
       const mod = await loadModule(generated.code, { functionStarts });
       for (const n of names) {
-        const rows = new PreparedQuery(mod.entrypoints, `big/${n}`, generated.code).evaluate({ input: {} });
+        const rows = new PreparedQuery(mod.entrypoints, `big/${n}`, generated.code).evaluateSync({ input: {} });
         assert.equal(rows[0]!.result, n.repeat(1 << 20));
       }
     };
@@ -207,7 +207,7 @@ describe("codegen: loader", () => {
     assert.equal(from.protocol, "file:");
     assert.ok(!existsSync(from), "the module's file is removed");
     assert.ok(!existsSync(new URL(".", from)), "and so is its directory");
-    const rows = new PreparedQuery(mod.entrypoints, "big/a", generated.code).evaluate({ input: {} });
+    const rows = new PreparedQuery(mod.entrypoints, "big/a", generated.code).evaluateSync({ input: {} });
     assert.equal(rows[0]!.result, "a".repeat(1 << 20));
     // A small module is imported from a data: URL.
     const small = generateTypeScript(setPlan().json(), { language: "javascript" });
@@ -244,7 +244,7 @@ describe("codegen: loader", () => {
       ),
     );
     const pq = await compilePlan(b.json());
-    const runs = await Promise.all(Array.from({ length: 20 }, (_, i) => pq.evaluateAsync({ input: { v: i } })));
+    const runs = await Promise.all(Array.from({ length: 20 }, (_, i) => pq.evaluate({ input: { v: i } })));
     runs.forEach((rows, i) => assert.deepEqual(rows[0]!.result, [i, "inner", i]));
   });
 });

@@ -3,7 +3,9 @@
 // generated code shows it — and keeps Rego's meaning at its edges.
 import assert from "node:assert/strict";
 import { compileRego } from "regoc/compiler";
-import { BigNum, NO_STATE, RegoObject, RegoSet, num, toJSON, type Value } from "regoc";
+import { BigNum, RegoObject, RegoSet, toJSON, type Value } from "regoc";
+import { NO_STATE } from "../../../../runtime/eval/state.js";
+import { num } from "../../../../runtime/eval/ops.js";
 import { L, PolicyBuilder, block, st } from "../../../support/plans.js";
 import { prepare, useTestBuiltins } from "./support.js";
 
@@ -15,7 +17,7 @@ type Query = Awaited<ReturnType<typeof compile>>;
 
 /** The entrypoint's value for an input (undefined: no row), as JSON. */
 function result(q: Query, input: unknown, data: unknown = {}): unknown {
-  const rows = q.evaluate({ input: input as Value, data: data as Value });
+  const rows = q.evaluateSync({ input: input as Value, data: data as Value });
   return rows.length === 0 ? undefined : JSON.parse(JSON.stringify(toJSON(rows[0]!.result as Value)));
 }
 
@@ -60,7 +62,7 @@ describe("codegen: specialisations", () => {
     const sets = await compile(`p := [is_set({1}), is_object({1: 2}), is_number(1e400), 1 in {1}, 1 in {"a": 1.0}, 2 in {1: 1}, "a" in "abc"]`);
     assert.deepEqual(result(sets, {}), [true, true, true, true, true, false, false]);
     assert.equal(result(q, { v: 1 }), undefined, "a missing collection: \"a\" in input.c is undefined");
-    const strict = q.evaluate({ input: { c: "abc", v: 1 } as unknown as Value, strictBuiltinErrors: true });
+    const strict = q.evaluateSync({ input: { c: "abc", v: 1 } as unknown as Value, strictBuiltinErrors: true });
     assert.deepEqual(JSON.parse(JSON.stringify(toJSON(strict[0]!.result as Value))), [false, false, false, true, false, false, false, false]);
   });
 
@@ -225,7 +227,7 @@ describe("codegen: evaluation state", () => {
       entrypoints: ["t/p"],
       print: () => onPrint(),
     });
-    assert.throws(() => q.evaluate({ input: { time: "x" } as Value, strictBuiltinErrors: true }));
+    assert.throws(() => q.evaluateSync({ input: { time: "x" } as Value, strictBuiltinErrors: true }));
     assert.deepEqual(result(q, { time: 5 }), [5, 5]);
     // A decision made from the print hook, in the middle of another one.
     let inner: unknown;
@@ -258,7 +260,7 @@ describe("codegen: evaluation state", () => {
       const pq = await prepare(b);
       assert.match(pq.source, /\$\.recall\(/);
       const inputs = ["a", "b", "c", "d"];
-      const rows = await Promise.all(inputs.map((v) => pq.evaluateAsync({ input: { v } })));
+      const rows = await Promise.all(inputs.map((v) => pq.evaluate({ input: { v } })));
       assert.deepEqual(
         rows.map((r) => r[0]!.result),
         inputs.map((v) => [v, v, v]),

@@ -36,11 +36,11 @@ describe("codegen: statements", () => {
     const b = plan((b) => [b.num("123456789012345678901234", 10)]);
     const pq = await prepare(b);
     assert.match(pq.source, /num\("123456789012345678901234"\)/);
-    const v = pq.evaluate()[0]!.result;
+    const v = pq.evaluateSync()[0]!.result;
     assert.ok(v instanceof BigNum);
     assert.equal(toJSONText(v), "123456789012345678901234");
     for (const [text, want] of [["3.14", "3.14"], ["1e3", "1000"], ["-0.5", "-0.5"], ["1e400", "1e400"], ["0.1", "0.1"]] as const) {
-      const r = (await prepare(plan((b) => [b.num(text, 10)]))).evaluate()[0]!.result;
+      const r = (await prepare(plan((b) => [b.num(text, 10)]))).evaluateSync()[0]!.result;
       assert.equal(toJSONText(r), want, text);
     }
   });
@@ -155,7 +155,7 @@ describe("codegen: statements", () => {
         st("ObjectInsertStmt", { object: 10, key: L(14), value: b.s("number key") }),
       ]),
     );
-    const out = pq.evaluate({ input: { v: { a: [1] }, w: { a: [1] } } })[0]!.result;
+    const out = pq.evaluateSync({ input: { v: { a: [1] }, w: { a: [1] } } })[0]!.result;
     assert.ok(out instanceof RegoObject);
     assert.equal(out.get(1), "number key");
     assert.equal(out.get("k"), "second");

@@ -50,7 +50,7 @@ export async function prepare(b: PolicyBuilder, entrypoint?: string): Promise<Pr
 /** Compiles and evaluates; rows converted to JSON. */
 export async function run(b: PolicyBuilder, options: EvaluateOptions = {}, entrypoint?: string): Promise<unknown[]> {
   const pq = await prepare(b, entrypoint);
-  const rs = pq.async ? await pq.evaluateAsync(options) : pq.evaluate(options);
+  const rs = pq.async ? await pq.evaluate(options) : pq.evaluateSync(options);
   // JSON round trip: plain objects (the runtime's have a null prototype) for deepStrictEqual.
   return rs.map((r) => JSON.parse(JSON.stringify(toJSON(r as Value))) as unknown);
 }

@@ -16,7 +16,7 @@ describe("compiler/ir: decode and validate", () => {
     // data.test.p is 1.5 when the input has an element (the `equal` call's result is not tested),
     // else undefined.
     const pq = await compilePlan(valid());
-    const rows = (input: unknown) => pq.evaluate({ input }).map((r) => JSON.parse(JSON.stringify(toJSON(r as Value))) as unknown);
+    const rows = (input: unknown) => pq.evaluateSync({ input }).map((r) => JSON.parse(JSON.stringify(toJSON(r as Value))) as unknown);
     assert.deepEqual(rows(["a", "x"]), [{ result: 1.5 }]);
     assert.deepEqual(rows([]), []);
     assert.deepEqual(rows("x"), []);

@@ -114,7 +114,7 @@ export async function outcomes(b: PolicyBuilder, options: EvaluateOptions = {}, 
     const mod = await loadModule(generated.code, generated);
     const pq = new PreparedQuery(mod.entrypoints, policy.plans.plans[0]!.name, generated.code);
     try {
-      const rs = pq.evaluate(options);
+      const rs = pq.evaluateSync(options);
       return rs.map((r) => JSON.parse(JSON.stringify(toJSON(r as Value))) as unknown);
     } catch (e) {
       return { error: (e as { code?: string }).code, message: (e as Error).message };

@@ -338,7 +338,7 @@ async function run(tc: Case): Promise<unknown> {
   tc.modules.forEach((m, i) => (modules[`m${i}.rego`] = m));
   const options: CompileRegoOptions = tc.query === undefined ? { modules, entrypoints: [tc.entrypoint ?? "p/p"] } : { modules, query: tc.query };
   const prepared = await compileRego(options);
-  const rows = prepared.evaluate({ input: tc.input as never, data: tc.data as never });
+  const rows = prepared.evaluateSync({ input: tc.input as never, data: tc.data as never });
   if (tc.query !== undefined) return rows;
   return rows.length === 0 ? undefined : plain(rows[0]!.result);
 }

@@ -158,7 +158,7 @@ describe("planner: Rego to results", () => {
       const pq = await compileRego({ modules, query: c.query });
       let rows: Value[];
       try {
-        rows = [...(await pq.evaluateAsync({ input: c.input as Value, data: (c.data ?? {}) as Value }))];
+        rows = [...(await pq.evaluate({ input: c.input as Value, data: (c.data ?? {}) as Value }))];
       } catch (e) {
         expect(c.want).to.deep.equal([(e as { code: string }).code]);
         return;
@@ -175,7 +175,7 @@ describe("planner: print", () => {
   it("is erased by default", async () => {
     const lines: string[] = [];
     const pq = await compileRego({ modules, entrypoints: ["p/allow"] });
-    const rows = await pq.evaluateAsync({ input: { x: 2 } as Value, print: (m) => lines.push(m) });
+    const rows = await pq.evaluate({ input: { x: 2 } as Value, print: (m) => lines.push(m) });
     expect(rows.map(plain)).to.deep.equal([{ result: true }]);
     expect(lines).to.deep.equal([]);
   });
@@ -183,8 +183,8 @@ describe("planner: print", () => {
   it("writes through the hook when enabled (undefined operands as <undefined>)", async () => {
     const lines: string[] = [];
     const pq = await compileRego({ modules, entrypoints: ["p/allow"], print: (m) => lines.push(m) });
-    await pq.evaluateAsync({ input: { x: 2 } as Value });
-    await pq.evaluateAsync({ input: {} as Value });
+    await pq.evaluate({ input: { x: 2 } as Value });
+    await pq.evaluate({ input: {} as Value });
     expect(lines).to.deep.equal(["checking 2", "checking <undefined>"]);
   });
 });

@@ -1,4 +1,5 @@
-import { RegoSet, numberFromText, type Value } from "regoc";
+import { RegoSet, type Value } from "regoc";
+import { numberFromText } from "../../../../runtime/value/number.js";
 import { builtinErr, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string): Value => numberFromText(text)!;

@@ -1,4 +1,5 @@
-import { numberFromText, type Value } from "regoc";
+import { type Value } from "regoc";
+import { numberFromText } from "../../../../runtime/value/number.js";
 import { runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string): Value => numberFromText(text)!;

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { getBuiltin } from "regoc";
+import { getBuiltin } from "../../../../runtime/builtins/registry.js";
 import { loadAllBuiltins } from "../../../../runtime/builtins/catalog.js";
 import { describeWithShared, sharedDir } from "../../../support/shared.js";
 

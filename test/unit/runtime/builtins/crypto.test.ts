@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { RegoSet, toJSON, toJSONText, type PlainObject, type Value } from "regoc";
+import { RegoSet, toJSON, toJSONText, type Value } from "regoc";
+import { type PlainObject } from "../../../../runtime/value/value.js";
 import { builtinErr, builtinError, callBuiltin, obj, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 import { ecKeys, edKeys, mintCSR, mintCert, mintChain, rsaKeys, toPem } from "./cryptoFixtures.js";
 

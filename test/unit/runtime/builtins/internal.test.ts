@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { RegoError, RegoObject, RegoSet, numberFromText, type Value } from "regoc";
+import { RegoError, RegoObject, RegoSet, type Value } from "regoc";
+import { numberFromText } from "../../../../runtime/value/number.js";
 import { callBuiltin, runCases, type BuiltinCase } from "../../../support/builtins.js";
 
 const s = (...xs: Value[]) => new RegoSet(xs);

@@ -1,6 +1,7 @@
 import { constants, createHmac, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { expect } from "chai";
-import { BigNum, RegoSet, toJSON, toJSONText, type PlainObject, type Value } from "regoc";
+import { BigNum, RegoSet, toJSON, toJSONText, type Value } from "regoc";
+import { type PlainObject } from "../../../../runtime/value/value.js";
 import { builtinErr, builtinError, callBuiltin, obj, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 import { ecKeys, edKeys, mintCert, rsaKeys, toPem } from "./cryptoFixtures.js";
 

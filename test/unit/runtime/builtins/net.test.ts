@@ -1,5 +1,7 @@
 import { expect } from "chai";
-import { EvalContext, RegoSet, getBuiltin, toJSON, type Value } from "regoc";
+import { RegoSet, toJSON, type Value } from "regoc";
+import { EvalContext } from "../../../../runtime/builtins/context.js";
+import { getBuiltin } from "../../../../runtime/builtins/registry.js";
 import { builtinErr, builtinErrorAsync, callBuiltinAsync, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const set = (...xs: Value[]) => new RegoSet(xs);

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { EvalContext, toJSON } from "regoc";
+import { toJSON } from "regoc";
+import { EvalContext } from "../../../../runtime/builtins/context.js";
 import { callBuiltin } from "../../../support/builtins.js";
 
 describe("builtins: opa.runtime", () => {

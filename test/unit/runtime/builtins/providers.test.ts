@@ -1,5 +1,7 @@
 import { expect } from "chai";
-import { RegoSet, numberFromText, toJSON, type PlainObject, type Value } from "regoc";
+import { RegoSet, toJSON, type Value } from "regoc";
+import { numberFromText } from "../../../../runtime/value/number.js";
+import { type PlainObject } from "../../../../runtime/value/value.js";
 import { callBuiltin, obj, runCases, type BuiltinCase } from "../../../support/builtins.js";
 
 // OPA's own test vectors for providers.aws.sign_req (2015-12-28T14:08:25Z, example credentials).

@@ -2,7 +2,8 @@
 // and errors alike, kept in the EvalContext), strict vs undefined, and a clean builtin error when
 // a builtin runs out of JS call stack.
 import { expect } from "chai";
-import { EvalContext, type Value } from "regoc";
+import { type Value } from "regoc";
+import { EvalContext } from "../../../../runtime/builtins/context.js";
 import { thrown } from "../../../support/errors.js";
 import { builtinError } from "../../../../runtime/builtins/args.js";
 import { loadAllBuiltins, registerBuiltins } from "../../../../runtime/builtins/catalog.js";

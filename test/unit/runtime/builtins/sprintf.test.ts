@@ -1,7 +1,8 @@
 // sprintf follows Go's fmt over the Go values OPA passes: int64 for integers that fit, *big.Int
 // beyond, float64 for numbers with a fraction or exponent, strings, and the term text of the rest.
 import { expect } from "chai";
-import { RegoSet, numberFromText, type Value } from "regoc";
+import { RegoSet, type Value } from "regoc";
+import { numberFromText } from "../../../../runtime/value/number.js";
 import { goArg, goSprintf } from "../../../../runtime/builtins/go/sprintf.js";
 
 const n = (text: string) => numberFromText(text)!;

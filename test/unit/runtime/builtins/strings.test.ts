@@ -1,4 +1,5 @@
-import { RegoObject, RegoSet, numberFromText } from "regoc";
+import { RegoObject, RegoSet } from "regoc";
+import { numberFromText } from "../../../../runtime/value/number.js";
 import { builtinErr, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string) => numberFromText(text)!;

@@ -1,4 +1,5 @@
-import { RegoObject, RegoSet, numberFromText, type Value } from "regoc";
+import { RegoObject, RegoSet, type Value } from "regoc";
+import { numberFromText } from "../../../../runtime/value/number.js";
 import { builtinErr, registersLikeOpa, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const render = (template: string, vars: Value, want: string, note = template): BuiltinCase => ({ note, args: [template, vars], want });

@@ -1,5 +1,7 @@
 import { expect } from "chai";
-import { EvalContext, numberFromText, toJSONText, type Value } from "regoc";
+import { toJSONText, type Value } from "regoc";
+import { EvalContext } from "../../../../runtime/builtins/context.js";
+import { numberFromText } from "../../../../runtime/value/number.js";
 import { builtinErr, callBuiltin, registersLikeOpa, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string): Value => numberFromText(text)!;

@@ -1,4 +1,4 @@
-import { numberFromText } from "regoc";
+import { numberFromText } from "../../../../runtime/value/number.js";
 import { builtinErr, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const n = (text: string) => numberFromText(text)!;

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { EvalContext, numberFromText } from "regoc";
+import { EvalContext } from "../../../../runtime/builtins/context.js";
+import { numberFromText } from "../../../../runtime/value/number.js";
 import { builtinError, callBuiltin, runCases, typeErr, type BuiltinCase } from "../../../support/builtins.js";
 
 const v2 = { clocksequence: 12800, domain: "Person", id: 1000, macvariables: "local:unicast", nodeid: "32-50-96-b3-9f-47", variant: "RFC4122", version: 2 };

@@ -1,4 +1,5 @@
-import { RegoSet, numberFromText, type Value } from "regoc";
+import { RegoSet, type Value } from "regoc";
+import { numberFromText } from "../../../../runtime/value/number.js";
 import { MAX_YAML_DEPTH } from "../../../../runtime/builtins/yaml.js";
 import { builtinErr, runCases, type BuiltinCase } from "../../../support/builtins.js";
 

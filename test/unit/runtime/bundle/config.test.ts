@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { parseBundleConfig } from "regoc";
+import { parseBundleConfig } from "../../../../runtime/bundle/config.js";
 import { thrown } from "../../../support/errors.js";
 
 const YAML = `

@@ -31,10 +31,11 @@
 import { expect } from "chai";
 import { generateKeyPairSync } from "node:crypto";
 import { CompactSign } from "jose";
-import { parseBundleConfig } from "regoc";
+import { parseBundleConfig } from "../../../../runtime/bundle/config.js";
 import { readArchive } from "../../../../runtime/bundle/archive.js";
 import { DEFAULT_LIMITS } from "../../../../runtime/bundle/client.js";
-import { hashFile, signBundle, verifyBundle, type VerificationConfig } from "../../../../runtime/bundle/signatures.js";
+import type { VerificationConfig } from "../../../../runtime/bundle/config.js";
+import { hashFile, signBundle, verifyBundle } from "../../../../runtime/bundle/signatures.js";
 import { tarGz } from "../../../support/bundleServer.js";
 import { rejected, thrown } from "../../../support/errors.js";
 

@@ -1,34 +1,10 @@
 // The runtime operations generated code calls (runtime/eval/ops.ts), and prototype safety.
 import assert from "node:assert/strict";
 import { generateTypeScript, loadModule, planRego } from "regoc/compiler";
-import {
-  BigNum,
-  EMPTY_OBJECT,
-  RegoError,
-  RegoObject,
-  RegoSet,
-  assignOnce,
-  conflictSites,
-  dot,
-  dotData,
-  dotKey,
-  insert,
-  insertOnce,
-  len,
-  merge,
-  newObject,
-  num,
-  pathKey,
-  push,
-  addTo,
-  scanKey,
-  scanValue,
-  scanView,
-  toJSON,
-  upsert,
-  type MaybeValue,
-  type Value,
-} from "regoc";
+import { BigNum, RegoError, RegoObject, RegoSet, toJSON, type Value } from "regoc";
+import { EMPTY_OBJECT, assignOnce, dot, dotData, dotKey, insert, insertOnce, len, merge, newObject, num, pathKey, push, addTo, scanKey, scanValue, scanView, upsert } from "../../../../runtime/eval/ops.js";
+import { conflictSites } from "../../../../runtime/eval/sites.js";
+import { type MaybeValue } from "../../../../runtime/value/value.js";
 
 const json = (v: MaybeValue) => (v === undefined ? undefined : JSON.parse(JSON.stringify(toJSON(v))));
 

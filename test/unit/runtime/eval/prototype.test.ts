@@ -50,7 +50,7 @@ describe("runtime/eval: prototype safety", () => {
       { prototype: [1], valueOf: null },
     ];
     for (const input of inputs) {
-      const out = toJSON(pq.evaluate({ input })[0]!.result as Value) as Record<string, unknown>;
+      const out = toJSON(pq.evaluateSync({ input })[0]!.result as Value) as Record<string, unknown>;
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
       assert.equal(typeof ({} as { toString: unknown }).toString, "function");
       // merged = input ∪ the object built so far (the hostile keys found, and "with").
@@ -58,7 +58,7 @@ describe("runtime/eval: prototype safety", () => {
       assert.deepEqual(Object.keys(out.merged as object).sort(), want);
       for (const k of Object.keys(input)) assert.deepEqual(JSON.stringify((out as Record<string, unknown>)[k]), JSON.stringify(input[k]));
     }
-    const first = toJSON(pq.evaluate({ input: inputs[0] })[0]!.result as Value) as Record<string, unknown>;
+    const first = toJSON(pq.evaluateSync({ input: inputs[0] })[0]!.result as Value) as Record<string, unknown>;
     assert.deepEqual(JSON.parse(JSON.stringify(first.with)), { polluted: "via with" });
     assert.deepEqual(first.seen, [{ polluted: "yes" }, { prototype: { polluted: "yes" } }, 1, "s", "__proto__", "constructor", "hasOwnProperty", "toString"]);
     // The input itself is unchanged.

@@ -1,7 +1,8 @@
 // The site tables of generated modules (runtime/eval/sites.ts): builtin call sites resolved at load,
 // conflict sites read only when a conflict is raised.
 import assert from "node:assert/strict";
-import { RegoError, builtinSites, conflictSites } from "regoc";
+import { RegoError } from "regoc";
+import { builtinSites, conflictSites } from "../../../../runtime/eval/sites.js";
 
 const table = (names: string[], files: string[], sites: number[]) => JSON.stringify({ names, files, sites });
 

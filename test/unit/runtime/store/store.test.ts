@@ -49,10 +49,19 @@ describe("Store", () => {
     expect(code(() => s.write((t) => t.add("/nope/x", 1)))).to.equal("storage_not_found_error");
     expect(code(() => s.write((t) => t.replace("/a/zz", 1)))).to.equal("storage_not_found_error");
     expect(code(() => s.write((t) => t.remove("/a/b/5")))).to.equal("storage_not_found_error");
-    expect(code(() => s.write((t) => t.add("a/b", 1)))).to.equal("storage_invalid_path_error");
+    expect(code(() => s.write((t) => t.add("", 1)))).to.equal("storage_invalid_path_error");
+    expect(code(() => s.write((t) => t.add("//a", 1)))).to.equal("storage_invalid_path_error");
     expect(code(() => s.write((t) => t.add("/a//b", 1)))).to.equal("storage_invalid_path_error");
     expect(code(() => s.write((t) => t.add("/a/b/x", 1)))).to.equal("storage_invalid_path_error");
     expect(s.read()).to.deep.equal({ a: { b: [1] } });
+  });
+
+  it("reads and writes slash paths with or without the leading /", () => {
+    const s = new Store({ permissions: { alice: ["read"] } });
+    expect(s.read("permissions")).to.deep.equal({ alice: ["read"] });
+    expect(s.read("permissions/alice/0")).to.equal("read");
+    s.write((t) => t.add("permissions/bob", ["write"]));
+    expect(s.read("/permissions/bob")).to.deep.equal(["write"]);
   });
 
   it("refuses values that are not JSON and stays unchanged", () => {

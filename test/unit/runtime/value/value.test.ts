@@ -1,22 +1,10 @@
 import { expect } from "chai";
-import {
-  BigNum,
-  RegoObject,
-  RegoSet,
-  add,
-  compare,
-  equal,
-  fromJSONText,
-  multiply,
-  numberFromText,
-  objectGet,
-  objectInsert,
-  newPlainObject,
-  toJSON,
-  toJSONText,
-  typeName,
-  type Value,
-} from "regoc";
+import { BigNum, RegoObject, RegoSet, toJSON, toJSONText, type Value } from "regoc";
+import { add, multiply, numberFromText } from "../../../../runtime/value/number.js";
+import { compare, equal } from "../../../../runtime/value/compare.js";
+import { fromJSONText } from "../../../../runtime/value/json.js";
+import { objectGet, objectInsert } from "../../../../runtime/value/object.js";
+import { newPlainObject, typeName } from "../../../../runtime/value/value.js";
 
 describe("value model", () => {
   it("orders types as OPA does: null < boolean < number < string < array < object < set", () => {
