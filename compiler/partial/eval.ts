@@ -25,6 +25,7 @@ import { isPlainObject, type Value } from "../../runtime/value/value.js";
 import type { PartialResult } from "./index.js";
 import { mapExprTerms } from "../ast/copy.js";
 import { isConstant } from "../ast/terms.js";
+import { compareTerms } from "../ast/compare.js";
 import { walkTerms } from "../ast/visit.js";
 import { builtinDecl } from "../builtins/decls.js";
 
@@ -87,6 +88,8 @@ export class PartialEvaluator {
   private readonly locals = new Set<string>();
   /** The values each saved expression was made from. */
   private readonly operands = new WeakMap<Expr, readonly PV[]>();
+  /** Existence checks (`input.x.y = _`) saved where a var was bound to a residual ref. */
+  private readonly existence = new WeakSet<Expr>();
 
   constructor(
     private readonly ctx: CompileContext,
@@ -111,7 +114,7 @@ export class PartialEvaluator {
         const t = this.toTerm(v, loc);
         if (!(t.type === "var" && t.value === name)) q.push(callExpr("eq", [{ type: "var", value: name, location: loc }, t], loc));
       }
-      queries.push(nameSharedWildcards(propagateCopies(this.ensureGenerators(q), this.locals), this.named));
+      queries.push(nameSharedWildcards(propagateCopies(this.ensureGenerators(this.pruneExistence(q)), this.locals), this.named));
     });
     return { queries, support: this.supportModules() };
   }
@@ -175,6 +178,45 @@ export class PartialEvaluator {
     this.saved.push(...exprs);
     k();
     this.saved.length = n;
+  }
+
+  /**
+   * A var bound to a residual that reads unknown refs: the refs must be defined, even when the var
+   * is never used (`input.x.y = _`). Each ref is saved as an existence check; pruneExistence drops
+   * the checks that an expression using the ref makes redundant.
+   */
+  private withExistence(v: Res, loc: NodeLocation, k: K): void {
+    const checks: Expr[] = [];
+    walkTerms(v.term, (t) => {
+      if (t.type !== "ref") return false;
+      const e = callExpr("eq", [t, { type: "var", value: `$ex${++this.generated}`, location: loc }], loc);
+      this.existence.add(e);
+      this.operands.set(e, [v]);
+      checks.push(e);
+      return true;
+    });
+    if (checks.length === 0) return k();
+    this.withSaved(checks, k);
+  }
+
+  /** The body without the existence checks of refs that a positive expression of it (or `also`)
+   * reads, or that an earlier check already asserts. */
+  private pruneExistence(body: readonly Expr[], also: readonly Term[] = []): Expr[] {
+    if (!body.some((e) => this.existence.has(e))) return [...body];
+    const read: Ref[] = [];
+    const collectRefs = (x: Expr | Term): void => walkTerms(x, (t) => void (t.type === "ref" && read.push(t.value)));
+    for (const e of body) if (!e.negated && !this.existence.has(e)) collectRefs(e);
+    for (const t of also) collectRefs(t);
+    const out: Expr[] = [];
+    for (const e of body) {
+      if (this.existence.has(e)) {
+        const ref = ((e.terms as Term[])[1] as Term & { type: "ref" }).value;
+        if (read.some((r) => isRefPrefix(ref, r))) continue;
+        read.push(ref);
+      }
+      out.push(e);
+    }
+    return out;
   }
 
   /** A var of the residual for an unbound local: bound to itself under its residual name. */
@@ -306,7 +348,7 @@ export class PartialEvaluator {
   private unifyTermPV(frame: Frame, t: Term, v: PV, valueFirst: boolean, k: K): void {
     if (t.type === "var") {
       const b = frame.vars.get(t.value);
-      if (b === undefined) return this.withBinding(frame, t.value, v, k);
+      if (b === undefined) return v instanceof Res ? this.withExistence(v, t.location, () => this.withBinding(frame, t.value, v, k)) : this.withBinding(frame, t.value, v, k);
       if (b instanceof Res && !(v instanceof Res) && (b.term.type === "ref" || b.term.type === "var")) {
         // a copy of a residual meets a known value: saved once, the var is that value from here on
         const [l, r] = valueFirst ? [this.toTerm(v, t.location), b.term] : [b.term, this.toTerm(v, t.location)];
@@ -796,7 +838,7 @@ export class PartialEvaluator {
     this.saved = [];
     const out: Branch[] = [];
     try {
-      run((value) => out.push({ saved: [...this.saved], value }));
+      run((value) => out.push({ saved: this.pruneExistence(this.saved, value instanceof Res ? [value.term] : []), value }));
     } finally {
       this.saved = outer;
     }
@@ -953,7 +995,7 @@ export class PartialEvaluator {
     for (const b of branches) size *= b.saved.length;
     const inline = size <= 16 && branches.every((b) => b.saved.every((s) => !this.nested(s, start) && (s.negated || residualVarNames(s).every((v) => !this.madeAfter(v, before)))));
     if (inline) return this.complements(branches, 0, k);
-    const outside = [...new Set(branches.flatMap((b) => b.saved.flatMap((s) => residualVarNames(s))))].filter((v) => !this.madeAfter(v, before)).sort();
+    const outside = [...new Set(branches.flatMap((b) => b.saved.flatMap((s) => residualVarNames(s))))].filter((v) => !this.madeAfter(v, before) && !v.startsWith("$ex")).sort();
     const name = `__not${frame.suffix || 0}_${e.index}_${id}__`;
     const loc = e.location;
     // a wildcard passed to the support rule is written with a name: it is one var in both places
@@ -1214,6 +1256,11 @@ function copyOf(e: Expr, locals: ReadonlySet<string>): [string, Term] | undefine
   if (a.type === "var" && locals.has(a.value) && usable(b) && !(b.type === "var" && b.value === a.value)) return [a.value, b];
   if (b.type === "var" && locals.has(b.value) && usable(a) && !(a.type === "var" && a.value === b.value)) return [b.value, a];
   return undefined;
+}
+
+/** Whether ref `a` is `b` or a prefix of it (a read of b reads a). */
+function isRefPrefix(a: Ref, b: Ref): boolean {
+  return a.length <= b.length && a.every((t, i) => compareTerms(t, b[i]!) === 0);
 }
 
 function hasRefOrCall(t: Term): boolean {
