@@ -219,6 +219,13 @@ export const cases: PartialCase[] = [
     unknowns: ["input"],
     want: ["not input.x = 1; not input.x = 2"],
   },
+  // ---- existence: a read of an unknown is never dropped
+  { note: "existence: a wildcard", modules: { "t.rego": `package test\np if input.x.y = _` }, query: "data.test.p = true", unknowns: ["input"], want: ["input.x.y = _"] },
+  { note: "existence: a wildcard on the left", modules: { "t.rego": `package test\np if _ = input.x.y` }, query: "data.test.p = true", unknowns: ["input"], want: ["input.x.y = _"] },
+  { note: "existence: a var never used", modules: { "t.rego": `package test\np if { x := input.x; true }` }, query: "data.test.p = true", unknowns: ["input"], want: ["input.x = _"] },
+  { note: "existence: a function's argument", modules: { "t.rego": `package test\nf(_) := true\np if f(input.x)` }, query: "data.test.p = true", unknowns: ["input"], want: ["input.x = _"] },
+  { note: "existence: implied by a read below it", modules: { "t.rego": `package test\np if { x := input.x; x.y == 1 }` }, query: "data.test.p = true", unknowns: ["input"], want: ["input.x.y = 1"] },
+  { note: "existence: negated", modules: { "t.rego": `package test\nq if input.x = _\np if not q` }, query: "data.test.p = true", unknowns: ["input"], want: ["not input.x = _"] },
   {
     note: "not over a function with two bodies",
     modules: { "t.rego": `package test\np if { input.x = x; not q(x) }\nq(x) if { x = 1 }\nq(x) if { x = 2 }` },
