@@ -25,6 +25,7 @@ import { isPlainObject, type Value } from "../../runtime/value/value.js";
 import type { PartialResult } from "./index.js";
 import { mapExprTerms } from "../ast/copy.js";
 import { isConstant } from "../ast/terms.js";
+import { compareTerms } from "../ast/compare.js";
 import { walkTerms } from "../ast/visit.js";
 import { builtinDecl } from "../builtins/decls.js";
 
@@ -87,6 +88,8 @@ export class PartialEvaluator {
   private readonly locals = new Set<string>();
   /** The values each saved expression was made from. */
   private readonly operands = new WeakMap<Expr, readonly PV[]>();
+  /** Existence checks (`input.x.y = _`) saved where a var was bound to a residual ref. */
+  private readonly existence = new WeakSet<Expr>();
 
   constructor(
     private readonly ctx: CompileContext,
@@ -111,7 +114,7 @@ export class PartialEvaluator {
         const t = this.toTerm(v, loc);
         if (!(t.type === "var" && t.value === name)) q.push(callExpr("eq", [{ type: "var", value: name, location: loc }, t], loc));
       }
-      queries.push(nameSharedWildcards(propagateCopies(this.ensureGenerators(q), this.locals), this.named));
+      queries.push(nameSharedWildcards(propagateCopies(this.ensureGenerators(this.pruneExistence(q)), this.locals), this.named));
     });
     return { queries, support: this.supportModules() };
   }
@@ -177,6 +180,45 @@ export class PartialEvaluator {
     this.saved.length = n;
   }
 
+  /**
+   * A var bound to a residual that reads unknown refs: the refs must be defined, even when the var
+   * is never used (`input.x.y = _`). Each ref is saved as an existence check; pruneExistence drops
+   * the checks that an expression using the ref makes redundant.
+   */
+  private withExistence(v: Res, loc: NodeLocation, k: K): void {
+    const checks: Expr[] = [];
+    walkTerms(v.term, (t) => {
+      if (t.type !== "ref") return false;
+      const e = callExpr("eq", [t, { type: "var", value: `$ex${++this.generated}`, location: loc }], loc);
+      this.existence.add(e);
+      this.operands.set(e, [v]);
+      checks.push(e);
+      return true;
+    });
+    if (checks.length === 0) return k();
+    this.withSaved(checks, k);
+  }
+
+  /** The body without the existence checks of refs that a positive expression of it (or `also`)
+   * reads, or that an earlier check already asserts. */
+  private pruneExistence(body: readonly Expr[], also: readonly Term[] = []): Expr[] {
+    if (!body.some((e) => this.existence.has(e))) return [...body];
+    const read: Ref[] = [];
+    const collectRefs = (x: Expr | Term): void => walkTerms(x, (t) => void (t.type === "ref" && read.push(t.value)));
+    for (const e of body) if (!e.negated && !this.existence.has(e)) collectRefs(e);
+    for (const t of also) collectRefs(t);
+    const out: Expr[] = [];
+    for (const e of body) {
+      if (this.existence.has(e)) {
+        const ref = ((e.terms as Term[])[1] as Term & { type: "ref" }).value;
+        if (read.some((r) => isRefPrefix(ref, r))) continue;
+        read.push(ref);
+      }
+      out.push(e);
+    }
+    return out;
+  }
+
   /** A var of the residual for an unbound local: bound to itself under its residual name. */
   private residualVar(frame: Frame, name: string, loc: NodeLocation): Res {
     const n = ++this.generated;
@@ -222,7 +264,7 @@ export class PartialEvaluator {
     const op = ts[0]!;
     const name = op.type === "ref" ? opName(op.value) : undefined;
     if (name === undefined) throw unsupported("this call", e.location);
-    if (name === "eq" || name === "assign") return this.unify(frame, ts[1]!, ts[2]!, k);
+    if (name === "eq" || name === "assign") return this.unify(frame, ts[1]!, ts[2]!, k, e.location);
     if (name.startsWith("data.")) return this.callFunction(frame, e, (op as { value: Ref }).value, ts.slice(1), k);
     if (name === "print" || name === "internal.print") return k();
     const decl = this.ctx.builtins.get(name);
@@ -247,10 +289,10 @@ export class PartialEvaluator {
         // a relation (walk): its result holds every answer
         const view = scanView(r);
         if (out === undefined) return view.length > 0 ? k() : undefined;
-        for (let n = 0; n < view.length; n++) this.unifyTermPV(frame, out, scanValue(r, view, n), false, k);
+        for (let n = 0; n < view.length; n++) this.unifyTermPV(frame, out, scanValue(r, view, n), false, k, e.location);
         return;
       }
-      if (out !== undefined) return this.unifyTermPV(frame, out, r, false, k);
+      if (out !== undefined) return this.unifyTermPV(frame, out, r, false, k, e.location);
       if (r !== false) k();
     });
   }
@@ -281,51 +323,53 @@ export class PartialEvaluator {
   // -------------------------------------------------------------------------------------------
   // unification
 
-  private unify(frame: Frame, a: Term, b: Term, k: K): void {
-    if (a.type === "var" && (b.type !== "var" || !frame.vars.has(a.value))) return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k));
+  /** `at`: the location of the expression, which the residual expressions it saves carry. */
+  private unify(frame: Frame, a: Term, b: Term, k: K, at: NodeLocation): void {
+    if (a.type === "var" && (b.type !== "var" || !frame.vars.has(a.value))) return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k, at));
     if (this.hasUnbound(frame, a)) {
       if (this.hasUnbound(frame, b)) {
-        if (a.type === "array" && b.type === "array" && a.value.length === b.value.length) return this.unifyEach(frame, a.value, b.value, 0, k);
+        if (a.type === "array" && b.type === "array" && a.value.length === b.value.length) return this.unifyEach(frame, a.value, b.value, 0, k, at);
         if (a.type === "object" && b.type === "object") {
           const pairs = matchPairs(a.value, b.value);
           if (pairs === null) return;
-          if (pairs) return this.unifyEach(frame, pairs[0], pairs[1], 0, k);
+          if (pairs) return this.unifyEach(frame, pairs[0], pairs[1], 0, k, at);
         }
       }
-      return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k));
+      return this.evalTerm(frame, b, (bv) => this.unifyTermPV(frame, a, bv, false, k, at));
     }
-    this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k), isConstant(b) ? termToValue(b) : undefined);
+    this.evalTerm(frame, a, (av) => this.unifyTermPV(frame, b, av, true, k, at), isConstant(b) ? termToValue(b) : undefined);
   }
 
-  private unifyEach(frame: Frame, as: Term[], bs: Term[], i: number, k: K): void {
+  private unifyEach(frame: Frame, as: Term[], bs: Term[], i: number, k: K, at: NodeLocation): void {
     if (i === as.length) return k();
-    this.unify(frame, as[i]!, bs[i]!, () => this.unifyEach(frame, as, bs, i + 1, k));
+    this.unify(frame, as[i]!, bs[i]!, () => this.unifyEach(frame, as, bs, i + 1, k, at), at);
   }
 
-  /** Unifies a term with a value; `valueFirst`: the value was written on the left. */
-  private unifyTermPV(frame: Frame, t: Term, v: PV, valueFirst: boolean, k: K): void {
+  /** Unifies a term with a value; `valueFirst`: the value was written on the left; `at`: the
+   * location of the expression (else the term's) for the expressions saved. */
+  private unifyTermPV(frame: Frame, t: Term, v: PV, valueFirst: boolean, k: K, at: NodeLocation = t.location): void {
     if (t.type === "var") {
       const b = frame.vars.get(t.value);
-      if (b === undefined) return this.withBinding(frame, t.value, v, k);
+      if (b === undefined) return v instanceof Res ? this.withExistence(v, at, () => this.withBinding(frame, t.value, v, k)) : this.withBinding(frame, t.value, v, k);
       if (b instanceof Res && !(v instanceof Res) && (b.term.type === "ref" || b.term.type === "var")) {
         // a copy of a residual meets a known value: saved once, the var is that value from here on
         const [l, r] = valueFirst ? [this.toTerm(v, t.location), b.term] : [b.term, this.toTerm(v, t.location)];
-        return this.save(callExpr("eq", [l, r], t.location), [b, v], () => this.withBinding(frame, t.value, v, k));
+        return this.save(callExpr("eq", [l, r], at), [b, v], () => this.withBinding(frame, t.value, v, k));
       }
-      return valueFirst ? this.unifyPV(v, b, t.location, k) : this.unifyPV(b, v, t.location, k);
+      return valueFirst ? this.unifyPV(v, b, at, k) : this.unifyPV(b, v, at, k);
     }
     if ((t.type === "array" || t.type === "object") && this.hasUnbound(frame, t)) {
       if (v instanceof Res) {
         const mark = this.trail.length;
         const plugged = this.plugOut(frame, t);
         const [l, r] = valueFirst ? [v.term, plugged] : [plugged, v.term];
-        this.save(callExpr("eq", [l, r], t.location), [v], k);
+        this.save(callExpr("eq", [l, r], at), [v], k);
         this.undo(mark);
         return;
       }
       if (t.type === "array") {
         if (!Array.isArray(v) || v.length !== t.value.length) return;
-        return this.unifyElems(frame, t.value, v, 0, valueFirst, k);
+        return this.unifyElems(frame, t.value, v, 0, valueFirst, k, at);
       }
       if (!isPlainObject(v) && !(v instanceof RegoObject)) return;
       const entries = objectEntries(v);
@@ -339,15 +383,15 @@ export class PartialEvaluator {
           if (x === undefined) return;
           vals.push(x);
         }
-        this.unifyElems(frame, t.value.map(([, x]) => x), vals, 0, valueFirst, k);
+        this.unifyElems(frame, t.value.map(([, x]) => x), vals, 0, valueFirst, k, at);
       });
     }
-    this.evalTerm(frame, t, (tv) => (valueFirst ? this.unifyPV(v, tv, t.location, k) : this.unifyPV(tv, v, t.location, k)), v instanceof Res ? undefined : v);
+    this.evalTerm(frame, t, (tv) => (valueFirst ? this.unifyPV(v, tv, at, k) : this.unifyPV(tv, v, at, k)), v instanceof Res ? undefined : v);
   }
 
-  private unifyElems(frame: Frame, ts: Term[], vs: Value[], i: number, valueFirst: boolean, k: K): void {
+  private unifyElems(frame: Frame, ts: Term[], vs: Value[], i: number, valueFirst: boolean, k: K, at?: NodeLocation): void {
     if (i === ts.length) return k();
-    this.unifyTermPV(frame, ts[i]!, vs[i]!, valueFirst, () => this.unifyElems(frame, ts, vs, i + 1, valueFirst, k));
+    this.unifyTermPV(frame, ts[i]!, vs[i]!, valueFirst, () => this.unifyElems(frame, ts, vs, i + 1, valueFirst, k, at), at);
   }
 
   private unifyPV(a: PV, b: PV, loc: NodeLocation, k: K): void {
@@ -796,7 +840,7 @@ export class PartialEvaluator {
     this.saved = [];
     const out: Branch[] = [];
     try {
-      run((value) => out.push({ saved: [...this.saved], value }));
+      run((value) => out.push({ saved: this.pruneExistence(this.saved, value instanceof Res ? [value.term] : []), value }));
     } finally {
       this.saved = outer;
     }
@@ -887,7 +931,7 @@ export class PartialEvaluator {
       }
       for (const b of branches) {
         this.withSaved(b.saved, () => {
-          if (out !== undefined) return this.unifyTermPV(frame, out, b.value, false, k);
+          if (out !== undefined) return this.unifyTermPV(frame, out, b.value, false, k, e.location);
           if (b.value instanceof Res) return this.save(termExpr(b.value.term, e.location), [b.value], k);
           if (b.value !== false) k();
         });
@@ -953,7 +997,7 @@ export class PartialEvaluator {
     for (const b of branches) size *= b.saved.length;
     const inline = size <= 16 && branches.every((b) => b.saved.every((s) => !this.nested(s, start) && (s.negated || residualVarNames(s).every((v) => !this.madeAfter(v, before)))));
     if (inline) return this.complements(branches, 0, k);
-    const outside = [...new Set(branches.flatMap((b) => b.saved.flatMap((s) => residualVarNames(s))))].filter((v) => !this.madeAfter(v, before)).sort();
+    const outside = [...new Set(branches.flatMap((b) => b.saved.flatMap((s) => residualVarNames(s))))].filter((v) => !this.madeAfter(v, before) && !v.startsWith("$ex")).sort();
     const name = `__not${frame.suffix || 0}_${e.index}_${id}__`;
     const loc = e.location;
     // a wildcard passed to the support rule is written with a name: it is one var in both places
@@ -1214,6 +1258,11 @@ function copyOf(e: Expr, locals: ReadonlySet<string>): [string, Term] | undefine
   if (a.type === "var" && locals.has(a.value) && usable(b) && !(b.type === "var" && b.value === a.value)) return [a.value, b];
   if (b.type === "var" && locals.has(b.value) && usable(a) && !(a.type === "var" && a.value === b.value)) return [b.value, a];
   return undefined;
+}
+
+/** Whether ref `a` is `b` or a prefix of it (a read of b reads a). */
+function isRefPrefix(a: Ref, b: Ref): boolean {
+  return a.length <= b.length && a.every((t, i) => compareTerms(t, b[i]!) === 0);
 }
 
 function hasRefOrCall(t: Term): boolean {

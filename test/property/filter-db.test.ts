@@ -3,7 +3,11 @@
 // PostgreSQL (PGlite) and SQLite (sql.js) are exactly the rows for which a full evaluation of the
 // policy, with that row as the unknown (`input.docs`), allows. The WHERE clause comes from the
 // whole route (Engine.compileFilter: partial evaluation, then translation); the full evaluation
-// from the ahead-of-time route (compileRego).
+// from the ahead-of-time route (compileRego). A NULL column is read two ways: as a JSON null (the
+// row as a database driver returns it) and as a missing field. SQL has one NULL for both, and
+// some conditions answer differently for the two (`!=`, `<`, `<=`, existence checks); the
+// policies whose filter cannot be exact under a reading are in filter-db-known-failures.json,
+// checked to still differ.
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { PGlite } from "@electric-sql/pglite";
@@ -11,6 +15,7 @@ import initSqlJs, { type Database } from "sql.js";
 import { compileRego } from "regoc/compiler";
 import { Engine } from "regoc";
 import { type PreparedQuery } from "../../runtime/eval/prepared.js";
+import { readFileSync } from "node:fs";
 import type { SqlDialect } from "../../compiler/filter/targets.js";
 
 interface Row {
@@ -33,11 +38,23 @@ interface Input {
 
 const DATA = { levels: { reader: 1, editor: 3 } };
 
+/** How the full evaluation reads a NULL column: a JSON null, or a field the row does not have. */
+type NullReading = "null" | "missing";
+const READINGS: NullReading[] = ["null", "missing"];
+
 interface Policy {
   name: string;
   rego: string;
   dialects: SqlDialect[];
 }
+
+interface KnownFailure {
+  policy: string;
+  reading: NullReading;
+  reason: string;
+}
+
+const KNOWN: KnownFailure[] = JSON.parse(readFileSync(new URL("./filter-db-known-failures.json", import.meta.url), "utf8")) as KnownFailure[];
 
 const BOTH: SqlDialect[] = ["postgresql", "sqlite"];
 
@@ -104,6 +121,40 @@ include if input.docs.title == input.docs.owner
 include if {
   not input.docs.level > input.min
   not input.docs.title < input.docs.owner
+}`,
+    dialects: BOTH,
+  },
+  {
+    name: "existence checks",
+    rego: `package filters
+include if {
+  input.docs.owner = _
+  input.docs.tenant == input.tenant
+}
+include if {
+  x := input.docs.title
+  input.docs.level >= input.min
+}
+include if {
+  _ = input.docs.archived
+  not input.docs.level > input.min
+}`,
+    dialects: BOTH,
+  },
+  {
+    // a negated rule whose body compares with `>` is a support rule, outside the fragment (as in
+    // OPA): these negations inline
+    name: "not over rules",
+    rego: `package filters
+blocked if input.docs.tenant == "t2"
+archived if input.docs.archived == true
+include if {
+  input.docs.level >= input.min
+  not blocked
+}
+include if {
+  not archived
+  input.docs.owner == input.user
 }`,
     dialects: BOTH,
   },
@@ -177,9 +228,10 @@ async function sqlite(): Promise<Db> {
   };
 }
 
-/** The ids of the rows a full evaluation of the policy allows. */
-function allowed(prepared: PreparedQuery, input: Input, rows: readonly Row[]): number[] {
-  return rows.filter((r) => prepared.evaluateSync({ input: { ...input, docs: r }, data: DATA }).length > 0).map((r) => r.id);
+/** The ids of the rows a full evaluation of the policy allows, NULL columns read as `reading`. */
+function allowed(prepared: PreparedQuery, input: Input, rows: readonly Row[], reading: NullReading): number[] {
+  const doc = (r: Row) => (reading === "null" ? r : Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)));
+  return rows.filter((r) => prepared.evaluateSync({ input: { ...input, docs: doc(r) }, data: DATA }).length > 0).map((r) => r.id);
 }
 
 /** The WHERE clause of the full route (partial evaluation, then translation); undefined: deny. */
@@ -198,22 +250,25 @@ describe("data filters on PostgreSQL (PGlite) and SQLite (sql.js): the WHERE sel
 
   for (const p of POLICIES) {
     for (const dialect of p.dialects) {
-      it(`${p.name} (${dialect})`, async () => {
-        const prepared = await compileRego({ modules: { "filters.rego": p.rego }, entrypoints: ["filters/include"] });
-        const engine = await Engine.create({ modules: { "filters.rego": p.rego } });
-        engine.loadData("/", DATA);
-        const db = dbs[dialect]!;
-        await fc.assert(
-          fc.asyncProperty(rowsArb, inputArb, async (rows, input) => {
-            const expected = allowed(prepared, input, rows);
+      for (const reading of READINGS) {
+        const known = KNOWN.find((k) => k.policy === p.name && k.reading === reading);
+        it(`${p.name} (${dialect}, NULL as ${reading}${known ? ": known to differ" : ""})`, async () => {
+          const prepared = await compileRego({ modules: { "filters.rego": p.rego }, entrypoints: ["filters/include"] });
+          const engine = await Engine.create({ modules: { "filters.rego": p.rego } });
+          engine.loadData("/", DATA);
+          const db = dbs[dialect]!;
+          const property = fc.asyncProperty(rowsArb, inputArb, async (rows, input) => {
+            const expected = allowed(prepared, input, rows, reading);
             const where = await whereFor(engine, input, dialect);
             await db.reset(rows);
             const got = where === undefined ? [] : await db.select(where);
             assert.deepEqual(got, expected, `WHERE: ${where}`);
-          }),
-          { numRuns: 60 },
-        );
-      });
+          });
+          if (!known) return void (await fc.assert(property, { numRuns: 60 }));
+          const run = await fc.check(property, { numRuns: 200 });
+          assert.ok(run.failed, `${p.name} with NULL as ${reading} now holds: drop it from filter-db-known-failures.json`);
+        });
+      }
     }
   }
 });

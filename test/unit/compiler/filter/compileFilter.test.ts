@@ -144,3 +144,42 @@ describe("Engine.compileFilter", () => {
     expect(e.message).to.contain("no unknowns for data.f.include");
   });
 });
+
+/** Policies that must never become an allow-all filter: the SQL as a full evaluation of the rule
+ * (with the row as input.docs) answers, or a pe_fragment_error at a place in the policy. */
+const HOSTILE: { note: string; rego: string; sql?: string; at?: string }[] = [
+  { note: "existence check, `= _`", rego: `include if input.docs.owner = _`, sql: "WHERE docs.owner IS NOT NULL" },
+  { note: "existence check, `_ =`", rego: `include if _ = input.docs.owner`, sql: "WHERE docs.owner IS NOT NULL" },
+  { note: "a var bound to a field and never used", rego: `include if { x := input.docs.owner; input.docs.level > 1 }`, sql: "WHERE (docs.owner IS NOT NULL AND docs.level > 1)" },
+  { note: "a function whose argument is a field", rego: `f(_) := true\ninclude if f(input.docs.owner)`, sql: "WHERE docs.owner IS NOT NULL" },
+  { note: "a negated existence", rego: `has if input.docs.owner = _\ninclude if not has`, sql: "WHERE docs.owner IS NULL" },
+  // OPA's compiler evaluates a dynamic key before the negation: the field must exist
+  { note: "a negated data lookup by a field", rego: `include if not data.x[input.docs.owner]`, sql: "WHERE (docs.owner IS NOT NULL AND (docs.owner <> E'a' OR docs.owner IS NULL))" },
+  { note: "a field as a bare expression", rego: `include if input.docs.flag`, at: "2:12" },
+  { note: "a field bound to a var used as an expression", rego: `include if { x := input.docs.owner; x }`, at: "2:37" },
+  { note: "with over an unknown", rego: `include if { input.docs.owner == "a" with input.user as "b" }`, at: "2:14" },
+  { note: "a value read under with", rego: `include if { x := input.docs.owner with input.user as "b" }`, at: "2:14" },
+  { note: "every over an unknown", rego: `include if every x in input.docs.tags { x == "a" }`, at: "2:12" },
+  { note: "every over known values, an unknown in its body", rego: `include if every u in ["a", "b"] { input.docs.owner != u }`, at: "2:12" },
+  { note: "else over an unknown", rego: `p := 1 if input.docs.level == 1\nelse := 2\ninclude if p == 2`, at: "2:1" },
+  { note: "a comprehension over an unknown, its values unused", rego: `include if { xs := [1 | x := input.docs.owner]; count(xs) > 0 }`, at: "2:20" },
+  { note: "a partial set over an unknown", rego: `s contains x if x := input.docs.owner\ninclude if "a" in s`, at: "3:19" },
+  { note: "a negated rule with a default", rego: `default allow := false\nallow if input.docs.owner == "a"\ninclude if not allow`, at: "4:12" },
+  { note: "http.send over an unknown", rego: `include if input.docs.owner == http.send({"method": "GET", "url": input.docs.url}).body`, at: "2:12" },
+  { note: "an unknown as a whole", rego: `include if input.docs == {"owner": "a"}`, at: "2:12" },
+];
+
+describe("Engine.compileFilter: hostile policies are exact or refused, never allow-all", () => {
+  for (const c of HOSTILE) {
+    it(c.note, async () => {
+      const engine = await Engine.create({ modules: { "f.rego": `package filters\n${c.rego}\n` } });
+      engine.loadData("/", { x: { a: true, b: false } });
+      const answer = engine.compileFilter("filters/include", { input: { user: "u" }, unknowns: ["input.docs"], target: "postgresql" });
+      if (c.sql !== undefined) return void expect(await answer).to.deep.equal({ result: { query: c.sql } });
+      const e = await rejection(answer);
+      const first = (e as RegoError & { errors?: RegoError[] }).errors?.[0] ?? e;
+      expect(first.code).to.equal("pe_fragment_error");
+      expect(`${first.location?.row}:${first.location?.col}`).to.equal(c.at);
+    });
+  }
+});
