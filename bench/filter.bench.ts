@@ -6,22 +6,10 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { Authorizer, Engine } from "regoc";
-import { median, type Bench } from "./util.js";
+import { usPerCall, type Bench } from "./util.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const fixture = (name: string) => readFileSync(`${root}test/fixtures/filter/${name}`, "utf8");
-
-/** Median µs per call of an async function over rounds of `n` calls, after a warm-up. */
-async function usPerCall(fn: () => Promise<unknown>, n: number, rounds = 7): Promise<number> {
-  for (let i = 0; i < n; i++) await fn();
-  const per: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < n; i++) await fn();
-    per.push(Number(process.hrtime.bigint() - t0) / 1000 / n);
-  }
-  return median(per);
-}
 
 const fmt = (us: number) => (us >= 1000 ? `${(us / 1000).toFixed(1)} ms` : `${us.toFixed(0)} µs`);
 

@@ -55,3 +55,16 @@ export function cpuNsPerCall(fn: () => unknown, ms = 500): number {
   }
   return ((t - t0) * 1000) / n;
 }
+
+/** Median µs per call of an async function over rounds of `n` calls, after a warm-up. */
+export async function usPerCall(fn: () => Promise<unknown>, n: number, rounds = 7): Promise<number> {
+  for (let i = 0; i < n; i++) await fn();
+  const per: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) await fn();
+    per.push(Number(process.hrtime.bigint() - t0) / 1000 / n);
+  }
+  return median(per);
+}
+

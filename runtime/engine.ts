@@ -11,7 +11,6 @@
 import type { EvalOptions } from "./builtins/context.js";
 import type { BuiltinTable } from "./builtins/registry.js";
 import { Authorizer } from "./authorizer.js";
-import { loadAllBuiltins } from "./builtins/catalog.js";
 import { asRegoError, compileDecision, emptyQueryError, noPolicyFilesError, unreadablePolicyError, wrapCompileError, type CompiledDecision } from "./decision.js";
 import { RegoError } from "./errors.js";
 import { optionsWithDeadline, type DeadlineOptions } from "./eval/deadline.js";
@@ -126,14 +125,13 @@ export class Engine {
   /**
    * Partially evaluates a query with the given refs unknown (OPA's Compile API): the residual
    * queries and support modules in OPA's JSON AST form (`support` left out when there is none).
-   * Partial evaluation runs builtins as an interpreter does, so every builtin category is loaded.
    */
   async partial(query: string, options: EnginePartialOptions): Promise<{ queries: JsonValue[]; support?: JsonValue[] }> {
-    const [{ partialEval, partialToOpaJson }] = await Promise.all([import("../compiler/partial/index.js"), loadAllBuiltins()]);
+    const { partialEval, partialToOpaJson } = await import("../compiler/partial/index.js");
     const opts: PartialOptions = { modules: this.modules, query, data: this.store.read(), unknowns: options.unknowns, v0Compatible: this.v0 };
     if (options.input !== undefined) opts.input = options.input;
     if (options.disableInlining) opts.disableInlining = options.disableInlining;
-    return partialToOpaJson(partialEval(opts));
+    return partialToOpaJson(await partialEval(opts));
   }
 
   /**
@@ -143,7 +141,7 @@ export class Engine {
    * translated for `target` (`postgresql`, `ucast.prisma`, or OPA's media type).
    */
   async compileFilter(path: string, options: CompileFilterOptions): Promise<CompileFilterResponse> {
-    const [{ compileFilter }] = await Promise.all([import("../compiler/filter/compile.js"), loadAllBuiltins()]);
+    const { compileFilter } = await import("../compiler/filter/compile.js");
     return compileFilter(
       {
         modules: this.modules,

@@ -74,7 +74,7 @@ export async function compileFilter(src: FilterSources, path: string, options: C
     const ref = typeof maskRule === "string" ? maskRuleRef(maskRule, segments) : maskRule;
     masks = await src.evaluate(printRef(ref, false), options.input);
   }
-  const partial = partialEvaluation({
+  const partial = await partialEvaluation({
     modules: src.modules,
     query,
     ...(options.input !== undefined ? { input: options.input } : {}),
@@ -93,9 +93,9 @@ export async function compileFilter(src: FilterSources, path: string, options: C
 
 /** partialEval, with what it cannot evaluate (every over an unknown, ...) reported as outside the
  * fragment: pe_fragment_error, as OPA's compile API reports such expressions. */
-function partialEvaluation(options: Parameters<typeof partialEval>[0]): ReturnType<typeof partialEval> {
+async function partialEvaluation(options: Parameters<typeof partialEval>[0]): ReturnType<typeof partialEval> {
   try {
-    return partialEval(options);
+    return await partialEval(options);
   } catch (e) {
     if (!(e instanceof RegoError) || e.code !== "pe_unsupported") throw e;
     throw fragmentError(e.location, e.message, "a filter compares one row's fields with known values", e);

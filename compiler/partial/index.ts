@@ -10,6 +10,7 @@
 import type { Body, Module } from "../ast/nodes.js";
 import { printBody, printModule } from "../ast/print.js";
 import { bodyToOpaJson, moduleToOpaJson, type JsonValue } from "../ast/opaJson.js";
+import { loadAllBuiltins } from "../../runtime/builtins/catalog.js";
 import { RegoError, resourceError } from "../../runtime/errors.js";
 import { compiledProgram, compiledQuery, parseUnknowns } from "./program.js";
 import { PartialEvaluator } from "./eval.js";
@@ -37,7 +38,16 @@ export interface PartialResult {
   support: Module[];
 }
 
-export function partialEval(options: PartialOptions): PartialResult {
+/**
+ * The residual queries of `options.query` with `options.unknowns` unknown. Partial evaluation runs
+ * builtins as an interpreter does, so every builtin category is loaded first.
+ */
+export async function partialEval(options: PartialOptions): Promise<PartialResult> {
+  await loadAllBuiltins();
+  return evaluatePartially(options);
+}
+
+function evaluatePartially(options: PartialOptions): PartialResult {
   if (!Array.isArray(options.unknowns)) throw new RegoError("pe_invalid_unknown", "partial evaluation: unknowns must be an array of refs");
   const v0 = options.v0Compatible === true;
   const program = compiledProgram(options.modules, v0);

@@ -61,12 +61,12 @@ describe("partial evaluation: Engine.partial", () => {
     expect(e).to.have.property("code", "pe_invalid_unknown");
   });
 
-  it("printResidual prints the queries one per line, then the support modules", () => {
-    const r = partialEval({ modules: { "filters.rego": policy }, query: "data.filters.tidy", unknowns: ["input.fruits"] });
+  it("printResidual prints the queries one per line, then the support modules", async () => {
+    const r = await partialEval({ modules: { "filters.rego": policy }, query: "data.filters.tidy", unknowns: ["input.fruits"] });
     expect(printResidual(r)).to.equal("data.partial.filters.tidy\n\npackage partial.filters\n\ndefault tidy = false\n\ntidy if {\n\tinput.fruits.name = \"apple\"\n}\n");
-    const never = partialEval({ modules: { "filters.rego": policy }, query: "data.filters.include", input: { colour: "red" }, unknowns: ["input.other"] });
+    const never = await partialEval({ modules: { "filters.rego": policy }, query: "data.filters.include", input: { colour: "red" }, unknowns: ["input.other"] });
     expect(printResidual(never)).to.equal("");
-    const both = partialEval({ modules: {}, query: "input.a = 1", unknowns: ["input.b"], input: { a: 1 } });
+    const both = await partialEval({ modules: {}, query: "input.a = 1", unknowns: ["input.b"], input: { a: 1 } });
     expect(printResidual(both)).to.equal("true");
   });
 });

@@ -92,7 +92,7 @@ describe("partial evaluation: residual ≡ original (fast-check)", function () {
         const modules = { "filters.rego": source };
         const original = await Engine.create({ modules });
         original.loadData("/", data);
-        const r = partialEval({
+        const r = await partialEval({
           modules,
           query: "data.filters.include",
           input: { user },
