@@ -1,8 +1,9 @@
 // One bundle download: `GET <service url>/<resource>` with If-None-Match, the bearer header and
 // the service's headers. 200 → the body (at most maxBytes, streamed, so an endless body cannot
 // fill memory); 304 → not modified; anything else → bundle_error with the status.
-// Redirects are followed as Go's HTTP client (OPA's) does: at most 10, the Authorization header
-// kept only for the same host or a subdomain of it. With long polling configured the request
+// Redirects are followed as Go's HTTP client (OPA's) does: at most 10, the credential headers
+// (Authorization, WWW-Authenticate, Cookie, Cookie2) kept only for the same host or a subdomain of
+// it, and, unlike Go, never sent over plain http after an https URL. With long polling configured the request
 // carries `Prefer: modes=snapshot;wait=N` and may take N seconds more; a server that answers with
 // OPA's bundle content type supports it, and the client polls again at once.
 // `agent: false`: one connection per request, closed after it, so stop() leaves no socket behind.
@@ -70,9 +71,8 @@ export async function download(config: BundleSourceConfig, options: DownloadOpti
   }
 }
 
-/** GET with redirects followed; the Authorization header goes only to the same host or its subdomains. */
+/** GET with redirects followed; the credential headers go only where redirectHeaders allows. */
 async function follow(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
-  const origin = url.hostname;
   let current = url;
   for (let hops = 0; ; hops++) {
     const res = await get(current, headers, signal);
@@ -82,11 +82,22 @@ async function follow(url: URL, headers: Record<string, string>, signal: AbortSi
     if (hops === MAX_REDIRECTS) throw new Error(`stopped after ${MAX_REDIRECTS} redirects`);
     const next = new URL(location, current);
     if (next.protocol !== "http:" && next.protocol !== "https:") throw new Error(`redirect to ${next.protocol} URL refused`);
-    if (next.hostname !== origin && !next.hostname.endsWith(`.${origin}`)) {
-      headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== "authorization"));
-    }
+    headers = redirectHeaders(url, current, next, headers);
     current = next;
   }
+}
+
+/** Headers that carry credentials, which a redirect may take only to the first URL's host (or a
+ * subdomain of it), as Go's client decides. */
+const CREDENTIAL_HEADERS = ["authorization", "www-authenticate", "cookie", "cookie2"];
+
+/** The headers of a redirect from `from` (first requested as `initial`) to `to`: without the
+ * credential headers when `to` is another host, or plain http after https. */
+export function redirectHeaders(initial: URL, from: URL, to: URL, headers: Record<string, string>): Record<string, string> {
+  const sameHost = to.hostname === initial.hostname || to.hostname.endsWith(`.${initial.hostname}`);
+  const downgrade = to.protocol === "http:" && (from.protocol === "https:" || initial.protocol === "https:");
+  if (sameHost && !downgrade) return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.includes(k.toLowerCase())));
 }
 
 function get(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {

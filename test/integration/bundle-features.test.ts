@@ -201,16 +201,21 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     expect(server.requests.length).to.be.at.least(2);
   });
 
-  it("follows redirects; the bearer token goes to the same host only", async () => {
+  it("follows redirects; the bearer token and cookies go to the same host only", async () => {
     const other = await routesServer();
     try {
       server.routes.set("/authz.tar.gz", { status: 302, headers: { Location: "/moved/authz.tar.gz" } });
       server.routes.set("/moved/authz.tar.gz", { status: 307, headers: { Location: `http://localhost:${other.port}/final.tar.gz` } });
       other.routes.set("/final.tar.gz", { body: authzWithUsers("a1") });
-      client = startBundle({ services: { acme: { url: server.url, credentials: { bearer: { token: "s3cret" } } } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST } } });
+      const service = { url: server.url, credentials: { bearer: { token: "s3cret" } }, headers: { Cookie: "session=s3cret", "X-Tenant": "acme" } };
+      client = startBundle({ services: { acme: service }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST } } });
       expect((await client.ready()).revision).to.equal("a1");
-      expect(server.requests.map((r) => [r.path, r.headers.authorization])).to.deep.include.members([["/authz.tar.gz", "Bearer s3cret"], ["/moved/authz.tar.gz", "Bearer s3cret"]]);
-      expect(other.requests[0]!.headers.authorization).to.equal(undefined);
+      expect(server.requests.map((r) => [r.path, r.headers.authorization, r.headers.cookie])).to.deep.include.members([
+        ["/authz.tar.gz", "Bearer s3cret", "session=s3cret"],
+        ["/moved/authz.tar.gz", "Bearer s3cret", "session=s3cret"],
+      ]);
+      // the credentials stay behind, as in Go's client; other headers follow
+      expect([other.requests[0]!.headers.authorization, other.requests[0]!.headers.cookie, other.requests[0]!.headers["x-tenant"]]).to.deep.equal([undefined, undefined, "acme"]);
     } finally {
       await client?.stop();
       client = undefined;
