@@ -31,6 +31,7 @@ export interface DownloadOptions {
 
 export async function download(config: BundleSourceConfig, options: DownloadOptions): Promise<DownloadResult> {
   const url = new URL(`${config.service.url}/${config.resource}`);
+  const shown = redacted(url);
   const headers: Record<string, string> = { ...config.service.headers, Accept: "application/gzip, application/octet-stream" };
   if (config.service.bearer) headers["Authorization"] = `${config.service.bearer.scheme} ${config.service.bearer.token}`;
   if (options.etag !== undefined) headers["If-None-Match"] = options.etag;
@@ -54,7 +55,7 @@ export async function download(config: BundleSourceConfig, options: DownloadOpti
     }
     if (res.statusCode !== 200) {
       res.resume();
-      throw new RegoError("bundle_error", `bundle ${config.name}: ${url.href}: server replied with HTTP ${res.statusCode} ${res.statusMessage ?? ""}`.trimEnd(), undefined, {
+      throw new RegoError("bundle_error", `bundle ${config.name}: ${shown}: server replied with HTTP ${res.statusCode} ${res.statusMessage ?? ""}`.trimEnd(), undefined, {
         details: { status: res.statusCode },
       });
     }
@@ -64,11 +65,20 @@ export async function download(config: BundleSourceConfig, options: DownloadOpti
   } catch (e) {
     if (e instanceof RegoError) throw e;
     const why = options.signal.aborted ? "stopped" : signal.aborted ? `timed out after ${timeoutSeconds} s` : (e as Error).message;
-    throw new RegoError("bundle_error", `bundle ${config.name}: download of ${url.href} failed: ${why}`, undefined, { cause: e });
+    throw new RegoError("bundle_error", `bundle ${config.name}: download of ${shown} failed: ${why}`, undefined, { cause: e });
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener("abort", stop);
   }
+}
+
+/** The URL as errors show it: a password in it replaced, as Go's URL.Redacted does (errors reach
+ * logs and status). */
+function redacted(url: URL): string {
+  if (url.password === "") return url.href;
+  const copy = new URL(url.href);
+  copy.password = "xxxxx";
+  return copy.href;
 }
 
 /** GET with redirects followed; the credential headers go only where redirectHeaders allows. */

@@ -201,6 +201,16 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     expect(server.requests.length).to.be.at.least(2);
   });
 
+  it("a password in the service URL is not in the errors (status, events, decisions)", async () => {
+    const [scheme, rest] = server.url.split("//");
+    client = startBundle({ services: { acme: { url: `${scheme}//ops:hunter2@${rest}` } }, bundles: { authz: { service: "acme", resource: "missing.tar.gz", polling: FAST } } });
+    const e = await rejected(client.ready());
+    expect(e.message).to.contain("HTTP 404").and.contain("ops:xxxxx@");
+    const d = await rejected(client.decision({ path: "authz/allow" }));
+    for (const text of [e.message, d.message, String(client.status().lastError)]) expect(text).to.not.contain("hunter2");
+    expect(server.requests[0]!.headers.authorization).to.equal(`Basic ${Buffer.from("ops:hunter2").toString("base64")}`);
+  });
+
   it("follows redirects; the bearer token and cookies go to the same host only", async () => {
     const other = await routesServer();
     try {
