@@ -165,7 +165,7 @@ export class BundleClient extends Listeners {
       if (!s.config.persist || this.stopped) continue;
       try {
         const { readPersisted } = await import("./persist.js");
-        const archive = await readPersisted(this.config.persistenceDirectory, s.config.name);
+        const archive = await readPersisted(this.config.persistenceDirectory, s.config.name, this.limits.maxArchiveBytes);
         if (archive !== undefined) await this.accept(s, await this.read(s, archive), undefined);
       } catch (e) {
         // A persisted bundle that cannot be used is reported; the download still decides readiness.

@@ -2,6 +2,7 @@
 // persistence across a restart with the server down, trigger: manual, delta bundles, long polling
 // and redirects. A loopback HTTP server answers per path.
 import { expect } from "chai";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -146,6 +147,32 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     const failure = nextEvent<RegoError>(client, "failed");
     expect((await client.ready()).revision).to.equal("a2");
     expect((await failure).message).to.contain("not a valid gzip stream");
+  });
+
+  it("persist: a persisted file that is a FIFO, or larger than the archive limit, is refused unread", async function () {
+    const persisted = join(dir, "bundles", "authz", "bundle.tar.gz");
+    mkdirSync(join(dir, "bundles", "authz"), { recursive: true });
+    const fifo = spawnSync("mkfifo", [persisted]).status === 0;
+    if (!fifo) writeFileSync(persisted, Buffer.alloc(2048));
+    server.routes.set("/authz.tar.gz", { body: authzWithUsers("a2") });
+    const config = { services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST, persist: true } }, persistence_directory: dir };
+    const start = () => {
+      client = startBundle(config, { limits: { maxArchiveBytes: 1024 } });
+      return nextEvent<RegoError>(client, "failed");
+    };
+    // A bound, not a measurement: reading a FIFO blocks until a writer comes, holding the start.
+    const bound = <T>(p: Promise<T>) => Promise.race([p, new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 2000).unref())]);
+    if (fifo) {
+      const failure = start();
+      expect(((await bound(client!.ready())) as BundleStatus).revision).to.equal("a2");
+      expect((await failure).message).to.contain("is not a regular file");
+      await client!.stop();
+      rmSync(persisted);
+      writeFileSync(persisted, Buffer.alloc(2048));
+    }
+    const failure = start();
+    expect(((await bound(client!.ready())) as BundleStatus).revision).to.equal("a2");
+    expect((await failure).message).to.contain("is larger than the archive limit of 1024 bytes");
   });
 
   it("trigger: manual downloads only when trigger() is called", async () => {
