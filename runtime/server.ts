@@ -363,6 +363,10 @@ function readBody(req: RouterRequest, maxBody: number, maxGzip: number): Promise
     if (b instanceof Uint8Array) return Promise.resolve({ kind: "text", text: Buffer.from(b).toString("utf8") });
     return Promise.resolve({ kind: "parsed", value: b });
   }
+  // A stream read or dropped before the router would never emit "end": the request would hang.
+  if (req.readableEnded || req.destroyed) {
+    return Promise.reject(new ApiError(500, INTERNAL, "the request body was read before the router and left no req.body (mount the router before any body reader)"));
+  }
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBody) return Promise.reject(new ApiError(400, INVALID_PARAMETER, MSG_TOO_LARGE));
   const gzipped = String(req.headers["content-encoding"] ?? "").includes("gzip");

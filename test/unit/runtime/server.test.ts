@@ -139,6 +139,23 @@ describe("regoc/server", () => {
     });
   });
 
+  it("a body read by an earlier middleware (no req.body) is a 500 at once, not a request left hanging", async () => {
+    const app = express();
+    app.use((req, _res, next) => {
+      req.on("data", () => {});
+      req.on("end", () => next());
+    });
+    app.use(opaRouter({ engine }));
+    const s = await listen(app);
+    try {
+      const r = await call(`${s.url}/v1/data/authz/allow`, { ...json({ input: { subject: "alice" } }), signal: AbortSignal.timeout(2000) });
+      expect(r.status).to.equal(500);
+      expect((r.body as { code: string }).code).to.equal("internal_error");
+    } finally {
+      await s.close();
+    }
+  });
+
   it("methods OPA does not serve here are 405; /health is 200 {}", () =>
     withApp({}, async (base) => {
       expect((await call(`${base}/v1/data/x`, { method: "PUT", body: "{}" })).status).to.equal(405);
