@@ -10,7 +10,7 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { RegoError } from "../errors.js";
-import type { BundleSourceConfig } from "./config.js";
+import { MAX_TIMER_SECONDS, type BundleSourceConfig } from "./config.js";
 
 /** `longPoll`: the server answered with OPA's bundle content type, so it holds requests until a change. */
 export type DownloadResult = ({ modified: true; body: Buffer; etag: string | undefined } | { modified: false }) & { longPoll: boolean };
@@ -45,7 +45,7 @@ export async function download(config: BundleSourceConfig, options: DownloadOpti
   options.signal.addEventListener("abort", stop);
   if (options.signal.aborted) stop();
   const timeoutSeconds = config.service.timeoutSeconds + (wait ?? 0);
-  const timer = setTimeout(stop, timeoutSeconds * 1000);
+  const timer = setTimeout(stop, Math.min(timeoutSeconds, MAX_TIMER_SECONDS) * 1000);
   try {
     const res = await follow(url, headers, signal);
     const longPoll = wait !== undefined && (res.headers["content-type"] ?? "").split(";")[0]!.trim() === LONG_POLL_CONTENT_TYPE;

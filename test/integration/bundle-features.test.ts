@@ -228,6 +228,13 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     expect(server.requests.length).to.be.at.least(2);
   });
 
+  it("a header timeout plus a long-poll wait beyond Node's longest timer still waits (the timer is capped, not fired at once)", async () => {
+    server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1") });
+    const service = { url: server.url, response_header_timeout_seconds: 2_000_000 };
+    client = startBundle({ services: { acme: service }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: { ...FAST, long_polling_timeout_seconds: 2_000_000 } } } });
+    expect((await client.ready()).revision).to.equal("a1");
+  });
+
   it("a password in the service URL is not in the errors (status, events, decisions)", async () => {
     const [scheme, rest] = server.url.split("//");
     client = startBundle({ services: { acme: { url: `${scheme}//ops:hunter2@${rest}` } }, bundles: { authz: { service: "acme", resource: "missing.tar.gz", polling: FAST } } });
