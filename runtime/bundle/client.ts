@@ -9,7 +9,8 @@
 // verify the archive → combine with the other bundles' last good ones → compile → swap. The
 // bundles' manifest roots must be disjoint; their modules and data are compiled and served
 // together. Periodic bundles poll after a random delay in [min_delay_seconds, max_delay_seconds]
-// (at once after an answer from a long-polling server); manual ones when trigger() is called.
+// (at once after an answer from a long-polling server; after a failure, OPA's backoff from 100 ms up
+// to max_delay_seconds); manual ones when trigger() is called.
 // Any failure keeps the last good bundles serving; it is recorded in status() and emitted as
 // "failed". Events (client.on(name, fn)): "activated" (status), "unchanged" (status, on a 304 once
 // the bundle is active), "failed" (RegoError, status); the status names the bundle.
@@ -65,6 +66,8 @@ interface Source {
   lastActivation: Date | undefined;
   lastRequest: Date | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** Failed polls in a row: the retry delay grows with them. */
+  failures: number;
   running: Promise<unknown> | undefined;
 }
 
@@ -88,7 +91,7 @@ export class BundleClient extends Listeners {
     super();
     this.config = config;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.sources = config.bundles.map((c) => ({ config: c, parsed: undefined, etag: undefined, lastError: undefined, lastActivation: undefined, lastRequest: undefined, timer: undefined, running: undefined }));
+    this.sources = config.bundles.map((c) => ({ config: c, parsed: undefined, etag: undefined, lastError: undefined, lastActivation: undefined, lastRequest: undefined, timer: undefined, failures: 0, running: undefined }));
     this.first = new Promise((resolve, reject) => {
       this.settleFirst = (error) => (error ? reject(error) : resolve(this.status()));
     });
@@ -172,7 +175,7 @@ export class BundleClient extends Listeners {
         this.report(s, e, false);
       }
     }
-    for (const s of this.sources) if (s.config.trigger === "periodic" && !this.stopped) s.running = this.poll(s).then(() => this.schedule(s));
+    for (const s of this.sources) if (s.config.trigger === "periodic" && !this.stopped) s.running = this.poll(s).then((error) => this.schedule(s, error));
   }
 
   /** One download and activation; a failure is recorded, emitted and returned. */
@@ -274,15 +277,29 @@ export class BundleClient extends Listeners {
     return run;
   }
 
-  private schedule(s: Source): void {
+  /** The next poll: after a failure a backoff (so that a failing long-polling server is not
+   * polled in a tight loop), else at once for a long-polling server, else a jittered delay. */
+  private schedule(s: Source, error: RegoError | undefined): void {
     if (this.stopped) return;
     const { minDelaySeconds: min, maxDelaySeconds: max } = s.config.polling;
-    const delay = this.longPoll.has(s) ? 0 : (min + Math.random() * (max - min)) * 1000;
+    s.failures = error ? s.failures + 1 : 0;
+    const delay = error ? retryDelay(s.failures, max * 1000) : this.longPoll.has(s) ? 0 : (min + Math.random() * (max - min)) * 1000;
     s.timer = setTimeout(() => {
       s.timer = undefined;
-      s.running = this.poll(s).then(() => this.schedule(s));
+      s.running = this.poll(s).then((error) => this.schedule(s, error));
     }, delay);
   }
+}
+
+/** The first retry's delay, in ms (OPA's downloader's). */
+const RETRY_DELAY_MS = 100;
+
+/** OPA's retry delay after the n-th failure in a row (n >= 1): 100 ms growing 1.6 times a failure
+ * up to max_delay_seconds, then ±20% of jitter. */
+function retryDelay(failures: number, maxMs: number): number {
+  let delay = RETRY_DELAY_MS;
+  for (let n = failures - 1; n > 0 && delay < maxMs; n--) delay *= 1.6;
+  return Math.min(delay, maxMs) * (1 + 0.2 * (Math.random() * 2 - 1));
 }
 
 /** OPA's rule for several bundles: no root of one may contain or lie inside a root of another. */

@@ -228,6 +228,18 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     expect(server.requests.length).to.be.at.least(2);
   });
 
+  it("a long-polling server that then fails is retried with OPA's backoff, not polled again at once", async () => {
+    server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1"), headers: { "Content-Type": "application/vnd.openpolicyagent.bundles" } });
+    client = startBundle({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: { min_delay_seconds: 10, max_delay_seconds: 20, long_polling_timeout_seconds: 5 } } } });
+    await client.ready();
+    server.routes.set("/authz.tar.gz", { status: 500 });
+    const before = server.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // retries after about 100, 160 and 256 ms
+    expect(server.requests.length - before).to.be.within(2, 6);
+    expect(await allow(client, "alice")).to.equal(true);
+  });
+
   it("a header timeout plus a long-poll wait beyond Node's longest timer still waits (the timer is capped, not fired at once)", async () => {
     server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1") });
     const service = { url: server.url, response_header_timeout_seconds: 2_000_000 };
