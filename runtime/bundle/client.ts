@@ -21,7 +21,7 @@ import { activate, checkPackages, type ActiveBundle } from "./activate.js";
 import type { ArchiveLimits, ParsedBundle } from "./archive.js";
 import { parseBundleConfig, type BundlesConfig, type BundleSourceConfig } from "./config.js";
 import { Listeners } from "./listeners.js";
-import { formatRoots, underRoots } from "./roots.js";
+import { formatRoots, rootsOverlap, underRoots } from "./roots.js";
 
 export const DEFAULT_LIMITS: ArchiveLimits = {
   maxArchiveBytes: 64 * 1024 * 1024,
@@ -304,15 +304,8 @@ function retryDelay(failures: number, maxMs: number): number {
 
 /** OPA's rule for several bundles: no root of one may contain or lie inside a root of another. */
 function checkDisjoint(name: string, a: ParsedBundle, otherName: string, b: ParsedBundle): void {
-  const seg = (r: string) => (r === "" ? [] : r.split("/"));
-  for (const x of a.manifest.roots) {
-    for (const y of b.manifest.roots) {
-      const [p, q] = [seg(x), seg(y)];
-      const n = Math.min(p.length, q.length);
-      if (p.slice(0, n).every((v, i) => v === q[i])) {
-        throw new RegoError("bundle_error", `bundle ${name}: manifest roots ${formatRoots(a.manifest.roots)} overlap the roots ${formatRoots(b.manifest.roots)} of bundle ${otherName}`);
-      }
-    }
+  if (rootsOverlap(a.manifest.roots, b.manifest.roots)) {
+    throw new RegoError("bundle_error", `bundle ${name}: manifest roots ${formatRoots(a.manifest.roots)} overlap the roots ${formatRoots(b.manifest.roots)} of bundle ${otherName}`);
   }
 }
 
