@@ -1,8 +1,7 @@
 // Go's filepath.Match patterns, which OPA uses for `--ignore` and a bundle's `signing.exclude_files`.
 // Matched as Go matches them, in time linear in the name per part of the pattern: every token but
-// `*` matches exactly one character, so each part between stars is placed at its leftmost fit. (One
-// regular expression for the whole pattern backtracked polynomially: `*-*-*-*.json` against a
-// hostile file name of 1600 characters ran for most of a minute.)
+// `*` matches exactly one character, so each part between stars is placed at its leftmost fit (one
+// regular expression for the whole pattern would backtrack polynomially on a hostile file name).
 
 /** A compiled pattern: `test(name)` as Go's filepath.Match(pattern, name). */
 export interface GoGlob {

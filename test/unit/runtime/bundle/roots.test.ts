@@ -33,7 +33,7 @@ describe("bundle manifest roots", () => {
     const bundle = await readArchive(archive, { maxArchiveBytes: 1 << 20, maxUncompressedBytes: 1 << 24, maxEntries: 100 });
     expect(bundle.manifest.roots).to.have.length(5000);
     expect(rootsOverlap(many, many.map((r) => `${r}/y`))).to.not.equal(undefined);
-    // a bound, not a measurement: the pairwise checks took many seconds here
+    // a bound, not a measurement: pairwise checks of the roots take many seconds here
     expect(Date.now() - started).to.be.below(2000);
   });
 
