@@ -93,7 +93,7 @@ export function opaRouter(options: OpaRouterOptions) {
   /** The body's JSON value; undefined for an empty body. */
   async function readInput(req: RouterRequest, malformed: string): Promise<Value | undefined> {
     const body = await readBody(req, maxBody, maxGzip);
-    if (body.kind === "parsed") return body.value as Value;
+    if (body.kind === "parsed") return checkDepth(body.value, malformed) as Value;
     return body.text.trim() === "" ? undefined : parseJSON(body.text, malformed);
   }
 
@@ -295,11 +295,36 @@ function refText(segments: readonly string[]): string {
 }
 
 function parseJSON(text: string, what: string): Value {
+  let value: Value;
   try {
-    return fromJSONText(text, "JSON");
+    value = fromJSONText(text, "JSON");
   } catch (e) {
     throw new ApiError(400, INVALID_PARAMETER, `${what}: ${(e as Error).message.replace(/^JSON: /, "")}`);
   }
+  return checkDepth(value, what);
+}
+
+/** Go's JSON decoder (OPA's) refuses documents nested deeper than this. */
+export const MAX_JSON_DEPTH = 10_000;
+
+/** The value, when its arrays and objects nest at most MAX_JSON_DEPTH deep; else a 400 as OPA's.
+ * A deeper input is no request OPA serves, and walk() over one takes memory quadratic in its depth. */
+function checkDepth<T>(value: T, what: string): T {
+  const stack: unknown[] = [value];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    const depth = depths.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > MAX_JSON_DEPTH) throw new ApiError(400, INVALID_PARAMETER, `${what}: exceeded max depth`);
+    for (const x of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof x === "object" && x !== null) {
+        stack.push(x);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return value;
 }
 
 /** Go's getBoolParam: present without a value, or with a value that is "true" in any case. */
@@ -362,6 +387,10 @@ function readBody(req: RouterRequest, maxBody: number, maxGzip: number): Promise
     if (typeof b === "string") return Promise.resolve({ kind: "text", text: b });
     if (b instanceof Uint8Array) return Promise.resolve({ kind: "text", text: Buffer.from(b).toString("utf8") });
     return Promise.resolve({ kind: "parsed", value: b });
+  }
+  // A stream read or dropped before the router would never emit "end": the request would hang.
+  if (req.readableEnded || req.destroyed) {
+    return Promise.reject(new ApiError(500, INTERNAL, "the request body was read before the router and left no req.body (mount the router before any body reader)"));
   }
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > maxBody) return Promise.reject(new ApiError(400, INVALID_PARAMETER, MSG_TOO_LARGE));

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, normalize, relative, sep } from "node:path";
 import { RegoError } from "../../runtime/errors.js";
-import { goGlob } from "../../runtime/goGlob.js";
+import { goGlob, type GoGlob } from "../../runtime/goGlob.js";
 import { isDataFileName, mergeDataFile, parseDataFile, type DataFileError } from "../../runtime/dataFiles.js";
 import type { NodeLocation } from "../ast/nodes.js";
 import { stringTerm, varTerm } from "../ast/terms.js";
@@ -32,7 +32,7 @@ const skipDir = (name: string) => name === "node_modules" || name.startsWith("."
 /** The files under a path, sorted by name at each level; a file argument is itself. Below the
  * argument, a file or directory whose name matches an `ignore` pattern is skipped (OPA's
  * `--ignore`: loader.GlobExcludeName at depth 1 and deeper). */
-function walk(path: string, ignore: readonly RegExp[] = []): string[] {
+function walk(path: string, ignore: readonly GoGlob[] = []): string[] {
   let st;
   try {
     st = statSync(path);
@@ -108,7 +108,7 @@ export async function loadBundles(paths: readonly string[], options: LoadOptions
 }
 
 /** A bundle directory's files by their path in the bundle ("/a/data.json"), as an archive's entries. */
-export function readBundleDir(root: string, ignore: readonly RegExp[] = []): Map<string, Buffer> {
+export function readBundleDir(root: string, ignore: readonly GoGlob[] = []): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
   for (const file of walk(root, ignore)) files.set(`/${relative(root, file).split(sep).join("/")}`, readFileSync(file));
   return files;

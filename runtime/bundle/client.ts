@@ -9,7 +9,8 @@
 // verify the archive → combine with the other bundles' last good ones → compile → swap. The
 // bundles' manifest roots must be disjoint; their modules and data are compiled and served
 // together. Periodic bundles poll after a random delay in [min_delay_seconds, max_delay_seconds]
-// (at once after an answer from a long-polling server); manual ones when trigger() is called.
+// (at once after an answer from a long-polling server; after a failure, OPA's backoff from 100 ms up
+// to max_delay_seconds); manual ones when trigger() is called.
 // Any failure keeps the last good bundles serving; it is recorded in status() and emitted as
 // "failed". Events (client.on(name, fn)): "activated" (status), "unchanged" (status, on a 304 once
 // the bundle is active), "failed" (RegoError, status); the status names the bundle.
@@ -25,7 +26,7 @@ import type { ParsedBundle } from "./archive.js";
 import { parseBundleConfig, type BundlesConfig, type BundleSourceConfig, type DecisionLogsConfig } from "./config.js";
 import { activeSpanIds, DecisionLogger, type DecisionEvent, type DecisionLogMetrics } from "./decisionLogs.js";
 import { Listeners } from "./listeners.js";
-import { formatRoots, underRoots } from "./roots.js";
+import { formatRoots, rootsOverlap, underRoots } from "./roots.js";
 import { errorFields, StatusReporter, type PluginState, type StatusReport } from "./status.js";
 
 export interface ArchiveLimits {
@@ -105,6 +106,8 @@ interface Source {
   lastDownload: Date | undefined;
   type: "snapshot" | "delta" | undefined;
   timer: NodeJS.Timeout | undefined;
+  /** Failed polls in a row: the retry delay grows with them. */
+  failures: number;
   running: Promise<unknown> | undefined;
 }
 
@@ -151,7 +154,7 @@ export class BundleClient extends Listeners<BundleEvents> {
     super();
     this.config = config;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.sources = config.bundles.map((c) => ({ config: c, parsed: undefined, etag: undefined, lastError: undefined, lastActivation: undefined, lastRequest: undefined, lastAttempt: undefined, lastDownload: undefined, type: undefined, timer: undefined, running: undefined }));
+    this.sources = config.bundles.map((c) => ({ config: c, parsed: undefined, etag: undefined, lastError: undefined, lastActivation: undefined, lastRequest: undefined, lastAttempt: undefined, lastDownload: undefined, type: undefined, timer: undefined, failures: 0, running: undefined }));
     this.id = options.id ?? globalThis.crypto.randomUUID();
     // Frozen: every event and status document shares this one object.
     this.labels = Object.freeze({ id: this.id, version: REGOC_VERSION, ...config.labels });
@@ -311,14 +314,14 @@ export class BundleClient extends Listeners<BundleEvents> {
       if (!s.config.persist || this.closed) continue;
       try {
         const { readPersisted } = await import("./persist.js");
-        const archive = await readPersisted(this.config.persistenceDirectory, s.config.name);
+        const archive = await readPersisted(this.config.persistenceDirectory, s.config.name, this.limits.maxArchiveBytes);
         if (archive !== undefined) await this.accept(s, await this.read(s, archive), undefined);
       } catch (e) {
         // A persisted bundle that cannot be used is reported; the download still decides readiness.
         this.report(s, e, false);
       }
     }
-    for (const s of this.sources) if (s.config.trigger === "periodic" && !this.closed) s.running = this.poll(s).then(() => this.schedule(s));
+    for (const s of this.sources) if (s.config.trigger === "periodic" && !this.closed) s.running = this.poll(s).then((error) => this.schedule(s, error));
   }
 
   /** One download and activation; a failure is recorded, emitted and returned. */
@@ -425,13 +428,16 @@ export class BundleClient extends Listeners<BundleEvents> {
     return run;
   }
 
-  private schedule(s: Source): void {
+  /** The next poll: after a failure a backoff (so that a failing long-polling server is not
+   * polled in a tight loop), else at once for a long-polling server, else a jittered delay. */
+  private schedule(s: Source, error: RegoError | undefined): void {
     if (this.closed) return;
     const { minDelaySeconds: min, maxDelaySeconds: max } = s.config.polling;
-    const delay = this.longPoll.has(s) ? 0 : (min + Math.random() * (max - min)) * 1000;
+    s.failures = error ? s.failures + 1 : 0;
+    const delay = error ? retryDelay(s.failures, max * 1000) : this.longPoll.has(s) ? 0 : (min + Math.random() * (max - min)) * 1000;
     s.timer = setTimeout(() => {
       s.timer = undefined;
-      s.running = this.poll(s).then(() => this.schedule(s));
+      s.running = this.poll(s).then((error) => this.schedule(s, error));
     }, delay);
   }
 }
@@ -445,17 +451,21 @@ const callbackOnly: DecisionLogsConfig = {
   reporting: { bufferType: "size", bufferSizeLimitBytes: 0, bufferSizeLimitEvents: 10_000, uploadSizeLimitBytes: 32_768, minDelaySeconds: 300, maxDelaySeconds: 600, trigger: "manual" },
 };
 
+/** The first retry's delay, in ms (OPA's downloader's). */
+const RETRY_DELAY_MS = 100;
+
+/** OPA's retry delay after the n-th failure in a row (n >= 1): 100 ms growing 1.6 times a failure
+ * up to max_delay_seconds, then ±20% of jitter. */
+function retryDelay(failures: number, maxMs: number): number {
+  let delay = RETRY_DELAY_MS;
+  for (let n = failures - 1; n > 0 && delay < maxMs; n--) delay *= 1.6;
+  return Math.min(delay, maxMs) * (1 + 0.2 * (Math.random() * 2 - 1));
+}
+
 /** OPA's rule for several bundles: no root of one may contain or lie inside a root of another. */
 function checkDisjoint(name: string, a: ParsedBundle, otherName: string, b: ParsedBundle): void {
-  const seg = (r: string) => (r === "" ? [] : r.split("/"));
-  for (const x of a.manifest.roots) {
-    for (const y of b.manifest.roots) {
-      const [p, q] = [seg(x), seg(y)];
-      const n = Math.min(p.length, q.length);
-      if (p.slice(0, n).every((v, i) => v === q[i])) {
-        throw new RegoError("bundle_error", `bundle ${name}: manifest roots ${formatRoots(a.manifest.roots)} overlap the roots ${formatRoots(b.manifest.roots)} of bundle ${otherName}`);
-      }
-    }
+  if (rootsOverlap(a.manifest.roots, b.manifest.roots)) {
+    throw new RegoError("bundle_error", `bundle ${name}: manifest roots ${formatRoots(a.manifest.roots)} overlap the roots ${formatRoots(b.manifest.roots)} of bundle ${otherName}`);
   }
 }
 

@@ -358,9 +358,13 @@ function string(v: unknown, field: string): string {
   return v;
 }
 
+/** Node's longest timer, in seconds: a longer one fires at once (a delay above it polled in a tight loop). */
+export const MAX_TIMER_SECONDS = Math.floor(0x7fffffff / 1000);
+
 function positive(v: unknown, field: string): number {
   // Fractions are allowed (OPA takes whole seconds): short delays keep tests and demos fast.
   if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) fail(field, `must be a positive number, got ${describe(v)}`);
+  if (v > MAX_TIMER_SECONDS) fail(field, `must be at most ${MAX_TIMER_SECONDS} seconds (about 24 days), got ${v} (for no polling, use trigger: manual)`);
   return v;
 }
 

@@ -1,15 +1,16 @@
 // One bundle download: `GET <service url>/<resource>` with If-None-Match, the bearer header and
 // the service's headers. 200 → the body (at most maxBytes, streamed, so an endless body cannot
 // fill memory); 304 → not modified; anything else → bundle_error with the status.
-// Redirects are followed as Go's HTTP client (OPA's) does: at most 10, the Authorization header
-// kept only for the same host or a subdomain of it. With long polling configured the request
+// Redirects are followed as Go's HTTP client (OPA's) does: at most 10, the credential headers
+// (Authorization, WWW-Authenticate, Cookie, Cookie2) kept only for the same host or a subdomain of
+// it, and, unlike Go, never sent over plain http after an https URL. With long polling configured the request
 // carries `Prefer: modes=snapshot;wait=N` and may take N seconds more; a server that answers with
 // OPA's bundle content type supports it, and the client polls again at once.
 // `agent: false`: one connection per request, closed after it, so close() leaves no socket behind.
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { RegoError } from "../errors.js";
-import type { BundleSourceConfig } from "./config.js";
+import { MAX_TIMER_SECONDS, type BundleSourceConfig } from "./config.js";
 
 /** `longPoll`: the server answered with OPA's bundle content type, so it holds requests until a change. */
 export type DownloadResult = ({ modified: true; body: Buffer; etag: string | undefined } | { modified: false }) & { longPoll: boolean };
@@ -30,6 +31,7 @@ export interface DownloadOptions {
 
 export async function download(config: BundleSourceConfig, options: DownloadOptions): Promise<DownloadResult> {
   const url = new URL(`${config.service.url}/${config.resource}`);
+  const shown = redacted(url);
   const headers: Record<string, string> = { ...config.service.headers, Accept: "application/gzip, application/octet-stream" };
   if (config.service.bearer) headers["Authorization"] = `${config.service.bearer.scheme} ${config.service.bearer.token}`;
   if (options.etag !== undefined) headers["If-None-Match"] = options.etag;
@@ -43,7 +45,7 @@ export async function download(config: BundleSourceConfig, options: DownloadOpti
   options.signal.addEventListener("abort", stop);
   if (options.signal.aborted) stop();
   const timeoutSeconds = config.service.timeoutSeconds + (wait ?? 0);
-  const timer = setTimeout(stop, timeoutSeconds * 1000);
+  const timer = setTimeout(stop, Math.min(timeoutSeconds, MAX_TIMER_SECONDS) * 1000);
   try {
     const res = await follow(url, headers, signal);
     const longPoll = wait !== undefined && (res.headers["content-type"] ?? "").split(";")[0]!.trim() === LONG_POLL_CONTENT_TYPE;
@@ -53,7 +55,7 @@ export async function download(config: BundleSourceConfig, options: DownloadOpti
     }
     if (res.statusCode !== 200) {
       res.resume();
-      throw new RegoError("bundle_error", `bundle ${config.name}: ${url.href}: server replied with HTTP ${res.statusCode} ${res.statusMessage ?? ""}`.trimEnd(), undefined, {
+      throw new RegoError("bundle_error", `bundle ${config.name}: ${shown}: server replied with HTTP ${res.statusCode} ${res.statusMessage ?? ""}`.trimEnd(), undefined, {
         details: { status: res.statusCode },
       });
     }
@@ -63,16 +65,24 @@ export async function download(config: BundleSourceConfig, options: DownloadOpti
   } catch (e) {
     if (e instanceof RegoError) throw e;
     const why = options.signal.aborted ? "stopped" : signal.aborted ? `timed out after ${timeoutSeconds} s` : (e as Error).message;
-    throw new RegoError("bundle_error", `bundle ${config.name}: download of ${url.href} failed: ${why}`, undefined, { cause: e });
+    throw new RegoError("bundle_error", `bundle ${config.name}: download of ${shown} failed: ${why}`, undefined, { cause: e });
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener("abort", stop);
   }
 }
 
-/** GET with redirects followed; the Authorization header goes only to the same host or its subdomains. */
+/** The URL as errors show it: a password in it replaced, as Go's URL.Redacted does (errors reach
+ * logs and status). */
+function redacted(url: URL): string {
+  if (url.password === "") return url.href;
+  const copy = new URL(url.href);
+  copy.password = "xxxxx";
+  return copy.href;
+}
+
+/** GET with redirects followed; the credential headers go only where redirectHeaders allows. */
 async function follow(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
-  const origin = url.hostname;
   let current = url;
   for (let hops = 0; ; hops++) {
     const res = await get(current, headers, signal);
@@ -82,11 +92,22 @@ async function follow(url: URL, headers: Record<string, string>, signal: AbortSi
     if (hops === MAX_REDIRECTS) throw new Error(`stopped after ${MAX_REDIRECTS} redirects`);
     const next = new URL(location, current);
     if (next.protocol !== "http:" && next.protocol !== "https:") throw new Error(`redirect to ${next.protocol} URL refused`);
-    if (next.hostname !== origin && !next.hostname.endsWith(`.${origin}`)) {
-      headers = Object.fromEntries(Object.entries(headers).filter(([k]) => k.toLowerCase() !== "authorization"));
-    }
+    headers = redirectHeaders(url, current, next, headers);
     current = next;
   }
+}
+
+/** Headers that carry credentials, which a redirect may take only to the first URL's host (or a
+ * subdomain of it), as Go's client decides. */
+const CREDENTIAL_HEADERS = ["authorization", "www-authenticate", "cookie", "cookie2"];
+
+/** The headers of a redirect from `from` (first requested as `initial`) to `to`: without the
+ * credential headers when `to` is another host, or plain http after https. */
+export function redirectHeaders(initial: URL, from: URL, to: URL, headers: Record<string, string>): Record<string, string> {
+  const sameHost = to.hostname === initial.hostname || to.hostname.endsWith(`.${initial.hostname}`);
+  const downgrade = to.protocol === "http:" && (from.protocol === "https:" || initial.protocol === "https:");
+  if (sameHost && !downgrade) return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.includes(k.toLowerCase())));
 }
 
 function get(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {

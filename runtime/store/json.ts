@@ -8,9 +8,10 @@ import { RegoError, resourceFailure } from "../errors.js";
 import { invalidValueError, readingThrew } from "./errors.js";
 import { newPlainObject, type PlainObject, type Value } from "../value/value.js";
 
-export function copyJSON(value: unknown, where = "value"): Value {
+/** `freeze`: every array and object of the copy is frozen (the store's, which callers only read). */
+export function copyJSON(value: unknown, where = "value", options: { freeze?: boolean } = {}): Value {
   try {
-    return copy(value, where, new Set());
+    return copy(value, where, new Set(), options.freeze === true);
   } catch (e) {
     if (e instanceof RegoError) throw e;
     throw invalidValueError(where, resourceFailure(e) ?? readingThrew(e), e);
@@ -30,7 +31,7 @@ function fail(where: string, what: string): never {
   throw invalidValueError(where, `${what} is not JSON`);
 }
 
-function copy(v: unknown, where: string, seen: Set<object>): Value {
+function copy(v: unknown, where: string, seen: Set<object>, freeze: boolean): Value {
   switch (typeof v) {
     case "string":
     case "boolean":
@@ -60,13 +61,15 @@ function copy(v: unknown, where: string, seen: Set<object>): Value {
       const out: Value[] = [];
       for (let i = 0; i < o.length; i++) {
         if (!(i in o)) fail(`${where}[${i}]`, "a hole in a sparse array");
-        out.push(copy(read(o, i, `${where}[${i}]`), `${where}[${i}]`, seen));
+        out.push(copy(read(o, i, `${where}[${i}]`), `${where}[${i}]`, seen, freeze));
       }
+      if (freeze) Object.freeze(out);
       return out;
     }
     if (proto !== Object.prototype && proto !== null) fail(where, `an instance of ${o.constructor?.name ?? "a class"}`);
     const out: PlainObject = newPlainObject();
-    for (const k of Object.keys(o)) out[k] = copy(read(o, k, `${where}.${k}`), `${where}.${k}`, seen);
+    for (const k of Object.keys(o)) out[k] = copy(read(o, k, `${where}.${k}`), `${where}.${k}`, seen, freeze);
+    if (freeze) Object.freeze(out);
     return out;
   } finally {
     seen.delete(o);

@@ -1,7 +1,9 @@
 // The data store: a JSON tree read by policies as `data`. Writes happen in a write transaction
 // (add / replace / remove at slash paths) that is committed or aborted. A commit publishes a new
 // immutable root that shares every untouched subtree with the previous one, so an evaluation that
-// holds a snapshot sees one consistent document, and a failed write changes nothing.
+// holds a snapshot sees one consistent document, and a failed write changes nothing. Committed
+// nodes are frozen: a caller that changes a value read from the store (an evaluation's result
+// shares the store's objects) gets a TypeError instead of changing the data of later decisions.
 import type { RegoError } from "../errors.js";
 import { badIndexError, notFoundError, rootNotObjectError, transactionError } from "./errors.js";
 import { newPlainObject, type PlainObject, type Value } from "../value/value.js";
@@ -10,13 +12,15 @@ import { arrayIndex, formatPath, parsePath, type StoragePath } from "./path.js";
 
 type Listener = (root: PlainObject) => void;
 
+const FROZEN = { freeze: true };
+
 export class Store {
   private root: PlainObject;
   private open: Transaction | undefined;
   private readonly listeners = new Set<Listener>();
 
   constructor(data: unknown = {}) {
-    const root = copyJSON(data, "data");
+    const root = copyJSON(data, "data", FROZEN);
     if (!isObject(root)) throw rootNotObjectError();
     this.root = root;
   }
@@ -82,7 +86,7 @@ export class Transaction {
   add(path: string | readonly string[], value: unknown): void {
     this.check();
     const p = parsePath(path);
-    const v = copyJSON(value, formatPath(p));
+    const v = copyJSON(value, formatPath(p), FROZEN);
     if (p.length === 0) {
       if (!isObject(v)) throw rootNotObjectError();
       this.root = v as PlainObject;
@@ -101,7 +105,7 @@ export class Transaction {
     this.check();
     const p = parsePath(path);
     if (p.length === 0) return this.add(p, value);
-    const v = copyJSON(value, formatPath(p));
+    const v = copyJSON(value, formatPath(p), FROZEN);
     const { parent, key } = this.parentFor(p);
     if (Array.isArray(parent)) {
       const i = arrayIndex(key);
@@ -135,6 +139,8 @@ export class Transaction {
   commit(): void {
     this.check();
     this.state = "committed";
+    for (const node of this.owned) Object.freeze(node);
+    Object.freeze(this.root);
     this.finish(this, this.root);
   }
 

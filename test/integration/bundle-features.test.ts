@@ -2,6 +2,7 @@
 // persistence across a restart with the server down, trigger: manual, delta bundles, long polling
 // and redirects. A loopback HTTP server answers per path.
 import { expect } from "chai";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -148,6 +149,32 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     expect((await failure).message).to.contain("not a valid gzip stream");
   });
 
+  it("persist: a persisted file that is a FIFO, or larger than the archive limit, is refused unread", async function () {
+    const persisted = join(dir, "bundles", "authz", "bundle.tar.gz");
+    mkdirSync(join(dir, "bundles", "authz"), { recursive: true });
+    const fifo = spawnSync("mkfifo", [persisted]).status === 0;
+    if (!fifo) writeFileSync(persisted, Buffer.alloc(2048));
+    server.routes.set("/authz.tar.gz", { body: authzWithUsers("a2") });
+    const config = { services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST, persist: true } }, persistence_directory: dir };
+    const start = async () => {
+      client = await BundleClient.create(config, { limits: { maxArchiveBytes: 1024 } });
+      return { failure: nextEvent<RegoError>(client, "failed") };
+    };
+    // A bound, not a measurement: reading a FIFO blocks until a writer comes, holding the start.
+    const bound = <T>(p: Promise<T>) => Promise.race([p, new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 2000).unref())]);
+    if (fifo) {
+      const { failure } = await start();
+      expect(((await bound(client!.ready())) as BundleStatus).revision).to.equal("a2");
+      expect((await failure).message).to.contain("is not a regular file");
+      await client!.close();
+      rmSync(persisted);
+      writeFileSync(persisted, Buffer.alloc(2048));
+    }
+    const { failure } = await start();
+    expect(((await bound(client!.ready())) as BundleStatus).revision).to.equal("a2");
+    expect((await failure).message).to.contain("is larger than the archive limit of 1024 bytes");
+  });
+
   it("trigger: manual downloads only when trigger() is called", async () => {
     server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1") });
     client = await BundleClient.create({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", trigger: "manual", polling: FAST } } });
@@ -201,16 +228,50 @@ describe("bundle client: several bundles, persistence, manual trigger, deltas, l
     expect(server.requests.length).to.be.at.least(2);
   });
 
-  it("follows redirects; the bearer token goes to the same host only", async () => {
+  it("a long-polling server that then fails is retried with OPA's backoff, not polled again at once", async () => {
+    server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1"), headers: { "Content-Type": "application/vnd.openpolicyagent.bundles" } });
+    client = await BundleClient.create({ services: { acme: { url: server.url } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: { min_delay_seconds: 10, max_delay_seconds: 20, long_polling_timeout_seconds: 5 } } } });
+    await client.ready();
+    server.routes.set("/authz.tar.gz", { status: 500 });
+    const before = server.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // retries after about 100, 160 and 256 ms
+    expect(server.requests.length - before).to.be.within(2, 6);
+    expect(await allow(client, "alice")).to.equal(true);
+  });
+
+  it("a header timeout plus a long-poll wait beyond Node's longest timer still waits (the timer is capped, not fired at once)", async () => {
+    server.routes.set("/authz.tar.gz", { body: authzWithUsers("a1") });
+    const service = { url: server.url, response_header_timeout_seconds: 2_000_000 };
+    client = await BundleClient.create({ services: { acme: service }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: { ...FAST, long_polling_timeout_seconds: 2_000_000 } } } });
+    expect((await client.ready()).revision).to.equal("a1");
+  });
+
+  it("a password in the service URL is not in the errors (status, events, decisions)", async () => {
+    const [scheme, rest] = server.url.split("//");
+    client = await BundleClient.create({ services: { acme: { url: `${scheme}//ops:hunter2@${rest}` } }, bundles: { authz: { service: "acme", resource: "missing.tar.gz", polling: FAST } } });
+    const e = await rejected(client.ready());
+    expect(e.message).to.contain("HTTP 404").and.contain("ops:xxxxx@");
+    const d = await rejected(client.decide({ path: "authz/allow" }));
+    for (const text of [e.message, d.message, String(client.status().lastError)]) expect(text).to.not.contain("hunter2");
+    expect(server.requests[0]!.headers.authorization).to.equal(`Basic ${Buffer.from("ops:hunter2").toString("base64")}`);
+  });
+
+  it("follows redirects; the bearer token and cookies go to the same host only", async () => {
     const other = await routesServer();
     try {
       server.routes.set("/authz.tar.gz", { status: 302, headers: { Location: "/moved/authz.tar.gz" } });
       server.routes.set("/moved/authz.tar.gz", { status: 307, headers: { Location: `http://localhost:${other.port}/final.tar.gz` } });
       other.routes.set("/final.tar.gz", { body: authzWithUsers("a1") });
-      client = await BundleClient.create({ services: { acme: { url: server.url, credentials: { bearer: { token: "s3cret" } } } }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST } } });
+      const service = { url: server.url, credentials: { bearer: { token: "s3cret" } }, headers: { Cookie: "session=s3cret", "X-Tenant": "acme" } };
+      client = await BundleClient.create({ services: { acme: service }, bundles: { authz: { service: "acme", resource: "authz.tar.gz", polling: FAST } } });
       expect((await client.ready()).revision).to.equal("a1");
-      expect(server.requests.map((r) => [r.path, r.headers.authorization])).to.deep.include.members([["/authz.tar.gz", "Bearer s3cret"], ["/moved/authz.tar.gz", "Bearer s3cret"]]);
-      expect(other.requests[0]!.headers.authorization).to.equal(undefined);
+      expect(server.requests.map((r) => [r.path, r.headers.authorization, r.headers.cookie])).to.deep.include.members([
+        ["/authz.tar.gz", "Bearer s3cret", "session=s3cret"],
+        ["/moved/authz.tar.gz", "Bearer s3cret", "session=s3cret"],
+      ]);
+      // the credentials stay behind, as in Go's client; other headers follow
+      expect([other.requests[0]!.headers.authorization, other.requests[0]!.headers.cookie, other.requests[0]!.headers["x-tenant"]]).to.deep.equal([undefined, undefined, "acme"]);
     } finally {
       await client?.close();
       client = undefined;

@@ -139,6 +139,43 @@ describe("regoc/server", () => {
     });
   });
 
+  it("a body read by an earlier middleware (no req.body) is a 500 at once, not a request left hanging", async () => {
+    const app = express();
+    app.use((req, _res, next) => {
+      req.on("data", () => {});
+      req.on("end", () => next());
+    });
+    app.use(opaRouter({ engine }));
+    const s = await listen(app);
+    try {
+      const r = await call(`${s.url}/v1/data/authz/allow`, { ...json({ input: { subject: "alice" } }), signal: AbortSignal.timeout(2000) });
+      expect(r.status).to.equal(500);
+      expect((r.body as { code: string }).code).to.equal("internal_error");
+    } finally {
+      await s.close();
+    }
+  });
+
+  for (const parser of [false, true]) {
+    it(`input nested deeper than Go's 10000 levels is a 400, as OPA's decoder refuses it${parser ? " (after express.json())" : ""}`, async () => {
+      const app = express();
+      if (parser) app.use(express.json({ limit: "1mb" }));
+      app.use(opaRouter({ engine }));
+      const s = await listen(app);
+      const nested = (depth: number): RequestInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: `{"input": {"subject": "alice", "deep": ${"[".repeat(depth)}${"]".repeat(depth)}}}` });
+      try {
+        // The request object and the input are two levels: 9998 more is Go's limit. Our own JSON
+        // reader (exact numbers) may run out of stack below it: also a 400.
+        expect((await call(`${s.url}/v1/data/authz/allow`, nested(parser ? 9998 : 1000))).body).to.deep.equal({ result: true });
+        const deep = await call(`${s.url}/v1/data/authz/allow`, nested(9999));
+        expect([deep.status, (deep.body as { code: string }).code]).to.deep.equal([400, "invalid_parameter"]);
+        if (parser) expect(deep.body).to.deep.equal({ code: "invalid_parameter", message: "body contains malformed input document: exceeded max depth" });
+      } finally {
+        await s.close();
+      }
+    });
+  }
+
   it("methods OPA does not serve here are 405; /health is 200 {}", () =>
     withApp({}, async (base) => {
       expect((await call(`${base}/v1/data/x`, { method: "PUT", body: "{}" })).status).to.equal(405);

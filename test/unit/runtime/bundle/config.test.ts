@@ -63,6 +63,12 @@ describe("bundle config (OPA's services/bundles shape)", () => {
       message: "bundles.b.polling.max_delay_seconds: must be at least min_delay_seconds (10), got 5",
     },
     { note: "negative delay", config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", polling: { min_delay_seconds: -1 } } } }, message: "bundles.b.polling.min_delay_seconds: must be a positive number" },
+    {
+      note: "a delay beyond Node's longest timer (which would fire at once)",
+      config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", polling: { min_delay_seconds: 3_000_000, max_delay_seconds: 3_000_000 } } } },
+      message: "bundles.b.polling.min_delay_seconds: must be at most 2147483 seconds",
+    },
+    { note: "a timeout beyond Node's longest timer", config: { services: { s: { url: "http://h", response_header_timeout_seconds: 1e9 } }, bundles: { b: { service: "s" } } }, message: "services.s.response_header_timeout_seconds: must be at most 2147483 seconds" },
     { note: "other credentials", config: { services: { s: { url: "http://h", credentials: { oauth2: {} } } }, bundles: { b: { service: "s" } } }, message: "services.s.credentials.oauth2: is not supported" },
     { note: "signing keyid not in keys", config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", signing: { keyid: "k" } } } }, message: "bundles.b.signing.keyid: key id k not found in keys" },
     { note: "signing option unknown", config: { services: { s: { url: "http://h" } }, bundles: { b: { service: "s", signing: { key: "x" } } } }, message: "bundles.b.signing.key: is not a signing option" },

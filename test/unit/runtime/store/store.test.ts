@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { thrown } from "../../../support/errors.js";
+import { Engine } from "regoc";
 import { Store } from "../../../../runtime/store/index.js";
 
 const code = (fn: () => unknown): string => thrown(fn).code;
@@ -105,6 +106,22 @@ describe("Store", () => {
     s.write((t) => t.add("/v", v));
     v.list.push(2);
     expect(s.read("/v/list")).to.deep.equal([1]);
+  });
+
+  it("what the store holds is frozen: a value read out (a decision's result) cannot change later decisions", async () => {
+    const s = new Store({ users: { bob: { admin: false } }, list: [1] });
+    s.write((t) => t.add("/users/carol", { admin: false }));
+    s.write((t) => t.remove("/list/0"));
+    const read = s.read() as { users: Record<string, { admin: boolean }>; list: number[] };
+    expect(() => (read.users["bob"]!.admin = true)).to.throw(TypeError);
+    expect(() => (read.users["carol"]!.admin = true)).to.throw(TypeError);
+    expect(() => read.list.push(2)).to.throw(TypeError);
+    expect(() => delete read.users["bob"]).to.throw(TypeError);
+    const engine = await Engine.create({ modules: { "a.rego": "package authz\n\nusers := data.users\n\nallow if data.users[input.u].admin == true\n" } });
+    engine.loadData("/users", { bob: { admin: false } });
+    const users = (await engine.evaluate("data.authz.users"))[0]!.expressions[0]!.value as Record<string, { admin: boolean }>;
+    expect(() => (users["bob"]!.admin = true)).to.throw(TypeError);
+    expect((await engine.evaluate("data.authz.allow", { u: "bob" }))).to.deep.equal([]);
   });
 
   it("keeps __proto__ an ordinary key and leaves Object.prototype alone", () => {
