@@ -13,10 +13,17 @@
 //     conflict, no nested block), and the locals they and the scan write are read only in S's
 //     body or once rewritten after it: skipping every iteration then changes nothing anyone sees.
 // Nested scans are done inside out, so a lookup can leave several loops.
-import type { Block, Func, Plan, Policy, Stmt } from "../ir/types.js";
+//
+// A lookup X deeper in S's body (in a BlockStmt or NotStmt there: one of several rule bodies merged
+// into one loop) fails only its own block, so it moves before S guarded, as
+//   block { X }  scan S { ... IsDefined(target) ... }
+// when its source and key do not change in S and its target is written only by X in S and read
+// only after X in X's list: a lookup never raises an error, and a failed one leaves its target
+// undefined (uses.ts's KILLS), which the IsDefinedStmt in X's place fails on as X did.
+import type { Block, Func, Operand, Plan, Policy, Stmt } from "../ir/types.js";
 import { forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
-import { block, mapBodies, nestedBlocks, withBlocks } from "./stmts.js";
+import { at, block, mapBodies, mk, nestedBlocks, withBlocks } from "./stmts.js";
 import { analyse, type BodyFacts } from "./uses.js";
 
 /** Statements that may come before a hoisted lookup in the body: they only check or compute into
@@ -127,7 +134,86 @@ function hoistBody(blocks: Block[], body: Plan | Func): Block[] {
   return blocks.map((b, T) => block(b, rewriteList(b.stmts, T, true).map((p) => p.s)));
 }
 
+/** The guarded hoisting of lookups nested in blocks of a scan's body (see the header). */
+function guardBody(blocks: Block[], body: Plan | Func): Block[] {
+  const isFunc = "params" in body;
+  const facts: BodyFacts = analyse(blocks, isFunc ? (body.params[1] ?? -1) : 1);
+  const fixed = new Set<number>(isFunc ? [...body.params, body.return] : [0, 1]);
+  let pos = 0;
+
+  interface Loop {
+    scan: Stmt & { type: "ScanStmt" };
+    T: number;
+    from: number;
+    to: number;
+    guards: Stmt[];
+  }
+
+  /** X (at `here`, in a list ending at `end`) moved before the loop: the IsDefinedStmt in its place. */
+  const guard = (x: Stmt & { type: "DotStmt" }, here: number, end: number, loop: Loop): Stmt | undefined => {
+    const u = facts.uses[loop.T]!;
+    const { source, key, target } = x.stmt;
+    const { key: k, value: v } = loop.scan.stmt;
+    const invariant = (o: Operand) => o.type !== "local" || (o.value !== k && o.value !== v && !u.writtenIn(o.value, loop.from, loop.to));
+    if (!invariant(source) || !invariant(key) || fixed.has(target)) return undefined;
+    if (u.writtenIn(target, loop.from, here - 1) || u.writtenIn(target, here + 1, loop.to)) return undefined;
+    if ((facts.lastExposed.get(target) ?? -1) > loop.T) return undefined;
+    const lo = u.minRead.get(target);
+    if (lo !== undefined && (lo <= here || !u.deadAfter(target, end))) return undefined;
+    loop.guards.push(mk("BlockStmt", { ...at(x), blocks: [{ stmts: [x] }] }));
+    return mk("IsDefinedStmt", { ...at(x), source: target });
+  };
+
+  /** Rewrites a list; `loop`: the innermost scan whose body holds it, through blocks and nots
+   * only (`nested`: below that body's top level). */
+  const rewriteList = (stmts: readonly Stmt[], loop: Loop | undefined, nested: boolean): Stmt[] => {
+    const out: Stmt[] = [];
+    const listEnd = stmts.length === 0 ? pos - 1 : -1;
+    const first = pos;
+    for (const s of stmts) {
+      const here = pos++;
+      if (s.type === "DotStmt" && loop && nested) {
+        const end = listEnd >= 0 ? listEnd : lastOf(stmts, first);
+        out.push(guard(s, here, end, loop) ?? s);
+        continue;
+      }
+      const nb = nestedBlocks(s);
+      if (nb.length === 0) {
+        out.push(s);
+        continue;
+      }
+      if (s.type === "ScanStmt") {
+        const inner: Loop = { scan: s, T: currentT, from: here + 1, to: facts.ends[here]!, guards: [] };
+        const body = rewriteList(nb[0]!.stmts, inner, false);
+        out.push(...inner.guards, withBlocks(s, [block(nb[0]!, body)]));
+        continue;
+      }
+      const through = s.type === "BlockStmt" || s.type === "NotStmt" ? loop : undefined;
+      out.push(
+        withBlocks(
+          s,
+          nb.map((b) => block(b, rewriteList(b.stmts, through, true))),
+        ),
+      );
+    }
+    return out;
+  };
+
+  /** The last position of a list whose first statement is at `first` (positions as analysed). */
+  const lastOf = (stmts: readonly Stmt[], first: number): number => {
+    let p = first;
+    for (let i = 0; i < stmts.length - 1; i++) p = facts.ends[p]! + 1;
+    return facts.ends[p]!;
+  };
+
+  let currentT = 0;
+  return blocks.map((b, T) => {
+    currentT = T;
+    return block(b, rewriteList(b.stmts, undefined, false));
+  });
+}
+
 export const hoist: Pass = {
   name: "hoist",
-  run: (policy: Policy) => mapBodies(policy, hoistBody),
+  run: (policy: Policy) => mapBodies(mapBodies(policy, hoistBody), guardBody),
 };

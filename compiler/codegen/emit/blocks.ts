@@ -65,6 +65,7 @@ const NESTED = new Set<AnyStmtType>(["BlockStmt", "NotStmt", "WithStmt", "ScanSt
 export function labelledBlock(fe: FuncEmitter, block: Block): boolean {
   const first = block.stmts[0];
   if (block.stmts.length > 1 && (first?.type === "IsDefinedStmt" || first?.type === "IsUndefinedStmt")) return guardedBlock(fe, block, first);
+  if (block.stmts.length === 1 && first?.type === "DotStmt" && !fe.mod.coverage) return values.soleDotStmt(fe, first.stmt);
   const label = fe.label("b");
   fe.out.open(null, label);
   fe.enter(new Level(label, "break"));

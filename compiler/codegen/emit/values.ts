@@ -30,13 +30,19 @@ export const dotStmt: E<"DotStmt"> = (fe, s) => {
     fe.out.line`${t} = undefined;`;
     return fe.out.codeLast(fe.jump(0));
   }
-  const src = fe.local(s.source.value);
-  if (s.key.type === "string_index") {
-    // (local 0 is input, in plans and funcs alike)
-    return fe.out.line`${t} = ${fe.mod.fieldReader(s.key.value, s.source.value === 0)}(${src}); if (${t} === undefined) ${fe.jump(0)}`;
-  }
-  return fe.out.line`${t} = ${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)}); if (${t} === undefined) ${fe.jump(0)}`;
+  return fe.out.line`${t} = ${lookup(fe, s, s.source.value)}; if (${t} === undefined) ${fe.jump(0)}`;
 };
+
+/** A DotStmt alone in its block: failing leaves the block where it ends anyway, so no test. */
+export const soleDotStmt: E<"DotStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${s.source.type === "local" ? lookup(fe, s, s.source.value) : _`undefined`};`;
+
+/** The value a DotStmt reads (undefined when the lookup fails). */
+function lookup(fe: FuncEmitter, s: StmtMap["DotStmt"], source: number): Code {
+  const src = fe.local(source);
+  // (local 0 is input, in plans and funcs alike)
+  if (s.key.type === "string_index") return _`${fe.mod.fieldReader(s.key.value, source === 0)}(${src})`;
+  return _`${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)})`;
+}
 
 export const lenStmt: E<"LenStmt"> = (fe, s) => fe.write(s.target, sourceLocals(s.source), (t) => _`${t} = ${fe.mod.rt("len")}(${fe.operand(s.source)});`);
 
