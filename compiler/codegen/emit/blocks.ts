@@ -156,6 +156,7 @@ const EMITTERS: { [T in AnyStmtType]: E<T> } = {
   // control flow
   BlockStmt: blockStmt,
   IndexStmt: indexStmt,
+  IncrementStmt: values.incrementStmt,
   BreakStmt: breakStmt,
   NotStmt: notStmt,
   ScanStmt: scanStmt,

@@ -1,7 +1,7 @@
 // Statements that read, compare and assign values: DotStmt, LenStmt, EqualStmt, NotEqualStmt,
 // the type checks, IsDefined/IsUndefined, AssignVar[Once], AssignInt, ResetLocal and the number
 // and null constructors. A statement that is "undefined" jumps out of the current block.
-import type { StmtMap, Operand, Stmt } from "../../ir/types.js";
+import type { IncrementStmt, StmtMap, Operand, Stmt } from "../../ir/types.js";
 import { forEachWrite } from "../../ir/walk.js";
 import { exactDouble } from "../analysis/scalars.js";
 import { _, lit, type Code } from "../code.js";
@@ -130,6 +130,7 @@ function definesLocal(s: Stmt, local: number): boolean {
     case "SetAddStmt":
     case "WithStmt":
     case "IndexStmt":
+    case "IncrementStmt":
       return false;
     default:
       assertNever(s);
@@ -153,6 +154,10 @@ export const assignVarOnceStmt: E<"AssignVarOnceStmt"> = (fe, s) => {
 };
 
 // (Written only if something reads the local: FuncEmitter.write.)
+export const incrementStmt: Emit<IncrementStmt> = (fe, s) => {
+  const t = fe.local(s.target);
+  return fe.out.line`${t} = (${fe.mod.cast(t, _`number`)}) + 1;`;
+};
 export const assignIntStmt: E<"AssignIntStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = ${s.value};`);
 export const makeNumberIntStmt: E<"MakeNumberIntStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = ${s.value};`);
 export const makeNumberRefStmt: E<"MakeNumberRefStmt"> = (fe, s) =>
@@ -204,6 +209,7 @@ export function knownConstant(fe: FuncEmitter, s: Stmt): void {
     case "SetAddStmt":
     case "WithStmt":
     case "IndexStmt":
+    case "IncrementStmt":
       return;
     default:
       assertNever(s);
