@@ -20,6 +20,11 @@
 // when its source and key do not change in S and its target is written only by X in S and read
 // only after X in X's list: a lookup never raises an error, and a failed one leaves its target
 // undefined (uses.ts's KILLS), which the IsDefinedStmt in X's place fails on as X did.
+//
+// An array of constants made at the top level of S's body (`some kind in ["cpu", "memory"]`:
+// MakeArray, then appends of constants) is made once, before S, when nothing else in S writes
+// it, it is not read before it is made and no one reads it after S: it cannot fail, and it holds
+// the same elements in every iteration.
 import type { Block, Func, Operand, Plan, Policy, Stmt } from "../ir/types.js";
 import { forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
@@ -185,7 +190,8 @@ function guardBody(blocks: Block[], body: Plan | Func): Block[] {
       if (s.type === "ScanStmt") {
         const inner: Loop = { scan: s, T: currentT, from: here + 1, to: facts.ends[here]!, guards: [] };
         const body = rewriteList(nb[0]!.stmts, inner, false);
-        out.push(...inner.guards, withBlocks(s, [block(nb[0]!, body)]));
+        const made = constantArrays(nb[0]!.stmts, inner);
+        out.push(...inner.guards, ...made.map((i) => body[i]!), withBlocks(s, [block(nb[0]!, body.filter((_, i) => !made.includes(i)))]));
         continue;
       }
       const through = s.type === "BlockStmt" || s.type === "NotStmt" ? loop : undefined;
@@ -195,6 +201,36 @@ function guardBody(blocks: Block[], body: Plan | Func): Block[] {
           nb.map((b) => block(b, rewriteList(b.stmts, through, true))),
         ),
       );
+    }
+    return out;
+  };
+
+  /** The indices, in the loop's body, of the statements making arrays of constants that can be
+   * made before the loop. */
+  const constantArrays = (stmts: readonly Stmt[], loop: Loop): number[] => {
+    const u = facts.uses[loop.T]!;
+    const at: number[] = [];
+    for (let i = 0, p = loop.from; i < stmts.length; i++, p = facts.ends[p]! + 1) at.push(p);
+    const out: number[] = [];
+    for (let k = 0; k < stmts.length; k++) {
+      const s = stmts[k]!;
+      if (s.type !== "MakeArrayStmt") continue;
+      const a = s.stmt.target;
+      let m = k + 1;
+      for (; m < stmts.length; m++) {
+        const t = stmts[m]!;
+        if (t.type !== "ArrayAppendStmt" || t.stmt.array !== a || t.stmt.value.type === "local") break;
+      }
+      const last = at[m - 1]!;
+      const lo = u.minRead.get(a);
+      const ok =
+        !fixed.has(a) &&
+        (facts.lastExposed.get(a) ?? -1) <= loop.T &&
+        !u.writtenIn(a, loop.from, at[k]! - 1) &&
+        !u.writtenIn(a, last + 1, loop.to) &&
+        (lo === undefined || (lo > at[k]! && u.deadAfter(a, loop.to)));
+      if (ok) for (let i = k; i < m; i++) out.push(i);
+      k = m - 1;
     }
     return out;
   };
