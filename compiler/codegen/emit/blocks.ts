@@ -122,7 +122,10 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   // index are all the state a scan has.
   fe.out.open(_`for (let ${x} = ${fe.local(s.source)}, ${v} = ${mod.rt("scanView")}(${x}), ${i} = 0; ${i} < ${v}.length; ${i}++)`, loop);
   fe.write(s.key, values.NO_LOCALS, (key) => _`${key} = ${mod.rt("scanKey")}(${x}, ${v}, ${i});`);
-  fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
+  // An array is its own view: its element is read here, so that the load keeps an inline cache of
+  // this loop's own (scanValue's load sees every collection in the process). The source is widened
+  // to V: TypeScript may have narrowed it to a kind that is no array.
+  fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = (${mod.cast(x, mod.fixed.V)}) === ${v} ? ${mod.cast(_`${v}[${i}]`, mod.fixed.V)} : ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
   fe.enter(new Level(loop, "break"), new Level(loop, "continue"));
   emitStmts(fe, s.block.stmts, 0, true);
   fe.exit(2);
