@@ -126,8 +126,15 @@ export interface IndexStmt extends StmtLocation {
   ref: string;
 }
 
+/** Counting: adds 1 to `target`, a number an AssignIntStmt set (`count` of a comprehension the
+ * optimiser counts instead of building: compiler/optimize/countForm.ts). */
+export interface IncrementStmt extends StmtLocation {
+  target: Local;
+}
+
 export interface InternalStmtMap {
   IndexStmt: IndexStmt;
+  IncrementStmt: IncrementStmt;
 }
 
 /** Every statement type: OPA's and the optimiser's. */

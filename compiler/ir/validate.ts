@@ -223,6 +223,7 @@ class BodyChecker {
         case "ReturnLocalStmt":
         case "SetAddStmt":
         case "IndexStmt":
+        case "IncrementStmt":
           break;
         default:
           assertNever(s);
@@ -332,6 +333,7 @@ class BodyChecker {
       case "ReturnLocalStmt":
       case "ScanStmt":
       case "IndexStmt":
+      case "IncrementStmt":
         break;
       default:
         assertNever(stmt);
@@ -399,6 +401,7 @@ class BodyChecker {
       case "ScanStmt":
       case "SetAddStmt":
       case "IndexStmt":
+      case "IncrementStmt":
         break;
       default:
         assertNever(stmt);

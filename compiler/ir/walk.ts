@@ -58,6 +58,7 @@ function forEachStmtIn(block: Block, f: (s: Stmt, inScan: boolean) => void, inSc
       case "ResultSetAddStmt":
       case "ReturnLocalStmt":
       case "SetAddStmt":
+      case "IncrementStmt":
         break;
       default:
         assertNever(s);
@@ -163,6 +164,7 @@ export function namesLocal(s: Stmt, local: number): boolean {
     case "MakeObjectStmt":
     case "MakeSetStmt":
     case "ResetLocalStmt":
+    case "IncrementStmt":
       return s.stmt.target === local;
     case "ObjectMergeStmt":
       return s.stmt.target === local || s.stmt.a === local || s.stmt.b === local;
@@ -244,6 +246,8 @@ export function forEachRead(s: Stmt, f: (local: number) => void): void {
       return f(s.stmt.value);
     case "IndexStmt":
       return f(s.stmt.key);
+    case "IncrementStmt":
+      return f(s.stmt.target);
     case "AssignIntStmt":
     case "BlockStmt":
     case "BreakStmt":
@@ -286,6 +290,7 @@ export function forEachWrite(s: Stmt, f: (local: number) => void): void {
     case "MakeSetStmt":
     case "ResetLocalStmt":
     case "ObjectMergeStmt":
+    case "IncrementStmt":
       return f(s.stmt.target);
     case "CallStmt":
     case "CallDynamicStmt":

@@ -130,6 +130,7 @@ function substitute(s: Stmt, m: Subst): Stmt | null {
     case "NotStmt":
     case "ResetLocalStmt":
     case "IndexStmt":
+    case "IncrementStmt":
       break;
     default:
       assertNever(s);

@@ -113,7 +113,8 @@ function simplifyStmt(s: Stmt): { stmt: Stmt | null } & Exits {
     case "ResetLocalStmt":
     case "ResultSetAddStmt":
     case "SetAddStmt":
-    case "IndexStmt": {
+    case "IndexStmt":
+    case "IncrementStmt": {
       if (CHECKS.has(s.type)) return { stmt: s, falls: true, breaks: new Set([0]), pure: true };
       const fails = s.type === "DotStmt" || s.type === "CallStmt";
       return { stmt: s, falls: true, breaks: new Set(fails ? [0] : []), pure: false };

@@ -13,10 +13,22 @@
 //     conflict, no nested block), and the locals they and the scan write are read only in S's
 //     body or once rewritten after it: skipping every iteration then changes nothing anyone sees.
 // Nested scans are done inside out, so a lookup can leave several loops.
-import type { Block, Func, Plan, Policy, Stmt } from "../ir/types.js";
+//
+// A lookup X deeper in S's body (in a BlockStmt or NotStmt there: one of several rule bodies merged
+// into one loop) fails only its own block, so it moves before S guarded, as
+//   block { X }  scan S { ... IsDefined(target) ... }
+// when its source and key do not change in S and its target is written only by X in S and read
+// only after X in X's list: a lookup never raises an error, and a failed one leaves its target
+// undefined (uses.ts's KILLS), which the IsDefinedStmt in X's place fails on as X did.
+//
+// An array of constants made at the top level of S's body (`some kind in ["cpu", "memory"]`:
+// MakeArray, then appends of constants) is made once, before S, when nothing else in S writes
+// it, it is not read before it is made and no one reads it after S: it cannot fail, and it holds
+// the same elements in every iteration.
+import type { Block, Func, Operand, Plan, Policy, Stmt } from "../ir/types.js";
 import { forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
-import { block, mapBodies, nestedBlocks, withBlocks } from "./stmts.js";
+import { at, block, mapBodies, mk, nestedBlocks, withBlocks } from "./stmts.js";
 import { analyse, type BodyFacts } from "./uses.js";
 
 /** Statements that may come before a hoisted lookup in the body: they only check or compute into
@@ -127,7 +139,117 @@ function hoistBody(blocks: Block[], body: Plan | Func): Block[] {
   return blocks.map((b, T) => block(b, rewriteList(b.stmts, T, true).map((p) => p.s)));
 }
 
+/** The guarded hoisting of lookups nested in blocks of a scan's body (see the header). */
+function guardBody(blocks: Block[], body: Plan | Func): Block[] {
+  const isFunc = "params" in body;
+  const facts: BodyFacts = analyse(blocks, isFunc ? (body.params[1] ?? -1) : 1);
+  const fixed = new Set<number>(isFunc ? [...body.params, body.return] : [0, 1]);
+  let pos = 0;
+
+  interface Loop {
+    scan: Stmt & { type: "ScanStmt" };
+    T: number;
+    from: number;
+    to: number;
+    guards: Stmt[];
+  }
+
+  /** X (at `here`, in a list ending at `end`) moved before the loop: the IsDefinedStmt in its place. */
+  const guard = (x: Stmt & { type: "DotStmt" }, here: number, end: number, loop: Loop): Stmt | undefined => {
+    const u = facts.uses[loop.T]!;
+    const { source, key, target } = x.stmt;
+    const { key: k, value: v } = loop.scan.stmt;
+    const invariant = (o: Operand) => o.type !== "local" || (o.value !== k && o.value !== v && !u.writtenIn(o.value, loop.from, loop.to));
+    if (!invariant(source) || !invariant(key) || fixed.has(target)) return undefined;
+    if (u.writtenIn(target, loop.from, here - 1) || u.writtenIn(target, here + 1, loop.to)) return undefined;
+    if ((facts.lastExposed.get(target) ?? -1) > loop.T) return undefined;
+    const lo = u.minRead.get(target);
+    if (lo !== undefined && (lo <= here || !u.deadAfter(target, end))) return undefined;
+    loop.guards.push(mk("BlockStmt", { ...at(x), blocks: [{ stmts: [x] }] }));
+    return mk("IsDefinedStmt", { ...at(x), source: target });
+  };
+
+  /** Rewrites a list; `loop`: the innermost scan whose body holds it, through blocks and nots
+   * only (`nested`: below that body's top level). */
+  const rewriteList = (stmts: readonly Stmt[], loop: Loop | undefined, nested: boolean): Stmt[] => {
+    const out: Stmt[] = [];
+    const listEnd = stmts.length === 0 ? pos - 1 : -1;
+    const first = pos;
+    for (const s of stmts) {
+      const here = pos++;
+      if (s.type === "DotStmt" && loop && nested) {
+        const end = listEnd >= 0 ? listEnd : lastOf(stmts, first);
+        out.push(guard(s, here, end, loop) ?? s);
+        continue;
+      }
+      const nb = nestedBlocks(s);
+      if (nb.length === 0) {
+        out.push(s);
+        continue;
+      }
+      if (s.type === "ScanStmt") {
+        const inner: Loop = { scan: s, T: currentT, from: here + 1, to: facts.ends[here]!, guards: [] };
+        const body = rewriteList(nb[0]!.stmts, inner, false);
+        const made = constantArrays(nb[0]!.stmts, inner);
+        out.push(...inner.guards, ...made.map((i) => body[i]!), withBlocks(s, [block(nb[0]!, body.filter((_, i) => !made.includes(i)))]));
+        continue;
+      }
+      const through = s.type === "BlockStmt" || s.type === "NotStmt" ? loop : undefined;
+      out.push(
+        withBlocks(
+          s,
+          nb.map((b) => block(b, rewriteList(b.stmts, through, true))),
+        ),
+      );
+    }
+    return out;
+  };
+
+  /** The indices, in the loop's body, of the statements making arrays of constants that can be
+   * made before the loop. */
+  const constantArrays = (stmts: readonly Stmt[], loop: Loop): number[] => {
+    const u = facts.uses[loop.T]!;
+    const at: number[] = [];
+    for (let i = 0, p = loop.from; i < stmts.length; i++, p = facts.ends[p]! + 1) at.push(p);
+    const out: number[] = [];
+    for (let k = 0; k < stmts.length; k++) {
+      const s = stmts[k]!;
+      if (s.type !== "MakeArrayStmt") continue;
+      const a = s.stmt.target;
+      let m = k + 1;
+      for (; m < stmts.length; m++) {
+        const t = stmts[m]!;
+        if (t.type !== "ArrayAppendStmt" || t.stmt.array !== a || t.stmt.value.type === "local") break;
+      }
+      const last = at[m - 1]!;
+      const lo = u.minRead.get(a);
+      const ok =
+        !fixed.has(a) &&
+        (facts.lastExposed.get(a) ?? -1) <= loop.T &&
+        !u.writtenIn(a, loop.from, at[k]! - 1) &&
+        !u.writtenIn(a, last + 1, loop.to) &&
+        (lo === undefined || (lo > at[k]! && u.deadAfter(a, loop.to)));
+      if (ok) for (let i = k; i < m; i++) out.push(i);
+      k = m - 1;
+    }
+    return out;
+  };
+
+  /** The last position of a list whose first statement is at `first` (positions as analysed). */
+  const lastOf = (stmts: readonly Stmt[], first: number): number => {
+    let p = first;
+    for (let i = 0; i < stmts.length - 1; i++) p = facts.ends[p]! + 1;
+    return facts.ends[p]!;
+  };
+
+  let currentT = 0;
+  return blocks.map((b, T) => {
+    currentT = T;
+    return block(b, rewriteList(b.stmts, undefined, false));
+  });
+}
+
 export const hoist: Pass = {
   name: "hoist",
-  run: (policy: Policy) => mapBodies(policy, hoistBody),
+  run: (policy: Policy) => mapBodies(mapBodies(policy, hoistBody), guardBody),
 };

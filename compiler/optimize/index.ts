@@ -5,6 +5,7 @@
 import type { LocalNames } from "../codegen/emit/context.js";
 import type { Policy } from "../ir/types.js";
 import { copyPropagation } from "./copyPropagation.js";
+import { countForm } from "./countForm.js";
 import { deadCode } from "./deadCode.js";
 import { earlyExit } from "./earlyExit.js";
 import { hoist } from "./hoist.js";
@@ -36,6 +37,8 @@ export const PASSES: readonly Pass[] = [
   inline,
   copyPropagation,
   splitConstants,
+  // Counting after the constants are split (its counter is a local set to 0, then incremented).
+  countForm,
   // Scans merged before hoisting, which then hoists out of the one loop what it can.
   scanMerge,
   hoist,

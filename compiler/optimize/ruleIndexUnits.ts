@@ -70,6 +70,7 @@ const FIELDS = Object.fromEntries(Object.entries(STMT_FIELDS).map(([t, fields]) 
 function forEachLocal(s: Stmt, f: (local: Local, writes: boolean, field: string) => void): void {
   // (the rule index reads the planner's funcs, which have none)
   if (s.type === "IndexStmt") throw new Error("forEachLocal: an IndexStmt");
+  if (s.type === "IncrementStmt") return f(s.stmt.target, false, "target");
   const st = s.stmt as unknown as Record<string, unknown>;
   for (const [field, kind] of FIELDS[s.type]) {
     const writes = (field === "target" && s.type !== "AssignVarOnceStmt") || field === "result" || (s.type === "ScanStmt" && (field === "key" || field === "value"));
@@ -237,6 +238,7 @@ export function unitTests(policy: Policy, f: Func, roots: ReadonlyMap<Local, Ref
       case "ResetLocalStmt":
       case "LenStmt":
       case "MakeObjectStmt":
+      case "IncrementStmt":
         sym.delete(s.stmt.target);
         continue;
       case "IsArrayStmt":

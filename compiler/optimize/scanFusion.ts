@@ -78,6 +78,7 @@ export function errorFree(s: Stmt): boolean {
     case "ReturnLocalStmt":
     case "WithStmt":
     case "IndexStmt":
+    case "IncrementStmt":
       return false;
     default:
       assertNever(s);

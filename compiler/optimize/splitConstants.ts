@@ -56,6 +56,7 @@ function constantTarget(s: Stmt): Local | undefined {
     case "SetAddStmt":
     case "WithStmt":
     case "IndexStmt":
+    case "IncrementStmt":
       return undefined;
     default:
       assertNever(s);

@@ -1,12 +1,12 @@
 // Helpers the passes share: rebuilding a statement with new nested blocks or fields (the input
 // plan is never mutated). The locals a statement reads and writes: ../ir/walk.ts.
 import { STMT_FIELDS } from "../ir/fields.js";
-import type { Block, Func, Local, Operand, Plan, Policy, Stmt, StmtLocation, StmtMap, StmtType } from "../ir/types.js";
+import type { AnyStmtMap, AnyStmtType, Block, Func, Local, Operand, Plan, Policy, Stmt, StmtLocation, StmtMap, StmtType } from "../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
 import { assertNever } from "../../runtime/errors.js";
 
 /** A statement of the given type (the envelope OPA's JSON uses). */
-export function mk<T extends StmtType>(type: T, stmt: StmtMap[T]): Stmt {
+export function mk<T extends AnyStmtType>(type: T, stmt: AnyStmtMap[T]): Stmt {
   return { type, stmt } as Stmt;
 }
 
@@ -55,6 +55,7 @@ export function withBlocks(s: Stmt, blocks: Block[]): Stmt {
     case "ReturnLocalStmt":
     case "SetAddStmt":
     case "IndexStmt":
+    case "IncrementStmt":
       return s;
     default:
       assertNever(s);
@@ -101,6 +102,7 @@ export function nestedBlocks(s: Stmt): readonly Block[] {
     case "ReturnLocalStmt":
     case "SetAddStmt":
     case "IndexStmt":
+    case "IncrementStmt":
       return [];
     default:
       assertNever(s);
@@ -142,6 +144,7 @@ export function mapBodies(policy: Policy, f: (blocks: Block[], body: Plan | Func
 export function mapLocals(s: Stmt, f: (l: Local) => Local, inner: (b: Block) => Block = (b) => ({ stmts: b.stmts.map((t) => mapLocals(t, f)) })): Stmt {
   // (the passes that map locals run before the rule index makes these)
   if (s.type === "IndexStmt") throw new Error("mapLocals: an IndexStmt");
+  if (s.type === "IncrementStmt") return mk("IncrementStmt", { ...s.stmt, target: f(s.stmt.target) });
   const st = s.stmt as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = { ...st };
   const op = (o: Operand): Operand => (o.type === "local" ? { type: "local", value: f(o.value) } : o);

@@ -80,11 +80,14 @@ function compareObjects(a: ObjectValue, b: ObjectValue): number {
 
 /** Structural equality (numbers by value: 1 == 1.0). */
 export function equal(a: Value | undefined, b: Value | undefined): boolean {
+  // Strings first, both tested: `===` on two values known to be strings is a string comparison,
+  // where `===` on values of any type (equal is called with every kind) is a generic call.
+  if (typeof a === "string") return typeof b === "string" && a === b;
   if (a === b) return true;
   const ta = typeof a;
-  // Two distinct strings or booleans, or undefined: `===` has answered. (The rest is a function
-  // of its own, so that this small part inlines where it is called.)
-  if (ta === "string" || ta === "boolean" || a === undefined || b === undefined) return false;
+  // Two distinct booleans, or undefined: `===` has answered. (The rest is a function of its own,
+  // so that this small part inlines where it is called.)
+  if (ta === "boolean" || a === undefined || b === undefined) return false;
   return structurallyEqual(a, b);
 }
 

@@ -2,6 +2,7 @@
 // follow OPA's canonical (sorted) order; the sorted view is cached until the next add.
 import { compare } from "./compare.js";
 import { canonicalKey, collectionCanonical, primitiveKey, type PrimitiveKey } from "./key.js";
+import { RegoObject } from "./object.js";
 import { Special, type Value } from "./value.js";
 
 /** `T` types the elements for signatures (a generated set rule returns `RegoSet<string>`): the set
@@ -10,6 +11,10 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
   readonly rank = 6;
   private readonly prim = new Map<PrimitiveKey, Value>();
   private comp: Map<string, Value> | undefined;
+  /** Objects of one string key and a scalar value (`{"msg": "..."}`, the elements of a violation
+   * set), by key then value: they need no canonical text. */
+  private single: Map<string, Map<PrimitiveKey, Value>> | undefined;
+  private singleSize = 0;
   private sortedCache: Value[] | undefined;
 
   constructor(values?: Iterable<T>) {
@@ -18,7 +23,7 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
   }
 
   get size(): number {
-    return this.prim.size + (this.comp ? this.comp.size : 0);
+    return this.prim.size + (this.comp ? this.comp.size : 0) + this.singleSize;
   }
 
   /** Adds a value; returns false when an equal value was already present. */
@@ -29,6 +34,14 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
       const n = this.prim.size;
       this.prim.set(pk, pk);
       if (this.prim.size === n) return false;
+    } else if (singleScalarKey(v) !== undefined) {
+      const single = (this.single ??= new Map());
+      let byValue = single.get(entryKey);
+      if (byValue === undefined) single.set(entryKey, (byValue = new Map()));
+      const n = byValue.size;
+      byValue.set(entryValue, v);
+      if (byValue.size === n) return false;
+      this.singleSize++;
     } else {
       const ck = canonicalKey(v);
       const comp = (this.comp ??= new Map());
@@ -42,6 +55,7 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
   has(v: Value): boolean {
     const pk = primitiveKey(v);
     if (pk !== undefined) return this.prim.has(pk);
+    if (singleScalarKey(v) !== undefined) return this.single?.get(entryKey)?.has(entryValue) === true;
     return this.comp !== undefined && this.comp.has(canonicalKey(v));
   }
 
@@ -49,6 +63,7 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
   get(v: Value): T | undefined {
     const pk = primitiveKey(v);
     if (pk !== undefined) return this.prim.get(pk) as T | undefined;
+    if (singleScalarKey(v) !== undefined) return this.single?.get(entryKey)?.get(entryValue) as T | undefined;
     return this.comp?.get(canonicalKey(v)) as T | undefined;
   }
 
@@ -57,6 +72,7 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
     if (this.sortedCache) return this.sortedCache as T[];
     const out: Value[] = [...this.prim.values()];
     if (this.comp) for (const v of this.comp.values()) out.push(v);
+    if (this.single) for (const byValue of this.single.values()) for (const v of byValue.values()) out.push(v);
     out.sort(compare);
     this.sortedCache = out;
     return out as T[];
@@ -66,9 +82,11 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
   unordered(): IterableIterator<T> {
     const prim = this.prim.values() as IterableIterator<T>;
     const comp = this.comp?.values() as IterableIterator<T> | undefined;
+    const single = this.single?.values() as IterableIterator<Map<PrimitiveKey, T>> | undefined;
     return (function* () {
       yield* prim;
       if (comp) yield* comp;
+      if (single) for (const byValue of single) yield* byValue.values();
     })();
   }
 
@@ -85,4 +103,38 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
 
 export function isSet(v: unknown): v is RegoSet {
   return v instanceof RegoSet;
+}
+
+// singleScalarKey's answer: the entry of a one-entry object with a scalar value.
+let entryKey = "";
+let entryValue: PrimitiveKey = null;
+
+/** The key of an object of one string key whose value is a scalar (entryKey and entryValue set to
+ * its key and the value's primitiveKey), else undefined. Whether an object goes this way depends
+ * on its value alone, so equal objects always do. */
+function singleScalarKey(v: Value): string | undefined {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+  let key: string | undefined;
+  let value: Value | undefined;
+  if (v instanceof Special) {
+    if (!(v instanceof RegoObject) || v.size !== 1) return undefined;
+    for (const [k, x] of v.unordered()) {
+      if (typeof k !== "string") return undefined;
+      key = k;
+      value = x;
+    }
+  } else {
+    // (for-in also sees an enumerable inherited key: then there are two, or the one is not own)
+    for (const k in v) {
+      if (key !== undefined) return undefined;
+      key = k;
+    }
+    if (key === undefined || !Object.hasOwn(v, key)) return undefined;
+    value = v[key];
+  }
+  const pk = value === undefined ? undefined : primitiveKey(value);
+  if (pk === undefined) return undefined;
+  entryKey = key!;
+  entryValue = pk;
+  return key;
 }

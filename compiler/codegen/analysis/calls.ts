@@ -203,6 +203,7 @@ function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, b
         walkStmts(s.stmt.block.stmts, true, false, body, look);
         break;
       case "ArrayAppendStmt":
+      case "IncrementStmt":
       case "AssignIntStmt":
       case "AssignVarOnceStmt":
       case "AssignVarStmt":

@@ -92,6 +92,7 @@ export function localKinds(
       case "MakeNumberIntStmt":
       case "MakeNumberRefStmt":
       case "LenStmt":
+      case "IncrementStmt":
         return join(s.stmt.target, K.number);
       case "MakeNullStmt":
         return join(s.stmt.target, K.null);
@@ -189,6 +190,7 @@ function killAndLeaves(s: Stmt, defined: LocalSet, depth: number): boolean {
     case "ScanStmt":
       return killAndLeavesAll(s.stmt.block.stmts, defined, depth + 2);
     case "ArrayAppendStmt":
+    case "IncrementStmt":
     case "AssignIntStmt":
     case "AssignVarOnceStmt":
     case "EqualStmt":
@@ -317,6 +319,7 @@ export function blockFlow(block: Block, before: LocalSet, mayBeUndefinedCall: (s
       case "MakeNumberIntStmt":
       case "MakeNumberRefStmt":
       case "LenStmt":
+      case "IncrementStmt":
         cur.add(s.stmt.target);
         continue;
       case "ObjectInsertStmt":

@@ -116,6 +116,7 @@ export function analyseScalars(
       case "MakeNullStmt":
         return set(s.stmt.target, S.Constant, null);
       case "LenStmt":
+      case "IncrementStmt":
         return set(s.stmt.target, S.Exact);
       case "CallStmt": {
         const f = facts.get(s.stmt.func);

@@ -131,6 +131,7 @@ export function trackRefs(
       case "SetAddStmt":
       case "WithStmt":
       case "IndexStmt":
+      case "IncrementStmt":
         // Any other write ends what a local refers to (input/data locals keep their role: `with`
         // replaces them by documents of the same kind).
         for (const t of writes(s)) if (!roots.has(t)) refs.delete(t);
@@ -341,6 +342,7 @@ export class ShapeAnalysis {
         case "AssignIntStmt":
         case "MakeNumberIntStmt":
         case "MakeNumberRefStmt":
+        case "IncrementStmt":
           return set(s.stmt.target, undefined, K.number);
         case "LenStmt":
           whole(s.stmt.source);
@@ -533,6 +535,7 @@ function writes(s: Stmt): number[] {
     case "MakeSetStmt":
     case "ObjectMergeStmt":
     case "ResetLocalStmt":
+    case "IncrementStmt":
       return [s.stmt.target];
     case "CallStmt":
     case "CallDynamicStmt":

@@ -65,6 +65,7 @@ const NESTED = new Set<AnyStmtType>(["BlockStmt", "NotStmt", "WithStmt", "ScanSt
 export function labelledBlock(fe: FuncEmitter, block: Block): boolean {
   const first = block.stmts[0];
   if (block.stmts.length > 1 && (first?.type === "IsDefinedStmt" || first?.type === "IsUndefinedStmt")) return guardedBlock(fe, block, first);
+  if (block.stmts.length === 1 && first?.type === "DotStmt" && !fe.mod.coverage) return values.soleDotStmt(fe, first.stmt);
   const label = fe.label("b");
   fe.out.open(null, label);
   fe.enter(new Level(label, "break"));
@@ -123,7 +124,10 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   // Each iteration counts towards the evaluation's deadline (runtime/eval/deadline.ts).
   fe.out.line`${mod.rt("tick")}(${fe.state}, ${i});`;
   fe.write(s.key, values.NO_LOCALS, (key) => _`${key} = ${mod.rt("scanKey")}(${x}, ${v}, ${i});`);
-  fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
+  // An array is its own view: its element is read here, so that the load keeps an inline cache of
+  // this loop's own (scanValue's load sees every collection in the process). The source is widened
+  // to V: TypeScript may have narrowed it to a kind that is no array.
+  fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = (${mod.cast(x, mod.fixed.V)}) === ${v} ? ${mod.cast(_`${v}[${i}]`, mod.fixed.V)} : ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
   fe.enter(new Level(loop, "break"), new Level(loop, "continue"));
   emitStmts(fe, s.block.stmts, 0, true);
   fe.exit(2);
@@ -157,6 +161,7 @@ const EMITTERS: { [T in AnyStmtType]: E<T> } = {
   // control flow
   BlockStmt: blockStmt,
   IndexStmt: indexStmt,
+  IncrementStmt: values.incrementStmt,
   BreakStmt: breakStmt,
   NotStmt: notStmt,
   ScanStmt: scanStmt,

@@ -1,7 +1,7 @@
 // Statements that read, compare and assign values: DotStmt, LenStmt, EqualStmt, NotEqualStmt,
 // the type checks, IsDefined/IsUndefined, AssignVar[Once], AssignInt, ResetLocal and the number
 // and null constructors. A statement that is "undefined" jumps out of the current block.
-import type { StmtMap, Operand, Stmt } from "../../ir/types.js";
+import type { IncrementStmt, StmtMap, Operand, Stmt } from "../../ir/types.js";
 import { forEachWrite } from "../../ir/walk.js";
 import { exactDouble } from "../analysis/scalars.js";
 import { _, lit, type Code } from "../code.js";
@@ -30,13 +30,19 @@ export const dotStmt: E<"DotStmt"> = (fe, s) => {
     fe.out.line`${t} = undefined;`;
     return fe.out.codeLast(fe.jump(0));
   }
-  const src = fe.local(s.source.value);
-  if (s.key.type === "string_index") {
-    // (local 0 is input, in plans and funcs alike)
-    return fe.out.line`${t} = ${fe.mod.fieldReader(s.key.value, s.source.value === 0)}(${src}); if (${t} === undefined) ${fe.jump(0)}`;
-  }
-  return fe.out.line`${t} = ${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)}); if (${t} === undefined) ${fe.jump(0)}`;
+  return fe.out.line`${t} = ${lookup(fe, s, s.source.value)}; if (${t} === undefined) ${fe.jump(0)}`;
 };
+
+/** A DotStmt alone in its block: failing leaves the block where it ends anyway, so no test. */
+export const soleDotStmt: E<"DotStmt"> = (fe, s) => fe.out.line`${fe.local(s.target)} = ${s.source.type === "local" ? lookup(fe, s, s.source.value) : _`undefined`};`;
+
+/** The value a DotStmt reads (undefined when the lookup fails). */
+function lookup(fe: FuncEmitter, s: StmtMap["DotStmt"], source: number): Code {
+  const src = fe.local(source);
+  // (local 0 is input, in plans and funcs alike)
+  if (s.key.type === "string_index") return _`${fe.mod.fieldReader(s.key.value, source === 0)}(${src})`;
+  return _`${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)})`;
+}
 
 export const lenStmt: E<"LenStmt"> = (fe, s) => fe.write(s.target, sourceLocals(s.source), (t) => _`${t} = ${fe.mod.rt("len")}(${fe.operand(s.source)});`);
 
@@ -124,6 +130,7 @@ function definesLocal(s: Stmt, local: number): boolean {
     case "SetAddStmt":
     case "WithStmt":
     case "IndexStmt":
+    case "IncrementStmt":
       return false;
     default:
       assertNever(s);
@@ -147,6 +154,10 @@ export const assignVarOnceStmt: E<"AssignVarOnceStmt"> = (fe, s) => {
 };
 
 // (Written only if something reads the local: FuncEmitter.write.)
+export const incrementStmt: Emit<IncrementStmt> = (fe, s) => {
+  const t = fe.local(s.target);
+  return fe.out.line`${t} = (${fe.mod.cast(t, _`number`)}) + 1;`;
+};
 export const assignIntStmt: E<"AssignIntStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = ${s.value};`);
 export const makeNumberIntStmt: E<"MakeNumberIntStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = ${s.value};`);
 export const makeNumberRefStmt: E<"MakeNumberRefStmt"> = (fe, s) =>
@@ -198,6 +209,7 @@ export function knownConstant(fe: FuncEmitter, s: Stmt): void {
     case "SetAddStmt":
     case "WithStmt":
     case "IndexStmt":
+    case "IncrementStmt":
       return;
     default:
       assertNever(s);

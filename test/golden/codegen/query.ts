@@ -26,7 +26,7 @@ export function query(input: QueryInput | undefined, _data: QueryData, options?:
     s0: for (let x0 = l2, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
       tick($, i0);
       l3 = scanKey(x0, v0, i0);
-      l4 = scanValue(x0, v0, i0);
+      l4 = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
       l5 = dotName(l4); if (l5 === undefined) continue s0;
       l6 = newObject();
       l6 = insert(l6, "i", l3);

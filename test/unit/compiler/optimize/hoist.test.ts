@@ -97,6 +97,75 @@ describe("optimize: hoist", () => {
     unchanged(twoBodies((b) => [b.dot(L(0), b.s("ys"), 4), b.scan(4, 8, 9, b.assign(T, 21)), st("IsDefinedStmt", { source: 6 })]));
   });
 
+  /** Two rule bodies merged into one scan (scanMerge.ts): the first looks up input.want. */
+  const merged = (b: PolicyBuilder, ...more: StmtJSON[]) => [
+    b.dot(L(0), b.s("xs"), 4),
+    b.scan(4, 5, 6, b.blocks(block(b.dot(L(0), b.s("want"), 7), st("EqualStmt", { a: L(6), b: L(7) }), ...more, yes(b)), block(st("EqualStmt", { a: L(6), b: b.s("any") }), yes(b)))),
+  ];
+
+  it("moves a lookup in a block of the scan's body out guarded: its failure fails only that block", () => {
+    assert.equal(
+      after(hoist, plan(merged), "test/p"),
+      [
+        "{",
+        "  block",
+        "  {",
+        '    l4 = l0["xs"]',
+        "    block",
+        "    {",
+        '      l7 = l0["want"]',
+        "    }",
+        "    scan l4 (l5, l6)",
+        "    {",
+        "      block",
+        "      {",
+        "        defined l7",
+        "        l6 == l7",
+        "        l20 = true",
+        "      }",
+        "      {",
+        '        l6 == "any"',
+        "        l20 = true",
+        "      }",
+        "    }",
+        "  }",
+        "  MakeObject target=99",
+        '  ObjectInsert object=99 key="result" value=l20',
+        "  ResultSetAdd value=99",
+        "}",
+      ].join("\n"),
+    );
+  });
+
+  it("leaves a lookup in a block of the scan's body whose target is read before it or outside its list", () => {
+    unchanged(plan((b) => merged(b), () => [st("IsDefinedStmt", { source: 7 })]));
+    unchanged(
+      plan((b) => [
+        b.dot(L(0), b.s("xs"), 4),
+        b.scan(4, 5, 6, b.blocks(block(st("IsDefinedStmt", { source: 7 }), yes(b)), block(b.dot(L(0), b.s("want"), 7), yes(b)))),
+      ]),
+    );
+    unchanged(plan((b) => [b.dot(L(0), b.s("xs"), 4), b.scan(4, 5, 6, b.blocks(block(b.dot(L(6), b.s("want"), 7), yes(b))))]));
+  });
+
+  /** `some x in input.xs; some k in ["a", "b"]; x[k] == 1` (the array of constants made in the loop). */
+  const kinds = (b: PolicyBuilder, ...after: StmtJSON[]) => [
+    b.dot(L(0), b.s("xs"), 4),
+    b.scan(4, 5, 6, st("MakeArrayStmt", { capacity: 2, target: 7 }), st("ArrayAppendStmt", { array: 7, value: b.s("a") }), st("ArrayAppendStmt", { array: 7, value: b.s("b") }), b.scan(7, 8, 9, b.dot(L(6), L(9), 10), st("EqualStmt", { a: L(10), b: L(10) }), yes(b)), ...after),
+  ];
+
+  it("makes an array of constants once, before the loop", () => {
+    const out = after(hoist, plan(kinds), "test/p").split("\n");
+    const scan = out.findIndex((l) => l.includes("scan l4"));
+    const make = out.findIndex((l) => l.includes("MakeArray"));
+    assert.ok(make >= 0 && make < scan && out.filter((l) => l.includes("ArrayAppend")).every((l) => out.indexOf(l) < scan), out.join("\n"));
+  });
+
+  it("leaves an array of constants the loop appends to later, or that is read after the loop", () => {
+    unchanged(plan((b) => kinds(b, st("ArrayAppendStmt", { array: 7, value: L(6) }))));
+    unchanged(plan(kinds, () => [st("IsDefinedStmt", { source: 7 })]));
+  });
+
   it("end to end: the same results with and without the pass", async () => {
     const cases = [
       plan(findWant),
@@ -106,6 +175,9 @@ describe("optimize: hoist", () => {
         b.scan(4, 5, 6, b.dot(L(0), b.s("ys"), 8), b.scan(8, 9, 10, st("EqualStmt", { a: L(6), b: L(10) }), b.dot(L(0), b.s("want"), 11), st("EqualStmt", { a: L(6), b: L(11) }), yes(b))),
       ]),
       twoBodies(rewrites),
+      plan(merged),
+      plan(kinds),
+      plan((b) => merged(b, b.dot(L(0), b.s("also"), 13), st("EqualStmt", { a: L(13), b: L(6) }))),
     ];
     const inputs = [undefined, {}, { xs: [] }, { xs: [1, 2], want: 2 }, { xs: [1, 2], want: 3 }, { xs: [1, 2], ys: [2], want: 2, also: 2 }, { xs: { a: 1, b: 2 }, ys: [1], want: 1, also: 1 }, { xs: [3], ys: [{ a: 5 }, { a: 1 }], want: 2 }];
     for (const b of cases) {

@@ -41,6 +41,25 @@ describe("value model", () => {
     expect(toJSON(s)).to.deep.equal([1, 3, "x", { a: [2], b: 1 }]);
   });
 
+  it("sets of one-entry objects (a violation set's {msg}) deduplicate, look up and order as any object", () => {
+    const made = newPlainObject();
+    objectInsert(made, "msg", "b");
+    const s = new RegoSet<Value>([{ msg: "b" }, { msg: "a" }, made, { msg: 1 }, { msg: 1.0 }, { id: "a" }, { msg: ["a"] }, { msg: "a", n: 1 }, {}]);
+    expect(s.size).to.equal(7);
+    expect(toJSON(s)).to.deep.equal([{}, { id: "a" }, { msg: 1 }, { msg: "a" }, { msg: "a", n: 1 }, { msg: "b" }, { msg: ["a"] }]);
+    expect(s.has({ msg: "a" })).to.equal(true);
+    expect(s.has(made)).to.equal(true);
+    expect(s.has({ msg: "c" })).to.equal(false);
+    expect(s.has({ id: "b" })).to.equal(false);
+    expect(s.get({ msg: 1.0 })).to.deep.equal({ msg: 1 });
+    expect(s.has(new RegoObject([["msg", "b"]]))).to.equal(true);
+    expect(equal(s, new RegoSet<Value>([...s]))).to.equal(true);
+    expect(s.canonical()).to.equal(new RegoSet<Value>([...s].reverse()).canonical());
+    // An inherited enumerable key is not an entry.
+    const child = Object.create({ msg: "a" }) as Value;
+    expect(new RegoSet<Value>([child]).has({ msg: "a" })).to.equal(false);
+  });
+
   it("reads own properties only and lets __proto__ be a plain key", () => {
     const input = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Value;
     expect(objectGet(input as never, "__proto__")).to.deep.equal({ polluted: true });
