@@ -130,9 +130,13 @@ function readmeSnippets(): { line: number; code: string }[] {
 
 /** The project's TypeScript on a directory's tsconfig.json: its exit status and diagnostics. */
 function tsc(dir: string): { status: number; output: string } {
+  return runToEnd(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", dir]);
+}
+
+/** A command run to its end: its exit status and everything it printed. */
+function runToEnd(file: string, args: string[], cwd?: string): { status: number; output: string } {
   try {
-    execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", dir], { stdio: "pipe", encoding: "utf8" });
-    return { status: 0, output: "" };
+    return { status: 0, output: execFileSync(file, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" }) };
   } catch (e) {
     const err = e as { status?: number; stdout?: string; stderr?: string };
     return { status: err.status ?? 1, output: `${err.stdout ?? ""}${err.stderr ?? ""}` };
@@ -242,9 +246,9 @@ describe("package tarball (npm pack, installed in an app)", function () {
     const argv = ["build", "checked", "-e", "c/allow", "-o", "checked-gen"];
     execFileSync(regoc, argv, { cwd: app, encoding: "utf8" });
     const built = readFileSync(join(app, "checked-gen", "c.ts"), "utf8");
-    expect(runRegoc(regoc, [...argv, "--check"], app).status).to.equal(0);
+    expect(runToEnd(regoc, [...argv, "--check"], app).status).to.equal(0);
     writeFileSync(join(app, "checked", "c.rego"), "package c\nallow if input.n > 2\n");
-    const stale = runRegoc(regoc, [...argv, "--check"], app);
+    const stale = runToEnd(regoc, [...argv, "--check"], app);
     expect(stale.status, stale.output).to.equal(1);
     expect(stale.output).to.contain(join("checked-gen", "c.ts"));
     expect(readFileSync(join(app, "checked-gen", "c.ts"), "utf8")).to.equal(built);
@@ -285,17 +289,6 @@ describe("package tarball (npm pack, installed in an app)", function () {
     expect(failing).to.deep.equal([]);
   });
 });
-
-/** `regoc` run to its end: exit status and everything it printed. */
-function runRegoc(regoc: string, args: string[], cwd: string): { status: number; output: string } {
-  try {
-    const out = execFileSync(regoc, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    return { status: 0, output: out };
-  } catch (e) {
-    const err = e as { status?: number; stdout?: string; stderr?: string };
-    return { status: err.status ?? 1, output: `${err.stdout ?? ""}${err.stderr ?? ""}` };
-  }
-}
 
 /** Every package installed under a node_modules directory, nested ones and scopes included, with its engines.node. */
 function packagesUnder(nodeModules: string): { name: string; version: string; node?: string }[] {
