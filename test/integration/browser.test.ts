@@ -32,6 +32,8 @@ describe("a generated module bundled for browsers", function () {
       "runtime/builtins/context.ts",
       "runtime/builtins/registry.ts",
     ]);
+    // The goal for the seed module: at most 40 KB minified and gzipped.
+    expect(bundle.gzipBytes).to.be.at.most(40 * 1024);
     const context = createContext({});
     expect(runInContext("[typeof process, typeof Buffer, typeof require, typeof TextEncoder]", context)).to.deep.equal(["undefined", "undefined", "undefined", "undefined"]);
     runInContext(bundle.code, context);

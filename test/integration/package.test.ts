@@ -6,6 +6,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import semver from "semver";
 import { repoRoot } from "../support/shared.js";
 
 describe("package surface (built)", function () {
@@ -129,9 +130,13 @@ function readmeSnippets(): { line: number; code: string }[] {
 
 /** The project's TypeScript on a directory's tsconfig.json: its exit status and diagnostics. */
 function tsc(dir: string): { status: number; output: string } {
+  return runToEnd(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", dir]);
+}
+
+/** A command run to its end: its exit status and everything it printed. */
+function runToEnd(file: string, args: string[], cwd?: string): { status: number; output: string } {
   try {
-    execFileSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", dir], { stdio: "pipe", encoding: "utf8" });
-    return { status: 0, output: "" };
+    return { status: 0, output: execFileSync(file, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" }) };
   } catch (e) {
     const err = e as { status?: number; stdout?: string; stderr?: string };
     return { status: err.status ?? 1, output: `${err.stdout ?? ""}${err.stderr ?? ""}` };
@@ -156,6 +161,7 @@ describe("package tarball (npm pack, installed in an app)", function () {
   const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
     version: string;
     types: string;
+    engines: { node: string };
     exports: Record<string, string | Record<string, string>>;
   };
 
@@ -232,7 +238,75 @@ describe("package tarball (npm pack, installed in an app)", function () {
     writeFileSync(join(app, "q-main.js"), `import { qAllow } from "./gen/q.js";\nconsole.log(JSON.stringify([qAllow({ path: "/public/a" }, {}), qAllow({ path: "/admin" }, {})]));\n`);
     expect(JSON.parse(execFileSync(process.execPath, ["q-main.js"], { cwd: app, encoding: "utf8" }))).to.deep.equal([true, false]);
   });
+
+  it("the installed `regoc build --check` exits 0 on an up-to-date output and 1 naming a stale one, writing nothing", () => {
+    const regoc = join(app, "node_modules", ".bin", "regoc");
+    mkdirSync(join(app, "checked"), { recursive: true });
+    writeFileSync(join(app, "checked", "c.rego"), "package c\nallow if input.n > 1\n");
+    const argv = ["build", "checked", "-e", "c/allow", "-o", "checked-gen"];
+    execFileSync(regoc, argv, { cwd: app, encoding: "utf8" });
+    const built = readFileSync(join(app, "checked-gen", "c.ts"), "utf8");
+    expect(runToEnd(regoc, [...argv, "--check"], app).status).to.equal(0);
+    writeFileSync(join(app, "checked", "c.rego"), "package c\nallow if input.n > 2\n");
+    const stale = runToEnd(regoc, [...argv, "--check"], app);
+    expect(stale.status, stale.output).to.equal(1);
+    expect(stale.output).to.contain(join("checked-gen", "c.ts"));
+    expect(readFileSync(join(app, "checked-gen", "c.ts"), "utf8")).to.equal(built);
+  });
+
+  it("the installed `regoc build --watch` rebuilds the user's module when a policy changes", async () => {
+    const regoc = join(app, "node_modules", ".bin", "regoc");
+    mkdirSync(join(app, "watched"), { recursive: true });
+    writeFileSync(join(app, "watched", "w.rego"), 'package w\nallow if input.role == "admin"\n');
+    const proc = spawn(regoc, ["build", "watched", "-e", "w/allow", "-o", "watched-gen", "--watch"], { cwd: app, stdio: ["ignore", "pipe", "pipe"] });
+    let seen = "";
+    proc.stdout.on("data", (d: Buffer) => (seen += d.toString()));
+    proc.stderr.on("data", (d: Buffer) => (seen += d.toString()));
+    const until = async (what: string, ok: () => boolean) => {
+      const deadline = Date.now() + 30_000;
+      while (!ok()) {
+        if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`${what}: not seen; regoc printed:\n${seen}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const gen = () => (existsSync(join(app, "watched-gen", "w.ts")) ? readFileSync(join(app, "watched-gen", "w.ts"), "utf8") : "");
+    try {
+      await until("watching", () => /watching/.test(seen));
+      expect(gen()).to.contain('"admin"');
+      writeFileSync(join(app, "watched", "w.rego"), 'package w\nallow if input.role == "editor"\n');
+      await until("the rebuilt module", () => gen().includes('"editor"'));
+    } finally {
+      proc.kill("SIGTERM");
+    }
+  });
+
+  it("every package the app installed accepts the lowest Node package.json's engines allows (npm i --engine-strict there)", () => {
+    const floor = semver.minVersion(pkg.engines.node)!.version;
+    expect(floor).to.equal("20.19.0");
+    const installed = packagesUnder(join(app, "node_modules"));
+    expect(installed.map((p) => p.name)).to.include.members(["regoc", "graphql", "chokidar", "esbuild", "ts-morph"]);
+    const failing = installed.filter((p) => p.node !== undefined && !semver.satisfies(floor, p.node)).map((p) => `${p.name}@${p.version} (node ${p.node})`);
+    expect(failing).to.deep.equal([]);
+  });
 });
+
+/** Every package installed under a node_modules directory, nested ones and scopes included, with its engines.node. */
+function packagesUnder(nodeModules: string): { name: string; version: string; node?: string }[] {
+  const out: { name: string; version: string; node?: string }[] = [];
+  if (!existsSync(nodeModules)) return out;
+  for (const entry of readdirSync(nodeModules)) {
+    if (entry.startsWith(".")) continue;
+    const dirs = entry.startsWith("@") ? readdirSync(join(nodeModules, entry)).map((d) => join(nodeModules, entry, d)) : [join(nodeModules, entry)];
+    for (const d of dirs) {
+      const manifest = join(d, "package.json");
+      if (!existsSync(manifest)) continue;
+      const p = JSON.parse(readFileSync(manifest, "utf8")) as { name: string; version: string; engines?: { node?: string } };
+      out.push({ name: p.name, version: p.version, node: p.engines?.node });
+      out.push(...packagesUnder(join(d, "node_modules")));
+    }
+  }
+  return out;
+}
 
 describe("bin/regoc.js in a source checkout", function () {
   this.timeout(60_000);

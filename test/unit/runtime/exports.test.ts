@@ -61,6 +61,15 @@ describe("regoc: the public runtime API", () => {
     assert.ok(names.length <= 30, `${names.length} names`);
   });
 
+  it("README's paragraph on what regoc exports gives their number and names each", () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+    const paragraph = /^- \*\*What `regoc` exports\*\* \((\d+) names;[\s\S]*?(?=\n- )/m.exec(readme);
+    assert.ok(paragraph, "README has a paragraph starting '- **What `regoc` exports** (N names;'");
+    assert.equal(Number(paragraph[1]), VALUES.length + TYPES.length);
+    const named = new Set([...paragraph[0].matchAll(/`(\w+)`/g)].map((m) => m[1]));
+    assert.deepEqual([...VALUES, ...TYPES].filter((n) => !named.has(n)), []);
+  });
+
   it("generated modules import nothing from regoc itself: only regoc/eval and regoc/builtins/<category>", () => {
     const door = (s: string) => s === "regoc/eval" || /^regoc\/builtins\/[a-z]+$/.test(s);
     const committed = new URL("../../../generated/", import.meta.url);
