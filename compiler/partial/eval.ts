@@ -31,11 +31,13 @@ import { builtinDecl } from "../builtins/decls.js";
 
 /** A residual: a term over unknown refs and generated vars, already plugged. */
 class Res {
-  /** The order residuals are made in: a negation tells those made inside it from its caller's. */
-  readonly seq = ++resCount;
-  constructor(readonly term: Term) {}
+  /** `seq`: the order residuals are made in (the evaluator's count): a negation tells those made
+   * inside it from its caller's. */
+  constructor(
+    readonly term: Term,
+    readonly seq: number,
+  ) {}
 }
-let resCount = 0;
 type PV = Value | Res;
 type K = () => void;
 
@@ -78,6 +80,8 @@ export class PartialEvaluator {
   private generated = 0;
   private readonly supportRules = new Map<string, Rule[]>();
   private readonly supportRefs = new Map<readonly Rule[], Res>();
+  /** How many residuals this evaluation has made. */
+  private resCount = 0;
   /** Residual var name → the order it was made in. */
   private readonly made = new Map<string, number>();
   /** The iteration that made each residual key var (`i1` → `input.x[i1]`), for ensureGenerators. */
@@ -100,6 +104,10 @@ export class PartialEvaluator {
     this.unknowns = options.unknowns;
     this.disabled = options.disableInlining;
     this.dataNode = ctx.ruleTree?.child({ type: "var", value: "data" } as Term);
+  }
+
+  private res(term: Term): Res {
+    return new Res(term, ++this.resCount);
   }
 
   run(body: Body): PartialResult {
@@ -225,7 +233,7 @@ export class PartialEvaluator {
     const residualName = name.startsWith("$") ? `$pe${n}` : name + frame.suffix;
     this.made.set(residualName, n);
     if (frame.suffix !== "" || name.startsWith("$")) this.locals.add(residualName);
-    const r = new Res({ type: "var", value: residualName, location: loc });
+    const r = this.res({ type: "var", value: residualName, location: loc });
     this.bind(frame, name, r);
     return r;
   }
@@ -435,16 +443,16 @@ export class PartialEvaluator {
       case "ref":
         return this.evalRef(frame, t.value, t.location, k, expected);
       case "array":
-        return this.evalTerms(frame, t.value, 0, [], (vs) => k(vs.some((v) => v instanceof Res) ? new Res({ ...t, value: vs.map((v) => this.toTerm(v, t.location)) }) : [...(vs as Value[])]));
+        return this.evalTerms(frame, t.value, 0, [], (vs) => k(vs.some((v) => v instanceof Res) ? this.res({ ...t, value: vs.map((v) => this.toTerm(v, t.location)) }) : [...(vs as Value[])]));
       case "set":
-        return this.evalTerms(frame, t.value, 0, [], (vs) => k(vs.some((v) => v instanceof Res) ? new Res({ ...t, value: vs.map((v) => this.toTerm(v, t.location)) }) : new RegoSet(vs as Value[])));
+        return this.evalTerms(frame, t.value, 0, [], (vs) => k(vs.some((v) => v instanceof Res) ? this.res({ ...t, value: vs.map((v) => this.toTerm(v, t.location)) }) : new RegoSet(vs as Value[])));
       case "object": {
         const flat = t.value.flat();
         return this.evalTerms(frame, flat, 0, [], (vs) => {
           if (vs.some((v) => v instanceof Res)) {
             const pairs: [Term, Term][] = [];
             for (let i = 0; i < vs.length; i += 2) pairs.push([this.toTerm(vs[i]!, t.location), this.toTerm(vs[i + 1]!, t.location)]);
-            return k(new Res({ ...t, value: pairs }));
+            return k(this.res({ ...t, value: pairs }));
           }
           const entries: [Value, Value][] = [];
           for (let i = 0; i < vs.length; i += 2) entries.push([vs[i] as Value, vs[i + 1] as Value]);
@@ -547,7 +555,7 @@ export class PartialEvaluator {
 
   private residualRefFrom(frame: Frame, ref: Ref, from: number, base: Term[], loc: NodeLocation, k: (v: PV) => void): void {
     const go = (j: number, acc: Term[]): void => {
-      if (j === ref.length) return k(new Res(acc.length === 1 && !isRoot(acc[0]!) ? acc[0]! : { type: "ref", value: acc, location: loc }));
+      if (j === ref.length) return k(this.res(acc.length === 1 && !isRoot(acc[0]!) ? acc[0]! : { type: "ref", value: acc, location: loc }));
       const t = ref[j]!;
       if (t.type === "var" && !frame.vars.has(t.value)) {
         const mark = this.trail.length;
@@ -878,7 +886,7 @@ export class PartialEvaluator {
     }
     for (const b of branches) list.push(mk(this.toTerm(b.value, loc), b.saved, false, b.args));
     this.supportRules.set(key, list);
-    const res = new Res({ type: "ref", value: [{ type: "var", value: "data", location: loc }, str("partial", loc), ...path.slice(1).map((s) => str(s, loc))], location: loc });
+    const res = this.res({ type: "ref", value: [{ type: "var", value: "data", location: loc }, str("partial", loc), ...path.slice(1).map((s) => str(s, loc))], location: loc });
     this.supportRefs.set(rules, res);
     return res;
   }
@@ -987,7 +995,7 @@ export class PartialEvaluator {
     const positive: Expr = { ...e, negated: false };
     const id = ++this.frames;
     const before = this.generated;
-    const start = resCount;
+    const start = this.resCount;
     // each branch with the iterations its negated expressions need (they are positive expressions
     // over vars made inside: the branches are then not inlined)
     const branches = this.collect((emit) => this.evalExpr(frame, positive, () => emit(true))).map((b) => ({ ...b, saved: this.ensureGenerators(b.saved) }));

@@ -16,8 +16,9 @@ export interface Program {
 
 const MAX_PROGRAMS = 16;
 const MAX_QUERIES = 256;
+/** A cache (module state on purpose): the last few programs compiled, by their sources' text. */
 const programs = new Map<string, Program>();
-/** The same sources object (an Engine's frozen modules) is looked up without reading its text. */
+/** A cache (module state on purpose), beside `programs`: the same sources object (an Engine's frozen modules) is looked up without reading its text. */
 const bySources = new WeakMap<object, { v0: boolean; program: Program }>();
 
 /** The modules compiled (errors thrown as RegoErrors); the last few programs are kept. */
@@ -56,6 +57,7 @@ export function compiledQuery(p: Program, text: string, v0: boolean): Body {
   return body;
 }
 
+/** A cache (module state on purpose): the unknowns and disabled refs parsed, by their text. */
 const parsedRefs = new Map<string, Term[]>();
 const MAX_REFS = 1024;
 
