@@ -2,7 +2,7 @@
 // fields), the drop rule asked first, then the mask rule's erasures and upserts; the event goes to
 // the console, to the `onDecision` callback and into a bounded buffer that a loop uploads as gzip
 // JSON arrays to `<service>/logs`. A full buffer drops its oldest events; a failed upload keeps its
-// events and retries after an exponential backoff (from 100 ms, capped at max_delay_seconds).
+// events and retries after an exponential backoff (from MIN_RETRY_MS, capped at max_delay_seconds).
 // Node-only parts (gzip, HTTP) load on the first upload, so the runtime index stays browser-safe.
 import { RegoError } from "../errors.js";
 import type { JSONValue } from "../value/json.js";
@@ -46,7 +46,7 @@ export interface DecisionLoggerOptions {
   write?: ((line: string) => void) | undefined;
 }
 
-// OPA's util.DefaultBackoff: base 100 ms, factor 1.6, jitter 0.2, capped at max_delay_seconds.
+// OPA's util.DefaultBackoff: the base, factor and jitter below, capped at max_delay_seconds.
 const MIN_RETRY_MS = 100;
 const BACKOFF_FACTOR = 1.6;
 const BACKOFF_JITTER = 0.2;
