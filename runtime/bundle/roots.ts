@@ -1,6 +1,6 @@
 // A bundle's manifest roots: the parts of `data` the bundle owns. The checks follow OPA's bundle
 // semantics (roots may not overlap; data and packages must sit under a root); the messages are OPA's.
-import { RegoError } from "../errors.js";
+import { dataOutsideRootsError, overlappedRootsError } from "./errors.js";
 
 type Tree = Record<string, unknown>;
 
@@ -16,7 +16,7 @@ export function checkRootsOverlap(roots: readonly string[]): void {
       const a = segments(roots[i]!);
       const b = segments(roots[j]!);
       if (isPrefix(a, b) || isPrefix(b, a)) {
-        throw new RegoError("bundle_error", `manifest has overlapped roots: '${roots[i]}' and '${roots[j]}'`, undefined, { details: { entry: "/.manifest" } });
+        throw overlappedRootsError(roots[i]!, roots[j]!);
       }
     }
   }
@@ -36,18 +36,9 @@ export function checkDataRoots(data: Tree, roots: readonly string[]): void {
       for (const k of Object.keys(value)) walk(value[k], [...path, k]);
       return;
     }
-    throw new RegoError(
-      "bundle_error",
-      `manifest roots ${formatRoots(roots)} do not permit data at path '/${path.join("/")}' (hint: check bundle directory structure)`,
-      undefined,
-      { details: { path: "/" + path.join("/") } },
-    );
+    throw dataOutsideRootsError(roots, path);
   };
   walk(data, []);
-}
-
-export function formatRoots(roots: readonly string[]): string {
-  return `[${roots.join(" ")}]`;
 }
 
 function isTree(v: unknown): v is Tree {
