@@ -13,7 +13,6 @@ import type { Body, Every, Expr, Module, NodeLocation, Ref, Rule, Term } from ".
 import type { CompileContext } from "../passes/context.js";
 import type { TreeNode } from "../passes/analysis/ruleTree.js";
 import { termToValue } from "../compile.js";
-import { RegoError } from "../../runtime/errors.js";
 import { EvalContext } from "../../runtime/builtins/context.js";
 import { getBuiltin, invokeBuiltin } from "../../runtime/builtins/registry.js";
 import { dot, dotData, scanKey, scanValue, scanView } from "../../runtime/eval/ops.js";
@@ -28,6 +27,8 @@ import { isConstant } from "../ast/terms.js";
 import { compareTerms } from "../ast/compare.js";
 import { walkTerms } from "../ast/visit.js";
 import { builtinDecl } from "../builtins/decls.js";
+import { conflictError, type ConflictKind } from "../../runtime/eval/errors.js";
+import { unsupported } from "./errors.js";
 
 /** A residual: a term over unknown refs and generated vars, already plugged. */
 class Res {
@@ -59,10 +60,6 @@ export interface EvaluatorOptions {
   data: unknown;
   unknowns: Ref[];
   disableInlining: Ref[];
-}
-
-export function unsupported(what: string, location: NodeLocation | undefined): RegoError {
-  return new RegoError("pe_unsupported", `partial evaluation: ${what} cannot be partially evaluated`, location);
 }
 
 export class PartialEvaluator {
@@ -492,7 +489,7 @@ export class PartialEvaluator {
       for (let i = 0; i < entries.length; i++) {
         for (let j = 0; j < i; j++) {
           if (equal(entries[i]![0], entries[j]![0]) && !equal(entries[i]![1], entries[j]![1])) {
-            throw new RegoError("eval_conflict_error", "object keys must be unique", t.location);
+            throw conflictError("object", t.location);
           }
         }
       }
@@ -733,7 +730,7 @@ export class PartialEvaluator {
       this.evalTerm(f, r.head.value!, (vv) => {
         if (vv instanceof Res) throw whole;
         const same = entries.find(([x]) => equal(x, kv));
-        if (same && !equal(same[1], vv)) throw new RegoError("eval_conflict_error", "object keys must be unique", r.location);
+        if (same && !equal(same[1], vv)) throw conflictError("object", r.location);
         if (!same) entries.push([kv, vv]);
       });
     });
@@ -774,7 +771,7 @@ export class PartialEvaluator {
     const { branches, values } = this.ruleBranches(
       rules.filter((r) => !r.default),
       (rule, f, emit) => this.evalBody(f, rule.body, 0, () => this.evalTerm(f, rule.head.value ?? boolTrue(loc), emit)),
-      "complete rules must not produce multiple outputs",
+      "rule",
       rules[0]!.location,
     );
     if (values) {
@@ -798,7 +795,7 @@ export class PartialEvaluator {
   private ruleBranches(
     rules: readonly Rule[],
     run: (rule: Rule, frame: Frame, emit: (v: PV) => void) => void,
-    conflict: string,
+    conflict: ConflictKind,
     loc: NodeLocation,
   ): { branches: Branch[]; values?: Value[] } {
     const branches: Branch[] = [];
@@ -817,7 +814,7 @@ export class PartialEvaluator {
     if (branches.some(residual)) return { branches };
     const values: Value[] = [];
     for (const b of branches) if (!values.some((v) => equal(v, b.value as Value))) values.push(b.value as Value);
-    if (values.length > 1) throw new RegoError("eval_conflict_error", conflict, loc);
+    if (values.length > 1) throw conflictError(conflict, loc);
     return { branches, values };
   }
 
@@ -929,7 +926,7 @@ export class PartialEvaluator {
           };
           bindArgs(0);
         },
-        "functions must not produce multiple outputs for same inputs",
+        "function",
         e.location,
       );
       if (defaults.length > 0) {
