@@ -22,6 +22,11 @@ export function tooComplexError(what: string, deepest?: { depth: number; locatio
   );
 }
 
+/** The error that ends a compilation past its error limit (OPA's errLimitReached). */
+export function errorLimitError(): RegoError {
+  return new RegoError("rego_compile_error", "error limit reached");
+}
+
 export function invalidEntrypointError(entrypoint: string): RegoError {
   return new RegoError("rego_compile_error", `invalid entrypoint "${entrypoint}"`);
 }

@@ -1,7 +1,7 @@
 // What the rule index (ruleIndex.ts) knows of a func's units: which blocks go together, whether
 // a unit may be reordered and skipped, and the constants its first statements test refs against.
-import { STMT_FIELDS, type FieldKind } from "../ir/fields.js";
-import type { Block, Func, IndexValue, Local, Operand, Policy, Stmt, StmtType } from "../ir/types.js";
+import type { Block, Func, IndexValue, Local, Operand, Policy, Stmt } from "../ir/types.js";
+import { forEachRead, forEachWrite } from "../ir/walk.js";
 import { nestedBlocks } from "./stmts.js";
 import { assertNever } from "../../runtime/errors.js";
 
@@ -63,34 +63,22 @@ function isValueBlock(b: Block, r: Local): boolean {
   );
 }
 
-const FIELDS = Object.fromEntries(Object.entries(STMT_FIELDS).map(([t, fields]) => [t, Object.entries(fields)])) as Record<StmtType, Array<[string, FieldKind]>>;
+/** Statements that read the local they write (a collection they add to, AssignVarOnce's target, a
+ * with's local): forEachRead reports it; the rest of forEachWrite's locals are only written. */
+const IN_PLACE: ReadonlySet<Stmt["type"]> = new Set<Stmt["type"]>(["ArrayAppendStmt", "SetAddStmt", "ObjectInsertStmt", "ObjectInsertOnceStmt", "AssignVarOnceStmt", "WithStmt", "IncrementStmt"]);
 
-/** Calls `f` with each local a statement names (nested blocks excluded), and whether the field
- * only writes it. */
-function forEachLocal(s: Stmt, f: (local: Local, writes: boolean, field: string) => void): void {
-  // (the rule index reads the planner's funcs, which have none)
-  if (s.type === "IndexStmt") throw new Error("forEachLocal: an IndexStmt");
-  if (s.type === "IncrementStmt") return f(s.stmt.target, false, "target");
-  const st = s.stmt as unknown as Record<string, unknown>;
-  for (const [field, kind] of FIELDS[s.type]) {
-    const writes = (field === "target" && s.type !== "AssignVarOnceStmt") || field === "result" || (s.type === "ScanStmt" && (field === "key" || field === "value"));
-    const v = st[field];
-    if (kind === "local") f(v as Local, writes, field);
-    else if (kind === "locals?") for (const l of v as Local[]) f(l, writes, field);
-    else if (kind === "operand") {
-      if ((v as Operand).type === "local") f((v as Operand).value as Local, writes, field);
-    } else if (kind === "operands?") for (const o of v as Operand[]) if (o.type === "local") f(o.value, writes, field);
-  }
+/** Calls `f` on each local a statement only writes (nested blocks excluded). */
+function forEachPureWrite(s: Stmt, f: (local: Local) => void): void {
+  if (!IN_PLACE.has(s.type)) forEachWrite(s, f);
 }
 
-/** Whether a statement's field accumulates into the local it names (the return local of a
- * rule: a value, a set element, an object key). */
-function accumulates(s: Stmt, field: string): boolean {
-  return (
-    (s.type === "AssignVarOnceStmt" && field === "target") ||
-    (s.type === "SetAddStmt" && field === "set") ||
-    (s.type === "ObjectInsertOnceStmt" && field === "object")
-  );
+/** The local a statement accumulates into (the return local of a rule: a value, a set element, an
+ * object key), if it is one that does. */
+function accumulator(s: Stmt): Local | undefined {
+  if (s.type === "AssignVarOnceStmt") return s.stmt.target;
+  if (s.type === "SetAddStmt") return s.stmt.set;
+  if (s.type === "ObjectInsertOnceStmt") return s.stmt.object;
+  return undefined;
 }
 
 /**
@@ -142,16 +130,23 @@ export function unitFlow(f: Func, blocks: readonly Block[]): { selfContained: bo
         if (!visit(inline, added)) return false;
         continue;
       }
+      // (the rule index reads the planner's funcs, which have no IndexStmt)
+      if (s.type === "IndexStmt") throw new Error("unitFlow: an IndexStmt");
       let ok = true;
-      forEachLocal(s, (l, w, field) => {
+      // the return local may be read once, where the statement accumulates into it
+      let accumulates = accumulator(s) === f.return ? 1 : 0;
+      forEachRead(s, (l) => {
         if (l === f.return) {
-          if (!accumulates(s, field)) movable = false;
-        } else if (w) {
-          if (params.has(l)) ok = false;
+          if (accumulates > 0) accumulates--;
+          else movable = false;
         } else if (!written.has(l) && !params.has(l)) ok = false;
       });
+      forEachPureWrite(s, (l) => {
+        if (l === f.return) movable = false;
+        else if (params.has(l)) ok = false;
+      });
       if (!ok) return false;
-      if (s.type !== "ScanStmt") forEachLocal(s, (l, w) => w && write(l, added));
+      if (s.type !== "ScanStmt") forEachPureWrite(s, (l) => write(l, added));
       for (const b of nestedBlocks(s)) {
         const inner: Local[] = [];
         if (s.type === "ScanStmt") {

@@ -13,7 +13,6 @@ import type { Body, Every, Expr, Module, NodeLocation, Ref, Rule, Term } from ".
 import type { CompileContext } from "../passes/context.js";
 import type { TreeNode } from "../passes/analysis/ruleTree.js";
 import { termToValue } from "../compile.js";
-import { RegoError } from "../../runtime/errors.js";
 import { EvalContext } from "../../runtime/builtins/context.js";
 import { getBuiltin, invokeBuiltin } from "../../runtime/builtins/registry.js";
 import { dot, dotData, scanKey, scanValue, scanView } from "../../runtime/eval/ops.js";
@@ -28,14 +27,18 @@ import { isConstant } from "../ast/terms.js";
 import { compareTerms } from "../ast/compare.js";
 import { walkTerms } from "../ast/visit.js";
 import { builtinDecl } from "../builtins/decls.js";
+import { conflictError, type ConflictKind } from "../../runtime/eval/errors.js";
+import { unsupported } from "./errors.js";
 
 /** A residual: a term over unknown refs and generated vars, already plugged. */
 class Res {
-  /** The order residuals are made in: a negation tells those made inside it from its caller's. */
-  readonly seq = ++resCount;
-  constructor(readonly term: Term) {}
+  /** `seq`: the order residuals are made in (the evaluator's count): a negation tells those made
+   * inside it from its caller's. */
+  constructor(
+    readonly term: Term,
+    readonly seq: number,
+  ) {}
 }
-let resCount = 0;
 type PV = Value | Res;
 type K = () => void;
 
@@ -59,10 +62,6 @@ export interface EvaluatorOptions {
   disableInlining: Ref[];
 }
 
-export function unsupported(what: string, location: NodeLocation | undefined): RegoError {
-  return new RegoError("pe_unsupported", `partial evaluation: ${what} cannot be partially evaluated`, location);
-}
-
 export class PartialEvaluator {
   private input: Value | undefined;
   private readonly data: Value;
@@ -78,6 +77,8 @@ export class PartialEvaluator {
   private generated = 0;
   private readonly supportRules = new Map<string, Rule[]>();
   private readonly supportRefs = new Map<readonly Rule[], Res>();
+  /** How many residuals this evaluation has made. */
+  private resCount = 0;
   /** Residual var name → the order it was made in. */
   private readonly made = new Map<string, number>();
   /** The iteration that made each residual key var (`i1` → `input.x[i1]`), for ensureGenerators. */
@@ -100,6 +101,10 @@ export class PartialEvaluator {
     this.unknowns = options.unknowns;
     this.disabled = options.disableInlining;
     this.dataNode = ctx.ruleTree?.child({ type: "var", value: "data" } as Term);
+  }
+
+  private res(term: Term): Res {
+    return new Res(term, ++this.resCount);
   }
 
   run(body: Body): PartialResult {
@@ -225,7 +230,7 @@ export class PartialEvaluator {
     const residualName = name.startsWith("$") ? `$pe${n}` : name + frame.suffix;
     this.made.set(residualName, n);
     if (frame.suffix !== "" || name.startsWith("$")) this.locals.add(residualName);
-    const r = new Res({ type: "var", value: residualName, location: loc });
+    const r = this.res({ type: "var", value: residualName, location: loc });
     this.bind(frame, name, r);
     return r;
   }
@@ -435,16 +440,16 @@ export class PartialEvaluator {
       case "ref":
         return this.evalRef(frame, t.value, t.location, k, expected);
       case "array":
-        return this.evalTerms(frame, t.value, 0, [], (vs) => k(vs.some((v) => v instanceof Res) ? new Res({ ...t, value: vs.map((v) => this.toTerm(v, t.location)) }) : [...(vs as Value[])]));
+        return this.evalTerms(frame, t.value, 0, [], (vs) => k(vs.some((v) => v instanceof Res) ? this.res({ ...t, value: vs.map((v) => this.toTerm(v, t.location)) }) : [...(vs as Value[])]));
       case "set":
-        return this.evalTerms(frame, t.value, 0, [], (vs) => k(vs.some((v) => v instanceof Res) ? new Res({ ...t, value: vs.map((v) => this.toTerm(v, t.location)) }) : new RegoSet(vs as Value[])));
+        return this.evalTerms(frame, t.value, 0, [], (vs) => k(vs.some((v) => v instanceof Res) ? this.res({ ...t, value: vs.map((v) => this.toTerm(v, t.location)) }) : new RegoSet(vs as Value[])));
       case "object": {
         const flat = t.value.flat();
         return this.evalTerms(frame, flat, 0, [], (vs) => {
           if (vs.some((v) => v instanceof Res)) {
             const pairs: [Term, Term][] = [];
             for (let i = 0; i < vs.length; i += 2) pairs.push([this.toTerm(vs[i]!, t.location), this.toTerm(vs[i + 1]!, t.location)]);
-            return k(new Res({ ...t, value: pairs }));
+            return k(this.res({ ...t, value: pairs }));
           }
           const entries: [Value, Value][] = [];
           for (let i = 0; i < vs.length; i += 2) entries.push([vs[i] as Value, vs[i + 1] as Value]);
@@ -484,7 +489,7 @@ export class PartialEvaluator {
       for (let i = 0; i < entries.length; i++) {
         for (let j = 0; j < i; j++) {
           if (equal(entries[i]![0], entries[j]![0]) && !equal(entries[i]![1], entries[j]![1])) {
-            throw new RegoError("eval_conflict_error", "object keys must be unique", t.location);
+            throw conflictError("object", t.location);
           }
         }
       }
@@ -547,7 +552,7 @@ export class PartialEvaluator {
 
   private residualRefFrom(frame: Frame, ref: Ref, from: number, base: Term[], loc: NodeLocation, k: (v: PV) => void): void {
     const go = (j: number, acc: Term[]): void => {
-      if (j === ref.length) return k(new Res(acc.length === 1 && !isRoot(acc[0]!) ? acc[0]! : { type: "ref", value: acc, location: loc }));
+      if (j === ref.length) return k(this.res(acc.length === 1 && !isRoot(acc[0]!) ? acc[0]! : { type: "ref", value: acc, location: loc }));
       const t = ref[j]!;
       if (t.type === "var" && !frame.vars.has(t.value)) {
         const mark = this.trail.length;
@@ -725,7 +730,7 @@ export class PartialEvaluator {
       this.evalTerm(f, r.head.value!, (vv) => {
         if (vv instanceof Res) throw whole;
         const same = entries.find(([x]) => equal(x, kv));
-        if (same && !equal(same[1], vv)) throw new RegoError("eval_conflict_error", "object keys must be unique", r.location);
+        if (same && !equal(same[1], vv)) throw conflictError("object", r.location);
         if (!same) entries.push([kv, vv]);
       });
     });
@@ -766,7 +771,7 @@ export class PartialEvaluator {
     const { branches, values } = this.ruleBranches(
       rules.filter((r) => !r.default),
       (rule, f, emit) => this.evalBody(f, rule.body, 0, () => this.evalTerm(f, rule.head.value ?? boolTrue(loc), emit)),
-      "complete rules must not produce multiple outputs",
+      "rule",
       rules[0]!.location,
     );
     if (values) {
@@ -790,7 +795,7 @@ export class PartialEvaluator {
   private ruleBranches(
     rules: readonly Rule[],
     run: (rule: Rule, frame: Frame, emit: (v: PV) => void) => void,
-    conflict: string,
+    conflict: ConflictKind,
     loc: NodeLocation,
   ): { branches: Branch[]; values?: Value[] } {
     const branches: Branch[] = [];
@@ -809,7 +814,7 @@ export class PartialEvaluator {
     if (branches.some(residual)) return { branches };
     const values: Value[] = [];
     for (const b of branches) if (!values.some((v) => equal(v, b.value as Value))) values.push(b.value as Value);
-    if (values.length > 1) throw new RegoError("eval_conflict_error", conflict, loc);
+    if (values.length > 1) throw conflictError(conflict, loc);
     return { branches, values };
   }
 
@@ -878,7 +883,7 @@ export class PartialEvaluator {
     }
     for (const b of branches) list.push(mk(this.toTerm(b.value, loc), b.saved, false, b.args));
     this.supportRules.set(key, list);
-    const res = new Res({ type: "ref", value: [{ type: "var", value: "data", location: loc }, str("partial", loc), ...path.slice(1).map((s) => str(s, loc))], location: loc });
+    const res = this.res({ type: "ref", value: [{ type: "var", value: "data", location: loc }, str("partial", loc), ...path.slice(1).map((s) => str(s, loc))], location: loc });
     this.supportRefs.set(rules, res);
     return res;
   }
@@ -921,7 +926,7 @@ export class PartialEvaluator {
           };
           bindArgs(0);
         },
-        "functions must not produce multiple outputs for same inputs",
+        "function",
         e.location,
       );
       if (defaults.length > 0) {
@@ -987,7 +992,7 @@ export class PartialEvaluator {
     const positive: Expr = { ...e, negated: false };
     const id = ++this.frames;
     const before = this.generated;
-    const start = resCount;
+    const start = this.resCount;
     // each branch with the iterations its negated expressions need (they are positive expressions
     // over vars made inside: the branches are then not inlined)
     const branches = this.collect((emit) => this.evalExpr(frame, positive, () => emit(true))).map((b) => ({ ...b, saved: this.ensureGenerators(b.saved) }));

@@ -11,9 +11,10 @@ import type { Body, Module } from "../ast/nodes.js";
 import { printBody, printModule } from "../ast/print.js";
 import { bodyToOpaJson, moduleToOpaJson, type JsonValue } from "../ast/opaJson.js";
 import { loadAllBuiltins } from "../../runtime/builtins/catalog.js";
-import { RegoError, resourceError } from "../../runtime/errors.js";
+import { RegoError } from "../../runtime/errors.js";
 import { compiledProgram, compiledQuery, parseUnknowns } from "./program.js";
 import { PartialEvaluator } from "./eval.js";
+import { partialInternalError, unknownsNotArrayError } from "./errors.js";
 
 export interface PartialOptions {
   /** File name → Rego source (as Engine holds them). */
@@ -48,7 +49,7 @@ export async function partialEval(options: PartialOptions): Promise<PartialResul
 }
 
 function evaluatePartially(options: PartialOptions): PartialResult {
-  if (!Array.isArray(options.unknowns)) throw new RegoError("pe_invalid_unknown", "partial evaluation: unknowns must be an array of refs");
+  if (!Array.isArray(options.unknowns)) throw unknownsNotArrayError();
   const v0 = options.v0Compatible === true;
   const program = compiledProgram(options.modules, v0);
   const query = compiledQuery(program, options.query, v0);
@@ -60,7 +61,7 @@ function evaluatePartially(options: PartialOptions): PartialResult {
   } catch (e) {
     // a RegoError is the answer; the stack or memory running out, or a bug, becomes one
     if (e instanceof RegoError) throw e;
-    throw resourceError(e, "partial evaluation: ") ?? new RegoError("eval_internal_error", `partial evaluation: internal error: ${e instanceof Error ? e.message : String(e)}`, undefined, { cause: e });
+    throw partialInternalError(e);
   }
 }
 

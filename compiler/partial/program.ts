@@ -8,6 +8,7 @@ import type { CompileContext } from "../passes/context.js";
 import { compileModules, compileQuery, throwIfFailed } from "../passes/runner.js";
 import { parseQueryResult } from "../syntax/index.js";
 import { RegoError, RegoErrors } from "../../runtime/errors.js";
+import { badUnknownError, emptyQueryError } from "./errors.js";
 
 export interface Program {
   ctx: CompileContext;
@@ -16,8 +17,9 @@ export interface Program {
 
 const MAX_PROGRAMS = 16;
 const MAX_QUERIES = 256;
+/** A cache (module state on purpose): the last few programs compiled, by their sources' text. */
 const programs = new Map<string, Program>();
-/** The same sources object (an Engine's frozen modules) is looked up without reading its text. */
+/** A cache (module state on purpose), beside `programs`: the same sources object (an Engine's frozen modules) is looked up without reading its text. */
 const bySources = new WeakMap<object, { v0: boolean; program: Program }>();
 
 /** The modules compiled (errors thrown as RegoErrors); the last few programs are kept. */
@@ -43,7 +45,7 @@ export function compiledProgram(modules: Readonly<Record<string, string>>, v0: b
 
 /** The query compiled against the program (errors thrown as RegoErrors). */
 export function compiledQuery(p: Program, text: string, v0: boolean): Body {
-  if (typeof text !== "string" || text.trim() === "") throw new RegoError("rego_compile_error", "partial evaluation: the query must be a non-empty string");
+  if (typeof text !== "string" || text.trim() === "") throw emptyQueryError();
   let body = p.queries.get(text);
   if (body) return body;
   const r = parseQueryResult(text, { file: "", regoVersion: v0 ? "v0" : "v1" });
@@ -56,6 +58,7 @@ export function compiledQuery(p: Program, text: string, v0: boolean): Body {
   return body;
 }
 
+/** A cache (module state on purpose): the unknowns and disabled refs parsed, by their text. */
 const parsedRefs = new Map<string, Term[]>();
 const MAX_REFS = 1024;
 
@@ -64,7 +67,7 @@ export function parseUnknowns(texts: readonly unknown[], what: string): Term[][]
   return texts.map((text) => {
     const known = typeof text === "string" ? parsedRefs.get(text) : undefined;
     if (known) return known;
-    const bad = (why: string): RegoError => new RegoError("pe_invalid_unknown", `partial evaluation: ${what} ${JSON.stringify(text)} ${why}`);
+    const bad = (why: string): RegoError => badUnknownError(what, text, why);
     if (typeof text !== "string") throw bad("is not a string");
     const r = parseQueryResult(text, { file: "", regoVersion: "v1" });
     const e = r.body?.length === 1 ? r.body[0]! : undefined;

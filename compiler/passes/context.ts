@@ -11,6 +11,7 @@ import { SchemaSet } from "./types/schema.js";
 import { collectFacts, FactCollector, ModuleFacts } from "./analysis/facts.js";
 import { stringTerm } from "../ast/terms.js";
 import { opaRef } from "../ast/print.js";
+import { errorLimitError } from "../errors.js";
 
 export interface CompileOptions {
   capabilities?: Capabilities;
@@ -126,7 +127,7 @@ export class CompileContext {
   /** Records an error; past the limit, records "error limit reached" and stops the stage. */
   err(code: RegoErrorCode, message: string, location: NodeLocation | undefined): void {
     if (this.maxErrors > 0 && this.errors.length >= this.maxErrors) {
-      this.errors.push(new RegoError("rego_compile_error", "error limit reached"));
+      this.errors.push(errorLimitError());
       throw new ErrorLimitReached();
     }
     this.errors.push(new RegoError(code, message, location ? plainLoc(location) : undefined));

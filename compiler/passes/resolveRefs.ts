@@ -7,6 +7,7 @@ import type { CompileContext } from "./context.js";
 import { copyTerm } from "../ast/copy.js";
 import { isAssignment, isGround, refTerm, stringTerm, validEqAssignArgCount } from "../ast/terms.js";
 import { opaRef } from "../ast/print.js";
+import { varsOf, type VarParams } from "../ast/visit.js";
 import { assertNever } from "../../runtime/errors.js";
 
 interface Global {
@@ -206,40 +207,12 @@ function declaredIn(e: Expr, out: Set<string> | undefined): Set<string> | undefi
   return out;
 }
 
+/** The vars of `t` outside its closures (comprehensions, template strings), added to `out`. */
 function collectVars(t: Term, out: Set<string>): void {
-  switch (t.type) {
-    case "var":
-      out.add(t.value);
-      return;
-    case "ref":
-    case "array":
-    case "set":
-    case "call": {
-      const xs = t.value;
-      for (let i = 0; i < xs.length; i++) collectVars(xs[i]!, out);
-      return;
-    }
-    case "object": {
-      const kvs = t.value;
-      for (let i = 0; i < kvs.length; i++) {
-        collectVars(kvs[i]![0], out);
-        collectVars(kvs[i]![1], out);
-      }
-      return;
-    }
-    case "string":
-    case "number":
-    case "boolean":
-    case "null":
-    case "arraycomprehension":
-    case "setcomprehension":
-    case "objectcomprehension":
-    case "templatestring":
-      return;
-    default:
-      assertNever(t);
-  }
+  varsOf(t, OUTSIDE_CLOSURES, out);
 }
+
+const OUTSIDE_CLOSURES: VarParams = { skipClosures: true };
 
 /** Adds the vars of a function argument to `argVars`; the error if it shadows `input`/`data`
  * (the walk stops at the first). */

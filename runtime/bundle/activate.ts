@@ -10,7 +10,8 @@ import type { Bindings } from "../eval/prepared.js";
 import { Store } from "../store/index.js";
 import type { JSONValue } from "../value/json.js";
 import type { Manifest, ParsedBundle } from "./archive.js";
-import { formatRoots, underRoots } from "./roots.js";
+import { underRoots } from "./roots.js";
+import { moduleOutsideRootsError, noPlanEntrypointError } from "./errors.js";
 
 /** Evaluates one decision path against the bundle's data: the client's answer ({} when undefined). */
 type Evaluator = (input: unknown, data: unknown, deadline: DeadlineOptions | undefined) => Promise<{ result?: JSONValue }>;
@@ -101,7 +102,7 @@ async function planEvaluators(plan: unknown): Promise<{ compile: (path: string) 
   const has = (path: string): boolean => prepared.entrypoints.includes(path);
   const compile = async (path: string): Promise<Evaluator> => {
     if (!prepared.entrypoints.includes(path)) {
-      throw new RegoError("bundle_error", `bundle: /plan.json has no entrypoint ${JSON.stringify(path)} (it has: ${prepared.entrypoints.join(", ")})`);
+      throw noPlanEntrypointError(path, prepared.entrypoints);
     }
     return async (input, data, deadline) => {
       let rows: Bindings[];
@@ -129,9 +130,7 @@ export async function checkPackages(modules: Record<string, string>, roots: read
     if (!module) throw wrapCompileError("bundle: the policy does not compile", errors[0]);
     const path = module.package.path.slice(1).map((t) => (t.type === "string" ? t.value : ""));
     if (!underRoots(roots, path)) {
-      throw new RegoError("bundle_error", `manifest roots ${formatRoots(roots)} do not permit 'data.${path.join(".")}' in module '${file}'`, undefined, {
-        details: { entry: file },
-      });
+      throw moduleOutsideRootsError(roots, path, file);
     }
   }
 }

@@ -21,6 +21,7 @@ import type { ArchiveLimits } from "./client.js";
 import type { VerificationConfig } from "./config.js";
 import { verifyBundle } from "./signatures.js";
 import { parsePatch, PATCH_FILE, type PatchOperation } from "./patch.js";
+import { archiveEntryError, gzipError, tarError, uncompressedTooLargeError } from "./errors.js";
 
 export interface Manifest {
   revision: string;
@@ -61,9 +62,9 @@ async function decompress(archive: Buffer, maxBytes: number): Promise<Buffer> {
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === "ERR_BUFFER_TOO_LARGE") {
-      throw new RegoError("bundle_error", `bundle archive: uncompressed size exceeds the limit of ${maxBytes} bytes`, undefined, { cause: e });
+      throw uncompressedTooLargeError(maxBytes, e);
     }
-    throw new RegoError("bundle_error", `bundle archive: not a valid gzip stream: ${(e as Error).message}`, undefined, { cause: e });
+    throw gzipError(e);
   }
 }
 
@@ -79,23 +80,23 @@ function untar(tar: Buffer, maxEntries: number): Promise<Map<string, Buffer>> {
     };
     const onEntry = (entry: ReadEntry) => {
       if (failed || ++count > maxEntries) {
-        if (!failed) fail(entryError(entry.path, `the archive has more than ${maxEntries} entries`));
+        if (!failed) fail(archiveEntryError(entry.path, `the archive has more than ${maxEntries} entries`));
         entry.resume();
         return;
       }
       const path = safePath(entry.path);
-      if (typeof path !== "string") return fail(entryError(entry.path, path.reason)), entry.resume();
+      if (typeof path !== "string") return fail(archiveEntryError(entry.path, path.reason)), entry.resume();
       if (entry.type === "Directory") return void entry.resume();
       if (entry.type !== "File" && entry.type !== "OldFile" && entry.type !== "ContiguousFile") {
-        return fail(entryError(entry.path, `${entry.type} entries are not allowed`)), entry.resume();
+        return fail(archiveEntryError(entry.path, `${entry.type} entries are not allowed`)), entry.resume();
       }
-      if (files.has(path)) return fail(entryError(entry.path, "duplicate entry")), entry.resume();
+      if (files.has(path)) return fail(archiveEntryError(entry.path, "duplicate entry")), entry.resume();
       const chunks: Buffer[] = [];
       entry.on("data", (c: Buffer) => chunks.push(c));
       entry.on("end", () => files.set(path, Buffer.concat(chunks)));
     };
     const parser = new Parser({ strict: true, onReadEntry: onEntry });
-    parser.on("error", (e: Error) => reject(failed ?? new RegoError("bundle_error", `bundle archive: not a valid tar stream: ${e.message}`, undefined, { cause: e })));
+    parser.on("error", (e: Error) => reject(failed ?? tarError(e)));
     parser.on("abort", () => reject(failed));
     parser.on("end", () => (failed ? reject(failed) : resolve(files)));
     parser.end(tar);
@@ -111,9 +112,6 @@ function safePath(raw: string): string | { reason: string } {
   return "/" + parts.join("/");
 }
 
-function entryError(entry: string, message: string): RegoError {
-  return new RegoError("bundle_error", `bundle archive: entry ${JSON.stringify(entry)}: ${message}`, undefined, { details: { entry } });
-}
 
 /** A bundle from its files by normalised path ("/a/data.json"): an archive's entries, or the files
  * of a bundle directory (`regoc test --bundle`). */
@@ -136,9 +134,9 @@ export function assemble(files: Map<string, Buffer>): ParsedBundle {
   }
   const patch = files.get(PATCH_FILE);
   if (patch !== undefined) {
-    bundle.patch = parsePatch(parseJSON(PATCH_FILE, patch), manifest.roots, entryError);
+    bundle.patch = parsePatch(parseJSON(PATCH_FILE, patch), manifest.roots, archiveEntryError);
     const other = Object.keys(bundle.data).length > 0 ? "data" : Object.keys(bundle.modules).length > 0 ? "policy" : bundle.plan !== undefined ? "plan" : undefined;
-    if (other) throw entryError(PATCH_FILE, `delta bundle expected to contain only patch file but ${other} files found`);
+    if (other) throw archiveEntryError(PATCH_FILE, `delta bundle expected to contain only patch file but ${other} files found`);
     return bundle;
   }
   checkDataRoots(bundle.data, manifest.roots);
@@ -148,20 +146,20 @@ export function assemble(files: Map<string, Buffer>): ParsedBundle {
 function readManifest(content: Buffer | undefined): Manifest {
   if (content === undefined) return { revision: "", roots: [""] };
   const m = parseJSON("/.manifest", content);
-  if (typeof m !== "object" || m === null || Array.isArray(m)) throw entryError("/.manifest", "must be a JSON object");
+  if (typeof m !== "object" || m === null || Array.isArray(m)) throw archiveEntryError("/.manifest", "must be a JSON object");
   const { revision = "", roots = [""] } = m as { revision?: unknown; roots?: unknown };
-  if (typeof revision !== "string") throw entryError("/.manifest", "revision must be a string");
-  if (!Array.isArray(roots) || !roots.every((r) => typeof r === "string")) throw entryError("/.manifest", "roots must be a list of strings");
+  if (typeof revision !== "string") throw archiveEntryError("/.manifest", "revision must be a string");
+  if (!Array.isArray(roots) || !roots.every((r) => typeof r === "string")) throw archiveEntryError("/.manifest", "roots must be a list of strings");
   return { revision, roots: (roots as string[]).map((r) => r.replace(/^\/+|\/+$/g, "")) };
 }
 
-const dataError: DataFileError = (problem, path, message) => entryError(path, problem === "parse" ? `not valid ${path.endsWith(".json") ? "JSON" : "YAML"}: ${message}` : message);
+const dataError: DataFileError = (problem, path, message) => archiveEntryError(path, problem === "parse" ? `not valid ${path.endsWith(".json") ? "JSON" : "YAML"}: ${message}` : message);
 
 function parseJSON(path: string, content: Buffer): unknown {
   try {
     return JSON.parse(utf8(path, content));
   } catch (e) {
-    throw entryError(path, `not valid JSON: ${(e as Error).message}`);
+    throw archiveEntryError(path, `not valid JSON: ${(e as Error).message}`);
   }
 }
 
@@ -169,6 +167,6 @@ function utf8(path: string, content: Buffer): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(content);
   } catch {
-    throw entryError(path, "not valid UTF-8");
+    throw archiveEntryError(path, "not valid UTF-8");
   }
 }

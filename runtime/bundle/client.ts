@@ -26,8 +26,9 @@ import type { ParsedBundle } from "./archive.js";
 import { parseBundleConfig, type BundlesConfig, type BundleSourceConfig, type DecisionLogsConfig } from "./config.js";
 import { activeSpanIds, DecisionLogger, type DecisionEvent, type DecisionLogMetrics } from "./decisionLogs.js";
 import { Listeners } from "./listeners.js";
-import { formatRoots, rootsOverlap, underRoots } from "./roots.js";
+import { rootsOverlap, underRoots } from "./roots.js";
 import { errorFields, StatusReporter, type PluginState, type StatusReport } from "./status.js";
+import { bundlesOverlapError, closedBeforeActivationError, decisionPathError, decisionPathTypeError, deltaBeforeSnapshotError, deltaOutsideRootsError, noBundleNamedError, noManualTriggerError, notActiveError, notModifiedFirstError, persistDeltaError, persistFailedError, planNotAloneError } from "./errors.js";
 
 export interface ArchiveLimits {
   /** Compressed archive size (checked while downloading). */
@@ -181,7 +182,7 @@ export class BundleClient extends Listeners<BundleEvents> {
   /** The status of the named bundle (default: the first configured). */
   status(name?: string): BundleStatus {
     const s = name === undefined ? this.sources[0]! : this.sources.find((x) => x.config.name === name);
-    if (!s) throw new RegoError("bundle_error", `status: no bundle named ${JSON.stringify(name)}`);
+    if (!s) throw noBundleNamedError(name);
     return {
       name: s.config.name,
       revision: this.active && s.parsed ? s.parsed.manifest.revision : undefined,
@@ -205,7 +206,7 @@ export class BundleClient extends Listeners<BundleEvents> {
     if (!active) {
       const error = this.sources.find((s) => s.lastError)?.lastError;
       const why = error ? `: ${error.message}` : this.closed ? " (closed)" : " (waiting for the first download)";
-      throw new RegoError("bundle_error", `bundle ${this.sources.map((s) => s.config.name).join(", ")} is not active yet${why}`);
+      throw notActiveError(this.sources.map((s) => s.config.name), why);
     }
     const id = typeof request.decisionId === "string" && request.decisionId !== "" ? request.decisionId : globalThis.crypto.randomUUID();
     const logger = this.logger;
@@ -280,7 +281,7 @@ export class BundleClient extends Listeners<BundleEvents> {
   async trigger(): Promise<void> {
     await this.started;
     const manual = this.sources.filter((s) => s.config.trigger === "manual");
-    if (manual.length === 0) throw new RegoError("bundle_error", "trigger: no bundle has trigger: manual");
+    if (manual.length === 0) throw noManualTriggerError();
     const errors = await Promise.all(manual.map((s) => (s.running = this.poll(s))));
     const error = errors.find((e) => e !== undefined);
     if (error) throw error;
@@ -302,7 +303,7 @@ export class BundleClient extends Listeners<BundleEvents> {
     await this.started;
     await Promise.all(this.sources.map((s) => s.running));
     await this.activation.catch(() => {});
-    this.settleFirst?.(new RegoError("bundle_error", `bundle ${this.sources[0]!.config.name}: closed before the first activation`));
+    this.settleFirst?.(closedBeforeActivationError(this.sources[0]!.config.name));
     await this.logger?.stop();
     this.reporter?.update(this.statusReport());
     await this.reporter?.stop();
@@ -358,7 +359,7 @@ export class BundleClient extends Listeners<BundleEvents> {
     if (!got.modified) {
       // Not modified with nothing active: the server claims a bundle this client never received.
       if (s.parsed === undefined) {
-        throw new RegoError("bundle_error", `bundle ${s.config.name}: server replied with HTTP 304 Not Modified before any bundle was downloaded`);
+        throw notModifiedFirstError(s.config.name);
       }
       s.lastError = undefined;
       this.emit("unchanged", this.status(s.config.name));
@@ -367,13 +368,13 @@ export class BundleClient extends Listeners<BundleEvents> {
     const parsed = await this.read(s, got.body);
     s.type = parsed.patch === undefined ? "snapshot" : "delta";
     if (parsed.patch !== undefined && s.config.persist) {
-      throw new RegoError("bundle_error", `bundle ${s.config.name}: 'persist' is true in the config: persisting a delta bundle to disk is not supported`);
+      throw persistDeltaError(s.config.name);
     }
     const committed = await this.accept(s, parsed, got.etag);
     if (committed && s.config.persist) {
       const { writePersisted } = await import("./persist.js");
       await writePersisted(this.config.persistenceDirectory, s.config.name, got.body).catch((e: unknown) => {
-        this.emit("failed", new RegoError("bundle_error", `bundle ${s.config.name}: persisting the bundle failed: ${(e as Error).message}`, undefined, { cause: e }), this.status(s.config.name));
+        this.emit("failed", persistFailedError(s.config.name, e), this.status(s.config.name));
       });
     }
     return undefined;
@@ -384,11 +385,11 @@ export class BundleClient extends Listeners<BundleEvents> {
     const parsed = await readArchive(archive, this.limits, { name: s.config.name, config: s.config.signing });
     if (parsed.patch === undefined) return parsed;
     // A delta applies to this bundle's last good snapshot, whose policy it keeps.
-    if (!s.parsed) throw new RegoError("bundle_error", `bundle ${s.config.name}: a delta bundle arrived before any snapshot bundle`);
+    if (!s.parsed) throw deltaBeforeSnapshotError(s.config.name);
     const { applyPatch } = await import("./patch.js");
     for (const op of parsed.patch) {
       if (!underRoots(s.parsed.manifest.roots, op.path)) {
-        throw new RegoError("bundle_error", `bundle ${s.config.name}: delta: manifest roots ${formatRoots(s.parsed.manifest.roots)} do not permit data patch at path '${op.path.join("/")}'`);
+        throw deltaOutsideRootsError(s.config.name, s.parsed.manifest.roots, op.path);
       }
     }
     return { ...s.parsed, manifest: { ...s.parsed.manifest, revision: parsed.manifest.revision }, data: applyPatch(s.parsed.data, parsed.patch, s.config.name) };
@@ -465,7 +466,7 @@ function retryDelay(failures: number, maxMs: number): number {
 /** OPA's rule for several bundles: no root of one may contain or lie inside a root of another. */
 function checkDisjoint(name: string, a: ParsedBundle, otherName: string, b: ParsedBundle): void {
   if (rootsOverlap(a.manifest.roots, b.manifest.roots)) {
-    throw new RegoError("bundle_error", `bundle ${name}: manifest roots ${formatRoots(a.manifest.roots)} overlap the roots ${formatRoots(b.manifest.roots)} of bundle ${otherName}`);
+    throw bundlesOverlapError(name, a.manifest.roots, b.manifest.roots, otherName);
   }
 }
 
@@ -473,7 +474,7 @@ function checkDisjoint(name: string, a: ParsedBundle, otherName: string, b: Pars
 function combine(bundles: readonly (readonly [string, ParsedBundle])[]): ParsedBundle {
   const out: ParsedBundle = { manifest: { revision: "", roots: [] }, modules: {}, data: {} };
   for (const [name, b] of bundles) {
-    if (b.plan !== undefined) throw new RegoError("bundle_error", `bundle ${name}: a bundle with /plan.json must be the client's only bundle`);
+    if (b.plan !== undefined) throw planNotAloneError(name);
     out.manifest.roots.push(...b.manifest.roots);
     for (const [path, text] of Object.entries(b.modules)) out.modules[`/${name}${path}`] = text;
     merge(out.data, structuredClone(b.data));
@@ -493,11 +494,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 /** "data.a.b", "/a/b" or "a/b" → "a/b"; each segment must be a Rego identifier (it becomes a rule ref). */
 function decisionPath(raw: unknown): string {
-  if (typeof raw !== "string") throw new RegoError("bundle_error", "decision: `path` must be a string such as \"authz/allow\"");
+  if (typeof raw !== "string") throw decisionPathTypeError();
   const text = raw.trim();
   const segs = text.startsWith("data.") ? text.slice(5).split(".") : text.replace(/^\/+|\/+$/g, "").split("/");
   if (!segs.every((s) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s))) {
-    throw new RegoError("bundle_error", `decision: invalid path ${JSON.stringify(raw)}: use "pkg/rule" with identifier segments`);
+    throw decisionPathError(raw);
   }
   return segs.join("/");
 }

@@ -12,7 +12,7 @@
 // from the environment; an unset variable is an error (OPA would substitute "" and send an empty
 // token, which only shows up later as a 401). Every validation error names the field.
 import { parse as parseYaml } from "yaml";
-import { RegoError } from "../errors.js";
+import { configFieldError, configSyntaxError } from "./errors.js";
 
 export interface KeyConfig {
   /** A PEM public key or certificate (RS*, PS*, ES*, EdDSA) or the shared secret (HS*). */
@@ -230,7 +230,7 @@ function parseText(text: string): unknown {
   try {
     return parseYaml(text);
   } catch (e) {
-    throw new RegoError("bundle_error", `bundle config: not valid YAML/JSON: ${(e as Error).message}`, undefined, { cause: e });
+    throw configSyntaxError(e);
   }
 }
 
@@ -373,5 +373,5 @@ function describe(v: unknown): string {
 }
 
 function fail(field: string, message: string): never {
-  throw new RegoError("bundle_error", `bundle config: ${field}: ${message}`, undefined, { details: { field } });
+  throw configFieldError(field, message);
 }

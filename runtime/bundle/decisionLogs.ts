@@ -2,11 +2,12 @@
 // fields), the drop rule asked first, then the mask rule's erasures and upserts; the event goes to
 // the console, to the `onDecision` callback and into a bounded buffer that a loop uploads as gzip
 // JSON arrays to `<service>/logs`. A full buffer drops its oldest events; a failed upload keeps its
-// events and retries after an exponential backoff (from 100 ms, capped at max_delay_seconds).
+// events and retries after an exponential backoff (from MIN_RETRY_MS, capped at max_delay_seconds).
 // Node-only parts (gzip, HTTP) load on the first upload, so the runtime index stays browser-safe.
 import { RegoError } from "../errors.js";
 import type { JSONValue } from "../value/json.js";
 import type { DecisionLogsConfig } from "./config.js";
+import { badMaskError, decisionLogError, logRuleFailedError, maskNotSetError } from "./errors.js";
 
 /** A decision log event (OPA's EventV1 fields that apply to a library client). */
 export interface DecisionEvent {
@@ -46,7 +47,7 @@ export interface DecisionLoggerOptions {
   write?: ((line: string) => void) | undefined;
 }
 
-// OPA's util.DefaultBackoff: base 100 ms, factor 1.6, jitter 0.2, capped at max_delay_seconds.
+// OPA's util.DefaultBackoff: the base, factor and jitter below, capped at max_delay_seconds.
 const MIN_RETRY_MS = 100;
 const BACKOFF_FACTOR = 1.6;
 const BACKOFF_JITTER = 0.2;
@@ -152,8 +153,7 @@ export class DecisionLogger {
       this.metrics.counter_decision_logs_encoding_failure++;
       // An evaluation error's message may quote the input (a token): status carries its code only.
       const own = e instanceof RegoError && e.code === "decision_log_error";
-      const code = (e as { code?: unknown })?.code;
-      this.lastError = own ? e : new RegoError("decision_log_error", `decision log: the drop or mask rule failed (${typeof code === "string" ? code : "error"})`, undefined, { cause: e });
+      this.lastError = own ? e : logRuleFailedError(e);
       return;
     }
     let json: string | undefined;
@@ -163,7 +163,7 @@ export class DecisionLogger {
       } catch (e) {
         // An input JSON cannot encode (a BigInt, a cycle): the event is lost, the decision stands.
         this.metrics.counter_decision_logs_encoding_failure++;
-        this.lastError = asError(e, "decision log: the event is not JSON");
+        this.lastError = decisionLogError(e, "decision log: the event is not JSON");
         return;
       }
       if (this.config.console) (this.options.write ?? console.log)(json);
@@ -245,7 +245,7 @@ export class DecisionLogger {
       }
       this.lastError = undefined;
     } catch (e) {
-      this.lastError = asError(e, "decision log upload failed");
+      this.lastError = decisionLogError(e, "decision log upload failed");
       throw this.lastError;
     }
   }
@@ -286,14 +286,10 @@ export class DecisionLogger {
   }
 }
 
-function asError(e: unknown, what: string): RegoError {
-  if (e instanceof RegoError) return e;
-  return new RegoError("decision_log_error", `${what}: ${(e as Error)?.message ?? String(e)}`, undefined, { cause: e });
-}
 
 /** Applies the mask rule's answer (JSON pointers to erase, or {op, path, value}) to the event, as OPA does. */
 export function applyMasks(event: DecisionEvent, rules: JSONValue): void {
-  if (!Array.isArray(rules)) throw new RegoError("decision_log_error", `decision log: the mask rule must be a set, got ${JSON.stringify(rules)}`);
+  if (!Array.isArray(rules)) throw maskNotSetError(rules);
   const parsed = rules.map(parseMaskRule);
   if (parsed.some((r) => r.parts[0] === "input")) event.input = copy(event.input);
   if (parsed.some((r) => r.parts[0] === "result")) event.result = copy(event.result) as JSONValue;
@@ -329,7 +325,7 @@ function parseMaskRule(raw: JSONValue): MaskRule {
     value = raw["value"];
   }
   const bad = (why: string): never => {
-    throw new RegoError("decision_log_error", `decision log: mask ${JSON.stringify(raw)}: ${why}`);
+    throw badMaskError(raw, why);
   };
   if (op !== "remove" && op !== "upsert") bad(`op must be "remove" or "upsert"`);
   if (typeof path !== "string" || path === "") return bad("the path must be a non-empty string");

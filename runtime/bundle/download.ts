@@ -11,6 +11,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { RegoError } from "../errors.js";
 import { MAX_TIMER_SECONDS, type BundleSourceConfig } from "./config.js";
+import { archiveTooLargeError, httpStatusError, requestFailedError, requestFailure } from "./errors.js";
 
 /** `longPoll`: the server answered with OPA's bundle content type, so it holds requests until a change. */
 export type DownloadResult = ({ modified: true; body: Buffer; etag: string | undefined } | { modified: false }) & { longPoll: boolean };
@@ -55,17 +56,15 @@ export async function download(config: BundleSourceConfig, options: DownloadOpti
     }
     if (res.statusCode !== 200) {
       res.resume();
-      throw new RegoError("bundle_error", `bundle ${config.name}: ${shown}: server replied with HTTP ${res.statusCode} ${res.statusMessage ?? ""}`.trimEnd(), undefined, {
-        details: { status: res.statusCode },
-      });
+      throw httpStatusError("bundle_error", `bundle ${config.name}: ${shown}`, res.statusCode, res.statusMessage);
     }
     const body = await readBody(res, options.maxBytes, config.name, signal);
     const etag = res.headers.etag;
     return { modified: true, body, etag: typeof etag === "string" && etag !== "" ? etag : undefined, longPoll };
   } catch (e) {
     if (e instanceof RegoError) throw e;
-    const why = options.signal.aborted ? "stopped" : signal.aborted ? `timed out after ${timeoutSeconds} s` : (e as Error).message;
-    throw new RegoError("bundle_error", `bundle ${config.name}: download of ${shown} failed: ${why}`, undefined, { cause: e });
+    const why = requestFailure(options.signal.aborted, signal.aborted, timeoutSeconds, e);
+    throw requestFailedError("bundle_error", `bundle ${config.name}: download of ${shown}`, why, e);
   } finally {
     clearTimeout(timer);
     options.signal.removeEventListener("abort", stop);
@@ -134,7 +133,7 @@ function readBody(res: IncomingMessage, maxBytes: number, name: string, signal: 
       size += c.length;
       if (size > maxBytes) {
         // Reject before destroying: destroy() emits "aborted" at once, which would reject first.
-        reject(new RegoError("bundle_error", `bundle ${name}: archive larger than the limit of ${maxBytes} bytes`));
+        reject(archiveTooLargeError(name, maxBytes));
         res.destroy();
         return;
       }

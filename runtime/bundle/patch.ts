@@ -3,7 +3,8 @@
 // add sets an object key or inserts into an array (index or "-"), under an existing parent;
 // remove and replace need an existing target. Every path must lie under the manifest's roots.
 import { RegoError } from "../errors.js";
-import { formatRoots, underRoots } from "./roots.js";
+import { underRoots } from "./roots.js";
+import { deltaOpError, patchOutsideRoots } from "./errors.js";
 
 export const PATCH_FILE = "/patch.json";
 
@@ -26,7 +27,7 @@ export function parsePatch(doc: unknown, roots: readonly string[], error: EntryE
     if (typeof path !== "string") throw error(PATCH_FILE, `data[${i}].path must be a string`);
     const segments = path.replace(/^\/+|\/+$/g, "").split("/").filter((s) => s !== "");
     if (segments.length === 0) throw error(PATCH_FILE, `data[${i}].path must name a document below data`);
-    if (!underRoots(roots, segments)) throw error(PATCH_FILE, `manifest roots ${formatRoots(roots)} do not permit data patch at path '${segments.join("/")}'`);
+    if (!underRoots(roots, segments)) throw error(PATCH_FILE, patchOutsideRoots(roots, segments));
     if (op !== "remove" && value === undefined) throw error(PATCH_FILE, `data[${i}]: ${op} needs a value`);
     return op === "remove" ? { op, path: segments } : { op, path: segments, value };
   });
@@ -37,7 +38,7 @@ export function applyPatch(data: Record<string, unknown>, ops: readonly PatchOpe
   const out = structuredClone(data);
   for (const { op, path, value } of ops) {
     const fail = (why: string): never => {
-      throw new RegoError("bundle_error", `bundle ${bundle}: delta: ${op} /${path.join("/")}: ${why}`);
+      throw deltaOpError(bundle, op, path, why);
     };
     let parent: unknown = out;
     for (const seg of path.slice(0, -1)) {

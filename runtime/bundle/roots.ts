@@ -2,7 +2,7 @@
 // semantics (roots may not overlap; data and packages must sit under a root); the messages are OPA's.
 // The roots come from the bundle's server: they are read into a tree of segments once, so that
 // every check is linear in the roots and paths, whatever their number.
-import { RegoError } from "../errors.js";
+import { dataOutsideRootsError, overlappedRootsError } from "./errors.js";
 
 type Tree = Record<string, unknown>;
 
@@ -62,7 +62,7 @@ export function checkRootsOverlap(roots: readonly string[]): void {
   const { overlap } = rootTree(roots);
   if (overlap) {
     const [i, j] = overlap;
-    throw new RegoError("bundle_error", `manifest has overlapped roots: '${roots[i]}' and '${roots[j]}'`, undefined, { details: { entry: "/.manifest" } });
+    throw overlappedRootsError(roots[i]!, roots[j]!);
   }
 }
 
@@ -100,18 +100,9 @@ export function checkDataRoots(data: Tree, roots: readonly string[]): void {
       for (const k of Object.keys(value)) walk(value[k], [...path, k], node.children.get(k));
       return;
     }
-    throw new RegoError(
-      "bundle_error",
-      `manifest roots ${formatRoots(roots)} do not permit data at path '/${path.join("/")}' (hint: check bundle directory structure)`,
-      undefined,
-      { details: { path: "/" + path.join("/") } },
-    );
+    throw dataOutsideRootsError(roots, path);
   };
   walk(data, [], roots.length > 0 ? treeOf(roots) : undefined);
-}
-
-export function formatRoots(roots: readonly string[]): string {
-  return `[${roots.join(" ")}]`;
 }
 
 function isTree(v: unknown): v is Tree {

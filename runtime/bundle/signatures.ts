@@ -14,6 +14,7 @@ import { parse as parseYaml } from "yaml";
 import { RegoError } from "../errors.js";
 import { goGlob } from "../goGlob.js";
 import { SIGNING_ALGORITHMS, type KeyConfig, type VerificationConfig } from "./config.js";
+import { signatureError } from "./errors.js";
 
 /** OPA's hashing algorithm names → node:crypto's. */
 const HASHES: Record<string, string> = {
@@ -45,7 +46,7 @@ interface FileDigest {
  */
 export async function verifyBundle(name: string, files: ReadonlyMap<string, Buffer>, config: VerificationConfig | undefined, delta = false): Promise<void> {
   const fail: Fail = (message, cause) => {
-    throw new RegoError("bundle_error", `bundle ${name}: signature: ${message}`, undefined, { ...(cause ? { cause } : {}), details: { entry: SIGNATURES_FILE } });
+    throw signatureError(name, message, cause);
   };
   const raw = files.get(SIGNATURES_FILE);
   const signatures = raw === undefined ? undefined : readSignaturesFile(raw, fail);
@@ -165,7 +166,7 @@ export function hashFile(name: string, content: Buffer, algorithm: string, fail:
 }
 
 function defaultFail(message: string, cause?: unknown): never {
-  throw new RegoError("bundle_error", message, undefined, cause ? { cause } : {});
+  throw signatureError(undefined, message, cause);
 }
 
 /** OPA's structured documents (note: not data.yml, which OPA hashes as bytes). */

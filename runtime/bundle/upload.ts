@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { constants, gzip } from "node:zlib";
 import { RegoError, type RegoErrorCode } from "../errors.js";
 import type { ServiceConfig } from "./config.js";
+import { httpStatusError, requestFailedError, requestFailure } from "./errors.js";
 
 const gzipAsync = promisify(gzip);
 
@@ -42,13 +43,13 @@ function post(code: RegoErrorCode, service: ServiceConfig, resource: string, bod
       res.on("end", () => {
         const http = res.statusCode ?? 0;
         if (http >= 200 && http < 300) resolve();
-        else reject(new RegoError(code, `POST ${url.href}: server replied with HTTP ${http} ${res.statusMessage ?? ""}`.trimEnd(), undefined, { details: { status: http } }));
+        else reject(httpStatusError(code, `POST ${url.href}`, http, res.statusMessage));
       });
       res.on("error", reject);
     });
     req.on("error", (e) => {
-      const why = outer.aborted ? "stopped" : controller.signal.aborted ? `timed out after ${service.timeoutSeconds} s` : e.message;
-      reject(new RegoError(code, `POST ${url.href} failed: ${why}`, undefined, { cause: e }));
+      const why = requestFailure(outer.aborted, controller.signal.aborted, service.timeoutSeconds, e);
+      reject(requestFailedError(code, `POST ${url.href}`, why, e));
     });
     req.end(body);
   }).finally(() => {

@@ -6,6 +6,7 @@ import { RegoError, resourceError } from "../errors.js";
 import { checkSignal } from "./deadline.js";
 import type { EvalOptions } from "../builtins/context.js";
 import { newPlainObject, setOwn, type PlainObject, type Value } from "../value/value.js";
+import { asyncEntrypointError, noEntrypointError } from "./errors.js";
 
 /** One row of a result set: the query's variable bindings. */
 export type Bindings = PlainObject;
@@ -44,7 +45,7 @@ export class PreparedQuery {
 
   constructor(table: EntrypointTable, entrypoint: string, source: string) {
     if (!Object.hasOwn(table, entrypoint)) {
-      throw new RegoError("eval_internal_error", `no entrypoint ${JSON.stringify(entrypoint)} in the module`);
+      throw noEntrypointError(entrypoint);
     }
     this.table = table;
     this.entrypoint = entrypoint;
@@ -66,7 +67,7 @@ export class PreparedQuery {
     const name = options.entrypoint ?? this.entrypoint;
     const info = this.info(name);
     if (info.async) {
-      throw new RegoError("eval_internal_error", `entrypoint ${JSON.stringify(name)} calls async builtins: use evaluate`);
+      throw asyncEntrypointError(name);
     }
     checkSignal(options);
     try {
@@ -88,7 +89,7 @@ export class PreparedQuery {
   }
 
   private info(name: string): EntrypointInfo {
-    if (!Object.hasOwn(this.table, name)) throw new RegoError("eval_internal_error", `no entrypoint ${JSON.stringify(name)} in the module`);
+    if (!Object.hasOwn(this.table, name)) throw noEntrypointError(name);
     return this.table[name]!;
   }
 }

@@ -10,10 +10,10 @@
 //
 // A single site is resolved here only (`builtinSite`, `conflictSite`: not exported, as generated
 // code names its sites by table and index alone).
-import { RegoError } from "../errors.js";
 import { getBuiltin, type BuiltinDef, type BuiltinFn, type BuiltinTable } from "../builtins/registry.js";
 import { internalError, type ConflictSite } from "./ops.js";
 import type { BuiltinSite } from "./state.js";
+import { CONFLICT_MESSAGES, builtinNotImplementedError } from "./errors.js";
 
 interface SiteTable {
   names: string[];
@@ -88,7 +88,7 @@ export function conflictSites(table: string): ConflictSites {
 /** A call site of builtin `def` (resolved at module load); a missing builtin is a coded error. */
 function builtinSite(name: string, def: BuiltinDef | undefined, file: string, row: number, col: number): BuiltinSite {
   if (!def) {
-    throw new RegoError("rego_compile_error", `builtin ${name} is not implemented`, { file, row, col }, { details: { missingBuiltins: [name] } });
+    throw builtinNotImplementedError(name, { file, row, col });
   }
   return Object.freeze({
     name,
@@ -98,12 +98,6 @@ function builtinSite(name: string, def: BuiltinDef | undefined, file: string, ro
     special: def.nondeterministic === true || def.async === true,
   });
 }
-
-const CONFLICT_MESSAGES = {
-  rule: "complete rules must not produce multiple outputs",
-  function: "functions must not produce multiple outputs for same inputs",
-  object: "object keys must be unique",
-} as const;
 
 function conflictSite(kind: string, file: string, row: number, col: number): ConflictSite {
   if (!Object.hasOwn(CONFLICT_MESSAGES, kind)) throw internalError(`unknown conflict kind ${JSON.stringify(kind)}`);

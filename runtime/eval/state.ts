@@ -25,6 +25,7 @@ import {
 import type { MaybeValue } from "../value/value.js";
 import { NOT_FOUND } from "./ops.js";
 import { Deadline, hasDeadline } from "./deadline.js";
+import { asyncBuiltinError } from "./errors.js";
 
 type V = MaybeValue;
 
@@ -144,7 +145,7 @@ export interface BuiltinSite extends CallSite {
 
 function invokeSpecial($: EvalState, s: BuiltinSite, args: V[]): V {
   if (s.def.async) {
-    throw new RegoError("eval_internal_error", `${s.name} is async: this plan must be evaluated asynchronously (evaluate, not evaluateSync)`, s.location);
+    throw asyncBuiltinError(s.name, s.location);
   }
   return invokeBuiltin($.context(), s.def, s, args as never);
 }

@@ -84,64 +84,116 @@ export function localKinds(
   return kinds;
 
   function assign(s: Stmt): boolean {
-    switch (s.type) {
-      case "AssignVarStmt":
-      case "AssignVarOnceStmt":
-        return join(s.stmt.target, opKinds(s.stmt.source));
-      case "AssignIntStmt":
-      case "MakeNumberIntStmt":
-      case "MakeNumberRefStmt":
-      case "LenStmt":
-      case "IncrementStmt":
-        return join(s.stmt.target, K.number);
-      case "MakeNullStmt":
-        return join(s.stmt.target, K.null);
-      case "MakeArrayStmt":
-        return join(s.stmt.target, K.array);
-      case "MakeObjectStmt":
-        return join(s.stmt.target, K.object);
-      case "MakeSetStmt":
-        return join(s.stmt.target, K.set);
-      case "ObjectInsertStmt":
-      case "ObjectInsertOnceStmt":
-        return join(s.stmt.object, K.object);
-      case "DotStmt":
-        return join(s.stmt.target, ANY);
-      case "ObjectMergeStmt":
-        return join(s.stmt.target, (kinds.get(s.stmt.a) ?? 0) | (kinds.get(s.stmt.b) ?? 0));
-      case "CallStmt": {
-        const f = facts.get(s.stmt.func);
-        if (f) return join(s.stmt.result, f.returns);
-        const b = builtins.get(s.stmt.func);
-        return join(s.stmt.result, b ? declKinds(b.decl.result) : ANY);
+    let changed = false;
+    forEachDefinition(s, (local, d) => {
+      changed = join(local, definitionKinds(d)) || changed;
+    });
+    return changed;
+  }
+
+  function definitionKinds(d: Definition): Kinds {
+    switch (d.type) {
+      case "operand":
+        return opKinds(d.operand);
+      case "int":
+      case "numberRef":
+      case "len":
+        return K.number;
+      case "null":
+      case "array":
+      case "object":
+      case "set":
+        return K[d.type];
+      case "merge":
+        return (kinds.get(d.a) ?? 0) | (kinds.get(d.b) ?? 0);
+      case "call": {
+        const f = facts.get(d.func);
+        if (f) return f.returns;
+        const b = builtins.get(d.func);
+        return b ? declKinds(b.decl.result) : ANY;
       }
-      case "CallDynamicStmt":
-        return join(s.stmt.result, ANY);
-      case "ScanStmt":
-        return join(s.stmt.key, ANY) || join(s.stmt.value, ANY);
-      case "WithStmt":
-        return join(s.stmt.local, ANY);
-      case "ArrayAppendStmt":
-      case "BlockStmt":
-      case "BreakStmt":
-      case "EqualStmt":
-      case "IsArrayStmt":
-      case "IsDefinedStmt":
-      case "IsObjectStmt":
-      case "IsSetStmt":
-      case "IsUndefinedStmt":
-      case "NopStmt":
-      case "NotEqualStmt":
-      case "NotStmt":
-      case "ResetLocalStmt":
-      case "ResultSetAddStmt":
-      case "ReturnLocalStmt":
-      case "SetAddStmt":
-      case "IndexStmt":
-        return false;
+      case "any":
+        return ANY;
       default:
-        assertNever(s);
+        assertNever(d);
     }
+  }
+}
+
+/** What a statement assigns to a local, for the flow-insensitive analyses (kinds here, scalars.ts). */
+export type Definition =
+  | { type: "operand"; operand: Operand }
+  | { type: "int"; value: number }
+  | { type: "numberRef"; index: number }
+  | { type: "len" | "null" | "array" | "object" | "set" | "any" }
+  | { type: "merge"; a: number; b: number }
+  | { type: "call"; func: string };
+
+const LEN: Definition = { type: "len" };
+const NULL: Definition = { type: "null" };
+const ARRAY: Definition = { type: "array" };
+const OBJECT: Definition = { type: "object" };
+const SET: Definition = { type: "set" };
+const UNKNOWN: Definition = { type: "any" };
+
+/** Calls `def` with each local `s` itself (not its nested blocks) assigns and what it assigns. */
+export function forEachDefinition(s: Stmt, def: (local: number, d: Definition) => void): void {
+  switch (s.type) {
+    case "AssignVarStmt":
+    case "AssignVarOnceStmt":
+      return def(s.stmt.target, { type: "operand", operand: s.stmt.source });
+    case "AssignIntStmt":
+    case "MakeNumberIntStmt":
+      return def(s.stmt.target, { type: "int", value: s.stmt.value });
+    case "MakeNumberRefStmt":
+      return def(s.stmt.target, { type: "numberRef", index: s.stmt.index });
+    case "LenStmt":
+    case "IncrementStmt":
+      return def(s.stmt.target, LEN);
+    case "MakeNullStmt":
+      return def(s.stmt.target, NULL);
+    case "MakeArrayStmt":
+      return def(s.stmt.target, ARRAY);
+    case "MakeObjectStmt":
+      return def(s.stmt.target, OBJECT);
+    case "MakeSetStmt":
+      return def(s.stmt.target, SET);
+    case "ObjectInsertStmt":
+    case "ObjectInsertOnceStmt":
+      return def(s.stmt.object, OBJECT);
+    case "DotStmt":
+      return def(s.stmt.target, UNKNOWN);
+    case "ObjectMergeStmt":
+      return def(s.stmt.target, { type: "merge", a: s.stmt.a, b: s.stmt.b });
+    case "CallStmt":
+      return def(s.stmt.result, { type: "call", func: s.stmt.func });
+    case "CallDynamicStmt":
+      return def(s.stmt.result, UNKNOWN);
+    case "ScanStmt":
+      def(s.stmt.key, UNKNOWN);
+      return def(s.stmt.value, UNKNOWN);
+    case "WithStmt":
+      return def(s.stmt.local, UNKNOWN);
+    case "ArrayAppendStmt":
+    case "BlockStmt":
+    case "BreakStmt":
+    case "EqualStmt":
+    case "IsArrayStmt":
+    case "IsDefinedStmt":
+    case "IsObjectStmt":
+    case "IsSetStmt":
+    case "IsUndefinedStmt":
+    case "NopStmt":
+    case "NotEqualStmt":
+    case "NotStmt":
+    case "ResetLocalStmt":
+    case "ResultSetAddStmt":
+    case "ReturnLocalStmt":
+    case "SetAddStmt":
+    case "IndexStmt":
+      return;
+    default:
+      assertNever(s);
   }
 }
 

@@ -9,7 +9,7 @@
 // default: see finalDefault).
 import type { Block, BuiltinFunc, Operand, Stmt } from "../../ir/types.js";
 import { forEachStmt } from "../../ir/walk.js";
-import { declKinds, K, type FuncFacts } from "./kinds.js";
+import { declKinds, forEachDefinition, K, type Definition, type FuncFacts } from "./kinds.js";
 import { numberFromText } from "../../../runtime/value/number.js";
 import { assertNever } from "../../../runtime/errors.js";
 
@@ -101,65 +101,36 @@ export function analyseScalars(
     } else set(target, S.Constant, source.type === "bool" ? source.value : str(source.value));
   };
   const number = (target: number, d: number | undefined) => (d === undefined ? set(target, S.Any) : set(target, S.Constant, d));
+  const define = (local: number, d: Definition): void => {
+    switch (d.type) {
+      case "operand":
+        return assign(local, d.operand);
+      case "int":
+        return number(local, Number.isSafeInteger(d.value) ? d.value : undefined);
+      case "numberRef":
+        return number(local, exactDouble(str(d.index)));
+      case "null":
+        return set(local, S.Constant, null);
+      case "len":
+        return set(local, S.Exact);
+      case "call": {
+        const f = facts.get(d.func);
+        const kinds = f ? f.returns : declKinds(builtins.get(d.func)?.decl.result);
+        return set(local, (kinds & ~EXACT_KINDS) === 0 ? S.Exact : S.Any);
+      }
+      case "array":
+      case "object":
+      case "set":
+      case "merge":
+      case "any":
+        return set(local, S.Any);
+      default:
+        assertNever(d);
+    }
+  };
   const skip = finalDefault(blocks);
   forEachStmt(blocks, (s: Stmt) => {
-    if (s === skip) return;
-    switch (s.type) {
-      case "AssignVarStmt":
-      case "AssignVarOnceStmt":
-        return assign(s.stmt.target, s.stmt.source);
-      case "AssignIntStmt":
-      case "MakeNumberIntStmt":
-        return number(s.stmt.target, Number.isSafeInteger(s.stmt.value) ? s.stmt.value : undefined);
-      case "MakeNumberRefStmt":
-        return number(s.stmt.target, exactDouble(str(s.stmt.index)));
-      case "MakeNullStmt":
-        return set(s.stmt.target, S.Constant, null);
-      case "LenStmt":
-      case "IncrementStmt":
-        return set(s.stmt.target, S.Exact);
-      case "CallStmt": {
-        const f = facts.get(s.stmt.func);
-        const kinds = f ? f.returns : declKinds(builtins.get(s.stmt.func)?.decl.result);
-        return set(s.stmt.result, (kinds & ~EXACT_KINDS) === 0 ? S.Exact : S.Any);
-      }
-      case "DotStmt":
-      case "MakeArrayStmt":
-      case "MakeObjectStmt":
-      case "MakeSetStmt":
-      case "ObjectMergeStmt":
-        return set(s.stmt.target, S.Any);
-      case "ObjectInsertStmt":
-      case "ObjectInsertOnceStmt":
-        return set(s.stmt.object, S.Any);
-      case "CallDynamicStmt":
-        return set(s.stmt.result, S.Any);
-      case "ScanStmt":
-        set(s.stmt.key, S.Any);
-        return set(s.stmt.value, S.Any);
-      case "WithStmt":
-        return set(s.stmt.local, S.Any);
-      case "ArrayAppendStmt":
-      case "BlockStmt":
-      case "BreakStmt":
-      case "EqualStmt":
-      case "IsArrayStmt":
-      case "IsDefinedStmt":
-      case "IsObjectStmt":
-      case "IsSetStmt":
-      case "IsUndefinedStmt":
-      case "NopStmt":
-      case "NotEqualStmt":
-      case "NotStmt":
-      case "ResetLocalStmt":
-      case "ResultSetAddStmt":
-      case "ReturnLocalStmt":
-      case "SetAddStmt":
-      case "IndexStmt":
-        return;
-      default:
-        assertNever(s);
-    }
+    if (s !== skip) forEachDefinition(s, define);
   });
   while (changed.length > 0) {
     const from = changed.pop()!;

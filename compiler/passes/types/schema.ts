@@ -20,7 +20,8 @@ import { A, arr, B, N, obj, or, S, type MaybeType, type Type } from "./types.js"
 
 export class SchemaError extends Error {}
 
-/** A side table, keyed by the type's identity (types never change): the properties each object
+/** A side table (module state on purpose; its entries go with their types), keyed by the type's
+ * identity (types never change): the properties each object
  * type read from a schema requires. */
 const required = new WeakMap<Type, ReadonlySet<string>>();
 

@@ -342,18 +342,7 @@ export abstract class RuleParser extends BodyParser {
       case tt.whitespace:
         this.scan();
     }
-    switch (this.tok) {
-      case tt.parenL:
-      case tt.dot:
-      case tt.bracketL:
-        return this.parseRef(head, offset);
-      case tt.whitespace:
-        this.scan();
-    }
-    if (head.type === "var" && (head.value === "data" || head.value === "input")) {
-      return { type: "ref", value: [head], location: head.location };
-    }
-    return head;
+    return this.parseRefSuffix(head, offset);
   }
 
   /** A copy of a head for an else branch or a chained body: wildcard arguments get fresh names,

@@ -216,6 +216,12 @@ export abstract class TermParser extends ParserCore {
   private parseTermFinish(head: Term | undefined, offset: number): Term | undefined {
     if (!head) return undefined;
     this.scanWS();
+    return this.parseRefSuffix(head, offset);
+  }
+
+  /** At the token after a term (whitespace not yet skipped): its ref or call suffix, else a bare
+   * `data`/`input` as a one-term ref. */
+  protected parseRefSuffix(head: Term, offset: number): Term | undefined {
     switch (this.tok) {
       case tt.parenL:
       case tt.dot:
