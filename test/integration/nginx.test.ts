@@ -10,7 +10,7 @@ import { gunzipSync } from "node:zlib";
 import { BundleClient, type BundleStatus, type RegoError } from "regoc";
 import type { DecisionEvent } from "../../runtime/bundle/decisionLogs.js";
 import { signBundle } from "../../runtime/bundle/signatures.js";
-import { allow, nextEvent, tarGz } from "../support/bundleServer.js";
+import { allow, flushLogsRetrying, nextEvent, tarGz } from "../support/bundleServer.js";
 import { rejected } from "../support/errors.js";
 import { findNginx, startNginx, type Nginx } from "../support/nginx.js";
 
@@ -176,15 +176,7 @@ describe("bundle client against nginx", function () {
       while (client!.statusReport().decision_logs?.code !== "decision_log_error") await new Promise((r) => setTimeout(r, 10));
     });
     for (let i = 1500; i < 2500; i += 100) await decideBatch(i);
-    for (let tries = 0; ; tries++) {
-      try {
-        await client.flushLogs();
-        break;
-      } catch (e) {
-        if (tries > 50) throw e;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    await flushLogsRetrying(client);
     const bodies = nginx!.logBodies();
     expect(bodies.length).to.be.above(1);
     const events = bodies.flatMap((body) => JSON.parse(gunzipSync(body).toString()) as DecisionEvent[]);
