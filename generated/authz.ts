@@ -65,7 +65,7 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     l18 = inputResource(input); if (l18 === undefined) break b2;
     l19 = dotType(l18); if (l19 === undefined) break b2;
     s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
-      tick($, i0);
+      if ((i0 & 1023) === 0) tick($, i0);
       grant = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
       l15 = dotAction(grant); if (l15 === undefined) continue s0;
       if (!equal(l15, l16)) continue s0;

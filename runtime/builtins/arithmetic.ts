@@ -7,7 +7,7 @@ import type { EvalContext } from "./context.js";
 import type { BuiltinTable } from "./registry.js";
 import { RegoSet } from "../value/set.js";
 import type { Value } from "../value/value.js";
-import { RegoError } from "../errors.js";
+import { RegoError, cancelError } from "../errors.js";
 import { tick } from "../eval/deadline.js";
 import {
   BigNum,
@@ -151,8 +151,16 @@ function ceilOrFloor(a: Value, up: boolean): Value {
 const ceil = (_ctx: EvalContext, a: Value): Value => ceilOrFloor(a, true);
 const floor = (_ctx: EvalContext, a: Value): Value => ceilOrFloor(a, false);
 
+/** Numbers of a range built between two looks at the clock (a power of two). */
+const RANGE_CHUNK = 1 << 14;
+/** How many times the time left a range's projected building time may be before it is refused. */
+const RANGE_SLACK = 4;
+
 /** The range lo..hi by step (either way); its length is bounded by the evaluation's rangeLimit
- * (see EvalOptions.maxRangeLength), and building it ticks the evaluation's deadline. */
+ * (see EvalOptions.maxRangeLength). With a deadline it is built in chunks, with a look at the
+ * clock after each: one that, at the pace measured so far, would take more than RANGE_SLACK times
+ * the time left fails then with eval_cancel_error rather than at the deadline (the array's growth
+ * and collection past that point are what a late cancellation costs). */
 function range(ctx: EvalContext, name: string, lo: bigint, hi: bigint, step: bigint): Value[] {
   const count = (lo <= hi ? hi - lo : lo - hi) / step + 1n;
   const limit = ctx.rangeLimit;
@@ -165,9 +173,23 @@ function range(ctx: EvalContext, name: string, lo: bigint, hi: bigint, step: big
   // Within doubles' exact integers the numbers are counted as doubles; beyond, as bigints.
   const first = Number(lo);
   const by = Number(lo <= hi ? step : -step);
+  const timed = d.at !== Infinity;
+  const started = timed ? performance.now() : 0;
+  let last = started;
+  let slowest = 0;
+  tick(d, 0);
   for (let i = 0; i < n; i++) {
+    if ((i & (RANGE_CHUNK - 1)) === 0 && i !== 0) {
+      d.check();
+      if (timed) {
+        // The pace leaves the slowest chunk out: one pause (a collection, another process) is no pace.
+        const now = performance.now();
+        slowest = Math.max(slowest, now - last);
+        last = now;
+        if (i > RANGE_CHUNK && ((now - started - slowest) / (i - RANGE_CHUNK)) * (n - i) > RANGE_SLACK * (d.at - now)) throw cancelError(`${name}: a range of ${count} numbers cannot be built before the deadline`);
+      }
+    }
     if (i === limit) throw rangeTooLong(name, count, limit);
-    tick(d, i);
     out.push(exact ? first + i * by : fromBigInt(lo + BigInt(i) * (lo <= hi ? step : -step)));
   }
   return out;

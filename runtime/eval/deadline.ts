@@ -1,9 +1,9 @@
 // Deadlines of evaluations: `timeoutMs` and `signal` in the evaluation options. A synchronous loop
 // cannot be interrupted from outside, so generated loops and the builtins that iterate or allocate
-// call `tick` once per iteration with the iteration's index: every TICKS iterations of a loop, and
-// every ENTRIES loops started (shared by all evaluations, so that nested short loops are counted
-// too), it looks at the clock and the signal. An iteration costs a test of its index in a
-// register: nothing is written. Past the deadline, or once the signal is aborted, the evaluation
+// call `tick` with the iteration's index (generated loops only when the index is a multiple of
+// TICKS): every TICKS iterations of a loop, and every ENTRIES loops started (shared by all
+// evaluations, so that nested short loops are counted too), it looks at the clock and the signal.
+// An iteration costs a test of its index in a register: nothing is written. Past the deadline, or once the signal is aborted, the evaluation
 // fails with OPA's eval_cancel_error.
 import { cancelError } from "../errors.js";
 
@@ -15,8 +15,9 @@ export interface DeadlineOptions {
   signal?: AbortSignal;
 }
 
-/** Iterations of one loop between two looks at the clock (a power of two). */
-const TICKS = 1024;
+/** Iterations of one loop between two looks at the clock (a power of two): generated loops call
+ * `tick` only at the iterations whose index is a multiple of it. */
+export const TICKS = 1024;
 /** Loops started between two looks at the clock. */
 const ENTRIES = 256;
 let entries = ENTRIES;

@@ -12,7 +12,7 @@ import { BundleClient, type RegoError } from "regoc";
 import type { DecisionEvent } from "../../runtime/bundle/decisionLogs.js";
 import type { StatusReport } from "../../runtime/bundle/status.js";
 import { REGOC_VERSION } from "../../runtime/version.js";
-import { activated, failed, startBundleServer, tarGz, type BundleServer } from "../support/bundleServer.js";
+import { activated, failed, flushLogsRetrying, startBundleServer, tarGz, type BundleServer } from "../support/bundleServer.js";
 import { rejected } from "../support/errors.js";
 
 const POLICY = `package authz
@@ -283,15 +283,7 @@ describe("bundle client: decision logs, decision ids, status", () => {
     }
     const seconds = (performance.now() - start) / 1000;
     await restarted;
-    for (let tries = 0; ; tries++) {
-      try {
-        await client.flushLogs();
-        break;
-      } catch (e) {
-        if (tries > 50) throw e;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    await flushLogsRetrying(client);
     const received = new Set(logs.events.map((e) => e.decision_id));
     const missing = [...ids].filter((id) => !received.has(id));
     if (missing.length) console.log({ received: received.size, events: logs.events.length, posts: logs.posts.length, buffer: client.logBuffer, metrics: client.logMetrics });

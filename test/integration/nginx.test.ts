@@ -6,9 +6,11 @@ import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { BundleClient, type BundleStatus, type RegoError } from "regoc";
+import type { DecisionEvent } from "../../runtime/bundle/decisionLogs.js";
 import { signBundle } from "../../runtime/bundle/signatures.js";
-import { allow, nextEvent, tarGz } from "../support/bundleServer.js";
+import { allow, flushLogsRetrying, nextEvent, tarGz } from "../support/bundleServer.js";
 import { rejected } from "../support/errors.js";
 import { findNginx, startNginx, type Nginx } from "../support/nginx.js";
 
@@ -51,7 +53,7 @@ describe("bundle client against nginx", function () {
     }
   });
   beforeEach(async () => {
-    nginx = await startNginx(NGINX!, LOCATIONS);
+    nginx = await startNginx(NGINX!, LOCATIONS, { logSink: true });
   });
   afterEach(async () => {
     await client?.close();
@@ -155,4 +157,38 @@ describe("bundle client against nginx", function () {
     expect(await allow(client, "bob")).to.equal(true);
   });
 
+  it("nginx as the decision-log service: gzip batches stored by nginx hold every event, across an nginx restart", async function () {
+    this.timeout(120_000);
+    nginx!.put("bundles/authz.tar.gz", tarGz(files("1", ["alice"])));
+    const reporting = { ...FAST, upload_size_limit_bytes: 4096 };
+    client = await BundleClient.create(config(nginx!.url, { authz: { service: "nginx", resource: "bundles/authz.tar.gz", polling: { min_delay_seconds: 30, max_delay_seconds: 30 } } }, { decision_logs: { service: "nginx", reporting } }));
+    await client.ready();
+    const decided = new Map<string, { user: string; allowed: boolean }>();
+    const decideBatch = async (from: number) => {
+      const users = Array.from({ length: 100 }, (_, j) => (j % 3 === 0 ? "alice" : `u${from + j}`));
+      const results = await Promise.all(users.map((user) => client!.decide({ path: "authz/allow", input: { user } })));
+      results.forEach((r, j) => decided.set(r.id, { user: users[j]!, allowed: r.result === true }));
+    };
+    for (let i = 0; i < 1000; i += 100) await decideBatch(i);
+    await nginx!.restart(async () => {
+      // decisions while nginx is down, until an upload has failed against it
+      for (let i = 1000; i < 1500; i += 100) await decideBatch(i);
+      while (client!.statusReport().decision_logs?.code !== "decision_log_error") await new Promise((r) => setTimeout(r, 10));
+    });
+    for (let i = 1500; i < 2500; i += 100) await decideBatch(i);
+    await flushLogsRetrying(client);
+    const bodies = nginx!.logBodies();
+    expect(bodies.length).to.be.above(1);
+    const events = bodies.flatMap((body) => JSON.parse(gunzipSync(body).toString()) as DecisionEvent[]);
+    const received = new Map(events.map((e) => [e.decision_id, e]));
+    expect([...decided.keys()].filter((id) => !received.has(id))).to.have.length(0);
+    for (const [id, { user, allowed }] of decided) {
+      const e = received.get(id)!;
+      expect(e.path).to.equal("authz/allow");
+      expect(e.input).to.deep.equal({ user });
+      expect(e.result).to.equal(allowed);
+      expect(e.bundles).to.deep.equal({ authz: { revision: "1" } });
+    }
+    expect(nginx!.accessLog()).to.match(/POST \/logs HTTP\/1\.1 204/);
+  });
 });

@@ -85,3 +85,16 @@ export const failed = (client: BundleClient): Promise<RegoError> => nextEvent<Re
 
 /** The decision authz/allow for the user, as the bundle tests' policies define it. */
 export const allow = async (client: BundleClient, user: string): Promise<unknown> => (await client.decide({ path: "authz/allow", input: { user } })).result;
+
+/** Uploads the client's buffered decision logs, trying again (every 100 ms, at most 50 times)
+ * while the log service is still coming back. */
+export async function flushLogsRetrying(client: BundleClient): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await client.flushLogs();
+    } catch (e) {
+      if (tries > 50) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}

@@ -40,7 +40,7 @@ function g0DataShopDeny($: EvalState, input: V, data: V): V {
     l7 = dotLimits(data); if (l7 === undefined) break b1;
     l8 = dotMax(l7); if (l8 === undefined) break b1;
     s0: for (let x0 = l3, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
-      tick($, i0);
+      if ((i0 & 1023) === 0) tick($, i0);
       l5 = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
       l6 = dotPrice(l5); if (l6 === undefined) continue s0;
       l9 = gt(l6, l8); if (l9 === undefined) continue s0;

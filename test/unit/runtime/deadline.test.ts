@@ -58,6 +58,17 @@ describe("runtime: deadlines", function () {
       });
     }
 
+    it("a range that cannot be built before the deadline fails as soon as its pace shows it, not at the deadline", async () => {
+      const src = "package p\nn := count(numbers.range(0, input.n))\n";
+      const q = await compileRego({ modules: { "p.rego": src }, entrypoints: ["p/n"] });
+      const timeoutMs = 2_000;
+      const r = timed(() => q.evaluateSync({ input: { n: 5e9 }, timeoutMs, maxRangeLength: 1e9 }));
+      expect(r.code).to.equal("eval_cancel_error");
+      expect(thrown(() => q.evaluateSync({ input: { n: 5e9 }, timeoutMs, maxRangeLength: 1e9 })).message).to.match(/numbers.range: a range of 5000000001 numbers cannot be built before the deadline/);
+      expect(r.ms).to.be.below(timeoutMs / 2);
+      expect(q.evaluateSync({ input: { n: 200_000 }, timeoutMs })).to.deep.equal([{ result: 200_001 }]);
+    });
+
     it("an aborted AbortSignal is the same error, at once", async () => {
       const q = await compileRego({ modules: { "p.rego": RUNAWAY }, entrypoints: ["p/pairs"] });
       const ac = new AbortController();
