@@ -9,8 +9,8 @@
 // verify the archive → combine with the other bundles' last good ones → compile → swap. The
 // bundles' manifest roots must be disjoint; their modules and data are compiled and served
 // together. Periodic bundles poll after a random delay in [min_delay_seconds, max_delay_seconds]
-// (at once after an answer from a long-polling server; after a failure, OPA's backoff from 100 ms up
-// to max_delay_seconds); manual ones when trigger() is called.
+// (at once after an answer from a long-polling server; after a failure, OPA's backoff, backoff.ts,
+// up to max_delay_seconds); manual ones when trigger() is called.
 // Any failure keeps the last good bundles serving; it is recorded in status() and emitted as
 // "failed". Events (client.on(name, fn)): "activated" (status), "unchanged" (status, on a 304 once
 // the bundle is active), "failed" (RegoError, status); the status names the bundle.
@@ -21,6 +21,7 @@ import { optionsWithDeadline } from "../eval/deadline.js";
 import { RegoError } from "../errors.js";
 import type { JSONValue } from "../value/json.js";
 import { REGOC_VERSION } from "../version.js";
+import { backoffMs } from "./backoff.js";
 import { activate, checkPackages, type ActiveBundle } from "./activate.js";
 import type { ParsedBundle } from "./archive.js";
 import { parseBundleConfig, type BundlesConfig, type BundleSourceConfig, type DecisionLogsConfig } from "./config.js";
@@ -435,7 +436,7 @@ export class BundleClient extends Listeners<BundleEvents> {
     if (this.closed) return;
     const { minDelaySeconds: min, maxDelaySeconds: max } = s.config.polling;
     s.failures = error ? s.failures + 1 : 0;
-    const delay = error ? retryDelay(s.failures, max * 1000) : this.longPoll.has(s) ? 0 : (min + Math.random() * (max - min)) * 1000;
+    const delay = error ? backoffMs(s.failures, max * 1000) : this.longPoll.has(s) ? 0 : (min + Math.random() * (max - min)) * 1000;
     s.timer = setTimeout(() => {
       s.timer = undefined;
       s.running = this.poll(s).then((error) => this.schedule(s, error));
@@ -451,17 +452,6 @@ const callbackOnly: DecisionLogsConfig = {
   dropDecision: "system/log/drop",
   reporting: { bufferType: "size", bufferSizeLimitBytes: 0, bufferSizeLimitEvents: 10_000, uploadSizeLimitBytes: 32_768, minDelaySeconds: 300, maxDelaySeconds: 600, trigger: "manual" },
 };
-
-/** The first retry's delay, in ms (OPA's downloader's). */
-const RETRY_DELAY_MS = 100;
-
-/** OPA's retry delay after the n-th failure in a row (n >= 1): 100 ms growing 1.6 times a failure
- * up to max_delay_seconds, then ±20% of jitter. */
-function retryDelay(failures: number, maxMs: number): number {
-  let delay = RETRY_DELAY_MS;
-  for (let n = failures - 1; n > 0 && delay < maxMs; n--) delay *= 1.6;
-  return Math.min(delay, maxMs) * (1 + 0.2 * (Math.random() * 2 - 1));
-}
 
 /** OPA's rule for several bundles: no root of one may contain or lie inside a root of another. */
 function checkDisjoint(name: string, a: ParsedBundle, otherName: string, b: ParsedBundle): void {

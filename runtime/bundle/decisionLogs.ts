@@ -2,8 +2,9 @@
 // fields), the drop rule asked first, then the mask rule's erasures and upserts; the event goes to
 // the console, to the `onDecision` callback and into a bounded buffer that a loop uploads as gzip
 // JSON arrays to `<service>/logs`. A full buffer drops its oldest events; a failed upload keeps its
-// events and retries after an exponential backoff (from MIN_RETRY_MS, capped at max_delay_seconds).
+// events and retries after OPA's exponential backoff (backoff.ts, up to max_delay_seconds).
 // Node-only parts (gzip, HTTP) load on the first upload, so the runtime index stays browser-safe.
+import { backoffMs } from "./backoff.js";
 import { RegoError } from "../errors.js";
 import type { JSONValue } from "../value/json.js";
 import type { DecisionLogsConfig } from "./config.js";
@@ -47,16 +48,6 @@ export interface DecisionLoggerOptions {
   write?: ((line: string) => void) | undefined;
 }
 
-// OPA's util.DefaultBackoff: the base, factor and jitter below, capped at max_delay_seconds.
-const MIN_RETRY_MS = 100;
-const BACKOFF_FACTOR = 1.6;
-const BACKOFF_JITTER = 0.2;
-
-export function backoffMs(retries: number, maxSeconds: number): number {
-  const max = maxSeconds * 1000;
-  const d = Math.min(MIN_RETRY_MS * BACKOFF_FACTOR ** retries, max);
-  return Math.min(max, d * (1 + BACKOFF_JITTER * (Math.random() * 2 - 1)));
-}
 
 /** FIFO of encoded events with a head index (no O(n) shift); each event keeps its sequence number. */
 class EventBuffer {
@@ -210,7 +201,7 @@ export class DecisionLogger {
 
   private delay(ok: boolean): number {
     const { minDelaySeconds: min, maxDelaySeconds: max } = this.config.reporting;
-    return ok ? (min + Math.random() * (max - min)) * 1000 : backoffMs(this.retries, max);
+    return ok ? (min + Math.random() * (max - min)) * 1000 : backoffMs(this.retries, max * 1000);
   }
 
   private schedule(ms: number): void {

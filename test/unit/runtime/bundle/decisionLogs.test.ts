@@ -1,7 +1,8 @@
 // The decision log's mask operations (OPA's mask.go cases: erase, upsert, arrays, undefined
 // pointers), its retry backoff, and an input that JSON cannot encode.
 import { expect } from "chai";
-import { applyMasks, backoffMs, DecisionLogger, type DecisionEvent } from "../../../../runtime/bundle/decisionLogs.js";
+import { backoffMs } from "../../../../runtime/bundle/backoff.js";
+import { applyMasks, DecisionLogger, type DecisionEvent } from "../../../../runtime/bundle/decisionLogs.js";
 import type { JSONValue } from "../../../../runtime/value/json.js";
 import { thrown } from "../../../support/errors.js";
 
@@ -54,11 +55,12 @@ describe("decision logs: masks", () => {
 });
 
 describe("decision logs: retries and encoding", () => {
-  it("backs off exponentially from 100 ms, capped at max_delay_seconds", () => {
+  it("backs off as OPA's DefaultBackoff: none before a failure, then growing 1.6 times a failure up to the maximum, with jitter", () => {
     for (let i = 0; i < 50; i++) {
-      expect(backoffMs(0, 600)).to.be.within(80, 120);
-      expect(backoffMs(5, 600)).to.be.within(100 * 1.6 ** 5 * 0.8, 100 * 1.6 ** 5 * 1.2);
-      expect(backoffMs(40, 2)).to.be.at.most(2000);
+      expect(backoffMs(0, 600_000)).to.equal(0);
+      expect(backoffMs(1, 600_000)).to.be.within(160 * 0.8, 160 * 1.2);
+      expect(backoffMs(5, 600_000)).to.be.within(100 * 1.6 ** 5 * 0.8, 100 * 1.6 ** 5 * 1.2);
+      expect(backoffMs(40, 2000)).to.be.within(2000 * 0.8, 2000 * 1.2);
     }
   });
 
