@@ -10,7 +10,7 @@ import type { Policy } from "./ir/types.js";
 import type { LocalNames } from "./codegen/emit/context.js";
 import { RegoError, RegoErrors, sortErrors, assertNever } from "../runtime/errors.js";
 import { numberFromText } from "../runtime/value/number.js";
-import { RegoObject, objectInsert } from "../runtime/value/object.js";
+import { objectInsert } from "../runtime/value/object.js";
 import { RegoSet } from "../runtime/value/set.js";
 import { newPlainObject, type Value } from "../runtime/value/value.js";
 import type { Capabilities } from "./builtins/decls.js";
@@ -420,7 +420,7 @@ export function termToValue(t: Term): Value {
     case "object": {
       let o: ReturnType<typeof objectInsert> = newPlainObject();
       for (const [k, v] of t.value) o = objectInsert(o, termToValue(k), termToValue(v));
-      return o instanceof RegoObject ? o : o;
+      return o;
     }
     case "var":
     case "ref":
