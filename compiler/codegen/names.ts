@@ -40,6 +40,7 @@ export const RT = {
   dot: "dot",
   dotKey: "dotKey",
   isObjectLike: "isObjectLike",
+  getPrototypeOf: "getPrototypeOf",
   hasPlainPrototype: "hasPlainPrototype",
   OBJECT_PROTOTYPE: "OBJECT_PROTOTYPE",
   dotData: "dotData",

@@ -20,6 +20,7 @@ export {
   dot,
   dotKey,
   isObjectLike,
+  getPrototypeOf,
   hasPlainPrototype,
   OBJECT_PROTOTYPE,
   dotData,
