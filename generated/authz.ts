@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/authz.rego (entrypoint data.authz.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, OBJECT_PROTOTYPE, dotData, dotKey, equal, hasPlainPrototype, internalError, isObjectLike, scanValue, scanView, tick } from "regoc/eval";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, OBJECT_PROTOTYPE, dotData, dotKey, equal, getPrototypeOf, internalError, isObjectLike, scanValue, scanView, tick } from "regoc/eval";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -16,16 +16,16 @@ export type AuthzData = {
   "permissions"?: Collection<Collection<{ "action"?: unknown; "resource"?: unknown }>>;
 };
 /* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
-const inputUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && hasPlainPrototype(o) && !("user" in OBJECT_PROTOTYPE) ? o["user"] : dotKey(o, "user")),
-  dotRole = (o: V): V => (isObjectLike(o) && o["role"] !== undefined && hasPlainPrototype(o) && !("role" in OBJECT_PROTOTYPE) ? o["role"] : dotKey(o, "role")),
-  dotId = (o: V): V => (isObjectLike(o) && o["id"] !== undefined && hasPlainPrototype(o) && !("id" in OBJECT_PROTOTYPE) ? o["id"] : dotKey(o, "id")),
-  inputResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && hasPlainPrototype(o) && !("resource" in OBJECT_PROTOTYPE) ? o["resource"] : dotKey(o, "resource")),
-  dotOwnerId = (o: V): V => (isObjectLike(o) && o["owner_id"] !== undefined && hasPlainPrototype(o) && !("owner_id" in OBJECT_PROTOTYPE) ? o["owner_id"] : dotKey(o, "owner_id")),
-  dotPermissions = (o: V): V => (isObjectLike(o) && o["permissions"] !== undefined && hasPlainPrototype(o) && !("permissions" in OBJECT_PROTOTYPE) ? o["permissions"] : dotKey(o, "permissions")),
-  inputAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && hasPlainPrototype(o) && !("action" in OBJECT_PROTOTYPE) ? o["action"] : dotKey(o, "action")),
-  dotType = (o: V): V => (isObjectLike(o) && o["type"] !== undefined && hasPlainPrototype(o) && !("type" in OBJECT_PROTOTYPE) ? o["type"] : dotKey(o, "type")),
-  dotAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && hasPlainPrototype(o) && !("action" in OBJECT_PROTOTYPE) ? o["action"] : dotKey(o, "action")),
-  dotResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && hasPlainPrototype(o) && !("resource" in OBJECT_PROTOTYPE) ? o["resource"] : dotKey(o, "resource"));
+const inputUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("user" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["user"] : dotKey(o, "user")),
+  dotRole = (o: V): V => (isObjectLike(o) && o["role"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("role" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["role"] : dotKey(o, "role")),
+  dotId = (o: V): V => (isObjectLike(o) && o["id"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("id" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["id"] : dotKey(o, "id")),
+  inputResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["resource"] : dotKey(o, "resource")),
+  dotOwnerId = (o: V): V => (isObjectLike(o) && o["owner_id"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("owner_id" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["owner_id"] : dotKey(o, "owner_id")),
+  dotPermissions = (o: V): V => (isObjectLike(o) && o["permissions"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("permissions" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["permissions"] : dotKey(o, "permissions")),
+  inputAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["action"] : dotKey(o, "action")),
+  dotType = (o: V): V => (isObjectLike(o) && o["type"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("type" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["type"] : dotKey(o, "type")),
+  dotAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["action"] : dotKey(o, "action")),
+  dotResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["resource"] : dotKey(o, "resource"));
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {

@@ -40,7 +40,7 @@ export const RT = {
   dot: "dot",
   dotKey: "dotKey",
   isObjectLike: "isObjectLike",
-  hasPlainPrototype: "hasPlainPrototype",
+  getPrototypeOf: "getPrototypeOf",
   OBJECT_PROTOTYPE: "OBJECT_PROTOTYPE",
   dotData: "dotData",
   len: "len",

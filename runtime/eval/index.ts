@@ -20,7 +20,7 @@ export {
   dot,
   dotKey,
   isObjectLike,
-  hasPlainPrototype,
+  getPrototypeOf,
   OBJECT_PROTOTYPE,
   dotData,
   len,

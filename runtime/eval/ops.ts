@@ -44,12 +44,15 @@ const hasOwnProperty = Object.prototype.hasOwnProperty;
 /**
  * Generated code reads each constant key with a reader of its own, so that each load keeps an
  * inline cache for its one key (a shared dotKey's load sees every shape and key in the process):
- *   const dotOwner = (o) => (isObjectLike(o) && o["owner"] !== undefined && hasPlainPrototype(o) &&
- *     !("owner" in OBJECT_PROTOTYPE) ? o["owner"] : dotKey(o, "owner"))
- * The value loaded is an own property when the object's prototype is Object.prototype (or null)
- * and Object.prototype has no such key: a polluted prototype is never read through, an array or a
- * Rego value goes to dotKey. The load comes first: after it the object's shape is known, and the
- * prototype test and the `in` fold to constants in optimised code (no lookup of the key is left).
+ *   const dotOwner = (o) => (isObjectLike(o) && o["owner"] !== undefined &&
+ *     (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("owner" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null)
+ *     ? o["owner"] : dotKey(o, "owner"))
+ * The value loaded is an own property when the object's prototype is Object.prototype and
+ * Object.prototype has no such key, or when it has no prototype: a polluted prototype is never
+ * read through, an array or a Rego value goes to dotKey. The load comes first: after it the
+ * object's shape is known, and the prototype test and the `in` fold to constants in optimised code
+ * (no lookup of the key is left). The prototype test is written in the reader, not called: a call
+ * into the runtime does not fold as well.
  */
 export function isObjectLike(source: V): source is PlainObject {
   return typeof source === "object" && source !== null;
@@ -58,12 +61,8 @@ export function isObjectLike(source: V): source is PlainObject {
 /** Object.prototype, for the field readers' test that it has no such key (see isObjectLike). */
 export const OBJECT_PROTOTYPE: object = Object.prototype;
 
-/** Whether an object's prototype is Object.prototype or null (JSON.parse's objects and the
- * runtime's own); see isObjectLike. */
-export function hasPlainPrototype(source: object): boolean {
-  const p = Object.getPrototypeOf(source) as unknown;
-  return p === OBJECT_PROTOTYPE || p === null;
-}
+/** Object.getPrototypeOf, for the field readers' prototype test (see isObjectLike). */
+export const getPrototypeOf: (o: object) => object | null = Object.getPrototypeOf;
 
 /**
  * DotStmt on base data: OPA reads base documents by storage path, where a number key is its text

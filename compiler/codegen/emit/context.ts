@@ -183,8 +183,9 @@ export class ModuleEmitter {
   }
 
   /** The module's reader of the field named by string `index` (DotStmt with a constant key):
-   * `const dotOwner = (o) => (isObjectLike(o) && o["owner"] !== undefined && hasPlainPrototype(o) &&
-   * !("owner" in OBJECT_PROTOTYPE) ? o["owner"] : dotKey(o, "owner"))` (runtime/eval/ops.ts says
+   * `const dotOwner = (o) => (isObjectLike(o) && o["owner"] !== undefined && (getPrototypeOf(o) ===
+   * OBJECT_PROTOTYPE ? !("owner" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["owner"] :
+   * dotKey(o, "owner"))` (runtime/eval/ops.ts says
    * why), one per key, declared with the numbers. The fields of `input` itself have readers of
    * their own (`inputAction(input)`): the input's one shape then never shares a load with the
    * data's objects (`dotAction(grant)`), and each load stays monomorphic. */
@@ -199,7 +200,10 @@ export class ModuleEmitter {
       const o = _`o`;
       const V = this.fixed.V;
       const returns = this.typed ? _`: ${V}` : _``;
-      const own = _`${this.rt("isObjectLike")}(${o}) && ${o}[${k}] !== undefined && ${this.rt("hasPlainPrototype")}(${o}) && !(${k} in ${this.rt("OBJECT_PROTOTYPE")})`;
+      const proto = this.rt("OBJECT_PROTOTYPE");
+      const prototypeOf = this.rt("getPrototypeOf");
+      const plain = _`(${prototypeOf}(${o}) === ${proto} ? !(${k} in ${proto}) : ${prototypeOf}(${o}) === null)`;
+      const own = _`${this.rt("isObjectLike")}(${o}) && ${o}[${k}] !== undefined && ${plain}`;
       const init = _`(${this.annotated(o, V)})${returns} => (${own} ? ${o}[${k}] : ${this.rt("dotKey")}(${o}, ${k}))`;
       if (this.readerConst === undefined) {
         this.readerConst = { name, init, more: [], doc: comment("field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own") };

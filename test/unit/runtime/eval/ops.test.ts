@@ -44,7 +44,7 @@ describe("runtime/eval: ops", () => {
     const plan = planRego({ modules: { "t.rego": `package t\n\n${rego}\n` }, entrypoints: keys.map((_, i) => `t/r${i}`) });
     const { code } = generateTypeScript(plan);
     const k = JSON.stringify(keys[0]);
-    assert.ok(code.includes(`(isObjectLike(o) && o[${k}] !== undefined && hasPlainPrototype(o) && !(${k} in OBJECT_PROTOTYPE) ? o[${k}] : dotKey(o, ${k}))`), code);
+    assert.ok(code.includes(`(isObjectLike(o) && o[${k}] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !(${k} in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o[${k}] : dotKey(o, ${k}))`), code);
     const mod = await loadModule(code);
     return keys.map((_, i) => (source) => mod.entrypoints[`t/r${i}`]!.fn(source as never, {} as never) as MaybeValue);
   }
