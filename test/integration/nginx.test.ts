@@ -189,6 +189,6 @@ describe("bundle client against nginx", function () {
       expect(e.result).to.equal(allowed);
       expect(e.bundles).to.deep.equal({ authz: { revision: "1" } });
     }
-    expect(nginx!.accessLog()).to.match(/POST \/logs HTTP\/1\.1 204/);
+    expect(await nginx!.logged(/POST \/logs HTTP\/1\.1 204/)).to.match(/POST \/logs HTTP\/1\.1 204/);
   });
 });

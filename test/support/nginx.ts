@@ -20,10 +20,9 @@ export interface Nginx {
   root: string;
   /** Writes a file under the document root (directories created). */
   put(path: string, content: string | Buffer): void;
-  /** The access log so far (one line per request: `$request $status $http_authorization`). */
-  accessLog(): string;
-  /** The access log once a line matches: nginx writes a request's line after its response, so a
-   * client can see the response before the line is there. */
+  /** The access log (one line per request: `$request $status $http_authorization`) once a line
+   * matches: nginx writes a request's line after its response, so a client can see the response
+   * before the line is there. */
   logged(line: RegExp): Promise<string>;
   /** The bodies POSTed to `/logs` so far, in no particular order (with `logSink`). */
   logBodies(): Buffer[];
@@ -134,7 +133,6 @@ ${locations}${logSink}
       writeFileSync(`${file}.tmp`, content);
       renameSync(`${file}.tmp`, file);
     },
-    accessLog: () => readLog(join(dir, "access.log")),
     async logged(line) {
       const until = Date.now() + 5000;
       for (;;) {
