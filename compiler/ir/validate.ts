@@ -224,6 +224,7 @@ class BodyChecker {
         case "SetAddStmt":
         case "IndexStmt":
         case "IncrementStmt":
+        case "GroupAddStmt":
           break;
         default:
           assertNever(s);
@@ -334,6 +335,7 @@ class BodyChecker {
       case "ScanStmt":
       case "IndexStmt":
       case "IncrementStmt":
+      case "GroupAddStmt":
         break;
       default:
         assertNever(stmt);
@@ -402,6 +404,7 @@ class BodyChecker {
       case "SetAddStmt":
       case "IndexStmt":
       case "IncrementStmt":
+      case "GroupAddStmt":
         break;
       default:
         assertNever(stmt);

@@ -131,6 +131,7 @@ function substitute(s: Stmt, m: Subst): Stmt | null {
     case "ResetLocalStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
       break;
     default:
       assertNever(s);

@@ -310,6 +310,7 @@ export function unitTests(policy: Policy, f: Func, roots: ReadonlyMap<Local, Ref
       case "ScanStmt":
       case "WithStmt":
       case "IndexStmt":
+      case "GroupAddStmt":
         break;
       default:
         assertNever(s);

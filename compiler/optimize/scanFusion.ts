@@ -79,6 +79,7 @@ export function errorFree(s: Stmt): boolean {
     case "WithStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
       return false;
     default:
       assertNever(s);

@@ -57,6 +57,7 @@ function constantTarget(s: Stmt): Local | undefined {
     case "WithStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
       return undefined;
     default:
       assertNever(s);

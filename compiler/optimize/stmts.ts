@@ -56,6 +56,7 @@ export function withBlocks(s: Stmt, blocks: Block[]): Stmt {
     case "SetAddStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
       return s;
     default:
       assertNever(s);
@@ -103,6 +104,7 @@ export function nestedBlocks(s: Stmt): readonly Block[] {
     case "SetAddStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
       return [];
     default:
       assertNever(s);
@@ -145,6 +147,10 @@ export function mapLocals(s: Stmt, f: (l: Local) => Local, inner: (b: Block) => 
   // (the passes that map locals run before the rule index makes these)
   if (s.type === "IndexStmt") throw new Error("mapLocals: an IndexStmt");
   if (s.type === "IncrementStmt") return mk("IncrementStmt", { ...s.stmt, target: f(s.stmt.target) });
+  if (s.type === "GroupAddStmt") {
+    const value = s.stmt.value;
+    return mk("GroupAddStmt", { ...s.stmt, groups: f(s.stmt.groups), key: f(s.stmt.key), ...(value?.type === "local" ? { value: { type: "local", value: f(value.value) } } : {}) });
+  }
   const st = s.stmt as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = { ...st };
   const op = (o: Operand): Operand => (o.type === "local" ? { type: "local", value: f(o.value) } : o);

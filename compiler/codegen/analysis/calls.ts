@@ -204,6 +204,7 @@ function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, b
         break;
       case "ArrayAppendStmt":
       case "IncrementStmt":
+      case "GroupAddStmt":
       case "AssignIntStmt":
       case "AssignVarOnceStmt":
       case "AssignVarStmt":

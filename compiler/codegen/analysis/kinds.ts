@@ -161,6 +161,8 @@ export function forEachDefinition(s: Stmt, def: (local: number, d: Definition) =
     case "ObjectInsertStmt":
     case "ObjectInsertOnceStmt":
       return def(s.stmt.object, OBJECT);
+    case "GroupAddStmt":
+      return def(s.stmt.groups, OBJECT);
     case "DotStmt":
       return def(s.stmt.target, UNKNOWN);
     case "ObjectMergeStmt":
@@ -243,6 +245,7 @@ function killAndLeaves(s: Stmt, defined: LocalSet, depth: number): boolean {
       return killAndLeavesAll(s.stmt.block.stmts, defined, depth + 2);
     case "ArrayAppendStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
     case "AssignIntStmt":
     case "AssignVarOnceStmt":
     case "EqualStmt":
@@ -377,6 +380,9 @@ export function blockFlow(block: Block, before: LocalSet, mayBeUndefinedCall: (s
       case "ObjectInsertStmt":
       case "ObjectInsertOnceStmt":
         cur.add(s.stmt.object);
+        continue;
+      case "GroupAddStmt":
+        cur.add(s.stmt.groups);
         continue;
       case "ObjectMergeStmt":
         if (cur.has(s.stmt.a) || cur.has(s.stmt.b)) cur.add(s.stmt.target);

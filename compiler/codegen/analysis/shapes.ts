@@ -132,6 +132,7 @@ export function trackRefs(
       case "WithStmt":
       case "IndexStmt":
       case "IncrementStmt":
+      case "GroupAddStmt":
         // Any other write ends what a local refers to (input/data locals keep their role: `with`
         // replaces them by documents of the same kind).
         for (const t of writes(s)) if (!roots.has(t)) refs.delete(t);
@@ -384,6 +385,9 @@ export class ShapeAnalysis {
         case "WithStmt":
           whole(s.stmt.value);
           return s.type === "WithStmt" ? set(s.stmt.local, undefined, 0) : set(s.stmt.object, undefined, K.object);
+        case "GroupAddStmt":
+          if (s.stmt.value !== undefined) whole(s.stmt.value);
+          return set(s.stmt.groups, undefined, K.object);
         case "ResultSetAddStmt":
           return whole({ type: "local", value: s.stmt.value });
         case "ReturnLocalStmt":
@@ -543,6 +547,8 @@ function writes(s: Stmt): number[] {
     case "ObjectInsertStmt":
     case "ObjectInsertOnceStmt":
       return [s.stmt.object];
+    case "GroupAddStmt":
+      return [s.stmt.groups];
     case "ArrayAppendStmt":
     case "AssignVarStmt":
     case "BlockStmt":

@@ -198,6 +198,7 @@ const EMITTERS: { [T in AnyStmtType]: E<T> } = {
   ArrayAppendStmt: collections.arrayAppendStmt,
   SetAddStmt: collections.setAddStmt,
   ObjectInsertStmt: collections.objectInsertStmt,
+  GroupAddStmt: collections.groupAddStmt,
   ObjectInsertOnceStmt: collections.objectInsertOnceStmt,
   ObjectMergeStmt: collections.objectMergeStmt,
   ResultSetAddStmt: collections.resultSetAddStmt,

@@ -131,6 +131,7 @@ function definesLocal(s: Stmt, local: number): boolean {
     case "WithStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
       return false;
     default:
       assertNever(s);
@@ -210,6 +211,7 @@ export function knownConstant(fe: FuncEmitter, s: Stmt): void {
     case "WithStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
       return;
     default:
       assertNever(s);
