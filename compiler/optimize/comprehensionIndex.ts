@@ -9,18 +9,20 @@
 // g is built at the first outer iteration that reaches the comprehension, as OPA builds its cache
 // at the first lookup; a key with no group leaves c as the empty comprehension.
 // It keeps the meaning because
-//   - the comprehension reads nothing that changes while the function runs but K: its other free
-//     locals are params no statement writes (no `with` either), and K is read only by the
-//     equality (OPA: no unsafe vars, no ref or nested closure reading a key);
+//   - the comprehension reads nothing that changes while the function runs but the Ks: its other
+//     free locals are params no statement writes (no `with` either), and each K is read only by
+//     its equality (OPA: no unsafe vars, no ref or nested closure reading a key);
 //   - grouping by X with Rego equality (the runtime's object keys: 1 and 1.0 are one key) selects
 //     the elements the equality selects, in the same order;
-//   - what runs before the equality runs the same in both forms (errors included, at the same
-//     first iteration); what runs after it, now for every element rather than for those equal to
-//     K, can neither fail with an error nor have an effect;
+//   - what runs before the (first) equality runs the same in both forms (errors included, at the
+//     same first iteration); what runs after it, now for every element rather than for those
+//     equal to K, can neither fail with an error nor have an effect;
 //   - its locals are read nowhere outside it, and no break leaves it.
-// Only array and set comprehensions and counts (countForm's): an object comprehension's conflicts
-// would be raised for groups no iteration looks up. One key only (OPA indexes by every outer var
-// the body binds).
+// Several outer values, each in an equality of its own in one list, key the groups by the array of
+// their Xs (OPA indexes by every outer var the body binds). Only array and set comprehensions and
+// counts (countForm's): an object comprehension's conflicts would be raised for groups no
+// iteration looks up. Within one run of the function only (OPA's cache lasts the query, so it also
+// serves a function called once per outer value).
 import type { Block, Func, Local, Plan, Policy, Stmt } from "../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite, namesLocal } from "../ir/walk.js";
 import type { Pass } from "./index.js";
@@ -28,6 +30,9 @@ import { errorFree } from "./scanFusion.js";
 import { at, block, mapBodies, maxLocal, mk, nestedBlocks, withBlocks } from "./stmts.js";
 
 type Kind = "array" | "set" | "count";
+
+/** The most keys a comprehension is indexed by (a group key of several is an array of them). */
+const MAX_KEYS = 4;
 
 /** The comprehension a statement starts (its result local and kind), if it makes an empty one. */
 function start(s: Stmt): { c: Local; kind: Kind } | undefined {
@@ -100,7 +105,6 @@ function index(body: Body, init: Stmt, comp: Stmt & { type: "BlockStmt" }): Stmt
   const reads = new Set<Local>();
   const writes = new Set<Local>();
   const inside = new Map<Local, number>();
-  const keyReaders: Stmt[] = [];
   let accs = 0;
   let bad = false;
   forEachStmt(blocks, (s) => {
@@ -114,55 +118,75 @@ function index(body: Body, init: Stmt, comp: Stmt & { type: "BlockStmt" }): Stmt
     }
   });
   if (bad || accs === 0) return undefined;
-  // One free local that is not invariant: the key K.
-  const free = [...reads].filter((l) => !writes.has(l) && !body.invariant.has(l));
-  if (free.length !== 1) return undefined;
-  const k = free[0]!;
-  // Its one reader, an equality with a local X the comprehension sets.
-  forEachStmt(blocks, (s) => {
-    if (namesLocal(s, k)) keyReaders.push(s);
-  });
-  const e = keyReaders[0];
-  if (keyReaders.length !== 1 || e?.type !== "EqualStmt") return undefined;
-  const { a, b } = e.stmt;
-  if (a.type !== "local" || b.type !== "local") return undefined;
-  const x = a.value === k ? b.value : a.value;
-  if (x === k || x === c || !writes.has(x)) return undefined;
-  // Its locals (but c) are named nowhere else.
+  // The free locals that are not invariant: the keys K (in local order, the same for the build
+  // and the lookups).
+  const keys = [...reads].filter((l) => !writes.has(l) && !body.invariant.has(l)).sort((p, q) => p - q);
+  if (keys.length === 0 || keys.length > MAX_KEYS) return undefined;
+  // Each K's one reader: an equality with a local X the comprehension sets, all in one list.
+  const eqs: Array<{ e: Stmt; x: Local; i: number }> = [];
+  let list: readonly Stmt[] | undefined;
+  for (const k of keys) {
+    const readers: Stmt[] = [];
+    forEachStmt(blocks, (s) => void (namesLocal(s, k) && readers.push(s)));
+    const e = readers[0];
+    if (readers.length !== 1 || e?.type !== "EqualStmt" || e.stmt.a.type !== "local" || e.stmt.b.type !== "local") return undefined;
+    const x = e.stmt.a.value === k ? e.stmt.b.value : e.stmt.a.value;
+    if (keys.includes(x) || x === c || !writes.has(x)) return undefined;
+    const found = findList(blocks, e);
+    if (found === undefined || (list !== undefined && found.list !== list)) return undefined;
+    list = found.list;
+    eqs.push({ e, x, i: found.i });
+  }
+  // The comprehension's locals (but c) are named nowhere else.
   for (const l of writes) if (l !== c && inside.get(l) !== body.uses.get(l)) return undefined;
-  // After the equality: every addition, nothing that can fail with an error or has an effect, no
-  // write of X.
-  const at_ = findList(blocks, e);
-  if (at_ === undefined) return undefined;
-  const after = at_.list.slice(at_.i + 1);
+  // After the first equality: nothing that can fail with an error or has an effect (but the other
+  // equalities), no write of an X after its equality, and every addition after the last one.
+  const first = Math.min(...eqs.map((q) => q.i));
+  const last = Math.max(...eqs.map((q) => q.i));
+  const removed = new Set(eqs.map((q) => q.e));
+  list!.slice(first + 1).forEach((t, j) =>
+    forEachStmt([{ stmts: [t] }], (s) => {
+      if (accumulates(s, c, kind)) return void (first + 1 + j <= last && (bad = true));
+      if (!removed.has(s) && !errorFree(s)) bad = true;
+      forEachWrite(s, (l) => eqs.some((q) => q.x === l && q.i < first + 1 + j) && (bad = true));
+    }),
+  );
+  if (bad) return undefined;
   let accsAfter = 0;
-  forEachStmt([{ stmts: after }], (s) => {
-    if (accumulates(s, c, kind)) accsAfter++;
-    else if (!errorFree(s)) bad = true;
-    forEachWrite(s, (l) => l === x && (bad = true));
-  });
-  if (bad || accsAfter !== accs) return undefined;
+  forEachStmt([{ stmts: list!.slice(last + 1) }], (s) => void (accumulates(s, c, kind) && accsAfter++));
+  if (accsAfter !== accs) return undefined;
 
+  const loc = at(comp);
   const groups = body.next++;
   const found = body.next++;
+  // One key: X itself; several: the array of the Xs, made where the last equality was.
+  const key = keys.length === 1 ? eqs[0]!.x : body.next++;
+  const tuple = (target: Local, of: readonly Local[]): Stmt[] => [
+    mk("MakeArrayStmt", { ...loc, capacity: of.length, target }),
+    ...of.map((l) => mk("ArrayAppendStmt", { ...loc, array: target, value: { type: "local", value: l } })),
+  ];
+  const lastEq = eqs.find((q) => q.i === last)!.e;
   const rewrite = (stmts: readonly Stmt[]): Stmt[] =>
     stmts.flatMap((s): Stmt[] => {
-      if (s === e) return [];
+      if (s === lastEq && keys.length > 1) return tuple(key, eqs.map((q) => q.x));
+      if (removed.has(s)) return [];
       if (accumulates(s, c, kind)) {
         const value = s.type === "ArrayAppendStmt" || s.type === "SetAddStmt" ? { value: s.stmt.value } : {};
-        return [mk("GroupAddStmt", { ...at(s), groups, key: x, kind, ...value })];
+        return [mk("GroupAddStmt", { ...at(s), groups, key, kind, ...value })];
       }
       const nb = nestedBlocks(s);
       return nb.length === 0 ? [s] : [withBlocks(s, nb.map((b) => block(b, rewrite(b.stmts))))];
     });
-  const loc = at(comp);
   const build = mk("BlockStmt", {
     ...loc,
     blocks: [{ stmts: [mk("IsUndefinedStmt", { ...loc, source: groups }), mk("MakeObjectStmt", { ...loc, target: groups }), mk("BlockStmt", { ...comp.stmt, blocks: blocks.map((bl) => block(bl, rewrite(bl.stmts))) })] }],
   });
+  // The lookup (an undefined K: no group, as its equality fails).
+  const lookupKey = keys.length === 1 ? keys[0]! : body.next++;
+  const made = keys.length === 1 ? [] : [...keys.map((k) => mk("IsDefinedStmt", { ...loc, source: k })), ...tuple(lookupKey, keys)];
   const lookup = mk("BlockStmt", {
     ...loc,
-    blocks: [{ stmts: [mk("DotStmt", { ...loc, source: { type: "local", value: groups }, key: { type: "local", value: k }, target: found }), mk("AssignVarStmt", { ...loc, source: { type: "local", value: found }, target: c })] }],
+    blocks: [{ stmts: [...made, mk("DotStmt", { ...loc, source: { type: "local", value: groups }, key: { type: "local", value: lookupKey }, target: found }), mk("AssignVarStmt", { ...loc, source: { type: "local", value: found }, target: c })] }],
   });
   return [init, build, lookup];
 }

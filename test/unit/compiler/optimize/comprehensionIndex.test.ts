@@ -50,6 +50,7 @@ async function outcome(rego: string, input: unknown, withPass: boolean): Promise
 const COUNT = "p := {d: count([u | some u in input.users; u.dept == d]) | some d in input.depts}";
 const ARRAY = "p := {d: [u.name | some u in input.users; u.dept == d] | some d in input.depts}";
 const SET = "p := {d: {u.name | some u in input.users; d == u.dept} | some d in input.depts}";
+const TWO = "p := {[d, r]: count([u | some u in input.users; u.dept == d; u.role == r]) | some d in input.depts; some r in input.roles}";
 
 describe("optimize: comprehension-index", () => {
   it("groups a counted comprehension once and looks each key up", () => {
@@ -70,11 +71,18 @@ describe("optimize: comprehension-index", () => {
     assert.match(beforeAfter(SET)[1], /GroupAdd groups=\d+ key=\d+ kind="set" value=l\d+/);
   });
 
+  it("keys the groups by the array of several outer values", () => {
+    const after = beforeAfter(TWO)[1];
+    assert.match(after, /MakeArray capacity=2 target=(\d+)\n\s+ArrayAppend array=\1 value=l\d+\n\s+ArrayAppend array=\1 value=l\d+\n\s+GroupAdd groups=\d+ key=\1 kind="count"/);
+    assert.match(after, /defined l\d+\n\s+defined l\d+\n\s+MakeArray capacity=2/);
+  });
+
   it("leaves comprehensions it cannot index as OPA's topdown would, or whose meaning would change", () => {
     const leaves: Array<[string, string]> = [
       ["not in a loop", "p := count([u | some u in input.users; u.dept == input.d])"],
       ["the key read again", "p := {d: count([u | some u in input.users; u.dept == d; u.boss != d]) | some d in input.depts}"],
-      ["two outer values", "p := {d: count([u | some u in input.users; u.dept == d; u.role == r]) | some d in input.depts; some r in input.roles}"],
+      ["more outer values than MAX_KEYS", "p := {[a, b, c, d, e]: count([u | some u in input.users; u.a == a; u.b == b; u.c == c; u.d == d; u.e == e]) | some a in input.xs; some b in input.xs; some c in input.xs; some d in input.xs; some e in input.xs}"],
+      ["an addition between two keys' equalities", "p := {[d, r]: [u | some u in input.users; u.dept == d; some v in u.vs; u.role == r] | some d in input.depts; some r in input.roles}"],
       ["the key in a ref (OPA: output vars of a ref)", "p := {d: [x | x := input.m[d]] | some d in input.depts}"],
       ["the key in a nested comprehension", "p := {d: [u | some u in input.users; u.dept == d; count([1 | u.x == d]) == 0] | some d in input.depts}"],
       ["an object comprehension (its conflicts)", "p := {d: {u.name: u.age | some u in input.users; u.dept == d} | some d in input.depts}"],
@@ -83,7 +91,7 @@ describe("optimize: comprehension-index", () => {
       ["the equality negated", "p := {d: [u | some u in input.users; not u.dept == d] | some d in input.depts}"],
     ];
     for (const [why, rego] of leaves) assert.equal(indexed(rego), false, why);
-    for (const rego of [COUNT, ARRAY, SET]) assert.equal(indexed(rego), true, rego);
+    for (const rego of [COUNT, ARRAY, SET, TWO]) assert.equal(indexed(rego), true, rego);
   });
 
   const users = [
@@ -107,6 +115,12 @@ describe("optimize: comprehension-index", () => {
     ["users not a collection", ARRAY, { users: 7, depts: ["x"] }, undefined],
     ["users an object", COUNT, { users: { u1: { dept: "x" }, u2: { dept: "x" } }, depts: ["x"] }, [{ result: { x: 2 } }]],
     ["no departments", COUNT, { users }, [{ result: {} }]],
+    [
+      "two keys",
+      TWO,
+      { users: [{ dept: "x", role: "a" }, { dept: "x", role: "b" }, { dept: "x", role: "a" }, { dept: "y" }], depts: ["x", "y"], roles: ["a", "b", "c"] },
+      [{ result: { '["x","a"]': 2, '["x","b"]': 1, '["x","c"]': 0, '["y","a"]': 0, '["y","b"]': 0, '["y","c"]': 0 } }],
+    ],
     ["1 and 1.0 are one key", "p := {d: count([u | some u in input.users; u.dept == d]) | some d in [1.0, 2]}", { users: [{ dept: 1 }, { dept: 1 }, { dept: 2.0 }] }, [{ result: { "1": 2, "2": 1 } }]],
     [
       "an error before the equality is raised as without the index",
@@ -127,7 +141,7 @@ describe("optimize: comprehension-index", () => {
   });
 
   it("answers as without the pass (property)", async () => {
-    const policies = [COUNT, ARRAY, SET];
+    const policies = [COUNT, ARRAY, SET, TWO];
     const compiled = await Promise.all(
       policies.flatMap((rego) => [false, true].map(async (withPass) => {
         const policy = policyOf(rego);
@@ -137,7 +151,7 @@ describe("optimize: comprehension-index", () => {
       })),
     );
     const key = fc.oneof(fc.constantFrom("x", "y", 1, 1.5, null, true), fc.jsonValue({ maxDepth: 1 }));
-    const user = fc.oneof({ arbitrary: fc.record({ name: fc.oneof(fc.string({ maxLength: 2 }), fc.integer()), dept: key }, { requiredKeys: [] }), weight: 5 }, { arbitrary: fc.jsonValue({ maxDepth: 1 }), weight: 1 });
+    const user = fc.oneof({ arbitrary: fc.record({ name: fc.oneof(fc.string({ maxLength: 2 }), fc.integer()), dept: key, role: key }, { requiredKeys: [] }), weight: 5 }, { arbitrary: fc.jsonValue({ maxDepth: 1 }), weight: 1 });
     const run = (pq: PreparedQuery, input: unknown) => {
       try {
         return JSON.stringify(pq.evaluateSync({ input: input as Value }).map((r) => toJSON(r as Value)));
@@ -146,7 +160,7 @@ describe("optimize: comprehension-index", () => {
       }
     };
     fc.assert(
-      fc.property(fc.record({ users: fc.array(user, { maxLength: 8 }), depts: fc.array(key, { maxLength: 4 }) }, { requiredKeys: [] }), (input) => {
+      fc.property(fc.record({ users: fc.array(user, { maxLength: 8 }), depts: fc.array(key, { maxLength: 4 }), roles: fc.array(key, { maxLength: 3 }) }, { requiredKeys: [] }), (input) => {
         for (let i = 0; i < compiled.length; i += 2) assert.equal(run(compiled[i + 1]!, input), run(compiled[i]!, input), policies[i / 2]);
       }),
       { numRuns: 300 },
