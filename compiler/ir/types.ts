@@ -144,10 +144,19 @@ export interface GroupAddStmt extends StmtLocation {
   value?: Operand;
 }
 
+/** Comprehension indexing in a function, by its arguments: `target` is the groups object `slot`
+ * of the evaluation (kept as a memoised result is, per `with` frame), made empty when there is
+ * none. An empty one is built (again) by the statements after. */
+export interface GroupsStmt extends StmtLocation {
+  slot: number;
+  target: Local;
+}
+
 export interface InternalStmtMap {
   IndexStmt: IndexStmt;
   IncrementStmt: IncrementStmt;
   GroupAddStmt: GroupAddStmt;
+  GroupsStmt: GroupsStmt;
 }
 
 /** Every statement type: OPA's and the optimiser's. */

@@ -212,6 +212,7 @@ class BodyChecker {
         case "MakeNumberIntStmt":
         case "MakeNumberRefStmt":
         case "MakeObjectStmt":
+        case "GroupsStmt":
         case "MakeSetStmt":
         case "NopStmt":
         case "NotEqualStmt":
@@ -325,6 +326,7 @@ class BodyChecker {
       case "MakeNumberIntStmt":
       case "MakeNumberRefStmt":
       case "MakeObjectStmt":
+      case "GroupsStmt":
       case "MakeSetStmt":
       case "NopStmt":
       case "NotStmt":
@@ -392,6 +394,7 @@ class BodyChecker {
       case "MakeArrayStmt":
       case "MakeNullStmt":
       case "MakeObjectStmt":
+      case "GroupsStmt":
       case "MakeSetStmt":
       case "NopStmt":
       case "NotEqualStmt":

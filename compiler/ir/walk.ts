@@ -48,6 +48,7 @@ function forEachStmtIn(block: Block, f: (s: Stmt, inScan: boolean) => void, inSc
       case "MakeNumberIntStmt":
       case "MakeNumberRefStmt":
       case "MakeObjectStmt":
+      case "GroupsStmt":
       case "MakeSetStmt":
       case "NopStmt":
       case "NotEqualStmt":
@@ -163,6 +164,7 @@ export function namesLocal(s: Stmt, local: number): boolean {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "ResetLocalStmt":
     case "IncrementStmt":
@@ -263,6 +265,7 @@ export function forEachRead(s: Stmt, f: (local: number) => void): void {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotStmt":
@@ -296,6 +299,7 @@ export function forEachWrite(s: Stmt, f: (local: number) => void): void {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "ResetLocalStmt":
     case "ObjectMergeStmt":

@@ -90,7 +90,13 @@ interface Body {
   uses: Map<Local, number>;
   /** Params no statement writes: the same value throughout. */
   invariant: Set<Local>;
+  /** A function's arguments (its invariant params but input and data). */
+  args: Set<Local>;
+  /** Whether the comprehension looked at is in a loop. */
+  inScan: boolean;
   next: number;
+  /** The policy's next groups slot (GroupsStmt). */
+  slots: { next: number };
 }
 
 /** The statements replacing `init; comp` (comp a BlockStmt), or undefined when it cannot be indexed. */
@@ -119,9 +125,13 @@ function index(body: Body, init: Stmt, comp: Stmt & { type: "BlockStmt" }): Stmt
   });
   if (bad || accs === 0) return undefined;
   // The free locals that are not invariant: the keys K (in local order, the same for the build
-  // and the lookups).
-  const keys = [...reads].filter((l) => !writes.has(l) && !body.invariant.has(l)).sort((p, q) => p - q);
-  if (keys.length === 0 || keys.length > MAX_KEYS) return undefined;
+  // and the lookups); else, in a function, the arguments it reads (its groups then last the
+  // evaluation, as OPA's cache does, and serve every call).
+  const free = [...reads].filter((l) => !writes.has(l)).sort((p, q) => p - q);
+  let keys = free.filter((l) => !body.invariant.has(l));
+  const byArgs = keys.length === 0;
+  if (byArgs) keys = free.filter((l) => body.args.has(l));
+  if (keys.length === 0 || keys.length > MAX_KEYS || (!byArgs && !body.inScan)) return undefined;
   // Each K's one reader: an equality with a local X the comprehension sets, all in one list.
   const eqs: Array<{ e: Stmt; x: Local; i: number }> = [];
   let list: readonly Stmt[] | undefined;
@@ -177,10 +187,16 @@ function index(body: Body, init: Stmt, comp: Stmt & { type: "BlockStmt" }): Stmt
       const nb = nestedBlocks(s);
       return nb.length === 0 ? [s] : [withBlocks(s, nb.map((b) => block(b, rewrite(b.stmts))))];
     });
-  const build = mk("BlockStmt", {
-    ...loc,
-    blocks: [{ stmts: [mk("IsUndefinedStmt", { ...loc, source: groups }), mk("MakeObjectStmt", { ...loc, target: groups }), mk("BlockStmt", { ...comp.stmt, blocks: blocks.map((bl) => block(bl, rewrite(bl.stmts))) })] }],
-  });
+  const built = mk("BlockStmt", { ...comp.stmt, blocks: blocks.map((bl) => block(bl, rewrite(bl.stmts))) });
+  let build: Stmt[];
+  if (byArgs) {
+    // The evaluation's groups, built when empty.
+    const [size, zero] = [body.next++, body.next++];
+    const test = [mk("LenStmt", { ...loc, source: { type: "local", value: groups }, target: size }), mk("MakeNumberIntStmt", { ...loc, value: 0, target: zero }), mk("EqualStmt", { ...loc, a: { type: "local", value: size }, b: { type: "local", value: zero } })];
+    build = [mk("GroupsStmt", { ...loc, slot: body.slots.next++, target: groups }), mk("BlockStmt", { ...loc, blocks: [{ stmts: [...test, built] }] })];
+  } else {
+    build = [mk("BlockStmt", { ...loc, blocks: [{ stmts: [mk("IsUndefinedStmt", { ...loc, source: groups }), mk("MakeObjectStmt", { ...loc, target: groups }), built] }] })];
+  }
   // The lookup (an undefined K: no group, as its equality fails).
   const lookupKey = keys.length === 1 ? keys[0]! : body.next++;
   const made = keys.length === 1 ? [] : [...keys.map((k) => mk("IsDefinedStmt", { ...loc, source: k })), ...tuple(lookupKey, keys)];
@@ -188,10 +204,10 @@ function index(body: Body, init: Stmt, comp: Stmt & { type: "BlockStmt" }): Stmt
     ...loc,
     blocks: [{ stmts: [...made, mk("DotStmt", { ...loc, source: { type: "local", value: groups }, key: { type: "local", value: lookupKey }, target: found }), mk("AssignVarStmt", { ...loc, source: { type: "local", value: found }, target: c })] }],
   });
-  return [init, build, lookup];
+  return [init, ...build, lookup];
 }
 
-function indexBody(blocks: Block[], fn: Plan | Func): Block[] {
+function indexBody(blocks: Block[], fn: Plan | Func, slots: { next: number }): Block[] {
   const uses = new Map<Local, number>();
   const written = new Set<Local>();
   forEachStmt(blocks, (s) => {
@@ -202,15 +218,17 @@ function indexBody(blocks: Block[], fn: Plan | Func): Block[] {
   });
   // (a plan's input and data are locals 0 and 1)
   const params = "params" in fn ? fn.params : [0, 1];
-  const body: Body = { uses, invariant: new Set(params.filter((p) => !written.has(p))), next: -1 };
+  const invariant = new Set(params.filter((p) => !written.has(p)));
+  const body: Body = { uses, invariant, args: new Set(params.slice(2).filter((p) => invariant.has(p))), inScan: false, next: -1, slots };
 
   const rewriteList = (stmts: readonly Stmt[], inScan: boolean): Stmt[] => {
     const out: Stmt[] = [];
     for (let i = 0; i < stmts.length; i++) {
       const s = stmts[i]!;
       const next = stmts[i + 1];
-      if (inScan && next?.type === "BlockStmt" && start(s) !== undefined) {
+      if (next?.type === "BlockStmt" && start(s) !== undefined) {
         if (body.next < 0) body.next = maxLocal(fn) + 1;
+        body.inScan = inScan;
         const indexed = index(body, s, next);
         if (indexed) {
           out.push(...indexed);
@@ -229,5 +247,8 @@ function indexBody(blocks: Block[], fn: Plan | Func): Block[] {
 
 export const comprehensionIndex: Pass = {
   name: "comprehension-index",
-  run: (policy: Policy) => mapBodies(policy, indexBody),
+  run: (policy: Policy) => {
+    const slots = { next: 0 };
+    return mapBodies(policy, (blocks, fn) => indexBody(blocks, fn, slots));
+  },
 };

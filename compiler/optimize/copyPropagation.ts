@@ -125,6 +125,7 @@ function substitute(s: Stmt, m: Subst): Stmt | null {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotStmt":

@@ -105,6 +105,7 @@ function simplifyStmt(s: Stmt): { stmt: Stmt | null } & Exits {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NotEqualStmt":
     case "ObjectInsertOnceStmt":

@@ -80,6 +80,7 @@ export function errorFree(s: Stmt): boolean {
     case "IndexStmt":
     case "IncrementStmt":
     case "GroupAddStmt":
+    case "GroupsStmt":
       return false;
     default:
       assertNever(s);

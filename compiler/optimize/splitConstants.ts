@@ -42,6 +42,7 @@ function constantTarget(s: Stmt): Local | undefined {
     case "LenStmt":
     case "MakeArrayStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotEqualStmt":

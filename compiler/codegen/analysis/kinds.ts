@@ -155,6 +155,7 @@ export function forEachDefinition(s: Stmt, def: (local: number, d: Definition) =
     case "MakeArrayStmt":
       return def(s.stmt.target, ARRAY);
     case "MakeObjectStmt":
+    case "GroupsStmt":
       return def(s.stmt.target, OBJECT);
     case "MakeSetStmt":
       return def(s.stmt.target, SET);
@@ -260,6 +261,7 @@ function killAndLeaves(s: Stmt, defined: LocalSet, depth: number): boolean {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotEqualStmt":
@@ -370,6 +372,7 @@ export function blockFlow(block: Block, before: LocalSet, mayBeUndefinedCall: (s
       case "MakeNullStmt":
       case "MakeArrayStmt":
       case "MakeObjectStmt":
+      case "GroupsStmt":
       case "MakeSetStmt":
       case "MakeNumberIntStmt":
       case "MakeNumberRefStmt":

@@ -118,6 +118,7 @@ export function trackRefs(
       case "MakeNumberIntStmt":
       case "MakeNumberRefStmt":
       case "MakeObjectStmt":
+      case "GroupsStmt":
       case "MakeSetStmt":
       case "NopStmt":
       case "NotEqualStmt":
@@ -354,6 +355,7 @@ export class ShapeAnalysis {
           set(s.stmt.target, undefined, K.array);
           return void elems.set(s.stmt.target, 0);
         case "MakeObjectStmt":
+        case "GroupsStmt":
           return set(s.stmt.target, undefined, K.object);
         case "MakeSetStmt":
           set(s.stmt.target, undefined, K.set);
@@ -536,6 +538,7 @@ function writes(s: Stmt): number[] {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "ObjectMergeStmt":
     case "ResetLocalStmt":

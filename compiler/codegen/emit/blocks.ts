@@ -199,6 +199,7 @@ const EMITTERS: { [T in AnyStmtType]: E<T> } = {
   SetAddStmt: collections.setAddStmt,
   ObjectInsertStmt: collections.objectInsertStmt,
   GroupAddStmt: collections.groupAddStmt,
+  GroupsStmt: collections.groupsStmt,
   ObjectInsertOnceStmt: collections.objectInsertOnceStmt,
   ObjectMergeStmt: collections.objectMergeStmt,
   ResultSetAddStmt: collections.resultSetAddStmt,

@@ -116,6 +116,7 @@ function definesLocal(s: Stmt, local: number): boolean {
     case "LenStmt":
     case "MakeArrayStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotEqualStmt":
@@ -196,6 +197,7 @@ export function knownConstant(fe: FuncEmitter, s: Stmt): void {
     case "LenStmt":
     case "MakeArrayStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotEqualStmt":

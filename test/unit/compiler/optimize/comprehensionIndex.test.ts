@@ -29,9 +29,11 @@ function beforeAfter(rego: string): [string, string] {
   return [bodyText(before, "g0.data.t.p"), bodyText(comprehensionIndex.run(before), "g0.data.t.p")];
 }
 
+/** Whether the pass changes any func of the policy. */
 function indexed(rego: string): boolean {
-  const [before, after] = beforeAfter(rego);
-  return before !== after;
+  const before = optimize(policyOf(rego), { skip: LATER }).policy;
+  const after = comprehensionIndex.run(before);
+  return before.funcs.funcs.some((f) => bodyText(before, f.name) !== bodyText(after, f.name));
 }
 
 /** Rule t.p's value (JSON) or error code, with the optimiser's passes, without this one or not. */
@@ -50,6 +52,9 @@ async function outcome(rego: string, input: unknown, withPass: boolean): Promise
 const COUNT = "p := {d: count([u | some u in input.users; u.dept == d]) | some d in input.depts}";
 const ARRAY = "p := {d: [u.name | some u in input.users; u.dept == d] | some d in input.depts}";
 const SET = "p := {d: {u.name | some u in input.users; d == u.dept} | some d in input.depts}";
+const FN = "p := {d: n | some d in input.depts; n := count_for(d)}\ncount_for(d) := count([u | some u in input.users; u.dept == d])";
+const FN_WITH =
+  "p := [{d: n | some d in input.depts; n := count_for(d)}, {d: n | some d in input.depts; n := count_for(d) with input.users as input.others}]\ncount_for(d) := count([u | some u in input.users; u.dept == d])";
 const TWO = "p := {[d, r]: count([u | some u in input.users; u.dept == d; u.role == r]) | some d in input.depts; some r in input.roles}";
 
 describe("optimize: comprehension-index", () => {
@@ -77,6 +82,17 @@ describe("optimize: comprehension-index", () => {
     assert.match(after, /defined l\d+\n\s+defined l\d+\n\s+MakeArray capacity=2/);
   });
 
+  it("in a function, keys the evaluation's groups by its arguments", () => {
+    const policy = optimize(policyOf(FN), { skip: LATER }).policy;
+    const fn = bodyText(comprehensionIndex.run(policy), "g0.data.t.count_for");
+    assert.notEqual(fn, bodyText(policy, "g0.data.t.count_for"));
+    // The groups of the evaluation (slot 0), built when empty, looked up by the argument (l2).
+    const arg = policy.funcs.funcs.find((f) => f.name === "g0.data.t.count_for")!.params[2]!;
+    assert.match(fn, /Groups slot=0 target=(\d+)\n\s+block\n\s+\{\n\s+Len source=l\1 target=(\d+)\n\s+l(\d+) = 0\n\s+l\2 == l\3\n/);
+    assert.match(fn, /GroupAdd groups=\d+ key=\d+ kind="count"/);
+    assert.match(fn, new RegExp(`l\\d+ = l\\d+\\[l${arg}\\]`));
+  });
+
   it("leaves comprehensions it cannot index as OPA's topdown would, or whose meaning would change", () => {
     const leaves: Array<[string, string]> = [
       ["not in a loop", "p := count([u | some u in input.users; u.dept == input.d])"],
@@ -92,6 +108,9 @@ describe("optimize: comprehension-index", () => {
     ];
     for (const [why, rego] of leaves) assert.equal(indexed(rego), false, why);
     for (const rego of [COUNT, ARRAY, SET, TWO]) assert.equal(indexed(rego), true, rego);
+    // A function's comprehension that reads none of its arguments.
+    const noArg = optimize(policyOf("p := {d: f(d) | some d in input.depts}\nf(d) := [u | some u in input.users; u.dept == input.d]"), { skip: LATER }).policy;
+    assert.equal(bodyText(comprehensionIndex.run(noArg), "g0.data.t.f"), bodyText(noArg, "g0.data.t.f"));
   });
 
   const users = [
@@ -115,6 +134,13 @@ describe("optimize: comprehension-index", () => {
     ["users not a collection", ARRAY, { users: 7, depts: ["x"] }, undefined],
     ["users an object", COUNT, { users: { u1: { dept: "x" }, u2: { dept: "x" } }, depts: ["x"] }, [{ result: { x: 2 } }]],
     ["no departments", COUNT, { users }, [{ result: {} }]],
+    ["in a function", FN, { users, depts: ["x", "y", "z"] }, [{ result: { x: 3, y: 1, z: 0 } }]],
+    [
+      "in a function, with input replaced",
+      FN_WITH,
+      { users, others: [{ dept: "z" }], depts: ["x", "z"] },
+      [{ result: [{ x: 3, z: 0 }, { x: 0, z: 1 }] }],
+    ],
     [
       "two keys",
       TWO,
@@ -141,7 +167,7 @@ describe("optimize: comprehension-index", () => {
   });
 
   it("answers as without the pass (property)", async () => {
-    const policies = [COUNT, ARRAY, SET, TWO];
+    const policies = [COUNT, ARRAY, SET, TWO, FN];
     const compiled = await Promise.all(
       policies.flatMap((rego) => [false, true].map(async (withPass) => {
         const policy = policyOf(rego);
