@@ -134,6 +134,12 @@ describe("optimize: comprehension-index", () => {
     ["users not a collection", ARRAY, { users: 7, depts: ["x"] }, undefined],
     ["users an object", COUNT, { users: { u1: { dept: "x" }, u2: { dept: "x" } }, depts: ["x"] }, [{ result: { x: 2 } }]],
     ["no departments", COUNT, { users }, [{ result: {} }]],
+    [
+      "in a loop of a function, reading another argument",
+      "p := [f(1), f(2)]\nf(x) := {d: count([u | some u in input.users; u.dept == d; u.level > x]) | some d in input.depts}",
+      { users: [{ dept: "x", level: 1 }, { dept: "x", level: 2 }, { dept: "x", level: 3 }, { dept: "y", level: "high" }], depts: ["x", "y"] },
+      [{ result: [{ x: 2, y: 1 }, { x: 1, y: 1 }] }],
+    ],
     ["in a function", FN, { users, depts: ["x", "y", "z"] }, [{ result: { x: 3, y: 1, z: 0 } }]],
     [
       "in a function, with input replaced",
