@@ -70,6 +70,7 @@ export const RT = {
   addTo: "addTo",
   insert: "insert",
   insertOnce: "insertOnce",
+  groupAdd: "groupAdd",
   assignOnce: "assignOnce",
   merge: "merge",
   upsert: "upsert",

@@ -132,9 +132,31 @@ export interface IncrementStmt extends StmtLocation {
   target: Local;
 }
 
+/** Comprehension indexing: adds to the group of `key` in `groups` (an object from group key to
+ * group, compiler/optimize/comprehensionIndex.ts) — appends `value` to its array, adds it to its
+ * set, or adds 1 to its count — making the group (an empty array or set, or 0) when there is none.
+ * An undefined key adds nothing, as an EqualStmt with it fails. */
+export interface GroupAddStmt extends StmtLocation {
+  groups: Local;
+  key: Local;
+  kind: "array" | "set" | "count";
+  /** What an array or set group gets (absent for a count). */
+  value?: Operand;
+}
+
+/** Comprehension indexing in a function, by its arguments: `target` is the groups object `slot`
+ * of the evaluation (kept as a memoised result is, per `with` frame), made empty when there is
+ * none. An empty one is built (again) by the statements after. */
+export interface GroupsStmt extends StmtLocation {
+  slot: number;
+  target: Local;
+}
+
 export interface InternalStmtMap {
   IndexStmt: IndexStmt;
   IncrementStmt: IncrementStmt;
+  GroupAddStmt: GroupAddStmt;
+  GroupsStmt: GroupsStmt;
 }
 
 /** Every statement type: OPA's and the optimiser's. */

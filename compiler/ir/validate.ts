@@ -212,6 +212,7 @@ class BodyChecker {
         case "MakeNumberIntStmt":
         case "MakeNumberRefStmt":
         case "MakeObjectStmt":
+        case "GroupsStmt":
         case "MakeSetStmt":
         case "NopStmt":
         case "NotEqualStmt":
@@ -224,6 +225,7 @@ class BodyChecker {
         case "SetAddStmt":
         case "IndexStmt":
         case "IncrementStmt":
+        case "GroupAddStmt":
           break;
         default:
           assertNever(s);
@@ -324,6 +326,7 @@ class BodyChecker {
       case "MakeNumberIntStmt":
       case "MakeNumberRefStmt":
       case "MakeObjectStmt":
+      case "GroupsStmt":
       case "MakeSetStmt":
       case "NopStmt":
       case "NotStmt":
@@ -334,6 +337,7 @@ class BodyChecker {
       case "ScanStmt":
       case "IndexStmt":
       case "IncrementStmt":
+      case "GroupAddStmt":
         break;
       default:
         assertNever(stmt);
@@ -390,6 +394,7 @@ class BodyChecker {
       case "MakeArrayStmt":
       case "MakeNullStmt":
       case "MakeObjectStmt":
+      case "GroupsStmt":
       case "MakeSetStmt":
       case "NopStmt":
       case "NotEqualStmt":
@@ -402,6 +407,7 @@ class BodyChecker {
       case "SetAddStmt":
       case "IndexStmt":
       case "IncrementStmt":
+      case "GroupAddStmt":
         break;
       default:
         assertNever(stmt);

@@ -48,6 +48,7 @@ function forEachStmtIn(block: Block, f: (s: Stmt, inScan: boolean) => void, inSc
       case "MakeNumberIntStmt":
       case "MakeNumberRefStmt":
       case "MakeObjectStmt":
+      case "GroupsStmt":
       case "MakeSetStmt":
       case "NopStmt":
       case "NotEqualStmt":
@@ -59,6 +60,7 @@ function forEachStmtIn(block: Block, f: (s: Stmt, inScan: boolean) => void, inSc
       case "ReturnLocalStmt":
       case "SetAddStmt":
       case "IncrementStmt":
+      case "GroupAddStmt":
         break;
       default:
         assertNever(s);
@@ -162,6 +164,7 @@ export function namesLocal(s: Stmt, local: number): boolean {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "ResetLocalStmt":
     case "IncrementStmt":
@@ -176,6 +179,8 @@ export function namesLocal(s: Stmt, local: number): boolean {
       return s.stmt.source === local;
     case "IndexStmt":
       return s.stmt.key === local;
+    case "GroupAddStmt":
+      return s.stmt.groups === local || s.stmt.key === local || (s.stmt.value !== undefined && isLocal(s.stmt.value, local));
     case "ResultSetAddStmt":
       return s.stmt.value === local;
     case "BlockStmt":
@@ -248,6 +253,10 @@ export function forEachRead(s: Stmt, f: (local: number) => void): void {
       return f(s.stmt.key);
     case "IncrementStmt":
       return f(s.stmt.target);
+    case "GroupAddStmt":
+      f(s.stmt.groups);
+      f(s.stmt.key);
+      return s.stmt.value === undefined ? undefined : readOp(s.stmt.value, f);
     case "AssignIntStmt":
     case "BlockStmt":
     case "BreakStmt":
@@ -256,6 +265,7 @@ export function forEachRead(s: Stmt, f: (local: number) => void): void {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotStmt":
@@ -277,6 +287,8 @@ export function forEachWrite(s: Stmt, f: (local: number) => void): void {
     case "ObjectInsertOnceStmt":
     case "ObjectInsertStmt":
       return f(s.stmt.object);
+    case "GroupAddStmt":
+      return f(s.stmt.groups);
     case "AssignVarOnceStmt":
     case "AssignVarStmt":
     case "LenStmt":
@@ -287,6 +299,7 @@ export function forEachWrite(s: Stmt, f: (local: number) => void): void {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "ResetLocalStmt":
     case "ObjectMergeStmt":

@@ -125,12 +125,14 @@ function substitute(s: Stmt, m: Subst): Stmt | null {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotStmt":
     case "ResetLocalStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
       break;
     default:
       assertNever(s);

@@ -105,6 +105,7 @@ function simplifyStmt(s: Stmt): { stmt: Stmt | null } & Exits {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NotEqualStmt":
     case "ObjectInsertOnceStmt":
@@ -114,7 +115,8 @@ function simplifyStmt(s: Stmt): { stmt: Stmt | null } & Exits {
     case "ResultSetAddStmt":
     case "SetAddStmt":
     case "IndexStmt":
-    case "IncrementStmt": {
+    case "IncrementStmt":
+    case "GroupAddStmt": {
       if (CHECKS.has(s.type)) return { stmt: s, falls: true, breaks: new Set([0]), pure: true };
       const fails = s.type === "DotStmt" || s.type === "CallStmt";
       return { stmt: s, falls: true, breaks: new Set(fails ? [0] : []), pure: false };

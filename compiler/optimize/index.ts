@@ -4,6 +4,7 @@
 // Each pass lives in a file of its own here, with tests of its own (before/after IR).
 import type { LocalNames } from "../codegen/emit/context.js";
 import type { Policy } from "../ir/types.js";
+import { comprehensionIndex } from "./comprehensionIndex.js";
 import { copyPropagation } from "./copyPropagation.js";
 import { countForm } from "./countForm.js";
 import { deadCode } from "./deadCode.js";
@@ -39,6 +40,9 @@ export const PASSES: readonly Pass[] = [
   splitConstants,
   // Counting after the constants are split (its counter is a local set to 0, then incremented).
   countForm,
+  // Comprehension indexing after counting (it groups counts too), before hoisting (which would
+  // move the comprehension's reads out of it, where they would look like outer values).
+  comprehensionIndex,
   // Scans merged before hoisting, which then hoists out of the one loop what it can.
   scanMerge,
   hoist,

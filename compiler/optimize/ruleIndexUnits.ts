@@ -233,6 +233,7 @@ export function unitTests(policy: Policy, f: Func, roots: ReadonlyMap<Local, Ref
       case "ResetLocalStmt":
       case "LenStmt":
       case "MakeObjectStmt":
+      case "GroupsStmt":
       case "IncrementStmt":
         sym.delete(s.stmt.target);
         continue;
@@ -310,6 +311,7 @@ export function unitTests(policy: Policy, f: Func, roots: ReadonlyMap<Local, Ref
       case "ScanStmt":
       case "WithStmt":
       case "IndexStmt":
+      case "GroupAddStmt":
         break;
       default:
         assertNever(s);

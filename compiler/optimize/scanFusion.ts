@@ -79,6 +79,8 @@ export function errorFree(s: Stmt): boolean {
     case "WithStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
+    case "GroupsStmt":
       return false;
     default:
       assertNever(s);

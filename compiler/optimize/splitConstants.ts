@@ -42,6 +42,7 @@ function constantTarget(s: Stmt): Local | undefined {
     case "LenStmt":
     case "MakeArrayStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotEqualStmt":
@@ -57,6 +58,7 @@ function constantTarget(s: Stmt): Local | undefined {
     case "WithStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
       return undefined;
     default:
       assertNever(s);

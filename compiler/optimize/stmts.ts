@@ -44,6 +44,7 @@ export function withBlocks(s: Stmt, blocks: Block[]): Stmt {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotEqualStmt":
@@ -56,6 +57,7 @@ export function withBlocks(s: Stmt, blocks: Block[]): Stmt {
     case "SetAddStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
       return s;
     default:
       assertNever(s);
@@ -91,6 +93,7 @@ export function nestedBlocks(s: Stmt): readonly Block[] {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotEqualStmt":
@@ -103,6 +106,7 @@ export function nestedBlocks(s: Stmt): readonly Block[] {
     case "SetAddStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
       return [];
     default:
       assertNever(s);
@@ -145,6 +149,11 @@ export function mapLocals(s: Stmt, f: (l: Local) => Local, inner: (b: Block) => 
   // (the passes that map locals run before the rule index makes these)
   if (s.type === "IndexStmt") throw new Error("mapLocals: an IndexStmt");
   if (s.type === "IncrementStmt") return mk("IncrementStmt", { ...s.stmt, target: f(s.stmt.target) });
+  if (s.type === "GroupsStmt") return mk("GroupsStmt", { ...s.stmt, target: f(s.stmt.target) });
+  if (s.type === "GroupAddStmt") {
+    const value = s.stmt.value;
+    return mk("GroupAddStmt", { ...s.stmt, groups: f(s.stmt.groups), key: f(s.stmt.key), ...(value?.type === "local" ? { value: { type: "local", value: f(value.value) } } : {}) });
+  }
   const st = s.stmt as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = { ...st };
   const op = (o: Operand): Operand => (o.type === "local" ? { type: "local", value: f(o.value) } : o);

@@ -48,6 +48,7 @@ export {
   addTo,
   insert,
   insertOnce,
+  groupAdd,
   assignOnce,
   merge,
   upsert,

@@ -6,7 +6,7 @@
 import { RegoError, type Location } from "../errors.js";
 import { compare, equal } from "../value/compare.js";
 import { BigNum, numberFromText, numberText, type Num } from "../value/number.js";
-import { RegoObject, isObject, objectGet, objectHas, objectInsert, sortedPlainKeys, type ObjectValue } from "../value/object.js";
+import { RegoObject, isObject, objectEntries, objectGet, objectHas, objectInsert, sortedPlainKeys, type ObjectValue } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
 import type { ConflictSites } from "./sites.js";
 import { Special, copyPlainObject, isPlainObject, newPlainObject, rank, setOwn, type MaybeValue, type PlainObject, type Value } from "../value/value.js";
@@ -238,6 +238,25 @@ export function insert(object: V, key: V, value: V): Value {
   const o = objectTarget(object, "ObjectInsertStmt");
   if (key === undefined || value === undefined) throw internalError("ObjectInsertStmt: key or value is undefined");
   return objectInsert(o, key, value);
+}
+
+/** GroupAddStmt (comprehension indexing): adds to the group of `key` in `groups`, an object from
+ * group key to group — appends `value` to an array group, adds it to a set group, or (no value)
+ * adds 1 to a count — making the group when there is none. Returns the object (a RegoObject once
+ * a key is not a string). An undefined key adds nothing, as an EqualStmt with it fails. */
+export function groupAdd(groups: V, key: V, kind: "array" | "set" | "count", value?: V): Value {
+  // A RegoObject from the first addition: a hash map, where a plain object of many keys is slow.
+  const o = groups instanceof RegoObject ? groups : new RegoObject(objectEntries(objectTarget(groups, "GroupAddStmt")));
+  if (key === undefined) return o;
+  if (kind !== "count" && value === undefined) throw internalError("GroupAddStmt: value is undefined");
+  // (null: no group yet; a group is never null)
+  const e = o.slot(key, kind === "count" ? 0 : null);
+  const g = e[1];
+  if (kind === "count") e[1] = (g as number) + 1;
+  else if (g === null) e[1] = kind === "array" ? [value!] : new RegoSet([value!]);
+  else if (kind === "array") (g as Value[]).push(value!);
+  else (g as RegoSet).add(value!);
+  return o;
 }
 
 /** Where a conflict is raised from: OPA's message and the statement's location (generated code

@@ -22,6 +22,7 @@ import {
   type BuiltinFn,
   type CallSite,
 } from "../builtins/registry.js";
+import { RegoObject } from "../value/object.js";
 import type { MaybeValue } from "../value/value.js";
 import { NOT_FOUND } from "./ops.js";
 import { Deadline, hasDeadline } from "./deadline.js";
@@ -115,6 +116,16 @@ export class EvalState extends Deadline {
       this.stamps[id] = this.stamp;
     } else (this.frame = f ?? new Map()).set(id, value);
     return value;
+  }
+
+  /** GroupsStmt: groups object `id` of the current frame (comprehension indexing in a function:
+   * compiler/optimize/comprehensionIndex.ts), made empty and recorded when there is none. */
+  groups(id: number): RegoObject {
+    const g = this.recall(id);
+    if (g instanceof RegoObject) return g;
+    const made = new RegoObject();
+    this.memoize(id, made);
+    return made;
   }
 
   /** WithStmt: starts a fresh memo frame and returns the current one (for `popMemo`). */

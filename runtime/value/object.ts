@@ -48,6 +48,19 @@ export class RegoObject extends Special {
     this.sortedCache = undefined;
   }
 
+  /** The entry of key `k`, added with value `v` when there is none: its value may be replaced in
+   * place (one hash for a read and a write). */
+  slot(k: Value, v: Value): Entry {
+    const pk = primitiveKey(k);
+    let e = pk !== undefined ? this.prim.get(pk) : this.comp?.get(canonicalKey(k));
+    if (e !== undefined) return e;
+    e = [k, v];
+    if (pk !== undefined) this.prim.set(pk, e);
+    else (this.comp ??= new Map()).set(canonicalKey(k), e);
+    this.sortedCache = undefined;
+    return e;
+  }
+
   /** Entries sorted by key in OPA's order (cached; do not mutate). */
   sorted(): readonly Entry[] {
     if (this.sortedCache) return this.sortedCache;

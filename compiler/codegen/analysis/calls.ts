@@ -87,8 +87,8 @@ interface Body {
   dynamicCallees: readonly number[];
   /** Whether it has a DotStmt with a local key. */
   localKeyDot: boolean;
-  /** Whether it has a WithStmt. */
-  withStmt: boolean;
+  /** Whether it has a WithStmt (a memo frame of its own) or a GroupsStmt (memoised groups). */
+  memo: boolean;
   /** Whether it has a ScanStmt. */
   scan: boolean;
 }
@@ -101,7 +101,7 @@ interface BodyWalk {
   dynamic: boolean;
   dynamicCallees: List<number>;
   localKeyDot: boolean;
-  withStmt: boolean;
+  memo: boolean;
   scan: boolean;
 }
 
@@ -143,7 +143,7 @@ function bodyOf(blocks: readonly Block[], look: Lookup): Body {
   const w = look.walk;
   w.dynamic = false;
   w.localKeyDot = false;
-  w.withStmt = false;
+  w.memo = false;
   w.scan = false;
   for (let i = 0; i < blocks.length; i++) walkStmts(blocks[i]!.stmts, false, true, w, look);
   return {
@@ -153,7 +153,7 @@ function bodyOf(blocks: readonly Block[], look: Lookup): Body {
     dynamic: w.dynamic,
     dynamicCallees: take(w.dynamicCallees),
     localKeyDot: w.localKeyDot,
-    withStmt: w.withStmt,
+    memo: w.memo,
     scan: w.scan,
   };
 }
@@ -194,8 +194,11 @@ function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, b
       case "NotStmt":
         walkStmts(s.stmt.block.stmts, inScan, false, body, look);
         break;
+      case "GroupsStmt":
+        body.memo = true;
+        break;
       case "WithStmt":
-        body.withStmt = true;
+        body.memo = true;
         walkStmts(s.stmt.block.stmts, inScan, false, body, look);
         break;
       case "ScanStmt":
@@ -204,6 +207,7 @@ function walkStmts(stmts: readonly Stmt[], inScan: boolean, topLevel: boolean, b
         break;
       case "ArrayAppendStmt":
       case "IncrementStmt":
+      case "GroupAddStmt":
       case "AssignIntStmt":
       case "AssignVarOnceStmt":
       case "AssignVarStmt":
@@ -246,7 +250,7 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[], asyncCustom
   for (let i = 0; i < count; i++) funcIndex.set(all[i]!.name, i);
   // The funcs by data path: only a CallDynamicStmt asks (most plans have none).
   let funcPaths: FuncPaths | undefined;
-  const walk: BodyWalk = { sites: list(), builtinCalls: list(), topLevelCalls: list(), dynamic: false, dynamicCallees: list(), localKeyDot: false, withStmt: false, scan: false };
+  const walk: BodyWalk = { sites: list(), builtinCalls: list(), topLevelCalls: list(), dynamic: false, dynamicCallees: list(), localKeyDot: false, memo: false, scan: false };
   const look: Lookup = { policy, funcIndex, paths: () => (funcPaths ??= new FuncPaths(all)), walk };
   // Funcs' bodies by index; plans' by the plan itself.
   const funcBodies: Array<Body | undefined> = new Array(count);
@@ -333,7 +337,7 @@ export function analyseCalls(policy: Policy, plans: readonly Plan[], asyncCustom
   // State: by func index, 0 not known yet, 1 none, 2 needed (the graph is acyclic).
   const stateOf = new Uint8Array(count);
   const bodyUsesState = (body: Body): boolean => {
-    if (body.dynamic || body.withStmt) return true;
+    if (body.dynamic || body.memo) return true;
     for (const b of body.builtinCalls) if (!OPERATOR_BUILTINS.has(b)) return true;
     for (const site of body.sites) if (funcUsesState(site >> 1)) return true;
     return false;

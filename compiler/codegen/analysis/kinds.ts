@@ -155,12 +155,15 @@ export function forEachDefinition(s: Stmt, def: (local: number, d: Definition) =
     case "MakeArrayStmt":
       return def(s.stmt.target, ARRAY);
     case "MakeObjectStmt":
+    case "GroupsStmt":
       return def(s.stmt.target, OBJECT);
     case "MakeSetStmt":
       return def(s.stmt.target, SET);
     case "ObjectInsertStmt":
     case "ObjectInsertOnceStmt":
       return def(s.stmt.object, OBJECT);
+    case "GroupAddStmt":
+      return def(s.stmt.groups, OBJECT);
     case "DotStmt":
       return def(s.stmt.target, UNKNOWN);
     case "ObjectMergeStmt":
@@ -243,6 +246,7 @@ function killAndLeaves(s: Stmt, defined: LocalSet, depth: number): boolean {
       return killAndLeavesAll(s.stmt.block.stmts, defined, depth + 2);
     case "ArrayAppendStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
     case "AssignIntStmt":
     case "AssignVarOnceStmt":
     case "EqualStmt":
@@ -257,6 +261,7 @@ function killAndLeaves(s: Stmt, defined: LocalSet, depth: number): boolean {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotEqualStmt":
@@ -367,6 +372,7 @@ export function blockFlow(block: Block, before: LocalSet, mayBeUndefinedCall: (s
       case "MakeNullStmt":
       case "MakeArrayStmt":
       case "MakeObjectStmt":
+      case "GroupsStmt":
       case "MakeSetStmt":
       case "MakeNumberIntStmt":
       case "MakeNumberRefStmt":
@@ -377,6 +383,9 @@ export function blockFlow(block: Block, before: LocalSet, mayBeUndefinedCall: (s
       case "ObjectInsertStmt":
       case "ObjectInsertOnceStmt":
         cur.add(s.stmt.object);
+        continue;
+      case "GroupAddStmt":
+        cur.add(s.stmt.groups);
         continue;
       case "ObjectMergeStmt":
         if (cur.has(s.stmt.a) || cur.has(s.stmt.b)) cur.add(s.stmt.target);

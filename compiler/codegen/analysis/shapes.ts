@@ -118,6 +118,7 @@ export function trackRefs(
       case "MakeNumberIntStmt":
       case "MakeNumberRefStmt":
       case "MakeObjectStmt":
+      case "GroupsStmt":
       case "MakeSetStmt":
       case "NopStmt":
       case "NotEqualStmt":
@@ -132,6 +133,7 @@ export function trackRefs(
       case "WithStmt":
       case "IndexStmt":
       case "IncrementStmt":
+      case "GroupAddStmt":
         // Any other write ends what a local refers to (input/data locals keep their role: `with`
         // replaces them by documents of the same kind).
         for (const t of writes(s)) if (!roots.has(t)) refs.delete(t);
@@ -353,6 +355,7 @@ export class ShapeAnalysis {
           set(s.stmt.target, undefined, K.array);
           return void elems.set(s.stmt.target, 0);
         case "MakeObjectStmt":
+        case "GroupsStmt":
           return set(s.stmt.target, undefined, K.object);
         case "MakeSetStmt":
           set(s.stmt.target, undefined, K.set);
@@ -384,6 +387,9 @@ export class ShapeAnalysis {
         case "WithStmt":
           whole(s.stmt.value);
           return s.type === "WithStmt" ? set(s.stmt.local, undefined, 0) : set(s.stmt.object, undefined, K.object);
+        case "GroupAddStmt":
+          if (s.stmt.value !== undefined) whole(s.stmt.value);
+          return set(s.stmt.groups, undefined, K.object);
         case "ResultSetAddStmt":
           return whole({ type: "local", value: s.stmt.value });
         case "ReturnLocalStmt":
@@ -532,6 +538,7 @@ function writes(s: Stmt): number[] {
     case "MakeNumberIntStmt":
     case "MakeNumberRefStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "ObjectMergeStmt":
     case "ResetLocalStmt":
@@ -543,6 +550,8 @@ function writes(s: Stmt): number[] {
     case "ObjectInsertStmt":
     case "ObjectInsertOnceStmt":
       return [s.stmt.object];
+    case "GroupAddStmt":
+      return [s.stmt.groups];
     case "ArrayAppendStmt":
     case "AssignVarStmt":
     case "BlockStmt":

@@ -198,6 +198,8 @@ const EMITTERS: { [T in AnyStmtType]: E<T> } = {
   ArrayAppendStmt: collections.arrayAppendStmt,
   SetAddStmt: collections.setAddStmt,
   ObjectInsertStmt: collections.objectInsertStmt,
+  GroupAddStmt: collections.groupAddStmt,
+  GroupsStmt: collections.groupsStmt,
   ObjectInsertOnceStmt: collections.objectInsertOnceStmt,
   ObjectMergeStmt: collections.objectMergeStmt,
   ResultSetAddStmt: collections.resultSetAddStmt,

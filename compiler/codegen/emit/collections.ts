@@ -2,7 +2,7 @@
 // ObjectInsert[Once] (the object local is reassigned: it becomes a RegoObject when a key is not a
 // string), ObjectMerge, and ResultSetAdd (into the plan's result set, or — for a direct-value
 // entrypoint — the binding object is never built: its one value is returned).
-import type { StmtMap } from "../../ir/types.js";
+import type { GroupAddStmt, GroupsStmt, StmtMap } from "../../ir/types.js";
 import { _ } from "../code.js";
 import type { Emit, FuncEmitter } from "./context.js";
 import { NO_LOCALS } from "./values.js";
@@ -36,6 +36,16 @@ export const objectInsertStmt: E<"ObjectInsertStmt"> = (fe, s) => {
   if (d?.insert === s) return fe.out.line`${o} = ${fe.operand(s.value)};`;
   return fe.out.line`${o} = ${fe.mod.rt("insert")}(${o}, ${fe.operand(s.key)}, ${fe.operand(s.value)});`;
 };
+
+export const groupAddStmt: Emit<GroupAddStmt> = (fe, s) => {
+  const g = fe.local(s.groups);
+  const value = s.value === undefined ? _`` : _`, ${fe.operand(s.value)}`;
+  return fe.out.line`${g} = ${fe.mod.rt("groupAdd")}(${g}, ${fe.local(s.key)}, ${s.kind}${value});`;
+};
+
+/** A memo id of its own for each groups slot: after the funcs' (a memoised func's id is its index). */
+export const groupsStmt: Emit<GroupsStmt> = (fe, s) =>
+  fe.out.line`${fe.local(s.target)} = ${fe.state}.groups(${fe.mod.policy.funcs.funcs.length + s.slot});`;
 
 export const objectInsertOnceStmt: E<"ObjectInsertOnceStmt"> = (fe, s) => {
   const o = fe.local(s.object);

@@ -116,6 +116,7 @@ function definesLocal(s: Stmt, local: number): boolean {
     case "LenStmt":
     case "MakeArrayStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotEqualStmt":
@@ -131,6 +132,7 @@ function definesLocal(s: Stmt, local: number): boolean {
     case "WithStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
       return false;
     default:
       assertNever(s);
@@ -195,6 +197,7 @@ export function knownConstant(fe: FuncEmitter, s: Stmt): void {
     case "LenStmt":
     case "MakeArrayStmt":
     case "MakeObjectStmt":
+    case "GroupsStmt":
     case "MakeSetStmt":
     case "NopStmt":
     case "NotEqualStmt":
@@ -210,6 +213,7 @@ export function knownConstant(fe: FuncEmitter, s: Stmt): void {
     case "WithStmt":
     case "IndexStmt":
     case "IncrementStmt":
+    case "GroupAddStmt":
       return;
     default:
       assertNever(s);
