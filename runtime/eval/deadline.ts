@@ -63,8 +63,12 @@ export function tick(d: Deadline, i: number): void {
 /** Iteration `i` of a loop of `length` iterations, a multiple of TICKS: ticks, and returns the index
  * to run to before the next call. Generated loops run in such stretches, with no call inside one. */
 export function tickTo(d: Deadline, i: number, length: number): number {
-  tick(d, i);
-  return Math.min(length, i + TICKS);
+  if (i !== 0) d.check();
+  else if (--entries === 0) {
+    entries = ENTRIES;
+    d.check();
+  }
+  return length - i > TICKS ? i + TICKS : length;
 }
 
 /** Whether these options set a deadline. */
