@@ -51,13 +51,7 @@ export const NO_DEADLINE: Deadline = Object.freeze(new Deadline());
 
 /** Iteration `i` of a loop: checks the deadline every TICKS iterations and every ENTRIES loops. */
 export function tick(d: Deadline, i: number): void {
-  if ((i & (TICKS - 1)) === 0) {
-    if (i !== 0) d.check();
-    else if (--entries === 0) {
-      entries = ENTRIES;
-      d.check();
-    }
-  }
+  if ((i & (TICKS - 1)) === 0) tickTo(d, i, i);
 }
 
 /** Iteration `i` of a loop of `length` iterations, a multiple of TICKS: ticks, and returns the index
