@@ -83,7 +83,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     l9 = dot(l5, 1); if (l9 === undefined) break b1;
     l11 = inputUser(input); if (l11 === undefined) break b1;
     l12 = dotId(l11); if (l12 === undefined) break b1;
-    if (!equal(l12, l9)) break b1;
+    if (typeof l12 === "string" ? l12 !== (l9 as V) : !equal(l12, l9)) break b1;
     allow = true;
   }
   // policies/api.rego:32
@@ -167,9 +167,9 @@ function g0DataApiCheckPermission($: EvalState, input: V, data: V): V {
       st0: for (const e0 = tickTo($, i0, v0.length); i0 < e0; i0++) {
         grant = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
         l15 = dotResource(grant); if (l15 === undefined) continue st0;
-        if (!equal(l15, l16)) continue st0;
+        if (typeof l15 === "string" ? l15 !== (l16 as V) : !equal(l15, l16)) continue st0;
         l17 = dotAction(grant); if (l17 === undefined) continue st0;
-        if (!equal(l17, l18)) continue st0;
+        if (typeof l17 === "string" ? l17 !== (l18 as V) : !equal(l17, l18)) continue st0;
         check_permission = true;
         break b0;
       }

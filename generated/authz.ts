@@ -52,7 +52,7 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     l5 = dotId(l4); if (l5 === undefined) break b1;
     l6 = inputResource(input); if (l6 === undefined) break b1;
     l7 = dotOwnerId(l6); if (l7 === undefined) break b1;
-    if (!equal(l5, l7)) break b1;
+    if (typeof l5 === "string" ? l5 !== (l7 as V) : !equal(l5, l7)) break b1;
     allow = true;
   }
   // policies/authz.rego:21
@@ -68,9 +68,9 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
       st0: for (const e0 = tickTo($, i0, v0.length); i0 < e0; i0++) {
         grant = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
         l15 = dotAction(grant); if (l15 === undefined) continue st0;
-        if (!equal(l15, l16)) continue st0;
+        if (typeof l15 === "string" ? l15 !== (l16 as V) : !equal(l15, l16)) continue st0;
         l17 = dotResource(grant); if (l17 === undefined) continue st0;
-        if (!equal(l17, l19)) continue st0;
+        if (typeof l17 === "string" ? l17 !== (l19 as V) : !equal(l17, l19)) continue st0;
         allow = true;
         break b2;
       }

@@ -139,6 +139,30 @@ describe("codegen: specialisations", () => {
     assert.equal(result(q, { a: num("100000000000000000000"), b: 1e20 }), true);
   });
 
+  it("values of unknown type: a string is compared by === in the code, anything else by equal", async () => {
+    const q = await compile(`p if input.a == input.b`);
+    assert.match(q.source, /typeof (\w+) === "string" \? \1 !== \((\w+)\) : !equal\(\1, \2\)/);
+    const ne = await compile(`q if input.a != input.b`, "t/q");
+    const cases: Array<[unknown, unknown, boolean]> = [
+      ["x", "x", true],
+      ["x", "y", false],
+      ["1", 1, false],
+      [1, "1", false],
+      ["", null, false],
+      ["true", true, false],
+      ["x", ["x"], false],
+      [["x"], "x", false],
+      ["x", new RegoSet(["x"]), false],
+      [[1, "a"], [1.0, "a"], true],
+    ];
+    for (const [a, b, same] of cases) {
+      assert.equal(result(q, { a, b }), same ? true : undefined, `${JSON.stringify(a)} == ${JSON.stringify(b)}`);
+      assert.equal(result(ne, { a, b }), same ? undefined : true, `${JSON.stringify(a)} != ${JSON.stringify(b)}`);
+    }
+    assert.equal(result(q, { a: "x" }), undefined);
+    assert.equal(result(ne, { b: "x" }), undefined);
+  });
+
   it("a scan is an indexed loop (no cursor): arrays by index, sets by element, objects by key, scalars not at all", async () => {
     const q = await compile(`p := [[k, v] | some k, v in input.c]`);
     assert.doesNotMatch(q.source, /\bscan\(/);
