@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/api.rego (entrypoint data.api.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, OBJECT_PROTOTYPE, builtinSites, call1, dot, dotData, dotKey, equal, getPrototypeOf, gt, gte, internalError, isObjectLike, len, lte, scanValue, scanView, tick } from "regoc/eval";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, OBJECT_PROTOTYPE, builtinSites, call1, dot, dotData, dotKey, equal, getPrototypeOf, gt, gte, internalError, isObjectLike, len, lte, scanValue, scanView, tickTo } from "regoc/eval";
 import { castsBuiltins } from "regoc/builtins/casts";
 /* a value, or undefined */
 type V = MaybeValue;
@@ -83,7 +83,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
     l9 = dot(l5, 1); if (l9 === undefined) break b1;
     l11 = inputUser(input); if (l11 === undefined) break b1;
     l12 = dotId(l11); if (l12 === undefined) break b1;
-    if (!equal(l12, l9)) break b1;
+    if (typeof l12 === "string" ? l12 !== (l9 as V) : !equal(l12, l9)) break b1;
     allow = true;
   }
   // policies/api.rego:32
@@ -163,15 +163,16 @@ function g0DataApiCheckPermission($: EvalState, input: V, data: V): V {
     l8 = dotData(l7, l5); if (l8 === undefined) break b0;
     l16 = inputResource(input); if (l16 === undefined) break b0;
     l18 = inputAction(input); if (l18 === undefined) break b0;
-    s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
-      if ((i0 & 1023) === 0) tick($, i0);
-      grant = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
-      l15 = dotResource(grant); if (l15 === undefined) continue s0;
-      if (!equal(l15, l16)) continue s0;
-      l17 = dotAction(grant); if (l17 === undefined) continue s0;
-      if (!equal(l17, l18)) continue s0;
-      check_permission = true;
-      break b0;
+    s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; ) {
+      st0: for (const e0 = tickTo($, i0, v0.length); i0 < e0; i0++) {
+        grant = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
+        l15 = dotResource(grant); if (l15 === undefined) continue st0;
+        if (typeof l15 === "string" ? l15 !== (l16 as V) : !equal(l15, l16)) continue st0;
+        l17 = dotAction(grant); if (l17 === undefined) continue st0;
+        if (typeof l17 === "string" ? l17 !== (l18 as V) : !equal(l17, l18)) continue st0;
+        check_permission = true;
+        break b0;
+      }
     }
   }
   return check_permission;

@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/authz.rego (entrypoint data.authz.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, OBJECT_PROTOTYPE, dotData, dotKey, equal, getPrototypeOf, internalError, isObjectLike, scanValue, scanView, tick } from "regoc/eval";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, OBJECT_PROTOTYPE, dotData, dotKey, equal, getPrototypeOf, internalError, isObjectLike, scanValue, scanView, tickTo } from "regoc/eval";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -52,7 +52,7 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     l5 = dotId(l4); if (l5 === undefined) break b1;
     l6 = inputResource(input); if (l6 === undefined) break b1;
     l7 = dotOwnerId(l6); if (l7 === undefined) break b1;
-    if (!equal(l5, l7)) break b1;
+    if (typeof l5 === "string" ? l5 !== (l7 as V) : !equal(l5, l7)) break b1;
     allow = true;
   }
   // policies/authz.rego:21
@@ -64,15 +64,16 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     l16 = inputAction(input); if (l16 === undefined) break b2;
     l18 = inputResource(input); if (l18 === undefined) break b2;
     l19 = dotType(l18); if (l19 === undefined) break b2;
-    s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; i0++) {
-      if ((i0 & 1023) === 0) tick($, i0);
-      grant = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
-      l15 = dotAction(grant); if (l15 === undefined) continue s0;
-      if (!equal(l15, l16)) continue s0;
-      l17 = dotResource(grant); if (l17 === undefined) continue s0;
-      if (!equal(l17, l19)) continue s0;
-      allow = true;
-      break b2;
+    s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; ) {
+      st0: for (const e0 = tickTo($, i0, v0.length); i0 < e0; i0++) {
+        grant = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
+        l15 = dotAction(grant); if (l15 === undefined) continue st0;
+        if (typeof l15 === "string" ? l15 !== (l16 as V) : !equal(l15, l16)) continue st0;
+        l17 = dotResource(grant); if (l17 === undefined) continue st0;
+        if (typeof l17 === "string" ? l17 !== (l19 as V) : !equal(l17, l19)) continue st0;
+        allow = true;
+        break b2;
+      }
     }
   }
   // policies/authz.rego:11

@@ -47,7 +47,7 @@ export const RT = {
   scanView: "scanView",
   scanKey: "scanKey",
   scanValue: "scanValue",
-  tick: "tick",
+  tickTo: "tickTo",
   equal: "equal",
   eq: "eq",
   lt: "lt",

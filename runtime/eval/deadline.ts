@@ -1,10 +1,10 @@
 // Deadlines of evaluations: `timeoutMs` and `signal` in the evaluation options. A synchronous loop
 // cannot be interrupted from outside, so generated loops and the builtins that iterate or allocate
-// call `tick` with the iteration's index (generated loops only when the index is a multiple of
-// TICKS): every TICKS iterations of a loop, and every ENTRIES loops started (shared by all
-// evaluations, so that nested short loops are counted too), it looks at the clock and the signal.
-// An iteration costs a test of its index in a register: nothing is written. Past the deadline, or once the signal is aborted, the evaluation
-// fails with OPA's eval_cancel_error.
+// call `tick` with the iteration's index (generated loops through `tickTo`, before each stretch of
+// TICKS iterations): every TICKS iterations of a loop, and every ENTRIES loops started (shared by
+// all evaluations, so that nested short loops are counted too), it looks at the clock and the
+// signal. Inside a stretch an iteration costs nothing. Past the deadline, or once the signal is
+// aborted, the evaluation fails with OPA's eval_cancel_error.
 import { cancelError } from "../errors.js";
 
 /** What an evaluation's options say of its deadline. */
@@ -15,8 +15,8 @@ export interface DeadlineOptions {
   signal?: AbortSignal;
 }
 
-/** Iterations of one loop between two looks at the clock (a power of two): generated loops call
- * `tick` only at the iterations whose index is a multiple of it. */
+/** Iterations of one loop between two looks at the clock (a power of two): generated loops run in
+ * stretches of it (tickTo). */
 export const TICKS = 1024;
 /** Loops started between two looks at the clock. */
 const ENTRIES = 256;
@@ -51,13 +51,18 @@ export const NO_DEADLINE: Deadline = Object.freeze(new Deadline());
 
 /** Iteration `i` of a loop: checks the deadline every TICKS iterations and every ENTRIES loops. */
 export function tick(d: Deadline, i: number): void {
-  if ((i & (TICKS - 1)) === 0) {
-    if (i !== 0) d.check();
-    else if (--entries === 0) {
-      entries = ENTRIES;
-      d.check();
-    }
+  if ((i & (TICKS - 1)) === 0) tickTo(d, i, i);
+}
+
+/** Iteration `i` of a loop of `length` iterations, a multiple of TICKS: ticks, and returns the index
+ * to run to before the next call. Generated loops run in such stretches, with no call inside one. */
+export function tickTo(d: Deadline, i: number, length: number): number {
+  if (i !== 0) d.check();
+  else if (--entries === 0) {
+    entries = ENTRIES;
+    d.check();
   }
+  return length - i > TICKS ? i + TICKS : length;
 }
 
 /** Whether these options set a deadline. */

@@ -13,7 +13,7 @@ export { EvalState, NO_STATE, call0, call1, call2, call3, callN, callVoid, callA
 export { ResultSetBuilder } from "./results.js";
 export { builtinSites, conflictSites } from "./sites.js";
 export { cover } from "./coverage.js";
-export { tick } from "./deadline.js";
+export { tickTo } from "./deadline.js";
 export {
   EMPTY_OBJECT,
   NOT_FOUND,

@@ -141,11 +141,13 @@ export function neq(a: V, b: V): boolean | undefined {
 /** `x in coll` (builtin internal.member_2): an element of an array or set, a value of an object. */
 export function member(x: V, coll: V): boolean | undefined {
   if (x === undefined || coll === undefined) return undefined;
-  if (coll instanceof RegoSet) return coll.has(x);
   if (Array.isArray(coll)) {
+    // A string, boolean or null equals exactly the elements it is `===` to (numbers may be BigNums).
+    if (typeof x === "string" || typeof x === "boolean" || x === null) return coll.includes(x);
     for (let i = 0; i < coll.length; i++) if (equal(x, coll[i])) return true;
     return false;
   }
+  if (coll instanceof RegoSet) return coll.has(x);
   if (coll instanceof RegoObject) {
     for (const [, v] of coll.unordered()) if (equal(x, v)) return true;
     return false;

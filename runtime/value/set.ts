@@ -9,7 +9,8 @@ import { Special, type Value } from "./value.js";
  * itself holds any value. */
 export class RegoSet<T extends Value = Value> extends Special implements Iterable<T> {
   readonly rank = 6;
-  private readonly prim = new Map<PrimitiveKey, Value>();
+  /** Strings, booleans, null and most numbers: each its own key and its own element. */
+  private readonly prim = new Set<PrimitiveKey>();
   private comp: Map<string, Value> | undefined;
   /** Objects of one string key and a scalar value (`{"msg": "..."}`, the elements of a violation
    * set), by key then value: they need no canonical text. */
@@ -30,9 +31,9 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
   add(v: T): boolean {
     const pk = primitiveKey(v);
     if (pk !== undefined) {
-      // One hash: set, then see whether the size grew. A scalar is its own key (0 for -0).
+      // One hash: add, then see whether the size grew. A scalar is its own key (0 for -0).
       const n = this.prim.size;
-      this.prim.set(pk, pk);
+      this.prim.add(pk);
       if (this.prim.size === n) return false;
     } else if (singleScalarKey(v) !== undefined) {
       const single = (this.single ??= new Map());
@@ -62,7 +63,7 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
   /** The stored element equal to v, or undefined (a set looked up by a key yields the key). */
   get(v: Value): T | undefined {
     const pk = primitiveKey(v);
-    if (pk !== undefined) return this.prim.get(pk) as T | undefined;
+    if (pk !== undefined) return this.prim.has(pk) ? (pk as T) : undefined;
     if (singleScalarKey(v) !== undefined) return this.single?.get(entryKey)?.get(entryValue) as T | undefined;
     return this.comp?.get(canonicalKey(v)) as T | undefined;
   }
@@ -70,7 +71,7 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
   /** Elements in OPA's order (cached; do not mutate the returned array). */
   sorted(): readonly T[] {
     if (this.sortedCache) return this.sortedCache as T[];
-    const out: Value[] = [...this.prim.values()];
+    const out: Value[] = [...this.prim];
     if (this.comp) for (const v of this.comp.values()) out.push(v);
     if (this.single) for (const byValue of this.single.values()) for (const v of byValue.values()) out.push(v);
     out.sort(compare);

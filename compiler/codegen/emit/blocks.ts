@@ -11,7 +11,6 @@
 //   IndexStmt  (the optimiser's) a `switch` running one case's blocks, each as a BlockStmt child
 //              (emit/ruleIndex.ts)
 import type { AnyStmtMap, AnyStmtType, Block, Stmt, StmtOf } from "../../ir/types.js";
-import { TICKS } from "../../../runtime/eval/deadline.js";
 import { _, join, lit } from "../code.js";
 import { Level, type Emit, type FuncEmitter } from "./context.js";
 import * as calls from "./calls.js";
@@ -121,18 +120,23 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   loop.used = true; // the loop is always written with its label: clearer than a bare continue
   // The source is held by the loop (its local may be reassigned in the body); the view and the
   // index are all the state a scan has.
-  fe.out.open(_`for (let ${x} = ${fe.local(s.source)}, ${v} = ${mod.rt("scanView")}(${x}), ${i} = 0; ${i} < ${v}.length; ${i}++)`, loop);
-  // The loop counts towards the evaluation's deadline (runtime/eval/deadline.ts): tick is called
-  // only where it may look at the clock, so the other iterations pay a test of the index.
-  fe.out.line`if ((${i} & ${lit(TICKS - 1)}) === 0) ${mod.rt("tick")}(${fe.state}, ${i});`;
+  fe.out.open(_`for (let ${x} = ${fe.local(s.source)}, ${v} = ${mod.rt("scanView")}(${x}), ${i} = 0; ${i} < ${v}.length; )`, loop);
+  // The loop counts towards the evaluation's deadline (runtime/eval/deadline.ts) in stretches of
+  // TICKS iterations: tickTo is called once a stretch, none inside one, so that nothing the body
+  // loaded is lost to a call that may run in the middle of it. The body's `continue` is the
+  // stretch's; its `break` leaves the scan.
+  const stretch = fe.label("st");
+  const end = fe.scope.name("e");
+  fe.out.open(_`for (const ${end} = ${mod.rt("tickTo")}(${fe.state}, ${i}, ${v}.length); ${i} < ${end}; ${i}++)`, stretch);
   fe.write(s.key, values.NO_LOCALS, (key) => _`${key} = ${mod.rt("scanKey")}(${x}, ${v}, ${i});`);
   // An array is its own view: its element is read here, so that the load keeps an inline cache of
   // this loop's own (scanValue's load sees every collection in the process). The source is widened
   // to V: TypeScript may have narrowed it to a kind that is no array.
   fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = (${mod.cast(x, mod.fixed.V)}) === ${v} ? ${mod.cast(_`${v}[${i}]`, mod.fixed.V)} : ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
-  fe.enter(new Level(loop, "break"), new Level(loop, "continue"));
+  fe.enter(new Level(loop, "break"), new Level(stretch, "continue"));
   emitStmts(fe, s.block.stmts, 0, true);
   fe.exit(2);
+  fe.out.close();
   fe.out.close();
   return false;
 };

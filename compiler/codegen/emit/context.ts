@@ -543,8 +543,8 @@ export class FuncEmitter {
     }
   }
 
-  /** A new label (b0, s1, n2, ...); labels have their own namespace in JS. */
-  label(prefix: "b" | "s" | "n"): Label {
+  /** A new label (b0, s1, n2, st3, ...); labels have their own namespace in JS. */
+  label(prefix: "b" | "s" | "n" | "st"): Label {
     return new Label(this.scope.name(prefix));
   }
 

@@ -67,9 +67,15 @@ function equalityTest(fe: FuncEmitter, a: Operand, b: Operand, negate: boolean):
     const [x, y] = ca !== undefined ? [b, a] : [a, b];
     return fe.out.line`if ((${fe.mod.cast(fe.operand(x), fe.mod.fixed.V)}) ${negate ? _`===` : _`!==`} ${fe.operand(y)}) ${fe.jump(0)}`;
   }
+  // Two locals. A string equals only itself: that case is `===` here, and equal is called for the
+  // others. A call the code never makes is left out of the optimised code (its site, here, has no
+  // calls recorded), where equal's own call for structures would stay in a loop that inlines it.
+  // (The other side widened to V, as above.)
   const equal = fe.mod.rt("equal");
-  if (negate) return fe.out.line`if (${equal}(${fe.operand(a)}, ${fe.operand(b)})) ${fe.jump(0)}`;
-  return fe.out.line`if (!${equal}(${fe.operand(a)}, ${fe.operand(b)})) ${fe.jump(0)}`;
+  const [x, y] = [fe.operand(a), fe.operand(b)];
+  const wide = fe.mod.cast(y, fe.mod.fixed.V);
+  if (negate) return fe.out.line`if (typeof ${x} === "string" ? ${x} === (${wide}) : ${equal}(${x}, ${y})) ${fe.jump(0)}`;
+  return fe.out.line`if (typeof ${x} === "string" ? ${x} !== (${wide}) : !${equal}(${x}, ${y})) ${fe.jump(0)}`;
 }
 
 export const equalStmt: E<"EqualStmt"> = (fe, s) => equalityTest(fe, s.a, s.b, false);

@@ -139,10 +139,34 @@ describe("codegen: specialisations", () => {
     assert.equal(result(q, { a: num("100000000000000000000"), b: 1e20 }), true);
   });
 
+  it("values of unknown type: a string is compared by === in the code, anything else by equal", async () => {
+    const q = await compile(`p if input.a == input.b`);
+    assert.match(q.source, /typeof (\w+) === "string" \? \1 !== \((\w+)\) : !equal\(\1, \2\)/);
+    const ne = await compile(`q if input.a != input.b`, "t/q");
+    const cases: Array<[unknown, unknown, boolean]> = [
+      ["x", "x", true],
+      ["x", "y", false],
+      ["1", 1, false],
+      [1, "1", false],
+      ["", null, false],
+      ["true", true, false],
+      ["x", ["x"], false],
+      [["x"], "x", false],
+      ["x", new RegoSet(["x"]), false],
+      [[1, "a"], [1.0, "a"], true],
+    ];
+    for (const [a, b, same] of cases) {
+      assert.equal(result(q, { a, b }), same ? true : undefined, `${JSON.stringify(a)} == ${JSON.stringify(b)}`);
+      assert.equal(result(ne, { a, b }), same ? undefined : true, `${JSON.stringify(a)} != ${JSON.stringify(b)}`);
+    }
+    assert.equal(result(q, { a: "x" }), undefined);
+    assert.equal(result(ne, { b: "x" }), undefined);
+  });
+
   it("a scan is an indexed loop (no cursor): arrays by index, sets by element, objects by key, scalars not at all", async () => {
     const q = await compile(`p := [[k, v] | some k, v in input.c]`);
     assert.doesNotMatch(q.source, /\bscan\(/);
-    assert.match(q.source, /for \(let x\d+ = l\d+, v\d+ = scanView\(x\d+\), i\d+ = 0; i\d+ < v\d+\.length; i\d+\+\+\)/);
+    assert.match(q.source, /for \(let x\d+ = l\d+, v\d+ = scanView\(x\d+\), i\d+ = 0; i\d+ < v\d+\.length; \) \{\s*for \(const e\d+ = tickTo\(\$, i\d+, v\d+\.length\); i\d+ < e\d+; i\d+\+\+\)/);
     assert.deepEqual(result(q, { c: ["b", "a"] }), [[0, "b"], [1, "a"]]);
     assert.deepEqual(result(q, { c: new RegoSet(["b", "a", 1]) }), [[1, 1], ["a", "a"], ["b", "b"]]);
     assert.deepEqual(result(q, { c: { b: 1, a: 2, "10": 3, "9": 4 } }), [["10", 3], ["9", 4], ["a", 2], ["b", 1]]);
@@ -154,6 +178,17 @@ describe("codegen: specialisations", () => {
     assert.deepEqual(result(q, { c: o }), [["b", 1]]);
     o.a = 0;
     assert.deepEqual(result(q, { c: o }), [["a", 0], ["b", 1]]);
+  });
+
+  it("a scan runs in stretches of 1024 iterations: every element is seen once, a continue stays in the scan, a break leaves it", async () => {
+    const q = await compile(`p := [x | some x in input.c; x % 1000 == 999]`);
+    assert.match(q.source, /continue st\d+;/);
+    const ns = (n: number) => Array.from({ length: n }, (_, i) => i);
+    for (const n of [0, 1023, 1024, 1025, 3000]) assert.deepEqual(result(q, { c: ns(n) }), ns(n).filter((x) => x % 1000 === 999), String(n));
+    const r = await compile(`p := count([x | some x in input.c])\nq if { some x in input.c; x == input.k }`, "t/q");
+    assert.match(r.source, /break b\d+;/);
+    for (const k of [0, 1023, 1024, 2047, 2048, 2999]) assert.equal(result(r, { c: ns(3000), k }), true, String(k));
+    assert.equal(result(r, { c: ns(3000), k: 3000 }), undefined);
   });
 
   it("rule bodies that all assign the same constant need no conflict check; different values still conflict", async () => {

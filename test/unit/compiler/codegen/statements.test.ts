@@ -116,6 +116,13 @@ describe("codegen: statements", () => {
     assert.deepEqual(got, ["a==b", "1==1.0", "x=='x'", "x!=true", "'p'=='p'", "'p'!='q'", "undef==undef", "undef!=1"]);
   });
 
+  it("NotEqualStmt of two locals: a string differs from every other value but itself", async () => {
+    const b = new PolicyBuilder();
+    b.plan("test/p", block(b.dot(L(0), b.s("a"), 11), b.dot(L(0), b.s("b"), 12), st("NotEqualStmt", { a: L(11), b: L(12) }), ...b.result("result", T, 99)));
+    const cases: Array<[unknown, unknown, boolean]> = [["x", "x", false], ["x", "y", true], ["1", 1, true], [1, "1", true], ["x", ["x"], true], [1, 1.0, false]];
+    for (const [a, c, differ] of cases) assert.equal(await value(b, { input: { a, b: c } }), differ ? true : undefined, `${JSON.stringify(a)} != ${JSON.stringify(c)}`);
+  });
+
   it("IsArrayStmt, IsObjectStmt, IsSetStmt (constants are never collections)", async () => {
     const b = new PolicyBuilder();
     const check = (tag: string, stmt: ReturnType<typeof st>) => b.blocks(block(stmt, st("ArrayAppendStmt", { array: 10, value: b.s(tag) })));

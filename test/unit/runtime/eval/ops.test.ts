@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { generateTypeScript, loadModule, planRego } from "regoc/compiler";
 import { BigNum, RegoError, RegoObject, RegoSet, toJSON, type Value } from "regoc";
-import { EMPTY_OBJECT, assignOnce, dot, dotData, dotKey, insert, insertOnce, len, merge, newObject, num, pathKey, push, addTo, scanKey, scanValue, scanView, upsert } from "../../../../runtime/eval/ops.js";
+import { EMPTY_OBJECT, assignOnce, dot, dotData, dotKey, insert, insertOnce, len, member, merge, newObject, num, pathKey, push, addTo, scanKey, scanValue, scanView, upsert } from "../../../../runtime/eval/ops.js";
 import { conflictSites } from "../../../../runtime/eval/sites.js";
 import { type MaybeValue } from "../../../../runtime/value/value.js";
 
@@ -120,6 +120,22 @@ describe("runtime/eval: ops", () => {
     assert.equal(dotData({ "2.5": "x" }, 2.5), "x");
     assert.equal(dotData(["a", "b", "c"], 2), "c");
     assert.equal(dot({ "2": "bar" }, 2), undefined);
+  });
+
+  it("member: `x in coll` by Rego equality, a scalar never equal to another kind", () => {
+    assert.equal(member("a", [1, "a"]), true);
+    assert.equal(member("1", [1, true, null]), false);
+    assert.equal(member(true, [1, "true", true]), true);
+    assert.equal(member(false, [0, null, ""]), false);
+    assert.equal(member(null, [0, false, null]), true);
+    // An integer double beyond 2^53 (as JSON.parse gives it) and the BigNum of that integer are one number.
+    assert.equal(member(2 ** 60, [new BigNum(1152921504606846976n, 0)]), true);
+    assert.equal(member(new BigNum(1152921504606846976n, 0), ["x", 2 ** 60]), true);
+    assert.equal(member({ a: ["b"] }, [{ a: ["b"] }]), true);
+    assert.equal(member("a", new RegoSet(["a"])), true);
+    assert.equal(member("a", { k: "a" }), true);
+    assert.equal(member("a", "a"), false);
+    assert.equal(member(undefined, ["a"]), undefined);
   });
 
   it("len counts collections and code points", () => {
