@@ -1,0 +1,206 @@
+// Runs of statements written as one expression (emit/blocks.ts tries them at a MakeArrayStmt or
+// MakeObjectStmt):
+//   - an array and the appends after it into the same local: `l3 = ["a", x];`
+//   - an object and the inserts of constant string keys after it: `l4 = { "msg": m };` (an object
+//     with Object.prototype, as parsed JSON is; `__proto__` is never such a key);
+//   - concat with a constant delimiter of such an array, right after it: a template literal when
+//     its elements are strings, else the builtin's call with the array (the same value or error):
+//     `r = typeof x === "string" ? `a${x}` : call2($, concat, "", ["a", x]);`
+// Between the appends (inserts) may stand statements that neither fail nor read the collection
+// nor write a local an element before them read (the constants and nested collections of the
+// elements): they are emitted first, then the literal, which reads what they wrote. Either literal
+// is a pending write (FuncEmitter.write): left out when nothing reads it.
+import type { Block, CallStmt, Operand, Stmt } from "../../ir/types.js";
+import { forEachRead, forEachStmt, forEachWrite } from "../../ir/walk.js";
+import { nestedBlocks } from "../../optimize/stmts.js";
+import { _, join, lit, template, type Code } from "../code.js";
+import type { FuncEmitter } from "./context.js";
+import { knownConstant } from "./values.js";
+
+/** Emits statement `j` of a list as emitStmts would (a run not past `end`, the constants it sets
+ * known after it); the number of statements it stood for. */
+export type EmitOne = (j: number, end: number) => number;
+
+/** Statements that may stand between a run's appends or inserts: they write a local and never
+ * fail or jump. */
+const BETWEEN = new Set<Stmt["type"]>([
+  "MakeNumberIntStmt",
+  "MakeNumberRefStmt",
+  "MakeNullStmt",
+  "AssignIntStmt",
+  "AssignVarStmt",
+  "MakeArrayStmt",
+  "MakeObjectStmt",
+  "MakeSetStmt",
+  "ArrayAppendStmt",
+  "ObjectInsertStmt",
+  "SetAddStmt",
+]);
+
+interface Run {
+  /** The appended values, or the inserted keys and values. */
+  elems: Array<[string, Operand]>;
+  /** The indexes of the statements standing between them. */
+  between: number[];
+  /** The index after the last append or insert. */
+  end: number;
+}
+
+/** The run of the MakeArrayStmt or MakeObjectStmt at `stmts[i]`, not past `limit`. */
+function runAt(fe: FuncEmitter, stmts: readonly Stmt[], i: number, limit: number): Run {
+  const make = stmts[i]!;
+  const target = (make.stmt as { target: number }).target;
+  const object = make.type === "MakeObjectStmt";
+  const direct = object && fe.result && "direct" in fe.result ? fe.result.direct : undefined;
+  const run: Run = { elems: [], between: [], end: i + 1 };
+  if (direct?.make === make.stmt) return run;
+  const between: number[] = [];
+  const read = new Set<number>();
+  let ok = true;
+  for (let j = i + 1; j < limit; j++) {
+    const s = stmts[j]!;
+    let value: Operand | undefined;
+    let key = "";
+    if (s.type === "ArrayAppendStmt" && !object && s.stmt.array === target) value = s.stmt.value;
+    else if (s.type === "ObjectInsertStmt" && object && s.stmt.object === target) {
+      if (s.stmt.key.type !== "string_index" || direct?.insert === s.stmt) break;
+      key = fe.mod.string(s.stmt.key.value);
+      if (key === "__proto__" || run.elems.some(([k]) => k === key)) break;
+      value = s.stmt.value;
+    }
+    if (value !== undefined) {
+      if (value.type === "local") {
+        if (value.value === target) break;
+        read.add(value.value);
+      }
+      run.elems.push([key, value]);
+      run.between.push(...between);
+      between.length = 0;
+      run.end = j + 1;
+      continue;
+    }
+    if (!BETWEEN.has(s.type)) break;
+    forEachRead(s, (l) => (ok &&= l !== target));
+    forEachWrite(s, (l) => (ok &&= l !== target && !read.has(l)));
+    if (!ok) break;
+    between.push(j);
+  }
+  return run;
+}
+
+/** Emits the run starting at `stmts[i]` (a MakeArrayStmt or MakeObjectStmt) if there is one, not
+ * past `limit`; the number of statements it stood for, 0 if none (the statement is then emitted on
+ * its own). */
+export function literalRun(fe: FuncEmitter, stmts: readonly Stmt[], i: number, limit: number, emitOne: EmitOne): number {
+  const s = stmts[i]!;
+  if (s.type !== "MakeArrayStmt" && s.type !== "MakeObjectStmt") return 0;
+  const run = runAt(fe, stmts, i, limit);
+  const next = stmts[run.end];
+  const concat = s.type === "MakeArrayStmt" && run.end < limit && next?.type === "CallStmt" && isConcatOf(fe, next.stmt, s.stmt.target) ? next.stmt : undefined;
+  if (run.elems.length === 0 && concat === undefined) return 0;
+  // The statements between first, in order; a run among them ends before the next element.
+  for (let k = 0; k < run.between.length; ) {
+    const j = run.between[k]!;
+    let end = j;
+    for (let m = k; m < run.between.length && run.between[m] === end; m++) end++;
+    const n = emitOne(j, end);
+    while (k < run.between.length && run.between[k]! < j + n) k++;
+  }
+  const target = s.stmt.target;
+  const values = run.elems.map(([, v]) => v);
+  const sources = values.flatMap((v) => (v.type === "local" ? [v.value] : []));
+  const array = (): Code => fe.mod.cast(_`[${join(values.map((v) => fe.operand(v)))}]`, _`${fe.mod.rtType("Value")}[]`);
+  if (s.type === "MakeObjectStmt") {
+    fe.write(target, sources, (t) => {
+      const body = join(run.elems.map(([k, v]) => _`${lit(k)}: ${fe.operand(v)}`));
+      return _`${t} = ${fe.mod.cast(_`{ ${body} }`, fe.mod.rtType("ObjectValue"))};`;
+    });
+  } else if (concat === undefined || !fe.unreadArrays.has(concat)) fe.write(target, sources, (t) => _`${t} = ${array()};`);
+  if (concat !== undefined) concatOfLiteral(fe, concat, values, array);
+  const end = concat !== undefined ? run.end + 1 : run.end;
+  for (let j = i; j < end; j++) if (!run.between.includes(j)) knownConstant(fe, stmts[j]!);
+  return end - i;
+}
+
+/** `concat(<constant string>, target)` of the builtin (not a func of the policy). */
+function isConcatOf(fe: FuncEmitter, s: CallStmt, target: number): boolean {
+  const [delim, arr] = s.args;
+  return s.func === "concat" && !fe.mod.funcIndex.has(s.func) && s.args.length === 2 && delim?.type === "string_index" && arr?.type === "local" && arr.value === target;
+}
+
+function concatOfLiteral(fe: FuncEmitter, s: CallStmt, elems: readonly Operand[], array: () => Code): void {
+  const mod = fe.mod;
+  const r = fe.local(s.result);
+  const delim = mod.string((s.args[0] as Operand & { type: "string_index" }).value);
+  // A boolean element is an error whatever the others are: the builtin's call says which.
+  let strings = elems.every((e) => e.type !== "bool");
+  const parts: (string | Code)[] = [];
+  const tests: Code[] = [];
+  const tested = new Set<number>();
+  elems.forEach((e, k) => {
+    if (k > 0) parts.push(delim);
+    if (e.type === "string_index") return void parts.push(mod.string(e.value));
+    if (e.type !== "local") return;
+    // (a local known to hold a number or null here is never a string)
+    if (fe.constants.has(e.value)) strings = false;
+    const x = fe.operand(e);
+    parts.push(x);
+    if (!tested.has(e.value)) {
+      tested.add(e.value);
+      tests.push(_`typeof ${x} === "string"`);
+    }
+  });
+  const call = (): Code => _`${mod.rt("call2")}(${fe.state}, ${mod.builtinSite(s.func, s)}, ${lit(delim)}, ${array()})`;
+  if (!strings) {
+    fe.out.line`${r} = ${call()}; if (${r} === undefined) ${fe.jump(0)}`;
+    return;
+  }
+  if (tests.length === 0) {
+    fe.out.line`${r} = ${lit(parts.join(""))};`;
+    return;
+  }
+  fe.out.line`${r} = ${join(tests, _` && `)} ? ${template(parts)} : ${call()}; if (${r} === undefined) ${fe.jump(0)}`;
+}
+
+/** The concats of array runs whose array nothing else reads: those runs write no array (the
+ * concat's fallback has the literal). The body's top-level blocks run once each, in order: an
+ * array is unread after its run when no statement of its block, nor of a later block, reads it
+ * but the appends and concats of runs (counted for the whole block, loops included). */
+export function unreadArrays(fe: FuncEmitter, blocks: readonly Block[]): ReadonlySet<CallStmt> {
+  const out = new Set<CallStmt>();
+  const later = new Set<number>();
+  for (let k = blocks.length - 1; k >= 0; k--) {
+    const own = new Set<object>();
+    const runs: Array<[CallStmt, number]> = [];
+    const lists = (bs: readonly Block[]): void => {
+      for (const b of bs) {
+        b.stmts.forEach((s, i) => {
+          if (s.type === "MakeArrayStmt") {
+            const run = runAt(fe, b.stmts, i, b.stmts.length);
+            const next = b.stmts[run.end];
+            if (next?.type === "CallStmt" && isConcatOf(fe, next.stmt, s.stmt.target)) {
+              for (let j = i + 1; j <= run.end; j++) if (!run.between.includes(j)) own.add(b.stmts[j]!.stmt);
+              runs.push([next.stmt, s.stmt.target]);
+            }
+          }
+          lists(nestedBlocks(s));
+          if (s.type === "IndexStmt") for (const c of s.stmt.cases) lists(c.blocks);
+        });
+      }
+    };
+    lists([blocks[k]!]);
+    if (runs.length === 0 && later.size === 0) continue;
+    const reads = new Set<number>();
+    forEachStmt([blocks[k]!], (s) => {
+      if (own.has(s.stmt)) {
+        // (an element of the run may be another array: that is a read)
+        if (s.type === "ArrayAppendStmt" && s.stmt.value.type === "local") reads.add(s.stmt.value.value);
+        return;
+      }
+      forEachRead(s, (l) => reads.add(l));
+    });
+    for (const [concat, t] of runs) if (!reads.has(t) && !later.has(t)) out.add(concat);
+    for (const l of reads) later.add(l);
+  }
+  return out;
+}
