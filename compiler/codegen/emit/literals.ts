@@ -6,6 +6,8 @@
 //   - concat with a constant delimiter of such an array, right after it: a template literal when
 //     its elements are strings, else the builtin's call with the array (the same value or error):
 //     `r = typeof x === "string" ? `a${x}` : call2($, concat, "", ["a", x]);`
+// An array of constants that is only scanned or tested for membership is a module constant, made
+// once and frozen (ArrayFacts.constant): `l5 = a0;`.
 // Between the appends (inserts) may stand statements that neither fail nor read the collection
 // nor write a local an element before them read (the constants and nested collections of the
 // elements): they are emitted first, then the literal, which reads what they wrote. Either literal
@@ -13,7 +15,7 @@
 import type { Block, CallStmt, Operand, Stmt } from "../../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite } from "../../ir/walk.js";
 import { nestedBlocks } from "../../optimize/stmts.js";
-import { _, join, lit, template, type Code } from "../code.js";
+import { _, comment, join, lit, template, type Code } from "../code.js";
 import type { FuncEmitter } from "./context.js";
 import { knownConstant } from "./values.js";
 
@@ -40,8 +42,10 @@ const BETWEEN = new Set<Stmt["type"]>([
 interface Run {
   /** The appended values, or the inserted keys and values. */
   elems: Array<[string, Operand]>;
-  /** The indexes of the statements standing between them. */
+  /** The indexes of the statements standing between them, in order. */
   between: number[];
+  /** The same, as a set. */
+  betweenSet: Set<number>;
   /** The index after the last append or insert. */
   end: number;
 }
@@ -52,10 +56,11 @@ function runAt(fe: FuncEmitter, stmts: readonly Stmt[], i: number, limit: number
   const target = (make.stmt as { target: number }).target;
   const object = make.type === "MakeObjectStmt";
   const direct = object && fe.result && "direct" in fe.result ? fe.result.direct : undefined;
-  const run: Run = { elems: [], between: [], end: i + 1 };
+  const run: Run = { elems: [], between: [], betweenSet: new Set(), end: i + 1 };
   if (direct?.make === make.stmt) return run;
   const between: number[] = [];
   const read = new Set<number>();
+  const keys = new Set<string>();
   let ok = true;
   for (let j = i + 1; j < limit; j++) {
     const s = stmts[j]!;
@@ -65,7 +70,8 @@ function runAt(fe: FuncEmitter, stmts: readonly Stmt[], i: number, limit: number
     else if (s.type === "ObjectInsertStmt" && object && s.stmt.object === target) {
       if (s.stmt.key.type !== "string_index" || direct?.insert === s.stmt) break;
       key = fe.mod.string(s.stmt.key.value);
-      if (key === "__proto__" || run.elems.some(([k]) => k === key)) break;
+      if (key === "__proto__" || keys.has(key)) break;
+      keys.add(key);
       value = s.stmt.value;
     }
     if (value !== undefined) {
@@ -74,7 +80,10 @@ function runAt(fe: FuncEmitter, stmts: readonly Stmt[], i: number, limit: number
         read.add(value.value);
       }
       run.elems.push([key, value]);
-      run.between.push(...between);
+      for (const b of between) {
+        run.between.push(b);
+        run.betweenSet.add(b);
+      }
       between.length = 0;
       run.end = j + 1;
       continue;
@@ -115,10 +124,15 @@ export function literalRun(fe: FuncEmitter, stmts: readonly Stmt[], i: number, l
       const body = join(run.elems.map(([k, v]) => _`${lit(k)}: ${fe.operand(v)}`));
       return _`${t} = ${fe.mod.cast(_`{ ${body} }`, fe.mod.rtType("ObjectValue"))};`;
     });
-  } else if (concat === undefined || !fe.unreadArrays.has(concat)) fe.write(target, sources, (t) => _`${t} = ${array()};`);
+  } else if (fe.arrays.constant.get(s.stmt) === run.end) {
+    fe.write(target, sources, (t) => {
+      const init = _`${fe.mod.rt("constantArray")}([${join(values.map((v) => fe.operand(v)))}])`;
+      return _`${t} = ${fe.mod.moduleConst("a", init, comment("an array of constants, made once and frozen"))};`;
+    });
+  } else if (concat === undefined || !fe.arrays.unread.has(concat)) fe.write(target, sources, (t) => _`${t} = ${array()};`);
   if (concat !== undefined) concatOfLiteral(fe, concat, values, array);
   const end = concat !== undefined ? run.end + 1 : run.end;
-  for (let j = i; j < end; j++) if (!run.between.includes(j)) knownConstant(fe, stmts[j]!);
+  for (let j = i; j < end; j++) if (!run.betweenSet.has(j)) knownConstant(fe, stmts[j]!);
   return end - i;
 }
 
@@ -162,26 +176,50 @@ function concatOfLiteral(fe: FuncEmitter, s: CallStmt, elems: readonly Operand[]
   fe.out.line`${r} = ${join(tests, _` && `)} ? ${template(parts)} : ${call()}; if (${r} === undefined) ${fe.jump(0)}`;
 }
 
-/** The concats of array runs whose array nothing else reads: those runs write no array (the
- * concat's fallback has the literal). The body's top-level blocks run once each, in order: an
- * array is unread after its run when no statement of its block, nor of a later block, reads it
- * but the appends and concats of runs (counted for the whole block, loops included). */
-export function unreadArrays(fe: FuncEmitter, blocks: readonly Block[]): ReadonlySet<CallStmt> {
-  const out = new Set<CallStmt>();
+/** The local a membership test (`x in coll`) looks in, unless it is also the value looked for. */
+function membershipCollection(s: CallStmt): number | undefined {
+  const [x, coll] = s.args;
+  return coll?.type === "local" && !(x?.type === "local" && x.value === coll.value) ? coll.value : undefined;
+}
+
+/** What the emitter knows of a body's array runs before emitting it (FuncEmitter.arrays). */
+export interface ArrayFacts {
+  /** The concats of runs whose array nothing else reads: those runs write no array (the
+   * concat's fallback has the literal). */
+  unread: ReadonlySet<CallStmt>;
+  /** Runs of constants whose array is only ever scanned or tested for membership, and appended
+   * to by no other statement: the array is a module constant (runtime's constantArray), by its
+   * MakeArrayStmt, with where its run ends (the same run at emission, or no constant). */
+  constant: ReadonlyMap<object, number>;
+}
+
+const NO_FACTS: ArrayFacts = { unread: new Set(), constant: new Map() };
+
+/** The body's ArrayFacts. Its top-level blocks run once each, in order: what a run makes is seen by
+ * the statements of its block (loops included) and of the later blocks alone. An array is unread
+ * after its run when none of those reads it but the appends and concats of runs; it is only
+ * scanned or tested when none of those reads it otherwise. */
+export function arrayFacts(fe: FuncEmitter, blocks: readonly Block[]): ArrayFacts {
+  const unread = new Set<CallStmt>();
+  const constant = new Map<object, number>();
   const later = new Set<number>();
+  /** Locals read otherwise than by a scan or membership test (or appended to outside a run). */
+  const escaping = new Set<number>();
   for (let k = blocks.length - 1; k >= 0; k--) {
-    const own = new Set<object>();
+    const ownHere = new Set<object>();
     const runs: Array<[CallStmt, number]> = [];
+    const candidates: Array<[object, number, number]> = []; // MakeArrayStmt, target, end
     const lists = (bs: readonly Block[]): void => {
       for (const b of bs) {
         b.stmts.forEach((s, i) => {
           if (s.type === "MakeArrayStmt") {
             const run = runAt(fe, b.stmts, i, b.stmts.length);
             const next = b.stmts[run.end];
-            if (next?.type === "CallStmt" && isConcatOf(fe, next.stmt, s.stmt.target)) {
-              for (let j = i + 1; j <= run.end; j++) if (!run.between.includes(j)) own.add(b.stmts[j]!.stmt);
-              runs.push([next.stmt, s.stmt.target]);
-            }
+            const concat = next?.type === "CallStmt" && isConcatOf(fe, next.stmt, s.stmt.target) ? next.stmt : undefined;
+            const end = concat !== undefined ? run.end + 1 : run.end;
+            for (let j = i + 1; j < end; j++) if (!run.betweenSet.has(j)) ownHere.add(b.stmts[j]!.stmt);
+            if (concat !== undefined) runs.push([concat, s.stmt.target]);
+            if (run.elems.length > 0 && run.elems.every(([, v]) => v.type !== "local")) candidates.push([s.stmt, s.stmt.target, run.end]);
           }
           lists(nestedBlocks(s));
           if (s.type === "IndexStmt") for (const c of s.stmt.cases) lists(c.blocks);
@@ -189,18 +227,24 @@ export function unreadArrays(fe: FuncEmitter, blocks: readonly Block[]): Readonl
       }
     };
     lists([blocks[k]!]);
-    if (runs.length === 0 && later.size === 0) continue;
     const reads = new Set<number>();
     forEachStmt([blocks[k]!], (s) => {
-      if (own.has(s.stmt)) {
+      if (ownHere.has(s.stmt)) {
         // (an element of the run may be another array: that is a read)
-        if (s.type === "ArrayAppendStmt" && s.stmt.value.type === "local") reads.add(s.stmt.value.value);
+        if (s.type === "ArrayAppendStmt" && s.stmt.value.type === "local") {
+          reads.add(s.stmt.value.value);
+          escaping.add(s.stmt.value.value);
+        }
         return;
       }
       forEachRead(s, (l) => reads.add(l));
+      if (s.type === "ScanStmt") return;
+      const tested = s.type === "CallStmt" && s.stmt.func === "internal.member_2" ? membershipCollection(s.stmt) : undefined;
+      forEachRead(s, (l) => l === tested || escaping.add(l));
     });
-    for (const [concat, t] of runs) if (!reads.has(t) && !later.has(t)) out.add(concat);
+    for (const [concat, t] of runs) if (!reads.has(t) && !later.has(t)) unread.add(concat);
     for (const l of reads) later.add(l);
+    for (const [make, t, end] of candidates) if (!escaping.has(t)) constant.set(make, end);
   }
-  return out;
+  return unread.size === 0 && constant.size === 0 ? NO_FACTS : { unread, constant };
 }

@@ -65,6 +65,22 @@ describe("codegen: literals", () => {
     assert.deepEqual(result(q, { a: 1 }), [1, "b", [1]]);
   });
 
+  it("an array of constants only scanned or tested is a module constant; one the value holds is made per decision", async () => {
+    const q = await compile(`p if input.m in ["GET", "HEAD"]\nq contains k if { some k in ["cpu", "memory"]; not input.limits[k] }`);
+    assert.match(q.source, /= constantArray\(\["GET", "HEAD"\]\);/);
+    assert.equal(result(q, { m: "HEAD" }), true);
+    assert.equal(result(q, { m: "PUT" }), undefined);
+    const s = await compile(`q contains k if { some k in ["cpu", "memory"]; not input.limits[k] }`, "t/q");
+    assert.match(s.source, /= constantArray\(\["cpu", "memory"\]\);/);
+    assert.deepEqual(result(s, { limits: { cpu: 1 } }), ["memory"]);
+    assert.deepEqual(result(s, { limits: {} }), ["cpu", "memory"]);
+    const v = await compile(`p := ["a", "b"]`);
+    assert.doesNotMatch(v.source, /constantArray/);
+    const first = v.evaluateSync({ input: {} as Value })[0]!.result as Value[];
+    first.push("c");
+    assert.deepEqual(result(v, {}), ["a", "b"]);
+  });
+
   it("an object of constant string keys is an object literal, equal to and deduplicated with any other", async () => {
     const q = await compile(`p contains {"msg": m, "n": 1} if some m in input.msgs`);
     assert.match(q.source, /= \{ "msg": \w+, "n": 1 \}/);
