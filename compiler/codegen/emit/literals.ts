@@ -3,8 +3,9 @@
 //   - an array and the appends after it into the same local: `l3 = ["a", x];`
 //   - an object and the inserts of constant string keys after it: `l4 = { "msg": m };` (an object
 //     with Object.prototype, as parsed JSON is; `__proto__` is never such a key);
-//   - concat with a constant delimiter of such an array, right after it: a template literal when
-//     its elements are strings, else the builtin's call with the array (the same value or error):
+//   - concat with a constant delimiter, or sprintf with a constant format of `%s` and `%v` verbs,
+//     of such an array, right after it: a template literal when its elements are strings, else the
+//     builtin's call with the array (the same value or error):
 //     `r = typeof x === "string" ? `a${x}` : call2($, concat, "", ["a", x]);`
 // An array of constants that is only scanned or tested for membership is a module constant, made
 // once and frozen (ArrayFacts.constant): `l5 = a0;`.
@@ -105,8 +106,9 @@ export function literalRun(fe: FuncEmitter, stmts: readonly Stmt[], i: number, l
   if (s.type !== "MakeArrayStmt" && s.type !== "MakeObjectStmt") return 0;
   const run = runAt(fe, stmts, i, limit);
   const next = stmts[run.end];
-  const concat = s.type === "MakeArrayStmt" && run.end < limit && next?.type === "CallStmt" && isConcatOf(fe, next.stmt, s.stmt.target) ? next.stmt : undefined;
-  if (run.elems.length === 0 && concat === undefined) return 0;
+  const texts = s.type === "MakeArrayStmt" && run.end < limit && next?.type === "CallStmt" ? stringCallShape(fe, next.stmt, s.stmt.target, run.elems.length) : undefined;
+  const call = texts !== undefined ? (next!.stmt as CallStmt) : undefined;
+  if (run.elems.length === 0 && call === undefined) return 0;
   // The statements between first, in order; a run among them ends before the next element.
   for (let k = 0; k < run.between.length; ) {
     const j = run.between[k]!;
@@ -129,42 +131,60 @@ export function literalRun(fe: FuncEmitter, stmts: readonly Stmt[], i: number, l
       const init = _`${fe.mod.rt("constantArray")}([${join(values.map((v) => fe.operand(v)))}])`;
       return _`${t} = ${fe.mod.moduleConst("a", init, comment("an array of constants, made once and frozen"))};`;
     });
-  } else if (concat === undefined || !fe.arrays.unread.has(concat)) fe.write(target, sources, (t) => _`${t} = ${array()};`);
-  if (concat !== undefined) concatOfLiteral(fe, concat, values, array);
-  const end = concat !== undefined ? run.end + 1 : run.end;
+  } else if (call === undefined || !fe.arrays.unread.has(call)) fe.write(target, sources, (t) => _`${t} = ${array()};`);
+  if (call !== undefined) stringOfLiteral(fe, call, values, texts!, array);
+  const end = call !== undefined ? run.end + 1 : run.end;
   for (let j = i; j < end; j++) if (!run.betweenSet.has(j)) knownConstant(fe, stmts[j]!);
   return end - i;
 }
 
-/** `concat(<constant string>, target)` of the builtin (not a func of the policy). */
-function isConcatOf(fe: FuncEmitter, s: CallStmt, target: number): boolean {
-  const [delim, arr] = s.args;
-  return s.func === "concat" && !fe.mod.funcIndex.has(s.func) && s.args.length === 2 && delim?.type === "string_index" && arr?.type === "local" && arr.value === target;
+/** A call of concat or sprintf, right after the run of array `target` (of `n` elements), that is a
+ * template literal when the elements are strings: the texts around the elements (n + 1 of them),
+ * or undefined. concat needs a constant delimiter; sprintf a constant format of `%s`, `%v` and `%%`
+ * alone, with as many verbs as elements (what Go prints for a string either way). */
+function stringCallShape(fe: FuncEmitter, s: CallStmt, target: number, n: number): string[] | undefined {
+  const [text, arr] = s.args;
+  if (s.args.length !== 2 || text?.type !== "string_index" || arr?.type !== "local" || arr.value !== target || fe.mod.funcIndex.has(s.func)) return undefined;
+  const t = fe.mod.string(text.value);
+  if (s.func === "concat") return Array.from({ length: n + 1 }, (_, k) => (k === 0 || k === n ? "" : t));
+  if (s.func !== "sprintf") return undefined;
+  const texts = [""];
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i]!;
+    if (c !== "%") texts[texts.length - 1] += c;
+    else if (t[i + 1] === "%") texts[texts.length - 1] += t[++i]!;
+    else if (t[i + 1] === "s" || t[i + 1] === "v") {
+      texts.push("");
+      i++;
+    } else return undefined;
+  }
+  return texts.length === n + 1 ? texts : undefined;
 }
 
-function concatOfLiteral(fe: FuncEmitter, s: CallStmt, elems: readonly Operand[], array: () => Code): void {
+/** concat or sprintf of the run's array (stringCallShape's `texts` around the elements). */
+function stringOfLiteral(fe: FuncEmitter, s: CallStmt, elems: readonly Operand[], texts: readonly string[], array: () => Code): void {
   const mod = fe.mod;
   const r = fe.local(s.result);
-  const delim = mod.string((s.args[0] as Operand & { type: "string_index" }).value);
-  // A boolean element is an error whatever the others are: the builtin's call says which.
+  // A boolean element is no string: the builtin's call says what it makes of it.
   let strings = elems.every((e) => e.type !== "bool");
-  const parts: (string | Code)[] = [];
+  const parts: (string | Code)[] = [texts[0]!];
   const tests: Code[] = [];
   const tested = new Set<number>();
   elems.forEach((e, k) => {
-    if (k > 0) parts.push(delim);
-    if (e.type === "string_index") return void parts.push(mod.string(e.value));
-    if (e.type !== "local") return;
-    // (a local known to hold a number or null here is never a string)
-    if (fe.constants.has(e.value)) strings = false;
-    const x = fe.operand(e);
-    parts.push(x);
-    if (!tested.has(e.value)) {
-      tested.add(e.value);
-      tests.push(_`typeof ${x} === "string"`);
+    if (e.type === "string_index") parts.push(mod.string(e.value));
+    else if (e.type === "local") {
+      // (a local known to hold a number or null here is never a string)
+      if (fe.constants.has(e.value)) strings = false;
+      const x = fe.operand(e);
+      parts.push(x);
+      if (!tested.has(e.value)) {
+        tested.add(e.value);
+        tests.push(_`typeof ${x} === "string"`);
+      }
     }
+    parts.push(texts[k + 1]!);
   });
-  const call = (): Code => _`${mod.rt("call2")}(${fe.state}, ${mod.builtinSite(s.func, s)}, ${lit(delim)}, ${array()})`;
+  const call = (): Code => _`${mod.rt("call2")}(${fe.state}, ${mod.builtinSite(s.func, s)}, ${fe.operand(s.args[0]!)}, ${array()})`;
   if (!strings) {
     fe.out.line`${r} = ${call()}; if (${r} === undefined) ${fe.jump(0)}`;
     return;
@@ -184,8 +204,8 @@ function membershipCollection(s: CallStmt): number | undefined {
 
 /** What the emitter knows of a body's array runs before emitting it (FuncEmitter.arrays). */
 export interface ArrayFacts {
-  /** The concats of runs whose array nothing else reads: those runs write no array (the
-   * concat's fallback has the literal). */
+  /** The concat and sprintf calls of runs whose array nothing else reads: those runs write no
+   * array (the call's fallback has the literal). */
   unread: ReadonlySet<CallStmt>;
   /** Runs of constants whose array is only ever scanned or tested for membership, and appended
    * to by no other statement: the array is a module constant (runtime's constantArray), by its
@@ -197,7 +217,7 @@ const NO_FACTS: ArrayFacts = { unread: new Set(), constant: new Map() };
 
 /** The body's ArrayFacts. Its top-level blocks run once each, in order: what a run makes is seen by
  * the statements of its block (loops included) and of the later blocks alone. An array is unread
- * after its run when none of those reads it but the appends and concats of runs; it is only
+ * after its run when none of those reads it but the appends and string calls of runs; it is only
  * scanned or tested when none of those reads it otherwise. */
 export function arrayFacts(fe: FuncEmitter, blocks: readonly Block[]): ArrayFacts {
   const unread = new Set<CallStmt>();
@@ -215,10 +235,10 @@ export function arrayFacts(fe: FuncEmitter, blocks: readonly Block[]): ArrayFact
           if (s.type === "MakeArrayStmt") {
             const run = runAt(fe, b.stmts, i, b.stmts.length);
             const next = b.stmts[run.end];
-            const concat = next?.type === "CallStmt" && isConcatOf(fe, next.stmt, s.stmt.target) ? next.stmt : undefined;
-            const end = concat !== undefined ? run.end + 1 : run.end;
+            const call = next?.type === "CallStmt" && stringCallShape(fe, next.stmt, s.stmt.target, run.elems.length) ? next.stmt : undefined;
+            const end = call !== undefined ? run.end + 1 : run.end;
             for (let j = i + 1; j < end; j++) if (!run.betweenSet.has(j)) ownHere.add(b.stmts[j]!.stmt);
-            if (concat !== undefined) runs.push([concat, s.stmt.target]);
+            if (call !== undefined) runs.push([call, s.stmt.target]);
             if (run.elems.length > 0 && run.elems.every(([, v]) => v.type !== "local")) candidates.push([s.stmt, s.stmt.target, run.end]);
           }
           lists(nestedBlocks(s));
@@ -242,7 +262,7 @@ export function arrayFacts(fe: FuncEmitter, blocks: readonly Block[]): ArrayFact
       const tested = s.type === "CallStmt" && s.stmt.func === "internal.member_2" ? membershipCollection(s.stmt) : undefined;
       forEachRead(s, (l) => l === tested || escaping.add(l));
     });
-    for (const [concat, t] of runs) if (!reads.has(t) && !later.has(t)) unread.add(concat);
+    for (const [call, t] of runs) if (!reads.has(t) && !later.has(t)) unread.add(call);
     for (const l of reads) later.add(l);
     for (const [make, t, end] of candidates) if (!escaping.has(t)) constant.set(make, end);
   }

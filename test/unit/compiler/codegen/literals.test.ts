@@ -51,6 +51,25 @@ describe("codegen: literals", () => {
     assert.doesNotMatch(c.source, /call2|builtinSites/);
   });
 
+  it("sprintf of an array literal with a format of %s and %v is a template literal on strings, the builtin otherwise", async () => {
+    const q = await compile(`p := sprintf("container <%v> uses %s (100%%) \`\${x}\`", [input.name, input.image])`);
+    assert.match(q.source, /\? `container <\$\{\w+\}> uses \$\{\w+\} \(100%\) \\`\\\$\{x\}\\`` : call2\(\$, sprintf, /);
+    const generic = await compile(`p := sprintf(input.format, [input.name, input.image])`);
+    assert.doesNotMatch(generic.source, /`/);
+    const format = "container <%v> uses %s (100%%) `${x}`";
+    for (const [name, image] of [["web", "nginx"], [1, "nginx"], [["a"], { b: 1.5 }], [true, null], ["", ""]]) {
+      assert.deepEqual(result(q, { name, image }), result(generic, { format, name, image }), JSON.stringify([name, image]));
+    }
+    assert.equal(result(q, { name: "web", image: "nginx" }), "container <web> uses nginx (100%) `${x}`");
+    // Other verbs, flags or a count of verbs that is not the array's: the builtin's call.
+    const generic1 = await compile(`p := sprintf(input.format, [input.name])`);
+    for (const f of ["%d", "%5s", "%s %s", "%", "%q"]) {
+      const other = await compile(`p := sprintf(${JSON.stringify(f)}, [input.name])`);
+      assert.doesNotMatch(other.source, /`/, f);
+      assert.deepEqual(result(other, { name: "web" }), result(generic1, { format: f, name: "web" }), f);
+    }
+  });
+
   it("no array is built for a concat alone; one that is read besides is", async () => {
     const q = await compile(`p := concat("-", ["a", input.x])`);
     assert.doesNotMatch(q.source, /= \["a", \w+\](?: as Value\[\])?;/);
