@@ -98,6 +98,17 @@ export function _(strings: TemplateStringsArray, ...args: CodeArg[]): Code {
   return Code.raw(s);
 }
 
+/** A template literal: its strings escaped as `lit` escapes them (and `` ` `` and `${` besides),
+ * its Code parts as substitutions: `` `container ${name} has no limit` ``. */
+export function template(parts: readonly (string | Code)[]): Code {
+  let s = "`";
+  for (const p of parts) {
+    if (p instanceof Code) s += "${" + p.text + "}";
+    else if (p !== "") s += literalText(p).slice(1, -1).replace(/`|\$\{/g, "\\$&");
+  }
+  return Code.raw(s + "`");
+}
+
 /** join's usual separator (made once: a default parameter is evaluated at every call). */
 const COMMA = Code.raw(", ");
 

@@ -65,6 +65,7 @@ export const RT = {
   isStringType: "isStringType",
   isObjectValue: "isObjectValue",
   isSetValue: "isSetValue",
+  constantArray: "constantArray",
   newObject: "newObject",
   push: "push",
   addTo: "addTo",

@@ -43,6 +43,7 @@ export {
   isStringType,
   isObjectValue,
   isSetValue,
+  constantArray,
   newObject,
   push,
   addTo,

@@ -211,6 +211,12 @@ type Entry = readonly [Value, Value];
 
 const NONE: readonly never[] = Object.freeze([]);
 
+/** An array of constants generated code builds once, at load (a module constant): frozen, as it
+ * is shared by every evaluation (the code only scans it and tests membership in it). */
+export function constantArray(values: Value[]): Value[] {
+  return Object.freeze(values) as Value[];
+}
+
 /** MakeObjectStmt: a fresh null-prototype object. */
 export function newObject(): PlainObject {
   return newPlainObject();

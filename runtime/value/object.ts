@@ -1,6 +1,7 @@
-// Objects. A string-keyed Rego object is a plain JS object (the caller's JSON, or a null-prototype
-// object the runtime made); an object with any non-string key is a RegoObject, a hash map keyed
-// structurally. The helpers here work on both and are the only way the runtime reads objects.
+// Objects. A string-keyed Rego object is a plain JS object (the caller's JSON, a null-prototype
+// object the runtime made, or an object literal of generated code); an object with any non-string
+// key is a RegoObject, a hash map keyed structurally. The helpers here work on both and are the
+// only way the runtime reads objects.
 import { compare, compareStrings } from "./compare.js";
 import { canonicalKey, collectionCanonical, primitiveKey, type PrimitiveKey } from "./key.js";
 import { Special, isPlainObject, newPlainObject, setOwn, type PlainObject, type Value } from "./value.js";

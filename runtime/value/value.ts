@@ -7,7 +7,9 @@
 //   RegoSet   — a set (set.ts)
 //   RegoObject — an object with at least one non-string key (object.ts)
 // Object access is own-property only; runtime-made objects have a null prototype, so keys such as
-// `__proto__` and `constructor` are ordinary keys and nothing can reach a prototype.
+// `__proto__` and `constructor` are ordinary keys and nothing can reach a prototype. (Generated
+// code's object literals, `{ "msg": m }`, have Object.prototype, as parsed JSON has: their keys are
+// constants, never `__proto__`.)
 
 /** Base class of the Rego-only values; `v instanceof Special` separates them from JSON objects. */
 export abstract class Special {

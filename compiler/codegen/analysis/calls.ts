@@ -30,6 +30,15 @@ export const OPERATOR_BUILTINS: ReadonlyMap<string, readonly [OperatorName, numb
   ["is_string", ["isStringType", 1]],
 ]);
 
+/** String builtins that are a method of JS strings when their operands are strings (the builtin
+ * table's own implementation, runtime/builtins/strings.ts): generated code calls the method on
+ * strings and the builtin otherwise, for its error (emit/calls.ts). */
+export const STRING_METHOD_BUILTINS: ReadonlyMap<string, "startsWith" | "endsWith" | "includes"> = new Map([
+  ["startswith", "startsWith"],
+  ["endswith", "endsWith"],
+  ["contains", "includes"],
+]);
+
 type OperatorName = "eq" | "lt" | "lte" | "gt" | "gte" | "neq" | "member" | `is${"Array" | "Boolean" | "Null" | "Number" | "Object" | "Set" | "String"}Type`;
 
 export interface CallGraph {

@@ -15,6 +15,7 @@ import { _, join, lit } from "../code.js";
 import { Level, type Emit, type FuncEmitter } from "./context.js";
 import * as calls from "./calls.js";
 import * as collections from "./collections.js";
+import { literalRun, type EmitOne } from "./literals.js";
 import { indexStmt } from "./ruleIndex.js";
 import * as values from "./values.js";
 
@@ -25,6 +26,15 @@ type E<T extends AnyStmtType> = Emit<AnyStmtMap[T]>;
  * a block of their own (for coverage's runs of rows). */
 export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0, continued = false): boolean {
   const outer = fe.coverRun;
+  // A statement standing in a literal run (emit/literals.ts): never nested, never the list's last.
+  const emitOne: EmitOne = (j, end) => {
+    const s = stmts[j]!;
+    const n = literalRun(fe, stmts, j, end, emitOne);
+    if (n > 0) return n;
+    (EMITTERS[s.type] as E<AnyStmtType>)(fe, s.stmt);
+    values.knownConstant(fe, s);
+    return 1;
+  };
   if (!continued) fe.coverRun = { file: -1, row: -1 };
   try {
     // The constants known in the list (FuncEmitter.constants) hold from their statement to the next
@@ -34,6 +44,14 @@ export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0, con
       const s = stmts[i]!;
       fe.previous = i > 0 ? stmts[i - 1] : undefined;
       if (fe.mod.coverage) cover(fe, s);
+      else if (s.type === "MakeArrayStmt" || s.type === "MakeObjectStmt") {
+        // (a run's statements report no rows of their own: not with coverage on)
+        const n = literalRun(fe, stmts, i, stmts.length, emitOne);
+        if (n > 0) {
+          i += n - 1;
+          continue;
+        }
+      }
       const nested = NESTED.has(s.type);
       if (nested) fe.constants.clear();
       if ((EMITTERS[s.type] as E<AnyStmtType>)(fe, s.stmt)) return true;

@@ -12,6 +12,7 @@ import { CATEGORIES, builtinCategory } from "../../../runtime/builtins/catalog.j
 import { FIXED, RT, Scope, type RuntimeName } from "../names.js";
 import { BUILTINS_MODULE, type ModuleConst, type ModuleParts } from "../module.js";
 import { SiteTable } from "./sites.js";
+import { arrayFacts, type ArrayFacts } from "./literals.js";
 
 export class ModuleEmitter {
   readonly scope = new Scope();
@@ -357,6 +358,8 @@ export class FuncEmitter {
   /** The locals known, at the statement being emitted, to hold a number or null constant (the
    * statement list's own, emit/blocks.ts): an operand reading one is that constant's literal. */
   readonly constants = new Map<number, Code>();
+  /** The body's array runs (emit/literals.ts), set before the body is emitted. */
+  arrays!: ArrayFacts;
   /** The body's exact scalars and constants (analysis/scalars.ts), set before the body is emitted. */
   scalars!: Scalars;
   /** Writes `return v` for this function (casts, memoisation). */
@@ -523,6 +526,7 @@ export class FuncEmitter {
   /** Analyses the body's scalars (before it is emitted). */
   analyse(blocks: Func["blocks"]): void {
     const mod = this.mod;
+    this.arrays = arrayFacts(this, blocks);
     this.scalars = analyseScalars(blocks, this.kind === "plan" ? [0, 1] : this.params, mod.facts, mod.builtinDecls, (i) => mod.string(i));
   }
 

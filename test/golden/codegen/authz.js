@@ -25,7 +25,7 @@ b1: if (l2 === undefined) {
 l7 = inputMethod(input); if (l7 === undefined) break b1;
 if ((l7) !== "GET") break b1;
 l8 = inputPath(input); if (l8 === undefined) break b1;
-l9 = call2($, startswith, l8, "/public"); if (l9 === undefined) break b1;
+l9 = typeof l8 === "string" ? l8.startsWith("/public") : call2($, startswith, l8, "/public"); if (l9 === undefined) break b1;
 if ((l9) === false) break b1;
 l2 = true;
 }

@@ -46,7 +46,7 @@ function g0DataAuthzAllow($: EvalState, input: V, _data: V): V {
     l7 = inputMethod(input); if (l7 === undefined) break b1;
     if ((l7 as V) !== "GET") break b1;
     l8 = inputPath(input); if (l8 === undefined) break b1;
-    l9 = call2($, startswith, l8, "/public"); if (l9 === undefined) break b1;
+    l9 = typeof l8 === "string" ? l8.startsWith("/public") : call2($, startswith, l8, "/public"); if (l9 === undefined) break b1;
     if ((l9 as V) === false) break b1;
     l2 = true;
   }

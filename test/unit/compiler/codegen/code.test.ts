@@ -1,7 +1,7 @@
 // code.ts and names.ts: the one literal function, comments, the `_` template, identifiers.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { Code, Name, _, comment, lit, lineComment } from "../../../../compiler/codegen/code.js";
+import { Code, Name, _, comment, lit, lineComment, template } from "../../../../compiler/codegen/code.js";
 import { Scope } from "../../../../compiler/codegen/names.js";
 
 describe("codegen: code.ts", () => {
@@ -11,6 +11,18 @@ describe("codegen: code.ts", () => {
         const text = lit(s).text;
         assert.ok(!/[\u2028\u2029\n\r]/.test(text));
         assert.equal(new Function(`return ${text};`)(), s); // test only: evaluates our own literal
+      }),
+    );
+  });
+
+  it("template() round-trips any strings around its substitutions (`, ${, \\, line breaks included)", () => {
+    const unit = fc.constantFrom("`", "$", "{", "}", "\\", '"', "\n", "\u2028", "a", "\ud800");
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit }), { minLength: 1, maxLength: 4 }), (strings) => {
+        const parts = strings.flatMap((s, i) => (i === 0 ? [s] : [_`x`, s]));
+        const text = template(parts).text;
+        assert.ok(!/[\u2028\u2029\n\r]/.test(text));
+        assert.equal(new Function("x", `return ${text};`)("X"), strings.join("X")); // test only: evaluates our own literal
       }),
     );
   });

@@ -66,6 +66,31 @@ describe("codegen: specialisations", () => {
     assert.deepEqual(JSON.parse(JSON.stringify(toJSON(strict[0]!.result as Value))), [false, false, false, true, false, false, false, false]);
   });
 
+  it("startswith, endswith and contains are string methods on strings, the builtin (its error) otherwise, strict mode too", async () => {
+    const q = await compile(`p := [startswith(input.s, input.p), endswith(input.s, "z"), contains("abc", input.p), contains(input.s, input.s)]`);
+    assert.match(q.source, /= typeof (\w+) === "string" && typeof (\w+) === "string" \? \1\.startsWith\(\2\) : call2\(/);
+    assert.match(q.source, /= typeof (\w+) === "string" \? \1\.endsWith\("z"\) : call2\(/);
+    assert.match(q.source, /\? "abc"\.includes\(\w+\) : call2\(/);
+    assert.match(q.source, /\? \w+\.includes\(\w+\) : call2\(\$, contains2, /);
+    assert.deepEqual(result(q, { s: "xyz", p: "x" }), [true, true, false, true]);
+    assert.deepEqual(result(q, { s: "xyz", p: "b" }), [false, true, true, true]);
+    assert.equal(result(q, { s: 1, p: "x" }), undefined);
+    assert.equal(result(q, { s: "xyz", p: ["x"] }), undefined);
+    const strict = (input: unknown) => {
+      try {
+        q.evaluateSync({ input: input as Value, strictBuiltinErrors: true });
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return undefined;
+    };
+    assert.equal(strict({ s: 1, p: "x" }), "startswith: operand 1 must be string but got number");
+    assert.equal(strict({ s: "xyz", p: null }), "startswith: operand 2 must be string but got null");
+    const c = await compile(`p := [startswith("abc", "ab"), endswith("abc", "b"), contains("abc", "bc")]`);
+    assert.doesNotMatch(c.source, /call2|builtinSites/);
+    assert.deepEqual(result(c, {}), [true, false, true]);
+  });
+
   it("boolean and null constants are ===: the string \"true\" and 0 are not true, a missing value is not null", async () => {
     const t = await compile(`p if input.flag == true`);
     assert.match(t.source, /\) !== true\)/);
