@@ -138,15 +138,13 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
 function g0DataApiBusinessHours($: EvalState, input: V, _data: V): V {
   const m0 = $.recall(0);
   if (m0 !== NOT_FOUND) return m0;
-  let business_hours: V, l4: V, hour: V, l10: V, l12: V;
+  let business_hours: V, l4: V, hour: V;
   // policies/api.rego:71
   b0: {
     l4 = inputTime(input); if (l4 === undefined) break b0;
     hour = call1($, toNumber, l4); if (hour === undefined) break b0;
-    l10 = gte(hour, 9); if (l10 === undefined) break b0;
-    if ((l10 as V) === false) break b0;
-    l12 = lte(hour, 18); if (l12 === undefined) break b0;
-    if ((l12 as V) === false) break b0;
+    if (!gte(hour, 9)) break b0;
+    if (!lte(hour, 18)) break b0;
     business_hours = true;
   }
   return $.memoize(0, business_hours);
@@ -195,7 +193,7 @@ function g0DataApiRateLimitOk($: EvalState, input: V, data: V): V {
 
 /* g0.data.api.over_rate_limit */
 function g0DataApiOverRateLimit(_$: EvalState, input: V, data: V): V {
-  let over_rate_limit: V, l4: V, l5: V, l7: V, l8: V, l11: V, l14: V;
+  let over_rate_limit: V, l4: V, l5: V, l7: V, l8: V, l11: V;
   // policies/api.rego:67
   b0: {
     l4 = inputUser(input); if (l4 === undefined) break b0;
@@ -209,8 +207,7 @@ function g0DataApiOverRateLimit(_$: EvalState, input: V, data: V): V {
       }
       break b0;
     }
-    l14 = gt(l11, 100); if (l14 === undefined) break b0;
-    if ((l14 as V) === false) break b0;
+    if (!gt(l11, 100)) break b0;
     over_rate_limit = true;
   }
   return over_rate_limit;

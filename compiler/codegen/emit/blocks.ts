@@ -52,6 +52,10 @@ export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0, con
           continue;
         }
       }
+      if (s.type === "CallStmt" && !fe.mod.coverage && calls.operatorTest(fe, s.stmt, stmts[i + 1])) {
+        i++;
+        continue;
+      }
       const nested = NESTED.has(s.type);
       if (nested) fe.constants.clear();
       if ((EMITTERS[s.type] as E<AnyStmtType>)(fe, s.stmt)) return true;

@@ -11,7 +11,7 @@
 //     are awaited (their plan gets an async entrypoint);
 //   - CallDynamic: the dispatcher maps the path (JSON text) to a func; no such func → undefined
 //     (break 0, the planner's fallback block follows); the func's result undefined → break 3.
-import type { CallStmt, Func, Operand, StmtMap } from "../../ir/types.js";
+import type { CallStmt, Func, Operand, Stmt, StmtMap } from "../../ir/types.js";
 import { OPERATOR_BUILTINS, STRING_METHOD_BUILTINS } from "../analysis/calls.js";
 import { _, join, lit, Lines, Name, type Code } from "../code.js";
 import type { Emit, FuncEmitter, ModuleEmitter } from "./context.js";
@@ -49,6 +49,19 @@ export const callStmt: E<"CallStmt"> = (fe, s) => {
   if (mod.calls.isAsyncBuiltin(s.func)) return fe.out.line`${r} = await ${mod.rt("callAsync")}(${fe.state}, ${site}, [${args}]); if (${r} === undefined) ${fe.jump(0)}`;
   return fe.out.line`${r} = ${siteCall(fe, site, args)}; if (${r} === undefined) ${fe.jump(0)}`;
 };
+
+/** An operator's call whose result only the next statement reads, testing it against false: one
+ * test, `if (!gte(a, b)) break b0;` (an undefined result, when an operand is, fails as false does).
+ * True when written. */
+export function operatorTest(fe: FuncEmitter, s: CallStmt, next: Stmt | undefined): boolean {
+  const op = OPERATOR_BUILTINS.get(s.func);
+  if (op === undefined || s.args.length !== op[1] || next?.type !== "NotEqualStmt") return false;
+  const { a, b } = next.stmt;
+  const tested = (x: Operand, y: Operand) => x.type === "local" && x.value === s.result && y.type === "bool" && !y.value;
+  if (!(tested(a, b) || tested(b, a)) || fe.readsOf(s.result) !== 1) return false;
+  fe.out.line`if (!${fe.mod.rt(op[0])}(${join(s.args.map((x) => fe.operand(x)))})) ${fe.jump(0)}`;
+  return true;
+}
 
 /** A synchronous builtin's call through its site: `call2($, site, a, b)`. */
 function siteCall(fe: FuncEmitter, site: Code, args: readonly Code[]): Code {

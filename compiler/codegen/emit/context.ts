@@ -2,7 +2,7 @@
 // constants — the site tables and number literals —, names of funcs) and one function
 // (FuncEmitter: its locals, its label stack for breaks, whether it is async, memoised, a plan).
 import type { Block, Func, Operand, Policy, Stmt, StmtLocation } from "../../ir/types.js";
-import { forEachStmt } from "../../ir/walk.js";
+import { forEachRead, forEachStmt } from "../../ir/walk.js";
 import type { CallGraph } from "../analysis/calls.js";
 import type { FuncFacts } from "../analysis/kinds.js";
 import type { DirectEntry } from "../analysis/entry.js";
@@ -360,6 +360,9 @@ export class FuncEmitter {
   readonly constants = new Map<number, Code>();
   /** The body's array runs (emit/literals.ts), set before the body is emitted. */
   arrays!: ArrayFacts;
+  /** The body being emitted (set with the analyses), and its reads by local, counted when first asked. */
+  private body: Func["blocks"] = [];
+  private readCounts: Map<number, number> | undefined;
   /** The body's exact scalars and constants (analysis/scalars.ts), set before the body is emitted. */
   scalars!: Scalars;
   /** Writes `return v` for this function (casts, memoisation). */
@@ -526,8 +529,19 @@ export class FuncEmitter {
   /** Analyses the body's scalars (before it is emitted). */
   analyse(blocks: Func["blocks"]): void {
     const mod = this.mod;
+    this.body = blocks;
+    this.readCounts = undefined;
     this.arrays = arrayFacts(this, blocks);
     this.scalars = analyseScalars(blocks, this.kind === "plan" ? [0, 1] : this.params, mod.facts, mod.builtinDecls, (i) => mod.string(i));
+  }
+
+  /** How many statements of the body read the local (forEachRead). */
+  readsOf(local: number): number {
+    if (this.readCounts === undefined) {
+      const counts = (this.readCounts = new Map<number, number>());
+      forEachStmt(this.body, (s) => forEachRead(s, (l) => counts.set(l, (counts.get(l) ?? 0) + 1)));
+    }
+    return this.readCounts.get(local) ?? 0;
   }
 
   temp(type: Code): Name {

@@ -13,12 +13,11 @@ if (l2 === undefined) throw internalError("entrypoint authz/allow produced no va
 return $.done(l2);
 }
 function g0DataAuthzAllow($, input, _data) {
-let l2, l4, l5, l6, l7, l8, l9;
+let l2, l4, l5, l7, l8, l9;
 b0: {
 l4 = inputUser(input); if (l4 === undefined) break b0;
 l5 = dotRole(l4); if (l5 === undefined) break b0;
-l6 = eq(l5, "admin"); if (l6 === undefined) break b0;
-if ((l6) === false) break b0;
+if (!eq(l5, "admin")) break b0;
 l2 = true;
 }
 b1: if (l2 === undefined) {

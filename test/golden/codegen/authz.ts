@@ -32,13 +32,12 @@ export function authzAllow(input: AuthzInput | undefined, data: AuthzData, optio
 
 /* g0.data.authz.allow */
 function g0DataAuthzAllow($: EvalState, input: V, _data: V): V {
-  let l2: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V;
+  let l2: V, l4: V, l5: V, l7: V, l8: V, l9: V;
   // policy.rego:2
   b0: {
     l4 = inputUser(input); if (l4 === undefined) break b0;
     l5 = dotRole(l4); if (l5 === undefined) break b0;
-    l6 = eq(l5, "admin"); if (l6 === undefined) break b0;
-    if ((l6 as V) === false) break b0;
+    if (!eq(l5, "admin")) break b0;
     l2 = true;
   }
   // policy.rego:9

@@ -31,7 +31,7 @@ export function shopDeny(input: ShopInput | undefined, data: ShopData, options?:
 
 /* g0.data.shop.deny */
 function g0DataShopDeny($: EvalState, input: V, data: V): V {
-  let l2: V, l3: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V;
+  let l2: V, l3: V, l5: V, l6: V, l7: V, l8: V, l10: V;
   // policy.rego:1
   l2 = new RegoSet();
   // policy.rego:2
@@ -43,8 +43,7 @@ function g0DataShopDeny($: EvalState, input: V, data: V): V {
       st0: for (const e0 = tickTo($, i0, v0.length); i0 < e0; i0++) {
         l5 = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
         l6 = dotPrice(l5); if (l6 === undefined) continue st0;
-        l9 = gt(l6, l8); if (l9 === undefined) continue st0;
-        if ((l9 as V) === false) continue st0;
+        if (!gt(l6, l8)) continue st0;
         l10 = dotId(l5); if (l10 === undefined) continue st0;
         addTo(l2, l10);
       }

@@ -36,7 +36,7 @@ export function shopAllow(input: ShopInput | undefined, data: ShopData, _options
 
 /* g0.data.shop.allow */
 function g0DataShopAllow(_$: EvalState, input: V, data: V): V {
-  let l2: V, l4: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l12: V;
+  let l2: V, l4: V, l5: V, l6: V, l7: V, l8: V, l10: V;
   // shop.rego:7
   b0: {
     l4 = inputUser(input); if (l4 === undefined) break b0;
@@ -44,8 +44,7 @@ function g0DataShopAllow(_$: EvalState, input: V, data: V): V {
     if ((l5 as V) !== "alice") break b0;
     l6 = inputUser(input); if (l6 === undefined) break b0;
     l7 = dotGroups(l6); if (l7 === undefined) break b0;
-    l9 = member("admin", l7); if (l9 === undefined) break b0;
-    if ((l9 as V) === false) break b0;
+    if (!member("admin", l7)) break b0;
     l2 = true;
   }
   // shop.rego:12
@@ -64,8 +63,7 @@ function g0DataShopAllow(_$: EvalState, input: V, data: V): V {
     l7 = dot(l5, 0); if (l7 === undefined) break b2;
     l8 = dotValue(l7); if (l8 === undefined) break b2;
     l10 = inputLimit(input); if (l10 === undefined) break b2;
-    l12 = gt(l8, l10); if (l12 === undefined) break b2;
-    if ((l12 as V) === false) break b2;
+    if (!gt(l8, l10)) break b2;
     l2 = true;
   }
   return l2;
