@@ -15,6 +15,7 @@ import { NameTable } from "./names.js";
 import { ruleIndex } from "./ruleIndex.js";
 import { scanFusion } from "./scanFusion.js";
 import { scanMerge } from "./scanMerge.js";
+import { singleAssign } from "./singleAssign.js";
 import { splitConstants } from "./splitConstants.js";
 
 export interface Pass {
@@ -50,6 +51,8 @@ export const PASSES: readonly Pass[] = [
   earlyExit,
   // Scan fusion after early exit: it fuses scans whose bodies end in early exit's `r = c; break`.
   scanFusion,
+  // Last: the passes before read a rule's once-assignments as the rule's shape.
+  singleAssign,
 ];
 
 export interface OptimizeOptions {

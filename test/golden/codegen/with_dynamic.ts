@@ -15,7 +15,7 @@ export type AppData = {
   "lib"?: Collection<string>;
 };
 /* conflict sites (K, i) (site i: sites[4i..] = kind, file, row, col), read on a conflict */
-const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,34,1,0,0,37,1,0,0,2,1,0,0,5,1]}");
+const K = conflictSites("{\"names\":[\"rule\"],\"files\":[\"policy.rego\"],\"sites\":[0,0,5,1]}");
 /* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
 const inputRule = (o: V): V => (isObjectLike(o) && o["rule"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("rule" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["rule"] : dotKey(o, "rule")),
   dotLib = (o: V): V => (isObjectLike(o) && o["lib"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("lib" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["lib"] : dotKey(o, "lib")),
@@ -71,10 +71,10 @@ function g0DataAppReport($: EvalState, input: V, data: V): V {
       } finally { input = w1; $.popMemo(m1); }
     } finally { input = w0; $.popMemo(m0); }
     l13 = [l6, l9, l11] as Value[];
-    l3 = assignOnce(l3, l13, K, 0);
+    l3 = l13;
   }
   // policy.rego:36
-  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 1); }
+  if (l3 !== undefined) { l2 = l3; }
   return l2;
 }
 
@@ -87,10 +87,10 @@ function g0DataLibLevel($: EvalState, input: V, _data: V): V {
   b0: {
     l3 = undefined;
     l4 = inputLevel(input); if (l4 === undefined) break b0;
-    l3 = assignOnce(l3, l4, K, 2);
+    l3 = l4;
   }
   // policy.rego:4
-  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 3); }
+  if (l3 !== undefined) { l2 = assignOnce(l2, l3, K, 0); }
   // policy.rego:6
   if (l2 === undefined) { l2 = "none"; }
   return $.memoize(0, l2);
