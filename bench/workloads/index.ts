@@ -30,10 +30,11 @@ export interface Workload {
 }
 
 /** The generated decision function of a workload: the module the current code generator writes
- * ahead of time (TypeScript, the types from the policy), loaded as `loadModule` loads it. */
+ * ahead of time as `regoc build` does (TypeScript, with the types and the Rego names of the
+ * policy), loaded as `loadModule` loads it. */
 export async function loadGenerated(w: Workload): Promise<(input: unknown, data: unknown) => unknown> {
-  const { plan, schemaTypes } = planRegoDetailed({ modules: w.modules, entrypoints: [w.entrypoint] });
-  const generated = generateTypeScript(plan, { schemaTypes });
+  const { plan, schemaTypes, localNames } = planRegoDetailed({ modules: w.modules, entrypoints: [w.entrypoint] });
+  const generated = generateTypeScript(plan, { schemaTypes, localNames });
   const mod = await loadModule(generated.code, generated);
   const info = mod.entrypoints[w.entrypoint];
   if (info === undefined || info.async) throw new Error(`${w.name}: no synchronous entrypoint ${w.entrypoint}`);
