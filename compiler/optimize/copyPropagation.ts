@@ -158,11 +158,11 @@ function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | un
   const canPropagate = (t: number, src: Operand, T: number, from: number, to: number): boolean => {
     const u = facts.uses[T]!;
     if (fixed.has(t)) return false;
-    if ((u.writes.get(t)?.length ?? 0) !== 1) return false;
+    if (u.writeCount(t) !== 1) return false;
     if ((facts.lastExposed.get(t) ?? -1) > T) return false;
-    const lo = u.minRead.get(t);
+    const lo = u.minRead(t);
     // (An AssignVarOnce reads its own target, at from - 1.)
-    if (lo !== undefined && (lo < from - 1 || u.maxRead.get(t)! > to)) return false;
+    if (lo !== undefined && (lo < from - 1 || u.maxRead(t)! > to)) return false;
     if (src.type !== "local") return true;
     // `data.x[k]` looks a number k up as a path segment, `v := data.x; v[k]` as a value (the
     // emitter tells them apart by the copy): such a copy stays.
@@ -211,11 +211,11 @@ function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | un
         const keepsName = src.type === "local" && names?.named(body, t) === true && (facts.totalWrites.get(src.value) ?? 0) > 1;
         if (!keepsName && canPropagate(t, src, T, here + 1, end)) {
           const u = facts.uses[T]!;
-          const lo = u.minRead.get(t);
+          const lo = u.minRead(t);
           // The reads of t become reads of the source.
           if (src.type === "local" && lo !== undefined) {
             u.read(src.value, lo);
-            u.read(src.value, u.maxRead.get(t)!);
+            u.read(src.value, u.maxRead(t)!);
           }
           m.set(t, src);
           // A source with one role in the body (a param, or written once) takes the copy's Rego

@@ -109,6 +109,11 @@ export function nestedBlocks(s: Stmt): readonly Block[] {
   }
 }
 
+/** Whether the statements and everything nested in them satisfy `ok`. */
+export function everyStmt(stmts: readonly Stmt[], ok: (s: Stmt) => boolean): boolean {
+  return stmts.every((s) => ok(s) && nestedBlocks(s).every((b) => everyStmt(b.stmts, ok)));
+}
+
 /** Whether two lists hold the same elements (so the old one can be kept). */
 export function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a.length !== b.length) return false;
