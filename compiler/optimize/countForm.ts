@@ -8,9 +8,10 @@
 import type { Block, Func, Local, Plan, Policy, Stmt } from "../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
-import { at, block, mapBodies, mk, nestedBlocks, withBlocks } from "./stmts.js";
+import { at, block, everyStmt, mapBodies, mk, nestedBlocks, withBlocks } from "./stmts.js";
 
 function countBody(blocks: Block[]): Block[] {
+  if (blocks.every((b) => everyStmt(b.stmts, (s) => !(s.type === "CallStmt" && s.stmt.func === "count")))) return blocks;
   const uses = new Map<Local, Stmt[]>();
   forEachStmt(blocks, (s) => {
     const named = new Set<Local>();

@@ -20,7 +20,7 @@ import { assertNever } from "../../runtime/errors.js";
  * given as BreakStmt indexes at its own position. */
 interface Exits {
   falls: boolean;
-  breaks: Set<number>;
+  breaks: ReadonlySet<number>;
   /** No statement in it writes a local or has another effect: only checks and breaks. */
   pure: boolean;
 }
@@ -34,7 +34,12 @@ interface Simplified extends Exits {
 
 const CHECKS = new Set(["EqualStmt", "NotEqualStmt", "IsArrayStmt", "IsObjectStmt", "IsSetStmt", "IsDefinedStmt", "IsUndefinedStmt"]);
 
-function shifted(breaks: Set<number>, by: number, into: Set<number>): void {
+/** The exits by breaks of a statement that only falls through, and of one that may also fail
+ * (shared: an Exits' breaks are never changed once made). */
+const NO_BREAKS: ReadonlySet<number> = new Set();
+const BREAK_0: ReadonlySet<number> = new Set([0]);
+
+function shifted(breaks: ReadonlySet<number>, by: number, into: Set<number>): void {
   for (const k of breaks) if (k >= by) into.add(k - by);
 }
 
@@ -42,11 +47,11 @@ function shifted(breaks: Set<number>, by: number, into: Set<number>): void {
 function simplifyStmt(s: Stmt): { stmt: Stmt | null } & Exits {
   switch (s.type) {
     case "NopStmt":
-      return { stmt: null, falls: true, breaks: new Set(), pure: true };
+      return { stmt: null, falls: true, breaks: NO_BREAKS, pure: true };
     case "BreakStmt":
       return { stmt: s, falls: false, breaks: new Set([s.stmt.index]), pure: true };
     case "ReturnLocalStmt":
-      return { stmt: s, falls: false, breaks: new Set(), pure: false };
+      return { stmt: s, falls: false, breaks: NO_BREAKS, pure: false };
     case "CallDynamicStmt":
       return { stmt: s, falls: true, breaks: new Set([0, 3]), pure: false };
     case "BlockStmt": {
@@ -115,9 +120,9 @@ function simplifyStmt(s: Stmt): { stmt: Stmt | null } & Exits {
     case "SetAddStmt":
     case "IndexStmt":
     case "IncrementStmt": {
-      if (CHECKS.has(s.type)) return { stmt: s, falls: true, breaks: new Set([0]), pure: true };
+      if (CHECKS.has(s.type)) return { stmt: s, falls: true, breaks: BREAK_0, pure: true };
       const fails = s.type === "DotStmt" || s.type === "CallStmt";
-      return { stmt: s, falls: true, breaks: new Set(fails ? [0] : []), pure: false };
+      return { stmt: s, falls: true, breaks: fails ? BREAK_0 : NO_BREAKS, pure: false };
     }
     default:
       assertNever(s);
@@ -158,7 +163,7 @@ function overwrites(s: Stmt, prev: Stmt): boolean {
 
 function simplifyList(stmts: readonly Stmt[], kind: ListKind): Simplified {
   const out: Stmt[] = [];
-  const outBreaks: Array<Set<number>> = [];
+  const outBreaks: Array<ReadonlySet<number>> = [];
   let pure = true;
   let falls = true;
   for (const s of stmts) {

@@ -1,6 +1,6 @@
 // Helpers the passes share: rebuilding a statement with new nested blocks or fields (the input
 // plan is never mutated). The locals a statement reads and writes: ../ir/walk.ts.
-import { STMT_FIELDS } from "../ir/fields.js";
+import { STMT_FIELDS, type FieldKind } from "../ir/fields.js";
 import type { AnyStmtMap, AnyStmtType, Block, Func, Local, Operand, Plan, Policy, Stmt, StmtLocation, StmtMap, StmtType } from "../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
 import { assertNever } from "../../runtime/errors.js";
@@ -62,6 +62,9 @@ export function withBlocks(s: Stmt, blocks: Block[]): Stmt {
   }
 }
 
+/** What nestedBlocks gives for a simple statement (one list for all). */
+const NO_BLOCKS: readonly Block[] = [];
+
 /** The nested blocks of a statement ([] for a simple one). */
 export function nestedBlocks(s: Stmt): readonly Block[] {
   switch (s.type) {
@@ -103,7 +106,7 @@ export function nestedBlocks(s: Stmt): readonly Block[] {
     case "SetAddStmt":
     case "IndexStmt":
     case "IncrementStmt":
-      return [];
+      return NO_BLOCKS;
     default:
       assertNever(s);
   }
@@ -144,6 +147,11 @@ export function mapBodies(policy: Policy, f: (blocks: Block[], body: Plan | Func
   return changed ? { ...policy, plans: { plans }, funcs: { funcs } } : policy;
 }
 
+/** STMT_FIELDS as lists, for mapLocals. */
+const FIELD_LISTS: ReadonlyMap<string, ReadonlyArray<[string, FieldKind]>> = new Map(
+  Object.entries(STMT_FIELDS).map(([type, fields]) => [type, Object.entries(fields)]),
+);
+
 /** The statement with every local mapped, its nested blocks by `inner` (by default: their
  * statements mapped alike). */
 export function mapLocals(s: Stmt, f: (l: Local) => Local, inner: (b: Block) => Block = (b) => ({ stmts: b.stmts.map((t) => mapLocals(t, f)) })): Stmt {
@@ -153,7 +161,7 @@ export function mapLocals(s: Stmt, f: (l: Local) => Local, inner: (b: Block) => 
   const st = s.stmt as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = { ...st };
   const op = (o: Operand): Operand => (o.type === "local" ? { type: "local", value: f(o.value) } : o);
-  for (const [field, kind] of Object.entries(STMT_FIELDS[s.type])) {
+  for (const [field, kind] of FIELD_LISTS.get(s.type)!) {
     const v = st[field];
     if (kind === "local") out[field] = f(v as Local);
     else if (kind === "locals?") out[field] = (v as Local[]).map(f);
