@@ -66,22 +66,30 @@ function constantTarget(s: Stmt): Local | undefined {
 /** For each local, the last top-level block that may see its value from an earlier block. */
 function lastSeeing(blocks: readonly Block[]): Map<Local, number> {
   const out = new Map<Local, number>();
-  blocks.forEach((b, T) => {
-    const seen = new Set<Local>();
-    const visit = (stmts: readonly Stmt[], top: boolean): void => {
-      for (const s of stmts) {
-        const writesFirst = top && (KILLS.has(s.type) || s.type === "CallStmt");
-        forEachRead(s, (l) => {
-          if (!seen.has(l)) out.set(l, T);
-          seen.add(l);
-        });
-        forEachWrite(s, (l) => {
-          if (!seen.has(l) && !writesFirst) out.set(l, T);
-          seen.add(l);
-        });
-        for (const nb of nestedBlocks(s)) visit(nb.stmts, false);
-      }
-    };
+  const seen = new Set<Local>();
+  // The block being visited, and whether the statement being visited sets its targets before
+  // anything can read them (at the block's top level: a rewrite, or a call that fails instead).
+  let T = 0;
+  let writesFirst = false;
+  const onRead = (l: Local): void => {
+    if (!seen.has(l)) out.set(l, T);
+    seen.add(l);
+  };
+  const onWrite = (l: Local): void => {
+    if (!seen.has(l) && !writesFirst) out.set(l, T);
+    seen.add(l);
+  };
+  const visit = (stmts: readonly Stmt[], top: boolean): void => {
+    for (const s of stmts) {
+      writesFirst = top && (KILLS.has(s.type) || s.type === "CallStmt");
+      forEachRead(s, onRead);
+      forEachWrite(s, onWrite);
+      for (const nb of nestedBlocks(s)) visit(nb.stmts, false);
+    }
+  };
+  blocks.forEach((b, i) => {
+    T = i;
+    seen.clear();
     visit(b.stmts, true);
   });
   return out;
@@ -92,12 +100,15 @@ function splitBody(blocks: Block[], body: Plan | Func, names: NameTable | undefi
   const fixed = new Set<Local>(isFunc ? [...body.params, body.return] : [0, 1]);
   let seeing: Map<Local, number> | undefined;
   let next = -1;
+  // The current block's constant targets.
+  const targets = new Set<Local>();
+  const collect = (s: Stmt): void => {
+    const t = constantTarget(s);
+    if (t !== undefined && !fixed.has(t)) targets.add(t);
+  };
   return blocks.map((b, T) => {
-    const targets = new Set<Local>();
-    forEachStmt([b], (s) => {
-      const t = constantTarget(s);
-      if (t !== undefined && !fixed.has(t)) targets.add(t);
-    });
+    targets.clear();
+    forEachStmt([b], collect);
     if (targets.size === 0) return b;
     seeing ??= lastSeeing(blocks);
     const renamed = new Map<Local, Local>();

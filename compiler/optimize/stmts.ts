@@ -176,9 +176,12 @@ export function mapLocals(s: Stmt, f: (l: Local) => Local, inner: (b: Block) => 
 /** The largest local a plan or func names. */
 export function maxLocal(body: Plan | Func): number {
   let max = "params" in body ? Math.max(body.return, ...body.params) : 1;
+  const see = (l: Local): void => {
+    max = Math.max(max, l);
+  };
   forEachStmt(body.blocks, (s) => {
-    forEachRead(s, (l) => (max = Math.max(max, l)));
-    forEachWrite(s, (l) => (max = Math.max(max, l)));
+    forEachRead(s, see);
+    forEachWrite(s, see);
   });
   return max;
 }
