@@ -204,7 +204,7 @@ function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | un
         const t = copy.target;
         if (src.type === "local" && src.value === t) continue; // t = t
         // A copy into a Rego variable from a local of several roles stays: the code reads the name.
-        const keepsName = src.type === "local" && names?.named(body, t) === true && (facts.totalWrites.get(src.value) ?? 0) > 1;
+        const keepsName = src.type === "local" && (facts.totalWrites.get(src.value) ?? 0) > 1 && names?.named(body, t) === true;
         if (!keepsName && canPropagate(t, src, T, here + 1, end)) {
           const u = facts.uses[T]!;
           const lo = u.minRead(t);
