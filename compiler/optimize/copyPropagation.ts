@@ -17,10 +17,10 @@
 // scan, and t written nowhere else in the plan or func. A constant source is substituted only
 // into operand fields; where a field needs a local, the copy stays. A copy of a part of `data`
 // that reaches a lookup with a variable key stays too (it changes how a number key is looked up).
-import type { Block, Func, Operand, Plan, Policy, Stmt } from "../ir/types.js";
+import type { Block, Func, Operand, Plan, Stmt } from "../ir/types.js";
 import { forEachRead } from "../ir/walk.js";
 import type { Pass } from "./index.js";
-import { block, mapBodies, mk, nestedBlocks, withBlocks } from "./stmts.js";
+import { block, bodyPass, mk, nestedBlocks, withBlocks } from "./stmts.js";
 import type { NameTable } from "./names.js";
 import { analyse } from "./uses.js";
 import { assertNever } from "../../runtime/errors.js";
@@ -234,7 +234,4 @@ function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | un
   return blocks.map((b, T) => block(b, rewriteList(b.stmts, T, false)));
 }
 
-export const copyPropagation: Pass = {
-  name: "copy-propagation",
-  run: (policy: Policy, names?: NameTable) => mapBodies(policy, (blocks, body) => propagateBody(blocks, body, names)),
-};
+export const copyPropagation: Pass = bodyPass("copy-propagation", propagateBody);

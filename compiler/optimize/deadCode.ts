@@ -11,9 +11,9 @@
 //     same break becomes that BreakStmt; one that always falls through goes.
 // Removing a whole child block or statement never changes another break's level count, so no
 // BreakStmt index changes.
-import type { Block, Func, Plan, Policy, Stmt } from "../ir/types.js";
+import type { Block, Func, Plan, Stmt } from "../ir/types.js";
 import type { Pass } from "./index.js";
-import { at, block, mapBodies, mk, sameList, withBlocks } from "./stmts.js";
+import { at, block, bodyPass, mk, sameList, withBlocks } from "./stmts.js";
 import { assertNever } from "../../runtime/errors.js";
 
 /** How a statement (or list) can be left: by falling through to what follows, or by breaks,
@@ -206,7 +206,4 @@ function simplifyBody(blocks: Block[], _body: Plan | Func): Block[] {
   return sameList(blocks, out) ? blocks : out;
 }
 
-export const deadCode: Pass = {
-  name: "dead-code",
-  run: (policy: Policy) => mapBodies(policy, simplifyBody),
-};
+export const deadCode: Pass = bodyPass("dead-code", simplifyBody);

@@ -25,10 +25,10 @@
 // MakeArray, then appends of constants) is made once, before S, when nothing else in S writes
 // it, it is not read before it is made and no one reads it after S: it cannot fail, and it holds
 // the same elements in every iteration.
-import type { Block, Func, Operand, Plan, Policy, Stmt } from "../ir/types.js";
+import type { Block, Func, Operand, Plan, Stmt } from "../ir/types.js";
 import { forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
-import { at, block, everyStmt, mapBodies, mk, nestedBlocks, sameList, withBlocks } from "./stmts.js";
+import { at, block, bodyPass, everyStmt, mk, nestedBlocks, sameList, withBlocks } from "./stmts.js";
 import { analyse, type BodyFacts } from "./uses.js";
 
 /** Statements that may come before a hoisted lookup in the body: they only check or compute into
@@ -258,7 +258,4 @@ function hoistAll(blocks: Block[], body: Plan | Func): Block[] {
   return guardBody(hoisted, body, sameList(hoisted, blocks) ? facts : analyse(hoisted, dataLocal));
 }
 
-export const hoist: Pass = {
-  name: "hoist",
-  run: (policy: Policy) => mapBodies(policy, hoistAll),
-};
+export const hoist: Pass = bodyPass("hoist", hoistAll);

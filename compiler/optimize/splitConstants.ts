@@ -9,11 +9,11 @@
 // literal (emit/blocks.ts, FuncEmitter.constants), `if (l7 !== 1)`, `dot(l5, 0)`. Its write then
 // goes when nothing else reads the local, which is what this pass makes true where the planner
 // reused one local for the constant of several bodies and for other values (a call's result).
-import type { Block, Func, Local, Plan, Policy, Stmt } from "../ir/types.js";
+import type { Block, Func, Local, Plan, Stmt } from "../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
 import type { NameTable } from "./names.js";
-import { block, mapBodies, mapLocals, maxLocal, nestedBlocks } from "./stmts.js";
+import { block, bodyPass, mapLocals, maxLocal, nestedBlocks } from "./stmts.js";
 import { KILLS } from "./uses.js";
 import { assertNever } from "../../runtime/errors.js";
 
@@ -127,7 +127,4 @@ function splitBody(blocks: Block[], body: Plan | Func, names: NameTable | undefi
   });
 }
 
-export const splitConstants: Pass = {
-  name: "split-constants",
-  run: (policy: Policy, names?: NameTable) => mapBodies(policy, (blocks, body) => splitBody(blocks, body, names)),
-};
+export const splitConstants: Pass = bodyPass("split-constants", splitBody);

@@ -4,6 +4,7 @@ import { STMT_FIELDS, type FieldKind } from "../ir/fields.js";
 import type { AnyStmtMap, AnyStmtType, Block, Func, Local, Operand, Plan, Policy, Stmt, StmtLocation, StmtMap, StmtType } from "../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
 import { assertNever } from "../../runtime/errors.js";
+import type { BodyRewrite, Pass } from "./index.js";
 
 /** A statement of the given type (the envelope OPA's JSON uses). */
 export function mk<T extends AnyStmtType>(type: T, stmt: AnyStmtMap[T]): Stmt {
@@ -151,6 +152,11 @@ export function mapBodies(policy: Policy, f: (blocks: Block[], body: Plan | Func
 const FIELD_LISTS: ReadonlyMap<string, ReadonlyArray<[string, FieldKind]>> = new Map(
   Object.entries(STMT_FIELDS).map(([type, fields]) => [type, Object.entries(fields)]),
 );
+
+/** A pass that rewrites each plan and func on its own. */
+export function bodyPass(name: string, rewrite: BodyRewrite): Pass {
+  return { name, run: (policy, names) => mapBodies(policy, (blocks, body) => rewrite(blocks, body, names)), body: rewrite };
+}
 
 /** The statement with every local mapped, its nested blocks by `inner` (by default: their
  * statements mapped alike). */
