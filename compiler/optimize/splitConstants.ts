@@ -10,10 +10,10 @@
 // goes when nothing else reads the local, which is what this pass makes true where the planner
 // reused one local for the constant of several bodies and for other values (a call's result).
 import type { Block, Func, Local, Plan, Stmt } from "../ir/types.js";
-import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
+import { forEachRead, forEachStmt, forEachWrite, namesLocal } from "../ir/walk.js";
 import type { Pass } from "./index.js";
 import type { NameTable } from "./names.js";
-import { block, bodyPass, mapLocals, maxLocal, nestedBlocks } from "./stmts.js";
+import { block, bodyPass, everyStmt, mapLocals, maxLocal, nestedBlocks } from "./stmts.js";
 import { KILLS } from "./uses.js";
 import { assertNever } from "../../runtime/errors.js";
 
@@ -120,9 +120,15 @@ function splitBody(blocks: Block[], body: Plan | Func, names: NameTable | undefi
       next++;
     }
     if (renamed.size === 0) return b;
+    const rename = (l: Local): Local => renamed.get(l) ?? l;
+    const untouched = (t: Stmt): boolean => {
+      for (const l of renamed.keys()) if (namesLocal(t, l)) return false;
+      return true;
+    };
+    // (a statement naming none of them, nested ones included, is kept as it is)
     return block(
       b,
-      b.stmts.map((s) => mapLocals(s, (l) => renamed.get(l) ?? l)),
+      b.stmts.map((s) => (everyStmt([s], untouched) ? s : mapLocals(s, rename))),
     );
   });
 }
