@@ -115,7 +115,11 @@ export function nestedBlocks(s: Stmt): readonly Block[] {
 
 /** Whether the statements and everything nested in them satisfy `ok`. */
 export function everyStmt(stmts: readonly Stmt[], ok: (s: Stmt) => boolean): boolean {
-  return stmts.every((s) => ok(s) && nestedBlocks(s).every((b) => everyStmt(b.stmts, ok)));
+  for (const s of stmts) {
+    if (!ok(s)) return false;
+    for (const b of nestedBlocks(s)) if (!everyStmt(b.stmts, ok)) return false;
+  }
+  return true;
 }
 
 /** Whether two lists hold the same elements (so the old one can be kept). */

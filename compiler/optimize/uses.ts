@@ -38,14 +38,13 @@ interface LocalUses {
 export class Uses {
   private readonly locals = new Map<number, LocalUses>();
 
-  private of(local: number): LocalUses {
-    let u = this.locals.get(local);
-    if (!u) this.locals.set(local, (u = { reads: [], covers: [], coverMin: undefined, writes: [] }));
-    return u;
-  }
-
   read(local: number, pos: number, cover = -1): void {
-    const u = this.of(local);
+    const u = this.locals.get(local);
+    if (u === undefined) {
+      // (lists made at their first element: most locals are read once or twice)
+      this.locals.set(local, { reads: [pos], covers: [cover], coverMin: undefined, writes: [] });
+      return;
+    }
     const r = u.reads;
     if (r.length === 0 || r[r.length - 1]! <= pos) {
       r.push(pos);
@@ -60,7 +59,9 @@ export class Uses {
   }
 
   write(local: number, pos: number): void {
-    this.of(local).writes.push(pos);
+    const u = this.locals.get(local);
+    if (u === undefined) this.locals.set(local, { reads: [], covers: [], coverMin: undefined, writes: [pos] });
+    else u.writes.push(pos);
   }
 
   /** The first position where `local` is read (undefined when it is not read). */
