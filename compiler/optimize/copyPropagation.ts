@@ -41,11 +41,11 @@ function subLocal(l: number, m: Subst): number | null {
 
 /** Field lists for substituteFields. */
 const NONE: readonly string[] = [];
-const VALUE = ["value"];
-const SOURCE = ["source"];
-const SOURCE_KEY = ["source", "key"];
-const A_B = ["a", "b"];
-const KEY_VALUE = ["key", "value"];
+const VALUE: readonly string[] = ["value"];
+const SOURCE: readonly string[] = ["source"];
+const SOURCE_KEY: readonly string[] = ["source", "key"];
+const A_B: readonly string[] = ["a", "b"];
+const KEY_VALUE: readonly string[] = ["key", "value"];
 
 /** The statement with substitutions applied to its operand fields `ops` and its bare-local fields
  * `locals`, or null when a bare-local field would take a constant. */

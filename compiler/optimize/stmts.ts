@@ -153,7 +153,7 @@ export function mapBodies(policy: Policy, f: (blocks: Block[], body: Plan | Func
 }
 
 /** STMT_FIELDS as lists, for mapLocals. */
-const FIELD_LISTS: ReadonlyMap<string, ReadonlyArray<[string, FieldKind]>> = new Map(
+const FIELD_LISTS: ReadonlyMap<string, ReadonlyArray<readonly [string, FieldKind]>> = new Map(
   Object.entries(STMT_FIELDS).map(([type, fields]) => [type, Object.entries(fields)]),
 );
 
