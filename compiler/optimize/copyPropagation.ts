@@ -17,10 +17,10 @@
 // scan, and t written nowhere else in the plan or func. A constant source is substituted only
 // into operand fields; where a field needs a local, the copy stays. A copy of a part of `data`
 // that reaches a lookup with a variable key stays too (it changes how a number key is looked up).
-import type { Block, Func, Operand, Plan, Policy, Stmt } from "../ir/types.js";
+import type { Block, Func, Operand, Plan, Stmt } from "../ir/types.js";
 import { forEachRead } from "../ir/walk.js";
 import type { Pass } from "./index.js";
-import { block, mapBodies, nestedBlocks, withBlocks } from "./stmts.js";
+import { block, bodyPass, mk, nestedBlocks, withBlocks } from "./stmts.js";
 import type { NameTable } from "./names.js";
 import { analyse } from "./uses.js";
 import { assertNever } from "../../runtime/errors.js";
@@ -39,42 +39,52 @@ function subLocal(l: number, m: Subst): number | null {
   return r.type === "local" ? r.value : null;
 }
 
+/** Field lists for substituteFields. */
+const NONE: readonly string[] = [];
+const VALUE: readonly string[] = ["value"];
+const SOURCE: readonly string[] = ["source"];
+const SOURCE_KEY: readonly string[] = ["source", "key"];
+const A_B: readonly string[] = ["a", "b"];
+const KEY_VALUE: readonly string[] = ["key", "value"];
+
+/** The statement with substitutions applied to its operand fields `ops` and its bare-local fields
+ * `locals`, or null when a bare-local field would take a constant. */
+function substituteFields(s: Stmt, m: Subst, ops: readonly string[], locals: readonly string[]): Stmt | null {
+  const st = s.stmt as unknown as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined; // a copy, made at the first change
+  for (const field of ops) {
+    const o = st[field] as Operand;
+    const r = subOp(o, m);
+    if (r !== o) (out ??= { ...st })[field] = r;
+  }
+  for (const field of locals) {
+    const l = st[field] as number;
+    const r = subLocal(l, m);
+    if (r === null) return null;
+    if (r !== l) (out ??= { ...st })[field] = r;
+  }
+  return out ? ({ type: s.type, stmt: out } as unknown as Stmt) : s;
+}
+
 /** The statement with its reads substituted (nested blocks excluded), or null when some read
  * cannot take its replacement (a constant where the field needs a local). */
 function substitute(s: Stmt, m: Subst): Stmt | null {
   if (m.size === 0) return s;
-  const st = s.stmt as unknown as Record<string, unknown>;
-  let out: Record<string, unknown> | undefined; // a copy, made at the first change
-  const set = (field: string, v: unknown) => ((out ??= { ...st })[field] = v);
-  const op = (field: string) => {
-    const o = st[field] as Operand;
-    const r = subOp(o, m);
-    if (r !== o) set(field, r);
-  };
-  const bare = (field: string): boolean => {
-    const l = st[field] as number;
-    const r = subLocal(l, m);
-    if (r === null) return false;
-    if (r !== l) set(field, r);
-    return true;
-  };
   switch (s.type) {
     case "ArrayAppendStmt":
     case "SetAddStmt":
-      op("value");
-      break;
+    case "WithStmt":
+      return substituteFields(s, m, VALUE, NONE);
     case "AssignVarOnceStmt":
     case "AssignVarStmt":
     case "LenStmt":
     case "IsArrayStmt":
     case "IsObjectStmt":
     case "IsSetStmt":
-      op("source");
-      break;
+      return substituteFields(s, m, SOURCE, NONE);
     case "CallStmt": {
       const args = s.stmt.args.map((a) => subOp(a, m));
-      if (args.some((a, i) => a !== s.stmt.args[i])) set("args", args);
-      break;
+      return args.some((a, i) => a !== s.stmt.args[i]) ? mk("CallStmt", { ...s.stmt, args }) : s;
     }
     case "CallDynamicStmt": {
       // (A path operand stays a local: the emitter dispatches on paths with a local segment.)
@@ -83,40 +93,27 @@ function substitute(s: Stmt, m: Subst): Stmt | null {
       if (args.includes(null) || locals.includes(null)) return null;
       const path = s.stmt.path.map((p, i): Operand => (p.type === "local" ? { type: "local", value: locals[i]! } : p));
       if (args.some((a, i) => a !== s.stmt.args[i]) || s.stmt.path.some((p, i) => p.type === "local" && locals[i] !== p.value)) {
-        set("args", args);
-        set("path", path);
+        return mk("CallDynamicStmt", { ...s.stmt, args: args as number[], path });
       }
-      break;
+      return s;
     }
     case "DotStmt":
-      op("source");
-      op("key");
-      break;
+      return substituteFields(s, m, SOURCE_KEY, NONE);
     case "EqualStmt":
     case "NotEqualStmt":
-      op("a");
-      op("b");
-      break;
+      return substituteFields(s, m, A_B, NONE);
     case "ObjectInsertOnceStmt":
     case "ObjectInsertStmt":
-      op("key");
-      op("value");
-      break;
+      return substituteFields(s, m, KEY_VALUE, NONE);
     case "ObjectMergeStmt":
-      if (!bare("a") || !bare("b")) return null;
-      break;
-    case "WithStmt":
-      op("value");
-      break;
+      return substituteFields(s, m, NONE, A_B);
     case "ScanStmt":
     case "IsDefinedStmt":
     case "IsUndefinedStmt":
     case "ReturnLocalStmt":
-      if (!bare("source")) return null;
-      break;
+      return substituteFields(s, m, NONE, SOURCE);
     case "ResultSetAddStmt":
-      if (!bare("value")) return null;
-      break;
+      return substituteFields(s, m, NONE, VALUE);
     case "AssignIntStmt":
     case "BlockStmt":
     case "BreakStmt":
@@ -133,11 +130,10 @@ function substitute(s: Stmt, m: Subst): Stmt | null {
     case "IndexStmt":
     case "IncrementStmt":
     case "GroupAddStmt":
-      break;
+      return s;
     default:
       assertNever(s);
   }
-  return out ? ({ type: s.type, stmt: out } as unknown as Stmt) : s;
 }
 
 function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | undefined): Block[] {
@@ -160,11 +156,11 @@ function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | un
   const canPropagate = (t: number, src: Operand, T: number, from: number, to: number): boolean => {
     const u = facts.uses[T]!;
     if (fixed.has(t)) return false;
-    if ((u.writes.get(t)?.length ?? 0) !== 1) return false;
+    if (u.writeCount(t) !== 1) return false;
     if ((facts.lastExposed.get(t) ?? -1) > T) return false;
-    const lo = u.minRead.get(t);
+    const lo = u.minRead(t);
     // (An AssignVarOnce reads its own target, at from - 1.)
-    if (lo !== undefined && (lo < from - 1 || u.maxRead.get(t)! > to)) return false;
+    if (lo !== undefined && (lo < from - 1 || u.maxRead(t)! > to)) return false;
     if (src.type !== "local") return true;
     // `data.x[k]` looks a number k up as a path segment, `v := data.x; v[k]` as a value (the
     // emitter tells them apart by the copy): such a copy stays.
@@ -210,14 +206,14 @@ function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | un
         const t = copy.target;
         if (src.type === "local" && src.value === t) continue; // t = t
         // A copy into a Rego variable from a local of several roles stays: the code reads the name.
-        const keepsName = src.type === "local" && names?.named(body, t) === true && (facts.totalWrites.get(src.value) ?? 0) > 1;
+        const keepsName = src.type === "local" && (facts.totalWrites.get(src.value) ?? 0) > 1 && names?.named(body, t) === true;
         if (!keepsName && canPropagate(t, src, T, here + 1, end)) {
           const u = facts.uses[T]!;
-          const lo = u.minRead.get(t);
+          const lo = u.minRead(t);
           // The reads of t become reads of the source.
           if (src.type === "local" && lo !== undefined) {
             u.read(src.value, lo);
-            u.read(src.value, u.maxRead.get(t)!);
+            u.read(src.value, u.maxRead(t)!);
           }
           m.set(t, src);
           // A source with one role in the body (a param, or written once) takes the copy's Rego
@@ -240,7 +236,4 @@ function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | un
   return blocks.map((b, T) => block(b, rewriteList(b.stmts, T, false)));
 }
 
-export const copyPropagation: Pass = {
-  name: "copy-propagation",
-  run: (policy: Policy, names?: NameTable) => mapBodies(policy, (blocks, body) => propagateBody(blocks, body, names)),
-};
+export const copyPropagation: Pass = bodyPass("copy-propagation", propagateBody);

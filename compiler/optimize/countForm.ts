@@ -5,12 +5,13 @@
 // when the MakeArray and the call sit in one list, and l's only other uses are appends nested
 // between them: an array's count is the number of appends made to it, and count never fails on
 // an array. (A set or object comprehension is left: its count is of distinct elements.)
-import type { Block, Func, Local, Plan, Policy, Stmt } from "../ir/types.js";
+import type { Block, Local, Stmt } from "../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
-import { at, block, mapBodies, mk, nestedBlocks, withBlocks } from "./stmts.js";
+import { at, block, bodyPass, everyStmt, mk, nestedBlocks, withBlocks } from "./stmts.js";
 
 function countBody(blocks: Block[]): Block[] {
+  if (blocks.every((b) => everyStmt(b.stmts, (s) => !(s.type === "CallStmt" && s.stmt.func === "count")))) return blocks;
   const uses = new Map<Local, Stmt[]>();
   forEachStmt(blocks, (s) => {
     const named = new Set<Local>();
@@ -60,7 +61,4 @@ function countBody(blocks: Block[]): Block[] {
   return blocks.map((b) => block(b, rewriteList(b.stmts)));
 }
 
-export const countForm: Pass = {
-  name: "count-form",
-  run: (policy: Policy) => mapBodies(policy, (blocks: Block[], _body: Plan | Func) => countBody(blocks)),
-};
+export const countForm: Pass = bodyPass("count-form", countBody);

@@ -11,16 +11,16 @@
 //     same break becomes that BreakStmt; one that always falls through goes.
 // Removing a whole child block or statement never changes another break's level count, so no
 // BreakStmt index changes.
-import type { Block, Func, Plan, Policy, Stmt } from "../ir/types.js";
+import type { Block, Func, Plan, Stmt } from "../ir/types.js";
 import type { Pass } from "./index.js";
-import { at, block, mapBodies, mk, sameList, withBlocks } from "./stmts.js";
+import { at, block, bodyPass, mk, sameList, withBlocks } from "./stmts.js";
 import { assertNever } from "../../runtime/errors.js";
 
 /** How a statement (or list) can be left: by falling through to what follows, or by breaks,
  * given as BreakStmt indexes at its own position. */
 interface Exits {
   falls: boolean;
-  breaks: Set<number>;
+  breaks: ReadonlySet<number>;
   /** No statement in it writes a local or has another effect: only checks and breaks. */
   pure: boolean;
 }
@@ -34,7 +34,12 @@ interface Simplified extends Exits {
 
 const CHECKS = new Set(["EqualStmt", "NotEqualStmt", "IsArrayStmt", "IsObjectStmt", "IsSetStmt", "IsDefinedStmt", "IsUndefinedStmt"]);
 
-function shifted(breaks: Set<number>, by: number, into: Set<number>): void {
+/** The exits by breaks of a statement that only falls through, and of one that may also fail
+ * (shared: an Exits' breaks are never changed once made). */
+const NO_BREAKS: ReadonlySet<number> = new Set();
+const BREAK_0: ReadonlySet<number> = new Set([0]);
+
+function shifted(breaks: ReadonlySet<number>, by: number, into: Set<number>): void {
   for (const k of breaks) if (k >= by) into.add(k - by);
 }
 
@@ -42,11 +47,11 @@ function shifted(breaks: Set<number>, by: number, into: Set<number>): void {
 function simplifyStmt(s: Stmt): { stmt: Stmt | null } & Exits {
   switch (s.type) {
     case "NopStmt":
-      return { stmt: null, falls: true, breaks: new Set(), pure: true };
+      return { stmt: null, falls: true, breaks: NO_BREAKS, pure: true };
     case "BreakStmt":
       return { stmt: s, falls: false, breaks: new Set([s.stmt.index]), pure: true };
     case "ReturnLocalStmt":
-      return { stmt: s, falls: false, breaks: new Set(), pure: false };
+      return { stmt: s, falls: false, breaks: NO_BREAKS, pure: false };
     case "CallDynamicStmt":
       return { stmt: s, falls: true, breaks: new Set([0, 3]), pure: false };
     case "BlockStmt": {
@@ -117,9 +122,9 @@ function simplifyStmt(s: Stmt): { stmt: Stmt | null } & Exits {
     case "IndexStmt":
     case "IncrementStmt":
     case "GroupAddStmt": {
-      if (CHECKS.has(s.type)) return { stmt: s, falls: true, breaks: new Set([0]), pure: true };
+      if (CHECKS.has(s.type)) return { stmt: s, falls: true, breaks: BREAK_0, pure: true };
       const fails = s.type === "DotStmt" || s.type === "CallStmt";
-      return { stmt: s, falls: true, breaks: new Set(fails ? [0] : []), pure: false };
+      return { stmt: s, falls: true, breaks: fails ? BREAK_0 : NO_BREAKS, pure: false };
     }
     default:
       assertNever(s);
@@ -160,7 +165,7 @@ function overwrites(s: Stmt, prev: Stmt): boolean {
 
 function simplifyList(stmts: readonly Stmt[], kind: ListKind): Simplified {
   const out: Stmt[] = [];
-  const outBreaks: Array<Set<number>> = [];
+  const outBreaks: Array<ReadonlySet<number>> = [];
   let pure = true;
   let falls = true;
   for (const s of stmts) {
@@ -203,7 +208,4 @@ function simplifyBody(blocks: Block[], _body: Plan | Func): Block[] {
   return sameList(blocks, out) ? blocks : out;
 }
 
-export const deadCode: Pass = {
-  name: "dead-code",
-  run: (policy: Policy) => mapBodies(policy, simplifyBody),
-};
+export const deadCode: Pass = bodyPass("dead-code", simplifyBody);

@@ -17,7 +17,7 @@
 // rules whose values are computed keep their shape. What later bodies would have done is skipped,
 // as topdown skips it: their builtin errors in strict mode, their prints.
 import type { Block, Func, Operand, Policy, Stmt } from "../ir/types.js";
-import { forEachRead, forEachWrite } from "../ir/walk.js";
+import { namesLocal } from "../ir/walk.js";
 import type { Pass } from "./index.js";
 import { at, block, mk, nestedBlocks, withBlocks } from "./stmts.js";
 
@@ -54,10 +54,7 @@ function checkBody(stmts: readonly Stmt[], lr: number, ret: number, inNot: boole
       value.n++;
       continue;
     }
-    let bad = false;
-    forEachWrite(s, (l) => (bad ||= l === lr || l === ret));
-    forEachRead(s, (l) => (bad ||= l === lr || l === ret));
-    if (bad) return false;
+    if (namesLocal(s, lr) || namesLocal(s, ret)) return false;
     const not = inNot || s.type === "NotStmt";
     for (const b of nestedBlocks(s)) if (!checkBody(b.stmts, lr, ret, not, value)) return false;
   }

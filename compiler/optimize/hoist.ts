@@ -25,10 +25,10 @@
 // MakeArray, then appends of constants) is made once, before S, when nothing else in S writes
 // it, it is not read before it is made and no one reads it after S: it cannot fail, and it holds
 // the same elements in every iteration.
-import type { Block, Func, Operand, Plan, Policy, Stmt } from "../ir/types.js";
+import type { Block, Func, Operand, Plan, Stmt } from "../ir/types.js";
 import { forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
-import { at, block, mapBodies, mk, nestedBlocks, withBlocks } from "./stmts.js";
+import { at, block, bodyPass, everyStmt, mk, nestedBlocks, sameList, withBlocks } from "./stmts.js";
 import { analyse, type BodyFacts } from "./uses.js";
 
 /** Statements that may come before a hoisted lookup in the body: they only check or compute into
@@ -56,9 +56,8 @@ interface Placed {
   pos: number;
 }
 
-function hoistBody(blocks: Block[], body: Plan | Func): Block[] {
+function hoistBody(blocks: Block[], body: Plan | Func, facts: BodyFacts): Block[] {
   const isFunc = "params" in body;
-  const facts: BodyFacts = analyse(blocks, isFunc ? (body.params[1] ?? -1) : 1);
   const fixed = new Set<number>(isFunc ? [...body.params, body.return] : [0, 1]);
   let pos = 0;
 
@@ -67,7 +66,7 @@ function hoistBody(blocks: Block[], body: Plan | Func): Block[] {
   const privateTo = (local: number, T: number, from: number, to: number): boolean => {
     if (fixed.has(local) || (facts.lastExposed.get(local) ?? -1) > T) return false;
     const u = facts.uses[T]!;
-    const lo = u.minRead.get(local);
+    const lo = u.minRead(local);
     return lo === undefined || (lo >= from && u.deadAfter(local, to));
   };
 
@@ -140,9 +139,8 @@ function hoistBody(blocks: Block[], body: Plan | Func): Block[] {
 }
 
 /** The guarded hoisting of lookups nested in blocks of a scan's body (see the header). */
-function guardBody(blocks: Block[], body: Plan | Func): Block[] {
+function guardBody(blocks: Block[], body: Plan | Func, facts: BodyFacts): Block[] {
   const isFunc = "params" in body;
-  const facts: BodyFacts = analyse(blocks, isFunc ? (body.params[1] ?? -1) : 1);
   const fixed = new Set<number>(isFunc ? [...body.params, body.return] : [0, 1]);
   let pos = 0;
 
@@ -163,7 +161,7 @@ function guardBody(blocks: Block[], body: Plan | Func): Block[] {
     if (!invariant(source) || !invariant(key) || fixed.has(target)) return undefined;
     if (u.writtenIn(target, loop.from, here - 1) || u.writtenIn(target, here + 1, loop.to)) return undefined;
     if ((facts.lastExposed.get(target) ?? -1) > loop.T) return undefined;
-    const lo = u.minRead.get(target);
+    const lo = u.minRead(target);
     if (lo !== undefined && (lo <= here || !u.deadAfter(target, end))) return undefined;
     loop.guards.push(mk("BlockStmt", { ...at(x), blocks: [{ stmts: [x] }] }));
     return mk("IsDefinedStmt", { ...at(x), source: target });
@@ -222,7 +220,7 @@ function guardBody(blocks: Block[], body: Plan | Func): Block[] {
         if (t.type !== "ArrayAppendStmt" || t.stmt.array !== a || t.stmt.value.type === "local") break;
       }
       const last = at[m - 1]!;
-      const lo = u.minRead.get(a);
+      const lo = u.minRead(a);
       const ok =
         !fixed.has(a) &&
         (facts.lastExposed.get(a) ?? -1) <= loop.T &&
@@ -249,7 +247,15 @@ function guardBody(blocks: Block[], body: Plan | Func): Block[] {
   });
 }
 
-export const hoist: Pass = {
-  name: "hoist",
-  run: (policy: Policy) => mapBodies(mapBodies(policy, hoistBody), guardBody),
-};
+/** Both hoistings over a plan or func, the plain one first; a body without a scan has nothing to
+ * hoist. */
+function hoistAll(blocks: Block[], body: Plan | Func): Block[] {
+  if (blocks.every((b) => everyStmt(b.stmts, (s) => s.type !== "ScanStmt"))) return blocks;
+  const dataLocal = "params" in body ? (body.params[1] ?? -1) : 1;
+  const facts = analyse(blocks, dataLocal);
+  const hoisted = hoistBody(blocks, body, facts);
+  // The facts still hold when the plain hoisting moved nothing.
+  return guardBody(hoisted, body, sameList(hoisted, blocks) ? facts : analyse(hoisted, dataLocal));
+}
+
+export const hoist: Pass = bodyPass("hoist", hoistAll);

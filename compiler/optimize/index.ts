@@ -3,7 +3,7 @@
 // errors) and leaves its input untouched: it returns a policy sharing the parts it did not change.
 // Each pass lives in a file of its own here, with tests of its own (before/after IR).
 import type { LocalNames } from "../codegen/emit/context.js";
-import type { Policy } from "../ir/types.js";
+import type { Block, Func, Plan, Policy } from "../ir/types.js";
 import { comprehensionIndex } from "./comprehensionIndex.js";
 import { copyPropagation } from "./copyPropagation.js";
 import { countForm } from "./countForm.js";
@@ -17,13 +17,19 @@ import { scanFusion } from "./scanFusion.js";
 import { scanMerge } from "./scanMerge.js";
 import { singleAssign } from "./singleAssign.js";
 import { splitConstants } from "./splitConstants.js";
+import { mapBodies, sameList } from "./stmts.js";
 
 export interface Pass {
   /** A short kebab-case name (`copy-propagation`), for tests and `OptimizeOptions.skip`. */
   name: string;
   /** `names`: the policy's local names, for a pass that replaces locals to hand them on. */
   run(policy: Policy, names?: NameTable): Policy;
+  /** For a pass that rewrites each plan and func on its own (stmts.ts's bodyPass): that rewrite. */
+  body?: BodyRewrite;
 }
+
+/** A plan's or func's blocks rewritten (the same list when nothing changed). */
+export type BodyRewrite = (blocks: Block[], body: Plan | Func, names: NameTable | undefined) => Block[];
 
 /** The passes, in the order they run. */
 export const PASSES: readonly Pass[] = [
@@ -66,7 +72,32 @@ export interface OptimizeOptions {
  * passes leave them. */
 export function optimize(policy: Policy, options: OptimizeOptions = {}): { policy: Policy; localNames: LocalNames | undefined } {
   const names = new NameTable(options.localNames);
+  const passes = PASSES.filter((pass) => !options.skip?.includes(pass.name));
   let p = policy;
-  for (const pass of PASSES) if (!options.skip?.includes(pass.name)) p = pass.run(p, names);
+  for (let i = 0; i < passes.length; ) {
+    // Consecutive passes that rewrite each body on its own take one body through them all before
+    // the next, while its statements are in the processor's cache (hot: see bench/frontend).
+    let j = i;
+    while (passes[j]?.body) j++;
+    if (j - i > 1) {
+      const rewrites = passes.slice(i, j).map((pass) => pass.body!);
+      p = mapBodies(p, (blocks, body) => rewriteBody(rewrites, blocks, body, names));
+      i = j;
+    } else p = passes[i++]!.run(p, names);
+  }
   return { policy: p, localNames: names.result() };
+}
+
+/** The body rewritten by each rewrite in turn, each seeing the plan or func as the one before left
+ * it (as the passes one after the other over the whole policy would). */
+function rewriteBody(rewrites: readonly BodyRewrite[], blocks: Block[], body: Plan | Func, names: NameTable): Block[] {
+  let current = body;
+  let out = blocks;
+  for (const rewrite of rewrites) {
+    const next = rewrite(out, current, names);
+    if (sameList(next, out)) continue;
+    out = next;
+    current = { ...current, blocks: next };
+  }
+  return out;
 }

@@ -20,7 +20,7 @@ import type { Block, Func, Local, Operand, Plan, Policy, Stmt } from "../ir/type
 import { forEachRead, forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
 import type { NameTable } from "./names.js";
-import { at, block, mapBodies, mapLocals, maxLocal, mk, nestedBlocks, withBlocks } from "./stmts.js";
+import { at, block, everyStmt, mapBodies, mapLocals, maxLocal, mk, nestedBlocks, withBlocks } from "./stmts.js";
 import { analyse } from "./uses.js";
 import { assertNever } from "../../runtime/errors.js";
 
@@ -92,11 +92,6 @@ function levels(s: Stmt): number {
   return s.type === "ScanStmt" ? 2 : 1;
 }
 
-/** Whether the statements and everything nested in them satisfy `ok`. */
-function every(stmts: readonly Stmt[], ok: (s: Stmt) => boolean): boolean {
-  return stmts.every((s) => ok(s) && nestedBlocks(s).every((b) => every(b.stmts, ok)));
-}
-
 /** Checks statements `depth` levels below the block they are checked for: each error-free,
  * accepted by `visit`, no break leaving that block. Returns how many there are (-1: refused). */
 export function check(stmts: readonly Stmt[], depth: number, visit: (s: Stmt, depth: number) => boolean): number {
@@ -132,7 +127,7 @@ function asProducer(f: Func): Producer | undefined {
       return !(s.stmt.value.type === "local" && s.stmt.value.value === ret);
     }
     // A SetAdd inside a not would change the not's outcome once replaced.
-    if (s.type === "NotStmt" && !every(s.stmt.block.stmts, (t) => !addsToRet(t))) return false;
+    if (s.type === "NotStmt" && !everyStmt(s.stmt.block.stmts, (t) => !addsToRet(t))) return false;
     let ok = true;
     forEachRead(s, (l) => (ok &&= l !== ret));
     forEachWrite(s, (l) => (ok &&= l !== ret && !params.has(l)));
@@ -217,7 +212,7 @@ function deepened(stmts: readonly Stmt[], by: number, depth = 0): Stmt[] {
 function localsOf(stmts: readonly Stmt[]): { reads: Set<Local>; writes: Set<Local> } {
   const reads = new Set<Local>();
   const writes = new Set<Local>();
-  every(stmts, (t) => {
+  everyStmt(stmts, (t) => {
     forEachRead(t, (l) => reads.add(l));
     forEachWrite(t, (l) => writes.add(l));
     return true;
@@ -240,7 +235,7 @@ function positions(blocks: readonly Block[]): Map<Stmt, number> | undefined {
 }
 
 function fuseBody(blocks: Block[], body: Plan | Func, producers: ReadonlyMap<string, Producer>, names: NameTable | undefined): Block[] {
-  if (blocks.every((b) => every(b.stmts, (s) => !(s.type === "CallStmt" && producers.has(s.stmt.func))))) return blocks;
+  if (blocks.every((b) => everyStmt(b.stmts, (s) => !(s.type === "CallStmt" && producers.has(s.stmt.func))))) return blocks;
   const posAt = positions(blocks);
   if (!posAt) return blocks;
   const facts = analyse(blocks, 1);
@@ -252,8 +247,8 @@ function fuseBody(blocks: Block[], body: Plan | Func, producers: ReadonlyMap<str
     const uses = facts.uses[top]!;
     const end = facts.ends[pos]!;
     for (const l of locals) {
-      const lo = uses.minRead.get(l);
-      if (lo !== undefined && (lo < pos || uses.maxRead.get(l)! > end)) return false;
+      const lo = uses.minRead(l);
+      if (lo !== undefined && (lo < pos || uses.maxRead(l)! > end)) return false;
       if ((facts.lastExposed.get(l) ?? -1) > top) return false;
     }
     return true;
@@ -305,7 +300,7 @@ function fuseBody(blocks: Block[], body: Plan | Func, producers: ReadonlyMap<str
     const [elem] = values.size === 1 ? [...values] : [-1];
     const rename = (l: Local): Local => params.get(l) ?? (l === elem ? v : l + offset);
     if (names) for (let l = 0; l <= p.maxLocal; l++) if (!params.has(l) && l !== elem) names.adopt(p.func, l, body, l + offset);
-    const readsKey = key !== v && !every(test.stmts, (s) => {
+    const readsKey = key !== v && !everyStmt(test.stmts, (s) => {
       let no = true;
       forEachRead(s, (l) => (no &&= l !== key));
       return no;

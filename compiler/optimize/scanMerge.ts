@@ -10,12 +10,12 @@
 //   - neither leaves its scan body (a break out of it would end the loop for both);
 //   - B's other locals are renamed to fresh ones, so A and B never share a local; neither reads
 //     a local the other writes or adds to, and no other block reads what they write.
-import type { Block, Func, Local, Plan, Policy, Stmt } from "../ir/types.js";
+import type { Block, Func, Local, Plan, Stmt } from "../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
 import type { NameTable } from "./names.js";
 import { check } from "./scanFusion.js";
-import { at, mapBodies, mapLocals, maxLocal, mk } from "./stmts.js";
+import { at, bodyPass, mapLocals, maxLocal, mk } from "./stmts.js";
 
 /** A top-level block `P; scan x { body }` fit for merging. */
 interface Candidate {
@@ -126,7 +126,4 @@ function mergeBody(blocks: Block[], body: Plan | Func, names: NameTable | undefi
   return out;
 }
 
-export const scanMerge: Pass = {
-  name: "scan-merge",
-  run: (policy: Policy, names?: NameTable) => mapBodies(policy, (blocks, body) => mergeBody(blocks, body, names)),
-};
+export const scanMerge: Pass = bodyPass("scan-merge", mergeBody);

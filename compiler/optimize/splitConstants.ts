@@ -9,11 +9,11 @@
 // literal (emit/blocks.ts, FuncEmitter.constants), `if (l7 !== 1)`, `dot(l5, 0)`. Its write then
 // goes when nothing else reads the local, which is what this pass makes true where the planner
 // reused one local for the constant of several bodies and for other values (a call's result).
-import type { Block, Func, Local, Plan, Policy, Stmt } from "../ir/types.js";
-import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
+import type { Block, Func, Local, Plan, Stmt } from "../ir/types.js";
+import { forEachRead, forEachStmt, forEachWrite, namesLocal } from "../ir/walk.js";
 import type { Pass } from "./index.js";
 import type { NameTable } from "./names.js";
-import { block, mapBodies, mapLocals, maxLocal, nestedBlocks } from "./stmts.js";
+import { block, bodyPass, everyStmt, mapLocals, maxLocal, nestedBlocks } from "./stmts.js";
 import { KILLS } from "./uses.js";
 import { assertNever } from "../../runtime/errors.js";
 
@@ -68,22 +68,30 @@ function constantTarget(s: Stmt): Local | undefined {
 /** For each local, the last top-level block that may see its value from an earlier block. */
 function lastSeeing(blocks: readonly Block[]): Map<Local, number> {
   const out = new Map<Local, number>();
-  blocks.forEach((b, T) => {
-    const seen = new Set<Local>();
-    const visit = (stmts: readonly Stmt[], top: boolean): void => {
-      for (const s of stmts) {
-        const writesFirst = top && (KILLS.has(s.type) || s.type === "CallStmt");
-        forEachRead(s, (l) => {
-          if (!seen.has(l)) out.set(l, T);
-          seen.add(l);
-        });
-        forEachWrite(s, (l) => {
-          if (!seen.has(l) && !writesFirst) out.set(l, T);
-          seen.add(l);
-        });
-        for (const nb of nestedBlocks(s)) visit(nb.stmts, false);
-      }
-    };
+  const seen = new Set<Local>();
+  // The block being visited, and whether the statement being visited sets its targets before
+  // anything can read them (at the block's top level: a rewrite, or a call that fails instead).
+  let T = 0;
+  let writesFirst = false;
+  const onRead = (l: Local): void => {
+    if (!seen.has(l)) out.set(l, T);
+    seen.add(l);
+  };
+  const onWrite = (l: Local): void => {
+    if (!seen.has(l) && !writesFirst) out.set(l, T);
+    seen.add(l);
+  };
+  const visit = (stmts: readonly Stmt[], top: boolean): void => {
+    for (const s of stmts) {
+      writesFirst = top && (KILLS.has(s.type) || s.type === "CallStmt");
+      forEachRead(s, onRead);
+      forEachWrite(s, onWrite);
+      for (const nb of nestedBlocks(s)) visit(nb.stmts, false);
+    }
+  };
+  blocks.forEach((b, i) => {
+    T = i;
+    seen.clear();
     visit(b.stmts, true);
   });
   return out;
@@ -94,12 +102,15 @@ function splitBody(blocks: Block[], body: Plan | Func, names: NameTable | undefi
   const fixed = new Set<Local>(isFunc ? [...body.params, body.return] : [0, 1]);
   let seeing: Map<Local, number> | undefined;
   let next = -1;
+  // The current block's constant targets.
+  const targets = new Set<Local>();
+  const collect = (s: Stmt): void => {
+    const t = constantTarget(s);
+    if (t !== undefined && !fixed.has(t)) targets.add(t);
+  };
   return blocks.map((b, T) => {
-    const targets = new Set<Local>();
-    forEachStmt([b], (s) => {
-      const t = constantTarget(s);
-      if (t !== undefined && !fixed.has(t)) targets.add(t);
-    });
+    targets.clear();
+    forEachStmt([b], collect);
     if (targets.size === 0) return b;
     seeing ??= lastSeeing(blocks);
     const renamed = new Map<Local, Local>();
@@ -111,14 +122,17 @@ function splitBody(blocks: Block[], body: Plan | Func, names: NameTable | undefi
       next++;
     }
     if (renamed.size === 0) return b;
+    const rename = (l: Local): Local => renamed.get(l) ?? l;
+    const untouched = (t: Stmt): boolean => {
+      for (const l of renamed.keys()) if (namesLocal(t, l)) return false;
+      return true;
+    };
+    // (a statement naming none of them, nested ones included, is kept as it is)
     return block(
       b,
-      b.stmts.map((s) => mapLocals(s, (l) => renamed.get(l) ?? l)),
+      b.stmts.map((s) => (everyStmt([s], untouched) ? s : mapLocals(s, rename))),
     );
   });
 }
 
-export const splitConstants: Pass = {
-  name: "split-constants",
-  run: (policy: Policy, names?: NameTable) => mapBodies(policy, (blocks, body) => splitBody(blocks, body, names)),
-};
+export const splitConstants: Pass = bodyPass("split-constants", splitBody);

@@ -1,9 +1,10 @@
 // Helpers the passes share: rebuilding a statement with new nested blocks or fields (the input
 // plan is never mutated). The locals a statement reads and writes: ../ir/walk.ts.
-import { STMT_FIELDS } from "../ir/fields.js";
+import { STMT_FIELDS, type FieldKind } from "../ir/fields.js";
 import type { AnyStmtMap, AnyStmtType, Block, Func, Local, Operand, Plan, Policy, Stmt, StmtLocation, StmtMap, StmtType } from "../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
 import { assertNever } from "../../runtime/errors.js";
+import type { BodyRewrite, Pass } from "./index.js";
 
 /** A statement of the given type (the envelope OPA's JSON uses). */
 export function mk<T extends AnyStmtType>(type: T, stmt: AnyStmtMap[T]): Stmt {
@@ -64,6 +65,9 @@ export function withBlocks(s: Stmt, blocks: Block[]): Stmt {
   }
 }
 
+/** What nestedBlocks gives for a simple statement (one list for all). */
+const NO_BLOCKS: readonly Block[] = [];
+
 /** The nested blocks of a statement ([] for a simple one). */
 export function nestedBlocks(s: Stmt): readonly Block[] {
   switch (s.type) {
@@ -107,10 +111,19 @@ export function nestedBlocks(s: Stmt): readonly Block[] {
     case "IndexStmt":
     case "IncrementStmt":
     case "GroupAddStmt":
-      return [];
+      return NO_BLOCKS;
     default:
       assertNever(s);
   }
+}
+
+/** Whether the statements and everything nested in them satisfy `ok`. */
+export function everyStmt(stmts: readonly Stmt[], ok: (s: Stmt) => boolean): boolean {
+  for (const s of stmts) {
+    if (!ok(s)) return false;
+    for (const b of nestedBlocks(s)) if (!everyStmt(b.stmts, ok)) return false;
+  }
+  return true;
 }
 
 /** Whether two lists hold the same elements (so the old one can be kept). */
@@ -143,6 +156,16 @@ export function mapBodies(policy: Policy, f: (blocks: Block[], body: Plan | Func
   return changed ? { ...policy, plans: { plans }, funcs: { funcs } } : policy;
 }
 
+/** STMT_FIELDS as lists, for mapLocals. */
+const FIELD_LISTS: ReadonlyMap<string, ReadonlyArray<readonly [string, FieldKind]>> = new Map(
+  Object.entries(STMT_FIELDS).map(([type, fields]) => [type, Object.entries(fields)]),
+);
+
+/** A pass that rewrites each plan and func on its own. */
+export function bodyPass(name: string, rewrite: BodyRewrite): Pass {
+  return { name, run: (policy, names) => mapBodies(policy, (blocks, body) => rewrite(blocks, body, names)), body: rewrite };
+}
+
 /** The statement with every local mapped, its nested blocks by `inner` (by default: their
  * statements mapped alike). */
 export function mapLocals(s: Stmt, f: (l: Local) => Local, inner: (b: Block) => Block = (b) => ({ stmts: b.stmts.map((t) => mapLocals(t, f)) })): Stmt {
@@ -157,7 +180,7 @@ export function mapLocals(s: Stmt, f: (l: Local) => Local, inner: (b: Block) => 
   const st = s.stmt as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = { ...st };
   const op = (o: Operand): Operand => (o.type === "local" ? { type: "local", value: f(o.value) } : o);
-  for (const [field, kind] of Object.entries(STMT_FIELDS[s.type])) {
+  for (const [field, kind] of FIELD_LISTS.get(s.type)!) {
     const v = st[field];
     if (kind === "local") out[field] = f(v as Local);
     else if (kind === "locals?") out[field] = (v as Local[]).map(f);
@@ -172,9 +195,12 @@ export function mapLocals(s: Stmt, f: (l: Local) => Local, inner: (b: Block) => 
 /** The largest local a plan or func names. */
 export function maxLocal(body: Plan | Func): number {
   let max = "params" in body ? Math.max(body.return, ...body.params) : 1;
+  const see = (l: Local): void => {
+    max = Math.max(max, l);
+  };
   forEachStmt(body.blocks, (s) => {
-    forEachRead(s, (l) => (max = Math.max(max, l)));
-    forEachWrite(s, (l) => (max = Math.max(max, l)));
+    forEachRead(s, see);
+    forEachWrite(s, see);
   });
   return max;
 }

@@ -21,63 +21,85 @@ export const KILLS: ReadonlySet<string> = new Set([
   "LenStmt",
 ]);
 
+/** Where one local is read and written in one top-level block. */
+interface LocalUses {
+  /** The positions of its reads, in order. */
+  reads: number[];
+  /** For each read, the last earlier statement that always rewrites the local on every path to
+   * that read (-1 when none). */
+  covers: number[];
+  /** The least of `covers` from each read on: worked out when first asked. */
+  coverMin: number[] | undefined;
+  /** The positions of its writes, in order. */
+  writes: number[];
+}
+
 /** Per top-level block: where each local is read and written, by preorder position. */
 export class Uses {
-  readonly minRead = new Map<number, number>();
-  readonly maxRead = new Map<number, number>();
-  readonly writes = new Map<number, number[]>();
-  /** Per local: the positions of its reads (in order) and, for each, the last earlier statement
-   * that always rewrites it on every path to that read (-1 when none). */
-  private readonly readAt = new Map<number, number[]>();
-  private readonly coverAt = new Map<number, number[]>();
-  private readonly coverMin = new Map<number, number[]>();
+  private readonly locals = new Map<number, LocalUses>();
 
   read(local: number, pos: number, cover = -1): void {
-    const r = this.readAt.get(local);
-    if (r) {
-      // Kept in position order: a pass may record a read where a copy will be replaced.
-      const i = r.length > 0 && r[r.length - 1]! > pos ? countBelow(r, pos) : r.length;
-      r.splice(i, 0, pos);
-      this.coverAt.get(local)!.splice(i, 0, cover);
-      this.coverMin.delete(local);
-    } else {
-      this.readAt.set(local, [pos]);
-      this.coverAt.set(local, [cover]);
+    const u = this.locals.get(local);
+    if (u === undefined) {
+      // (lists made at their first element: most locals are read once or twice)
+      this.locals.set(local, { reads: [pos], covers: [cover], coverMin: undefined, writes: [] });
+      return;
     }
-    const lo = this.minRead.get(local);
-    if (lo === undefined || pos < lo) this.minRead.set(local, pos);
-    const hi = this.maxRead.get(local);
-    if (hi === undefined || pos > hi) this.maxRead.set(local, pos);
+    const r = u.reads;
+    if (r.length === 0 || r[r.length - 1]! <= pos) {
+      r.push(pos);
+      u.covers.push(cover);
+    } else {
+      // Kept in position order: a pass may record a read where a copy will be replaced.
+      const i = countBelow(r, pos);
+      r.splice(i, 0, pos);
+      u.covers.splice(i, 0, cover);
+    }
+    u.coverMin = undefined;
   }
 
   write(local: number, pos: number): void {
-    const w = this.writes.get(local);
-    if (w) w.push(pos);
-    else this.writes.set(local, [pos]);
+    const u = this.locals.get(local);
+    if (u === undefined) this.locals.set(local, { reads: [], covers: [], coverMin: undefined, writes: [pos] });
+    else u.writes.push(pos);
+  }
+
+  /** The first position where `local` is read (undefined when it is not read). */
+  minRead(local: number): number | undefined {
+    return this.locals.get(local)?.reads[0];
+  }
+
+  /** The last position where `local` is read (undefined when it is not read). */
+  maxRead(local: number): number | undefined {
+    const r = this.locals.get(local)?.reads;
+    return r === undefined || r.length === 0 ? undefined : r[r.length - 1];
+  }
+
+  /** How many statements write `local`. */
+  writeCount(local: number): number {
+    return this.locals.get(local)?.writes.length ?? 0;
   }
 
   /** Whether every read of `local` after position `to` sees only a value written after `to`. */
   deadAfter(local: number, to: number): boolean {
-    const r = this.readAt.get(local);
-    if (!r) return true;
-    const i = countBelow(r, to + 1);
-    if (i === r.length) return true;
-    let m = this.coverMin.get(local);
-    if (!m) {
-      const c = this.coverAt.get(local)!;
-      m = c.slice();
+    const u = this.locals.get(local);
+    if (!u) return true;
+    const i = countBelow(u.reads, to + 1);
+    if (i === u.reads.length) return true;
+    if (!u.coverMin) {
+      const m = u.covers.slice();
       for (let j = m.length - 2; j >= 0; j--) m[j] = Math.min(m[j]!, m[j + 1]!);
-      this.coverMin.set(local, m);
+      u.coverMin = m;
     }
-    return m[i]! > to;
+    return u.coverMin[i]! > to;
   }
 
   /** Whether `local` is written at a position in [from, to] (positions are pushed in order). */
   writtenIn(local: number, from: number, to: number): boolean {
-    const w = this.writes.get(local);
-    if (!w) return false;
-    const i = countBelow(w, from);
-    return i < w.length && w[i]! <= to;
+    const u = this.locals.get(local);
+    if (!u) return false;
+    const i = countBelow(u.writes, from);
+    return i < u.writes.length && u.writes[i]! <= to;
   }
 }
 
@@ -117,9 +139,9 @@ function addEdge(edges: Map<number, number[]>, from: number, to: number): void {
   else edges.set(from, [to]);
 }
 
-export function analyse(blocks: readonly Block[], dataLocal: number): BodyFacts {
-  const ends: number[] = [];
-  // Value flow between locals (forwards and backwards), for the data-path rule in propagateBody.
+/** BodyFacts.dataFlow: the value flow between locals (forwards and backwards) and the sources of
+ * lookups with a local key, followed from the data local and from those sources. */
+function dataFlow(blocks: readonly Block[], dataLocal: number): { fromData: Set<number>; toKeyLookup: Set<number> } {
   const flow = new Map<number, number[]>();
   const back = new Map<number, number[]>();
   const keyLookups: number[] = [];
@@ -128,80 +150,107 @@ export function analyse(blocks: readonly Block[], dataLocal: number): BodyFacts 
     addEdge(flow, from.value, to);
     addEdge(back, to, from.value);
   };
+  const visit = (stmts: readonly Stmt[]): void => {
+    for (const s of stmts) {
+      if (s.type === "DotStmt") {
+        edge(s.stmt.source, s.stmt.target);
+        if (s.stmt.source.type === "local" && s.stmt.key.type === "local") keyLookups.push(s.stmt.source.value);
+      } else if (s.type === "AssignVarStmt" || s.type === "AssignVarOnceStmt") edge(s.stmt.source, s.stmt.target);
+      else if (s.type === "ScanStmt") {
+        edge({ type: "local", value: s.stmt.source }, s.stmt.key);
+        edge({ type: "local", value: s.stmt.source }, s.stmt.value);
+      }
+      for (const nb of nestedBlocks(s)) visit(nb.stmts);
+    }
+  };
+  for (const b of blocks) visit(b.stmts);
+  return { fromData: reach([dataLocal], flow), toKeyLookup: reach(keyLookups, back) };
+}
+
+export function analyse(blocks: readonly Block[], dataLocal: number): BodyFacts {
+  const ends: number[] = [];
   const lastExposed = new Map<number, number>();
   const totalWrites = new Map<number, number>();
   const uses: Uses[] = [];
+  // The statements that rewrite each local at the top level of the lists being visited, innermost
+  // last: a list is entered only at its start, so a read later in it always follows them.
+  const kills = new Map<number, number[]>();
+  // The locals the current top-level block has read or written so far.
+  const seen = new Set<number>();
   let pos = 0;
-  blocks.forEach((b, T) => {
-    const u = new Uses();
-    uses.push(u);
-    const seen = new Set<number>();
-    // The statements that rewrite each local at the top level of the lists being visited, innermost
-    // last: a list is entered only at its start, so a read later in it always follows them.
-    const kills = new Map<number, number[]>();
-    const kill = (l: number, at: number, frame: number[]) => {
-      const k = kills.get(l);
-      if (k) k.push(at);
-      else kills.set(l, [at]);
-      frame.push(l);
-    };
-    const visit = (stmts: readonly Stmt[], top: boolean, frame: number[]): void => {
-      for (const s of stmts) {
-        const here = pos++;
-        forEachRead(s, (l) => {
-          const k = kills.get(l);
-          const cover = k && k.length > 0 ? k[k.length - 1]! : -1;
-          u.read(l, here, cover);
-          if (cover < 0 && !seen.has(l)) {
-            seen.add(l);
-            lastExposed.set(l, T);
-          }
-        });
-        forEachWrite(s, (l) => {
-          u.write(l, here);
-          totalWrites.set(l, (totalWrites.get(l) ?? 0) + 1);
-          // A rewrite (or a scan's key and value, seen by its body only) exposes nothing itself:
-          // only a read it does not cover does.
-          if (KILLS.has(s.type) || (s.type === "ScanStmt" && (l === s.stmt.key || l === s.stmt.value))) {
-            if (top) seen.add(l);
-          } else if (!seen.has(l)) {
-            seen.add(l);
-            lastExposed.set(l, T);
-          }
-        });
-        if (s.type === "DotStmt") {
-          edge(s.stmt.source, s.stmt.target);
-          if (s.stmt.source.type === "local" && s.stmt.key.type === "local") keyLookups.push(s.stmt.source.value);
-        } else if (s.type === "AssignVarStmt" || s.type === "AssignVarOnceStmt") edge(s.stmt.source, s.stmt.target);
-        else if (s.type === "ScanStmt") {
-          edge({ type: "local", value: s.stmt.source }, s.stmt.key);
-          edge({ type: "local", value: s.stmt.source }, s.stmt.value);
-        }
-        if (KILLS.has(s.type)) forEachWrite(s, (l) => kill(l, here, frame));
-        for (const nb of nestedBlocks(s)) {
-          const inner: number[] = [];
-          // Each iteration of a scan's body starts with its key and value just written.
-          if (s.type === "ScanStmt") {
-            kill(s.stmt.key, here, inner);
-            kill(s.stmt.value, here, inner);
-          }
-          visit(nb.stmts, false, inner);
-          for (const l of inner) kills.get(l)!.pop();
-        }
-        ends[here] = pos - 1;
+  // The statement being visited, for onRead and onWrite: its top-level block (index and uses), its
+  // position, whether its writes expose nothing (a rewrite, or a scan's key and value, seen by its
+  // body only), whether it sits at the block's top level, and the kills its list has made.
+  let T = 0;
+  let u = new Uses();
+  let here = 0;
+  let covering = false;
+  let top = false;
+  let frame: number[] = [];
+
+  const kill = (l: number, at: number, into: number[]): void => {
+    const k = kills.get(l);
+    if (k) k.push(at);
+    else kills.set(l, [at]);
+    into.push(l);
+  };
+  const onRead = (l: number): void => {
+    const k = kills.get(l);
+    const cover = k !== undefined && k.length > 0 ? k[k.length - 1]! : -1;
+    u.read(l, here, cover);
+    if (cover < 0 && !seen.has(l)) {
+      seen.add(l);
+      lastExposed.set(l, T);
+    }
+  };
+  const onWrite = (l: number): void => {
+    u.write(l, here);
+    totalWrites.set(l, (totalWrites.get(l) ?? 0) + 1);
+    // Only a read a covering write does not cover exposes the local.
+    if (covering) {
+      if (top) seen.add(l);
+    } else if (!seen.has(l)) {
+      seen.add(l);
+      lastExposed.set(l, T);
+    }
+  };
+  const onKill = (l: number): void => kill(l, here, frame);
+
+  const visit = (stmts: readonly Stmt[], atTop: boolean, list: number[]): void => {
+    for (const s of stmts) {
+      const at = pos++;
+      here = at;
+      top = atTop;
+      const rewrites = KILLS.has(s.type);
+      covering = rewrites || s.type === "ScanStmt";
+      forEachRead(s, onRead);
+      forEachWrite(s, onWrite);
+      if (rewrites) {
+        frame = list;
+        forEachWrite(s, onKill);
       }
-    };
+      for (const nb of nestedBlocks(s)) {
+        const inner: number[] = [];
+        // Each iteration of a scan's body starts with its key and value just written.
+        if (s.type === "ScanStmt") {
+          kill(s.stmt.key, at, inner);
+          kill(s.stmt.value, at, inner);
+        }
+        visit(nb.stmts, false, inner);
+        for (const l of inner) kills.get(l)!.pop();
+      }
+      ends[at] = pos - 1;
+    }
+  };
+  blocks.forEach((b, i) => {
+    T = i;
+    u = new Uses();
+    uses.push(u);
+    seen.clear();
     const outer: number[] = [];
     visit(b.stmts, true, outer);
     for (const l of outer) kills.get(l)!.pop();
   });
-  let dataFlow: { fromData: Set<number>; toKeyLookup: Set<number> } | undefined;
-  return {
-    uses,
-    ends,
-    lastExposed,
-    totalWrites,
-    dataFlow: () => (dataFlow ??= { fromData: reach([dataLocal], flow), toKeyLookup: reach(keyLookups, back) }),
-  };
+  let flow: { fromData: Set<number>; toKeyLookup: Set<number> } | undefined;
+  return { uses, ends, lastExposed, totalWrites, dataFlow: () => (flow ??= dataFlow(blocks, dataLocal)) };
 }
-
