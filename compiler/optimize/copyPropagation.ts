@@ -18,7 +18,7 @@
 // into operand fields; where a field needs a local, the copy stays. A copy of a part of `data`
 // that reaches a lookup with a variable key stays too (it changes how a number key is looked up).
 import type { Block, Func, Operand, Plan, Stmt } from "../ir/types.js";
-import { forEachRead } from "../ir/walk.js";
+import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
 import { block, bodyPass, mk, nestedBlocks, withBlocks } from "./stmts.js";
 import type { NameTable } from "./names.js";
@@ -136,7 +136,17 @@ function substitute(s: Stmt, m: Subst): Stmt | null {
   }
 }
 
+/** The locals some statement other than a copy (or a reset) writes. */
+function writtenOtherwise(blocks: readonly Block[]): Set<number> {
+  const out = new Set<number>();
+  forEachStmt(blocks, (s) => {
+    if (s.type !== "AssignVarStmt" && s.type !== "ResetLocalStmt") forEachWrite(s, (l) => out.add(l));
+  });
+  return out;
+}
+
 function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | undefined): Block[] {
+  let otherRoles: Set<number> | undefined;
   const isFunc = "params" in body;
   const facts = analyse(blocks, isFunc ? (body.params[1] ?? -1) : 1);
   const fixed = new Set<number>(isFunc ? [...body.params, body.return] : [0, 1]);
@@ -206,7 +216,8 @@ function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | un
         const t = copy.target;
         if (src.type === "local" && src.value === t) continue; // t = t
         // A copy into a Rego variable from a local of several roles stays: the code reads the name.
-        const keepsName = src.type === "local" && (facts.totalWrites.get(src.value) ?? 0) > 1 && names?.named(body, t) === true;
+        // (Not when the variable's local has other roles too: the name would not say what it holds.)
+        const keepsName = src.type === "local" && (facts.totalWrites.get(src.value) ?? 0) > 1 && names?.named(body, t) === true && !(otherRoles ??= writtenOtherwise(blocks)).has(t);
         if (!keepsName && canPropagate(t, src, T, here + 1, end)) {
           const u = facts.uses[T]!;
           const lo = u.minRead(t);

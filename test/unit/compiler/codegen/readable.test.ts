@@ -84,6 +84,35 @@ describe("codegen: readable output", () => {
     }
   });
 
+  it("gives a Rego name only to a local of that one role, and builds no message array it does not read", () => {
+    // The planner numbers both bodies' locals alike: the first body's concat array and the
+    // second's `kind` share a local.
+    const source = `package pod
+
+violation contains {"msg": msg} if {
+	some c in input.containers
+	not image_allowed(c)
+	msg := concat("", ["container ", c.name, " uses image ", c.image])
+}
+
+violation contains {"msg": msg} if {
+	some c in input.containers
+	some kind in ["cpu", "memory"]
+	not has_limit(c, kind)
+	msg := concat("", ["container ", c.name, " has no ", kind, " limit"])
+}
+
+image_allowed(c) if startswith(c.image, "registry.example.com/")
+
+has_limit(c, kind) if c.limits[kind]
+`;
+    const { plan, localNames } = planRegoDetailed({ modules: { "pod.rego": source }, entrypoints: ["pod/violation"] });
+    const code = fn(generateTypeScript(plan, { localNames }).code, "g0DataPodViolation");
+    assert.match(code, /`container \$\{\w+\} uses image \$\{\w+\}`/);
+    assert.doesNotMatch(code, /^\s*\w+ = \["container "/m, "no array is built beside the template literal");
+    assert.doesNotMatch(code, /\bkind = \[/);
+  });
+
   it("puts each function after its first caller, and none that no code calls", () => {
     const b = new PolicyBuilder();
     // p calls q; r is called only after a comparison of two different constants (never)
