@@ -8,7 +8,7 @@
 import type { Block, Local, Stmt } from "../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
-import { at, block, bodyPass, everyStmt, mk, nestedBlocks, withBlocks } from "./stmts.js";
+import { at, bodyPass, everyStmt, mk, nestedBlocks, replaceStmts } from "./stmts.js";
 
 function countBody(blocks: Block[]): Block[] {
   if (blocks.every((b) => everyStmt(b.stmts, (s) => !(s.type === "CallStmt" && s.stmt.func === "count")))) return blocks;
@@ -49,16 +49,7 @@ function countBody(blocks: Block[]): Block[] {
     }
   };
   for (const b of blocks) scanList(b.stmts);
-  if (rewrites.size === 0) return blocks;
-
-  const rewriteList = (stmts: readonly Stmt[]): Stmt[] =>
-    stmts.map((s) => {
-      const r = rewrites.get(s);
-      if (r) return r;
-      const nb = nestedBlocks(s);
-      return nb.length === 0 ? s : withBlocks(s, nb.map((b) => block(b, rewriteList(b.stmts))));
-    });
-  return blocks.map((b) => block(b, rewriteList(b.stmts)));
+  return replaceStmts(blocks, rewrites);
 }
 
 export const countForm: Pass = bodyPass("count-form", countBody);

@@ -8,7 +8,7 @@
 import type { Block, Func, Local, Plan, Policy, Stmt } from "../ir/types.js";
 import { forEachStmt, forEachWrite } from "../ir/walk.js";
 import type { Pass } from "./index.js";
-import { at, block, mapBodies, mk, nestedBlocks, withBlocks } from "./stmts.js";
+import { at, mapBodies, mk, replaceStmts } from "./stmts.js";
 
 function singleAssignBody(blocks: Block[], body: Plan | Func): Block[] {
   const params = new Set<Local>("params" in body ? body.params : [0, 1]);
@@ -24,15 +24,7 @@ function singleAssignBody(blocks: Block[], body: Plan | Func): Block[] {
     if (s.type !== "AssignVarOnceStmt" || writes.get(s.stmt.target) !== 1) continue;
     rewrites.set(s, mk("AssignVarStmt", { ...at(s), source: s.stmt.source, target: s.stmt.target }));
   }
-  if (rewrites.size === 0) return blocks;
-  const rewriteList = (stmts: readonly Stmt[]): Stmt[] =>
-    stmts.map((s) => {
-      const r = rewrites.get(s);
-      if (r) return r;
-      const nb = nestedBlocks(s);
-      return nb.length === 0 ? s : withBlocks(s, nb.map((b) => block(b, rewriteList(b.stmts))));
-    });
-  return blocks.map((b) => block(b, rewriteList(b.stmts)));
+  return replaceStmts(blocks, rewrites);
 }
 
 export const singleAssign: Pass = {

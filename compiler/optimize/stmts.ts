@@ -139,6 +139,20 @@ export function block(old: Block, stmts: Stmt[]): Block {
 }
 
 /** The policy with every plan's and func's blocks mapped (sharing what `f` keeps). */
+/** The blocks with each statement that `rewrites` maps replaced, at any depth (the same blocks when
+ * there are none). */
+export function replaceStmts(blocks: Block[], rewrites: ReadonlyMap<Stmt, Stmt>): Block[] {
+  if (rewrites.size === 0) return blocks;
+  const list = (stmts: readonly Stmt[]): Stmt[] =>
+    stmts.map((s) => {
+      const r = rewrites.get(s);
+      if (r) return r;
+      const nb = nestedBlocks(s);
+      return nb.length === 0 ? s : withBlocks(s, nb.map((b) => block(b, list(b.stmts))));
+    });
+  return blocks.map((b) => block(b, list(b.stmts)));
+}
+
 export function mapBodies(policy: Policy, f: (blocks: Block[], body: Plan | Func) => Block[]): Policy {
   let changed = false;
   const plans = policy.plans.plans.map((p) => {
