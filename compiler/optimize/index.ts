@@ -10,6 +10,7 @@ import { countForm } from "./countForm.js";
 import { deadCode } from "./deadCode.js";
 import { earlyExit } from "./earlyExit.js";
 import { hoist } from "./hoist.js";
+import { sharedLookups } from "./sharedLookups.js";
 import { inline } from "./inline.js";
 import { NameTable } from "./names.js";
 import { ruleIndex } from "./ruleIndex.js";
@@ -50,6 +51,9 @@ export const PASSES: readonly Pass[] = [
   earlyExit,
   // Scan fusion after early exit: it fuses scans whose bodies end in early exit's `r = c; break`.
   scanFusion,
+  // Shared lookups last: the passes before it look for lookups (the rule index for a body's
+  // `input.x == c`), which it turns into copies of earlier bodies' results.
+  sharedLookups,
 ];
 
 export interface OptimizeOptions {
