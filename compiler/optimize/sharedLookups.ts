@@ -25,11 +25,14 @@ function sameOperand(a: Operand, b: Operand): boolean {
   return a.type === b.type && a.value === b.value;
 }
 
-/** The DotStmts a top-level block starts with. */
+/** The longest chain shared: each later lookup is compared with the chain's lookups. */
+const MAX_CHAIN = 16;
+
+/** The DotStmts a top-level block starts with (MAX_CHAIN at most). */
 function chainOf(b: Block): DotStmt[] {
   const chain: DotStmt[] = [];
   for (const s of b.stmts) {
-    if (s.type !== "DotStmt") break;
+    if (s.type !== "DotStmt" || chain.length === MAX_CHAIN) break;
     chain.push(s.stmt);
   }
   return chain;
