@@ -103,6 +103,10 @@ describe("optimize: inline", () => {
     assert.match(text, /l\d+ = l0\["a"\]/);
     const inputs = [{ a: 1 }, { a: 2, b: 2, c: 3 }, { b: 2, c: 4 }, { a: "1" }, {}, undefined];
     assert.deepEqual(await sameAnswers(source, inputs), [true, true, undefined, undefined, undefined, undefined]);
+    // called under a with: the inlined body reads the replaced input
+    const withSource = `package t\ndefault allow := false\nallow if { r with input.a as input.b }\nr if input.a == 1\n`;
+    assert.equal(callsIn(bodyText(inline.run(plan(withSource)), "g0.data.t.allow"), "g0.data.t.r"), 0);
+    assert.deepEqual(await sameAnswers(withSource, [{ a: 1 }, { a: 2, b: 1 }, { b: 2 }, {}]), [false, true, false, false]);
   });
 
   it("leaves alone a function of several bodies, a rule that may run more than once, a call in a scan, a body with a scan", () => {
