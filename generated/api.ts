@@ -72,7 +72,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
   }
   // policies/api.rego:24
   b1: if (allow === undefined) {
-    l4 = inputMethod(input); if (l4 === undefined) break b1;
+    if (l4 === undefined) break b1;
     if ((l4 as V) !== "GET") break b1;
     l5 = inputPath(input); if (l5 === undefined) break b1;
     if (!Array.isArray(l5)) break b1;
@@ -88,7 +88,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
   }
   // policies/api.rego:32
   b2: if (allow === undefined) {
-    l4 = inputMethod(input); if (l4 === undefined) break b2;
+    if (l4 === undefined) break b2;
     if ((l4 as V) !== "GET") break b2;
     l5 = inputPath(input); if (l5 === undefined) break b2;
     if (!Array.isArray(l5)) break b2;
@@ -104,7 +104,7 @@ function g0DataApiAllow($: EvalState, input: V, data: V): V {
   }
   // policies/api.rego:39
   b3: if (allow === undefined) {
-    l4 = inputMethod(input); if (l4 === undefined) break b3;
+    if (l4 === undefined) break b3;
     if ((l4 as V) !== "POST") break b3;
     l5 = inputPath(input); if (l5 === undefined) break b3;
     if (!Array.isArray(l5)) break b3;

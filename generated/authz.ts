@@ -48,7 +48,8 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
   }
   // policies/authz.rego:17
   b1: if (allow === undefined) {
-    l4 = inputUser(input); if (l4 === undefined) break b1;
+    if (l22 === undefined) break b1;
+    l4 = l22;
     l5 = dotId(l4); if (l5 === undefined) break b1;
     l6 = inputResource(input); if (l6 === undefined) break b1;
     l7 = dotOwnerId(l6); if (l7 === undefined) break b1;
@@ -57,7 +58,8 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
   }
   // policies/authz.rego:21
   b2: if (allow === undefined) {
-    l4 = inputUser(input); if (l4 === undefined) break b2;
+    if (l22 === undefined) break b2;
+    l4 = l22;
     l5 = dotId(l4); if (l5 === undefined) break b2;
     l7 = dotPermissions(data); if (l7 === undefined) break b2;
     l8 = dotData(l7, l5); if (l8 === undefined) break b2;

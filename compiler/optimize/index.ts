@@ -10,6 +10,7 @@ import { countForm } from "./countForm.js";
 import { deadCode } from "./deadCode.js";
 import { earlyExit } from "./earlyExit.js";
 import { hoist } from "./hoist.js";
+import { sharedLookups } from "./sharedLookups.js";
 import { inline } from "./inline.js";
 import { NameTable } from "./names.js";
 import { ruleIndex } from "./ruleIndex.js";
@@ -57,6 +58,9 @@ export const PASSES: readonly Pass[] = [
   earlyExit,
   // Scan fusion after early exit: it fuses scans whose bodies end in early exit's `r = c; break`.
   scanFusion,
+  // Shared lookups after the passes that look for lookups (the rule index for a body's
+  // `input.x == c`), which it turns into copies of earlier bodies' results.
+  sharedLookups,
   // Last: the passes before read a rule's once-assignments as the rule's shape.
   singleAssign,
 ];

@@ -9,7 +9,10 @@
 // the same break leaves the caller's list, as the undefined call would, so no break index changes.
 // After S, `result = v` stands for the call's result. What keeps the meaning identical:
 //   - one body, and no scan in it: its `r := v` runs at most once, so no conflict is lost;
-//   - rule funcs (only input and data as params) are not inlined: the emitter may memoise them;
+//   - a rule func (only input and data as params) is inlined only where it runs once per run of
+//     its caller's body: called from one site, outside a scan, by another rule func (the emitter
+//     memoises a rule func that may run more often, which inlining would undo; a plan's call of
+//     its rule is the emitter's to inline);
 //   - S calls no func of the policy (no recursion), has no loop, with or dynamic call (NOT_INLINED),
 //     and at most MAX_STMTS statements;
 //   - the call is not inside a scan: the fresh locals are undefined where S starts, as the func's
@@ -46,8 +49,8 @@ interface Inlinable {
 }
 
 /** The func's one body, when the func can be inlined (see the top of the file). */
-function inlinable(f: Func, funcNames: ReadonlySet<string>): Inlinable | undefined {
-  if (f.params.length <= 2) return undefined;
+function inlinable(f: Func, funcNames: ReadonlySet<string>, onceRules: ReadonlySet<string>): Inlinable | undefined {
+  if (f.params.length < 2 || (f.params.length === 2 && !onceRules.has(f.name))) return undefined;
   const blocks = f.blocks;
   const last = blocks[blocks.length - 1]?.stmts;
   if (last?.length !== 1 || last[0]!.type !== "ReturnLocalStmt" || last[0]!.stmt.source !== f.return) return undefined;
@@ -139,11 +142,31 @@ function inlineBody(blocks: Block[], body: Plan | Func, targets: ReadonlyMap<str
   return blocks.map((b) => block(b, rewrite(b.stmts, false)));
 }
 
+/** The rule funcs called from one site, outside a scan, in another rule func: they run once per
+ * run of their caller's body, as their inlined body would. */
+function rulesCalledOnce(policy: Policy): Set<string> {
+  const sites = new Map<string, number>();
+  const once = new Set<string>();
+  const walk = (blocks: readonly Block[], byRule: boolean) =>
+    forEachStmt(blocks, (s, inScan) => {
+      if (s.type !== "CallStmt") return;
+      const f = s.stmt.func;
+      sites.set(f, (sites.get(f) ?? 0) + 1);
+      if (byRule && !inScan) once.add(f);
+      else once.delete(f);
+    });
+  for (const p of policy.plans.plans) walk(p.blocks, false);
+  for (const f of policy.funcs.funcs) walk(f.blocks, f.params.length === 2);
+  for (const f of once) if (sites.get(f) !== 1) once.delete(f);
+  return once;
+}
+
 function inlinePolicy(policy: Policy, names?: NameTable): Policy {
   const funcNames = new Set(policy.funcs.funcs.map((f) => f.name));
+  const onceRules = rulesCalledOnce(policy);
   const targets = new Map<string, Inlinable>();
   for (const f of policy.funcs.funcs) {
-    const t = inlinable(f, funcNames);
+    const t = inlinable(f, funcNames, onceRules);
     if (t) targets.set(f.name, t);
   }
   if (targets.size === 0) return policy;

@@ -49,8 +49,7 @@ function g0DataShopAllow(_$: EvalState, input: V, data: V): V {
   }
   // shop.rego:12
   b1: if (l2 === undefined) {
-    l4 = inputUser(input); if (l4 === undefined) break b1;
-    l5 = dotName(l4); if (l5 === undefined) break b1;
+    if (l5 === undefined) break b1;
     l7 = dotRoles(data); if (l7 === undefined) break b1;
     l8 = dotData(l7, l5); if (l8 === undefined) break b1;
     if ((l8 as V) !== "owner") break b1;

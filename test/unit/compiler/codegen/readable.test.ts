@@ -115,10 +115,11 @@ has_limit(c, kind) if c.limits[kind]
 
   it("puts each function after its first caller, and none that no code calls", () => {
     const b = new PolicyBuilder();
-    // p calls q; r is called only after a comparison of two different constants (never)
+    // p calls q (twice: a rule called once would be inlined); r is called only after a
+    // comparison of two different constants (never)
     ruleFunc(b, "g0.data.x.r", [b.once(T, 3)]);
     ruleFunc(b, "g0.data.x.q", [b.once(T, 3)]);
-    ruleFunc(b, "g0.data.x.p", [b.call("g0.data.x.q", [L(0), L(1)], 4), st("EqualStmt", { a: b.s("a"), b: b.s("b") }), b.call("g0.data.x.r", [L(0), L(1)], 5), b.once(T, 3)]);
+    ruleFunc(b, "g0.data.x.p", [b.call("g0.data.x.q", [L(0), L(1)], 4), b.call("g0.data.x.q", [L(0), L(1)], 6), st("EqualStmt", { a: b.s("a"), b: b.s("b") }), b.call("g0.data.x.r", [L(0), L(1)], 5), b.once(T, 3)]);
     b.entry("x/p", "g0.data.x.p");
     const code = generateTypeScript(b.json()).code;
     const order = [...code.matchAll(/^(?:export )?function (\w+)/gm)].map((m) => m[1]);

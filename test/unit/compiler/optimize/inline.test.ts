@@ -93,17 +93,35 @@ describe("optimize: inline", () => {
     assert.doesNotMatch(code, /function g0DataTF\(/);
   });
 
-  it("leaves alone a function of several bodies, a rule, a call in a scan, a body with a scan", () => {
-    const cases: Array<[string, string]> = [
+  it("a rule called from one site of a rule becomes its body there, answering as without the optimiser", async () => {
+    const source = `package t\nallow if r\nallow if { input.b == 2; r2 }\nr if input.a == 1\nr2 if input.c == 3\n`;
+    const p = plan(source);
+    assert.equal(callsIn(bodyText(p, "g0.data.t.allow"), "g0.data.t.r"), 1);
+    const text = bodyText(inline.run(p), "g0.data.t.allow");
+    assert.equal(callsIn(text, "g0.data.t.r"), 0, text);
+    assert.equal(callsIn(text, "g0.data.t.r2"), 0, text);
+    assert.match(text, /l\d+ = l0\["a"\]/);
+    const inputs = [{ a: 1 }, { a: 2, b: 2, c: 3 }, { b: 2, c: 4 }, { a: "1" }, {}, undefined];
+    assert.deepEqual(await sameAnswers(source, inputs), [true, true, undefined, undefined, undefined, undefined]);
+    // called under a with: the inlined body reads the replaced input
+    const withSource = `package t\ndefault allow := false\nallow if { r with input.a as input.b }\nr if input.a == 1\n`;
+    assert.equal(callsIn(bodyText(inline.run(plan(withSource)), "g0.data.t.allow"), "g0.data.t.r"), 0);
+    assert.deepEqual(await sameAnswers(withSource, [{ a: 1 }, { a: 2, b: 1 }, { b: 2 }, {}]), [false, true, false, false]);
+  });
+
+  it("leaves alone a function of several bodies, a rule that may run more than once, a call in a scan, a body with a scan", () => {
+    const cases: Array<[string, string, string?]> = [
       [`package t\nallow if f(1)\nf(x) := 1 if x == 1\nf(x) := 2 if x > 0\n`, "g0.data.t.f"],
-      [`package t\nallow if r\nr if input.a == 1\n`, "g0.data.t.r"],
+      [`package t\nallow if r\nallow if { input.b == 2; r }\nr if input.a == 1\n`, "g0.data.t.r"],
+      [`package t\nallow if f(1)\nf(x) if { x == 1; r }\nr if input.a == 1\n`, "g0.data.t.r", "g0.data.t.f"],
+      [`package t\nallow if { some x in input.xs; x == 1; r }\nr if input.a == 1\n`, "g0.data.t.r"],
       [`package t\nallow if { some x in input.xs; f(x) }\nf(x) if x == input.y\n`, "g0.data.t.f"],
       [`package t\nallow if f(1)\nf(x) if { some y in input.ys; y == x }\n`, "g0.data.t.f"],
     ];
-    for (const [source, callee] of cases) {
+    for (const [source, callee, caller = "g0.data.t.allow"] of cases) {
       const p = plan(source);
-      assert.ok(callsIn(bodyText(p, "g0.data.t.allow"), callee) > 0, source);
-      assert.equal(callsIn(bodyText(inline.run(p), "g0.data.t.allow"), callee), callsIn(bodyText(p, "g0.data.t.allow"), callee), source);
+      assert.ok(callsIn(bodyText(p, caller), callee) > 0, source);
+      assert.equal(callsIn(bodyText(inline.run(p), caller), callee), callsIn(bodyText(p, caller), callee), source);
     }
   });
 
