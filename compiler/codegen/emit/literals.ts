@@ -225,7 +225,8 @@ export function arrayFacts(fe: FuncEmitter, blocks: readonly Block[]): ArrayFact
   const later = new Set<number>();
   /** Locals read otherwise than by a scan or membership test (or appended to outside a run). */
   const escaping = new Set<number>();
-  for (let k = blocks.length - 1; k >= 0; k--) {
+  // The runs of each block first: the reads need walking only from the first block with one.
+  const found = blocks.map((top) => {
     const ownHere = new Set<object>();
     const runs: Array<[CallStmt, number]> = [];
     const candidates: Array<[object, number, number]> = []; // MakeArrayStmt, target, end
@@ -246,7 +247,13 @@ export function arrayFacts(fe: FuncEmitter, blocks: readonly Block[]): ArrayFact
         });
       }
     };
-    lists([blocks[k]!]);
+    lists([top]);
+    return { ownHere, runs, candidates };
+  });
+  const first = found.findIndex((f) => f.runs.length > 0 || f.candidates.length > 0);
+  if (first < 0) return NO_FACTS;
+  for (let k = blocks.length - 1; k >= first; k--) {
+    const { ownHere, runs, candidates } = found[k]!;
     const reads = new Set<number>();
     forEachStmt([blocks[k]!], (s) => {
       if (ownHere.has(s.stmt)) {
