@@ -207,7 +207,23 @@ function index(body: Body, init: Stmt, comp: Stmt & { type: "BlockStmt" }): Stmt
   return [init, ...build, lookup];
 }
 
+/** Whether some comprehension of the blocks could be indexed: one in a loop, or any in a function
+ * of arguments (which it could be keyed by). */
+function hasCandidate(blocks: readonly Block[], args: boolean): boolean {
+  const list = (stmts: readonly Stmt[], inScan: boolean): boolean => {
+    for (let i = 0; i < stmts.length; i++) {
+      const s = stmts[i]!;
+      if ((inScan || args) && stmts[i + 1]?.type === "BlockStmt" && start(s) !== undefined) return true;
+      const scan = inScan || s.type === "ScanStmt";
+      for (const b of nestedBlocks(s)) if (list(b.stmts, scan)) return true;
+    }
+    return false;
+  };
+  return blocks.some((b) => list(b.stmts, false));
+}
+
 function indexBody(blocks: Block[], fn: Plan | Func, slots: { next: number }): Block[] {
+  if (!hasCandidate(blocks, "params" in fn && fn.params.length > 2)) return blocks;
   const uses = new Map<Local, number>();
   const written = new Set<Local>();
   forEachStmt(blocks, (s) => {

@@ -11,13 +11,20 @@ import type { Pass } from "./index.js";
 import { at, mapBodies, mk, replaceStmts } from "./stmts.js";
 
 function singleAssignBody(blocks: Block[], body: Plan | Func): Block[] {
-  const params = new Set<Local>("params" in body ? body.params : [0, 1]);
-  const writes = new Map<Local, number>();
+  const params = "params" in body ? body.params : [0, 1];
   const candidates: Stmt[] = [];
   forEachStmt(blocks, (s, inScan) => {
-    if (s.type === "ResetLocalStmt") return;
-    forEachWrite(s, (l) => writes.set(l, (writes.get(l) ?? 0) + 1));
-    if (s.type === "AssignVarOnceStmt" && !inScan && !params.has(s.stmt.target)) candidates.push(s);
+    if (s.type === "AssignVarOnceStmt" && !inScan && !params.includes(s.stmt.target)) candidates.push(s);
+  });
+  if (candidates.length === 0) return blocks;
+  const writes = new Map<Local, number>();
+  for (const s of candidates) if (s.type === "AssignVarOnceStmt") writes.set(s.stmt.target, 0);
+  const count = (l: Local) => {
+    const n = writes.get(l);
+    if (n !== undefined) writes.set(l, n + 1);
+  };
+  forEachStmt(blocks, (s) => {
+    if (s.type !== "ResetLocalStmt") forEachWrite(s, count);
   });
   const rewrites = new Map<Stmt, Stmt>();
   for (const s of candidates) {
