@@ -138,21 +138,34 @@ export function block(old: Block, stmts: Stmt[]): Block {
   return sameList(old.stmts, stmts) ? old : { stmts };
 }
 
-/** The policy with every plan's and func's blocks mapped (sharing what `f` keeps). */
-/** The blocks with each statement that `rewrites` maps replaced, at any depth (the same blocks when
- * there are none). */
+/** The blocks with each statement that `rewrites` maps replaced, at any depth; a list, block or
+ * statement nothing in changed stays the same object. */
 export function replaceStmts(blocks: Block[], rewrites: ReadonlyMap<Stmt, Stmt>): Block[] {
   if (rewrites.size === 0) return blocks;
-  const list = (stmts: readonly Stmt[]): Stmt[] =>
-    stmts.map((s) => {
-      const r = rewrites.get(s);
-      if (r) return r;
-      const nb = nestedBlocks(s);
-      return nb.length === 0 ? s : withBlocks(s, nb.map((b) => block(b, list(b.stmts))));
-    });
-  return blocks.map((b) => block(b, list(b.stmts)));
+  const inBlock = (b: Block): Block => {
+    const stmts = list(b.stmts);
+    return stmts === b.stmts ? b : block(b, stmts);
+  };
+  const list = (stmts: Stmt[]): Stmt[] => {
+    let out: Stmt[] | undefined;
+    for (let i = 0; i < stmts.length; i++) {
+      const s = stmts[i]!;
+      let r = rewrites.get(s) ?? s;
+      const nb = r === s ? nestedBlocks(s) : NO_BLOCKS;
+      if (nb.length > 0) {
+        const changed = nb.map(inBlock);
+        if (!sameList(changed, nb)) r = withBlocks(s, changed);
+      }
+      if (r !== s) out ??= stmts.slice(0, i);
+      out?.push(r);
+    }
+    return out ?? stmts;
+  };
+  const out = blocks.map(inBlock);
+  return sameList(out, blocks) ? blocks : out;
 }
 
+/** The policy with every plan's and func's blocks mapped (sharing what `f` keeps). */
 export function mapBodies(policy: Policy, f: (blocks: Block[], body: Plan | Func) => Block[]): Policy {
   let changed = false;
   const plans = policy.plans.plans.map((p) => {
