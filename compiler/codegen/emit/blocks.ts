@@ -39,7 +39,7 @@ export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0, con
   try {
     // The constants known in the list (FuncEmitter.constants) hold from their statement to the next
     // write of their local or the next nested construct (which may loop, or be left by a break).
-    fe.constants.clear();
+    fe.forgetConstants();
     for (let i = from; i < stmts.length; i++) {
       const s = stmts[i]!;
       fe.previous = i > 0 ? stmts[i - 1] : undefined;
@@ -53,13 +53,14 @@ export function emitStmts(fe: FuncEmitter, stmts: readonly Stmt[], from = 0, con
         }
       }
       if (s.type === "CallStmt" && !fe.mod.coverage && calls.operatorTest(fe, s.stmt, stmts[i + 1])) {
+        values.knownConstant(fe, s);
         i++;
         continue;
       }
       const nested = NESTED.has(s.type);
-      if (nested) fe.constants.clear();
+      if (nested) fe.forgetConstants();
       if ((EMITTERS[s.type] as E<AnyStmtType>)(fe, s.stmt)) return true;
-      if (nested) fe.constants.clear();
+      if (nested) fe.forgetConstants();
       else values.knownConstant(fe, s);
     }
     return false;

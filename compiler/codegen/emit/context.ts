@@ -358,6 +358,9 @@ export class FuncEmitter {
   /** The locals known, at the statement being emitted, to hold a number or null constant (the
    * statement list's own, emit/blocks.ts): an operand reading one is that constant's literal. */
   readonly constants = new Map<number, Code>();
+  /** The booleans and strings locals are set to in the list being emitted, as `constants` holds
+   * (a comparison with one is decided when emitted). */
+  readonly known = new Map<number, boolean | string>();
   /** The body's array runs (emit/literals.ts), set before the body is emitted. */
   arrays!: ArrayFacts;
   /** The body being emitted (set with the analyses), and its reads by local, counted when first asked. */
@@ -533,6 +536,12 @@ export class FuncEmitter {
     this.readCounts = undefined;
     this.arrays = arrayFacts(this, blocks);
     this.scalars = analyseScalars(blocks, this.kind === "plan" ? [0, 1] : this.params, mod.facts, mod.builtinDecls, (i) => mod.string(i));
+  }
+
+  /** Forgets the constants known in the list (at its start, around a nested construct). */
+  forgetConstants(): void {
+    this.constants.clear();
+    this.known.clear();
   }
 
   /** How many statements of the body read the local (forEachRead). */

@@ -21,7 +21,7 @@ export function sourceLocals(op: Operand): readonly number[] {
 function constant(fe: FuncEmitter, op: Operand): string | boolean | undefined {
   if (op.type === "bool") return op.value;
   if (op.type === "string_index") return fe.mod.string(op.value);
-  return undefined;
+  return fe.known.get(op.value);
 }
 
 export const dotStmt: E<"DotStmt"> = (fe, s) => {
@@ -174,8 +174,12 @@ export const makeNullStmt: E<"MakeNullStmt"> = (fe, s) => fe.write(s.target, NO_
 /** After a statement of a list: the locals it writes lose their known constant; a number or null
  * constructor makes its target's value known, for the operands that read it next (FuncEmitter.operand). */
 export function knownConstant(fe: FuncEmitter, s: Stmt): void {
-  forEachWrite(s, (l) => fe.constants.delete(l));
+  forEachWrite(s, (l) => (fe.constants.delete(l), fe.known.delete(l)));
   switch (s.type) {
+    case "AssignVarStmt": {
+      const c = s.stmt.source.type === "local" ? undefined : constant(fe, s.stmt.source);
+      return void (c !== undefined && fe.known.set(s.stmt.target, c));
+    }
     case "AssignIntStmt":
     case "MakeNumberIntStmt":
       return void fe.constants.set(s.stmt.target, _`${s.stmt.value}`);
@@ -188,7 +192,6 @@ export function knownConstant(fe: FuncEmitter, s: Stmt): void {
       return void fe.constants.set(s.stmt.target, _`null`);
     case "ArrayAppendStmt":
     case "AssignVarOnceStmt":
-    case "AssignVarStmt":
     case "BlockStmt":
     case "BreakStmt":
     case "CallDynamicStmt":

@@ -113,6 +113,31 @@ has_limit(c, kind) if c.limits[kind]
     assert.doesNotMatch(code, /\bkind = \[/);
   });
 
+  it("decides a comparison with a local just set to a constant (an inlined rule's `true`) when it writes it", () => {
+    const source = `package rbac
+
+default allow := false
+
+allow if user_is_admin
+
+allow if {
+	some grant in user_is_granted
+	input.action == grant.action
+}
+
+user_is_admin if "admin" in data.user_roles[input.user]
+
+user_is_granted contains grant if {
+	some role in data.user_roles[input.user]
+	some grant in data.role_grants[role]
+}
+`;
+    const { plan, localNames } = planRegoDetailed({ modules: { "rbac.rego": source }, entrypoints: ["rbac/allow"] });
+    const code = fn(generateTypeScript(plan, { localNames }).code, "g0DataRbacAllow");
+    assert.match(code, /if \(!member\("admin", l\d+\)\) break b0;\n\s*allow = true;/);
+    assert.doesNotMatch(code, /=== false\)/);
+  });
+
   it("puts each function after its first caller, and none that no code calls", () => {
     const b = new PolicyBuilder();
     // p calls q (twice: a rule called once would be inlined); r is called only after a
