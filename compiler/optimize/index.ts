@@ -8,6 +8,7 @@ import { comprehensionIndex } from "./comprehensionIndex.js";
 import { copyPropagation } from "./copyPropagation.js";
 import { countForm } from "./countForm.js";
 import { deadCode } from "./deadCode.js";
+import { directResult } from "./directResult.js";
 import { earlyExit } from "./earlyExit.js";
 import { hoist } from "./hoist.js";
 import { sharedLookups } from "./sharedLookups.js";
@@ -61,8 +62,10 @@ export const PASSES: readonly Pass[] = [
   // Shared lookups after the passes that look for lookups (the rule index for a body's
   // `input.x == c`), which it turns into copies of earlier bodies' results.
   sharedLookups,
-  // Last: the passes before read a rule's once-assignments as the rule's shape.
+  // Last: the passes before read a rule's once-assignments as the rule's shape. Direct result
+  // after single-assign, whose copies it folds.
   singleAssign,
+  directResult,
 ];
 
 export interface OptimizeOptions {

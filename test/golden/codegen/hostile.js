@@ -7,16 +7,12 @@ let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);
 return g0DataXEvil(NO_STATE, inputValue, dataValue);
 }
 function g0DataXEvil(_$, input, _data) {
-let l2, l3, l4, l5, l6;
+let l2, l4, l5, l6;
 b0: {
-l3 = undefined;
 l4 = inputABCXScript(input); if (l4 === undefined) break b0;
 l5 = dotProto(l4); if (l5 === undefined) break b0;
 l6 = { "a\"b\\c`${x}*/\u2028\u2029\ud800</script>": l5 };
-l3 = l6;
-}
-if (l3 !== undefined) {
-l2 = l3;
+l2 = l6;
 }
 return l2;
 }

@@ -21,17 +21,14 @@ export function xEvil(input: XEvilInput | undefined, data: XEvilData, _options?:
 
 /* g0.data.x.`${evil}`*\/ */
 function g0DataXEvil(_$: EvalState, input: V, _data: V): V {
-  let l2: V, l3: V, l4: V, l5: V, l6: V;
+  let l2: V, l4: V, l5: V, l6: V;
   // evil *\/ file\u2028.rego:1
   b0: {
-    l3 = undefined;
     l4 = inputABCXScript(input); if (l4 === undefined) break b0;
     l5 = dotProto(l4); if (l5 === undefined) break b0;
     l6 = { "a\"b\\c`${x}*/\u2028\u2029\ud800</script>": l5 } as ObjectValue;
-    l3 = l6;
+    l2 = l6;
   }
-  // evil *\/ file\u2028.rego:7
-  if (l3 !== undefined) { l2 = l3; }
   return l2;
 }
 

@@ -11,9 +11,8 @@ let inputValue = input, dataValue = (data ?? EMPTY_OBJECT);
 return $.done(g0DataAppReport($, inputValue, dataValue));
 }
 function g0DataAppReport($, input, data) {
-let l2, l3, l5, l6, l7, l8, l9, l10, l11, l12, l13, t0;
+let l2, l5, l6, l7, l8, l9, l10, l11, l12, l13, t0;
 b0: {
-l3 = undefined;
 l5 = inputRule(input); if (l5 === undefined) break b0;
 b1: {
 b2: {
@@ -49,10 +48,7 @@ l12 = g0DataLibLevel($, input, data); if (l12 === undefined) break b0;
 } finally { input = w1; $.popMemo(m1); }
 } finally { input = w0; $.popMemo(m0); }
 l13 = [l6, l9, l11];
-l3 = l13;
-}
-if (l3 !== undefined) {
-l2 = l3;
+l2 = l13;
 }
 return l2;
 }

@@ -32,10 +32,9 @@ export function appReport(input: AppInput | undefined, data: AppData, options?: 
 
 /* g0.data.app.report */
 function g0DataAppReport($: EvalState, input: V, data: V): V {
-  let l2: V, l3: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V, l13: V, t0: V | typeof NOT_FOUND;
+  let l2: V, l5: V, l6: V, l7: V, l8: V, l9: V, l10: V, l11: V, l12: V, l13: V, t0: V | typeof NOT_FOUND;
   // policy.rego:11
   b0: {
-    l3 = undefined;
     l5 = inputRule(input); if (l5 === undefined) break b0;
     b1: {
       b2: {
@@ -71,10 +70,8 @@ function g0DataAppReport($: EvalState, input: V, data: V): V {
       } finally { input = w1; $.popMemo(m1); }
     } finally { input = w0; $.popMemo(m0); }
     l13 = [l6, l9, l11] as Value[];
-    l3 = l13;
+    l2 = l13;
   }
-  // policy.rego:36
-  if (l3 !== undefined) { l2 = l3; }
   return l2;
 }
 
