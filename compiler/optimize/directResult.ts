@@ -25,9 +25,20 @@ function directBody(blocks: Block[], body: Plan | Func): Block[] {
     if (g && last?.type === "AssignVarStmt" && last.stmt.target === g.t) pairs.push(k);
   }
   if (pairs.length === 0) return blocks;
+  // The reads and writes of the pairs' locals alone.
   const reads = new Map<Local, number>();
   const writes = new Map<Local, number>();
-  const bump = (m: Map<Local, number>) => (l: Local) => m.set(l, (m.get(l) ?? 0) + 1);
+  for (const k of pairs) {
+    const { t, r } = guardOf(blocks[k + 1]!)!;
+    for (const l of [t, r]) {
+      reads.set(l, 0);
+      writes.set(l, 0);
+    }
+  }
+  const bump = (m: Map<Local, number>) => (l: Local) => {
+    const n = m.get(l);
+    if (n !== undefined) m.set(l, n + 1);
+  };
   const read = bump(reads);
   const write = bump(writes);
   forEachStmt(blocks, (s) => {
