@@ -54,8 +54,9 @@ export function tick(d: Deadline, i: number): void {
   if ((i & (TICKS - 1)) === 0) tickTo(d, i, i);
 }
 
-/** Iteration `i` of a loop of `length` iterations, a multiple of TICKS: ticks, and returns the index
- * to run to before the next call. Generated loops run in such stretches, with no call inside one. */
+/** Iteration `i` (a multiple of TICKS) of a loop of `length` iterations: ticks, and returns the
+ * index to run to before the next call. Generated loops run in such stretches, with no call inside
+ * one. */
 export function tickTo(d: Deadline, i: number, length: number): number {
   if (i !== 0) d.check();
   else if (--entries === 0) {
