@@ -38,7 +38,7 @@ export function authzAllow(input: AuthzInput | undefined, data: AuthzData, optio
 
 /* g0.data.authz.allow */
 function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
-  let allow: V, l4: V, l5: V, l6: V, l7: V, l8: V, grant: V, l15: V, l16: V, l17: V, l18: V, l19: V, l22: V, l23: V;
+  let allow: V, l5: V, l6: V, l7: V, l8: V, grant: V, l15: V, l16: V, l17: V, l18: V, l19: V, l22: V, l23: V;
   // policies/authz.rego:14
   b0: {
     l22 = inputUser(input); if (l22 === undefined) break b0;
@@ -49,8 +49,7 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
   // policies/authz.rego:17
   b1: if (allow === undefined) {
     if (l22 === undefined) break b1;
-    l4 = l22;
-    l5 = dotId(l4); if (l5 === undefined) break b1;
+    l5 = dotId(l22); if (l5 === undefined) break b1;
     l6 = inputResource(input); if (l6 === undefined) break b1;
     l7 = dotOwnerId(l6); if (l7 === undefined) break b1;
     if (typeof l5 === "string" ? l5 !== (l7 as V) : !equal(l5, l7)) break b1;
@@ -59,8 +58,7 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
   // policies/authz.rego:21
   b2: if (allow === undefined) {
     if (l22 === undefined) break b2;
-    l4 = l22;
-    l5 = dotId(l4); if (l5 === undefined) break b2;
+    l5 = dotId(l22); if (l5 === undefined) break b2;
     l7 = dotPermissions(data); if (l7 === undefined) break b2;
     l8 = dotData(l7, l5); if (l8 === undefined) break b2;
     l16 = inputAction(input); if (l16 === undefined) break b2;

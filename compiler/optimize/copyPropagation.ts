@@ -248,3 +248,21 @@ function propagateBody(blocks: Block[], body: Plan | Func, names: NameTable | un
 }
 
 export const copyPropagation: Pass = bodyPass("copy-propagation", propagateBody);
+
+/** Whether a later top-level block copies the target of a lookup of the first (what shared
+ * lookups makes): the only copies left for the late run, which skips other bodies. */
+function copiesFirstLookups(blocks: Block[]): boolean {
+  const targets = new Set<number>();
+  for (const s of blocks[0]?.stmts ?? []) if (s.type === "DotStmt") targets.add(s.stmt.target);
+  if (targets.size === 0) return false;
+  let found = false;
+  forEachStmt(blocks.slice(1), (s) => {
+    if (s.type === "AssignVarStmt" && s.stmt.source.type === "local" && targets.has(s.stmt.source.value)) found = true;
+  });
+  return found;
+}
+
+/** The same pass run again after shared lookups, under a name of its own (for `skip`). */
+export const lateCopyPropagation: Pass = bodyPass("late-copy-propagation", (blocks, body, names) =>
+  copiesFirstLookups(blocks) ? propagateBody(blocks, body, names) : blocks,
+);

@@ -5,7 +5,7 @@
 import type { LocalNames } from "../codegen/emit/context.js";
 import type { Block, Func, Plan, Policy } from "../ir/types.js";
 import { comprehensionIndex } from "./comprehensionIndex.js";
-import { copyPropagation } from "./copyPropagation.js";
+import { copyPropagation, lateCopyPropagation } from "./copyPropagation.js";
 import { countForm } from "./countForm.js";
 import { deadCode } from "./deadCode.js";
 import { directResult } from "./directResult.js";
@@ -62,6 +62,9 @@ export const PASSES: readonly Pass[] = [
   // Shared lookups after the passes that look for lookups (the rule index for a body's
   // `input.x == c`), which it turns into copies of earlier bodies' results.
   sharedLookups,
+  // Copy propagation again: a later body's lookup that shared lookups made a copy of an earlier
+  // body's result (`l4 = l22`) reads that result directly.
+  lateCopyPropagation,
   // Last: the passes before read a rule's once-assignments as the rule's shape. Direct result
   // after single-assign, whose copies it folds.
   singleAssign,
