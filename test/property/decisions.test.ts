@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import util from "node:util";
 import fc from "fast-check";
 import { toJSON, type Value } from "regoc";
-import { ROLES, WORKLOADS, loadGenerated, routeTable, type Workload } from "../../bench/workloads/index.js";
+import { ROLES, WORKLOADS, loadGenerated, routeTable, sortedByText, type Workload } from "../../bench/workloads/index.js";
 
 /** Any JSON value, shallow. */
 const junk: fc.Arbitrary<unknown> = fc.oneof(
@@ -179,6 +179,24 @@ describe("decision workloads: the hand-written functions answer as the generated
       assert.ok(seen.allow >= numRuns / 10 && seen.deny >= numRuns / 10, `${w.name}: allow ${seen.allow}, deny ${seen.deny}`);
     });
   }
+
+  it("docs: on random records too (an id repeated, or owned and public)", async () => {
+    const w = WORKLOADS.find((x) => x.name === "docs")!;
+    const generated = await loadGenerated(w);
+    // (records of the application's type, as the hand-written function takes them)
+    const record = fc.record({ id: fc.constantFrom("doc-1", "doc-2", "doc-3", "doc-4"), owner: fc.constantFrom("user-42", "user-1", "user-99"), public: fc.boolean() });
+    const data = fc.record({ records: fc.array(record, { maxLength: 8 }) });
+    let repeated = 0;
+    fc.assert(
+      fc.property(asJSON(docsInput), data, (input, d) => {
+        const expected = sortedByText(plain(toJSON(generated(input, d) as Value)));
+        assert.deepStrictEqual(sortedByText(plain(w.handwritten(input, d))), expected, JSON.stringify({ input, data: d }));
+        if (new Set(d.records.map((r) => r.id)).size < d.records.length) repeated++;
+      }),
+      { numRuns: 1000 },
+    );
+    assert.ok(repeated >= 100, `records with a repeated id: ${repeated}`);
+  });
 
   it("every workload has an input generator", () => {
     assert.deepStrictEqual(WORKLOADS.map((w: Workload) => w.name).sort(), Object.keys(INPUTS).sort());
