@@ -30,12 +30,19 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
   /** Adds a value; returns false when an equal value was already present. */
   add(v: T): boolean {
     const pk = primitiveKey(v);
-    if (pk !== undefined) {
-      // One hash: add, then see whether the size grew. A scalar is its own key (0 for -0).
-      const n = this.prim.size;
-      this.prim.add(pk);
-      if (this.prim.size === n) return false;
-    } else if (singleScalarKey(v) !== undefined) {
+    if (pk === undefined) return this.addComposite(v);
+    // One hash: add, then see whether the size grew. A scalar is its own key (0 for -0).
+    const prim = this.prim;
+    const n = prim.size;
+    prim.add(pk);
+    if (prim.size === n) return false;
+    this.sortedCache = undefined;
+    return true;
+  }
+
+  /** add for a value primitiveKey does not key (kept apart so that a scalar's add stays small). */
+  private addComposite(v: T): boolean {
+    if (singleScalarKey(v) !== undefined) {
       const single = (this.single ??= new Map());
       let byValue = single.get(entryKey);
       if (byValue === undefined) single.set(entryKey, (byValue = new Map()));
