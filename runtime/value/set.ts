@@ -1,6 +1,6 @@
 // RegoSet: a hash-based set of values with structural membership. Iteration and serialisation
 // follow OPA's canonical (sorted) order; the sorted view is cached until the next add.
-import { compare } from "./compare.js";
+import { sortValues } from "./compare.js";
 import { canonicalKey, collectionCanonical, primitiveKey, type PrimitiveKey } from "./key.js";
 import { RegoObject } from "./object.js";
 import { Special, type Value } from "./value.js";
@@ -81,7 +81,7 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
     const out: Value[] = [...this.prim];
     if (this.comp) for (const v of this.comp.values()) out.push(v);
     if (this.single) for (const byValue of this.single.values()) for (const v of byValue.values()) out.push(v);
-    out.sort(compare);
+    sortValues(out);
     this.sortedCache = out;
     return out as T[];
   }
