@@ -2,7 +2,7 @@
 // `in` (internal.member_2/3) lives in internal.ts.
 import type { EvalContext } from "./context.js";
 import type { BuiltinTable } from "./registry.js";
-import { compare } from "../value/compare.js";
+import { compare, sortValues } from "../value/compare.js";
 import { BigNum, fromBigInt, isInteger, toBigInt, type Num } from "../value/number.js";
 import { isObject, objectSize } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
@@ -124,7 +124,7 @@ function min(_ctx: EvalContext, v: Value): Value | undefined {
 
 function sort(_ctx: EvalContext, v: Value): Value {
   if (v instanceof RegoSet) return v.sorted().slice();
-  return collection(v).slice().sort(compare);
+  return sortValues(collection(v).slice());
 }
 
 function arrayOrSet(v: Value): readonly Value[] {

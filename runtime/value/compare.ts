@@ -26,6 +26,21 @@ export function compareStrings(a: string, b: string): number {
   return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Sorts strings in place in code point order: by JS's own code unit order when none holds a
+ * surrogate (one code unit per code point: the two orders agree), else by compareStrings. */
+export function sortStrings(xs: string[]): string[] {
+  for (let i = 0; i < xs.length; i++) if (SURROGATE.test(xs[i]!)) return xs.sort(compareStrings);
+  return xs.sort();
+}
+
+/** Sorts values in place in OPA's order (strings alone by sortStrings). */
+export function sortValues(xs: Value[]): Value[] {
+  for (let i = 0; i < xs.length; i++) if (typeof xs[i] !== "string") return xs.sort(compare);
+  return sortStrings(xs as string[]);
+}
+
 export function compare(a: Value, b: Value): number {
   if (a === b) return 0;
   const ra = rank(a);

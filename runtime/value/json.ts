@@ -8,7 +8,7 @@
 //                     (builtins/go/json.ts passes Go's string escaping and MarshalIndent's layout).
 import { parse as parseLossless } from "lossless-json";
 import { RegoError } from "../errors.js";
-import { compareStrings } from "./compare.js";
+import { sortStrings } from "./compare.js";
 import { BigNum, numberFromText, numberText } from "./number.js";
 import { CYCLE_CHECK_DEPTH, openCollection } from "./cycles.js";
 import { RegoObject, sortedPlainKeys } from "./object.js";
@@ -157,7 +157,7 @@ class Frame {
       // number 1) keep the last in OPA's order, as a Go map does.
       const byKey = new Map<string, Value>();
       for (const [k, x] of v.sorted()) byKey.set(typeof k === "string" ? k : writeJSON(k, { quote }), x);
-      const keys = [...byKey.keys()].sort(compareStrings);
+      const keys = sortStrings([...byKey.keys()]);
       this.keys = keys;
       this.vals = keys.map((k) => byKey.get(k)!);
     } else {

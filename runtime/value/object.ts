@@ -2,7 +2,7 @@
 // object the runtime made, or an object literal of generated code); an object with any non-string
 // key is a RegoObject, a hash map keyed structurally. The helpers here work on both and are the
 // only way the runtime reads objects.
-import { compare, compareStrings } from "./compare.js";
+import { compare, sortStrings } from "./compare.js";
 import { canonicalKey, collectionCanonical, primitiveKey, type PrimitiveKey } from "./key.js";
 import { Special, isPlainObject, newPlainObject, setOwn, type PlainObject, type Value } from "./value.js";
 
@@ -122,7 +122,7 @@ function ownKeyCount(o: PlainObject): number {
 export function sortedPlainKeys(o: PlainObject): readonly string[] {
   let keys = sortedKeysCache.get(o);
   if (keys === undefined || keys.length !== ownKeyCount(o)) {
-    keys = Object.keys(o).sort(compareStrings);
+    keys = sortStrings(Object.keys(o));
     sortedKeysCache.set(o, keys);
   }
   return keys;

@@ -1,6 +1,6 @@
 // RegoSet: a hash-based set of values with structural membership. Iteration and serialisation
 // follow OPA's canonical (sorted) order; the sorted view is cached until the next add.
-import { compare } from "./compare.js";
+import { sortValues } from "./compare.js";
 import { canonicalKey, collectionCanonical, primitiveKey, type PrimitiveKey } from "./key.js";
 import { RegoObject } from "./object.js";
 import { Special, type Value } from "./value.js";
@@ -30,12 +30,19 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
   /** Adds a value; returns false when an equal value was already present. */
   add(v: T): boolean {
     const pk = primitiveKey(v);
-    if (pk !== undefined) {
-      // One hash: add, then see whether the size grew. A scalar is its own key (0 for -0).
-      const n = this.prim.size;
-      this.prim.add(pk);
-      if (this.prim.size === n) return false;
-    } else if (singleScalarKey(v) !== undefined) {
+    if (pk === undefined) return this.addComposite(v);
+    // One hash: add, then see whether the size grew. A scalar is its own key (0 for -0).
+    const prim = this.prim;
+    const n = prim.size;
+    prim.add(pk);
+    if (prim.size === n) return false;
+    this.sortedCache = undefined;
+    return true;
+  }
+
+  /** add for a value primitiveKey does not key (kept apart so that a scalar's add stays small). */
+  private addComposite(v: T): boolean {
+    if (singleScalarKey(v) !== undefined) {
       const single = (this.single ??= new Map());
       let byValue = single.get(entryKey);
       if (byValue === undefined) single.set(entryKey, (byValue = new Map()));
@@ -74,7 +81,7 @@ export class RegoSet<T extends Value = Value> extends Special implements Iterabl
     const out: Value[] = [...this.prim];
     if (this.comp) for (const v of this.comp.values()) out.push(v);
     if (this.single) for (const byValue of this.single.values()) for (const v of byValue.values()) out.push(v);
-    out.sort(compare);
+    sortValues(out);
     this.sortedCache = out;
     return out as T[];
   }

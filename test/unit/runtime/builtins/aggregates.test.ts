@@ -62,6 +62,7 @@ describe("builtins: aggregates", () => {
       { note: "sort set", name: "sort", args: [new RegoSet([3, 1, 2])], want: [1, 2, 3] },
       { note: "sort mixed types in OPA order", name: "sort", args: [[{}, "a", 1, null, [0], true]], want: [null, true, 1, "a", [0], {}] },
       { note: "sort strings by code point", name: "sort", args: [["\u{1F600}", "\uffff", "a"]], want: ["a", "\uffff", "\u{1F600}"] },
+      { note: "sort a set of strings by code point", name: "sort", args: [new RegoSet(["\u{1F600}", "\uffff", "b", "a"])], want: ["a", "b", "\uffff", "\u{1F600}"] },
       { note: "sort of a string", name: "sort", args: ["ba"], error: typeErr("operand 1 must be one of {set, array} but got string") },
     ];
     runCases("max", cases);

@@ -35,6 +35,12 @@ describe("value model", () => {
     expect(compare("a", "b")).to.equal(-1);
   });
 
+  it("sets of strings and object keys iterate by code point, with or without surrogates", () => {
+    expect(toJSON(new RegoSet(["b", "a10", "a2", "A", "", "a"]))).to.deep.equal(["", "A", "a", "a10", "a2", "b"]);
+    expect(toJSON(new RegoSet(["\u{1F600}", "\uffff", "a", "\ue000", "\ud7ff"]))).to.deep.equal(["a", "\ud7ff", "\ue000", "\uffff", "\u{1F600}"]);
+    expect(toJSONText({ "\u{1F600}": 1, "\uffff": 2, b: 3, a: 4 })).to.equal('{"a":4,"b":3,"\uffff":2,"\u{1F600}":1}');
+  });
+
   it("sets deduplicate structurally and iterate in OPA order", () => {
     const s = new RegoSet([{ b: 1, a: [2] }, "x", { a: [2], b: 1 }, 3, 1.0, 1]);
     expect(s.size).to.equal(4);
