@@ -56,10 +56,12 @@ export const objectInsertStmt: E<"ObjectInsertStmt"> = (fe, s) => {
   return fe.out.line`${o} = ${fe.mod.rt("insert")}(${o}, ${fe.operand(s.key)}, ${fe.operand(s.value)});`;
 };
 
+const GROUP_ADD = { count: "groupCount", array: "groupPush", set: "groupAddTo" } as const;
+
 export const groupAddStmt: Emit<GroupAddStmt> = (fe, s) => {
   const g = fe.local(s.groups);
   const value = s.value === undefined ? _`` : _`, ${fe.operand(s.value)}`;
-  return fe.out.line`${g} = ${fe.mod.rt("groupAdd")}(${g}, ${fe.local(s.key)}, ${s.kind}${value});`;
+  return fe.out.line`${g} = ${fe.mod.rt(GROUP_ADD[s.kind])}(${g}, ${fe.local(s.key)}${value});`;
 };
 
 /** A memo id of its own for each groups slot: after the funcs' (a memoised func's id is its index). */
