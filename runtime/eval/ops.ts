@@ -164,7 +164,7 @@ export const isBooleanType = (v: V): boolean | undefined => (v === undefined ? u
 export const isNumberType = (v: V): boolean | undefined => (v === undefined ? undefined : rank(v) === 2);
 export const isStringType = (v: V): boolean | undefined => (v === undefined ? undefined : typeof v === "string");
 export const isArrayType = (v: V): boolean | undefined => (v === undefined ? undefined : Array.isArray(v));
-export const isObjectType = (v: V): boolean | undefined => (v === undefined ? undefined : rank(v) === 5);
+export const isObjectType = (v: V): boolean | undefined => (v === undefined ? undefined : isObject(v));
 export const isSetType = (v: V): boolean | undefined => (v === undefined ? undefined : v instanceof RegoSet);
 
 /** IsSetStmt. */
