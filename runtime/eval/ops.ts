@@ -264,23 +264,28 @@ export function groupCount(groups: V, key: V): Value {
 
 export function groupPush(groups: V, key: V, value: V): Value {
   const o = groupsObject(groups);
-  if (key === undefined) return o;
-  if (value === undefined) throw internalError("GroupAddStmt: value is undefined");
-  // (null: no group yet; a group is never null)
-  const e = o.slot(key, null);
-  if (e[1] === null) e[1] = [value];
-  else (e[1] as Value[]).push(value);
+  const e = groupSlot(o, key, value);
+  if (e === undefined) return o;
+  if (e[1] === null) e[1] = [value!];
+  else (e[1] as Value[]).push(value!);
   return o;
 }
 
 export function groupAddTo(groups: V, key: V, value: V): Value {
   const o = groupsObject(groups);
-  if (key === undefined) return o;
-  if (value === undefined) throw internalError("GroupAddStmt: value is undefined");
-  const e = o.slot(key, null);
-  if (e[1] === null) e[1] = new RegoSet([value]);
-  else (e[1] as RegoSet).add(value);
+  const e = groupSlot(o, key, value);
+  if (e === undefined) return o;
+  if (e[1] === null) e[1] = new RegoSet([value!]);
+  else (e[1] as RegoSet).add(value!);
   return o;
+}
+
+/** The entry of an array or set group (its value null: no group yet; a group is never null), or
+ * undefined for an undefined key. */
+function groupSlot(o: RegoObject, key: V, value: V): [Value, Value] | undefined {
+  if (key === undefined) return undefined;
+  if (value === undefined) throw internalError("GroupAddStmt: value is undefined");
+  return o.slot(key, null);
 }
 
 /** A groups object as a RegoObject (a hash map, where a plain object of many keys is slow). */
