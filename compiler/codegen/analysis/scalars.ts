@@ -148,7 +148,9 @@ export function analyseScalars(
   };
   const skip = finalDefault(blocks);
   forEachStmt(blocks, (s: Stmt) => {
+    // (The final default still counts against a local's only making an array or a set.)
     if (s !== skip) forEachDefinition(s, define);
+    else forEachDefinition(s, (local) => out.define(local, null));
   });
   while (changed.length > 0) {
     const from = changed.pop()!;
