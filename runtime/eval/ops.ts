@@ -164,7 +164,7 @@ export const isBooleanType = (v: V): boolean | undefined => (v === undefined ? u
 export const isNumberType = (v: V): boolean | undefined => (v === undefined ? undefined : rank(v) === 2);
 export const isStringType = (v: V): boolean | undefined => (v === undefined ? undefined : typeof v === "string");
 export const isArrayType = (v: V): boolean | undefined => (v === undefined ? undefined : Array.isArray(v));
-export const isObjectType = (v: V): boolean | undefined => (v === undefined ? undefined : rank(v) === 5);
+export const isObjectType = (v: V): boolean | undefined => (v === undefined ? undefined : isObject(v));
 export const isSetType = (v: V): boolean | undefined => (v === undefined ? undefined : v instanceof RegoSet);
 
 /** IsSetStmt. */
@@ -249,22 +249,48 @@ export function insert(object: V, key: V, value: V): Value {
 }
 
 /** GroupAddStmt (comprehension indexing): adds to the group of `key` in `groups`, an object from
- * group key to group — appends `value` to an array group, adds it to a set group, or (no value)
- * adds 1 to a count — making the group when there is none. Returns the object (a RegoObject once
- * a key is not a string). An undefined key adds nothing, as an EqualStmt with it fails. */
-export function groupAdd(groups: V, key: V, kind: "array" | "set" | "count", value?: V): Value {
-  // A RegoObject from the first addition: a hash map, where a plain object of many keys is slow.
-  const o = groups instanceof RegoObject ? groups : new RegoObject(objectEntries(objectTarget(groups, "GroupAddStmt")));
-  if (key === undefined) return o;
-  if (kind !== "count" && value === undefined) throw internalError("GroupAddStmt: value is undefined");
-  // (null: no group yet; a group is never null)
-  const e = o.slot(key, kind === "count" ? 0 : null);
-  const g = e[1];
-  if (kind === "count") e[1] = (g as number) + 1;
-  else if (g === null) e[1] = kind === "array" ? [value!] : new RegoSet([value!]);
-  else if (kind === "array") (g as Value[]).push(value!);
-  else (g as RegoSet).add(value!);
+ * group key to group — groupCount adds 1 to a count, groupPush appends `value` to an array,
+ * groupAddTo adds it to a set — making the group when there is none. Each returns the object (a
+ * RegoObject from the first addition). An undefined key adds nothing, as an EqualStmt with it fails.
+ * (One function per kind: each is small enough to inline into the loop that builds the index.) */
+export function groupCount(groups: V, key: V): Value {
+  const o = groupsObject(groups);
+  if (key !== undefined) {
+    const e = o.slot(key, 0);
+    e[1] = (e[1] as number) + 1;
+  }
   return o;
+}
+
+export function groupPush(groups: V, key: V, value: V): Value {
+  const o = groupsObject(groups);
+  const e = groupSlot(o, key, value);
+  if (e === undefined) return o;
+  if (e[1] === null) e[1] = [value!];
+  else (e[1] as Value[]).push(value!);
+  return o;
+}
+
+export function groupAddTo(groups: V, key: V, value: V): Value {
+  const o = groupsObject(groups);
+  const e = groupSlot(o, key, value);
+  if (e === undefined) return o;
+  if (e[1] === null) e[1] = new RegoSet([value!]);
+  else (e[1] as RegoSet).add(value!);
+  return o;
+}
+
+/** The entry of an array or set group (its value null: no group yet; a group is never null), or
+ * undefined for an undefined key. */
+function groupSlot(o: RegoObject, key: V, value: V): [Value, Value] | undefined {
+  if (key === undefined) return undefined;
+  if (value === undefined) throw internalError("GroupAddStmt: value is undefined");
+  return o.slot(key, null);
+}
+
+/** A groups object as a RegoObject (a hash map, where a plain object of many keys is slow). */
+function groupsObject(groups: V): RegoObject {
+  return groups instanceof RegoObject ? groups : new RegoObject(objectEntries(objectTarget(groups, "GroupAddStmt")));
 }
 
 /** Where a conflict is raised from: OPA's message and the statement's location (generated code

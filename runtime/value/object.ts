@@ -91,7 +91,7 @@ export class RegoObject extends Special {
 export type ObjectValue = PlainObject | RegoObject;
 
 export function isObject(v: unknown): v is ObjectValue {
-  return v instanceof RegoObject || isPlainObject(v);
+  return isPlainObject(v) || v instanceof RegoObject;
 }
 
 /** `o[k]` for any object and any key value (own properties only). */

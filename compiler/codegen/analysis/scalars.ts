@@ -1,7 +1,8 @@
 // Which locals of a body only ever hold scalars that JavaScript's `===` compares exactly as Rego's
 // equality does, and which hold one constant only — for the emitter's specialisations (emit/values.ts):
 // an EqualStmt with such a local on either side is `===`, and an AssignVarOnce of the one constant
-// a local ever holds cannot conflict. Exact scalars are null, booleans, strings, and JS numbers no
+// a local ever holds cannot conflict. Also which locals only ever hold an array or a set the body
+// makes (MakeArray/MakeSet), which emit/collections.ts appends to with the collection's own method. Exact scalars are null, booleans, strings, and JS numbers no
 // other representation can equal: a BigNum is never a value a double holds exactly
 // (runtime/value/number.ts's canonical form), so a safe integer or a double that is its own
 // shortest text equals exactly the JS numbers `===` to it. Flow-insensitive, like kinds.ts: a
@@ -39,6 +40,8 @@ const enum S {
 export class Scalars {
   private readonly state = new Map<number, S>();
   private readonly constants = new Map<number, Scalar>();
+  /** The collection a local's every definition makes, or null (any other definition). */
+  private readonly makes = new Map<number, "array" | "set" | null>();
 
   /** True when every defined value of the local is an exact scalar. */
   exact(local: number): boolean {
@@ -48,6 +51,17 @@ export class Scalars {
   /** The one constant the local ever holds (when defined), or undefined. */
   constant(local: number): { value: Scalar } | undefined {
     return this.state.get(local) === S.Constant ? { value: this.constants.get(local)! } : undefined;
+  }
+
+  /** "array" ("set") when every definition of the local is a MakeArrayStmt (MakeSetStmt). */
+  made(local: number): "array" | "set" | undefined {
+    return this.makes.get(local) ?? undefined;
+  }
+
+  /** Records a definition of the local: making an array or a set, or (null) anything else. */
+  define(local: number, made: "array" | "set" | null): void {
+    const old = this.makes.get(local);
+    this.makes.set(local, old === undefined || old === made ? made : null);
   }
 
   /** Joins `s` (with its constant) into the local's state; true when it changed. */
@@ -91,7 +105,10 @@ export function analyseScalars(
   const set = (local: number, s: S, c?: Scalar) => {
     if (out.join(local, s, c)) changed.push(local);
   };
-  for (const p of params) set(p, S.Any);
+  for (const p of params) {
+    set(p, S.Any);
+    out.define(p, null);
+  }
   const assign = (target: number, source: Operand) => {
     if (source.type === "local") {
       let to = copies.get(source.value);
@@ -102,6 +119,7 @@ export function analyseScalars(
   };
   const number = (target: number, d: number | undefined) => (d === undefined ? set(target, S.Any) : set(target, S.Constant, d));
   const define = (local: number, d: Definition): void => {
+    out.define(local, d.type === "array" || d.type === "set" ? d.type : null);
     switch (d.type) {
       case "operand":
         return assign(local, d.operand);
@@ -130,7 +148,9 @@ export function analyseScalars(
   };
   const skip = finalDefault(blocks);
   forEachStmt(blocks, (s: Stmt) => {
+    // (The final default still counts against a local's only making an array or a set.)
     if (s !== skip) forEachDefinition(s, define);
+    else forEachDefinition(s, (local) => out.define(local, null));
   });
   while (changed.length > 0) {
     const from = changed.pop()!;

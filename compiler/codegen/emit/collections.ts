@@ -3,7 +3,7 @@
 // string), ObjectMerge, and ResultSetAdd (into the plan's result set, or — for a direct-value
 // entrypoint — the binding object is never built: its one value is returned).
 import type { GroupAddStmt, GroupsStmt, StmtMap } from "../../ir/types.js";
-import { _ } from "../code.js";
+import { _, type Code } from "../code.js";
 import type { Emit, FuncEmitter } from "./context.js";
 import { NO_LOCALS } from "./values.js";
 
@@ -22,10 +22,29 @@ export const makeObjectStmt: E<"MakeObjectStmt"> = (fe, s) => {
 
 export const makeSetStmt: E<"MakeSetStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = new ${fe.mod.rt("RegoSet")}();`);
 
-export const arrayAppendStmt: E<"ArrayAppendStmt"> = (fe, s) =>
-  fe.out.line`${fe.mod.rt("push")}(${fe.local(s.array)}, ${fe.operand(s.value)});`;
+// A local that only ever holds an array (a set) the body makes is appended to (added to) with the
+// collection's own method: each call site keeps its own inline cache, where the runtime's shared
+// push/addTo sees every collection of the process.
+export const arrayAppendStmt: E<"ArrayAppendStmt"> = (fe, s) => {
+  const a = fe.local(s.array);
+  if (fe.scalars.made(s.array) === "array") return fe.out.line`${typedAs(fe, a, _`${fe.mod.fixed.V}[]`)}.push(${fe.operand(s.value)});`;
+  return fe.out.line`${fe.mod.rt("push")}(${a}, ${fe.operand(s.value)});`;
+};
 
-export const setAddStmt: E<"SetAddStmt"> = (fe, s) => fe.out.line`${fe.mod.rt("addTo")}(${fe.local(s.set)}, ${fe.operand(s.value)});`;
+export const setAddStmt: E<"SetAddStmt"> = (fe, s) => {
+  const set = fe.local(s.set);
+  if (fe.scalars.made(s.set) === "set") {
+    // (`!`: a value added is defined; the type of a local is not.)
+    const value = s.value.type === "local" && fe.mod.typed ? _`${fe.operand(s.value)}!` : fe.operand(s.value);
+    return fe.out.line`${typedAs(fe, set, fe.mod.rt("RegoSet"))}.add(${value});`;
+  }
+  return fe.out.line`${fe.mod.rt("addTo")}(${set}, ${fe.operand(s.value)});`;
+};
+
+/** `(local as type)`, for a member access — or, writing JavaScript, `local`. */
+function typedAs(fe: FuncEmitter, local: Code, type: Code): Code {
+  return fe.mod.typed ? _`(${fe.mod.cast(local, type)})` : local;
+}
 
 export const objectInsertStmt: E<"ObjectInsertStmt"> = (fe, s) => {
   // Direct value: the binding object's only key; keep its value in the object's local (unless the
@@ -37,10 +56,12 @@ export const objectInsertStmt: E<"ObjectInsertStmt"> = (fe, s) => {
   return fe.out.line`${o} = ${fe.mod.rt("insert")}(${o}, ${fe.operand(s.key)}, ${fe.operand(s.value)});`;
 };
 
+const GROUP_ADD = { count: "groupCount", array: "groupPush", set: "groupAddTo" } as const;
+
 export const groupAddStmt: Emit<GroupAddStmt> = (fe, s) => {
   const g = fe.local(s.groups);
   const value = s.value === undefined ? _`` : _`, ${fe.operand(s.value)}`;
-  return fe.out.line`${g} = ${fe.mod.rt("groupAdd")}(${g}, ${fe.local(s.key)}, ${s.kind}${value});`;
+  return fe.out.line`${g} = ${fe.mod.rt(GROUP_ADD[s.kind])}(${g}, ${fe.local(s.key)}${value});`;
 };
 
 /** A memo id of its own for each groups slot: after the funcs' (a memoised func's id is its index). */

@@ -224,6 +224,25 @@ describe("codegen: specialisations", () => {
     assert.equal(result(r, { c: ns(3000), k: 3000 }), undefined);
   });
 
+  it("a comprehension appends to the array (adds to the set) it made with the collection's own method", async () => {
+    const q = await compile(`p := [[x | some x in input.c; x != 2], {x | some x in input.c}]`);
+    assert.match(q.source, /\bl\d+\.push\(l\d+\);/);
+    assert.match(q.source, /\bl\d+\.add\(l\d+\);/);
+    assert.doesNotMatch(q.source, /(?<!\.)\b(push|addTo)\(/);
+    assert.deepEqual(result(q, { c: [3, 2, "a", 3, { k: [1] }, 2] }), [[3, "a", 3, { k: [1] }], [2, 3, "a", { k: [1] }]]);
+    assert.deepEqual(result(q, { c: { y: 1, x: 1 } }), [[1, 1], [1]]);
+    assert.deepEqual(result(q, {}), [[], []]);
+  });
+
+  it("an array local that is also assigned otherwise is appended to through the runtime's push", async () => {
+    const b = new PolicyBuilder();
+    // l10 = [] (or l11 = [] copied in: two kinds of definition); l10 gets input appended.
+    b.plan("test/p", block(st("MakeArrayStmt", { capacity: 0, target: 10 }), st("MakeArrayStmt", { capacity: 0, target: 11 }), st("AssignVarStmt", { source: L(11), target: 10 }), st("ArrayAppendStmt", { array: 10, value: L(0) }), ...b.result("result", L(10), 99)));
+    const pq = await prepare(b);
+    assert.match(pq.source, /(?<!\.)\bpush\(l10, inputValue\);/);
+    assert.deepEqual((await pq.evaluate({ input: "x" }))[0]!.result, ["x"]);
+  });
+
   it("rule bodies that all assign the same constant need no conflict check; different values still conflict", async () => {
     const same = await compile(`p := 1 if input.x\np := 1 if input.y`);
     assert.doesNotMatch(same.source, /assignOnce\(/);
