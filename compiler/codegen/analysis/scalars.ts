@@ -2,10 +2,10 @@
 // equality does, and which hold one constant only — for the emitter's specialisations (emit/values.ts):
 // an EqualStmt with such a local on either side is `===`, and an AssignVarOnce of the one constant
 // a local ever holds cannot conflict. Also which locals only ever hold an array or a set the body
-// makes (MakeArray/MakeSet), which emit/collections.ts appends to with the collection's own method. Exact scalars are null, booleans, strings, and JS numbers no
-// other representation can equal: a BigNum is never a value a double holds exactly
-// (runtime/value/number.ts's canonical form), so a safe integer or a double that is its own
-// shortest text equals exactly the JS numbers `===` to it. Flow-insensitive, like kinds.ts: a
+// makes (MakeArray/MakeSet), which emit/collections.ts appends to with the collection's own method.
+// Exact scalars are null, booleans, strings, and JS numbers no other representation can equal: a
+// BigNum is never a value a double holds exactly (runtime/value/number.ts's canonical form), so a
+// safe integer or a double that is its own shortest text equals exactly the JS numbers `===` to it. Flow-insensitive, like kinds.ts: a
 // local's state is the join of everything assigned to it anywhere in the body (but a rule's final
 // default: see finalDefault).
 import type { Block, BuiltinFunc, Operand, Stmt } from "../../ir/types.js";
