@@ -142,8 +142,9 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   const mod = fe.mod;
   loop.used = true; // the loop is always written with its label: clearer than a bare continue
   // The source is held by the loop (its local may be reassigned in the body); the view and the
-  // index are all the state a scan has.
-  fe.out.open(_`for (let ${x} = ${fe.local(s.source)}, ${v} = ${mod.rt("scanView")}(${x}), ${i} = 0; ${i} < ${v}.length; )`, loop);
+  // index are all the state a scan has. An array is its own view, tested in place: no call to
+  // leave out of line, and the element read below is then known to be the array's.
+  fe.out.open(_`for (let ${x} = ${fe.local(s.source)}, ${v} = Array.isArray(${x}) ? ${x} : ${mod.rt("scanView")}(${x}), ${i} = 0; ${i} < ${v}.length; )`, loop);
   // The loop counts towards the evaluation's deadline (runtime/eval/deadline.ts) in stretches of
   // TICKS iterations: tickTo is called once a stretch, none inside one, so that nothing the body
   // loaded is lost to a call that may run in the middle of it. The body's `continue` is the
@@ -157,7 +158,9 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   // to V: TypeScript may have narrowed it to a kind that is no array.
   fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = (${mod.cast(x, mod.fixed.V)}) === ${v} ? ${mod.cast(_`${v}[${i}]`, mod.fixed.V)} : ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
   fe.enter(new Level(loop, "break"), new Level(stretch, "continue"));
+  fe.scans++;
   emitStmts(fe, s.block.stmts, 0, true);
+  fe.scans--;
   fe.exit(2);
   fe.out.close();
   fe.out.close();

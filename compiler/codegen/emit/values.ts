@@ -40,7 +40,11 @@ export const soleDotStmt: E<"DotStmt"> = (fe, s) => fe.out.line`${fe.local(s.tar
 function lookup(fe: FuncEmitter, s: StmtMap["DotStmt"], source: number): Code {
   const src = fe.local(source);
   // (local 0 is input, in plans and funcs alike)
-  if (s.key.type === "string_index") return _`${fe.mod.fieldReader(s.key.value, source === 0)}(${src})`;
+  if (s.key.type === "string_index") {
+    // In a loop body the read is written in place: a call there may be left out of line.
+    if (fe.scans > 0 && source !== 0) return fe.mod.fieldRead(s.key.value, src);
+    return _`${fe.mod.fieldReader(s.key.value, source === 0)}(${src})`;
+  }
   return _`${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)})`;
 }
 

@@ -36,14 +36,38 @@ describe("codegen: specialisations", () => {
   });
 
   it("input's own fields have readers of their own, apart from the same key's reads of other objects", async () => {
-    const q = await compile(`p if {\n  some g in data.grants\n  g.action == input.action\n}`);
+    const q = await compile(`p if {\n  x := data.grant\n  x.action == input.action\n}`);
     assert.match(q.source, /= inputAction\(input\)/);
     assert.match(q.source, /= dotAction\(\w+\)/);
     assert.doesNotMatch(q.source, /dotAction\(input\)/);
+    assert.equal(result(q, { action: "write" }, { grant: { action: "write" } }), true);
+    assert.equal(result(q, { action: "delete" }, { grant: { action: "write" } }), undefined);
+  });
+
+  it("a field read in a loop body is written in place (no call), and reads own fields of plain objects alone", async () => {
+    const q = await compile(`p if {\n  some g in data.grants\n  g.action == input.action\n}`);
+    assert.match(q.source, /= typeof (\w+) === "object" && \1 !== null && \1\["action"\] !== undefined && \(getPrototypeOf\(\1\) === OBJECT_PROTOTYPE \? !\("action" in OBJECT_PROTOTYPE\) : getPrototypeOf\(\1\) === null\) \? \1\["action"\] : dotKey\(\1, "action"\);/);
+    assert.doesNotMatch(q.source, /dotAction/);
     const data = { grants: [{ action: "read" }, { action: "write" }] };
     assert.equal(result(q, { action: "write" }, data), true);
     assert.equal(result(q, { action: "delete" }, data), undefined);
     assert.equal(result(q, { user: "x" }, data), undefined);
+    // Elements that are no plain JSON objects, or whose field is inherited, have no such field.
+    const inherited = Object.create({ action: "write" }) as object;
+    const nullProto = Object.assign(Object.create(null) as object, { action: "write" });
+    for (const g of [["write"], "write", 1, null, inherited, new RegoSet(["action"])]) assert.equal(result(q, { action: "write" }, { grants: [g] }), undefined, String(g));
+    assert.equal(result(q, { action: "write" }, { grants: [nullProto] }), true);
+    assert.equal(result(q, { action: "write" }, { grants: [new RegoObject([["action", "write"]])] }), true);
+    assert.equal(result(q, { action: "write" }, { grants: { a: { action: "write" } } }), true);
+    // A polluted Object.prototype is never read through.
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.action = "write";
+    try {
+      assert.equal(result(q, { action: "write" }, { grants: [{}] }), undefined);
+      assert.equal(result(q, { action: "write" }, { grants: [{ action: "write" }] }), true);
+    } finally {
+      delete proto.action;
+    }
   });
 
   it("membership and the type tests are operators (no call site, no state) and answer as the builtins, strict mode too", async () => {
@@ -199,7 +223,7 @@ describe("codegen: specialisations", () => {
   it("a scan is an indexed loop (no cursor): arrays by index, sets by element, objects by key, scalars not at all", async () => {
     const q = await compile(`p := [[k, v] | some k, v in input.c]`);
     assert.doesNotMatch(q.source, /\bscan\(/);
-    assert.match(q.source, /for \(let x\d+ = l\d+, v\d+ = scanView\(x\d+\), i\d+ = 0; i\d+ < v\d+\.length; \) \{\s*for \(const e\d+ = tickTo\(\$, i\d+, v\d+\.length\); i\d+ < e\d+; i\d+\+\+\)/);
+    assert.match(q.source, /for \(let x\d+ = l\d+, v\d+ = Array\.isArray\(x\d+\) \? x\d+ : scanView\(x\d+\), i\d+ = 0; i\d+ < v\d+\.length; \) \{\s*for \(const e\d+ = tickTo\(\$, i\d+, v\d+\.length\); i\d+ < e\d+; i\d+\+\+\)/);
     assert.deepEqual(result(q, { c: ["b", "a"] }), [[0, "b"], [1, "a"]]);
     assert.deepEqual(result(q, { c: new RegoSet(["b", "a", 1]) }), [[1, 1], ["a", "a"], ["b", "b"]]);
     assert.deepEqual(result(q, { c: { b: 1, a: 2, "10": 3, "9": 4 } }), [["10", 3], ["9", 4], ["a", 2], ["b", 1]]);
