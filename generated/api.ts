@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/api.rego (entrypoint data.api.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, OBJECT_PROTOTYPE, type PlainObject, builtinSites, call1, dot, dotData, dotKey, equal, getPrototypeOf, gt, gte, internalError, isObjectLike, len, lte, scanValue, scanView, tickTo } from "regoc/eval";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, OBJECT_PROTOTYPE, builtinSites, call1, dot, dotData, dotKey, equal, getPrototypeOf, gt, gte, internalError, isObjectLike, len, lte, scanValue, scanView, tickTo } from "regoc/eval";
 import { castsBuiltins } from "regoc/builtins/casts";
 /* a value, or undefined */
 type V = MaybeValue;
@@ -38,6 +38,8 @@ const inputMethod = (o: V): V => (isObjectLike(o) && o["method"] !== undefined &
   dotPermissions = (o: V): V => (isObjectLike(o) && o["permissions"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("permissions" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["permissions"] : dotKey(o, "permissions")),
   inputResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["resource"] : dotKey(o, "resource")),
   inputAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["action"] : dotKey(o, "action")),
+  dotResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["resource"] : dotKey(o, "resource")),
+  dotAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["action"] : dotKey(o, "action")),
   dotRateLimits = (o: V): V => (isObjectLike(o) && o["rate_limits"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("rate_limits" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["rate_limits"] : dotKey(o, "rate_limits")),
   dotCount = (o: V): V => (isObjectLike(o) && o["count"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("count" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["count"] : dotKey(o, "count"));
 
@@ -162,9 +164,9 @@ function g0DataApiCheckPermission($: EvalState, input: V, data: V): V {
     s0: for (let x0 = l8, v0 = Array.isArray(x0) ? x0 : scanView(x0), i0 = 0; i0 < v0.length; ) {
       st0: for (const e0 = tickTo($, i0, v0.length); i0 < e0; i0++) {
         grant = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
-        l15 = typeof grant === "object" && grant !== null && (grant as PlainObject)["resource"] !== undefined && (getPrototypeOf(grant) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(grant) === null) ? (grant as PlainObject)["resource"] : dotKey(grant, "resource"); if (l15 === undefined) continue st0;
+        l15 = dotResource(grant); if (l15 === undefined) continue st0;
         if (typeof l15 === "string" ? l15 !== (l16 as V) : !equal(l15, l16)) continue st0;
-        l17 = typeof grant === "object" && grant !== null && (grant as PlainObject)["action"] !== undefined && (getPrototypeOf(grant) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(grant) === null) ? (grant as PlainObject)["action"] : dotKey(grant, "action"); if (l17 === undefined) continue st0;
+        l17 = dotAction(grant); if (l17 === undefined) continue st0;
         if (typeof l17 === "string" ? l17 !== (l18 as V) : !equal(l17, l18)) continue st0;
         check_permission = true;
         break b0;

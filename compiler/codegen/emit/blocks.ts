@@ -108,7 +108,9 @@ function guardedBlock(fe: FuncEmitter, block: Block, guard: StmtOf<"IsDefinedStm
   const x = fe.local(guard.stmt.source);
   fe.out.openInline(guard.type === "IsDefinedStmt" ? _`if (${x} !== undefined)` : _`if (${x} === undefined)`, label);
   fe.enter(new Level(label, "break"));
+  fe.guards++;
   emitStmts(fe, block.stmts, 1);
+  fe.guards--;
   fe.exit(1);
   fe.out.close();
   return false; // the test may fail: the end is reached

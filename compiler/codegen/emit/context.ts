@@ -209,9 +209,8 @@ export class ModuleEmitter {
     return name;
   }
 
-  /** A field read written in place (in loop bodies, where a reader's call is left out of line
-   * when the loop ran rarely as the function was profiled): the reader's body on `src`, its object
-   * test written out (`typeof grant === "object" && grant !== null`), no call on the hit. */
+  /** A field read written in place (emit/values.ts says where): the reader's body on `src`, its
+   * object test written out (`typeof grant === "object" && grant !== null`), no call on the hit. */
   fieldRead(index: number, src: Code): Code {
     return this.ownField(index, _`typeof ${src} === "object" && ${src} !== null`, src, this.typed ? this.cast(src, this.rt("PlainObject")) : src);
   }
@@ -391,6 +390,8 @@ export class FuncEmitter {
   stateUsed = false;
   /** The scans the statement being emitted is in (its loop bodies). */
   scans = 0;
+  /** The guarded blocks it is in (`if (allow === undefined) { ... }`: run only when the test holds). */
+  guards = 0;
   /** The source line the last `sourceLine` comment named (file index and row). */
   private lastFile = -1;
   private lastRow = -1;
