@@ -144,9 +144,10 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   const mod = fe.mod;
   loop.used = true; // the loop is always written with its label: clearer than a bare continue
   // The source is held by the loop (its local may be reassigned in the body); the view and the
-  // index are all the state a scan has. An array is its own view, tested in place: no call to
-  // leave out of line, and the element read below is then known to be the array's.
-  fe.out.open(_`for (let ${x} = ${fe.local(s.source)}, ${v} = Array.isArray(${x}) ? ${x} : ${mod.rt("scanView")}(${x}), ${i} = 0; ${i} < ${v}.length; )`, loop);
+  // index are all the state a scan has. In a guarded block (see emit/values.ts, lookup) an array
+  // is its own view tested in place, without a call V8 may leave out of line.
+  const view = fe.guards > 0 ? _`Array.isArray(${x}) ? ${x} : ${mod.rt("scanView")}(${x})` : _`${mod.rt("scanView")}(${x})`;
+  fe.out.open(_`for (let ${x} = ${fe.local(s.source)}, ${v} = ${view}, ${i} = 0; ${i} < ${v}.length; )`, loop);
   // The loop counts towards the evaluation's deadline (runtime/eval/deadline.ts) in stretches of
   // TICKS iterations: tickTo is called once a stretch, none inside one, so that nothing the body
   // loaded is lost to a call that may run in the middle of it. The body's `continue` is the
