@@ -216,13 +216,13 @@ export class ModuleEmitter {
   }
 
   /** A field reader's body: `isObject && obj[k] !== undefined && <prototype test> ? obj[k] :
-   * dotKey(src, k)` (`obj` is `src` typed as an object). */
+   * dotKey(src, k)` (`obj`: `src`, or `src` cast to an object type). */
   private ownField(index: number, isObject: Code, src: Code, obj: Code): Code {
     const k = this.stringLiteral(index);
     const proto = this.rt("OBJECT_PROTOTYPE");
     const prototypeOf = this.rt("getPrototypeOf");
     const plain = _`(${prototypeOf}(${src}) === ${proto} ? !(${k} in ${proto}) : ${prototypeOf}(${src}) === null)`;
-    const read = this.typed && obj !== src ? _`(${obj})[${k}]` : _`${obj}[${k}]`;
+    const read = obj === src ? _`${src}[${k}]` : _`(${obj})[${k}]`;
     return _`${isObject} && ${read} !== undefined && ${plain} ? ${read} : ${this.rt("dotKey")}(${src}, ${k})`;
   }
 
