@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/authz.rego (entrypoint data.authz.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, OBJECT_PROTOTYPE, dotData, dotKey, equal, getPrototypeOf, internalError, isObjectLike, scanValue, scanView, tickTo } from "regoc/eval";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, OBJECT_PROTOTYPE, type PlainObject, dotData, dotKey, equal, getPrototypeOf, internalError, isObjectLike, scanValue, scanView, tickTo } from "regoc/eval";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -23,9 +23,7 @@ const inputUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && (g
   dotOwnerId = (o: V): V => (isObjectLike(o) && o["owner_id"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("owner_id" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["owner_id"] : dotKey(o, "owner_id")),
   dotPermissions = (o: V): V => (isObjectLike(o) && o["permissions"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("permissions" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["permissions"] : dotKey(o, "permissions")),
   inputAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["action"] : dotKey(o, "action")),
-  dotType = (o: V): V => (isObjectLike(o) && o["type"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("type" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["type"] : dotKey(o, "type")),
-  dotAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["action"] : dotKey(o, "action")),
-  dotResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["resource"] : dotKey(o, "resource"));
+  dotType = (o: V): V => (isObjectLike(o) && o["type"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("type" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["type"] : dotKey(o, "type"));
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
@@ -64,12 +62,12 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     l16 = inputAction(input); if (l16 === undefined) break b2;
     l18 = inputResource(input); if (l18 === undefined) break b2;
     l19 = dotType(l18); if (l19 === undefined) break b2;
-    s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; ) {
+    s0: for (let x0 = l8, v0 = Array.isArray(x0) ? x0 : scanView(x0), i0 = 0; i0 < v0.length; ) {
       st0: for (const e0 = tickTo($, i0, v0.length); i0 < e0; i0++) {
         grant = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
-        l15 = dotAction(grant); if (l15 === undefined) continue st0;
+        l15 = typeof grant === "object" && grant !== null && (grant as PlainObject)["action"] !== undefined && (getPrototypeOf(grant) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(grant) === null) ? (grant as PlainObject)["action"] : dotKey(grant, "action"); if (l15 === undefined) continue st0;
         if (typeof l15 === "string" ? l15 !== (l16 as V) : !equal(l15, l16)) continue st0;
-        l17 = dotResource(grant); if (l17 === undefined) continue st0;
+        l17 = typeof grant === "object" && grant !== null && (grant as PlainObject)["resource"] !== undefined && (getPrototypeOf(grant) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(grant) === null) ? (grant as PlainObject)["resource"] : dotKey(grant, "resource"); if (l17 === undefined) continue st0;
         if (typeof l17 === "string" ? l17 !== (l19 as V) : !equal(l17, l19)) continue st0;
         allow = true;
         break b2;

@@ -108,7 +108,9 @@ function guardedBlock(fe: FuncEmitter, block: Block, guard: StmtOf<"IsDefinedStm
   const x = fe.local(guard.stmt.source);
   fe.out.openInline(guard.type === "IsDefinedStmt" ? _`if (${x} !== undefined)` : _`if (${x} === undefined)`, label);
   fe.enter(new Level(label, "break"));
+  fe.guards++;
   emitStmts(fe, block.stmts, 1);
+  fe.guards--;
   fe.exit(1);
   fe.out.close();
   return false; // the test may fail: the end is reached
@@ -142,8 +144,10 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   const mod = fe.mod;
   loop.used = true; // the loop is always written with its label: clearer than a bare continue
   // The source is held by the loop (its local may be reassigned in the body); the view and the
-  // index are all the state a scan has.
-  fe.out.open(_`for (let ${x} = ${fe.local(s.source)}, ${v} = ${mod.rt("scanView")}(${x}), ${i} = 0; ${i} < ${v}.length; )`, loop);
+  // index are all the state a scan has. In a guarded block (see emit/values.ts, lookup) an array
+  // is its own view tested in place, without a call V8 may leave out of line.
+  const view = fe.guards > 0 ? _`Array.isArray(${x}) ? ${x} : ${mod.rt("scanView")}(${x})` : _`${mod.rt("scanView")}(${x})`;
+  fe.out.open(_`for (let ${x} = ${fe.local(s.source)}, ${v} = ${view}, ${i} = 0; ${i} < ${v}.length; )`, loop);
   // The loop counts towards the evaluation's deadline (runtime/eval/deadline.ts) in stretches of
   // TICKS iterations: tickTo is called once a stretch, none inside one, so that nothing the body
   // loaded is lost to a call that may run in the middle of it. The body's `continue` is the
@@ -157,7 +161,9 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   // to V: TypeScript may have narrowed it to a kind that is no array.
   fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = (${mod.cast(x, mod.fixed.V)}) === ${v} ? ${mod.cast(_`${v}[${i}]`, mod.fixed.V)} : ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
   fe.enter(new Level(loop, "break"), new Level(stretch, "continue"));
+  fe.scans++;
   emitStmts(fe, s.block.stmts, 0, true);
+  fe.scans--;
   fe.exit(2);
   fe.out.close();
   fe.out.close();

@@ -197,21 +197,33 @@ export class ModuleEmitter {
       const key = this.string(index);
       name = this.scope.ident(`${ofInput ? "input" : "dot"} ${key}`);
       this.readers.set(id, name);
-      const k = this.stringLiteral(index);
       const o = _`o`;
       const V = this.fixed.V;
       const returns = this.typed ? _`: ${V}` : _``;
-      const proto = this.rt("OBJECT_PROTOTYPE");
-      const prototypeOf = this.rt("getPrototypeOf");
-      const plain = _`(${prototypeOf}(${o}) === ${proto} ? !(${k} in ${proto}) : ${prototypeOf}(${o}) === null)`;
-      const own = _`${this.rt("isObjectLike")}(${o}) && ${o}[${k}] !== undefined && ${plain}`;
-      const init = _`(${this.annotated(o, V)})${returns} => (${own} ? ${o}[${k}] : ${this.rt("dotKey")}(${o}, ${k}))`;
+      const init = _`(${this.annotated(o, V)})${returns} => (${this.ownField(index, _`${this.rt("isObjectLike")}(${o})`, o, o)})`;
       if (this.readerConst === undefined) {
         this.readerConst = { name, init, more: [], doc: comment("field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own") };
         this.consts.push(this.readerConst);
       } else this.readerConst.more.push({ name, init });
     }
     return name;
+  }
+
+  /** A field read written in place (emit/values.ts says where): the reader's body on `src`, its
+   * object test written out (`typeof grant === "object" && grant !== null`), no call on the hit. */
+  fieldRead(index: number, src: Code): Code {
+    return this.ownField(index, _`typeof ${src} === "object" && ${src} !== null`, src, this.typed ? this.cast(src, this.rt("PlainObject")) : src);
+  }
+
+  /** A field reader's body: `isObject && obj[k] !== undefined && <prototype test> ? obj[k] :
+   * dotKey(src, k)` (`obj`: `src`, or `src` cast to an object type). */
+  private ownField(index: number, isObject: Code, src: Code, obj: Code): Code {
+    const k = this.stringLiteral(index);
+    const proto = this.rt("OBJECT_PROTOTYPE");
+    const prototypeOf = this.rt("getPrototypeOf");
+    const plain = _`(${prototypeOf}(${src}) === ${proto} ? !(${k} in ${proto}) : ${prototypeOf}(${src}) === null)`;
+    const read = obj === src ? _`${src}[${k}]` : _`(${obj})[${k}]`;
+    return _`${isObject} && ${read} !== undefined && ${plain} ? ${read} : ${this.rt("dotKey")}(${src}, ${k})`;
   }
 
   /** A conflict check's site (its message and location), shared by identical sites: the two
@@ -376,6 +388,10 @@ export class FuncEmitter {
   private readonly writeReads = new Map<number, number>();
   /** Whether the body uses the evaluation state (`state`). */
   stateUsed = false;
+  /** The scans the statement being emitted is in (its loop bodies). */
+  scans = 0;
+  /** The guarded blocks it is in (`if (allow === undefined) { ... }`: run only when the test holds). */
+  guards = 0;
   /** The source line the last `sourceLine` comment named (file index and row). */
   private lastFile = -1;
   private lastRow = -1;

@@ -40,7 +40,14 @@ export const soleDotStmt: E<"DotStmt"> = (fe, s) => fe.out.line`${fe.local(s.tar
 function lookup(fe: FuncEmitter, s: StmtMap["DotStmt"], source: number): Code {
   const src = fe.local(source);
   // (local 0 is input, in plans and funcs alike)
-  if (s.key.type === "string_index") return _`${fe.mod.fieldReader(s.key.value, source === 0)}(${src})`;
+  if (s.key.type === "string_index") {
+    // In a loop that runs only when a guard holds (a later rule body, run when the earlier ones
+    // did not decide), the read is written in place: V8 leaves out of line the calls of code its
+    // profile rarely reached (the scan's array view is in place there too, emit/blocks.ts).
+    // Elsewhere the reader's call is inlined, and reads faster in a hot loop.
+    if (fe.scans > 0 && fe.guards > 0 && source !== 0) return fe.mod.fieldRead(s.key.value, src);
+    return _`${fe.mod.fieldReader(s.key.value, source === 0)}(${src})`;
+  }
   return _`${fe.mod.rt(fe.dataDots.has(s) ? "dotData" : "dot")}(${src}, ${fe.operand(s.key)})`;
 }
 

@@ -46,6 +46,34 @@ describe("codegen: specialisations", () => {
     assert.equal(result(q, { user: "x" }, data), undefined);
   });
 
+  it("a loop of a later rule body (run when the earlier did not decide) tests for an array and reads fields in place, own fields of plain objects alone", async () => {
+    const q = await compile(`p if input.admin == true\n\np if {\n  some g in data.grants\n  g.action == input.action\n}`);
+    assert.match(q.source, /if \(\w+ === undefined\) \{/);
+    assert.match(q.source, /for \(let (x\d+) = l\d+, v\d+ = Array\.isArray\(\1\) \? \1 : scanView\(\1\), i\d+ = 0;/);
+    assert.match(q.source, /= typeof (\w+) === "object" && \1 !== null && \1\["action"\] !== undefined && \(getPrototypeOf\(\1\) === OBJECT_PROTOTYPE \? !\("action" in OBJECT_PROTOTYPE\) : getPrototypeOf\(\1\) === null\) \? \1\["action"\] : dotKey\(\1, "action"\);/);
+    assert.doesNotMatch(q.source, /dotAction/);
+    const data = { grants: [{ action: "read" }, { action: "write" }] };
+    assert.equal(result(q, { action: "write" }, data), true);
+    assert.equal(result(q, { action: "delete" }, data), undefined);
+    assert.equal(result(q, { user: "x" }, data), undefined);
+    // Elements that are no plain JSON objects, or whose field is inherited, have no such field.
+    const inherited = Object.create({ action: "write" }) as object;
+    const nullProto = Object.assign(Object.create(null) as object, { action: "write" });
+    for (const g of [["write"], "write", 1, null, inherited, new RegoSet(["action"])]) assert.equal(result(q, { action: "write" }, { grants: [g] }), undefined, String(g));
+    assert.equal(result(q, { action: "write" }, { grants: [nullProto] }), true);
+    assert.equal(result(q, { action: "write" }, { grants: [new RegoObject([["action", "write"]])] }), true);
+    assert.equal(result(q, { action: "write" }, { grants: { a: { action: "write" } } }), true);
+    // A polluted Object.prototype is never read through.
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.action = "write";
+    try {
+      assert.equal(result(q, { action: "write" }, { grants: [{}] }), undefined);
+      assert.equal(result(q, { action: "write" }, { grants: [{ action: "write" }] }), true);
+    } finally {
+      delete proto.action;
+    }
+  });
+
   it("membership and the type tests are operators (no call site, no state) and answer as the builtins, strict mode too", async () => {
     const q = await compile(`p := ["a" in input.c, is_string(input.v), is_object(input.v), is_number(input.v), is_array(input.v), is_set(input.v), is_boolean(input.v), is_null(input.v)]`);
     assert.match(q.source, /= member\("a", \w+\)/);
