@@ -26,6 +26,7 @@ export const RT = {
   NO_STATE: "NO_STATE",
   ResultSetBuilder: "ResultSetBuilder",
   RegoSet: "RegoSet",
+  RegoObject: "RegoObject",
   EMPTY_OBJECT: "EMPTY_OBJECT",
   NOT_FOUND: "NOT_FOUND",
   builtinSites: "builtinSites",

@@ -8,6 +8,7 @@ export type { EvalOptions } from "../builtins/context.js";
 export type { BuiltinTable } from "../builtins/registry.js";
 export type { ResultSet, EntrypointTable } from "./prepared.js";
 export { RegoSet } from "../value/set.js";
+export { RegoObject } from "../value/object.js";
 export { equal } from "../value/compare.js";
 export { EvalState, NO_STATE, call0, call1, call2, call3, callN, callVoid, callAsync, type MemoFrame } from "./state.js";
 export { ResultSetBuilder } from "./results.js";

@@ -6,7 +6,7 @@
 import { RegoError, type Location } from "../errors.js";
 import { compare, equal } from "../value/compare.js";
 import { BigNum, numberFromText, numberText, type Num } from "../value/number.js";
-import { RegoObject, isObject, objectEntries, objectGet, objectHas, objectInsert, sortedPlainKeys, type ObjectValue } from "../value/object.js";
+import { RegoObject, isObject, objectGet, objectHas, objectInsert, sortedPlainKeys, type ObjectValue } from "../value/object.js";
 import { RegoSet } from "../value/set.js";
 import type { ConflictSites } from "./sites.js";
 import { Special, copyPlainObject, isPlainObject, newPlainObject, rank, setOwn, type MaybeValue, type PlainObject, type Value } from "../value/value.js";
@@ -252,9 +252,9 @@ export function insert(object: V, key: V, value: V): Value {
 }
 
 /** GroupAddStmt (comprehension indexing): adds to the group of `key` in `groups`, an object from
- * group key to group — groupCount adds 1 to a count, groupPush appends `value` to an array,
- * groupAddTo adds it to a set — making the group when there is none. Each returns the object (a
- * RegoObject from the first addition). An undefined key adds nothing, as an EqualStmt with it fails.
+ * group key to group (a RegoObject) — groupCount adds 1 to a count, groupPush appends `value` to an
+ * array, groupAddTo adds it to a set — making the group when there is none. Each returns the object.
+ * An undefined key adds nothing, as an EqualStmt with it fails.
  * (One function per kind: each is small enough to inline into the loop that builds the index.) */
 export function groupCount(groups: V, key: V): Value {
   const o = groupsObject(groups);
@@ -291,9 +291,11 @@ function groupSlot(o: RegoObject, key: V, value: V): [Value, Value] | undefined 
   return o.slot(key, null);
 }
 
-/** A groups object as a RegoObject (a hash map, where a plain object of many keys is slow). */
+/** The groups object: a RegoObject (GroupsStmt's, or MakeObjectStmt's for a local GroupAddStmts
+ * add to: emit/collections.ts). */
 function groupsObject(groups: V): RegoObject {
-  return groups instanceof RegoObject ? groups : new RegoObject(objectEntries(objectTarget(groups, "GroupAddStmt")));
+  if (!(groups instanceof RegoObject)) throw internalError("GroupAddStmt: target is not a groups object");
+  return groups;
 }
 
 /** Where a conflict is raised from: OPA's message and the statement's location (generated code

@@ -2,7 +2,8 @@
 // equality does, and which hold one constant only — for the emitter's specialisations (emit/values.ts):
 // an EqualStmt with such a local on either side is `===`, and an AssignVarOnce of the one constant
 // a local ever holds cannot conflict. Also which locals only ever hold an array or a set the body
-// makes (MakeArray/MakeSet), which emit/collections.ts appends to with the collection's own method.
+// makes (MakeArray/MakeSet), which emit/collections.ts appends to with the collection's own method,
+// and which hold the groups of a comprehension index (GroupAddStmt's), made as a RegoObject at once.
 // Exact scalars are null, booleans, strings, and JS numbers no other representation can equal: a
 // BigNum is never a value a double holds exactly (runtime/value/number.ts's canonical form), so a
 // safe integer or a double that is its own shortest text equals exactly the JS numbers `===` to it. Flow-insensitive, like kinds.ts: a
@@ -52,6 +53,9 @@ export class Scalars {
   constant(local: number): { value: Scalar } | undefined {
     return this.state.get(local) === S.Constant ? { value: this.constants.get(local)! } : undefined;
   }
+
+  /** The locals GroupAddStmts add to. */
+  readonly groups = new Set<number>();
 
   /** "array" ("set") when every definition of the local is a MakeArrayStmt (MakeSetStmt). */
   made(local: number): "array" | "set" | undefined {
@@ -148,6 +152,7 @@ export function analyseScalars(
   };
   const skip = finalDefault(blocks);
   forEachStmt(blocks, (s: Stmt) => {
+    if (s.type === "GroupAddStmt") out.groups.add(s.stmt.groups);
     // (The final default still counts against a local's only making an array or a set.)
     if (s !== skip) forEachDefinition(s, define);
     else forEachDefinition(s, (local) => out.define(local, null));

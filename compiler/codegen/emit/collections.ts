@@ -15,8 +15,11 @@ function direct(fe: FuncEmitter) {
 
 export const makeArrayStmt: E<"MakeArrayStmt"> = (fe, s) => fe.write(s.target, NO_LOCALS, (t) => _`${t} = [];`);
 
+// The groups of a comprehension index are a RegoObject from the start: the GroupAddStmts in the
+// loop then see one kind of object (made plain, the first addition would replace it).
 export const makeObjectStmt: E<"MakeObjectStmt"> = (fe, s) => {
   if (direct(fe)?.make === s) return false;
+  if (fe.scalars.groups.has(s.target)) return fe.write(s.target, NO_LOCALS, (t) => _`${t} = new ${fe.mod.rt("RegoObject")}();`);
   return fe.write(s.target, NO_LOCALS, (t) => _`${t} = ${fe.mod.rt("newObject")}();`);
 };
 

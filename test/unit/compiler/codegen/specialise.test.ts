@@ -262,6 +262,21 @@ describe("codegen: specialisations", () => {
     assert.deepEqual(result(q, {}), [[], []]);
   });
 
+  it("a comprehension index's groups are a RegoObject from the start, counts, arrays and sets alike", async () => {
+    const q = await compile(
+      `p := [{d: count([u | some u in input.users; u.dept == d]) | some d in input.depts},\n` +
+        `  {d: [u.n | some u in input.users; u.dept == d] | some d in input.depts},\n` +
+        `  {d: {u.n | some u in input.users; u.dept == d} | some d in input.depts}]`,
+    );
+    assert.equal(q.source.match(/\bl\d+ = new RegoObject\(\);/g)?.length, 3);
+    const users = [{ dept: "a", n: 1 }, { dept: 1, n: 2 }, { dept: "a", n: 1 }, { dept: 1.0, n: 3 }, { n: 4 }];
+    assert.deepEqual(result(q, { users, depts: ["a", 1, "none"] }), [
+      { a: 2, 1: 2, none: 0 },
+      { a: [1, 1], 1: [2, 3], none: [] },
+      { a: [1], 1: [2, 3], none: [] },
+    ]);
+  });
+
   it("an array local that is also assigned otherwise is appended to through the runtime's push", async () => {
     const b = new PolicyBuilder();
     // l10 = [] (or l11 = [] copied in: two kinds of definition); l10 gets input appended.
