@@ -6,9 +6,9 @@
 // and which hold the groups of a comprehension index (GroupAddStmt's), made as a RegoObject at once.
 // Exact scalars are null, booleans, strings, and JS numbers no other representation can equal: a
 // BigNum is never a value a double holds exactly (runtime/value/number.ts's canonical form), so a
-// safe integer or a double that is its own shortest text equals exactly the JS numbers `===` to it. Flow-insensitive, like kinds.ts: a
-// local's state is the join of everything assigned to it anywhere in the body (but a rule's final
-// default: see finalDefault).
+// safe integer or a double that is its own shortest text equals exactly the JS numbers `===` to it.
+// Flow-insensitive, like kinds.ts: a local's state is the join of everything assigned to it
+// anywhere in the body (but a rule's final default: see finalDefault).
 import type { Block, BuiltinFunc, Operand, Stmt } from "../../ir/types.js";
 import { forEachStmt } from "../../ir/walk.js";
 import { declKinds, forEachDefinition, K, type Definition, type FuncFacts } from "./kinds.js";
