@@ -39,7 +39,6 @@ export const RT = {
   callAsync: "callAsync",
   dot: "dot",
   dotKey: "dotKey",
-  isObjectLike: "isObjectLike",
   getPrototypeOf: "getPrototypeOf",
   OBJECT_PROTOTYPE: "OBJECT_PROTOTYPE",
   dotData: "dotData",

@@ -50,7 +50,7 @@ describe("codegen: specialisations", () => {
     const q = await compile(`p if input.admin == true\n\np if {\n  some g in data.grants\n  g.action == input.action\n}`);
     assert.match(q.source, /if \(\w+ === undefined\) \{/);
     assert.match(q.source, /for \(let (x\d+) = l\d+, v\d+ = Array\.isArray\(\1\) \? \1 : scanView\(\1\), i\d+ = 0;/);
-    assert.match(q.source, /= typeof (\w+) === "object" && \1 !== null && \1\["action"\] !== undefined && \(getPrototypeOf\(\1\) === OBJECT_PROTOTYPE \? !\("action" in OBJECT_PROTOTYPE\) : getPrototypeOf\(\1\) === null\) \? \1\["action"\] : dotKey\(\1, "action"\);/);
+    assert.match(q.source, /= (\w+) !== undefined && \1 !== null && \1\["action"\] !== undefined && \(getPrototypeOf\(\1\) === OBJECT_PROTOTYPE \? !\("action" in OBJECT_PROTOTYPE\) : getPrototypeOf\(\1\) === null\) \? \1\["action"\] : dotKey\(\1, "action"\);/);
     assert.doesNotMatch(q.source, /dotAction/);
     const data = { grants: [{ action: "read" }, { action: "write" }] };
     assert.equal(result(q, { action: "write" }, data), true);
