@@ -161,9 +161,10 @@ function g0DataApiCheckPermission($: EvalState, input: V, data: V): V {
     l8 = dotData(l7, l5); if (l8 === undefined) break b0;
     l16 = inputResource(input); if (l16 === undefined) break b0;
     l18 = inputAction(input); if (l18 === undefined) break b0;
-    s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; ) {
+    const x0 = l8, v0 = scanView(x0), ar0 = (x0 as V) === v0;
+    s0: for (let i0 = 0; i0 < v0.length; ) {
       st0: for (const e0 = tickTo($, i0, v0.length); i0 < e0; i0++) {
-        grant = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
+        grant = ar0 ? v0[i0] as V : scanValue(x0, v0, i0);
         l15 = dotResource(grant); if (l15 === undefined) continue st0;
         if (typeof l15 === "string" ? l15 !== (l16 as V) : !equal(l15, l16)) continue st0;
         l17 = dotAction(grant); if (l17 === undefined) continue st0;

@@ -62,9 +62,10 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     l16 = inputAction(input); if (l16 === undefined) break b2;
     l18 = inputResource(input); if (l18 === undefined) break b2;
     l19 = dotType(l18); if (l19 === undefined) break b2;
-    s0: for (let x0 = l8, v0 = Array.isArray(x0) ? x0 : scanView(x0), i0 = 0; i0 < v0.length; ) {
+    const x0 = l8, v0 = Array.isArray(x0) ? x0 : scanView(x0), ar0 = (x0 as V) === v0;
+    s0: for (let i0 = 0; i0 < v0.length; ) {
       st0: for (const e0 = tickTo($, i0, v0.length); i0 < e0; i0++) {
-        grant = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
+        grant = ar0 ? v0[i0] as V : scanValue(x0, v0, i0);
         l15 = grant !== undefined && grant !== null && (grant as PlainObject)["action"] !== undefined && (getPrototypeOf(grant) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(grant) === null) ? (grant as PlainObject)["action"] : dotKey(grant, "action"); if (l15 === undefined) continue st0;
         if (typeof l15 === "string" ? l15 !== (l16 as V) : !equal(l15, l16)) continue st0;
         l17 = grant !== undefined && grant !== null && (grant as PlainObject)["resource"] !== undefined && (getPrototypeOf(grant) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(grant) === null) ? (grant as PlainObject)["resource"] : dotKey(grant, "resource"); if (l17 === undefined) continue st0;

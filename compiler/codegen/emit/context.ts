@@ -123,6 +123,11 @@ export class ModuleEmitter {
     return this.typed ? _`${expr} as ${type}` : expr;
   }
 
+  /** `(expr as type)`, for a member access or an operand — or, writing JavaScript, `expr`. */
+  typedAs(expr: Code, type: Code): Code {
+    return this.typed ? _`(${expr} as ${type})` : expr;
+  }
+
   string(index: number): string {
     return this.policy.static.strings[index]!.value;
   }
@@ -223,7 +228,7 @@ export class ModuleEmitter {
     const proto = this.rt("OBJECT_PROTOTYPE");
     const prototypeOf = this.rt("getPrototypeOf");
     const plain = _`(${prototypeOf}(${src}) === ${proto} ? !(${k} in ${proto}) : ${prototypeOf}(${src}) === null)`;
-    const read = this.typed ? _`(${this.cast(src, this.rt("PlainObject"))})[${k}]` : _`${src}[${k}]`;
+    const read = _`${this.typedAs(src, this.rt("PlainObject"))}[${k}]`;
     return _`${src} !== undefined && ${src} !== null && ${read} !== undefined && ${plain} ? ${read} : ${this.rt("dotKey")}(${src}, ${k})`;
   }
 

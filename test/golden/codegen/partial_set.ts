@@ -39,9 +39,10 @@ function g0DataShopDeny($: EvalState, input: V, data: V): V {
     l3 = inputItems(input); if (l3 === undefined) break b1;
     l7 = dotLimits(data); if (l7 === undefined) break b1;
     l8 = dotMax(l7); if (l8 === undefined) break b1;
-    s0: for (let x0 = l3, v0 = scanView(x0), i0 = 0; i0 < v0.length; ) {
+    const x0 = l3, v0 = scanView(x0), ar0 = (x0 as V) === v0;
+    s0: for (let i0 = 0; i0 < v0.length; ) {
       st0: for (const e0 = tickTo($, i0, v0.length); i0 < e0; i0++) {
-        l5 = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
+        l5 = ar0 ? v0[i0] as V : scanValue(x0, v0, i0);
         l6 = dotPrice(l5); if (l6 === undefined) continue st0;
         if (!gt(l6, l8)) continue st0;
         l10 = dotId(l5); if (l10 === undefined) continue st0;

@@ -23,10 +23,11 @@ export function query(input: QueryInput | undefined, _data: QueryData, options?:
   // policy.rego:1
   b0: {
     l2 = inputUsers(inputValue); if (l2 === undefined) break b0;
-    s0: for (let x0 = l2, v0 = scanView(x0), i0 = 0; i0 < v0.length; ) {
+    const x0 = l2, v0 = scanView(x0), ar0 = (x0 as V) === v0;
+    s0: for (let i0 = 0; i0 < v0.length; ) {
       st0: for (const e0 = tickTo($, i0, v0.length); i0 < e0; i0++) {
-        l3 = scanKey(x0, v0, i0);
-        l4 = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
+        l3 = ar0 ? i0 : scanKey(x0, v0, i0);
+        l4 = ar0 ? v0[i0] as V : scanValue(x0, v0, i0);
         l5 = dotName(l4); if (l5 === undefined) continue st0;
         l6 = { "i": l3, "name": l5 } as ObjectValue;
         r0.add(l6);
