@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/api.rego (entrypoint data.api.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, OBJECT_PROTOTYPE, builtinSites, call1, dot, dotData, dotKey, equal, getPrototypeOf, gt, gte, internalError, isObjectLike, len, lte, scanValue, scanView, tickTo } from "regoc/eval";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, NOT_FOUND, OBJECT_PROTOTYPE, type PlainObject, builtinSites, call1, dot, dotData, dotKey, equal, getPrototypeOf, gt, gte, internalError, len, lte, scanValue, scanView, tickTo } from "regoc/eval";
 import { castsBuiltins } from "regoc/builtins/casts";
 /* a value, or undefined */
 type V = MaybeValue;
@@ -28,20 +28,20 @@ export type ApiData = {
 const C = builtinSites("{\"names\":[\"to_number\"],\"files\":[\"policies/api.rego\"],\"sites\":[0,0,72,10]}", castsBuiltins),
   toNumber = C[0]!;
 /* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
-const inputMethod = (o: V): V => (isObjectLike(o) && o["method"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("method" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["method"] : dotKey(o, "method")),
-  inputPath = (o: V): V => (isObjectLike(o) && o["path"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("path" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["path"] : dotKey(o, "path")),
-  inputUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("user" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["user"] : dotKey(o, "user")),
-  dotAuthenticated = (o: V): V => (isObjectLike(o) && o["authenticated"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("authenticated" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["authenticated"] : dotKey(o, "authenticated")),
-  dotId = (o: V): V => (isObjectLike(o) && o["id"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("id" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["id"] : dotKey(o, "id")),
-  dotRole = (o: V): V => (isObjectLike(o) && o["role"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("role" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["role"] : dotKey(o, "role")),
-  inputTime = (o: V): V => (isObjectLike(o) && o["time"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("time" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["time"] : dotKey(o, "time")),
-  dotPermissions = (o: V): V => (isObjectLike(o) && o["permissions"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("permissions" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["permissions"] : dotKey(o, "permissions")),
-  inputResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["resource"] : dotKey(o, "resource")),
-  inputAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["action"] : dotKey(o, "action")),
-  dotResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["resource"] : dotKey(o, "resource")),
-  dotAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["action"] : dotKey(o, "action")),
-  dotRateLimits = (o: V): V => (isObjectLike(o) && o["rate_limits"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("rate_limits" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["rate_limits"] : dotKey(o, "rate_limits")),
-  dotCount = (o: V): V => (isObjectLike(o) && o["count"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("count" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["count"] : dotKey(o, "count"));
+const inputMethod = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["method"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("method" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["method"] : dotKey(o, "method")),
+  inputPath = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["path"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("path" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["path"] : dotKey(o, "path")),
+  inputUser = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["user"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("user" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["user"] : dotKey(o, "user")),
+  dotAuthenticated = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["authenticated"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("authenticated" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["authenticated"] : dotKey(o, "authenticated")),
+  dotId = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["id"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("id" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["id"] : dotKey(o, "id")),
+  dotRole = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["role"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("role" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["role"] : dotKey(o, "role")),
+  inputTime = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["time"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("time" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["time"] : dotKey(o, "time")),
+  dotPermissions = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["permissions"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("permissions" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["permissions"] : dotKey(o, "permissions")),
+  inputResource = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["resource"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["resource"] : dotKey(o, "resource")),
+  inputAction = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["action"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["action"] : dotKey(o, "action")),
+  dotResource = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["resource"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["resource"] : dotKey(o, "resource")),
+  dotAction = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["action"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["action"] : dotKey(o, "action")),
+  dotRateLimits = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["rate_limits"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("rate_limits" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["rate_limits"] : dotKey(o, "rate_limits")),
+  dotCount = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["count"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("count" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["count"] : dotKey(o, "count"));
 
 /* Entrypoint api/allow */
 export function apiAllow(input: ApiInput | undefined, data: ApiData, options?: EvalOptions): boolean {
@@ -161,9 +161,10 @@ function g0DataApiCheckPermission($: EvalState, input: V, data: V): V {
     l8 = dotData(l7, l5); if (l8 === undefined) break b0;
     l16 = inputResource(input); if (l16 === undefined) break b0;
     l18 = inputAction(input); if (l18 === undefined) break b0;
-    s0: for (let x0 = l8, v0 = scanView(x0), i0 = 0; i0 < v0.length; ) {
+    const x0 = l8, v0 = scanView(x0), ar0 = (x0 as V) === v0;
+    s0: for (let i0 = 0; i0 < v0.length; ) {
       st0: for (const e0 = tickTo($, i0, v0.length); i0 < e0; i0++) {
-        grant = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
+        grant = ar0 ? v0[i0] as V : scanValue(x0, v0, i0);
         l15 = dotResource(grant); if (l15 === undefined) continue st0;
         if (typeof l15 === "string" ? l15 !== (l16 as V) : !equal(l15, l16)) continue st0;
         l17 = dotAction(grant); if (l17 === undefined) continue st0;

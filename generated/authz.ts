@@ -1,6 +1,6 @@
 // GENERATED FILE — do not edit. Regenerate with `npm run compile-policies`.
 // Source: policies/authz.rego (entrypoint data.authz.allow), compiled by regoc.
-import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, OBJECT_PROTOTYPE, type PlainObject, dotData, dotKey, equal, getPrototypeOf, internalError, isObjectLike, scanValue, scanView, tickTo } from "regoc/eval";
+import { EMPTY_OBJECT, type EntrypointTable, type EvalOptions, EvalState, type MaybeValue, OBJECT_PROTOTYPE, type PlainObject, dotData, dotKey, equal, getPrototypeOf, internalError, scanValue, scanView, tickTo } from "regoc/eval";
 /* a value, or undefined */
 type V = MaybeValue;
 /* a collection the policy scans or indexes: an array of T, or an object whose values are T */
@@ -16,14 +16,14 @@ export type AuthzData = {
   "permissions"?: Collection<Collection<{ "action"?: unknown; "resource"?: unknown }>>;
 };
 /* field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own */
-const inputUser = (o: V): V => (isObjectLike(o) && o["user"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("user" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["user"] : dotKey(o, "user")),
-  dotRole = (o: V): V => (isObjectLike(o) && o["role"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("role" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["role"] : dotKey(o, "role")),
-  dotId = (o: V): V => (isObjectLike(o) && o["id"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("id" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["id"] : dotKey(o, "id")),
-  inputResource = (o: V): V => (isObjectLike(o) && o["resource"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["resource"] : dotKey(o, "resource")),
-  dotOwnerId = (o: V): V => (isObjectLike(o) && o["owner_id"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("owner_id" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["owner_id"] : dotKey(o, "owner_id")),
-  dotPermissions = (o: V): V => (isObjectLike(o) && o["permissions"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("permissions" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["permissions"] : dotKey(o, "permissions")),
-  inputAction = (o: V): V => (isObjectLike(o) && o["action"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["action"] : dotKey(o, "action")),
-  dotType = (o: V): V => (isObjectLike(o) && o["type"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("type" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["type"] : dotKey(o, "type"));
+const inputUser = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["user"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("user" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["user"] : dotKey(o, "user")),
+  dotRole = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["role"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("role" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["role"] : dotKey(o, "role")),
+  dotId = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["id"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("id" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["id"] : dotKey(o, "id")),
+  inputResource = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["resource"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["resource"] : dotKey(o, "resource")),
+  dotOwnerId = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["owner_id"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("owner_id" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["owner_id"] : dotKey(o, "owner_id")),
+  dotPermissions = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["permissions"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("permissions" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["permissions"] : dotKey(o, "permissions")),
+  inputAction = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["action"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["action"] : dotKey(o, "action")),
+  dotType = (o: V): V => (o !== undefined && o !== null && (o as PlainObject)["type"] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("type" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)["type"] : dotKey(o, "type"));
 
 /* Entrypoint authz/allow */
 export function authzAllow(input: AuthzInput | undefined, data: AuthzData, options?: EvalOptions): boolean {
@@ -62,12 +62,13 @@ function g0DataAuthzAllow($: EvalState, input: V, data: V): V {
     l16 = inputAction(input); if (l16 === undefined) break b2;
     l18 = inputResource(input); if (l18 === undefined) break b2;
     l19 = dotType(l18); if (l19 === undefined) break b2;
-    s0: for (let x0 = l8, v0 = Array.isArray(x0) ? x0 : scanView(x0), i0 = 0; i0 < v0.length; ) {
+    const x0 = l8, v0 = Array.isArray(x0) ? x0 : scanView(x0), ar0 = (x0 as V) === v0;
+    s0: for (let i0 = 0; i0 < v0.length; ) {
       st0: for (const e0 = tickTo($, i0, v0.length); i0 < e0; i0++) {
-        grant = (x0 as V) === v0 ? v0[i0] as V : scanValue(x0, v0, i0);
-        l15 = typeof grant === "object" && grant !== null && (grant as PlainObject)["action"] !== undefined && (getPrototypeOf(grant) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(grant) === null) ? (grant as PlainObject)["action"] : dotKey(grant, "action"); if (l15 === undefined) continue st0;
+        grant = ar0 ? v0[i0] as V : scanValue(x0, v0, i0);
+        l15 = grant !== undefined && grant !== null && (grant as PlainObject)["action"] !== undefined && (getPrototypeOf(grant) === OBJECT_PROTOTYPE ? !("action" in OBJECT_PROTOTYPE) : getPrototypeOf(grant) === null) ? (grant as PlainObject)["action"] : dotKey(grant, "action"); if (l15 === undefined) continue st0;
         if (typeof l15 === "string" ? l15 !== (l16 as V) : !equal(l15, l16)) continue st0;
-        l17 = typeof grant === "object" && grant !== null && (grant as PlainObject)["resource"] !== undefined && (getPrototypeOf(grant) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(grant) === null) ? (grant as PlainObject)["resource"] : dotKey(grant, "resource"); if (l17 === undefined) continue st0;
+        l17 = grant !== undefined && grant !== null && (grant as PlainObject)["resource"] !== undefined && (getPrototypeOf(grant) === OBJECT_PROTOTYPE ? !("resource" in OBJECT_PROTOTYPE) : getPrototypeOf(grant) === null) ? (grant as PlainObject)["resource"] : dotKey(grant, "resource"); if (l17 === undefined) continue st0;
         if (typeof l17 === "string" ? l17 !== (l19 as V) : !equal(l17, l19)) continue st0;
         allow = true;
         break b2;

@@ -40,7 +40,6 @@ export const RT = {
   callAsync: "callAsync",
   dot: "dot",
   dotKey: "dotKey",
-  isObjectLike: "isObjectLike",
   getPrototypeOf: "getPrototypeOf",
   OBJECT_PROTOTYPE: "OBJECT_PROTOTYPE",
   dotData: "dotData",

@@ -20,7 +20,6 @@ export {
   NOT_FOUND,
   dot,
   dotKey,
-  isObjectLike,
   getPrototypeOf,
   OBJECT_PROTOTYPE,
   dotData,

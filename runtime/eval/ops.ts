@@ -44,28 +44,24 @@ const hasOwnProperty = Object.prototype.hasOwnProperty;
 /**
  * Generated code reads each constant key with a reader of its own, so that each load keeps an
  * inline cache for its one key (a shared dotKey's load sees every shape and key in the process):
- *   const dotOwner = (o) => (isObjectLike(o) && o["owner"] !== undefined &&
+ *   const dotOwner = (o) => (o !== undefined && o !== null && o["owner"] !== undefined &&
  *     (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("owner" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null)
  *     ? o["owner"] : dotKey(o, "owner"))
  * The value loaded is an own property when the object's prototype is Object.prototype and
  * Object.prototype has no such key, or when it has no prototype: a polluted prototype is never
- * read through, an array or a Rego value goes to dotKey. The load comes first: after it the
+ * read through; an array, a scalar (its prototype is its wrapper's) or a Rego value goes to dotKey.
+ * The load comes first, after only the two tests a load needs not to throw: its map check then
+ * stands for the object test (a `typeof o === "object"` before it is a test of its own), the
  * object's shape is known, and the prototype test and the `in` fold to constants in optimised code
  * (no lookup of the key is left). The prototype test is written in the reader, not called: a call
  * into the runtime does not fold as well. In a loop of a guarded block (a later rule body) the
- * reader's body is written in place on the value read, `typeof o === "object" && o !== null` for
- * isObjectLike: V8 inlines no call at a site the function's early runs rarely reached, however
- * small the callee.
+ * reader's body is written in place on the value read: V8 inlines no call at a site the
+ * function's early runs rarely reached, however small the callee.
  */
-export function isObjectLike(source: V): source is PlainObject {
-  return typeof source === "object" && source !== null;
-}
+export const getPrototypeOf: (o: NonNullable<Value>) => object | null = Object.getPrototypeOf;
 
-/** Object.prototype, for the field readers' test that it has no such key (see isObjectLike). */
+/** Object.prototype, for the field readers' test that it has no such key (see getPrototypeOf). */
 export const OBJECT_PROTOTYPE: object = Object.prototype;
-
-/** Object.getPrototypeOf, for the field readers' prototype test (see isObjectLike). */
-export const getPrototypeOf: (o: object) => object | null = Object.getPrototypeOf;
 
 /**
  * DotStmt on base data: OPA reads base documents by storage path, where a number key is its text

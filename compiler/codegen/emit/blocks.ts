@@ -11,7 +11,7 @@
 //   IndexStmt  (the optimiser's) a `switch` running one case's blocks, each as a BlockStmt child
 //              (emit/ruleIndex.ts)
 import type { AnyStmtMap, AnyStmtType, Block, Stmt, StmtOf } from "../../ir/types.js";
-import { _, join, lit } from "../code.js";
+import { _, join, lit, type Name } from "../code.js";
 import { Level, type Emit, type FuncEmitter } from "./context.js";
 import * as calls from "./calls.js";
 import * as collections from "./collections.js";
@@ -140,14 +140,26 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   const loop = fe.label("s");
   const x = fe.scope.name("x");
   const v = fe.scope.name("v");
+  const a = fe.scope.name("ar");
   const i = fe.scope.name("i");
   const mod = fe.mod;
   loop.used = true; // the loop is always written with its label: clearer than a bare continue
-  // The source is held by the loop (its local may be reassigned in the body); the view and the
+  // The source is held before the loop (its local may be reassigned in the body); the view and the
   // index are all the state a scan has. In a guarded block (see emit/values.ts, lookup) an array
-  // is its own view tested in place, without a call V8 may leave out of line.
+  // is its own view tested in place, without a call V8 may leave out of line. Whether the source
+  // is its own view (an array) is a constant of the scan, `ar`, declared only when an element's key
+  // or value is read (known once the body is settled): tested in the loop, it costs a branch, where
+  // `x === v` would test both for objects at each element.
   const view = fe.guards > 0 ? _`Array.isArray(${x}) ? ${x} : ${mod.rt("scanView")}(${x})` : _`${mod.rt("scanView")}(${x})`;
-  fe.out.open(_`for (let ${x} = ${fe.local(s.source)}, ${v} = ${view}, ${i} = 0; ${i} < ${v}.length; )`, loop);
+  const held = _`const ${x} = ${fe.local(s.source)}, ${v} = ${view}`;
+  const heldAt = fe.out.reserve();
+  fe.out.fill(heldAt, _`${held};`);
+  // (The source is widened to V: TypeScript may have narrowed it to a kind that is no array.)
+  const isArray = (): Name => {
+    fe.out.fill(heldAt, _`${held}, ${a} = ${mod.typedAs(x, mod.fixed.V)} === ${v};`);
+    return a;
+  };
+  fe.out.open(_`for (let ${i} = 0; ${i} < ${v}.length; )`, loop);
   // The loop counts towards the evaluation's deadline (runtime/eval/deadline.ts) in stretches of
   // TICKS iterations: tickTo is called once a stretch, none inside one, so that nothing the body
   // loaded is lost to a call that may run in the middle of it. The body's `continue` is the
@@ -155,11 +167,10 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   const stretch = fe.label("st");
   const end = fe.scope.name("e");
   fe.out.open(_`for (const ${end} = ${mod.rt("tickTo")}(${fe.state}, ${i}, ${v}.length); ${i} < ${end}; ${i}++)`, stretch);
-  fe.write(s.key, values.NO_LOCALS, (key) => _`${key} = ${mod.rt("scanKey")}(${x}, ${v}, ${i});`);
-  // An array is its own view: its element is read here, so that the load keeps an inline cache of
-  // this loop's own (scanValue's load sees every collection in the process). The source is widened
-  // to V: TypeScript may have narrowed it to a kind that is no array.
-  fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = (${mod.cast(x, mod.fixed.V)}) === ${v} ? ${mod.cast(_`${v}[${i}]`, mod.fixed.V)} : ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
+  fe.write(s.key, values.NO_LOCALS, (key) => _`${key} = ${isArray()} ? ${i} : ${mod.rt("scanKey")}(${x}, ${v}, ${i});`);
+  // An array's element is read here, so that the load keeps an inline cache of this loop's own
+  // (scanValue's load sees every collection in the process).
+  fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = ${isArray()} ? ${mod.cast(_`${v}[${i}]`, mod.fixed.V)} : ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
   fe.enter(new Level(loop, "break"), new Level(stretch, "continue"));
   fe.scans++;
   emitStmts(fe, s.block.stmts, 0, true);

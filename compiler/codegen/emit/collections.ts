@@ -30,7 +30,7 @@ export const makeSetStmt: E<"MakeSetStmt"> = (fe, s) => fe.write(s.target, NO_LO
 // push/addTo sees every collection of the process.
 export const arrayAppendStmt: E<"ArrayAppendStmt"> = (fe, s) => {
   const a = fe.local(s.array);
-  if (fe.scalars.made(s.array) === "array") return fe.out.line`${typedAs(fe, a, _`${fe.mod.fixed.V}[]`)}.push(${fe.operand(s.value)});`;
+  if (fe.scalars.made(s.array) === "array") return fe.out.line`${fe.mod.typedAs(a, _`${fe.mod.fixed.V}[]`)}.push(${fe.operand(s.value)});`;
   return fe.out.line`${fe.mod.rt("push")}(${a}, ${fe.operand(s.value)});`;
 };
 
@@ -39,15 +39,11 @@ export const setAddStmt: E<"SetAddStmt"> = (fe, s) => {
   if (fe.scalars.made(s.set) === "set") {
     // (`!`: a value added is defined; the type of a local is not.)
     const value = s.value.type === "local" && fe.mod.typed ? _`${fe.operand(s.value)}!` : fe.operand(s.value);
-    return fe.out.line`${typedAs(fe, set, fe.mod.rt("RegoSet"))}.add(${value});`;
+    return fe.out.line`${fe.mod.typedAs(set, fe.mod.rt("RegoSet"))}.add(${value});`;
   }
   return fe.out.line`${fe.mod.rt("addTo")}(${set}, ${fe.operand(s.value)});`;
 };
 
-/** `(local as type)`, for a member access — or, writing JavaScript, `local`. */
-function typedAs(fe: FuncEmitter, local: Code, type: Code): Code {
-  return fe.mod.typed ? _`(${fe.mod.cast(local, type)})` : local;
-}
 
 export const objectInsertStmt: E<"ObjectInsertStmt"> = (fe, s) => {
   // Direct value: the binding object's only key; keep its value in the object's local (unless the

@@ -123,6 +123,11 @@ export class ModuleEmitter {
     return this.typed ? _`${expr} as ${type}` : expr;
   }
 
+  /** `(expr as type)`, for a member access or an operand — or, writing JavaScript, `expr`. */
+  typedAs(expr: Code, type: Code): Code {
+    return this.typed ? _`(${expr} as ${type})` : expr;
+  }
+
   string(index: number): string {
     return this.policy.static.strings[index]!.value;
   }
@@ -184,9 +189,9 @@ export class ModuleEmitter {
   }
 
   /** The module's reader of the field named by string `index` (DotStmt with a constant key):
-   * `const dotOwner = (o) => (isObjectLike(o) && o["owner"] !== undefined && (getPrototypeOf(o) ===
-   * OBJECT_PROTOTYPE ? !("owner" in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o["owner"] :
-   * dotKey(o, "owner"))` (runtime/eval/ops.ts says
+   * `const dotOwner = (o) => (o !== undefined && o !== null && o["owner"] !== undefined &&
+   * (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !("owner" in OBJECT_PROTOTYPE) : getPrototypeOf(o) ===
+   * null) ? o["owner"] : dotKey(o, "owner"))` (runtime/eval/ops.ts says
    * why), one per key, declared with the numbers. The fields of `input` itself have readers of
    * their own (`inputAction(input)`): the input's one shape then never shares a load with the
    * data's objects (`dotAction(grant)`), and each load stays monomorphic. */
@@ -200,7 +205,7 @@ export class ModuleEmitter {
       const o = _`o`;
       const V = this.fixed.V;
       const returns = this.typed ? _`: ${V}` : _``;
-      const init = _`(${this.annotated(o, V)})${returns} => (${this.ownField(index, _`${this.rt("isObjectLike")}(${o})`, o, o)})`;
+      const init = _`(${this.annotated(o, V)})${returns} => (${this.ownField(index, o)})`;
       if (this.readerConst === undefined) {
         this.readerConst = { name, init, more: [], doc: comment("field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own") };
         this.consts.push(this.readerConst);
@@ -209,21 +214,22 @@ export class ModuleEmitter {
     return name;
   }
 
-  /** A field read written in place (emit/values.ts says where): the reader's body on `src`, its
-   * object test written out (`typeof grant === "object" && grant !== null`), no call on the hit. */
+  /** A field read written in place (emit/values.ts says where): the reader's body on `src`, no
+   * call on the hit. */
   fieldRead(index: number, src: Code): Code {
-    return this.ownField(index, _`typeof ${src} === "object" && ${src} !== null`, src, this.typed ? this.cast(src, this.rt("PlainObject")) : src);
+    return this.ownField(index, src);
   }
 
-  /** A field reader's body: `isObject && obj[k] !== undefined && <prototype test> ? obj[k] :
-   * dotKey(src, k)` (`obj`: `src`, or `src` cast to an object type). */
-  private ownField(index: number, isObject: Code, src: Code, obj: Code): Code {
+  /** A field reader's body: `src !== undefined && src !== null && obj[k] !== undefined &&
+   * <prototype test> ? obj[k] : dotKey(src, k)` (`obj`: `src` cast to an object type when typed:
+   * a scalar's read is never taken, its prototype not being Object.prototype). */
+  private ownField(index: number, src: Code): Code {
     const k = this.stringLiteral(index);
     const proto = this.rt("OBJECT_PROTOTYPE");
     const prototypeOf = this.rt("getPrototypeOf");
     const plain = _`(${prototypeOf}(${src}) === ${proto} ? !(${k} in ${proto}) : ${prototypeOf}(${src}) === null)`;
-    const read = obj === src ? _`${src}[${k}]` : _`(${obj})[${k}]`;
-    return _`${isObject} && ${read} !== undefined && ${plain} ? ${read} : ${this.rt("dotKey")}(${src}, ${k})`;
+    const read = _`${this.typedAs(src, this.rt("PlainObject"))}[${k}]`;
+    return _`${src} !== undefined && ${src} !== null && ${read} !== undefined && ${plain} ? ${read} : ${this.rt("dotKey")}(${src}, ${k})`;
   }
 
   /** A conflict check's site (its message and location), shared by identical sites: the two

@@ -42,7 +42,7 @@ describe("codegen: readable output", () => {
     assert.match(allow, /^function g0DataShopAllow\(\$: EvalState, input: V, data: V\): V \{/);
     assert.match(allow, /\bitem = /);
     assert.match(allow, /dotPrice\(item\)/);
-    assert.match(code, /\bdotPrice = \(o: V\): V => \(isObjectLike\(o\) && o\["price"\] !== undefined && \(getPrototypeOf\(o\) === OBJECT_PROTOTYPE \? !\("price" in OBJECT_PROTOTYPE\) : getPrototypeOf\(o\) === null\) \? o\["price"\] : dotKey\(o, "price"\)\)/);
+    assert.match(code, /\bdotPrice = \(o: V\): V => \(o !== undefined && o !== null && \(o as PlainObject\)\["price"\] !== undefined && \(getPrototypeOf\(o\) === OBJECT_PROTOTYPE \? !\("price" in OBJECT_PROTOTYPE\) : getPrototypeOf\(o\) === null\) \? \(o as PlainObject\)\["price"\] : dotKey\(o, "price"\)\)/);
     assert.match(allow, /\ballow = true;/);
     assert.match(fn(code, "g0DataShopIsOwner"), /^function g0DataShopIsOwner\(_\$: EvalState, _input: V, data: V, user_id: V\): V \{/);
   });

@@ -49,8 +49,8 @@ describe("codegen: specialisations", () => {
   it("a loop of a later rule body (run when the earlier did not decide) tests for an array and reads fields in place, own fields of plain objects alone", async () => {
     const q = await compile(`p if input.admin == true\n\np if {\n  some g in data.grants\n  g.action == input.action\n}`);
     assert.match(q.source, /if \(\w+ === undefined\) \{/);
-    assert.match(q.source, /for \(let (x\d+) = l\d+, v\d+ = Array\.isArray\(\1\) \? \1 : scanView\(\1\), i\d+ = 0;/);
-    assert.match(q.source, /= typeof (\w+) === "object" && \1 !== null && \1\["action"\] !== undefined && \(getPrototypeOf\(\1\) === OBJECT_PROTOTYPE \? !\("action" in OBJECT_PROTOTYPE\) : getPrototypeOf\(\1\) === null\) \? \1\["action"\] : dotKey\(\1, "action"\);/);
+    assert.match(q.source, /const (x\d+) = l\d+, v\d+ = Array\.isArray\(\1\) \? \1 : scanView\(\1\), ar\d+ = /);
+    assert.match(q.source, /= (\w+) !== undefined && \1 !== null && \1\["action"\] !== undefined && \(getPrototypeOf\(\1\) === OBJECT_PROTOTYPE \? !\("action" in OBJECT_PROTOTYPE\) : getPrototypeOf\(\1\) === null\) \? \1\["action"\] : dotKey\(\1, "action"\);/);
     assert.doesNotMatch(q.source, /dotAction/);
     const data = { grants: [{ action: "read" }, { action: "write" }] };
     assert.equal(result(q, { action: "write" }, data), true);
@@ -227,7 +227,11 @@ describe("codegen: specialisations", () => {
   it("a scan is an indexed loop (no cursor): arrays by index, sets by element, objects by key, scalars not at all", async () => {
     const q = await compile(`p := [[k, v] | some k, v in input.c]`);
     assert.doesNotMatch(q.source, /\bscan\(/);
-    assert.match(q.source, /for \(let x\d+ = l\d+, v\d+ = scanView\(x\d+\), i\d+ = 0; i\d+ < v\d+\.length; \) \{\s*for \(const e\d+ = tickTo\(\$, i\d+, v\d+\.length\); i\d+ < e\d+; i\d+\+\+\)/);
+    assert.match(q.source, /const (x\d+) = l\d+, (v\d+) = scanView\(\1\), (ar\d+) = \1 === \2;\s*s\d+: for \(let (i\d+) = 0; \4 < \2\.length; \) \{\s*for \(const e\d+ = tickTo\(\$, \4, \2\.length\); \4 < e\d+; \4\+\+\)/);
+    // Whether the source is an array is tested once, before the loop: an element's key and value
+    // are read by index for an array.
+    assert.match(q.source, /= (ar\d+) \? (i\d+) : scanKey\(x\d+, v\d+, \2\);/);
+    assert.match(q.source, /= (ar\d+) \? (v\d+)\[(i\d+)\] : scanValue\(x\d+, \2, \3\);/);
     assert.deepEqual(result(q, { c: ["b", "a"] }), [[0, "b"], [1, "a"]]);
     assert.deepEqual(result(q, { c: new RegoSet(["b", "a", 1]) }), [[1, 1], ["a", "a"], ["b", "b"]]);
     assert.deepEqual(result(q, { c: { b: 1, a: 2, "10": 3, "9": 4 } }), [["10", 3], ["9", 4], ["a", 2], ["b", 1]]);

@@ -44,7 +44,7 @@ describe("runtime/eval: ops", () => {
     const plan = planRego({ modules: { "t.rego": `package t\n\n${rego}\n` }, entrypoints: keys.map((_, i) => `t/r${i}`) });
     const { code } = generateTypeScript(plan);
     const k = JSON.stringify(keys[0]);
-    assert.ok(code.includes(`(isObjectLike(o) && o[${k}] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !(${k} in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? o[${k}] : dotKey(o, ${k}))`), code);
+    assert.ok(code.includes(`(o !== undefined && o !== null && (o as PlainObject)[${k}] !== undefined && (getPrototypeOf(o) === OBJECT_PROTOTYPE ? !(${k} in OBJECT_PROTOTYPE) : getPrototypeOf(o) === null) ? (o as PlainObject)[${k}] : dotKey(o, ${k}))`), code);
     const mod = await loadModule(code);
     return keys.map((_, i) => (source) => mod.entrypoints[`t/r${i}`]!.fn(source as never, {} as never) as MaybeValue);
   }
@@ -101,6 +101,8 @@ describe("runtime/eval: ops", () => {
       assert.equal(read!(user), undefined);
       assert.equal(read!(admin), true);
       assert.equal(read!({ isAdmin: false }), false);
+      // A scalar's load reads through its wrapper's prototype, then Object.prototype's.
+      for (const scalar of ["bob", 7, true]) assert.equal(read!(scalar), undefined);
     } finally {
       delete proto.isAdmin;
     }
