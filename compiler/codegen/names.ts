@@ -68,6 +68,7 @@ export const RT = {
   constantArray: "constantArray",
   newObject: "newObject",
   push: "push",
+  reserve: "reserve",
   addTo: "addTo",
   insert: "insert",
   insertOnce: "insertOnce",

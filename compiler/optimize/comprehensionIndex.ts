@@ -27,7 +27,7 @@ import type { Block, Func, Local, Plan, Policy, Stmt } from "../ir/types.js";
 import { forEachRead, forEachStmt, forEachWrite, namesLocal } from "../ir/walk.js";
 import type { Pass } from "./index.js";
 import { errorFree } from "./scanFusion.js";
-import { at, block, mapBodies, maxLocal, mk, nestedBlocks, withBlocks } from "./stmts.js";
+import { at, block, leaves, mapBodies, maxLocal, mk, nestedBlocks, withBlocks } from "./stmts.js";
 
 type Kind = "array" | "set" | "count";
 
@@ -54,22 +54,6 @@ function accumulates(s: Stmt, c: Local, kind: Kind): boolean {
     default:
       return false;
   }
-}
-
-/** Whether a break or dynamic call inside the statements leaves them (`depth` levels up to them). */
-function leaves(stmts: readonly Stmt[], depth: number): boolean {
-  return stmts.some((s) => {
-    switch (s.type) {
-      case "BreakStmt":
-        return s.stmt.index >= depth;
-      case "CallDynamicStmt":
-        return true;
-      case "ScanStmt":
-        return leaves(s.stmt.block.stmts, depth + 2);
-      default:
-        return nestedBlocks(s).some((b) => leaves(b.stmts, depth + 1));
-    }
-  });
 }
 
 /** The list holding statement `e` (inside the blocks), and its position there. */

@@ -117,6 +117,24 @@ export function nestedBlocks(s: Stmt): readonly Block[] {
   }
 }
 
+/** Whether a break or dynamic call inside the statements leaves them (`depth` levels up to them). */
+export function leaves(stmts: readonly Stmt[], depth: number): boolean {
+  return stmts.some((s) => {
+    switch (s.type) {
+      case "BreakStmt":
+        return s.stmt.index >= depth;
+      case "CallDynamicStmt":
+        return true;
+      case "ScanStmt":
+        return leaves(s.stmt.block.stmts, depth + 2);
+      case "IndexStmt":
+        return s.stmt.cases.some((c) => c.blocks.some((b) => leaves(b.stmts, depth + 1)));
+      default:
+        return nestedBlocks(s).some((b) => leaves(b.stmts, depth + 1));
+    }
+  });
+}
+
 /** Whether the statements and everything nested in them satisfy `ok`. */
 export function everyStmt(stmts: readonly Stmt[], ok: (s: Stmt) => boolean): boolean {
   for (const s of stmts) {

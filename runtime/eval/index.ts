@@ -46,6 +46,7 @@ export {
   constantArray,
   newObject,
   push,
+  reserve,
   addTo,
   insert,
   insertOnce,

@@ -228,6 +228,16 @@ export function push(array: V, value: V): void {
   array.push(value);
 }
 
+/** Makes room for `n` more elements at the end of an array a comprehension is building, and returns
+ * the index of the first: the caller writes them in order, then sets the length it reached (the
+ * array is sized once, not grown by each push). */
+export function reserve(array: V, n: number): number {
+  const a = array as Value[];
+  const at = a.length;
+  a.length = at + n;
+  return at;
+}
+
 /** SetAddStmt. */
 export function addTo(set: V, value: V): void {
   if (!(set instanceof RegoSet)) throw internalError("SetAddStmt: target is not a set");

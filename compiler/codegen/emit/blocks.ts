@@ -159,7 +159,10 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
     fe.out.fill(heldAt, _`${held}, ${a} = ${mod.typedAs(x, mod.fixed.V)} === ${v};`);
     return a;
   };
-  fe.out.open(_`for (let ${i} = 0; ${i} < ${v}.length; )`, loop);
+  // (arrays the body only appends to are sized for the loop: emit/collections.ts)
+  const sized = collections.reservedArrays(fe, s);
+  const counters = collections.reserveCounters(fe, sized, _`${v}.length`);
+  fe.out.open(_`for (let ${i} = 0${counters}; ${i} < ${v}.length; )`, loop);
   // The loop counts towards the evaluation's deadline (runtime/eval/deadline.ts) in stretches of
   // TICKS iterations: tickTo is called once a stretch, none inside one, so that nothing the body
   // loaded is lost to a call that may run in the middle of it. The body's `continue` is the
@@ -173,10 +176,13 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = ${isArray()} ? ${mod.cast(_`${v}[${i}]`, mod.fixed.V)} : ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
   fe.enter(new Level(loop, "break"), new Level(stretch, "continue"));
   fe.scans++;
+  for (const [a, n] of sized) fe.reserved.set(a, n);
   emitStmts(fe, s.block.stmts, 0, true);
+  for (const [a] of sized) fe.reserved.delete(a);
   fe.scans--;
   fe.exit(2);
   fe.out.close();
+  collections.trimReserved(fe, sized, _`${i} === ${v}.length`);
   fe.out.close();
   return false;
 };

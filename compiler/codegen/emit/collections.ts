@@ -2,8 +2,10 @@
 // ObjectInsert[Once] (the object local is reassigned: it becomes a RegoObject when a key is not a
 // string), ObjectMerge, and ResultSetAdd (into the plan's result set, or — for a direct-value
 // entrypoint — the binding object is never built: its one value is returned).
-import type { GroupAddStmt, GroupsStmt, StmtMap } from "../../ir/types.js";
-import { _, type Code } from "../code.js";
+import type { GroupAddStmt, GroupsStmt, ScanStmt, Stmt, StmtMap } from "../../ir/types.js";
+import { forEachStmt, namesLocal } from "../../ir/walk.js";
+import { leaves, nestedBlocks } from "../../optimize/stmts.js";
+import { _, join, type Code, type Name } from "../code.js";
 import type { Emit, FuncEmitter } from "./context.js";
 import { NO_LOCALS } from "./values.js";
 
@@ -30,9 +32,51 @@ export const makeSetStmt: E<"MakeSetStmt"> = (fe, s) => fe.write(s.target, NO_LO
 // push/addTo sees every collection of the process.
 export const arrayAppendStmt: E<"ArrayAppendStmt"> = (fe, s) => {
   const a = fe.local(s.array);
+  const at = fe.reserved.get(s.array);
+  if (at !== undefined) return fe.out.line`${fe.mod.typedAs(a, _`${fe.mod.fixed.V}[]`)}[${at}++] = ${fe.operand(s.value)};`;
   if (fe.scalars.made(s.array) === "array") return fe.out.line`${fe.mod.typedAs(a, _`${fe.mod.fixed.V}[]`)}.push(${fe.operand(s.value)});`;
   return fe.out.line`${fe.mod.rt("push")}(${a}, ${fe.operand(s.value)});`;
 };
+
+// An array the body of a scan appends to (a comprehension's), and that nothing else in the body
+// reads or writes, is sized once for the scan's elements: `reserve` makes room when the loop
+// starts, the appends write by index (its counter), and the length reached is set after the last
+// stretch. Not when a break may leave the loop, which would skip that; an append in a nested scan
+// counts with the outer scan's counter.
+
+/** The arrays scan `s` sizes, each with its counter (named here, declared in the loop's head). */
+export function reservedArrays(fe: FuncEmitter, s: ScanStmt): Array<[number, Name]> {
+  const appended = new Set<number>();
+  const direct = (stmts: readonly Stmt[]): void => {
+    for (const t of stmts) {
+      if (t.type === "ArrayAppendStmt") appended.add(t.stmt.array);
+      else if (t.type !== "ScanStmt") for (const b of nestedBlocks(t)) direct(b.stmts);
+    }
+  };
+  direct(s.block.stmts);
+  const sized = [...appended].filter((a) => fe.scalars.made(a) === "array" && !fe.reserved.has(a) && onlyAppended(s, a));
+  if (sized.length === 0 || leaves(s.block.stmts, 1)) return [];
+  return sized.map((a) => [a, fe.scope.name("n")]);
+}
+
+/** Whether the scan's body names `array` only to append to it (another value than itself). */
+function onlyAppended(s: ScanStmt, array: number): boolean {
+  let ok = true;
+  forEachStmt([s.block], (t) => {
+    if (ok && namesLocal(t, array)) ok = t.type === "ArrayAppendStmt" && t.stmt.array === array && !(t.stmt.value.type === "local" && t.stmt.value.value === array);
+  });
+  return ok;
+}
+
+/** The loop head's declarations of the counters: each the index `reserve` gives. */
+export function reserveCounters(fe: FuncEmitter, sized: ReadonlyArray<[number, Name]>, length: Code): Code {
+  return join(sized.map(([a, n]) => _`, ${n} = ${fe.mod.rt("reserve")}(${fe.local(a)}, ${length})`), _``);
+}
+
+/** After a stretch: once the last is done, each array's length is the count its appends reached. */
+export function trimReserved(fe: FuncEmitter, sized: ReadonlyArray<[number, Name]>, done: Code): void {
+  for (const [a, n] of sized) fe.out.line`if (${done}) ${fe.mod.typedAs(fe.local(a), _`${fe.mod.fixed.V}[]`)}.length = ${n};`;
+}
 
 export const setAddStmt: E<"SetAddStmt"> = (fe, s) => {
   const set = fe.local(s.set);

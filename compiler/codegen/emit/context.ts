@@ -396,6 +396,8 @@ export class FuncEmitter {
   stateUsed = false;
   /** The scans the statement being emitted is in (its loop bodies). */
   scans = 0;
+  /** The arrays the scans being emitted have sized, with their counters (emit/collections.ts). */
+  readonly reserved = new Map<number, Name>();
   /** The guarded blocks it is in (`if (allow === undefined) { ... }`: run only when the test holds). */
   guards = 0;
   /** The source line the last `sourceLine` comment named (file index and row). */

@@ -227,7 +227,7 @@ describe("codegen: specialisations", () => {
   it("a scan is an indexed loop (no cursor): arrays by index, sets by element, objects by key, scalars not at all", async () => {
     const q = await compile(`p := [[k, v] | some k, v in input.c]`);
     assert.doesNotMatch(q.source, /\bscan\(/);
-    assert.match(q.source, /const (x\d+) = l\d+, (v\d+) = scanView\(\1\), (ar\d+) = \1 === \2;\s*s\d+: for \(let (i\d+) = 0; \4 < \2\.length; \) \{\s*for \(const e\d+ = tickTo\(\$, \4, \2\.length\); \4 < e\d+; \4\+\+\)/);
+    assert.match(q.source, /const (x\d+) = l\d+, (v\d+) = scanView\(\1\), (ar\d+) = \1 === \2;\s*s\d+: for \(let (i\d+) = 0(?:, n\d+ = reserve\(l\d+, \2\.length\))?; \4 < \2\.length; \) \{\s*for \(const e\d+ = tickTo\(\$, \4, \2\.length\); \4 < e\d+; \4\+\+\)/);
     // Whether the source is an array is tested once, before the loop: an element's key and value
     // are read by index for an array.
     assert.match(q.source, /= (ar\d+) \? (i\d+) : scanKey\(x\d+, v\d+, \2\);/);
@@ -258,7 +258,7 @@ describe("codegen: specialisations", () => {
 
   it("a comprehension appends to the array (adds to the set) it made with the collection's own method", async () => {
     const q = await compile(`p := [[x | some x in input.c; x != 2], {x | some x in input.c}]`);
-    assert.match(q.source, /\bl\d+\.push\(l\d+\);/);
+    assert.match(q.source, /\bl\d+\[n\d+\+\+\] = l\d+;/);
     assert.match(q.source, /\bl\d+\.add\(l\d+\);/);
     assert.doesNotMatch(q.source, /(?<!\.)\b(push|addTo)\(/);
     assert.deepEqual(result(q, { c: [3, 2, "a", 3, { k: [1] }, 2] }), [[3, "a", 3, { k: [1] }], [2, 3, "a", { k: [1] }]]);
@@ -279,6 +279,44 @@ describe("codegen: specialisations", () => {
       { a: [1, 1], 1: [2, 3], none: [] },
       { a: [1], 1: [2, 3], none: [] },
     ]);
+  });
+
+  it("an array a scan's body only appends to is sized once for the scan and written by index", async () => {
+    const q = await compile(
+      `p := [[x | some x in input.c; x != 2], [[x, y] | some x in input.a; some y in input.b], [v | some v in input.o], [x | some x in {y | some y in input.c}]]`,
+    );
+    assert.equal(q.source.match(/ = reserve\(l\d+, v\d+\.length\)/g)?.length, 4);
+    assert.doesNotMatch(q.source, /\bpush\(/);
+    assert.deepEqual(result(q, { c: [3, 2, "a", 3, { k: [1] }, 2], a: [1, 2], b: ["p", "q"], o: { y: 1, x: 2 } }), [
+      [3, "a", 3, { k: [1] }],
+      [[1, "p"], [1, "q"], [2, "p"], [2, "q"]],
+      [2, 1],
+      [2, 3, "a", { k: [1] }],
+    ]);
+    assert.deepEqual(result(q, {}), [[], [], [], []]);
+    assert.deepEqual(result(q, { c: [], a: [1], b: [], o: {} }), [[], [], [], []]);
+    // Past one stretch of the loop (1024 iterations): every element kept, the length the count reached.
+    const c = Array.from({ length: 3000 }, (_, i) => i % 3);
+    const [kept] = result(q, { c }) as [unknown[]];
+    assert.equal(kept.length, 2000);
+    assert.deepEqual(kept.slice(0, 4), [0, 1, 0, 1]);
+    assert.ok(kept.every((x) => x !== undefined && x !== 2));
+  });
+
+  it("an array the body may break out of the scan from, or reads, is appended to with push", async () => {
+    const b = new PolicyBuilder();
+    // l10 = []; for each element e of input: append e, then break the scan (a break skips the sizing's end).
+    b.plan("test/p", block(st("MakeArrayStmt", { capacity: 0, target: 10 }), b.scan(0, 11, 12, st("ArrayAppendStmt", { array: 10, value: L(12) }), b.brk(1)), ...b.result("result", L(10), 99)));
+    const pq = await prepare(b);
+    assert.match(pq.source, /\bl10\.push\(l12\);/);
+    assert.doesNotMatch(pq.source, /reserve\(/);
+    assert.deepEqual((await pq.evaluate({ input: [5, 6, 7] }))[0]!.result, [5]);
+    const r = new PolicyBuilder();
+    // l10 = []; for each element e of input: l13 = count(l10); append l13.
+    r.plan("test/p", block(st("MakeArrayStmt", { capacity: 0, target: 10 }), r.scan(0, 11, 12, st("LenStmt", { source: L(10), target: 13 }), st("ArrayAppendStmt", { array: 10, value: L(13) })), ...r.result("result", L(10), 99)));
+    const rq = await prepare(r);
+    assert.doesNotMatch(rq.source, /reserve\(/);
+    assert.deepEqual((await rq.evaluate({ input: [5, 6, 7] }))[0]!.result, [0, 1, 2]);
   });
 
   it("an array local that is also assigned otherwise is appended to through the runtime's push", async () => {
