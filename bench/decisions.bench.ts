@@ -131,7 +131,7 @@ async function measure(): Promise<string[]> {
   for (const row of rows) {
     const r = ratios.get(row)!;
     lines.push(
-      `| ${row.workload.name} | ${row.note} | ${fmt(median(row.ns.generated))} | ${fmt(median(row.ns.runtime))} (${routes.get(row.workload.name)}) | ${fmt(median(row.ns.hand))} | **${median(r.generated).toFixed(1)}×** | ${median(r.runtime).toFixed(1)}× |`,
+      `| ${row.workload.name} | ${row.note} | ${fmt(median(row.ns.generated))} | ${fmt(median(row.ns.runtime))} (${routes.get(row.workload.name)}) | ${fmt(median(row.ns.hand))} | **${median(r.generated).toFixed(2)}×** | ${median(r.runtime).toFixed(2)}× |`,
     );
   }
   const noRoute = (n: number) => rows.find((r) => r.workload.name === `routes-${n}` && r.note.startsWith("no route"));
