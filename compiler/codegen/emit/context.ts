@@ -205,7 +205,7 @@ export class ModuleEmitter {
       const o = _`o`;
       const V = this.fixed.V;
       const returns = this.typed ? _`: ${V}` : _``;
-      const init = _`(${this.annotated(o, V)})${returns} => (${this.ownField(index, o)})`;
+      const init = _`(${this.annotated(o, V)})${returns} => (${this.fieldRead(index, o)})`;
       if (this.readerConst === undefined) {
         this.readerConst = { name, init, more: [], doc: comment("field readers, one per key read (of input, of anything else): each load keeps an inline cache of its own") };
         this.consts.push(this.readerConst);
@@ -214,16 +214,11 @@ export class ModuleEmitter {
     return name;
   }
 
-  /** A field read written in place (emit/values.ts says where): the reader's body on `src`, no
-   * call on the hit. */
+  /** A field reader's body on `src`, also written in place (emit/values.ts says where: no call on
+   * the hit): `src !== undefined && src !== null && obj[k] !== undefined && <prototype test> ?
+   * obj[k] : dotKey(src, k)` (`obj`: `src` cast to an object type when typed: a scalar's read is
+   * never taken, its prototype not being Object.prototype). */
   fieldRead(index: number, src: Code): Code {
-    return this.ownField(index, src);
-  }
-
-  /** A field reader's body: `src !== undefined && src !== null && obj[k] !== undefined &&
-   * <prototype test> ? obj[k] : dotKey(src, k)` (`obj`: `src` cast to an object type when typed:
-   * a scalar's read is never taken, its prototype not being Object.prototype). */
-  private ownField(index: number, src: Code): Code {
     const k = this.stringLiteral(index);
     const proto = this.rt("OBJECT_PROTOTYPE");
     const prototypeOf = this.rt("getPrototypeOf");
