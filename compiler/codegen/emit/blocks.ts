@@ -176,9 +176,9 @@ const scanStmt: E<"ScanStmt"> = (fe, s) => {
   fe.write(s.value, values.NO_LOCALS, (value) => _`${value} = ${isArray()} ? ${mod.cast(_`${v}[${i}]`, mod.fixed.V)} : ${mod.rt("scanValue")}(${x}, ${v}, ${i});`);
   fe.enter(new Level(loop, "break"), new Level(stretch, "continue"));
   fe.scans++;
-  for (const [a, n] of sized) fe.reserved.set(a, n);
+  for (const [array, n] of sized) fe.reserved.set(array, n);
   emitStmts(fe, s.block.stmts, 0, true);
-  for (const [a] of sized) fe.reserved.delete(a);
+  for (const [array] of sized) fe.reserved.delete(array);
   fe.scans--;
   fe.exit(2);
   fe.out.close();
